@@ -1,0 +1,300 @@
+//! The few Stripe calls Closewise makes, through async-stripe, against Stripe or the local
+//! stripe-mock (`STRIPE_API_BASE`). Every call has a deadline (`STRIPE_TIMEOUT_SECS`, at most
+//! 10 s) so a hanging Stripe fails fast instead of holding the caller's request.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::time::Duration;
+
+use closewise_domain::subscription::SubscriptionStatus;
+use secrecy::ExposeSecret;
+use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeError, StripeRequest};
+use stripe_billing::billing_portal_session::CreateBillingPortalSession;
+use stripe_billing::subscription::{CancelSubscription, RetrieveSubscription};
+use stripe_billing::Subscription;
+use stripe_checkout::checkout_session::{
+    CreateCheckoutSession, CreateCheckoutSessionLineItems, RetrieveCheckoutSession,
+};
+use stripe_checkout::{CheckoutSessionMode, CheckoutSessionPaymentStatus, CheckoutSessionStatus};
+use stripe_core::customer::CreateCustomer;
+use uuid::Uuid;
+
+use crate::config::StripeSettings;
+use crate::store::SubscriptionRecord;
+
+/// The longest a single Stripe call may take, whatever the configuration says.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a Stripe call did not give us what we asked for.
+#[derive(Debug, thiserror::Error)]
+pub enum StripeFailure {
+    /// Stripe has no such object (`resource_missing`).
+    #[error("Stripe has no such object")]
+    NotFound,
+    /// Stripe answered with an error we cannot fix by retrying (bad request, bad key).
+    #[error("Stripe refused the request ({status}): {message}")]
+    Refused { status: u16, message: String },
+    /// Stripe could not be reached, timed out, failed (5xx) or answered something we cannot read.
+    #[error("Stripe is unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// A checkout session as the confirm call needs it.
+#[derive(Clone, Debug)]
+pub struct CheckoutSessionView {
+    pub id: String,
+    pub complete: bool,
+    pub paid: bool,
+    pub expired: bool,
+    pub customer_id: Option<String>,
+    pub client_reference_id: Option<String>,
+    pub metadata_user_id: Option<String>,
+    /// The subscription it created, read in the same call (expanded).
+    pub subscription: Option<SubscriptionRecord>,
+}
+
+impl CheckoutSessionView {
+    /// Whether the session names `user_id` as its owner everywhere it can: its metadata and
+    /// client reference (both set by us), and `customer` when we know the user's customer.
+    pub fn belongs_to(&self, user_id: Uuid, known_customer: Option<&str>) -> bool {
+        let id = user_id.to_string();
+        let named = self.metadata_user_id.as_deref() == Some(id.as_str())
+            && self.client_reference_id.as_deref() == Some(id.as_str());
+        let customer_ok = match (known_customer, self.customer_id.as_deref()) {
+            (Some(known), Some(theirs)) => known == theirs,
+            (Some(_), None) => false,
+            (None, _) => true,
+        };
+        named && customer_ok
+    }
+}
+
+#[derive(Clone)]
+pub struct StripeClient {
+    client: Client,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for StripeClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StripeClient")
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StripeClient {
+    pub fn new(settings: &StripeSettings) -> anyhow::Result<StripeClient> {
+        let timeout = settings
+            .timeout
+            .clamp(Duration::from_millis(100), MAX_TIMEOUT);
+        let base = format!("{}/", settings.api_base.trim_end_matches('/'));
+        let client = ClientBuilder::new(settings.secret_key.expose_secret())
+            .url(base)
+            .timeout(timeout)
+            .request_strategy(RequestStrategy::Once)
+            .app_info("closewise", Some(env!("CARGO_PKG_VERSION").into()), None)
+            .build()
+            .map_err(|e| anyhow::anyhow!("invalid Stripe configuration: {e}"))?;
+        Ok(StripeClient { client, timeout })
+    }
+
+    /// Runs one call with the deadline (the client's own timeout covers the attempt; this one
+    /// also covers connecting and reading the body, whatever the transport does).
+    async fn call<T>(
+        &self,
+        what: &'static str,
+        fut: impl Future<Output = Result<T, StripeError>>,
+    ) -> Result<T, StripeFailure> {
+        match tokio::time::timeout(self.timeout + Duration::from_millis(250), fut).await {
+            Err(_) => {
+                tracing::warn!(call = what, "Stripe timed out");
+                Err(StripeFailure::Unavailable(format!("{what}: timed out")))
+            }
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => {
+                let failure = classify(e);
+                tracing::warn!(call = what, error = %failure, "Stripe call failed");
+                Err(failure)
+            }
+        }
+    }
+
+    /// Creates the user's customer. The idempotency key makes two racing checkouts of the same
+    /// user get one customer.
+    pub async fn create_customer(
+        &self,
+        user_id: Uuid,
+        email: &str,
+    ) -> Result<String, StripeFailure> {
+        let key = IdempotencyKey::new(format!("closewise-customer-{user_id}"))
+            .map_err(|e| StripeFailure::Unavailable(e.to_string()))?;
+        let customer = self
+            .call(
+                "create customer",
+                CreateCustomer::new()
+                    .email(email)
+                    .metadata(user_metadata(user_id))
+                    .customize()
+                    .request_strategy(RequestStrategy::Idempotent(key))
+                    .send(&self.client),
+            )
+            .await?;
+        Ok(customer.id.as_str().to_owned())
+    }
+
+    /// A hosted checkout for one `price_id` subscription; returns the page's URL.
+    pub async fn create_checkout_session(
+        &self,
+        user_id: Uuid,
+        customer_id: &str,
+        price_id: &str,
+        success_url: &str,
+        cancel_url: &str,
+    ) -> Result<String, StripeFailure> {
+        let mut item = CreateCheckoutSessionLineItems::new();
+        item.price = Some(price_id.to_owned());
+        item.quantity = Some(1);
+        let session = self
+            .call(
+                "create checkout session",
+                CreateCheckoutSession::new()
+                    .mode(CheckoutSessionMode::Subscription)
+                    .customer(customer_id)
+                    .line_items(vec![item])
+                    .success_url(success_url)
+                    .cancel_url(cancel_url)
+                    .client_reference_id(user_id.to_string())
+                    .metadata(user_metadata(user_id))
+                    .send(&self.client),
+            )
+            .await?;
+        session
+            .url
+            .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+            .ok_or_else(|| StripeFailure::Unavailable("checkout session without a url".into()))
+    }
+
+    /// The session with its subscription and that subscription's card.
+    pub async fn checkout_session(&self, id: &str) -> Result<CheckoutSessionView, StripeFailure> {
+        let s = self
+            .call(
+                "retrieve checkout session",
+                RetrieveCheckoutSession::new(id)
+                    .expand(vec![
+                        "subscription".to_owned(),
+                        "subscription.default_payment_method".to_owned(),
+                    ])
+                    .send(&self.client),
+            )
+            .await?;
+        let subscription = match s.subscription.as_ref().map(|e| e.as_object()) {
+            Some(Some(sub)) => Some(record(sub)?),
+            Some(None) => {
+                return Err(StripeFailure::Unavailable(
+                    "the session's subscription was not expanded".into(),
+                ))
+            }
+            None => None,
+        };
+        Ok(CheckoutSessionView {
+            id: s.id.as_str().to_owned(),
+            complete: s.status == Some(CheckoutSessionStatus::Complete),
+            paid: s.payment_status == CheckoutSessionPaymentStatus::Paid,
+            expired: s.status == Some(CheckoutSessionStatus::Expired),
+            customer_id: s.customer.as_ref().map(|c| c.id().as_str().to_owned()),
+            client_reference_id: s.client_reference_id.clone(),
+            metadata_user_id: s.metadata.as_ref().and_then(|m| m.get("user_id").cloned()),
+            subscription,
+        })
+    }
+
+    /// The subscription as Stripe has it now, with its card.
+    pub async fn subscription(&self, id: &str) -> Result<SubscriptionRecord, StripeFailure> {
+        let sub = self
+            .call(
+                "retrieve subscription",
+                RetrieveSubscription::new(id)
+                    .expand(vec!["default_payment_method".to_owned()])
+                    .send(&self.client),
+            )
+            .await?;
+        record(&sub)
+    }
+
+    /// Cancels at once (the account is being deleted).
+    pub async fn cancel_subscription(&self, id: &str) -> Result<(), StripeFailure> {
+        self.call(
+            "cancel subscription",
+            CancelSubscription::new(id).send(&self.client),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// A billing-portal session for the customer; returns its URL.
+    pub async fn portal_session(
+        &self,
+        customer_id: &str,
+        return_url: &str,
+    ) -> Result<String, StripeFailure> {
+        let portal = self
+            .call(
+                "create portal session",
+                CreateBillingPortalSession::new()
+                    .customer(customer_id)
+                    .return_url(return_url)
+                    .send(&self.client),
+            )
+            .await?;
+        Ok(portal.url)
+    }
+}
+
+fn user_metadata(user_id: Uuid) -> HashMap<String, String> {
+    HashMap::from([("user_id".to_owned(), user_id.to_string())])
+}
+
+fn classify(e: StripeError) -> StripeFailure {
+    match e {
+        StripeError::Stripe(api, status) => {
+            let code = api.code.as_ref().map(|c| c.as_str().to_owned());
+            if status == 404 || code.as_deref() == Some("resource_missing") {
+                StripeFailure::NotFound
+            } else if (400..500).contains(&status) && status != 429 {
+                StripeFailure::Refused {
+                    status,
+                    message: api.message.clone().unwrap_or_default(),
+                }
+            } else {
+                StripeFailure::Unavailable(format!(
+                    "status {status}: {}",
+                    api.message.clone().unwrap_or_default()
+                ))
+            }
+        }
+        other => StripeFailure::Unavailable(other.to_string()),
+    }
+}
+
+/// What we keep of a subscription. An unknown status (a newer Stripe) is refused, not guessed.
+fn record(sub: &Subscription) -> Result<SubscriptionRecord, StripeFailure> {
+    let status = SubscriptionStatus::parse(sub.status.as_str())
+        .map_err(|e| StripeFailure::Unavailable(e.to_string()))?;
+    let item = sub.items.data.first();
+    let card = sub
+        .default_payment_method
+        .as_ref()
+        .and_then(|pm| pm.as_object())
+        .and_then(|pm| pm.card.as_ref());
+    Ok(SubscriptionRecord {
+        customer_id: sub.customer.id().as_str().to_owned(),
+        subscription_id: sub.id.as_str().to_owned(),
+        price_id: item.map(|i| i.price.id.as_str().to_owned()),
+        status,
+        cancel_at_period_end: sub.cancel_at_period_end,
+        current_period_end: item.map(|i| i.current_period_end),
+        payment_method_brand: card.map(|c| c.brand.clone()),
+        payment_method_last4: card.map(|c| c.last4.clone()),
+    })
+}

@@ -1,0 +1,124 @@
+//! Request extractors: JSON bodies whose rejections are our JSON errors, the signed-in caller,
+//! and the client's IP.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap};
+use uuid::Uuid;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// `axum::Json` with rejections turned into `{"error": {...}}` answers.
+#[derive(FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
+pub struct AppJson<T>(pub T);
+
+impl<T: serde::Serialize> axum::response::IntoResponse for AppJson<T> {
+    fn into_response(self) -> axum::response::Response {
+        axum::Json(self.0).into_response()
+    }
+}
+
+/// `axum::extract::Query` with rejections turned into JSON errors.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct AppQuery<T>(pub T);
+
+/// The caller, from a valid bearer access token whose session is still active.
+#[derive(Clone, Debug)]
+pub struct AuthUser {
+    pub user_id: Uuid,
+    pub session_id: Uuid,
+    pub email: String,
+    pub email_verified: bool,
+}
+
+/// Reads the bearer token: `None` when there is no Authorization header at all.
+pub fn bearer(headers: &HeaderMap) -> Option<Result<&str, ()>> {
+    let value = headers.get(header::AUTHORIZATION)?;
+    let value = match value.to_str() {
+        Ok(v) => v,
+        Err(_) => return Some(Err(())),
+    };
+    let token = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    Some(token.ok_or(()))
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let token = match bearer(&parts.headers) {
+            None => return Err(ApiError::not_signed_in()),
+            Some(Err(())) => return Err(ApiError::invalid_token()),
+            Some(Ok(t)) => t,
+        };
+        let claims = state
+            .keys
+            .verify(token, state.clock.now())
+            .ok_or_else(ApiError::invalid_token)?;
+        // Signed-out sessions end at once, not when their access token expires.
+        if !state
+            .store
+            .session_is_active(claims.sid, claims.sub)
+            .await?
+        {
+            return Err(ApiError::invalid_token());
+        }
+        Ok(AuthUser {
+            user_id: claims.sub,
+            session_id: claims.sid,
+            email: claims.email,
+            email_verified: claims.email_verified,
+        })
+    }
+}
+
+/// The client's address: the socket peer, or the first X-Forwarded-For hop when the deployment
+/// says a trusted proxy sets it.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        if state.settings.trust_forwarded_for {
+            if let Some(ip) = parts
+                .headers
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .and_then(|v| v.trim().parse().ok())
+            {
+                return Ok(ClientIp(ip));
+            }
+        }
+        let ip = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip())
+            .unwrap_or(IpAddr::from([127, 0, 0, 1]));
+        Ok(ClientIp(ip))
+    }
+}
+
+pub fn user_agent(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(|s| s.chars().take(256).collect())
+}

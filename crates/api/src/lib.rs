@@ -1,0 +1,240 @@
+//! The Closewise API: accounts, plans and billing over HTTP, and the built web app.
+//!
+//! `Application::build` wires configuration, the database, keys and workers; `app(state)` is the
+//! router alone, so tests can drive it in-process. `main.rs` only loads config and runs.
+
+pub mod auth;
+pub mod billing;
+pub mod clock;
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod headers;
+pub mod mail;
+pub mod openapi;
+pub mod ops;
+pub mod plans;
+pub mod ratelimit;
+pub mod state;
+pub mod store;
+pub mod web;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::auth::jwt::Keys;
+use crate::auth::password::Hasher;
+use crate::clock::Clock;
+use crate::config::Settings;
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::store::Store;
+
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// Every API route, in one visible place.
+pub fn api_router(development: bool) -> Router<AppState> {
+    Router::new()
+        .merge(auth::routes::router())
+        .merge(plans::router())
+        .merge(billing::router())
+        .merge(ops::router(development))
+        .route(
+            "/api/openapi.json",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "application/json")],
+                    openapi::json(),
+                )
+            }),
+        )
+}
+
+pub fn app(state: AppState) -> Router {
+    let development = state.settings.is_development();
+    let settings = state.settings.clone();
+    let web = web::router(&state.settings);
+    api_router(development)
+        .route(
+            "/api/{*rest}",
+            axum::routing::any(|| async { ApiError::not_found() }),
+        )
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "Method not allowed",
+            )
+        })
+        .with_state(state)
+        .fallback_service(web)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
+        }))
+        .layer(TraceLayer::new_for_http())
+        // Outside the panic catcher, so even a 500 carries them.
+        .layer(axum::middleware::from_fn_with_state(
+            headers::SecurityHeaders::new(&settings),
+            headers::security_headers,
+        ))
+}
+
+/// Options that tests (and only tests) change.
+#[derive(Clone)]
+pub struct BuildOptions {
+    pub clock: Clock,
+    pub hasher: Hasher,
+    pub keys: Option<Keys>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            clock: Clock::System,
+            hasher: Hasher::new(),
+            keys: None,
+        }
+    }
+}
+
+pub struct Application {
+    listener: TcpListener,
+    state: AppState,
+    shutdown: watch::Sender<bool>,
+}
+
+impl Application {
+    pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        Self::build_with(settings, BuildOptions::default()).await
+    }
+
+    pub async fn build_with(
+        settings: Settings,
+        options: BuildOptions,
+    ) -> anyhow::Result<Application> {
+        let store = Store::connect(&settings.database_url, settings.db_acquire_timeout).await?;
+        store
+            .migrate()
+            .await
+            .context("database migrations failed")?;
+        let keys = match (options.keys, &settings.jwt_private_key) {
+            (Some(k), _) => k,
+            (None, Some(pem)) => Keys::from_pem(
+                secrecy::ExposeSecret::expose_secret(pem),
+                &settings.base_url,
+            )?,
+            (None, None) => Keys::load_or_create(
+                &settings.data_dir.join("jwt-ed25519.pem"),
+                &settings.base_url,
+            )?,
+        };
+        let listener = TcpListener::bind(settings.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", settings.addr))?;
+        let stripe = billing::StripeClient::new(&settings.stripe)?;
+        let state = AppState::new(settings, store, keys, options.hasher, options.clock, stripe);
+        let (shutdown, _) = watch::channel(false);
+        Ok(Application {
+            listener,
+            state,
+            shutdown,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("bound listener")
+    }
+
+    pub fn state(&self) -> AppState {
+        self.state.clone()
+    }
+
+    /// A handle that stops the server and its workers gracefully.
+    pub fn shutdown_handle(&self) -> watch::Sender<bool> {
+        self.shutdown.clone()
+    }
+
+    /// Serves until Ctrl-C, SIGTERM or the shutdown handle fires.
+    pub async fn run(self) -> anyhow::Result<()> {
+        let Application {
+            listener,
+            state,
+            shutdown,
+        } = self;
+        if let Some(smtp) = &state.settings.smtp_url {
+            let worker = mail::worker::Worker::new(
+                state.store.clone(),
+                smtp,
+                &state.settings.mail_from,
+                state.clock.clone(),
+                state.settings.mail_worker_interval,
+            )?;
+            tokio::spawn(worker.run(shutdown.subscribe()));
+        }
+        let mut stop = shutdown.subscribe();
+        let store = state.store.clone();
+        let router = app(state);
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            tokio::select! {
+                _ = stop.changed() => {}
+                _ = shutdown_signal() => {}
+            }
+            let _ = shutdown.send(true);
+        })
+        .await
+        .context("server error")?;
+        tokio::time::timeout(Duration::from_secs(5), store.close())
+            .await
+            .ok();
+        Ok(())
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+    tracing::info!("shutting down");
+}
+
+/// Structured logs: JSON in production, readable lines in development. `RUST_LOG` filters.
+pub fn init_telemetry(settings: &Settings) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    if settings.is_development() {
+        let _ = builder.try_init();
+    } else {
+        let _ = builder.json().try_init();
+    }
+}

@@ -1,0 +1,128 @@
+//! The mails we send. Each has a plain-text and an HTML body; links are absolute.
+
+pub enum Template {
+    Verification { link: String },
+    Reset { link: String },
+    PasswordChanged,
+    AlreadyRegistered,
+}
+
+pub struct Rendered {
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+impl Template {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Template::Verification { .. } => "verification",
+            Template::Reset { .. } => "reset",
+            Template::PasswordChanged => "password_changed",
+            Template::AlreadyRegistered => "already_registered",
+        }
+    }
+
+    pub fn link(&self) -> Option<&str> {
+        match self {
+            Template::Verification { link } | Template::Reset { link } => Some(link),
+            _ => None,
+        }
+    }
+
+    pub fn render(&self, product: &str, base_url: &str) -> Rendered {
+        let signin = format!("{base_url}/signin");
+        let forgot = format!("{base_url}/forgot-password");
+        let (subject, paragraphs, button): (String, Vec<String>, Option<(&str, String)>) = match self {
+            Template::Verification { link } => (
+                format!("Confirm your {product} account"),
+                vec![
+                    format!("Welcome to {product}! Please confirm your email address to finish setting up your account."),
+                    "This link is valid for 24 hours. If you did not sign up, you can ignore this email.".into(),
+                ],
+                Some(("Confirm your email", link.clone())),
+            ),
+            Template::Reset { link } => (
+                format!("Reset your {product} password"),
+                vec![
+                    "Someone asked to reset the password of your account. If it was you, choose a new password:".into(),
+                    "This link is valid for 1 hour and works once. If you did not ask for it, ignore this email: your password stays as it is.".into(),
+                ],
+                Some(("Choose a new password", link.clone())),
+            ),
+            Template::PasswordChanged => (
+                format!("Your {product} password was changed"),
+                vec![
+                    "The password of your account was just changed, and every device was signed out.".into(),
+                    format!("If this was not you, reset your password now at {forgot} and contact support."),
+                ],
+                None,
+            ),
+            Template::AlreadyRegistered => (
+                format!("You already have a {product} account"),
+                vec![
+                    "Someone tried to sign up with this email address, but it already has an account.".into(),
+                    format!("If it was you, sign in at {signin}. Forgot your password? Reset it at {forgot}."),
+                    "If it was not you, no action is needed.".into(),
+                ],
+                None,
+            ),
+        };
+        let mut text = paragraphs.join("\n\n");
+        if let Some((label, link)) = &button {
+            text.push_str(&format!("\n\n{label}: {link}"));
+        }
+        text.push_str(&format!("\n\n— The {product} team\n"));
+        let mut html = String::from("<!doctype html><html><body style=\"font-family:sans-serif;line-height:1.5;color:#111\">");
+        for p in &paragraphs {
+            html.push_str(&format!("<p>{}</p>", escape(p)));
+        }
+        if let Some((label, link)) = &button {
+            html.push_str(&format!(
+                "<p><a href=\"{0}\" style=\"background:#2563eb;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none\">{1}</a></p><p style=\"font-size:12px;color:#555\">Or open this link: {0}</p>",
+                escape(link),
+                escape(label)
+            ));
+        }
+        html.push_str(&format!(
+            "<p>— The {} team</p></body></html>",
+            escape(product)
+        ));
+        Rendered {
+            subject,
+            text,
+            html,
+        }
+    }
+}
+
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verification_mail_carries_its_link_in_both_bodies() {
+        let link = "http://127.0.0.1:8080/verify?token=abc";
+        let r = Template::Verification { link: link.into() }
+            .render("Closewise", "http://127.0.0.1:8080");
+        assert!(r.text.contains(link));
+        assert!(r.html.contains(link));
+        assert_eq!(r.subject, "Confirm your Closewise account");
+    }
+
+    #[test]
+    fn html_is_escaped() {
+        assert_eq!(
+            escape("<a href=\"x\">&</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
+        );
+    }
+}

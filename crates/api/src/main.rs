@@ -1,0 +1,28 @@
+//! `closewise-api`: serves the API and the built web app. `closewise-api openapi` prints the
+//! OpenAPI document instead.
+
+use closewise_api::{config::Settings, init_telemetry, openapi, Application};
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    if std::env::args().nth(1).as_deref() == Some("openapi") {
+        print!("{}", openapi::json());
+        return Ok(());
+    }
+    let settings = Settings::from_env()?;
+    init_telemetry(&settings);
+    let app = Application::build(settings.clone()).await?;
+    tracing::info!(
+        addr = %app.local_addr(),
+        url = %settings.base_url,
+        database = %app.state().store.backend_name(),
+        "Closewise is listening"
+    );
+    if settings.is_development() && settings.smtp_url.is_none() {
+        tracing::info!(
+            "mail is kept in the outbox: read it at {}/dev/mail",
+            settings.base_url
+        );
+    }
+    app.run().await
+}

@@ -1,0 +1,137 @@
+//! Health, readiness, and the development mail catcher.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AppJson, AppQuery};
+use crate::mail::templates::escape;
+use crate::state::AppState;
+use crate::store::mail::MailFilter;
+
+pub fn router(development: bool) -> Router<AppState> {
+    let router = Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz));
+    if development {
+        router
+            .route("/dev/mail", get(mail_page))
+            .route("/dev/mail.json", get(mail_json))
+    } else {
+        router
+    }
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Status {
+    pub status: String,
+}
+
+#[utoipa::path(get, path = "/healthz", tag = "ops", responses((status = 200, body = Status)))]
+pub async fn healthz() -> AppJson<Status> {
+    AppJson(Status {
+        status: "ok".into(),
+    })
+}
+
+#[utoipa::path(get, path = "/readyz", tag = "ops", responses((status = 200, body = Status), (status = 503, body = crate::error::ErrorBody)))]
+pub async fn readyz(State(state): State<AppState>) -> ApiResult<AppJson<Status>> {
+    state
+        .store
+        .ping()
+        .await
+        .map_err(|e| ApiError::Unavailable(e.into()))?;
+    Ok(AppJson(Status {
+        status: "ready".into(),
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct MailQuery {
+    pub to: Option<String>,
+}
+
+#[derive(Serialize)]
+struct DevMail {
+    id: String,
+    to: String,
+    kind: String,
+    subject: String,
+    text: String,
+    html: String,
+    link: Option<String>,
+    created_at: String,
+    sent_at: Option<String>,
+}
+
+async fn mail_json(
+    State(state): State<AppState>,
+    AppQuery(q): AppQuery<MailQuery>,
+) -> ApiResult<Response> {
+    let to = q.to.map(|t| t.trim().to_lowercase());
+    let rows = state
+        .store
+        .list_mail(to.as_deref(), MailFilter::All, 200)
+        .await?;
+    let fmt = |t: time::OffsetDateTime| {
+        t.format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default()
+    };
+    let mails: Vec<DevMail> = rows
+        .into_iter()
+        .map(|m| DevMail {
+            id: m.id.to_string(),
+            to: m.to_email,
+            kind: m.kind,
+            subject: m.subject,
+            text: m.text_body,
+            html: m.html_body,
+            link: m.link,
+            created_at: fmt(m.created_at),
+            sent_at: m.sent_at.map(fmt),
+        })
+        .collect();
+    Ok(axum::Json(serde_json::json!({ "mails": mails })).into_response())
+}
+
+async fn mail_page(
+    State(state): State<AppState>,
+    AppQuery(q): AppQuery<MailQuery>,
+) -> ApiResult<Response> {
+    let to = q.to.map(|t| t.trim().to_lowercase());
+    let rows = state
+        .store
+        .list_mail(to.as_deref(), MailFilter::All, 200)
+        .await?;
+    let mut html = String::from(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Dev mail — Closewise</title>\
+         <style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap}</style></head><body>\
+         <h1>Development mail</h1><p>Mail kept in the outbox (no SMTP_URL set). Newest first. Filter: <code>?to=email</code>.</p>",
+    );
+    if rows.is_empty() {
+        html.push_str("<p>No mail yet.</p>");
+    }
+    for m in rows {
+        html.push_str(&format!(
+            "<article><h2>{}</h2><p>To <strong>{}</strong> · {} · {}</p>{}<pre>{}</pre></article>",
+            escape(&m.subject),
+            escape(&m.to_email),
+            escape(&m.kind),
+            m.created_at,
+            m.link
+                .map(|l| format!("<p><a href=\"{0}\">{0}</a></p>", escape(&l)))
+                .unwrap_or_default(),
+            escape(&m.text_body),
+        ));
+    }
+    html.push_str("</body></html>");
+    let csp = [(
+        axum::http::header::CONTENT_SECURITY_POLICY,
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    )];
+    Ok((StatusCode::OK, csp, Html(html)).into_response())
+}

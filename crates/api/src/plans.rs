@@ -1,0 +1,115 @@
+//! `GET /api/plan` and `GET /api/products`.
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::Router;
+use serde::Serialize;
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::error::ApiResult;
+use crate::extract::{AppJson, AuthUser};
+use crate::state::AppState;
+use crate::store::PlanRow;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/plan", get(plan))
+        .route("/api/products", get(products))
+}
+
+/// The spec's `user_plans` row.
+#[derive(Serialize, ToSchema)]
+pub struct PlanBody {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    /// `free` or `monthly`.
+    pub plan_type: String,
+    /// `active` or `inactive`.
+    pub status: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub plan_started_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub plan_updated_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: OffsetDateTime,
+    pub stripe_subscription_id: Option<String>,
+    pub stripe_customer_id: Option<String>,
+    pub subscription_id: Option<String>,
+}
+
+impl From<PlanRow> for PlanBody {
+    fn from(r: PlanRow) -> Self {
+        PlanBody {
+            id: r.id,
+            user_id: r.user_id,
+            plan_type: r.plan_type,
+            status: r.status,
+            plan_started_at: r.plan_started_at,
+            plan_updated_at: r.plan_updated_at,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            stripe_subscription_id: r.stripe_subscription_id,
+            stripe_customer_id: r.stripe_customer_id,
+            subscription_id: r.subscription_id,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ProductBody {
+    pub id: String,
+    #[serde(rename = "priceId")]
+    pub price_id: String,
+    pub name: String,
+    pub description: String,
+    /// `subscription` or `payment`.
+    pub mode: String,
+    /// Whole currency units (20 = 20 USD).
+    pub price: u32,
+    pub currency: String,
+    pub interval: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ProductsBody {
+    pub products: Vec<ProductBody>,
+}
+
+#[utoipa::path(get, path = "/api/plan", tag = "plans",
+    responses((status = 200, body = PlanBody), (status = 401, body = crate::error::ErrorBody)), security(("bearer" = [])))]
+pub async fn plan(State(state): State<AppState>, auth: AuthUser) -> ApiResult<AppJson<PlanBody>> {
+    let row = state
+        .store
+        .plan_for(auth.user_id, state.clock.now())
+        .await?;
+    Ok(AppJson(row.into()))
+}
+
+#[utoipa::path(get, path = "/api/products", tag = "plans", responses((status = 200, body = ProductsBody)))]
+pub async fn products(State(state): State<AppState>) -> AppJson<ProductsBody> {
+    let products = closewise_domain::catalogue::catalogue(&state.settings.stripe.price_id)
+        .into_iter()
+        .map(|p| ProductBody {
+            id: p.id,
+            price_id: p.price_id,
+            name: p.name,
+            description: p.description,
+            mode: match p.mode {
+                closewise_domain::catalogue::CheckoutMode::Subscription => "subscription".into(),
+                closewise_domain::catalogue::CheckoutMode::Payment => "payment".into(),
+            },
+            price: p.price,
+            currency: p.currency,
+            interval: p.interval,
+        })
+        .collect();
+    AppJson(ProductsBody { products })
+}

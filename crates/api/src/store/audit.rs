@@ -1,0 +1,93 @@
+//! The operators' audit trail: who changed what, when and why. Written in the same transaction as
+//! the change it describes (see `admin.rs`), read back by `closewise users show`.
+
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::{dispatch, Store};
+
+/// One change an operator made.
+#[derive(Clone, Debug)]
+pub struct NewAudit {
+    pub actor: String,
+    /// A dotted verb: `user.verify`, `user.sign_out`, `user.delete`, `plan.set`, `subscription.sync`...
+    pub action: &'static str,
+    pub user_id: Option<Uuid>,
+    pub target_email: Option<String>,
+    pub reason: Option<String>,
+    /// What changed, as JSON (before and after).
+    pub details: serde_json::Value,
+    pub now: OffsetDateTime,
+}
+
+#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
+pub struct AuditRow {
+    pub id: Uuid,
+    pub actor: String,
+    pub action: String,
+    pub user_id: Option<Uuid>,
+    pub target_email: Option<String>,
+    pub reason: Option<String>,
+    /// JSON text.
+    pub details: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+pub(crate) const INSERT_AUDIT: &str = "INSERT INTO audit_log \
+    (id, actor, action, user_id, target_email, reason, details, created_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+
+/// Binds a `NewAudit` to `INSERT_AUDIT`.
+macro_rules! bind_audit {
+    ($audit:expr) => {
+        sqlx::query($crate::store::audit::INSERT_AUDIT)
+            .bind(uuid::Uuid::now_v7())
+            .bind(&$audit.actor)
+            .bind($audit.action)
+            .bind($audit.user_id)
+            .bind(&$audit.target_email)
+            .bind(&$audit.reason)
+            .bind($audit.details.to_string())
+            .bind($audit.now)
+    };
+}
+pub(crate) use bind_audit;
+
+const AUDIT_COLUMNS: &str = "id, actor, action, user_id, target_email, reason, details, created_at";
+
+impl Store {
+    pub async fn record_audit(&self, audit: &NewAudit) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| bind_audit!(audit).execute(p).await.map(|_| ()))
+    }
+
+    /// The trail of one account, newest first: by id, and by address for what outlived it.
+    pub async fn audit_of(
+        &self,
+        user_id: Option<Uuid>,
+        email: &str,
+        limit: i64,
+    ) -> Result<Vec<AuditRow>, sqlx::Error> {
+        let sql = format!(
+            "SELECT {AUDIT_COLUMNS} FROM audit_log WHERE user_id = $1 OR target_email = $2 \
+             ORDER BY created_at DESC, id DESC LIMIT $3"
+        );
+        dispatch!(self, |p| sqlx::query_as::<_, AuditRow>(&sql)
+            .bind(user_id)
+            .bind(email)
+            .bind(limit)
+            .fetch_all(p)
+            .await)
+    }
+
+    /// The whole trail, newest first.
+    pub async fn audit_log(&self, limit: i64) -> Result<Vec<AuditRow>, sqlx::Error> {
+        let sql = format!(
+            "SELECT {AUDIT_COLUMNS} FROM audit_log ORDER BY created_at DESC, id DESC LIMIT $1"
+        );
+        dispatch!(self, |p| sqlx::query_as::<_, AuditRow>(&sql)
+            .bind(limit)
+            .fetch_all(p)
+            .await)
+    }
+}

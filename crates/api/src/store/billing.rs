@@ -1,0 +1,342 @@
+//! Billing: each user's Stripe customer, the subscription as Stripe last reported it (the spec's
+//! `stripe_user_subscriptions`), the plan it gives, and the webhook events received.
+
+use closewise_domain::subscription::SubscriptionStatus;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::{dispatch, Store};
+
+/// A subscription as Stripe reported it, ready to be stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubscriptionRecord {
+    pub customer_id: String,
+    pub subscription_id: String,
+    pub price_id: Option<String>,
+    pub status: SubscriptionStatus,
+    pub cancel_at_period_end: bool,
+    /// Unix seconds.
+    pub current_period_end: Option<i64>,
+    pub payment_method_brand: Option<String>,
+    pub payment_method_last4: Option<String>,
+}
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct SubscriptionRow {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub customer_id: String,
+    pub subscription_id: String,
+    pub price_id: Option<String>,
+    pub status: String,
+    pub cancel_at_period_end: bool,
+    pub current_period_end: Option<i64>,
+    pub payment_method_brand: Option<String>,
+    pub payment_method_last4: Option<String>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+impl SubscriptionRow {
+    /// Unknown statuses (a newer Stripe) count as not subscribed.
+    pub fn counts_as_subscribed(&self) -> bool {
+        SubscriptionStatus::parse(&self.status)
+            .map(|s| s.counts_as_subscribed())
+            .unwrap_or(false)
+    }
+}
+
+/// What storing a subscription changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fulfilment {
+    /// False when the user already holds another subscription that counts as subscribed and this
+    /// one does not (a late event about an old subscription): nothing was written.
+    pub stored: bool,
+    /// The plan changed: `Some("monthly")` on activation, `Some("free")` when it ended.
+    pub plan_changed_to: Option<&'static str>,
+}
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct WebhookEventRow {
+    pub event_id: String,
+    #[sqlx(rename = "type")]
+    pub kind: String,
+    pub received_at: OffsetDateTime,
+    pub processed_at: Option<OffsetDateTime>,
+    pub attempts: i32,
+    pub error: Option<String>,
+}
+
+/// Whether a webhook event still has to be processed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventReceipt {
+    /// First delivery, or a redelivery of an event whose processing failed.
+    Process,
+    /// Already processed: a replay changes nothing.
+    AlreadyProcessed,
+}
+
+const SUBSCRIPTION_COLUMNS: &str = "id, user_id, customer_id, subscription_id, price_id, status, \
+    cancel_at_period_end, current_period_end, payment_method_brand, payment_method_last4, \
+    created_at, updated_at";
+
+/// Replaces the stored subscription unless that would hide a live one behind a dead one.
+const UPSERT_SUBSCRIPTION: &str = "INSERT INTO subscriptions (id, user_id, customer_id, \
+    subscription_id, price_id, status, cancel_at_period_end, current_period_end, \
+    payment_method_brand, payment_method_last4, created_at, updated_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) \
+    ON CONFLICT (user_id) DO UPDATE SET customer_id = excluded.customer_id, \
+    subscription_id = excluded.subscription_id, price_id = excluded.price_id, \
+    status = excluded.status, cancel_at_period_end = excluded.cancel_at_period_end, \
+    current_period_end = excluded.current_period_end, \
+    payment_method_brand = excluded.payment_method_brand, \
+    payment_method_last4 = excluded.payment_method_last4, updated_at = excluded.updated_at \
+    WHERE subscriptions.subscription_id = excluded.subscription_id \
+       OR subscriptions.status NOT IN ('active', 'trialing') \
+       OR excluded.status IN ('active', 'trialing')";
+
+const ENSURE_PLAN: &str =
+    "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
+    plan_updated_at, created_at, updated_at) VALUES ($1, $2, 'free', 'active', $3, $3, $3, $3) \
+    ON CONFLICT (user_id) DO NOTHING";
+
+/// Monthly with the subscription's ids; a plan that is already exactly that is left untouched.
+const ACTIVATE_PLAN: &str = "UPDATE user_plans SET plan_type = 'monthly', status = 'active', \
+    plan_started_at = CASE WHEN plan_type = 'monthly' THEN plan_started_at ELSE $2 END, \
+    plan_updated_at = $2, updated_at = $2, stripe_subscription_id = $3, stripe_customer_id = $4, \
+    subscription_id = $3 \
+    WHERE user_id = $1 AND (plan_type <> 'monthly' OR status <> 'active' \
+       OR stripe_subscription_id IS NULL OR stripe_subscription_id <> $3 \
+       OR stripe_customer_id IS NULL OR stripe_customer_id <> $4)";
+
+/// Back to free, only when the monthly plan came from this subscription.
+const END_PLAN: &str = "UPDATE user_plans SET plan_type = 'free', status = 'active', \
+    plan_started_at = $2, plan_updated_at = $2, updated_at = $2, stripe_subscription_id = NULL, \
+    subscription_id = NULL \
+    WHERE user_id = $1 AND plan_type = 'monthly' AND stripe_subscription_id = $3";
+
+impl Store {
+    pub async fn stripe_customer_of(&self, user_id: Uuid) -> Result<Option<String>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, String>(
+            "SELECT customer_id FROM stripe_customers WHERE user_id = $1"
+        )
+        .bind(user_id)
+        .fetch_optional(p)
+        .await)
+    }
+
+    pub async fn user_of_customer(&self, customer_id: &str) -> Result<Option<Uuid>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
+            "SELECT user_id FROM stripe_customers WHERE customer_id = $1"
+        )
+        .bind(customer_id)
+        .fetch_optional(p)
+        .await)
+    }
+
+    /// Remembers the user's customer; when one is already stored, keeps it and returns it.
+    pub async fn save_stripe_customer(
+        &self,
+        user_id: Uuid,
+        customer_id: &str,
+        now: OffsetDateTime,
+    ) -> Result<String, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query(
+                "INSERT INTO stripe_customers (user_id, customer_id, created_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (user_id) DO NOTHING",
+            )
+            .bind(user_id)
+            .bind(customer_id)
+            .bind(now)
+            .execute(p)
+            .await?;
+            sqlx::query_scalar::<_, String>(
+                "SELECT customer_id FROM stripe_customers WHERE user_id = $1",
+            )
+            .bind(user_id)
+            .fetch_one(p)
+            .await
+        })
+    }
+
+    pub async fn subscription_of(
+        &self,
+        user_id: Uuid,
+    ) -> Result<Option<SubscriptionRow>, sqlx::Error> {
+        let select = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1");
+        dispatch!(self, |p| sqlx::query_as::<_, SubscriptionRow>(&select)
+            .bind(user_id)
+            .fetch_optional(p)
+            .await)
+    }
+
+    /// Stores what Stripe says about the user's subscription and sets the plan it gives, in one
+    /// transaction. Idempotent: the same record twice changes nothing the second time, so the
+    /// success page's confirm call and the webhook may race.
+    #[tracing::instrument(skip_all, fields(%user_id, subscription = %record.subscription_id))]
+    pub async fn apply_subscription(
+        &self,
+        user_id: Uuid,
+        record: &SubscriptionRecord,
+        now: OffsetDateTime,
+    ) -> Result<Fulfilment, sqlx::Error> {
+        let select = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1");
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let stored = sqlx::query(UPSERT_SUBSCRIPTION)
+                .bind(Uuid::now_v7())
+                .bind(user_id)
+                .bind(&record.customer_id)
+                .bind(&record.subscription_id)
+                .bind(&record.price_id)
+                .bind(record.status.as_str())
+                .bind(record.cancel_at_period_end)
+                .bind(record.current_period_end)
+                .bind(&record.payment_method_brand)
+                .bind(&record.payment_method_last4)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                == 1;
+            let row = sqlx::query_as::<_, SubscriptionRow>(&select)
+                .bind(user_id)
+                .fetch_one(&mut *tx)
+                .await?;
+            sqlx::query(ENSURE_PLAN)
+                .bind(Uuid::now_v7())
+                .bind(user_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            let plan_changed_to = if row.counts_as_subscribed() {
+                let changed = sqlx::query(ACTIVATE_PLAN)
+                    .bind(user_id)
+                    .bind(now)
+                    .bind(&row.subscription_id)
+                    .bind(&row.customer_id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                (changed == 1).then_some("monthly")
+            } else {
+                let changed = sqlx::query(END_PLAN)
+                    .bind(user_id)
+                    .bind(now)
+                    .bind(&row.subscription_id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                (changed == 1).then_some("free")
+            };
+            tx.commit().await?;
+            Ok(Fulfilment {
+                stored,
+                plan_changed_to,
+            })
+        })
+    }
+
+    /// Notes a webhook event's arrival. Says whether to process it: a replay of an event that
+    /// was processed changes nothing.
+    pub async fn receive_webhook_event(
+        &self,
+        event_id: &str,
+        kind: &str,
+        now: OffsetDateTime,
+    ) -> Result<EventReceipt, sqlx::Error> {
+        dispatch!(self, |p| {
+            let processed: Option<OffsetDateTime> = sqlx::query_scalar(
+                "INSERT INTO webhook_events (event_id, type, received_at, attempts) VALUES ($1, $2, $3, 1) \
+                 ON CONFLICT (event_id) DO UPDATE SET attempts = webhook_events.attempts + 1 \
+                 RETURNING processed_at",
+            )
+            .bind(event_id)
+            .bind(kind)
+            .bind(now)
+            .fetch_one(p)
+            .await?;
+            Ok(if processed.is_some() {
+                EventReceipt::AlreadyProcessed
+            } else {
+                EventReceipt::Process
+            })
+        })
+    }
+
+    /// Marks the event processed, or records why it failed (Stripe will deliver it again).
+    pub async fn finish_webhook_event(
+        &self,
+        event_id: &str,
+        now: OffsetDateTime,
+        error: Option<&str>,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| {
+            match error {
+                None => sqlx::query(
+                    "UPDATE webhook_events SET processed_at = COALESCE(processed_at, $2), error = NULL \
+                     WHERE event_id = $1",
+                )
+                .bind(event_id)
+                .bind(now)
+                .execute(p)
+                .await?,
+                Some(e) => sqlx::query("UPDATE webhook_events SET error = $2 WHERE event_id = $1")
+                    .bind(event_id)
+                    .bind(e)
+                    .execute(p)
+                    .await?,
+            };
+            Ok(())
+        })
+    }
+
+    /// Notes the account the event was about, once processing found it (the latest finding wins).
+    pub async fn link_webhook_event_user(
+        &self,
+        event_id: &str,
+        user_id: Uuid,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query("UPDATE webhook_events SET user_id = $2 WHERE event_id = $1")
+                .bind(event_id)
+                .bind(user_id)
+                .execute(p)
+                .await?;
+            Ok(())
+        })
+    }
+
+    /// The newest webhook events about one account first.
+    pub async fn webhook_events_for_user(
+        &self,
+        user_id: Uuid,
+        limit: i64,
+    ) -> Result<Vec<WebhookEventRow>, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query_as::<_, WebhookEventRow>(
+                "SELECT event_id, type, received_at, processed_at, attempts, error \
+                 FROM webhook_events WHERE user_id = $1 \
+                 ORDER BY received_at DESC, event_id DESC LIMIT $2",
+            )
+            .bind(user_id)
+            .bind(limit)
+            .fetch_all(p)
+            .await
+        })
+    }
+
+    /// The newest webhook events first.
+    pub async fn webhook_events(&self, limit: i64) -> Result<Vec<WebhookEventRow>, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query_as::<_, WebhookEventRow>(
+            "SELECT event_id, type, received_at, processed_at, attempts, error FROM webhook_events \
+             ORDER BY received_at DESC, event_id DESC LIMIT $1"
+        )
+        .bind(limit)
+        .fetch_all(p)
+        .await
+        })
+    }
+}

@@ -1,0 +1,138 @@
+//! Persistence on SQLite (default) and PostgreSQL behind one `Store`.
+//!
+//! Every query is plain SQL that both databases accept (`$n` placeholders, `ON CONFLICT`,
+//! `RETURNING`); `dispatch!` compiles each method's body once per backend, so the types
+//! (`Uuid`, `OffsetDateTime`) stay native on both. Time comparisons happen in Rust through the
+//! domain's rules, except the mail worker's `due_at_ms`, an integer on both sides.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::Context;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{PgPool, SqlitePool};
+
+pub mod admin;
+pub mod audit;
+pub mod billing;
+pub mod mail;
+pub mod plans;
+pub mod sessions;
+pub mod stats;
+pub mod tokens;
+pub mod users;
+
+pub use billing::{EventReceipt, Fulfilment, SubscriptionRecord, SubscriptionRow, WebhookEventRow};
+pub use mail::{MailRow, NewMail};
+pub use plans::PlanRow;
+pub use sessions::{RefreshRow, SessionRow};
+pub use tokens::EmailTokenRow;
+pub use users::UserRow;
+
+#[derive(Clone, Debug)]
+pub enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+#[derive(Clone, Debug)]
+pub struct Store {
+    pub(crate) pool: Pool,
+}
+
+/// Runs `$body` with `$pool` bound to the concrete pool of either backend.
+macro_rules! dispatch {
+    ($store:expr, |$pool:ident| $body:expr) => {
+        match &$store.pool {
+            $crate::store::Pool::Sqlite($pool) => $body,
+            $crate::store::Pool::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use dispatch;
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+impl Store {
+    /// Connects to `sqlite://path` (the file and its folder are created) or `postgres://...`.
+    pub async fn connect(url: &str, acquire_timeout: Duration) -> anyhow::Result<Store> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)
+                .context("DATABASE_URL is not a valid PostgreSQL URL")?;
+            let pool = PgPoolOptions::new()
+                .max_connections(20)
+                .acquire_timeout(acquire_timeout)
+                .connect_lazy_with(options);
+            Ok(Store {
+                pool: Pool::Postgres(pool),
+            })
+        } else if url.starts_with("sqlite:") {
+            let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+            let mut options = SqliteConnectOptions::from_str(url)
+                .context("DATABASE_URL is not a valid SQLite URL")?
+                .create_if_missing(true)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(10));
+            if !in_memory {
+                if let Some(parent) = options.get_filename().parent() {
+                    if !parent.as_os_str().is_empty() {
+                        std::fs::create_dir_all(parent).with_context(|| {
+                            format!("cannot create the database folder {}", parent.display())
+                        })?;
+                    }
+                }
+                options = options
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Normal);
+            }
+            // An in-memory database lives in one connection: more would each see an empty one.
+            let max = if in_memory { 1 } else { 8 };
+            let pool = SqlitePoolOptions::new()
+                .max_connections(max)
+                .acquire_timeout(acquire_timeout)
+                .connect_with(options)
+                .await
+                .context("cannot open the SQLite database")?;
+            Ok(Store {
+                pool: Pool::Sqlite(pool),
+            })
+        } else {
+            anyhow::bail!("DATABASE_URL must start with sqlite:// or postgres://")
+        }
+    }
+
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        match &self.pool {
+            Pool::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
+            Pool::Postgres(p) => POSTGRES_MIGRATIONS.run(p).await?,
+        }
+        Ok(())
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        match self.pool {
+            Pool::Sqlite(_) => "sqlite",
+            Pool::Postgres(_) => "postgres",
+        }
+    }
+
+    pub async fn ping(&self) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| sqlx::query("SELECT 1")
+            .execute(p)
+            .await
+            .map(|_| ()))
+    }
+
+    pub async fn close(&self) {
+        dispatch!(self, |p| p.close().await)
+    }
+}
+
+/// True when `e` is a unique-constraint violation.
+pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .map(|d| d.is_unique_violation())
+        .unwrap_or(false)
+}

@@ -1,0 +1,203 @@
+//! Sessions and their rotating refresh tokens (stored as SHA-256 hashes).
+
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::{dispatch, Store};
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct SessionRow {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub created_at: OffsetDateTime,
+    pub refreshed_at: OffsetDateTime,
+    pub revoked_at: Option<OffsetDateTime>,
+    pub revoked_reason: Option<String>,
+    pub user_agent: Option<String>,
+    pub ip: Option<String>,
+}
+
+/// A refresh token with its session, as the refresh grant needs them.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct RefreshRow {
+    pub id: Uuid,
+    pub session_id: Uuid,
+    pub user_id: Uuid,
+    pub expires_at: OffsetDateTime,
+    pub rotated_at: Option<OffsetDateTime>,
+    pub session_revoked_at: Option<OffsetDateTime>,
+}
+
+pub struct NewSession<'a> {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub refresh_id: Uuid,
+    pub refresh_hash: &'a str,
+    pub refresh_expires_at: OffsetDateTime,
+    pub user_agent: Option<&'a str>,
+    pub ip: Option<&'a str>,
+    pub now: OffsetDateTime,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Rotation {
+    /// This request spent the token and wrote its successor.
+    Rotated,
+    /// Another request spent it first.
+    AlreadySpent,
+}
+
+const INSERT_REFRESH: &str =
+    "INSERT INTO refresh_tokens (id, session_id, token_hash, created_at, expires_at) \
+    VALUES ($1, $2, $3, $4, $5)";
+
+impl Store {
+    pub async fn create_session(&self, s: &NewSession<'_>) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            sqlx::query(
+                "INSERT INTO sessions (id, user_id, created_at, refreshed_at, user_agent, ip) \
+                 VALUES ($1, $2, $3, $3, $4, $5)",
+            )
+            .bind(s.id)
+            .bind(s.user_id)
+            .bind(s.now)
+            .bind(s.user_agent)
+            .bind(s.ip)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(INSERT_REFRESH)
+                .bind(s.refresh_id)
+                .bind(s.id)
+                .bind(s.refresh_hash)
+                .bind(s.now)
+                .bind(s.refresh_expires_at)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await
+        })
+    }
+
+    pub async fn refresh_token_by_hash(
+        &self,
+        hash: &str,
+    ) -> Result<Option<RefreshRow>, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query_as::<_, RefreshRow>(
+            "SELECT r.id, r.session_id, s.user_id, r.expires_at, r.rotated_at, s.revoked_at AS session_revoked_at \
+             FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1"
+        )
+        .bind(hash)
+        .fetch_optional(p)
+        .await
+        })
+    }
+
+    /// Spends `token_id` and writes its successor, atomically: of many concurrent callers exactly
+    /// one gets `Rotated`.
+    pub async fn rotate_refresh_token(
+        &self,
+        token_id: Uuid,
+        session_id: Uuid,
+        child_id: Uuid,
+        child_hash: &str,
+        child_expires_at: OffsetDateTime,
+        now: OffsetDateTime,
+    ) -> Result<Rotation, sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let spent = sqlx::query(
+                "UPDATE refresh_tokens SET rotated_at = $2 WHERE id = $1 AND rotated_at IS NULL",
+            )
+            .bind(token_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            if spent.rows_affected() != 1 {
+                return Ok(Rotation::AlreadySpent);
+            }
+            sqlx::query(INSERT_REFRESH)
+                .bind(child_id)
+                .bind(session_id)
+                .bind(child_hash)
+                .bind(now)
+                .bind(child_expires_at)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("UPDATE sessions SET refreshed_at = $2 WHERE id = $1")
+                .bind(session_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(Rotation::Rotated)
+        })
+    }
+
+    pub async fn revoke_session(
+        &self,
+        session_id: Uuid,
+        reason: &str,
+        now: OffsetDateTime,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query(
+            "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL"
+        )
+        .bind(session_id)
+        .bind(now)
+        .bind(reason)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected() == 1)
+        })
+    }
+
+    /// Ends every session of the user; returns how many were active.
+    pub async fn revoke_all_sessions(
+        &self,
+        user_id: Uuid,
+        reason: &str,
+        now: OffsetDateTime,
+    ) -> Result<u64, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query(
+            "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL"
+        )
+        .bind(user_id)
+        .bind(now)
+        .bind(reason)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected())
+        })
+    }
+
+    /// True when the session exists, belongs to the user and has not been revoked.
+    pub async fn session_is_active(
+        &self,
+        session_id: Uuid,
+        user_id: Uuid,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_as::<_, (i64,)>(
+            "SELECT COUNT(*) FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL"
+        )
+        .bind(session_id)
+        .bind(user_id)
+        .fetch_one(p)
+        .await
+        .map(|(n,)| n == 1))
+    }
+
+    pub async fn sessions_of(&self, user_id: Uuid) -> Result<Vec<SessionRow>, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query_as::<_, SessionRow>(
+            "SELECT id, user_id, created_at, refreshed_at, revoked_at, revoked_reason, user_agent, ip \
+             FROM sessions WHERE user_id = $1 ORDER BY created_at DESC"
+        )
+        .bind(user_id)
+        .fetch_all(p)
+        .await
+        })
+    }
+}

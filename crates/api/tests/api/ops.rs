@@ -1,0 +1,70 @@
+use reqwest::StatusCode;
+
+use crate::both;
+
+both!(
+    async fn health_and_readiness_answer(app) {
+        let (status, v) = body(app.client.get(app.url("/healthz")).send().await.unwrap()).await;
+        assert_eq!((status, v["status"].as_str()), (StatusCode::OK, Some("ok")));
+        let (status, v) = body(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
+        assert_eq!((status, v["status"].as_str()), (StatusCode::OK, Some("ready")));
+    }
+);
+
+both!(
+    async fn the_jwks_publishes_the_key_that_signs_access_tokens(app) {
+        let s = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let (status, jwks) = body(app.client.get(app.url("/.well-known/jwks.json")).send().await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK);
+        let key = &jwks["keys"][0];
+        assert_eq!((key["kty"].as_str(), key["crv"].as_str(), key["alg"].as_str()), (Some("OKP"), Some("Ed25519"), Some("EdDSA")));
+        let token = s["access_token"].as_str().unwrap();
+        let header = jsonwebtoken_header(token);
+        assert_eq!(header["kid"], key["kid"]);
+        assert_eq!(header["alg"], "EdDSA");
+    }
+);
+
+fn jsonwebtoken_header(token: &str) -> serde_json::Value {
+    use base64::Engine;
+    let head = token.split('.').next().unwrap();
+    serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(head)
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+both!(
+    async fn the_dev_mail_page_lists_the_outbox(app) {
+        app.signup("ana@example.com", "sales-pro-2026").await;
+        let (status, v) = body(app.client.get(app.url("/dev/mail.json?to=ANA@example.com")).send().await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(v["mails"][0]["subject"], "Confirm your Closewise account");
+        assert!(v["mails"][0]["link"].as_str().unwrap().starts_with("http://127.0.0.1:8080/verify?token="));
+        let html = app.client.get(app.url("/dev/mail")).send().await.unwrap().text().await.unwrap();
+        assert!(html.contains("ana@example.com"));
+    }
+);
+
+both!(
+    async fn production_has_no_dev_mail_page(app) with |s| { s.env = closewise_api::config::AppEnv::Production; } {
+        let res = app.client.get(app.url("/dev/mail.json")).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    }
+);
+
+#[test]
+fn the_committed_openapi_document_matches_the_code() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json");
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    let generated = closewise_api::openapi::json();
+    if committed != generated {
+        if std::env::var("UPDATE_OPENAPI").is_ok() {
+            std::fs::write(path, &generated).unwrap();
+        } else {
+            panic!("docs/openapi.json is out of date: run `UPDATE_OPENAPI=1 cargo test -p closewise-api --test api openapi` (or `just openapi`) and commit it");
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! The resilience suite: the API under concurrency, faults and attack. Each test is bounded in
+//! time (`support::bounded`); where it makes sense it runs on SQLite and on PostgreSQL (`both!`).
+//!
+//! Run it alone with `cargo test -p closewise-api --test resilience`.
+
+#[path = "../api/helpers.rs"]
+#[allow(dead_code)]
+mod helpers;
+
+mod support;
+
+mod attack;
+mod concurrency;
+mod db_outage;
+mod enumeration;
+mod killed;
+mod smtp;
+mod webhooks_down;

@@ -1,0 +1,139 @@
+//! What Closewise sells: one monthly subscription, "Unlimited Sales Copilot", at 20 USD a month.
+//!
+//! The Stripe price id comes from configuration (it differs between Stripe accounts and the local
+//! mock), so the catalogue is built from it rather than hard-coding it.
+
+/// One thing a user can buy, as the pricing page and checkout see it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Product {
+    pub id: String,
+    #[serde(rename = "priceId")]
+    pub price_id: String,
+    pub name: String,
+    pub description: String,
+    pub mode: CheckoutMode,
+    /// Whole currency units (20 = 20.00).
+    pub price: u32,
+    /// ISO 4217, lower case as Stripe writes it.
+    pub currency: String,
+    /// Billing interval for subscriptions ("month"); None for one-off payments.
+    pub interval: Option<String>,
+}
+
+/// How a product is bought: a recurring subscription or a one-off payment (Stripe's checkout modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckoutMode {
+    Subscription,
+    Payment,
+}
+
+impl CheckoutMode {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CheckoutMode::Subscription => "subscription",
+            CheckoutMode::Payment => "payment",
+        }
+    }
+}
+
+pub const PRODUCT_ID: &str = "prod_closewise_unlimited";
+pub const DEFAULT_PRICE_ID: &str = "price_closewise_monthly";
+/// The monthly price in cents, as Stripe amounts are written.
+pub const PRICE_CENTS: i64 = 2000;
+pub const PRODUCT_NAME: &str = "Unlimited Sales Copilot";
+pub const PRODUCT_DESCRIPTION: &str = "Unlimited live AI hints on every sales call, with advanced \
+     insights, objection handling, follow-up email drafts, CRM integrations and priority support.";
+
+/// The catalogue, with the monthly plan sold under `price_id`.
+pub fn catalogue(price_id: &str) -> Vec<Product> {
+    vec![Product {
+        id: PRODUCT_ID.to_owned(),
+        price_id: price_id.to_owned(),
+        name: PRODUCT_NAME.to_owned(),
+        description: PRODUCT_DESCRIPTION.to_owned(),
+        mode: CheckoutMode::Subscription,
+        price: u32::try_from(PRICE_CENTS / 100).expect("the price fits in u32"),
+        currency: "usd".to_owned(),
+        interval: Some("month".to_owned()),
+    }]
+}
+
+/// The product sold under `price_id`, if any.
+pub fn find_by_price<'a>(products: &'a [Product], price_id: &str) -> Option<&'a Product> {
+    products.iter().find(|product| product.price_id == price_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn the_catalogue_sells_one_monthly_subscription_of_twenty_dollars() {
+        let products = catalogue(DEFAULT_PRICE_ID);
+        assert_eq!(products.len(), 1);
+        let p = &products[0];
+        assert_eq!(p.id, "prod_closewise_unlimited");
+        assert_eq!(p.price_id, "price_closewise_monthly");
+        assert_eq!(p.name, "Unlimited Sales Copilot");
+        assert_eq!(p.mode, CheckoutMode::Subscription);
+        assert_eq!(p.price, 20);
+        assert_eq!(i64::from(p.price) * 100, PRICE_CENTS);
+        assert_eq!(p.currency, "usd");
+        assert_eq!(p.interval.as_deref(), Some("month"));
+        assert!(p.description.ends_with('.') && p.description.len() > 40);
+        assert!(
+            !p.description.contains("  "),
+            "no doubled spaces from the line continuation"
+        );
+    }
+
+    #[test]
+    fn the_catalogue_uses_the_configured_price_id() {
+        let products = catalogue("price_1QabcLive");
+        assert_eq!(products[0].price_id, "price_1QabcLive");
+    }
+
+    #[test]
+    fn a_product_serialises_with_a_camel_case_price_id_and_lower_case_mode() {
+        let json = serde_json::to_value(&catalogue("price_x")[0]).unwrap();
+        assert_eq!(json["priceId"], "price_x");
+        assert_eq!(json["mode"], "subscription");
+        assert_eq!(json["price"], 20);
+        assert_eq!(json["interval"], "month");
+        assert!(json.get("price_id").is_none());
+    }
+
+    #[test]
+    fn checkout_modes_use_stripes_names() {
+        assert_eq!(CheckoutMode::Subscription.as_str(), "subscription");
+        assert_eq!(CheckoutMode::Payment.as_str(), "payment");
+        assert_eq!(
+            serde_json::from_str::<CheckoutMode>("\"payment\"").unwrap(),
+            CheckoutMode::Payment
+        );
+        assert!(serde_json::from_str::<CheckoutMode>("\"setup\"").is_err());
+    }
+
+    #[test]
+    fn a_product_is_found_by_its_price_and_an_unknown_price_finds_nothing() {
+        let products = catalogue(DEFAULT_PRICE_ID);
+        assert_eq!(
+            find_by_price(&products, DEFAULT_PRICE_ID),
+            Some(&products[0])
+        );
+        assert_eq!(find_by_price(&products, "price_other"), None);
+        assert_eq!(find_by_price(&products, ""), None);
+        assert_eq!(find_by_price(&[], DEFAULT_PRICE_ID), None);
+    }
+
+    proptest! {
+        #[test]
+        fn only_the_exact_configured_price_is_found(configured in "price_[A-Za-z0-9]{1,24}", asked in "\\PC{0,30}") {
+            let products = catalogue(&configured);
+            prop_assert!(find_by_price(&products, &configured).is_some());
+            prop_assert_eq!(find_by_price(&products, &asked).is_some(), asked == configured);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! Who may start a checkout, and what the checkout button says.
+//!
+//! The preconditions are the spec's, checked in its order, with its messages: signed in, a valid
+//! session token, a verified e-mail, and no subscription that counts as subscribed to the same price.
+
+use crate::catalogue::CheckoutMode;
+
+/// What the checkout endpoint knows about the caller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckoutRequest<'a> {
+    pub has_auth_header: bool,
+    pub token_valid: bool,
+    pub email_verified: bool,
+    pub price_id: &'a str,
+    /// Price of the user's subscription that counts as subscribed (active or trialing), if any.
+    pub active_subscription_price_id: Option<&'a str>,
+}
+
+/// Why a checkout may not start. The messages are shown to users as they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum CheckoutRefusal {
+    #[error("Please sign in to continue")]
+    NotSignedIn,
+    #[error("Authentication required. Please sign in again.")]
+    InvalidToken,
+    #[error("Please verify your email address before subscribing")]
+    EmailNotVerified,
+    #[error("You already have this subscription")]
+    AlreadySubscribed,
+}
+
+impl CheckoutRefusal {
+    /// A stable machine-readable code for API error bodies.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CheckoutRefusal::NotSignedIn => "not_signed_in",
+            CheckoutRefusal::InvalidToken => "invalid_token",
+            CheckoutRefusal::EmailNotVerified => "email_not_verified",
+            CheckoutRefusal::AlreadySubscribed => "already_subscribed",
+        }
+    }
+}
+
+/// Checks the checkout preconditions in the spec's order; the first that fails is reported.
+pub fn decide_checkout(req: &CheckoutRequest) -> Result<(), CheckoutRefusal> {
+    if !req.has_auth_header {
+        return Err(CheckoutRefusal::NotSignedIn);
+    }
+    if !req.token_valid {
+        return Err(CheckoutRefusal::InvalidToken);
+    }
+    if !req.email_verified {
+        return Err(CheckoutRefusal::EmailNotVerified);
+    }
+    if req.active_subscription_price_id == Some(req.price_id) {
+        return Err(CheckoutRefusal::AlreadySubscribed);
+    }
+    Ok(())
+}
+
+/// Shown when creating the Stripe checkout session fails.
+pub const CHECKOUT_FAILED: &str = "Failed to create checkout session";
+/// Shown when payment succeeded but the plan could not be switched to Monthly.
+pub const ACTIVATION_FAILED: &str = "Plan activation failed, but you can contact support.";
+
+/// What the checkout button knows about the page it is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ButtonState {
+    pub loading: bool,
+    pub signed_in: bool,
+    pub email_verified: bool,
+    pub is_current_plan: bool,
+    pub mode: CheckoutMode,
+}
+
+/// The checkout button's label (spec section 4), first matching state wins.
+pub fn checkout_button_label(s: &ButtonState) -> &'static str {
+    if s.loading {
+        "Loading..."
+    } else if !s.signed_in {
+        "Sign In Required"
+    } else if !s.email_verified {
+        "Verify Email First"
+    } else if s.is_current_plan {
+        "Current Plan"
+    } else {
+        match s.mode {
+            CheckoutMode::Subscription => "Start Subscription",
+            CheckoutMode::Payment => "Buy Now",
+        }
+    }
+}
+
+/// Whether the checkout button can be pressed: only when it would start a checkout.
+pub fn checkout_button_enabled(s: &ButtonState) -> bool {
+    !s.loading && s.signed_in && s.email_verified && !s.is_current_plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const OK: CheckoutRequest<'static> = CheckoutRequest {
+        has_auth_header: true,
+        token_valid: true,
+        email_verified: true,
+        price_id: "price_closewise_monthly",
+        active_subscription_price_id: None,
+    };
+
+    #[test]
+    fn a_signed_in_verified_user_without_a_subscription_may_check_out() {
+        assert_eq!(decide_checkout(&OK), Ok(()));
+    }
+
+    #[test]
+    fn each_refusal_has_the_specs_message_and_a_code() {
+        let cases = [
+            (
+                CheckoutRefusal::NotSignedIn,
+                "Please sign in to continue",
+                "not_signed_in",
+            ),
+            (
+                CheckoutRefusal::InvalidToken,
+                "Authentication required. Please sign in again.",
+                "invalid_token",
+            ),
+            (
+                CheckoutRefusal::EmailNotVerified,
+                "Please verify your email address before subscribing",
+                "email_not_verified",
+            ),
+            (
+                CheckoutRefusal::AlreadySubscribed,
+                "You already have this subscription",
+                "already_subscribed",
+            ),
+        ];
+        for (refusal, message, code) in cases {
+            assert_eq!(refusal.to_string(), message);
+            assert_eq!(refusal.code(), code);
+        }
+        assert_eq!(CHECKOUT_FAILED, "Failed to create checkout session");
+        assert_eq!(
+            ACTIVATION_FAILED,
+            "Plan activation failed, but you can contact support."
+        );
+    }
+
+    #[test]
+    fn a_missing_auth_header_is_not_signed_in_whatever_else_is_true() {
+        let req = CheckoutRequest {
+            has_auth_header: false,
+            token_valid: false,
+            email_verified: false,
+            ..OK
+        };
+        assert_eq!(decide_checkout(&req), Err(CheckoutRefusal::NotSignedIn));
+    }
+
+    #[test]
+    fn an_invalid_token_is_refused_before_the_email_is_looked_at() {
+        let req = CheckoutRequest {
+            token_valid: false,
+            email_verified: false,
+            ..OK
+        };
+        assert_eq!(decide_checkout(&req), Err(CheckoutRefusal::InvalidToken));
+    }
+
+    #[test]
+    fn an_unverified_email_is_refused() {
+        let req = CheckoutRequest {
+            email_verified: false,
+            active_subscription_price_id: Some(OK.price_id),
+            ..OK
+        };
+        assert_eq!(
+            decide_checkout(&req),
+            Err(CheckoutRefusal::EmailNotVerified)
+        );
+    }
+
+    #[test]
+    fn a_subscription_to_the_same_price_is_refused_but_another_price_is_allowed() {
+        let same = CheckoutRequest {
+            active_subscription_price_id: Some("price_closewise_monthly"),
+            ..OK
+        };
+        assert_eq!(
+            decide_checkout(&same),
+            Err(CheckoutRefusal::AlreadySubscribed)
+        );
+        let other = CheckoutRequest {
+            active_subscription_price_id: Some("price_old"),
+            ..OK
+        };
+        assert_eq!(decide_checkout(&other), Ok(()));
+    }
+
+    fn button(mode: CheckoutMode) -> ButtonState {
+        ButtonState {
+            loading: false,
+            signed_in: true,
+            email_verified: true,
+            is_current_plan: false,
+            mode,
+        }
+    }
+
+    #[test]
+    fn the_button_offers_to_start_a_subscription_or_buy_now() {
+        assert_eq!(
+            checkout_button_label(&button(CheckoutMode::Subscription)),
+            "Start Subscription"
+        );
+        assert_eq!(
+            checkout_button_label(&button(CheckoutMode::Payment)),
+            "Buy Now"
+        );
+        assert!(checkout_button_enabled(&button(CheckoutMode::Subscription)));
+    }
+
+    #[test]
+    fn the_button_label_follows_the_specs_precedence() {
+        let base = button(CheckoutMode::Subscription);
+        let all_wrong = ButtonState {
+            loading: true,
+            signed_in: false,
+            email_verified: false,
+            is_current_plan: true,
+            ..base
+        };
+        assert_eq!(checkout_button_label(&all_wrong), "Loading...");
+        let s = ButtonState {
+            loading: false,
+            ..all_wrong
+        };
+        assert_eq!(checkout_button_label(&s), "Sign In Required");
+        let s = ButtonState {
+            signed_in: true,
+            ..s
+        };
+        assert_eq!(checkout_button_label(&s), "Verify Email First");
+        let s = ButtonState {
+            email_verified: true,
+            ..s
+        };
+        assert_eq!(checkout_button_label(&s), "Current Plan");
+        assert!(!checkout_button_enabled(&s));
+    }
+
+    fn request_strategy() -> impl Strategy<Value = (bool, bool, bool, Option<bool>)> {
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            proptest::option::of(any::<bool>()),
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn checkout_is_allowed_exactly_when_every_precondition_holds(
+            (auth, token, verified, sub) in request_strategy()
+        ) {
+            // sub: None = no subscription, Some(true) = same price, Some(false) = another price.
+            let req = CheckoutRequest {
+                has_auth_header: auth,
+                token_valid: token,
+                email_verified: verified,
+                price_id: "price_a",
+                active_subscription_price_id: sub.map(|same| if same { "price_a" } else { "price_b" }),
+            };
+            let expected = if !auth {
+                Err(CheckoutRefusal::NotSignedIn)
+            } else if !token {
+                Err(CheckoutRefusal::InvalidToken)
+            } else if !verified {
+                Err(CheckoutRefusal::EmailNotVerified)
+            } else if sub == Some(true) {
+                Err(CheckoutRefusal::AlreadySubscribed)
+            } else {
+                Ok(())
+            };
+            prop_assert_eq!(decide_checkout(&req), expected);
+        }
+
+        #[test]
+        fn the_button_is_enabled_exactly_when_it_offers_a_purchase(
+            loading in any::<bool>(), signed_in in any::<bool>(), email_verified in any::<bool>(),
+            is_current_plan in any::<bool>(), payment in any::<bool>(),
+        ) {
+            let mode = if payment { CheckoutMode::Payment } else { CheckoutMode::Subscription };
+            let s = ButtonState { loading, signed_in, email_verified, is_current_plan, mode };
+            let label = checkout_button_label(&s);
+            prop_assert_eq!(checkout_button_enabled(&s), ["Start Subscription", "Buy Now"].contains(&label));
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! Closewise's domain: the account, plan and billing rules of the product, with no I/O.
+//!
+//! Everything here is a pure function of its arguments. Raw input from the edge (HTTP bodies, CLI
+//! flags, Stripe payloads) is parsed once into the types of this crate (`Email`, `Password`,
+//! `PlanType`, `SubscriptionStatus`, ...) and the rules then work on those types only. The clock is
+//! always an argument (`now: OffsetDateTime`): the crate never reads it, so every rule about time
+//! (token lifetimes, refresh-token rotation, resend intervals) is tested at its exact boundaries.
+//!
+//! User-facing strings (error messages, button labels, plan names) are the product spec's, verbatim,
+//! so the API and the web app show the same words.
+//!
+//! - [`email`], [`password`]: sign-up input.
+//! - [`ids`]: typed identifiers (`UserId`, `SessionId`, `PlanId`).
+//! - [`plan`], [`subscription`]: plan types, Stripe subscription statuses and what they mean.
+//! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
+//! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
+//! - [`limits`]: the same-origin rule for redirect URLs.
+
+pub mod catalogue;
+pub mod checkout;
+pub mod email;
+pub mod ids;
+pub mod limits;
+pub mod password;
+pub mod plan;
+pub mod subscription;
+pub mod tokens;
