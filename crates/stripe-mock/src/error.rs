@@ -1,0 +1,104 @@
+//! Stripe-shaped errors: `{"error": {"type", "code", "message", "param"}}`.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::{json, Value};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub kind: &'static str,
+    pub code: Option<&'static str>,
+    pub message: String,
+    pub param: Option<String>,
+}
+
+impl ApiError {
+    pub fn missing_param(param: &str) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            kind: "invalid_request_error",
+            code: Some("parameter_missing"),
+            message: format!("Missing required param: {param}."),
+            param: Some(param.to_owned()),
+        }
+    }
+
+    pub fn invalid_param(param: &str, message: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            kind: "invalid_request_error",
+            code: Some("parameter_invalid"),
+            message: message.into(),
+            param: Some(param.to_owned()),
+        }
+    }
+
+    /// A 404 for an id that does not exist; `what` is Stripe's noun ("customer", "price").
+    pub fn no_such(what: &str, id: &str, param: &str) -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            kind: "invalid_request_error",
+            code: Some("resource_missing"),
+            message: format!("No such {what}: '{id}'"),
+            param: Some(param.to_owned()),
+        }
+    }
+
+    pub fn invalid_request(message: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            kind: "invalid_request_error",
+            code: None,
+            message: message.into(),
+            param: None,
+        }
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::UNAUTHORIZED,
+            kind: "invalid_request_error",
+            code: None,
+            message: message.into(),
+            param: None,
+        }
+    }
+
+    pub fn unknown_route(method: &str, path: &str) -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            kind: "invalid_request_error",
+            code: None,
+            message: format!(
+                "Unrecognized request URL ({method}: {path}). This mock implements only part of Stripe's API; see crates/stripe-mock/README.md."
+            ),
+            param: None,
+        }
+    }
+
+    pub fn body(&self) -> Value {
+        let mut error = json!({
+            "type": self.kind,
+            "message": self.message,
+        });
+        if let Some(code) = self.code {
+            error["code"] = json!(code);
+            error["doc_url"] = json!(format!(
+                "https://stripe.com/docs/error-codes/{}",
+                code.replace('_', "-")
+            ));
+        }
+        if let Some(param) = &self.param {
+            error["param"] = json!(param);
+        }
+        json!({ "error": error })
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body())).into_response()
+    }
+}

@@ -1,0 +1,11 @@
+//! stripe-mock's integration tests: one binary, one fresh mock per test on port 0.
+
+mod async_stripe;
+mod binary;
+mod checkout;
+mod clock;
+mod compat;
+mod helpers;
+mod portal;
+mod webhooks;
+mod wire;
