@@ -1,0 +1,82 @@
+//! What every command shares: the store, the operator, the clock, and finding an account.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::bail;
+use closewise_api::store::audit::NewAudit;
+use closewise_api::store::{Store, UserRow};
+use closewise_domain::email::Email;
+use time::OffsetDateTime;
+
+use crate::opt::Reason;
+use crate::UsageError;
+
+pub struct Ctx {
+    pub store: Store,
+    pub actor: String,
+}
+
+impl Ctx {
+    pub fn now(&self) -> OffsetDateTime {
+        OffsetDateTime::now_utc()
+    }
+
+    /// The account with this address; a malformed address is a usage error, an unknown one a
+    /// failure that says how to find the right one.
+    pub async fn user(&self, raw: &str) -> anyhow::Result<UserRow> {
+        let email = parse_email(raw)?;
+        match self.store.user_by_email(email.as_str()).await? {
+            Some(u) => Ok(u),
+            None => bail!(
+                "no account with the address {email}; check the spelling, or find it with `closewise users list`"
+            ),
+        }
+    }
+
+    pub fn audit(
+        &self,
+        action: &'static str,
+        user: &UserRow,
+        reason: &Reason,
+        details: serde_json::Value,
+    ) -> NewAudit {
+        NewAudit {
+            actor: self.actor.clone(),
+            action,
+            user_id: Some(user.id),
+            target_email: Some(user.email.clone()),
+            reason: reason.reason.clone(),
+            details,
+            now: self.now(),
+        }
+    }
+}
+
+pub fn parse_email(raw: &str) -> anyhow::Result<Email> {
+    Email::parse(raw).map_err(|e| {
+        UsageError(format!(
+            "{raw:?} is not an e-mail address ({e}); write it as name@example.com"
+        ))
+        .into()
+    })
+}
+
+/// Asks before a destructive change unless `--yes`. Without a terminal the answer is read from
+/// standard input, so `echo y | closewise ...` works and an empty input refuses.
+pub fn confirm(yes: bool, question: &str) -> anyhow::Result<()> {
+    if yes {
+        return Ok(());
+    }
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprint!("{question} [y/N] ");
+        std::io::stderr().flush()?;
+    }
+    let mut answer = String::new();
+    stdin.lock().read_line(&mut answer)?;
+    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
+        Ok(())
+    } else {
+        bail!("not confirmed, nothing changed; answer y, or pass --yes to skip the question")
+    }
+}

@@ -1,0 +1,403 @@
+//! Command-line options: everything `closewise` accepts, with its help text.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use uuid::Uuid;
+
+/// Inspect and fix Closewise accounts, plans, subscriptions, mail and webhooks.
+///
+/// Every change is written to the audit trail with who made it (--actor, or the OS user) and why
+/// (--reason); `closewise users show EMAIL` lists it. Exit codes: 0 done, 1 failure, 2 usage error.
+#[derive(Parser, Debug)]
+#[command(name = "closewise", version, about, long_about)]
+pub struct Opt {
+    #[command(flatten)]
+    pub db: DbArgs,
+
+    /// Who is making the change, for the audit trail (defaults to the OS user).
+    ///
+    /// Example: --actor ana@closewise.app
+    #[arg(long, env = "USER", global = true, hide_env_values = true)]
+    pub actor: Option<String>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Where the data lives.
+#[derive(Args, Debug)]
+pub struct DbArgs {
+    /// The database: sqlite://path or postgres://...
+    ///
+    /// Example: --database-url postgres://postgres@127.0.0.1/closewise
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://data/closewise.db",
+        global = true,
+        hide_env_values = true
+    )]
+    pub database_url: String,
+}
+
+/// How to print what a read command found.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct Output {
+    /// JSON for scripts instead of a table.
+    ///
+    /// Example: closewise users list --json | jq '.[].email'
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Why a change is made; recorded in the audit trail.
+#[derive(Args, Debug, Clone)]
+pub struct Reason {
+    /// Why, for the audit trail.
+    ///
+    /// Example: --reason "ticket #1234: mail never arrived"
+    #[arg(long)]
+    pub reason: Option<String>,
+}
+
+/// Confirmation for destructive commands.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct Confirm {
+    /// Do it without asking (for scripts).
+    ///
+    /// Example: closewise users delete ana@example.com --yes
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+}
+
+/// How to reach Stripe (or stripe-mock).
+#[derive(Args, Debug, Clone)]
+pub struct StripeArgs {
+    /// Stripe's API, or stripe-mock's.
+    ///
+    /// Example: --stripe-api-base http://127.0.0.1:12111
+    #[arg(long, env = "STRIPE_API_BASE", default_value = closewise_api::config::DEV_STRIPE_API_BASE)]
+    pub stripe_api_base: String,
+    /// The secret API key.
+    ///
+    /// Example: STRIPE_SECRET_KEY=sk_live_... closewise subscriptions sync --all
+    #[arg(long, env = "STRIPE_SECRET_KEY", default_value = closewise_api::config::DEV_STRIPE_SECRET_KEY, hide_default_value = true, hide_env_values = true)]
+    pub stripe_secret_key: String,
+    /// Seconds to wait for each Stripe call (at most 10).
+    ///
+    /// Example: --stripe-timeout-secs 5
+    #[arg(long, env = "STRIPE_TIMEOUT_SECS", default_value_t = 10)]
+    pub stripe_timeout_secs: u64,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Accounts: list, explain, verify, sign out, delete.
+    #[command(subcommand)]
+    Users(UsersCommand),
+    /// Plans: show and set by hand.
+    #[command(subcommand)]
+    Plans(PlansCommand),
+    /// Subscriptions: compare with Stripe and repair.
+    #[command(subcommand)]
+    Subscriptions(SubscriptionsCommand),
+    /// The mail outbox.
+    #[command(subcommand)]
+    Mail(MailCommand),
+    /// Stripe webhook events received.
+    #[command(subcommand)]
+    Webhooks(WebhooksCommand),
+    /// The database itself.
+    #[command(subcommand)]
+    Db(DbCommand),
+    /// Sign-ups, verification, conversion, revenue and churn, with a per-day sign-up chart.
+    ///
+    /// Example: closewise stats --days 14
+    Stats(StatsArgs),
+    /// Every operator change, newest first (one account's: `closewise users show EMAIL`).
+    ///
+    /// Example: closewise audit --limit 20
+    Audit(AuditArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// At most this many.
+    #[arg(long, default_value_t = 50)]
+    pub limit: i64,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UsersCommand {
+    /// Lists accounts, newest first.
+    ///
+    /// Example: closewise users list --unverified --since 2026-11-01
+    List(UsersList),
+    /// One screen that explains an account: verification, sessions, plan, subscription, last
+    /// mails and the audit trail.
+    ///
+    /// Example: closewise users show ana@example.com
+    Show(UserShow),
+    /// Confirms the account's address by hand.
+    ///
+    /// Example: closewise users verify ana@example.com --reason "ticket #12: mail blocked"
+    Verify(UserChange),
+    /// Ends every session of the account (it must sign in again everywhere).
+    ///
+    /// Example: closewise users sign-out ana@example.com --reason "lost laptop" --yes
+    SignOut(UserDestructive),
+    /// Deletes the account, its plan, sessions and subscription record; cancels a live
+    /// subscription at Stripe first.
+    ///
+    /// Example: closewise users delete ana@example.com --reason "GDPR request" --yes
+    Delete(UserDelete),
+}
+
+#[derive(Args, Debug)]
+pub struct UsersList {
+    /// Only accounts that have not confirmed their address.
+    #[arg(long)]
+    pub unverified: bool,
+    /// Only accounts on the paid plan.
+    #[arg(long)]
+    pub paid: bool,
+    /// Only accounts created on or after this day (YYYY-MM-DD, UTC).
+    ///
+    /// Example: --since 2026-11-01
+    #[arg(long, value_parser = parse_date)]
+    pub since: Option<time::Date>,
+    /// At most this many.
+    #[arg(long, default_value_t = 100)]
+    pub limit: i64,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Args, Debug)]
+pub struct UserShow {
+    /// The account's e-mail address.
+    pub email: String,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Args, Debug)]
+pub struct UserChange {
+    /// The account's e-mail address.
+    pub email: String,
+    #[command(flatten)]
+    pub reason: Reason,
+}
+
+#[derive(Args, Debug)]
+pub struct UserDestructive {
+    /// The account's e-mail address.
+    pub email: String,
+    #[command(flatten)]
+    pub reason: Reason,
+    #[command(flatten)]
+    pub confirm: Confirm,
+}
+
+#[derive(Args, Debug)]
+pub struct UserDelete {
+    /// The account's e-mail address.
+    pub email: String,
+    #[command(flatten)]
+    pub reason: Reason,
+    #[command(flatten)]
+    pub confirm: Confirm,
+    #[command(flatten)]
+    pub stripe: StripeArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PlansCommand {
+    /// The account's plan and the subscription behind it.
+    ///
+    /// Example: closewise plans show ana@example.com --json
+    Show(UserShow),
+    /// Sets the plan by hand (a later `subscriptions sync` puts back what Stripe says).
+    ///
+    /// Example: closewise plans set ana@example.com monthly --reason "paid by invoice"
+    Set(PlanSet),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlanArg {
+    Free,
+    Monthly,
+}
+
+impl PlanArg {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanArg::Free => "free",
+            PlanArg::Monthly => "monthly",
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct PlanSet {
+    /// The account's e-mail address.
+    pub email: String,
+    /// The plan to set.
+    #[arg(value_enum)]
+    pub plan: PlanArg,
+    /// Why, for the audit trail (required).
+    ///
+    /// Example: --reason "refund agreed on ticket #88"
+    #[arg(long)]
+    pub reason: String,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SubscriptionsCommand {
+    /// Reads each subscription from Stripe and repairs the stored subscription and plan.
+    ///
+    /// Example: closewise subscriptions sync --all --dry-run
+    Sync(SubscriptionSync),
+}
+
+#[derive(Args, Debug)]
+pub struct SubscriptionSync {
+    /// One account's e-mail address.
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub email: Option<String>,
+    /// Every account with a subscription (shows a progress bar on a terminal).
+    #[arg(long)]
+    pub all: bool,
+    /// Show what would change; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub reason: Reason,
+    #[command(flatten)]
+    pub stripe: StripeArgs,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MailCommand {
+    /// Lists mail, newest first.
+    ///
+    /// Example: closewise mail list --to ana@example.com --json
+    List(MailList),
+    /// One mail, with its text and delivery attempts.
+    ///
+    /// Example: closewise mail show 0193f1c2-...
+    Show(MailShow),
+    /// Puts a failed or pending mail back in the queue, due now.
+    ///
+    /// Example: closewise mail retry 0193f1c2-... --reason "SMTP fixed"
+    Retry(MailRetry),
+}
+
+#[derive(Args, Debug)]
+pub struct MailList {
+    /// Only mail to this address.
+    #[arg(long)]
+    pub to: Option<String>,
+    /// Only mail not yet delivered.
+    #[arg(long, conflicts_with = "failed")]
+    pub pending: bool,
+    /// Only mail that could not be delivered.
+    #[arg(long)]
+    pub failed: bool,
+    /// At most this many.
+    #[arg(long, default_value_t = 50)]
+    pub limit: i64,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Args, Debug)]
+pub struct MailShow {
+    /// The mail's id (from `closewise mail list`).
+    pub id: Uuid,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Args, Debug)]
+pub struct MailRetry {
+    /// The mail's id (from `closewise mail list --failed`).
+    pub id: Uuid,
+    #[command(flatten)]
+    pub reason: Reason,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum WebhooksCommand {
+    /// Lists the Stripe events received, newest first.
+    ///
+    /// Example: closewise webhooks list --failed
+    List(WebhooksList),
+    /// Fetches the event from Stripe again and processes it through the API's own webhook
+    /// path (signature, idempotency by event id, the subscription read back from Stripe). An
+    /// event already processed changes nothing.
+    ///
+    /// Example: closewise webhooks replay evt_1QxYz... --reason "Stripe was down at 03:00"
+    Replay(WebhookReplay),
+}
+
+#[derive(Args, Debug)]
+pub struct WebhookReplay {
+    /// Stripe's event id (`evt_...`, from `closewise webhooks list --failed`).
+    pub event_id: String,
+    #[command(flatten)]
+    pub reason: Reason,
+    #[command(flatten)]
+    pub stripe: StripeArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct WebhooksList {
+    /// Only events whose processing failed.
+    #[arg(long)]
+    pub failed: bool,
+    /// At most this many.
+    #[arg(long, default_value_t = 50)]
+    pub limit: i64,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DbCommand {
+    /// Applies pending migrations (the API also does this when it starts).
+    ///
+    /// Example: closewise db migrate --database-url postgres://localhost/closewise
+    Migrate,
+    /// Loads a set of users from a fixture file (users already there are left alone).
+    ///
+    /// Example: closewise db seed fixtures/seed.json
+    Seed(DbSeed),
+}
+
+#[derive(Args, Debug)]
+pub struct DbSeed {
+    /// The fixture: {"users": [{"email", "password", "verified", "plan", "subscription"}]}.
+    pub fixture: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    /// How many days back, today included.
+    ///
+    /// Example: --days 7
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=3660))]
+    pub days: u32,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+fn parse_date(s: &str) -> Result<time::Date, String> {
+    time::Date::parse(s, time::macros::format_description!("[year]-[month]-[day]"))
+        .map_err(|_| format!("{s:?} is not a date; write it as YYYY-MM-DD, e.g. 2026-11-01"))
+}

@@ -1,0 +1,327 @@
+//! `subscriptions sync` against stripe-mock in-process, and `webhooks list`.
+
+use closewise_api::billing::StripeClient;
+use closewise_api::config::StripeSettings;
+use closewise_api::store::Store;
+use stripe_mock::MockHandle;
+
+use crate::helpers::{now, stderr, TestDb, ACTOR};
+
+fn stripe(mock: &MockHandle) -> StripeClient {
+    StripeClient::new(&StripeSettings {
+        api_base: mock.base_url(),
+        secret_key: stripe_mock::DEFAULT_SECRET_KEY.to_owned().into(),
+        webhook_secret: stripe_mock::DEFAULT_WEBHOOK_SECRET.to_owned().into(),
+        price_id: stripe_mock::SEED_PRICE.into(),
+        timeout: std::time::Duration::from_secs(5),
+    })
+    .unwrap()
+}
+
+/// Buys the monthly plan for `email` at the mock, as checkout would, and stores what Stripe says
+/// the way the API does. Returns the subscription id.
+async fn subscribe(db: &TestDb, mock: &MockHandle, email: &str) -> String {
+    subscribe_and(db, mock, email, true).await
+}
+
+/// As `subscribe`; `store_it` false leaves only the customer stored, as when both the webhook
+/// and the success page's confirmation were lost.
+async fn subscribe_and(db: &TestDb, mock: &MockHandle, email: &str, store_it: bool) -> String {
+    let store: Store = db.store().await;
+    let user = store.user_by_email(email).await.unwrap().unwrap();
+    let client = stripe(mock);
+    let customer = client.create_customer(user.id, email).await.unwrap();
+    let session: serde_json::Value = reqwest::Client::new()
+        .post(format!("{}/v1/checkout/sessions", mock.base_url()))
+        .bearer_auth(stripe_mock::DEFAULT_SECRET_KEY)
+        .form(&[
+            ("mode", "subscription"),
+            ("customer", customer.as_str()),
+            ("line_items[0][price]", stripe_mock::SEED_PRICE),
+            ("line_items[0][quantity]", "1"),
+            (
+                "success_url",
+                "http://127.0.0.1:8080/success?session_id={CHECKOUT_SESSION_ID}",
+            ),
+            ("cancel_url", "http://127.0.0.1:8080/pricing"),
+        ])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let session_id = session["id"].as_str().unwrap();
+    mock.pay(session_id, "4242424242424242").unwrap();
+    let record = client
+        .checkout_session(session_id)
+        .await
+        .unwrap()
+        .subscription
+        .expect("a paid session has a subscription");
+    store
+        .save_stripe_customer(user.id, &customer, now())
+        .await
+        .unwrap();
+    if store_it {
+        store
+            .apply_subscription(user.id, &record, now())
+            .await
+            .unwrap();
+    }
+    record.subscription_id
+}
+
+both!(
+    async fn sync_repairs_a_drifted_plan_from_stripe_and_records_it(db) {
+        let db = db.seeded().await;
+        let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
+        let base = mock.base_url();
+        let sub_id = subscribe(&db, &mock, "ana@example.com").await;
+        let plan = db.json(&["plans", "show", "ana@example.com"]).await;
+        assert_eq!(plan["plan"]["plan_type"], "monthly");
+
+        // The drift: the plan says free while Stripe bills the customer.
+        db.ok(&["plans", "set", "ana@example.com", "free", "--reason", "simulated drift"]).await;
+
+        let dry = db
+            .json(&["subscriptions", "sync", "ana@example.com", "--dry-run", "--stripe-api-base", &base])
+            .await;
+        assert_eq!(dry[0]["outcome"], "would_repair");
+        assert_eq!(dry[0]["subscription_id"], sub_id.as_str());
+        let change = dry[0]["changes"].as_array().unwrap().iter().find(|c| c["field"] == "plan.type").unwrap();
+        assert_eq!((change["from"].as_str(), change["to"].as_str()), (Some("free"), Some("monthly")));
+        let plan = db.json(&["plans", "show", "ana@example.com"]).await;
+        assert_eq!(plan["plan"]["plan_type"], "free", "--dry-run changes nothing");
+
+        let out = db
+            .ok(&["subscriptions", "sync", "ana@example.com", "--reason", "ticket 7", "--stripe-api-base", &base])
+            .await;
+        assert!(out.contains("repaired") && out.contains("plan.type: \"free\" -> \"monthly\""), "{out}");
+        let shown = db.json(&["users", "show", "ana@example.com"]).await;
+        assert_eq!(shown["plan"]["plan_type"], "monthly");
+        assert_eq!(shown["plan"]["stripe_subscription_id"], sub_id.as_str());
+        let entry = &shown["audit"][0];
+        assert_eq!(entry["action"], "subscription.sync");
+        assert_eq!(entry["actor"], ACTOR);
+        assert_eq!(entry["reason"], "ticket 7");
+        assert_eq!(entry["details"]["subscription_id"], sub_id.as_str());
+        let audit_len = shown["audit"].as_array().unwrap().len();
+
+        let again = db.json(&["subscriptions", "sync", "ana@example.com", "--stripe-api-base", &base]).await;
+        assert_eq!(again[0]["outcome"], "in_sync");
+        let shown = db.json(&["users", "show", "ana@example.com"]).await;
+        assert_eq!(shown["audit"].as_array().unwrap().len(), audit_len, "nothing changed, nothing recorded");
+
+        // Canceled at Stripe while our copy still says active: the plan ends.
+        stripe(&mock).cancel_subscription(&sub_id).await.unwrap();
+        let ended = db.json(&["subscriptions", "sync", "ana@example.com", "--stripe-api-base", &base]).await;
+        assert_eq!(ended[0]["outcome"], "repaired");
+        let plan = db.json(&["plans", "show", "ana@example.com"]).await;
+        assert_eq!(plan["plan"]["plan_type"], "free");
+        assert_eq!(plan["subscription"]["status"], "canceled");
+        mock.shutdown().await;
+    }
+);
+
+both!(
+    async fn sync_all_reports_subscriptions_stripe_does_not_know_and_fails(db) {
+        let db = db.seeded().await;
+        let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
+        let base = mock.base_url();
+        subscribe(&db, &mock, "bo@example.com").await;
+        let out = db.run(&["subscriptions", "sync", "--all", "--json", "--stripe-api-base", &base]).await;
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let reports: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let by_email = |e: &str| {
+            reports.as_array().unwrap().iter().find(|r| r["email"] == e).cloned().unwrap()
+        };
+        assert_eq!(by_email("bo@example.com")["outcome"], "in_sync");
+        // The fixture's subscriptions have ids no Stripe knows.
+        assert_eq!(by_email("cy@example.com")["outcome"], "failed");
+        assert!(by_email("cy@example.com")["error"].as_str().unwrap().contains("Stripe has no subscription"));
+        assert!(reports.as_array().unwrap().iter().all(|r| r["email"] != "ana@example.com"));
+        assert!(stderr(&out).contains("could not be synchronised"), "{}", stderr(&out));
+
+        let one_of_neither = db.run(&["subscriptions", "sync"]).await;
+        assert_eq!(one_of_neither.status.code(), Some(2));
+        mock.shutdown().await;
+    }
+);
+
+both!(
+    async fn webhooks_list_shows_events_and_failed_ones_alone(db) {
+        let store = db.store().await;
+        store.receive_webhook_event("evt_ok", "invoice.paid", now()).await.unwrap();
+        store.finish_webhook_event("evt_ok", now(), None).await.unwrap();
+        store
+            .receive_webhook_event("evt_bad", "customer.subscription.updated", now())
+            .await
+            .unwrap();
+        store
+            .finish_webhook_event("evt_bad", now(), Some("Stripe is unavailable: timed out"))
+            .await
+            .unwrap();
+
+        let all = db.json(&["webhooks", "list"]).await;
+        assert_eq!(all.as_array().unwrap().len(), 2);
+        let failed = db.json(&["webhooks", "list", "--failed"]).await;
+        assert_eq!(failed.as_array().unwrap().len(), 1);
+        assert_eq!(failed[0]["event_id"], "evt_bad");
+        assert_eq!(failed[0]["type"], "customer.subscription.updated");
+        assert!(failed[0]["processed_at"].is_null());
+        let table = db.ok(&["webhooks", "list"]).await;
+        assert!(table.contains("evt_ok") && table.contains("timed out"), "{table}");
+    }
+);
+
+both!(
+    async fn replay_fetches_a_failed_event_again_and_processes_it_once(db) {
+        let db = db.seeded().await;
+        let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
+        let base = mock.base_url();
+        let sub_id = subscribe(&db, &mock, "ana@example.com").await;
+        let event = mock
+            .events()
+            .into_iter()
+            .find(|e| e["type"] == "customer.subscription.created")
+            .expect("the mock records the subscription's creation");
+        let event_id = event["id"].as_str().unwrap().to_owned();
+        // A delivery that failed, and a plan left behind.
+        let store = db.store().await;
+        store
+            .receive_webhook_event(&event_id, "customer.subscription.created", now())
+            .await
+            .unwrap();
+        store
+            .finish_webhook_event(&event_id, now(), Some("Stripe is unavailable: timed out"))
+            .await
+            .unwrap();
+        db.ok(&["plans", "set", "ana@example.com", "free", "--reason", "simulated drift"]).await;
+
+        let out = db
+            .ok(&["webhooks", "replay", &event_id, "--reason", "Stripe outage", "--stripe-api-base", &base])
+            .await;
+        assert!(out.contains("processed for ana@example.com"), "{out}");
+        let row = store.webhook_event(&event_id).await.unwrap().unwrap();
+        assert!(row.processed_at.is_some() && row.error.is_none());
+        let shown = db.json(&["users", "show", "ana@example.com"]).await;
+        assert_eq!(shown["plan"]["plan_type"], "monthly");
+        assert_eq!(shown["plan"]["stripe_subscription_id"], sub_id.as_str());
+        let entry = &shown["audit"][0];
+        assert_eq!(entry["action"], "webhook.replay");
+        assert_eq!(entry["reason"], "Stripe outage");
+        assert_eq!(entry["details"]["event_id"], event_id.as_str());
+        assert_eq!(entry["details"]["processed"], true);
+
+        let again = db.ok(&["webhooks", "replay", &event_id, "--stripe-api-base", &base]).await;
+        assert!(again.contains("would change nothing"), "{again}");
+
+        let unknown = db.run(&["webhooks", "replay", "evt_unknown", "--stripe-api-base", &base]).await;
+        assert_eq!(unknown.status.code(), Some(1));
+        assert!(stderr(&unknown).contains("Stripe has no event"), "{}", stderr(&unknown));
+        let malformed = db.run(&["webhooks", "replay", "evt/../x", "--stripe-api-base", &base]).await;
+        assert_eq!(malformed.status.code(), Some(2));
+        mock.shutdown().await;
+    }
+);
+
+both!(
+    async fn deleting_a_paying_account_cancels_its_subscription_at_stripe_first(db) {
+        let db = db.seeded().await;
+        let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
+        let base = mock.base_url();
+        let sub_id = subscribe(&db, &mock, "ana@example.com").await;
+        assert_eq!(mock.object(&sub_id).unwrap()["status"], "active");
+
+        let out = db
+            .ok(&["users", "delete", "ana@example.com", "--yes", "--reason", "asked by mail", "--stripe-api-base", &base])
+            .await;
+        assert!(out.contains(&format!("Subscription {sub_id} canceled")), "{out}");
+        assert_eq!(mock.object(&sub_id).unwrap()["status"], "canceled");
+        let store = db.store().await;
+        assert!(store.user_by_email("ana@example.com").await.unwrap().is_none());
+        let audit = store.audit_of(None, "ana@example.com", 10).await.unwrap();
+        assert_eq!(audit[0].action, "user.delete");
+        let details: serde_json::Value = serde_json::from_str(&audit[0].details).unwrap();
+        assert_eq!(details["subscription"], sub_id.as_str());
+        mock.shutdown().await;
+    }
+);
+
+both!(
+    async fn sync_finds_a_paid_subscription_nobody_stored_through_the_customer(db) {
+        let db = db.seeded().await;
+        let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
+        let base = mock.base_url();
+        let sub_id = subscribe_and(&db, &mock, "ana@example.com", false).await;
+        let before = db.json(&["plans", "show", "ana@example.com"]).await;
+        assert_eq!(before["plan"]["plan_type"], "free");
+        assert!(before["subscription"].is_null());
+
+        let report = db
+            .json(&["subscriptions", "sync", "ana@example.com", "--stripe-api-base", &base])
+            .await;
+        assert_eq!(report[0]["outcome"], "repaired");
+        assert_eq!(report[0]["subscription_id"], sub_id.as_str());
+        let after = db.json(&["plans", "show", "ana@example.com"]).await;
+        assert_eq!(after["plan"]["plan_type"], "monthly");
+        assert_eq!(after["subscription"]["subscription_id"], sub_id.as_str());
+        assert_eq!(after["subscription"]["status"], "active");
+        mock.shutdown().await;
+    }
+);
+
+both!(
+    async fn users_show_lists_the_accounts_recent_webhook_events(db) {
+        let db = db.seeded().await;
+        let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
+        let base = mock.base_url();
+        subscribe(&db, &mock, "ana@example.com").await;
+        let created = mock
+            .events()
+            .into_iter()
+            .find(|e| e["type"] == "customer.subscription.created")
+            .expect("the mock records the subscription's creation");
+        let created_id = created["id"].as_str().unwrap().to_owned();
+        // Delivered through the API's own handler, which notes the account it was about.
+        db.ok(&["webhooks", "replay", &created_id, "--stripe-api-base", &base]).await;
+        let store = db.store().await;
+        let ana = store.user_by_email("ana@example.com").await.unwrap().unwrap();
+        store.receive_webhook_event("evt_failed", "invoice.payment_failed", now()).await.unwrap();
+        store.link_webhook_event_user("evt_failed", ana.id).await.unwrap();
+        store
+            .finish_webhook_event("evt_failed", now(), Some("Stripe is unavailable: timed out"))
+            .await
+            .unwrap();
+        store.receive_webhook_event("evt_someone_else", "invoice.paid", now()).await.unwrap();
+
+        let shown = db.json(&["users", "show", "ana@example.com"]).await;
+        let events = shown["webhook_events"].as_array().expect("webhook_events listed");
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert_eq!(events[0]["event_id"], "evt_failed", "newest first");
+        assert_eq!(events[0]["type"], "invoice.payment_failed");
+        assert!(events[0]["processed_at"].is_null());
+        assert_eq!(events[0]["error"], "Stripe is unavailable: timed out");
+        assert_eq!(events[1]["event_id"], created_id.as_str());
+        assert_eq!(events[1]["type"], "customer.subscription.created");
+        assert!(events[1]["processed_at"].is_string() && events[1]["error"].is_null());
+        assert!(events[1]["received_at"].is_string());
+
+        let screen = db.ok(&["users", "show", "ana@example.com"]).await;
+        assert!(screen.contains("Recent webhook events"), "{screen}");
+        assert!(screen.contains(&created_id) && screen.contains("evt_failed"), "{screen}");
+        assert!(screen.contains("timed out") && !screen.contains("evt_someone_else"), "{screen}");
+        let bo = db.ok(&["users", "show", "bo@example.com"]).await;
+        assert!(bo.contains("Recent webhook events\n  none"), "{bo}");
+
+        for i in 0..12 {
+            let id = format!("evt_many_{i:02}");
+            store.receive_webhook_event(&id, "invoice.paid", now()).await.unwrap();
+            store.link_webhook_event_user(&id, ana.id).await.unwrap();
+        }
+        let shown = db.json(&["users", "show", "ana@example.com"]).await;
+        assert_eq!(shown["webhook_events"].as_array().unwrap().len(), 10, "up to ten");
+        mock.shutdown().await;
+    }
+);

@@ -1,0 +1,152 @@
+//! A fresh database per test (SQLite file or PostgreSQL database), the CLI run as a process.
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use closewise_api::store::Store;
+use serde_json::Value;
+
+pub const ACTOR: &str = "test-operator";
+
+/// Runs the test body once on SQLite and once on PostgreSQL.
+#[macro_export]
+macro_rules! both {
+    (async fn $name:ident($db:ident) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            async fn run($db: $crate::helpers::TestDb) $body
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                run($crate::helpers::TestDb::new($crate::helpers::Backend::Sqlite).await).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                run($crate::helpers::TestDb::new($crate::helpers::Backend::Postgres).await).await
+            }
+        }
+    };
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestDb {
+    pub url: String,
+    dir: PathBuf,
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+async fn fresh_postgres_database() -> String {
+    closewise_testkit::fresh_postgres_database("cli").await
+}
+
+pub fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+impl TestDb {
+    pub async fn new(backend: Backend) -> TestDb {
+        let dir = std::env::temp_dir().join(format!("closewise-cli-{}", uuid::Uuid::now_v7()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = match backend {
+            Backend::Sqlite => format!("sqlite://{}/cli.db", dir.display()),
+            Backend::Postgres => fresh_postgres_database().await,
+        };
+        TestDb { url, dir }
+    }
+
+    /// The API's store on the same database, migrated.
+    pub async fn store(&self) -> Store {
+        let store = Store::connect(&self.url, std::time::Duration::from_secs(5))
+            .await
+            .unwrap();
+        store.migrate().await.unwrap();
+        store
+    }
+
+    /// Runs `closewise ARGS` with `stdin`, off the async runtime (stripe-mock may run on it).
+    pub async fn run_with_stdin(&self, args: &[&str], stdin: &str) -> Output {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("closewise"));
+        cmd.args(args)
+            .env("DATABASE_URL", &self.url)
+            .env("USER", ACTOR)
+            .env_remove("STRIPE_API_BASE")
+            .env_remove("STRIPE_SECRET_KEY")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let stdin = stdin.to_owned();
+        tokio::task::spawn_blocking(move || {
+            use std::io::Write;
+            let mut child = cmd.spawn().expect("closewise runs");
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(stdin.as_bytes())
+                .unwrap();
+            child.wait_with_output().unwrap()
+        })
+        .await
+        .unwrap()
+    }
+
+    pub async fn run(&self, args: &[&str]) -> Output {
+        self.run_with_stdin(args, "").await
+    }
+
+    /// Runs and asserts success; returns standard output.
+    pub async fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args).await;
+        assert!(
+            out.status.success(),
+            "closewise {args:?} failed ({:?}):\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Runs a read command with `--json` and parses its output.
+    pub async fn json(&self, args: &[&str]) -> Value {
+        let mut args = args.to_vec();
+        args.push("--json");
+        let out = self.ok(&args).await;
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}):\n{out}"))
+    }
+
+    /// A database holding the users of `tests/fixtures/seed.json`.
+    pub async fn seeded(self) -> TestDb {
+        let out = self.ok(&["db", "seed", &fixture("seed.json")]).await;
+        assert!(out.contains("5 created"), "{out}");
+        self
+    }
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn emails(v: &Value) -> Vec<String> {
+    let mut e: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["email"].as_str().unwrap().to_owned())
+        .collect();
+    e.sort();
+    e
+}
+
+pub fn now() -> time::OffsetDateTime {
+    time::OffsetDateTime::now_utc()
+}

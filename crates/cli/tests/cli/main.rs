@@ -1,0 +1,10 @@
+//! `closewise` run as a process against temporary SQLite and PostgreSQL databases, seeded from
+//! fixtures, with stripe-mock in-process for the Stripe side.
+
+#[macro_use]
+mod helpers;
+
+mod accounts;
+mod billing;
+mod mail;
+mod seed_and_stats;
