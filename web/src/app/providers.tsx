@@ -1,0 +1,63 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { useEffect, useState, type ReactNode } from "react";
+import { Toaster } from "react-hot-toast";
+import { useLocation } from "react-router";
+import { config } from "../config";
+import { initAnalytics, trackPageView } from "../lib/analytics";
+import { AuthProvider, useAuth } from "../lib/auth/AuthProvider";
+import type { AuthManager } from "../lib/auth/session";
+import { toasterProps } from "../lib/toast";
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 },
+      mutations: { retry: false },
+    },
+  });
+}
+
+function PageViews() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    trackPageView(pathname);
+  }, [pathname]);
+  return null;
+}
+
+/** Drops cached account data when the user signs out (here or in another tab). */
+function ForgetOnSignOut({ client }: { client: QueryClient }) {
+  const { status } = useAuth();
+  useEffect(() => {
+    if (status === "signedOut") {
+      client.removeQueries({ queryKey: ["plan"] });
+      client.removeQueries({ queryKey: ["subscription"] });
+    }
+  }, [status, client]);
+  return null;
+}
+
+export function AppProviders({
+  children,
+  queryClient,
+  authManager,
+}: {
+  children: ReactNode;
+  queryClient?: QueryClient;
+  authManager?: AuthManager;
+}) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  useEffect(() => {
+    void initAnalytics({ key: config.analyticsKey, host: config.analyticsHost });
+  }, []);
+  return (
+    <QueryClientProvider client={client}>
+      <AuthProvider manager={authManager}>
+        <PageViews />
+        <ForgetOnSignOut client={client} />
+        {children}
+        <Toaster {...toasterProps} />
+      </AuthProvider>
+    </QueryClientProvider>
+  );
+}

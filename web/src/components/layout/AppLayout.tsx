@@ -1,0 +1,17 @@
+import type { ReactNode } from "react";
+import { Footer } from "../../features/marketing/components/Footer";
+import { NavBar } from "./NavBar";
+
+/** Navigation bar, a main landmark below the fixed bar, and the site footer (owned by the marketing feature). */
+export function AppLayout({ children, footer = true }: { children: ReactNode; footer?: boolean }) {
+  return (
+    <div className="flex min-h-screen flex-col bg-slate-50">
+      <NavBar />
+      {/* At least a screen tall, so the footer starts below the fold and never moves while data loads. */}
+      <main id="main" className="min-h-screen flex-1 pt-16">
+        {children}
+      </main>
+      {footer && <Footer />}
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+import { ChevronDown, Menu, Settings as SettingsIcon, UserCircle2, X } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import toast from "react-hot-toast";
+import { Link, useNavigate } from "react-router";
+import { config } from "../../config";
+import { useAuth } from "../../lib/auth/AuthProvider";
+import { useFocusTrap } from "../ui/Modal";
+import { buttonStyles } from "../ui/Button";
+import { cn } from "../ui/cn";
+
+/** The spec: the bar turns white with a shadow after this much scrolling. */
+export const NAV_SHADOW_AFTER_PX = 10;
+
+function useScrolledPast(px: number) {
+  const [scrolled, setScrolled] = useState(false);
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > px);
+    update();
+    window.addEventListener("scroll", update, { passive: true });
+    return () => window.removeEventListener("scroll", update);
+  }, [px]);
+  return scrolled;
+}
+
+function useSignOut() {
+  const { manager } = useAuth();
+  const navigate = useNavigate();
+  return async () => {
+    try {
+      await manager.signOut();
+      toast.success("Signed out successfully");
+      navigate("/");
+    } catch {
+      toast.error("Error signing out");
+    }
+  };
+}
+
+function UserMenu({ email }: { email: string }) {
+  const [open, setOpen] = useState(false);
+  const panel = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const signOut = useSignOut();
+  useFocusTrap(open, panel, () => setOpen(false));
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (event: MouseEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", onDown);
+    return () => document.removeEventListener("mousedown", onDown);
+  }, [open]);
+  return (
+    <div className="relative" ref={root}>
+      <button
+        type="button"
+        aria-label={`User menu ${email}`}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        className={buttonStyles("ghost", "max-w-[14rem]")}
+      >
+        <UserCircle2 aria-hidden className="h-5 w-5 shrink-0" />
+        <span className="truncate">{email}</span>
+        <ChevronDown aria-hidden className="h-4 w-4 shrink-0" />
+      </button>
+      {open && (
+        <div
+          ref={panel}
+          role="menu"
+          aria-label="User menu"
+          className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
+        >
+          <div className="border-b border-slate-100 px-3 pb-2 pt-1">
+            <p className="truncate text-sm font-medium text-slate-900">{email}</p>
+            <p className="text-xs text-slate-500">Signed in</p>
+          </div>
+          <Link
+            role="menuitem"
+            to="/settings"
+            onClick={() => setOpen(false)}
+            className="mt-1 flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
+            <SettingsIcon aria-hidden className="h-4 w-4" /> Settings
+          </Link>
+          <button
+            role="menuitem"
+            type="button"
+            onClick={() => {
+              setOpen(false);
+              void signOut();
+            }}
+            className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
+            Sign Out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function NavBar({ className }: { className?: string } = {}) {
+  const auth = useAuth();
+  const scrolled = useScrolledPast(NAV_SHADOW_AFTER_PX);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const signOut = useSignOut();
+  const mobilePanel = useRef<HTMLDivElement>(null);
+  useFocusTrap(mobileOpen, mobilePanel, () => setMobileOpen(false));
+
+  const linkClass =
+    "rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:text-slate-950 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600";
+
+  return (
+    <header
+      data-scrolled={scrolled ? "true" : "false"}
+      className={cn(
+        "fixed inset-x-0 top-0 z-50 transition-colors duration-200",
+        scrolled || mobileOpen ? "bg-white shadow-md" : "bg-transparent",
+        className,
+      )}
+    >
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center justify-between px-4 sm:px-6 lg:px-8">
+        <Link to="/" className="rounded text-xl font-bold tracking-tight text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+          {config.productName}
+        </Link>
+
+        {/* Fixed width while loading so nothing moves when the session arrives. */}
+        <div className="hidden min-w-[14rem] items-center justify-end gap-2 md:flex">
+          {auth.status === "loading" && <span aria-hidden className="h-10 w-48 rounded-lg bg-transparent" />}
+          {auth.status === "signedOut" && (
+            <>
+              <Link to="/signin" className={linkClass}>
+                Sign In
+              </Link>
+              <Link to="/signup" className={buttonStyles("primary")}>
+                Get Started
+              </Link>
+            </>
+          )}
+          {auth.status === "signedIn" && (
+            <>
+              <Link to="/dashboard" className={linkClass}>
+                Dashboard
+              </Link>
+              <UserMenu email={auth.user.email} />
+            </>
+          )}
+        </div>
+
+        <button
+          type="button"
+          className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 md:hidden"
+          aria-label={mobileOpen ? "Close menu" : "Open menu"}
+          aria-expanded={mobileOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMobileOpen((o) => !o)}
+        >
+          {mobileOpen ? <X aria-hidden className="h-6 w-6" /> : <Menu aria-hidden className="h-6 w-6" />}
+        </button>
+      </nav>
+
+      {mobileOpen && (
+        <div id="mobile-menu" ref={mobilePanel} className="border-t border-slate-200 bg-white px-4 pb-4 pt-2 md:hidden">
+          {auth.status === "signedIn" ? (
+            <div className="flex flex-col gap-1">
+              <p className="px-3 pt-2 text-sm font-medium text-slate-900">{auth.user.email}</p>
+              <p className="px-3 pb-2 text-xs text-slate-500">Signed in</p>
+              <Link to="/dashboard" className={linkClass} onClick={() => setMobileOpen(false)}>
+                Dashboard
+              </Link>
+              <Link to="/settings" className={linkClass} onClick={() => setMobileOpen(false)}>
+                Settings
+              </Link>
+              <button
+                type="button"
+                className={cn(linkClass, "text-left")}
+                onClick={() => {
+                  setMobileOpen(false);
+                  void signOut();
+                }}
+              >
+                Sign Out
+              </button>
+            </div>
+          ) : (
+            <div className="flex flex-col gap-2">
+              <Link to="/signin" className={linkClass} onClick={() => setMobileOpen(false)}>
+                Sign In
+              </Link>
+              <Link to="/signup" className={buttonStyles("primary")} onClick={() => setMobileOpen(false)}>
+                Get Started
+              </Link>
+            </div>
+          )}
+        </div>
+      )}
+    </header>
+  );
+}

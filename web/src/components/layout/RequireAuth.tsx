@@ -1,0 +1,25 @@
+import { useEffect, useRef, type ReactNode } from "react";
+import { Navigate, useLocation } from "react-router";
+import { useAuth } from "../../lib/auth/AuthProvider";
+
+/**
+ * Signed-out visitors go to /signin and come back here after signing in. Someone who signs out
+ * while on the page (here or in another tab) goes home instead.
+ */
+export function RequireAuth({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
+  const { status, manager } = useAuth();
+  const location = useLocation();
+  const wasSignedIn = useRef(false);
+  const askServer = status === "signedOut" && manager.mayHaveSession();
+  useEffect(() => {
+    if (askServer) void manager.ensureRestored();
+  }, [askServer, manager]);
+  if (status === "signedIn") wasSignedIn.current = true;
+  if (status === "loading" || askServer) return <>{fallback}</>;
+  if (status === "signedOut") {
+    if (wasSignedIn.current) return <Navigate to="/" replace />;
+    const back = `${location.pathname}${location.search}`;
+    return <Navigate to={`/signin?redirect=${encodeURIComponent(back)}`} replace />;
+  }
+  return <>{children}</>;
+}

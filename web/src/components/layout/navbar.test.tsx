@@ -1,0 +1,100 @@
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { http, HttpResponse } from "msw";
+import { describe, expect, it, vi } from "vitest";
+import * as analytics from "../../lib/analytics";
+import { db } from "../../testing/db";
+import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
+
+function scrollTo(y: number) {
+  act(() => {
+    Object.defineProperty(window, "scrollY", { value: y, configurable: true });
+    fireEvent.scroll(window);
+  });
+}
+
+describe("Navigation bar", () => {
+  it("shows Sign In and Get Started when signed out", async () => {
+    renderApp("/pricing");
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    expect(await within(nav).findByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/signin");
+    expect(within(nav).getByRole("link", { name: "Get Started" })).toHaveAttribute("href", "/signup");
+    expect(within(nav).queryByRole("link", { name: "Dashboard" })).not.toBeInTheDocument();
+  });
+
+  it("turns white with a shadow after 10 px of scrolling", async () => {
+    renderApp("/pricing");
+    const header = screen.getByRole("banner");
+    expect(header).toHaveClass("bg-transparent");
+    scrollTo(10);
+    expect(header).toHaveClass("bg-transparent");
+    scrollTo(11);
+    expect(header).toHaveClass("bg-white", "shadow-md");
+    scrollTo(0);
+    expect(header).not.toHaveClass("shadow-md");
+  });
+
+  it("shows Dashboard and a user menu (e-mail, Signed in, Settings, Sign Out) when signed in; Escape closes it", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    expect(await within(nav).findByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/dashboard");
+    const toggle = within(nav).getByRole("button", { name: /^User menu/ });
+    await user.click(toggle);
+    const menu = screen.getByRole("menu", { name: /^User menu/ });
+    expect(within(menu).getByText("ana@example.com")).toBeInTheDocument();
+    expect(within(menu).getByText("Signed in")).toBeInTheDocument();
+    expect(within(menu).getByRole("menuitem", { name: "Settings" })).toHaveAttribute("href", "/settings");
+    expect(within(menu).getByRole("menuitem", { name: "Settings" })).toHaveFocus();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("menu")).not.toBeInTheDocument();
+    expect(toggle).toHaveFocus();
+  });
+
+  it("signs out from the user menu", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const { user, router } = renderApp("/dashboard", { signedInAs: "ana@example.com" });
+    await user.click(await screen.findByRole("button", { name: /^User menu/ }));
+    await user.click(screen.getByRole("menuitem", { name: "Sign Out" }));
+    expect(await screen.findByText("Signed out successfully")).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(db.sessions.every((s) => s.revoked)).toBe(true);
+  });
+
+  it("says 'Error signing out' when the service fails", async () => {
+    db.createUser({ email: "ana@example.com" });
+    server.use(http.post("*/api/auth/logout", () => HttpResponse.error()));
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    await user.click(await screen.findByRole("button", { name: /^User menu/ }));
+    await user.click(screen.getByRole("menuitem", { name: "Sign Out" }));
+    expect(await screen.findByText("Error signing out")).toBeInTheDocument();
+  });
+
+  it("opens and closes the mobile menu", async () => {
+    const { user } = renderApp("/pricing");
+    await user.click(screen.getByRole("button", { name: "Open menu" }));
+    const panel = document.getElementById("mobile-menu")!;
+    expect(await within(panel).findByRole("link", { name: "Get Started" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+    await user.keyboard("{Escape}");
+    expect(document.getElementById("mobile-menu")).toBeNull();
+    expect(screen.getByRole("button", { name: "Open menu" })).toHaveFocus();
+  });
+});
+
+describe("Routing", () => {
+  it("shows the not-found page for unknown paths", async () => {
+    renderApp("/no-such-page");
+    expect(screen.getByRole("heading", { name: "Page not found" })).toBeInTheDocument();
+    expect(screen.getAllByRole("link", { name: "Back to Home" })[0]).toHaveAttribute("href", "/");
+  });
+
+  it("records a page view on every path change", async () => {
+    const pageView = vi.spyOn(analytics, "trackPageView");
+    const { user } = renderApp("/pricing");
+    await waitFor(() => expect(pageView).toHaveBeenCalledWith("/pricing"));
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    await user.click(await within(nav).findByRole("link", { name: "Sign In" }));
+    await waitFor(() => expect(pageView).toHaveBeenCalledWith("/signin"));
+  });
+});

@@ -1,0 +1,94 @@
+import { Check, Sparkles } from "lucide-react";
+import { Link } from "react-router";
+import { useProducts } from "../../lib/api/queries";
+import { useAuth } from "../../lib/auth/AuthProvider";
+import { buttonStyles } from "../ui/Button";
+import { cn } from "../ui/cn";
+import { DEFAULT_PRODUCT, FREE_FEATURES, PAID_FEATURES } from "./catalogue";
+import { CheckoutButton } from "./CheckoutButton";
+
+function Features({ items }: { items: string[] }) {
+  return (
+    <ul className="mt-6 space-y-3">
+      {items.map((item) => (
+        <li key={item} className="flex items-start gap-3 text-slate-700">
+          <Check aria-hidden className="mt-0.5 h-5 w-5 shrink-0 text-green-600" />
+          {item}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function formatPrice(amount: number, currency: string) {
+  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(amount);
+}
+
+/** The Free Trial and paid cards with the checkout button; used on /pricing, the landing pages and the dashboard. */
+export function PricingSection({
+  id = "pricing",
+  title = "Simple, Transparent Pricing",
+  subtitle = "Start free. Upgrade when live hints start closing deals.",
+  headingLevel = 2,
+  className,
+}: { id?: string; title?: string; subtitle?: string; headingLevel?: 1 | 2; className?: string } = {}) {
+  const auth = useAuth();
+  const products = useProducts();
+  const product = products.data?.find((p) => p.mode === "subscription") ?? products.data?.[0] ?? DEFAULT_PRODUCT;
+  const Heading = headingLevel === 1 ? "h1" : "h2";
+  const titleId = `${id}-title`;
+
+  return (
+    <section id={id} aria-labelledby={titleId} className={cn("scroll-mt-20 px-4 py-16 sm:px-6 lg:px-8", className)}>
+      <div className="mx-auto max-w-5xl text-center">
+        <Heading id={titleId} className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+          {title}
+        </Heading>
+        <p className="mt-3 text-lg text-slate-600">{subtitle}</p>
+      </div>
+      <div className="mx-auto mt-10 grid max-w-5xl gap-6 md:grid-cols-2">
+        <article aria-labelledby={`${id}-free`} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+          <h3 id={`${id}-free`} className="text-xl font-semibold text-slate-900">
+            Free Trial
+          </h3>
+          <p className="mt-4">
+            <span className="text-4xl font-bold text-slate-900">$0</span>
+          </p>
+          <p className="mt-2 text-slate-600">Try live hints on real calls.</p>
+          <Features items={FREE_FEATURES} />
+          <div className="mt-auto pt-8">
+            {auth.status === "signedIn" ? (
+              <Link to="/dashboard" className={buttonStyles("secondary", "w-full")}>
+                Go to Dashboard
+              </Link>
+            ) : (
+              <Link to="/signup" className={buttonStyles("secondary", "w-full")}>
+                Start Free Trial
+              </Link>
+            )}
+          </div>
+        </article>
+        <article
+          aria-labelledby={`${id}-paid`}
+          className="relative flex flex-col rounded-2xl border-2 border-blue-600 bg-white p-8 shadow-md"
+        >
+          <span className="absolute -top-3 left-8 inline-flex items-center gap-1 rounded-full bg-blue-600 px-3 py-1 text-xs font-semibold text-white">
+            <Sparkles aria-hidden className="h-3.5 w-3.5" /> Most popular
+          </span>
+          <h3 id={`${id}-paid`} className="text-xl font-semibold text-slate-900">
+            {product.name}
+          </h3>
+          <p className="mt-4">
+            <span className="text-4xl font-bold text-slate-900">{formatPrice(product.price, product.currency)}</span>
+            <span className="text-slate-600">/{product.interval}</span>
+          </p>
+          <p className="mt-2 text-slate-600">Everything you need to close more deals.</p>
+          <Features items={PAID_FEATURES} />
+          <div className="mt-auto pt-8">
+            <CheckoutButton product={product} className="w-full" />
+          </div>
+        </article>
+      </div>
+    </section>
+  );
+}

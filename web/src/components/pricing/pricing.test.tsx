@@ -1,0 +1,117 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { http, HttpResponse } from "msw";
+import { describe, expect, it, vi } from "vitest";
+import * as analytics from "../../lib/analytics";
+import { redirect } from "../../lib/redirect";
+import { db } from "../../testing/db";
+import { apiError } from "../../testing/handlers";
+import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
+
+const paidCard = () => screen.getByRole("article", { name: "Unlimited Sales Copilot" });
+
+describe("Pricing and the checkout button", () => {
+  it("shows the Free Trial card and the paid card with the spec's features", async () => {
+    renderApp("/pricing");
+    const free = await screen.findByRole("article", { name: "Free Trial" });
+    for (const text of ["5 calls of 5 minutes each", "Basic insights", "Community support"]) {
+      expect(within(free).getByText(text)).toBeInTheDocument();
+    }
+    for (const text of ["Unlimited usage", "Advanced AI insights", "Priority support", "CRM integrations"]) {
+      expect(within(paidCard()).getByText(text)).toBeInTheDocument();
+    }
+    expect(within(paidCard()).getByText("$20")).toBeInTheDocument();
+    expect(within(paidCard()).getByText("/month")).toBeInTheDocument();
+  });
+
+  it("says Loading... while the session is restored, then Sign In Required when signed out", async () => {
+    renderApp("/pricing");
+    expect(within(paidCard()).getByRole("button", { name: "Loading..." })).toBeDisabled();
+    const button = await within(paidCard()).findByRole("button", { name: "Sign In Required" });
+    expect(button).toBeEnabled();
+  });
+
+  it("asks a signed-out visitor to sign in", async () => {
+    const { user, router } = renderApp("/pricing");
+    await user.click(await within(paidCard()).findByRole("button", { name: "Sign In Required" }));
+    expect(await screen.findByText("Please sign in to continue")).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
+  });
+
+  it("says Verify Email First to an unverified user, and why on click", async () => {
+    db.createUser({ email: "new@example.com", verified: false });
+    const { user } = renderApp("/pricing", { signedInAs: "new@example.com" });
+    await user.click(await within(paidCard()).findByRole("button", { name: "Verify Email First" }));
+    expect(await screen.findByText("Please verify your email address before subscribing")).toBeInTheDocument();
+  });
+
+  it("says Current Plan, disabled, to a paid user", async () => {
+    db.createUser({ email: "pro@example.com", plan: "monthly" });
+    renderApp("/pricing", { signedInAs: "pro@example.com" });
+    expect(await within(paidCard()).findByRole("button", { name: "Current Plan" })).toBeDisabled();
+  });
+
+  it("starts the subscription: disabled while busy, then off to the checkout URL", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let sent: Record<string, unknown> | undefined;
+    server.use(
+      http.post("*/api/checkout", async ({ request }) => {
+        sent = (await request.json()) as Record<string, unknown>;
+        await gate;
+        return HttpResponse.json({ url: "https://checkout.example/pay/cs_1" });
+      }),
+    );
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    await user.click(await within(paidCard()).findByRole("button", { name: "Start Subscription" }));
+    expect(within(paidCard()).getByRole("button", { name: "Loading..." })).toBeDisabled();
+    release();
+    await waitFor(() => expect(to).toHaveBeenCalledWith("https://checkout.example/pay/cs_1"));
+    expect(sent).toEqual({
+      price_id: "price_closewise_monthly",
+      mode: "subscription",
+      success_url: "http://localhost:3000/success?session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "http://localhost:3000/pricing",
+    });
+  });
+
+  it("says Buy Now for a one-time product", async () => {
+    db.createUser({ email: "ana@example.com" });
+    server.use(
+      http.get("*/api/products", () =>
+        HttpResponse.json({
+          products: [{ id: "p", priceId: "price_once", name: "Lifetime Copilot", description: "d", mode: "payment", price: 99, currency: "usd", interval: "month" }],
+        }),
+      ),
+    );
+    renderApp("/pricing", { signedInAs: "ana@example.com" });
+    expect(await screen.findByRole("button", { name: "Buy Now" })).toBeEnabled();
+  });
+
+  it.each([
+    ["the service's message", () => apiError(409, "already_subscribed", "You already have this subscription"), "You already have this subscription"],
+    ["Failed to create checkout session", () => apiError(502, "checkout_failed", "Failed to create checkout session"), "Failed to create checkout session"],
+    ["No checkout URL received", () => HttpResponse.json({ url: null }), "No checkout URL received"],
+    ["Failed to start checkout process", () => HttpResponse.error(), "Failed to start checkout process"],
+  ])("shows %s as a toast and enables the button again", async (_name, answer, message) => {
+    db.createUser({ email: "ana@example.com" });
+    server.use(http.post("*/api/checkout", answer));
+    const track = vi.spyOn(analytics, "track");
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    await user.click(await within(paidCard()).findByRole("button", { name: "Start Subscription" }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(track).toHaveBeenCalledWith("pricing_interaction", expect.objectContaining({ action: "checkout_click" }));
+    expect(track).toHaveBeenCalledWith("checkout_error", expect.any(Object));
+    expect(within(paidCard()).getByRole("button", { name: "Start Subscription" })).toBeEnabled();
+  });
+
+  it("relays 'Authentication required. Please sign in again.' when the session ended on the server", async () => {
+    db.createUser({ email: "ana@example.com" });
+    server.use(http.post("*/api/checkout", () => apiError(401, "invalid_token", "Authentication required. Please sign in again.")));
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    await user.click(await within(paidCard()).findByRole("button", { name: "Start Subscription" }));
+    expect(await screen.findByText("Authentication required. Please sign in again.")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,82 @@
+//! Runtime configuration, read once from `import.meta.env` (VITE_* variables) and validated at start,
+//! so a bad deployment fails loudly instead of producing broken links.
+
+export interface AppConfig {
+  /** Origin of the API; empty means same origin (the API serves the built site). */
+  apiBase: string;
+  productName: string;
+  supportEmail: string;
+  downloadBaseUrl: string;
+  appVersion: string;
+  analyticsKey: string | null;
+  analyticsHost: string;
+  mockApi: boolean;
+}
+
+export type RawEnv = Record<string, string | boolean | undefined>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const VERSION = /^v\d+\.\d+\.\d+$/;
+
+function str(env: RawEnv, key: string): string | undefined {
+  const value = env[key];
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  return trimmed === "" ? undefined : trimmed;
+}
+
+function httpUrl(key: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${key} must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`${key} must be an absolute http(s) URL, got "${value}"`);
+  }
+  return value.replace(/\/+$/, "");
+}
+
+export function parseConfig(env: RawEnv): AppConfig {
+  const apiBaseRaw = str(env, "VITE_API_BASE");
+  const apiBase = apiBaseRaw ? httpUrl("VITE_API_BASE", apiBaseRaw) : "";
+
+  const supportEmail = str(env, "VITE_SUPPORT_EMAIL") ?? "support@closewise.app";
+  if (!EMAIL.test(supportEmail)) {
+    throw new ConfigError(`VITE_SUPPORT_EMAIL must be an e-mail address, got "${supportEmail}"`);
+  }
+
+  const appVersion = str(env, "VITE_APP_VERSION") ?? "v1.0.0";
+  if (!VERSION.test(appVersion)) {
+    throw new ConfigError(`VITE_APP_VERSION must look like v1.2.3, got "${appVersion}"`);
+  }
+
+  return {
+    apiBase,
+    productName: str(env, "VITE_PRODUCT_NAME") ?? "Closewise",
+    supportEmail,
+    downloadBaseUrl: httpUrl(
+      "VITE_DOWNLOAD_BASE_URL",
+      str(env, "VITE_DOWNLOAD_BASE_URL") ?? "https://github.com/closewise/closewise-desktop/releases/download",
+    ),
+    appVersion,
+    analyticsKey: str(env, "VITE_POSTHOG_KEY") ?? null,
+    analyticsHost: httpUrl("VITE_POSTHOG_HOST", str(env, "VITE_POSTHOG_HOST") ?? "https://us.i.posthog.com"),
+    mockApi: str(env, "VITE_MOCK_API") === "true",
+  };
+}
+
+export type MacArch = "arm64" | "x64";
+
+/** The release's disk image, e.g. `${base}/v1.0.0/Closewise-1.0.0-arm64.dmg`. */
+export function downloadUrl(cfg: AppConfig, arch: MacArch): string {
+  const bare = cfg.appVersion.replace(/^v/, "");
+  return `${cfg.downloadBaseUrl}/${cfg.appVersion}/${cfg.productName}-${bare}-${arch}.dmg`;
+}
+
+export const config: AppConfig = parseConfig(import.meta.env as RawEnv);

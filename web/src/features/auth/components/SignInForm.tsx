@@ -1,0 +1,124 @@
+import { AlertTriangle } from "lucide-react";
+import { useEffect, useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { useHydrated } from "../../../components/ui/useHydrated";
+import { Button } from "../../../components/ui/Button";
+import { PasswordField, TextField } from "../../../components/ui/TextField";
+import { ApiError } from "../../../lib/api/client";
+import { track } from "../../../lib/analytics";
+import { useAuth } from "../../../lib/auth/AuthProvider";
+import { useResendVerification } from "../../../lib/auth/useResendVerification";
+import { safeRedirect } from "../../../lib/safeRedirect";
+import { AuthCard } from "./AuthCard";
+
+export function SignInForm() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const target = safeRedirect(params.get("redirect"));
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+  const [needsVerification, setNeedsVerification] = useState(false);
+  const { resend, sending } = useResendVerification();
+
+  // Someone already signed in has nothing to do here.
+  useEffect(() => {
+    if (auth.status === "signedIn" && !busy) navigate(target, { replace: true });
+  }, [auth.status, busy, navigate, target]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const next: typeof errors = {};
+    if (!email.trim()) next.email = "Email is required";
+    if (!password) next.password = "Password is required";
+    setErrors(next);
+    if (next.email || next.password) return;
+
+    setBusy(true);
+    try {
+      await auth.manager.signIn(email.trim(), password);
+      track("user_signed_in");
+      toast.success("Signed in successfully!");
+      navigate(target, { replace: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.message.includes("Email not confirmed")) {
+        toast.error("Please verify your email address before signing in");
+        setNeedsVerification(true);
+      } else if (error instanceof ApiError) {
+        toast.error(error.message);
+      } else {
+        toast.error("An unexpected error occurred");
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Sign in to your account"
+      subtitle={
+        <>
+          Don&apos;t have an account?{" "}
+          <Link to="/signup" className="font-medium text-blue-700 underline hover:text-blue-900">
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      {needsVerification && (
+        <div role="status" className="mb-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+          <p className="flex items-center gap-2 font-semibold">
+            <AlertTriangle aria-hidden className="h-4 w-4" /> Email Verification Required
+          </p>
+          <p className="mt-1">
+            Please check your inbox and click the verification link before signing in. Didn&apos;t get it?
+          </p>
+          <button
+            type="button"
+            disabled={sending}
+            onClick={() => void resend(email)}
+            className="mt-2 font-medium underline hover:text-amber-950 disabled:opacity-60 focus-visible:outline focus-visible:outline-2 focus-visible:outline-amber-700"
+          >
+            {sending ? "Sending..." : "Resend verification email"}
+          </button>
+        </div>
+      )}
+      <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+        <fieldset disabled={!hydrated} className="space-y-4">
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={errors.email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          error={errors.password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <div className="flex justify-end">
+          <Link to="/forgot-password" className="text-sm font-medium text-blue-700 underline hover:text-blue-900">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+          {busy ? "Signing In..." : "Sign In"}
+        </Button>
+        </fieldset>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,161 @@
+import { MailCheck } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { Link } from "react-router";
+import { useHydrated } from "../../../components/ui/useHydrated";
+import { Button, buttonStyles } from "../../../components/ui/Button";
+import { PasswordField, TextField } from "../../../components/ui/TextField";
+import { signUp } from "../../../lib/api/auth";
+import { ApiError } from "../../../lib/api/client";
+import { track } from "../../../lib/analytics";
+import { AuthCard } from "./AuthCard";
+
+export const MIN_PASSWORD_LENGTH = 6;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface Errors {
+  email?: string;
+  password?: string;
+  confirm?: string;
+}
+
+/** Section 5 of the spec, in its order: e-mail, then matching passwords, then length. */
+export function validateSignUp(email: string, password: string, confirm: string): Errors {
+  const errors: Errors = {};
+  if (!email.trim()) errors.email = "Email is required";
+  else if (!EMAIL.test(email.trim())) errors.email = "Please enter a valid email address";
+  if (password !== confirm) errors.confirm = "Passwords do not match";
+  else if (password.length < MIN_PASSWORD_LENGTH) errors.password = "Password must be at least 6 characters";
+  return errors;
+}
+
+function CheckYourEmail({ email, onTryAgain }: { email: string; onTryAgain: () => void }) {
+  return (
+    <AuthCard title="Check Your Email">
+      <div className="flex flex-col items-center text-center">
+        <MailCheck aria-hidden className="h-12 w-12 text-blue-600" />
+        <p className="mt-4 text-slate-700">
+          We&apos;ve sent a verification link to <strong className="break-all">{email}</strong>
+        </p>
+      </div>
+      <h2 className="mt-6 text-sm font-semibold text-slate-900">Next steps</h2>
+      <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm text-slate-700">
+        <li>Check your inbox (and your spam folder)</li>
+        <li>Click the verification link in the email</li>
+        <li>Return here and sign in</li>
+      </ol>
+      <div className="mt-6 flex flex-col gap-3">
+        <Link to="/signin" className={buttonStyles("primary", "w-full")}>
+          Go to Sign In
+        </Link>
+        <Link to="/" className={buttonStyles("secondary", "w-full")}>
+          Back to Home
+        </Link>
+      </div>
+      <p className="mt-6 text-center text-sm text-slate-600">
+        Didn&apos;t receive the email?{" "}
+        <button type="button" onClick={onTryAgain} className="font-medium text-blue-700 underline hover:text-blue-900">
+          Try again
+        </button>
+      </p>
+    </AuthCard>
+  );
+}
+
+export function SignUpForm() {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const found = validateSignUp(email, password, confirm);
+    setErrors(found);
+    if (found.email || found.password || found.confirm) return;
+    setBusy(true);
+    try {
+      const result = await signUp({ email: email.trim(), password });
+      track("user_signed_up");
+      toast.success("Account created! Please check your email to verify your account.");
+      setSentTo(result.email);
+    } catch (error) {
+      if (error instanceof ApiError && error.message.includes("not configured")) {
+        toast.error("Authentication service is not properly configured. Please contact support.");
+      } else if (error instanceof ApiError) {
+        toast.error(error.message);
+      } else {
+        toast.error("An unexpected error occurred");
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (sentTo) {
+    return (
+      <CheckYourEmail
+        email={sentTo}
+        onTryAgain={() => {
+          setSentTo(null);
+          setPassword("");
+          setConfirm("");
+        }}
+      />
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle={
+        <>
+          Already have an account?{" "}
+          <Link to="/signin" className="font-medium text-blue-700 underline hover:text-blue-900">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+        <fieldset disabled={!hydrated} className="space-y-4">
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={errors.email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          value={password}
+          error={errors.password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <PasswordField
+          label="Confirm password"
+          name="confirm-password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          error={errors.confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
+        <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+          {busy ? "Creating Account..." : "Create Account"}
+        </Button>
+        </fieldset>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,84 @@
+import { screen, waitFor } from "@testing-library/react";
+import { http } from "msw";
+import { describe, expect, it, vi } from "vitest";
+import * as analytics from "../../lib/analytics";
+import { db } from "../../testing/db";
+import { apiError } from "../../testing/handlers";
+import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
+
+async function fill(user: ReturnType<typeof renderApp>["user"], email: string, password: string, confirm: string) {
+  await user.type(await screen.findByLabelText("Email"), email);
+  await user.type(screen.getByLabelText("Password"), password);
+  await user.type(screen.getByLabelText("Confirm password"), confirm);
+  await user.click(screen.getByRole("button", { name: "Create Account" }));
+}
+
+describe("Sign up", () => {
+  it("says 'Passwords do not match' first, then 'Password must be at least 6 characters'", async () => {
+    const { user } = renderApp("/signup");
+    await fill(user, "ana@example.com", "abc", "abd");
+    expect(screen.getByText("Passwords do not match")).toBeInTheDocument();
+    expect(screen.queryByText("Password must be at least 6 characters")).not.toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText("Confirm password"));
+    await user.type(screen.getByLabelText("Confirm password"), "abc");
+    await user.click(screen.getByRole("button", { name: "Create Account" }));
+    expect(screen.getByText("Password must be at least 6 characters")).toBeInTheDocument();
+    expect(screen.queryByText("Passwords do not match")).not.toBeInTheDocument();
+    expect(db.users.size).toBe(0);
+  });
+
+  it("requires a valid e-mail", async () => {
+    const { user } = renderApp("/signup");
+    await user.click(await screen.findByRole("button", { name: "Create Account" }));
+    expect(screen.getByText("Email is required")).toBeInTheDocument();
+    await fill(user, "not-an-email", "secret123", "secret123");
+    expect(screen.getByText("Please enter a valid email address")).toBeInTheDocument();
+  });
+
+  it("creates the account, shows the toast and the Check Your Email screen, and Try again returns to the form", async () => {
+    const track = vi.spyOn(analytics, "track");
+    const { user } = renderApp("/signup");
+    await fill(user, "Ana@Example.com", "secret123", "secret123");
+    expect(await screen.findByText("Account created! Please check your email to verify your account.")).toBeInTheDocument();
+    expect(track).toHaveBeenCalledWith("user_signed_up");
+    expect(screen.getByRole("heading", { name: "Check Your Email" })).toBeInTheDocument();
+    expect(screen.getByText("ana@example.com")).toBeInTheDocument();
+    expect(screen.getByText("Check your inbox (and your spam folder)")).toBeInTheDocument();
+    expect(screen.getByText("Click the verification link in the email")).toBeInTheDocument();
+    expect(screen.getByText("Return here and sign in")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Sign In" })).toHaveAttribute("href", "/signin");
+    expect(screen.getAllByRole("link", { name: "Back to Home" }).at(-1)).toHaveAttribute("href", "/");
+    expect(db.lastMailTo("ana@example.com")?.link).toMatch(/\/verify\?token=/);
+
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(screen.getByRole("heading", { name: "Create your account" })).toBeInTheDocument();
+  });
+
+  it("shows the service message, and the spec's text when the service is not configured", async () => {
+    const { user } = renderApp("/signup");
+    await fill(user, "ana@example.com", "password", "password");
+    expect(await screen.findByText("This password is too common. Please choose another one")).toBeInTheDocument();
+
+    server.use(http.post("*/api/auth/signup", () => apiError(500, "internal", "Mailer not configured")));
+    await user.click(screen.getByRole("button", { name: "Create Account" }));
+    expect(
+      await screen.findByText("Authentication service is not properly configured. Please contact support."),
+    ).toBeInTheDocument();
+  });
+
+  it("shows both passwords on request", async () => {
+    const { user } = renderApp("/signup");
+    await user.click(await screen.findByRole("button", { name: "Show confirm password" }));
+    expect(screen.getByLabelText("Confirm password")).toHaveAttribute("type", "text");
+    expect(screen.getByLabelText("Password")).toHaveAttribute("type", "password");
+  });
+
+  it("answers alike for an existing e-mail (no account enumeration)", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const { user } = renderApp("/signup");
+    await fill(user, "ana@example.com", "secret123", "secret123");
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Check Your Email" })).toBeInTheDocument());
+  });
+});

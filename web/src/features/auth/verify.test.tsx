@@ -1,0 +1,49 @@
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { db } from "../../testing/db";
+import { renderApp } from "../../testing/render";
+
+describe("Verification link page", () => {
+  it("verifies the e-mail and says so", async () => {
+    db.createUser({ email: "ana@example.com", verified: false });
+    const token = db.oneTimeToken("ana@example.com", "verify");
+    renderApp(`/verify?token=${token}`);
+    expect(await screen.findByRole("heading", { name: "Email verified" })).toBeInTheDocument();
+    expect(screen.getByText(/You can now sign in\./)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Sign In" })).toHaveAttribute("href", "/signin");
+    expect(db.findUser("ana@example.com")?.user.email_confirmed_at).not.toBeNull();
+  });
+
+  it.each([
+    ["used", "This verification link has already been used."],
+    ["expired", "This verification link has expired. Request a new one."],
+    ["unknown", "This verification link is invalid."],
+  ])("says why a %s link failed and offers to resend", async (kind, message) => {
+    db.createUser({ email: "ana@example.com", verified: false });
+    let token = "vt_unknown";
+    if (kind !== "unknown") {
+      token = db.oneTimeToken("ana@example.com", "verify", kind === "expired" ? -1000 : 60_000);
+      if (kind === "used") db.tokens.get(token)!.used = true;
+    }
+    const { user } = renderApp(`/verify?token=${token}`);
+    expect(await screen.findByRole("heading", { name: "Verification failed" })).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Email"), "ana@example.com");
+    await user.click(screen.getByRole("button", { name: "Resend verification email" }));
+    expect(await screen.findByText("Verification email sent! Check your inbox.")).toBeInTheDocument();
+  });
+
+  it("calls a link without a token invalid", async () => {
+    renderApp("/verify");
+    expect(await screen.findByText("This verification link is invalid.")).toBeInTheDocument();
+  });
+
+  it("unlocks a signed-in user's dashboard at once", async () => {
+    db.createUser({ email: "ana@example.com", verified: false });
+    const token = db.oneTimeToken("ana@example.com", "verify");
+    const { user } = renderApp(`/verify?token=${token}`, { signedInAs: "ana@example.com" });
+    await user.click(await screen.findByRole("link", { name: "Go to Dashboard" }));
+    expect(await screen.findByRole("heading", { name: "Dashboard", level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText(/Account Access Limited/)).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,126 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { CheckCircle2, XCircle } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import toast from "react-hot-toast";
+import { Link, useSearchParams } from "react-router";
+import { buttonStyles } from "../../../components/ui/Button";
+import { Spinner } from "../../../components/ui/Spinner";
+import { config } from "../../../config";
+import { confirmCheckout } from "../../../lib/api/billing";
+import { queryKeys, subscriptionQuery } from "../../../lib/api/queries";
+import type { User } from "../../../lib/api/types";
+
+/** The spec: the subscription is fetched again 1 s after a successful activation. */
+export const SUBSCRIPTION_REFETCH_DELAY_MS = 1000;
+const FAILED = "Plan activation failed, but you can contact support.";
+
+type State = "activating" | "done" | "failed";
+
+function Support() {
+  return (
+    <p className="mt-8 text-sm text-slate-600">
+      Questions? Contact us at{" "}
+      <a href={`mailto:${config.supportEmail}`} className="font-medium text-blue-700 underline hover:text-blue-900">
+        {config.supportEmail}
+      </a>
+    </p>
+  );
+}
+
+function Actions() {
+  return (
+    <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+      <Link to="/dashboard" className={buttonStyles("primary")}>
+        Go to Dashboard
+      </Link>
+      <Link to="/" className={buttonStyles("secondary")}>
+        Back to Home
+      </Link>
+    </div>
+  );
+}
+
+export function Success({ user }: { user: User }) {
+  const [params] = useSearchParams();
+  const sessionId = params.get("session_id") ?? "";
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<State>(sessionId ? "activating" : "failed");
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    if (!sessionId) {
+      toast.error(FAILED);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    confirmCheckout(sessionId)
+      .then(({ plan, subscription }) => {
+        queryClient.setQueryData(queryKeys.plan(user.id), plan);
+        queryClient.setQueryData(queryKeys.subscription(user.id), subscription);
+        toast.success("Subscription activated successfully!");
+        setState("done");
+        timer = setTimeout(() => {
+          // A failure here is logged by the query and shown on the dashboard; nothing to add on this page.
+          queryClient.fetchQuery({ ...subscriptionQuery(user.id), staleTime: 0 }).catch(() => undefined);
+        }, SUBSCRIPTION_REFETCH_DELAY_MS);
+      })
+      .catch(() => {
+        toast.error(FAILED);
+        setState("failed");
+      });
+    return () => {
+      if (timer) clearTimeout(timer);
+    };
+  }, [sessionId, queryClient, user.id]);
+
+  return (
+    <div className="mx-auto max-w-xl px-4 py-16 text-center">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        {state === "activating" && (
+          <div role="status">
+            <Spinner className="mx-auto h-10 w-10 text-blue-600" />
+            <h1 className="mt-4 text-2xl font-bold text-slate-900">Activating your subscription</h1>
+            <p className="mt-2 text-slate-600">
+              Session <span className="font-mono">…{sessionId.slice(-8)}</span>
+            </p>
+          </div>
+        )}
+        {state === "done" && (
+          <>
+            <CheckCircle2 aria-hidden className="mx-auto h-12 w-12 text-green-600" />
+            <h1 className="mt-4 text-2xl font-bold text-slate-900">Payment Successful</h1>
+            <p className="mt-2 text-slate-600">Welcome aboard! Your subscription is now active.</p>
+            <dl className="mx-auto mt-6 max-w-xs space-y-2 rounded-xl bg-slate-50 p-4 text-left text-sm">
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-500">Plan</dt>
+                <dd className="font-medium text-slate-900">Unlimited Sales Copilot</dd>
+              </div>
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-500">Billing</dt>
+                <dd className="font-medium text-slate-900">Monthly Plan</dd>
+              </div>
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-500">Usage</dt>
+                <dd className="font-medium text-slate-900">Unlimited Usage</dd>
+              </div>
+            </dl>
+            <Actions />
+          </>
+        )}
+        {state === "failed" && (
+          <>
+            <XCircle aria-hidden className="mx-auto h-12 w-12 text-red-600" />
+            <h1 className="mt-4 text-2xl font-bold text-slate-900">We couldn&apos;t activate your plan</h1>
+            <p className="mt-2 text-slate-600">
+              Nothing was activated for this checkout. If you were charged, write to us and we will sort it out.
+            </p>
+            <Actions />
+          </>
+        )}
+        <Support />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,233 @@
+import { ArrowLeft, CheckCircle2, CreditCard, Crown, Download, Settings as SettingsIcon, ShieldAlert } from "lucide-react";
+import { useEffect, useState } from "react";
+import toast from "react-hot-toast";
+import { Link } from "react-router";
+import { EmailVerificationBanner } from "../../../components/account/EmailVerificationBanner";
+import { DownloadButton } from "../../../components/download/DownloadButton";
+import { PricingSection } from "../../../components/pricing/PricingSection";
+import { Button, buttonStyles } from "../../../components/ui/Button";
+import { config } from "../../../config";
+import { getUser } from "../../../lib/api/auth";
+import { openBillingPortal } from "../../../lib/api/billing";
+import { ApiError } from "../../../lib/api/client";
+import { isPaid, subscriptionRefetchError, usePlan, useSubscription } from "../../../lib/api/queries";
+import type { Subscription, User } from "../../../lib/api/types";
+import { useAuth } from "../../../lib/auth/AuthProvider";
+import { redirect } from "../../../lib/redirect";
+
+export const ACCESS_LIMITED_TEXT =
+  "Some features are restricted until you verify your email address. Please check your inbox and click the verification link to unlock full access.";
+
+/** "Renews" or "Expires" and the date of `current_period_end` (Unix seconds). */
+export function periodEndLabel(subscription: Subscription): { label: "Renews" | "Expires"; date: string } | null {
+  if (subscription.current_period_end === null) return null;
+  const date = new Date(subscription.current_period_end * 1000).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  });
+  return { label: subscription.cancel_at_period_end ? "Expires" : "Renews", date };
+}
+
+const STATUS_TEXT: Record<Subscription["subscription_status"], string> = {
+  active: "Active",
+  trialing: "Trialing",
+  canceled: "Canceled",
+  incomplete: "Incomplete",
+  incomplete_expired: "Incomplete (expired)",
+  past_due: "Past due",
+  unpaid: "Unpaid",
+  paused: "Paused",
+  not_started: "Not started",
+};
+
+function brandName(brand: string) {
+  const known: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover" };
+  return known[brand.toLowerCase()] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
+}
+
+function DashboardSkeleton() {
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:px-8">
+      <div className="h-10" />
+      <p role="status" className="mt-6 text-slate-600">
+        Loading your dashboard...
+      </p>
+      <div aria-hidden className="mt-6 h-40 animate-pulse rounded-2xl bg-slate-200/70" />
+      <div aria-hidden className="mt-6 h-56 animate-pulse rounded-2xl bg-slate-200/70" />
+    </div>
+  );
+}
+
+function SubscriptionManagement({ subscription, error }: { subscription: Subscription | null; error: string | null }) {
+  const [opening, setOpening] = useState(false);
+  const period = subscription ? periodEndLabel(subscription) : null;
+  async function manage() {
+    setOpening(true);
+    try {
+      const { url } = await openBillingPortal(`${window.location.origin}/dashboard`);
+      redirect.to(url);
+    } catch (error) {
+      toast.error(error instanceof ApiError ? error.message : "An unexpected error occurred");
+      setOpening(false);
+    }
+  }
+  return (
+    <section aria-labelledby="subscription-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id="subscription-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <CreditCard aria-hidden className="h-5 w-5" /> Subscription Management
+      </h2>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-3">
+        <div>
+          <dt className="text-sm text-slate-500">Status</dt>
+          <dd className="font-medium text-slate-900">{subscription ? STATUS_TEXT[subscription.subscription_status] : "Active"}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-500">{period?.label ?? "Renews"}</dt>
+          <dd className="font-medium text-slate-900">{period?.date ?? "—"}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-500">Payment method</dt>
+          <dd className="font-medium text-slate-900">
+            {subscription?.payment_method_brand && subscription.payment_method_last4 ? (
+              <>
+                {brandName(subscription.payment_method_brand)} <span aria-hidden>••••</span>
+                <span className="sr-only">ending in</span> {subscription.payment_method_last4}
+              </>
+            ) : (
+              "—"
+            )}
+          </dd>
+        </div>
+      </dl>
+      {error && (
+        <p role="status" className="mt-4 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <Button variant="secondary" className="mt-6" disabled={opening} onClick={() => void manage()}>
+        {opening ? "Opening..." : "Manage Billing"}
+      </Button>
+    </section>
+  );
+}
+
+function PaidPanels({ subscription, error }: { subscription: Subscription | null; error: string | null }) {
+  return (
+    <>
+      <section aria-labelledby="all-set-title" className="rounded-2xl border border-green-200 bg-green-50 p-6">
+        <h2 id="all-set-title" className="flex items-center gap-2 text-lg font-semibold text-green-900">
+          <CheckCircle2 aria-hidden className="h-5 w-5" /> You&apos;re All Set!
+        </h2>
+        <p className="mt-2 text-green-900">
+          Your subscription is active. Download {config.productName} for your Mac and get unlimited live hints on every call.
+        </p>
+        <DownloadButton className="mt-4" />
+      </section>
+      <SubscriptionManagement subscription={subscription} error={error} />
+    </>
+  );
+}
+
+function FreePanels() {
+  return (
+    <>
+      <section aria-labelledby="download-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="download-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+          <Download aria-hidden className="h-5 w-5" /> Download {config.productName}
+        </h2>
+        <p className="mt-2 text-slate-600">
+          Get the desktop app to see live hints, objection handling and follow-up drafts during your sales calls. Installing takes
+          about 2 minutes; your Free Trial includes 5 calls of 5 minutes each.
+        </p>
+        <DownloadButton className="mt-4" />
+      </section>
+      <PricingSection id="upgrade" title="Upgrade to Unlimited" subtitle="Unlimited usage, advanced AI insights, priority support and CRM integrations." className="rounded-2xl bg-white" />
+    </>
+  );
+}
+
+/** The link may be opened on another device: look again when the user comes back to this tab. */
+function useRecheckVerification(user: User) {
+  const { manager } = useAuth();
+  const verified = Boolean(user.email_confirmed_at);
+  useEffect(() => {
+    if (verified) return;
+    const recheck = () => {
+      if (document.visibilityState !== "visible") return;
+      getUser()
+        .then(({ user: fresh }) => {
+          if (fresh.email_confirmed_at) manager.updateUser(fresh);
+        })
+        .catch((error: unknown) => console.warn("Could not re-check the e-mail verification", error));
+    };
+    window.addEventListener("focus", recheck);
+    document.addEventListener("visibilitychange", recheck);
+    return () => {
+      window.removeEventListener("focus", recheck);
+      document.removeEventListener("visibilitychange", recheck);
+    };
+  }, [verified, manager]);
+}
+
+export function DashboardContent({ user }: { user: User }) {
+  useRecheckVerification(user);
+  const plan = usePlan();
+  const subscription = useSubscription();
+  const [bannerDismissed, setBannerDismissed] = useState(false);
+
+  if (plan.isPending) return <DashboardSkeleton />;
+
+  const paid = isPaid(plan.data, subscription.data);
+  const verified = Boolean(user.email_confirmed_at);
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
+      <div className="flex min-h-10 flex-wrap items-center justify-between gap-3">
+        <Link to="/" className="inline-flex items-center gap-1 rounded text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+          <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Home
+        </Link>
+        <div className="flex items-center gap-2">
+          <Link to="/settings" className={buttonStyles("ghost")}>
+            <SettingsIcon aria-hidden className="h-4 w-4" /> Account settings
+          </Link>
+          {!paid && (
+            <Button onClick={() => document.getElementById("upgrade")?.scrollIntoView({ behavior: "smooth", block: "start" })}>
+              <Crown aria-hidden className="h-4 w-4" /> Upgrade Now
+            </Button>
+          )}
+        </div>
+      </div>
+
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">Dashboard</h1>
+
+      {!verified && !bannerDismissed && <EmailVerificationBanner email={user.email} onDismiss={() => setBannerDismissed(true)} />}
+      {!verified && (
+        <div role="alert" className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">
+          <ShieldAlert aria-hidden className="mt-0.5 h-5 w-5 shrink-0" />
+          <p className="text-sm">
+            <strong>Account Access Limited:</strong> {ACCESS_LIMITED_TEXT}
+          </p>
+        </div>
+      )}
+
+      <section aria-labelledby="plan-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="plan-title" className="text-sm font-medium uppercase tracking-wide text-slate-500">
+          Your Plan
+        </h2>
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <p className="text-2xl font-bold text-slate-900">{paid ? "Unlimited Sales Copilot" : "Free Trial"}</p>
+          {paid && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-blue-600 px-3 py-1 text-xs font-semibold text-white">
+              <Crown aria-hidden className="h-3.5 w-3.5" /> Pro Plan
+            </span>
+          )}
+        </div>
+        <p className="mt-1 text-slate-600">{paid ? "Unlimited usage · $20/month" : "5 calls of 5 minutes each · Basic insights"}</p>
+        <p className="mt-1 text-sm text-slate-500">Signed in as {user.email}</p>
+      </section>
+
+      {paid ? <PaidPanels subscription={subscription.data ?? null} error={subscriptionRefetchError(subscription)} /> : <FreePanels />}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+//! Checks the prerendered HTML files themselves: what a crawler or a phone without JavaScript gets.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { absoluteUrl } from "../../../lib/seo";
+import { landing } from "../content/landing";
+import { marketingPages } from "../content/pages";
+import { demoScript } from "../demo/script";
+import { marketingPaths } from "../routes";
+import { accountPublicPaths, robotsTxt, sitemapXml } from "./seoFiles";
+
+const dist = resolve(process.env.WEB_DIST ?? "dist");
+if (!existsSync(join(dist, "index.html"))) {
+  throw new Error(`No built site in ${dist}: run \`npm run build\` first (or set WEB_DIST).`);
+}
+
+function htmlFile(path: string): string {
+  return path === "/" ? join(dist, "index.html") : join(dist, path.slice(1), "index.html");
+}
+
+function load(path: string): Document {
+  const file = htmlFile(path);
+  expect(existsSync(file), `${path} is prerendered to ${file}`).toBe(true);
+  return new DOMParser().parseFromString(readFileSync(file, "utf8"), "text/html");
+}
+
+const text = (doc: Document) => (doc.body.textContent ?? "").replace(/\s+/g, " ");
+const squash = (value: string) => value.replace(/\s+/g, " ");
+const meta = (doc: Document, selector: string) => doc.head.querySelector(selector)?.getAttribute("content");
+
+const publicPaths = [...marketingPaths, ...accountPublicPaths];
+
+describe("every public route is a static HTML file", () => {
+  it.each(publicPaths)("%s has a title, description, canonical link, social tags and JSON-LD", (path) => {
+    const doc = load(path);
+    expect(doc.title.length).toBeGreaterThan(0);
+    expect(meta(doc, 'meta[name="description"]')?.length).toBeGreaterThan(0);
+    expect(doc.head.querySelector('link[rel="canonical"]')?.getAttribute("href")).toMatch(/^https:\/\//);
+    expect(meta(doc, 'meta[property="og:title"]')).toBe(doc.title);
+    expect(meta(doc, 'meta[name="twitter:card"]')).toBeTruthy();
+    const ld = doc.head.querySelector('script[type="application/ld+json"]');
+    expect(ld, `${path} JSON-LD`).not.toBeNull();
+    const data = JSON.parse(ld!.textContent!);
+    expect(data["@type"]).toBe("SoftwareApplication");
+    expect(data.offers).toMatchObject({ price: "20.00", priceCurrency: "USD" });
+    expect(doc.querySelectorAll("h1")).toHaveLength(1);
+  });
+
+  it("titles and descriptions are unique across all of them", () => {
+    const docs = publicPaths.map(load);
+    const titles = docs.map((doc) => doc.title);
+    const descriptions = docs.map((doc) => meta(doc, 'meta[name="description"]'));
+    expect(new Set(titles).size).toBe(titles.length);
+    expect(new Set(descriptions).size).toBe(descriptions.length);
+  });
+});
+
+describe("marketing pages carry their content without JavaScript", () => {
+  for (const page of marketingPages) {
+    for (const entry of page.paths) {
+      it(`${entry.path}`, () => {
+        const doc = load(entry.path);
+        expect(doc.title).toBe(entry.title);
+        expect(meta(doc, 'meta[name="description"]')).toBe(entry.description);
+        expect(doc.head.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(absoluteUrl(page.paths[0].path));
+        expect(doc.querySelector("h1")?.textContent).toBe(page.h1);
+        const body = text(doc);
+        expect(body).toContain(squash(page.heroCopy));
+        for (const card of page.features.cards) expect(body).toContain(squash(card.body));
+        for (const stat of page.stats.items) expect(body).toContain(stat.label);
+        expect(body).toContain(page.closing.heading);
+        const trial = [...doc.querySelectorAll('a[href="/signup"]')].map((a) => a.textContent);
+        expect(trial).toContain("Start Free Trial");
+        for (const article of page.articles?.links ?? []) {
+          const link = doc.querySelector(`a[href="${article.url}"]`);
+          expect(link?.getAttribute("target")).toBe("_blank");
+          expect(link?.getAttribute("rel")).toBe("noopener noreferrer");
+        }
+        if (page.hero.demo) expect(body).toContain(squash(demoScript[0].suggestion));
+      });
+    }
+  }
+
+  it("/ has the hero, the demo's still content and the pricing section", () => {
+    const doc = load("/");
+    expect(doc.title).toBe(landing.path.title);
+    expect(doc.querySelector("h1")?.textContent).toBe(landing.h1);
+    const body = text(doc);
+    expect(body).toContain(squash(landing.heroCopy));
+    expect(body).toContain(squash(demoScript[0].question));
+    expect(body).toContain(squash(demoScript[0].email.subject));
+    expect(body).toContain("Free Trial");
+  });
+});
+
+describe("crawler files", () => {
+  it("sitemap.xml lists exactly the canonical public pages", () => {
+    const file = join(dist, "sitemap.xml");
+    expect(existsSync(file), "sitemap.xml is emitted (add marketingSeoFiles() to vite.config.ts)").toBe(true);
+    expect(readFileSync(file, "utf8")).toBe(sitemapXml());
+  });
+
+  it("robots.txt points at the sitemap", () => {
+    const file = join(dist, "robots.txt");
+    expect(existsSync(file), "robots.txt is emitted (add marketingSeoFiles() to vite.config.ts)").toBe(true);
+    expect(readFileSync(file, "utf8")).toBe(robotsTxt());
+  });
+});

@@ -1,0 +1,9 @@
+import { LandingPage } from "../components/LandingPage";
+import { realTimeConversationGuidance as page } from "../content/real-time-conversation-guidance";
+import { landingPageMeta } from "../meta";
+
+export const meta = () => landingPageMeta(page, "/real-time-support");
+
+export default function RealTimeSupportRoute() {
+  return <LandingPage page={page} />;
+}

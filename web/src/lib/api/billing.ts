@@ -1,0 +1,32 @@
+//! Plans and billing endpoints (docs/api.md "Plans and billing").
+
+import { apiRequest } from "./client";
+import type { CheckoutMode, Plan, Product, Subscription } from "./types";
+
+export function getPlan() {
+  return apiRequest<Plan>("/api/plan", { auth: true });
+}
+
+export function getSubscription() {
+  return apiRequest<{ subscription: Subscription | null }>("/api/subscription", { auth: true });
+}
+
+export function getProducts() {
+  return apiRequest<{ products: Product[] }>("/api/products");
+}
+
+export function createCheckout(body: { price_id: string; mode: CheckoutMode; success_url: string; cancel_url: string }) {
+  return apiRequest<{ url?: string | null }>("/api/checkout", { method: "POST", body, auth: true });
+}
+
+export function confirmCheckout(sessionId: string) {
+  return apiRequest<{ plan: Plan; subscription: Subscription | null }>("/api/checkout/confirm", {
+    method: "POST",
+    body: { session_id: sessionId },
+    auth: true,
+  });
+}
+
+export function openBillingPortal(returnUrl: string) {
+  return apiRequest<{ url: string }>("/api/billing/portal", { method: "POST", body: { return_url: returnUrl }, auth: true });
+}

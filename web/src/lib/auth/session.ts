@@ -1,0 +1,273 @@
+//! The browser's session: the access token lives in memory only, the refresh token in the httpOnly
+//! `cw_refresh` cookie. On start the session is restored from the cookie; it is refreshed before it
+//! expires (a 30 s tick, refreshing when fewer than 3 ticks remain), network failures are retried with
+//! exponential back-off from 200 ms, and every change is shared with the app's other tabs through a
+//! BroadcastChannel, so signing in, refreshing or signing out in one tab is reflected in all of them.
+
+import * as authApi from "../api/auth";
+import { ApiError, NetworkError } from "../api/client";
+import type { Session, User } from "../api/types";
+
+export interface ActiveSession {
+  accessToken: string;
+  /** Unix seconds. */
+  expiresAt: number;
+  user: User;
+}
+
+export type AuthState =
+  | { status: "loading"; session: null; user: null }
+  | { status: "signedIn"; session: ActiveSession; user: User }
+  | { status: "signedOut"; session: null; user: null };
+
+export const LOADING: AuthState = { status: "loading", session: null, user: null };
+const SIGNED_OUT: AuthState = { status: "signedOut", session: null, user: null };
+
+type Message = { type: "session"; session: ActiveSession } | { type: "signedOut" };
+
+export interface AuthApi {
+  refresh(): Promise<Session>;
+  signIn(body: { email: string; password: string }): Promise<Session>;
+  signOut(token: string, scope: "local" | "global"): Promise<void>;
+}
+
+/**
+ * Whether this browser may hold a session cookie. The cookie is httpOnly, so a flag in localStorage
+ * remembers it: visitors who never signed in cause no refresh call (and no 401) at all.
+ */
+export interface SessionHint {
+  get(): boolean;
+  set(present: boolean): void;
+}
+
+const HINT_KEY = "closewise.session";
+
+export const localStorageHint: SessionHint = {
+  get() {
+    try {
+      return window.localStorage.getItem(HINT_KEY) === "1";
+    } catch {
+      return true; // storage blocked: ask the server
+    }
+  },
+  set(present) {
+    try {
+      if (present) window.localStorage.setItem(HINT_KEY, "1");
+      else window.localStorage.removeItem(HINT_KEY);
+    } catch {
+      // storage blocked: nothing to remember
+    }
+  },
+};
+
+export interface AuthManagerOptions {
+  api?: AuthApi;
+  hint?: SessionHint;
+  now?: () => number;
+  channelName?: string;
+  tickMs?: number;
+  thresholdTicks?: number;
+  backoffStartMs?: number;
+}
+
+const defaultApi: AuthApi = {
+  refresh: authApi.refreshSession,
+  signIn: authApi.signInWithPassword,
+  signOut: authApi.signOutRequest,
+};
+
+function toActive(session: Session): ActiveSession {
+  return { accessToken: session.access_token, expiresAt: session.expires_at, user: session.user };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class AuthManager {
+  private state: AuthState = LOADING;
+  private listeners = new Set<() => void>();
+  private channel: BroadcastChannel | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private restoring: Promise<void> | null = null;
+  private refreshing: Promise<ActiveSession | null> | null = null;
+  /** True while "signed out" only because the hint said no session; a guarded page still asks. */
+  private skippedRestore = false;
+  private readonly api: AuthApi;
+  private readonly hint: SessionHint;
+  private readonly now: () => number;
+  private readonly channelName: string;
+  private readonly tickMs: number;
+  private readonly thresholdTicks: number;
+  private readonly backoffStartMs: number;
+
+  constructor(options: AuthManagerOptions = {}) {
+    this.api = options.api ?? defaultApi;
+    this.hint = options.hint ?? localStorageHint;
+    this.now = options.now ?? Date.now;
+    this.channelName = options.channelName ?? "closewise-auth";
+    this.tickMs = options.tickMs ?? 30_000;
+    this.thresholdTicks = options.thresholdTicks ?? 3;
+    this.backoffStartMs = options.backoffStartMs ?? 200;
+  }
+
+  getSnapshot = (): AuthState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  accessToken(): string | null {
+    return this.state.status === "signedIn" ? this.state.session.accessToken : null;
+  }
+
+  /** Opens the cross-tab channel, starts the refresh tick and restores the session once. */
+  start(): Promise<void> {
+    if (!this.channel && typeof BroadcastChannel !== "undefined") {
+      this.channel = new BroadcastChannel(this.channelName);
+      this.channel.onmessage = (event: MessageEvent<Message>) => this.receive(event.data);
+    }
+    if (!this.timer) this.timer = setInterval(() => void this.tick(), this.tickMs);
+    if (typeof document !== "undefined") document.addEventListener("visibilitychange", this.onVisible);
+    this.restoring ??= this.hint.get()
+      ? this.refresh().then(() => undefined)
+      : Promise.resolve().then(() => {
+          if (this.state.status === "loading") {
+            this.skippedRestore = true;
+            this.set(SIGNED_OUT);
+          }
+        });
+    return this.restoring;
+  }
+
+  stop(): void {
+    this.channel?.close();
+    this.channel = null;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (typeof document !== "undefined") document.removeEventListener("visibilitychange", this.onVisible);
+  }
+
+  async signIn(email: string, password: string): Promise<User> {
+    const session = toActive(await this.api.signIn({ email, password }));
+    this.adopt(session, true);
+    return session.user;
+  }
+
+  /** Ends the session on the server (this one, or every one with "global") and in every tab. */
+  async signOut(scope: "local" | "global" = "local"): Promise<void> {
+    const token = this.accessToken();
+    if (token) {
+      try {
+        await this.api.signOut(token, scope);
+      } catch (error) {
+        // An already invalid token means the session is over anyway.
+        if (!(error instanceof ApiError && error.status === 401)) throw error;
+      }
+    }
+    this.clear();
+  }
+
+  /** Forgets the session here and in the other tabs (after sign-out or account deletion). */
+  clear(): void {
+    this.set(SIGNED_OUT);
+    this.post({ type: "signedOut" });
+  }
+
+  /** Records a changed user (e.g. just verified) and tells the other tabs. */
+  updateUser(user: User): void {
+    if (this.state.status !== "signedIn") return;
+    this.adopt({ ...this.state.session, user }, true);
+  }
+
+  /** Whether a guarded page should still ask the server before sending the visitor to sign in. */
+  mayHaveSession(): boolean {
+    return this.skippedRestore && this.state.status === "signedOut";
+  }
+
+  /** For guarded pages: asks the server once even when the hint said there is no session. */
+  async ensureRestored(): Promise<void> {
+    if (!this.mayHaveSession()) return;
+    this.skippedRestore = false;
+    this.state = LOADING; // quietly: not a sign-out to share with other tabs
+    for (const listener of this.listeners) listener();
+    await this.refresh();
+  }
+
+  /** Refreshes once even when many callers ask at the same time. */
+  refresh(): Promise<ActiveSession | null> {
+    this.refreshing ??= this.refreshWithRetry().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  async refreshAfterUnauthorized(): Promise<string | null> {
+    const session = await this.refresh();
+    return session?.accessToken ?? null;
+  }
+
+  private async refreshWithRetry(): Promise<ActiveSession | null> {
+    const started = this.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const session = toActive(await this.api.refresh());
+        this.adopt(session, true);
+        return session;
+      } catch (error) {
+        const delay = this.backoffStartMs * 2 ** attempt;
+        const retryable = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
+        if (retryable && this.now() - started + delay < this.tickMs) {
+          await sleep(delay);
+          continue;
+        }
+        if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 400)) {
+          // A tab that could not restore a session says nothing to the others; a session that ended does.
+          if (this.state.status === "loading") this.set(SIGNED_OUT);
+          else this.clear();
+          return null;
+        }
+        // Still failing after the back-off: keep a session that has not expired yet, else sign out.
+        if (this.state.status === "signedIn" && this.state.session.expiresAt * 1000 > this.now()) {
+          return this.state.session;
+        }
+        this.set(SIGNED_OUT);
+        return null;
+      }
+    }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.state.status !== "signedIn" || this.refreshing) return;
+    const remaining = this.state.session.expiresAt * 1000 - this.now();
+    if (remaining < this.thresholdTicks * this.tickMs) await this.refresh();
+  }
+
+  private onVisible = () => {
+    if (document.visibilityState === "visible") void this.tick();
+  };
+
+  private adopt(session: ActiveSession, broadcast: boolean) {
+    this.set({ status: "signedIn", session, user: session.user });
+    if (broadcast) this.post({ type: "session", session });
+  }
+
+  private receive(message: Message) {
+    if (message.type === "session") this.adopt(message.session, false);
+    else if (message.type === "signedOut" && this.state.status !== "signedOut") this.set(SIGNED_OUT);
+  }
+
+  private post(message: Message) {
+    try {
+      this.channel?.postMessage(message);
+    } catch {
+      // A closed channel (tab shutting down) is not an error worth surfacing.
+    }
+  }
+
+  private set(next: AuthState) {
+    if (next.status !== "loading") this.hint.set(next.status === "signedIn");
+    if (next.status === "signedIn") this.skippedRestore = false;
+    this.state = next;
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,21 @@
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { marketingRoutes } from "./features/marketing/routes";
+
+import clientRoutePaths from "./client-routes.json";
+
+/** Client-only account routes (served the app shell); scripts/postbuild.mjs lists them in dist/routes.json. */
+export { clientRoutePaths };
+
+export default [
+  ...marketingRoutes.map((r) => (r.path === "" ? index(r.file) : route(r.path, r.file))),
+  route("pricing", "app/pricing.tsx"),
+  route("signin", "app/signin.tsx"),
+  route("signup", "app/signup.tsx"),
+  route("verify", "app/verify.tsx"),
+  route("forgot-password", "app/forgot-password.tsx"),
+  route("reset-password", "app/reset-password.tsx"),
+  route("dashboard", "app/dashboard.tsx"),
+  route("settings", "app/settings.tsx"),
+  route("success", "app/success.tsx"),
+  route("*", "app/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,263 @@
+//! An in-memory, stateful stand-in for the API's database, shared by the MSW handlers in tests and in
+//! `npm run dev:mock`. It keeps just enough state to behave like docs/api.md: users, verification and
+//! reset tokens, sessions with rotating refresh tokens, plans, subscriptions, checkout sessions and an
+//! outbox of sent mail.
+
+import type { Plan, Product, Subscription, User } from "../lib/api/types";
+
+export interface DbUser {
+  user: User;
+  password: string;
+}
+
+interface OneTimeToken {
+  email: string;
+  kind: "verify" | "reset";
+  used: boolean;
+  expiresAt: number;
+}
+
+interface SessionRow {
+  id: string;
+  userId: string;
+  accessToken: string;
+  accessExpiresAt: number;
+  refreshToken: string;
+  revoked: boolean;
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  link: string | null;
+}
+
+export interface CheckoutSessionRow {
+  id: string;
+  userId: string;
+  paid: boolean;
+}
+
+export const PRODUCTS: Product[] = [
+  {
+    id: "prod_closewise_unlimited",
+    priceId: "price_closewise_monthly",
+    name: "Unlimited Sales Copilot",
+    description: "Unlimited live hints, advanced AI insights, priority support and CRM integrations.",
+    mode: "subscription",
+    price: 20,
+    currency: "usd",
+    interval: "month",
+  },
+];
+
+let counter = 0;
+const id = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++counter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const uuid = () =>
+  typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `00000000-0000-4000-8000-${(++counter).toString().padStart(12, "0")}`;
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+export function createDb() {
+  const db = {
+    users: new Map<string, DbUser>(),
+    tokens: new Map<string, OneTimeToken>(),
+    sessions: [] as SessionRow[],
+    /** Refresh tokens that were rotated away, and the session they belonged to. */
+    spentRefresh: new Map<string, string>(),
+    plans: new Map<string, Plan>(),
+    subscriptions: new Map<string, Subscription>(),
+    checkoutSessions: new Map<string, CheckoutSessionRow>(),
+    lastMailAt: new Map<string, number>(),
+    outbox: [] as Mail[],
+    /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
+    refreshCookie: null as string | null,
+    accessTtlSeconds: 3600,
+    now: () => Date.now(),
+
+    reset() {
+      db.users.clear();
+      db.tokens.clear();
+      db.sessions = [];
+      db.spentRefresh.clear();
+      db.plans.clear();
+      db.subscriptions.clear();
+      db.checkoutSessions.clear();
+      db.lastMailAt.clear();
+      db.outbox = [];
+      db.refreshCookie = null;
+      db.accessTtlSeconds = 3600;
+      db.now = () => Date.now();
+    },
+
+    findUser(email: string): DbUser | undefined {
+      return db.users.get(email.trim().toLowerCase());
+    },
+
+    userById(userId: string): DbUser | undefined {
+      for (const row of db.users.values()) if (row.user.id === userId) return row;
+      return undefined;
+    },
+
+    /** Seeds a user; `verified` defaults to true, `plan` to free. */
+    createUser(input: { email: string; password?: string; verified?: boolean; plan?: "free" | "monthly"; subscription?: Partial<Subscription> }) {
+      const email = input.email.trim().toLowerCase();
+      const at = db.now();
+      const user: User = {
+        id: uuid(),
+        email,
+        email_confirmed_at: input.verified === false ? null : iso(at),
+        created_at: iso(at),
+      };
+      db.users.set(email, { user, password: input.password ?? "secret123" });
+      db.plans.set(user.id, db.newPlan(user.id, input.plan ?? "free"));
+      if (input.plan === "monthly" || input.subscription) {
+        db.subscriptions.set(user.id, {
+          price_id: PRODUCTS[0]!.priceId,
+          subscription_status: "active",
+          cancel_at_period_end: false,
+          current_period_end: Math.floor(at / 1000) + 30 * 24 * 3600,
+          payment_method_brand: "visa",
+          payment_method_last4: "4242",
+          ...input.subscription,
+        });
+        const plan = db.plans.get(user.id)!;
+        plan.stripe_customer_id = "cus_mock";
+        plan.stripe_subscription_id = plan.subscription_id = "sub_mock";
+      }
+      return user;
+    },
+
+    newPlan(userId: string, planType: "free" | "monthly"): Plan {
+      const at = iso(db.now());
+      return {
+        id: uuid(),
+        user_id: userId,
+        plan_type: planType,
+        status: "active",
+        plan_started_at: at,
+        plan_updated_at: at,
+        created_at: at,
+        updated_at: at,
+        stripe_subscription_id: null,
+        stripe_customer_id: null,
+        subscription_id: null,
+      };
+    },
+
+    oneTimeToken(email: string, kind: "verify" | "reset", ttlMs = 24 * 3600 * 1000): string {
+      const token = id(kind === "verify" ? "vt" : "rt");
+      db.tokens.set(token, { email, kind, used: false, expiresAt: db.now() + ttlMs });
+      return token;
+    },
+
+    sendMail(to: string, subject: string, link: string | null) {
+      db.outbox.push({ to, subject, link });
+      db.lastMailAt.set(to, db.now());
+    },
+
+    /** Seconds to wait before another mail to this address, or 0. */
+    mailCooldown(email: string): number {
+      const last = db.lastMailAt.get(email);
+      if (last === undefined) return 0;
+      const left = 60_000 - (db.now() - last);
+      return left > 0 ? Math.ceil(left / 1000) : 0;
+    },
+
+    lastMailTo(email: string): Mail | undefined {
+      return [...db.outbox].reverse().find((mail) => mail.to === email.toLowerCase());
+    },
+
+    startSession(userId: string): SessionRow {
+      const row: SessionRow = {
+        id: uuid(),
+        userId,
+        accessToken: id("at"),
+        accessExpiresAt: Math.floor(db.now() / 1000) + db.accessTtlSeconds,
+        refreshToken: id("rt"),
+        revoked: false,
+      };
+      db.sessions.push(row);
+      return row;
+    },
+
+    rotate(row: SessionRow) {
+      db.spentRefresh.set(row.refreshToken, row.id);
+      row.refreshToken = id("rt");
+      row.accessToken = id("at");
+      row.accessExpiresAt = Math.floor(db.now() / 1000) + db.accessTtlSeconds;
+    },
+
+    sessionByAccess(token: string): SessionRow | undefined {
+      const row = db.sessions.find((s) => s.accessToken === token && !s.revoked);
+      return row && row.accessExpiresAt * 1000 > db.now() ? row : undefined;
+    },
+
+    /** Seeds a signed-in browser: a session whose refresh token sits in the cookie jar. */
+    signInBrowser(email: string): SessionRow {
+      const row = db.startSession(db.findUser(email)!.user.id);
+      db.refreshCookie = row.refreshToken;
+      return row;
+    },
+
+    endSessions(userId: string, except?: string) {
+      for (const s of db.sessions) if (s.userId === userId && s.id !== except) s.revoked = true;
+    },
+
+    deleteUser(userId: string) {
+      const row = db.userById(userId);
+      if (row) db.users.delete(row.user.email);
+      db.plans.delete(userId);
+      db.subscriptions.delete(userId);
+      db.endSessions(userId);
+    },
+
+    /** A JSON snapshot, so `dev:mock` keeps its data across page loads (checkout leaves the page). */
+    snapshot(): string {
+      return JSON.stringify({
+        users: [...db.users],
+        tokens: [...db.tokens],
+        sessions: db.sessions,
+        spentRefresh: [...db.spentRefresh],
+        plans: [...db.plans],
+        subscriptions: [...db.subscriptions],
+        checkoutSessions: [...db.checkoutSessions],
+        lastMailAt: [...db.lastMailAt],
+        outbox: db.outbox,
+        refreshCookie: db.refreshCookie,
+      });
+    },
+
+    restore(json: string) {
+      const data = JSON.parse(json) as {
+        users: [string, DbUser][];
+        tokens: [string, OneTimeToken][];
+        sessions: SessionRow[];
+        spentRefresh: [string, string][];
+        plans: [string, Plan][];
+        subscriptions: [string, Subscription][];
+        checkoutSessions: [string, CheckoutSessionRow][];
+        lastMailAt: [string, number][];
+        outbox: Mail[];
+        refreshCookie: string | null;
+      };
+      db.users = new Map(data.users);
+      db.tokens = new Map(data.tokens);
+      db.sessions = data.sessions;
+      db.spentRefresh = new Map(data.spentRefresh);
+      db.plans = new Map(data.plans);
+      db.subscriptions = new Map(data.subscriptions);
+      db.checkoutSessions = new Map(data.checkoutSessions);
+      db.lastMailAt = new Map(data.lastMailAt);
+      db.outbox = data.outbox;
+      db.refreshCookie = data.refreshCookie;
+    },
+
+    iso,
+    id,
+  };
+  return db;
+}
+
+export type Db = ReturnType<typeof createDb>;
+
+export const db = createDb();

@@ -1,0 +1,62 @@
+//! Renders the app's real route modules in a memory router with the real providers, against the MSW
+//! handlers. `signedInAs` seeds a browser whose refresh cookie belongs to that user.
+
+import { render } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
+import { AppProviders, createQueryClient } from "../app/providers";
+import DashboardRoute from "../app/dashboard";
+import ForgotPasswordRoute from "../app/forgot-password";
+import NotFoundRoute from "../app/not-found";
+import PricingRoute from "../app/pricing";
+import ResetPasswordRoute from "../app/reset-password";
+import SettingsRoute from "../app/settings";
+import SignInRoute from "../app/signin";
+import SignUpRoute from "../app/signup";
+import SuccessRoute from "../app/success";
+import VerifyRoute from "../app/verify";
+import { AuthManager, type AuthManagerOptions } from "../lib/auth/session";
+import { db } from "./db";
+
+/** Stands in for the marketing landing page, which this suite does not test. */
+function HomeStandIn() {
+  return <h1>Home</h1>;
+}
+
+export function renderApp(path: string, options: { signedInAs?: string; auth?: AuthManagerOptions } = {}) {
+  if (options.signedInAs) {
+    db.signInBrowser(options.signedInAs);
+    window.localStorage.setItem("closewise.session", "1");
+  }
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false, staleTime: 0, gcTime: Infinity } });
+  const authManager = new AuthManager({ channelName: `test-${Math.random()}`, ...options.auth });
+  const router = createMemoryRouter(
+    [
+      {
+        element: (
+          <AppProviders queryClient={queryClient} authManager={authManager}>
+            <Outlet />
+          </AppProviders>
+        ),
+        children: [
+          { index: true, element: <HomeStandIn /> },
+          { path: "pricing", element: <PricingRoute /> },
+          { path: "signin", element: <SignInRoute /> },
+          { path: "signup", element: <SignUpRoute /> },
+          { path: "verify", element: <VerifyRoute /> },
+          { path: "forgot-password", element: <ForgotPasswordRoute /> },
+          { path: "reset-password", element: <ResetPasswordRoute /> },
+          { path: "dashboard", element: <DashboardRoute /> },
+          { path: "settings", element: <SettingsRoute /> },
+          { path: "success", element: <SuccessRoute /> },
+          { path: "*", element: <NotFoundRoute /> },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  const user = userEvent.setup();
+  const view = render(<RouterProvider router={router} />);
+  return { ...view, user, router, queryClient, authManager };
+}
