@@ -1,0 +1,270 @@
+//! The suite's `test`: every worker gets its own stack (stripe-mock + API on free ports with a fresh
+//! database), `baseURL` points at that API (which serves the built web app), and helpers reach the
+//! dev mail outbox, the API and the mock's test clock the way a developer would.
+
+import { createPrivateKey, randomBytes, sign } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
+import { spawnSync } from "node:child_process";
+import { binDir, REPO, startStack, type Database, type Stack } from "./stack";
+
+export { expect };
+
+export interface Mail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  created_at: string;
+  sent_at: string | null;
+  link: string | null;
+}
+
+export interface Subscription {
+  price_id: string;
+  subscription_status: string;
+  cancel_at_period_end: boolean;
+  current_period_end: number;
+  payment_method_brand: string | null;
+  payment_method_last4: string | null;
+}
+
+export interface Plan {
+  plan_type: "free" | "monthly";
+  status: string;
+  stripe_customer_id: string | null;
+}
+
+export const PASSWORD = "correct-horse-42";
+export const CARD_OK = "4242 4242 4242 4242";
+export const CARD_DECLINED = "4000 0000 0000 0002";
+
+/** A fresh address per call, so tests never share an account. */
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now().toString(36)}-${randomBytes(3).toString("hex")}@example.com`;
+}
+
+/**
+ * The API writes its development key as PKCS#8 v2 (seed and public key), which OpenSSL 3 refuses;
+ * rebuild the plain PKCS#8 v1 form from the 32-byte seed.
+ */
+function ed25519Key(pem: string) {
+  const der = Buffer.from(pem.replace(/-----[^-]+-----/g, "").replace(/\s+/g, ""), "base64");
+  const marker = Buffer.from("04220420", "hex");
+  const at = der.indexOf(marker);
+  if (at < 0) throw new Error("not an Ed25519 PKCS#8 key");
+  const seed = der.subarray(at + marker.length, at + marker.length + 32);
+  const v1 = Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]);
+  return createPrivateKey({ key: v1, format: "der", type: "pkcs8" });
+}
+
+export class Helpers {
+  constructor(
+    readonly stack: Stack,
+    readonly api: APIRequestContext,
+  ) {}
+
+  /** The outbox for `to`, newest first (GET /dev/mail.json). */
+  async mails(to: string): Promise<Mail[]> {
+    const res = await this.api.get(`/dev/mail.json?to=${encodeURIComponent(to)}`);
+    expect(res.ok(), `GET /dev/mail.json answered ${res.status()}`).toBeTruthy();
+    return ((await res.json()) as { mails: Mail[] }).mails;
+  }
+
+  /** Waits until `to` has at least `count` mails and returns the newest. */
+  async waitForMail(to: string, count = 1): Promise<Mail> {
+    await expect
+      .poll(async () => (await this.mails(to)).length, { message: `mail number ${count} to ${to}`, timeout: 15_000 })
+      .toBeGreaterThanOrEqual(count);
+    return (await this.mails(to))[0];
+  }
+
+  /** The link of the newest mail to `to`, as a path on our origin (`/verify?token=…`). */
+  async mailLink(to: string, count = 1): Promise<string> {
+    const mail = await this.waitForMail(to, count);
+    expect(mail.link, `mail "${mail.subject}" to ${to} has a link`).toBeTruthy();
+    const url = new URL(mail.link!);
+    expect(url.origin).toBe(this.stack.baseUrl);
+    return `${url.pathname}${url.search}`;
+  }
+
+  /** Signs up through the API (no browser), as the sign-up form does. */
+  async signUp(email: string, password = PASSWORD): Promise<void> {
+    const res = await this.api.post("/api/auth/signup", { data: { email, password } });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+
+  /** A confirmed account: signs up and follows the verification mail's token through the API. */
+  async verifiedUser(label: string, password = PASSWORD): Promise<string> {
+    const email = uniqueEmail(label);
+    await this.signUp(email, password);
+    const token = new URL(await this.mailLink(email), this.stack.baseUrl).searchParams.get("token");
+    const res = await this.api.post("/api/auth/verify", { data: { token } });
+    expect(res.status(), await res.text()).toBe(200);
+    return email;
+  }
+
+  /**
+   * An access token of the user's own (a separate session, as the desktop app would hold): lets a
+   * test wait until the API has caught up with Stripe's webhooks before looking at the screen.
+   */
+  async accessToken(email: string, password = PASSWORD): Promise<string> {
+    const res = await this.api.post("/api/auth/token?grant_type=password", { data: { email, password } });
+    expect(res.status(), await res.text()).toBe(200);
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  async getJson<T>(path: string, token: string): Promise<T> {
+    const res = await this.api.get(path, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+    return (await res.json()) as T;
+  }
+
+  async postJson<T>(path: string, token: string, data: unknown): Promise<{ status: number; body: T }> {
+    const res = await this.api.post(path, { headers: { Authorization: `Bearer ${token}` }, data });
+    return { status: res.status(), body: (await res.json()) as T };
+  }
+
+  /** Waits until the API's view of the user's subscription satisfies `check` (webhooks are asynchronous). */
+  async waitForSubscription(token: string, what: string, check: (s: Subscription | null) => boolean): Promise<Subscription | null> {
+    let last: Subscription | null = null;
+    await expect
+      .poll(
+        async () => {
+          last = (await this.getJson<{ subscription: Subscription | null }>("/api/subscription", token)).subscription;
+          return check(last);
+        },
+        { message: `the API sees ${what}`, timeout: 15_000 },
+      )
+      .toBe(true);
+    return last;
+  }
+
+  async plan(token: string): Promise<Plan> {
+    return this.getJson<Plan>("/api/plan", token);
+  }
+
+  /** Loads a fixture into this stack's database with the operator CLI: `closewise db seed FILE`. */
+  seed(fixture: string): void {
+    const file = path.join(REPO, fixture);
+    const result = spawnSync(path.join(binDir(), "closewise"), ["db", "seed", file, "--database-url", this.stack.databaseUrl], {
+      cwd: this.stack.dataDir,
+      encoding: "utf8",
+    });
+    expect(result.status, `closewise db seed ${fixture}: ${result.error?.message ?? ""}${result.stderr}${result.stdout}`).toBe(0);
+  }
+
+  /** stripe-mock's clock (Unix seconds): wall time plus however far a test moved it. */
+  async mockNow(): Promise<number> {
+    const res = await this.api.get(`${this.stack.mockUrl}/_mock/clock`);
+    expect(res.ok(), await res.text()).toBeTruthy();
+    return ((await res.json()) as { now: number }).now;
+  }
+
+  /** Moves stripe-mock's test clock forward (subscriptions renew or end; webhooks follow). */
+  async advanceMockClock(seconds: number): Promise<void> {
+    const res = await this.api.post(`${this.stack.mockUrl}/_mock/clock/advance`, { data: { seconds } });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
+
+  /**
+   * An access token exactly like `token` but expired an hour ago, signed with the API's own key
+   * (the development key the API generated in its data dir): the server rejects it as expired.
+   */
+  expiredCopyOf(token: string): string {
+    const [, payload] = token.split(".");
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
+    const header = JSON.parse(Buffer.from(token.split(".")[0], "base64url").toString("utf8")) as Record<string, unknown>;
+    const now = Math.floor(Date.now() / 1000);
+    const expired = { ...claims, iat: now - 7200, exp: now - 3600 };
+    const enc = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    const input = `${enc(header)}.${enc(expired)}`;
+    const key = ed25519Key(readFileSync(path.join(this.stack.dataDir, "jwt-ed25519.pem"), "utf8"));
+    return `${input}.${sign(null, Buffer.from(input), key).toString("base64url")}`;
+  }
+}
+
+/** Signs in through the form on /signin and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password = PASSWORD, path = "/signin") {
+  await page.goto(path);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+export async function signInToDashboard(page: Page, email: string, password = PASSWORD) {
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+}
+
+/** Fills stripe-mock's hosted checkout page and submits it. */
+export async function payOnCheckoutPage(page: Page, card: string) {
+  await expect(page.getByRole("heading", { name: /^Subscribe to / })).toBeVisible();
+  await page.getByLabel("Card number").fill(card);
+  await page.getByLabel("Expiration").fill("12 / 34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("Name on card").fill("Ana Tester");
+  await page.getByRole("button", { name: "Subscribe" }).click();
+}
+
+/** Signed in on the dashboard: /pricing, Start Subscription, pay with 4242, Payment Successful. */
+export async function subscribe(page: Page) {
+  await page.goto("/pricing");
+  await page.getByRole("button", { name: "Start Subscription" }).click();
+  await payOnCheckoutPage(page, CARD_OK);
+  await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible();
+}
+
+/** The date the dashboard shows for a Unix time, as the app formats it (en-US, the browser runs in UTC). */
+export function longDate(unixSeconds: number) {
+  return new Date(unixSeconds * 1000).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+}
+
+/** A toast (react-hot-toast renders them with role=status). */
+export function toast(page: Page, text: string | RegExp) {
+  return page.getByRole("status").filter({ hasText: text });
+}
+
+interface WorkerFixtures {
+  /** Files that need a stack to themselves (e.g. they move stripe-mock's clock) name it. */
+  stackName: string;
+  database: Database;
+  allowUnverifiedSignin: boolean;
+  stack: Stack;
+}
+
+interface TestFixtures {
+  api: APIRequestContext;
+  helpers: Helpers;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  stackName: ["shared", { option: true, scope: "worker" }],
+  database: ["sqlite", { option: true, scope: "worker" }],
+  allowUnverifiedSignin: [false, { option: true, scope: "worker" }],
+  stack: [
+    async ({ stackName, database, allowUnverifiedSignin }, use, workerInfo) => {
+      const stack = await startStack({ database, allowUnverifiedSignin });
+      console.log(
+        `[e2e] worker ${workerInfo.workerIndex} (${stackName} stack): API ${stack.baseUrl} (${database}${allowUnverifiedSignin ? ", unverified sign-in allowed" : ""}), stripe-mock ${stack.mockUrl}, logs in ${stack.logDir}`,
+      );
+      await use(stack);
+      await stack.stop();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+  baseURL: async ({ stack }, use) => {
+    await use(stack.baseUrl);
+  },
+  api: async ({ stack }, use) => {
+    const context = await playwrightRequest.newContext({ baseURL: stack.baseUrl });
+    await use(context);
+    await context.dispose();
+  },
+  helpers: async ({ stack, api }, use) => {
+    await use(new Helpers(stack, api));
+  },
+});

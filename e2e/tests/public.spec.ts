@@ -1,0 +1,141 @@
+// Flow 10: the public site. Every route of the spec answers and shows its heading, the navigation bar,
+// the mobile menu, the download modal, the demo, and the not-found page.
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "../support/fixtures";
+import { PUBLIC_SCREENS, SPEC_LANDING_PAGES } from "../support/routes";
+import { webDist } from "../support/stack";
+
+/** The h1 the build prerendered for a marketing path (<web dist>/<path>/index.html). */
+function prerenderedHeading(route: string): string {
+  const file = path.join(webDist(), route === "/" ? "" : route.slice(1), "index.html");
+  const match = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(readFileSync(file, "utf8"));
+  if (!match) throw new Error(`${file} has no <h1>`);
+  return match[1]
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .trim();
+}
+
+test("the landing page and every landing page of the spec answer 200 and show their heading", async ({ page }) => {
+  for (const route of ["/", ...SPEC_LANDING_PAGES]) {
+    const response = await page.goto(route);
+    expect(response?.status(), route).toBe(200);
+    const heading = prerenderedHeading(route);
+    expect(heading.length, `${route} has a heading`).toBeGreaterThan(10);
+    await expect(page.getByRole("heading", { level: 1 }), route).toHaveText(heading);
+    if (route === "/") {
+      await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign In" })).toBeVisible();
+    } else {
+      // The spec's landing-page header: the logo link and Back to Home; the closing banner's call to action.
+      await expect(page.getByRole("link", { name: "Back to Home" }).first(), route).toHaveAttribute("href", "/");
+      await expect(page.getByRole("link", { name: "Start Free Trial" }).first(), route).toHaveAttribute("href", "/signup");
+    }
+  }
+});
+
+test("sign in, sign up, pricing and forgot password answer 200 and show their heading", async ({ page }) => {
+  for (const screen of PUBLIC_SCREENS) {
+    const response = await page.goto(screen.path);
+    expect(response?.status(), screen.path).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 }), screen.path).toHaveText(screen.heading);
+  }
+});
+
+test("unknown paths show the not-found page with a 404", async ({ page }) => {
+  for (const route of ["/no-such-page", "/pricing/extra", "/dashboard-old"]) {
+    const response = await page.goto(route);
+    expect(response?.status(), route).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found", level: 1 })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to Home" })).toBeVisible();
+  }
+  await page.getByRole("link", { name: "Back to Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("the navigation bar turns white with a shadow after scrolling", async ({ page }) => {
+  await page.goto("/");
+  const header = page.getByRole("banner");
+  await expect(header).toHaveAttribute("data-scrolled", "false");
+  await expect(header).toHaveCSS("box-shadow", "none");
+  await expect(header).toHaveCSS("background-color", "rgba(0, 0, 0, 0)");
+
+  await page.mouse.wheel(0, 400);
+  await expect(header).toHaveAttribute("data-scrolled", "true");
+  await expect(header).toHaveCSS("background-color", "rgb(255, 255, 255)");
+  await expect(header).not.toHaveCSS("box-shadow", "none");
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(header).toHaveAttribute("data-scrolled", "false");
+  await expect(header).toHaveCSS("box-shadow", "none");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the mobile menu opens and closes", async ({ page }) => {
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const menu = page.locator("#mobile-menu");
+    await expect(menu).toHaveCount(0);
+    await nav.getByRole("button", { name: "Open menu" }).click();
+    await expect(menu).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Sign In" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Get Started" })).toBeVisible();
+    await expect(nav.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+
+    await nav.getByRole("button", { name: "Close menu" }).click();
+    await expect(menu).toHaveCount(0);
+
+    // Escape closes it too, and a link in it navigates.
+    await nav.getByRole("button", { name: "Open menu" }).click();
+    await expect(menu).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveCount(0);
+    await nav.getByRole("button", { name: "Open menu" }).click();
+    await menu.getByRole("link", { name: "Get Started" }).click();
+    await expect(page).toHaveURL(/\/signup$/);
+    await expect(menu).toHaveCount(0);
+  });
+});
+
+test("the download modal offers both chips and links to the v1.0.0 disk images", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Download for Mac" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Choose Your Mac Version" });
+  await expect(dialog).toBeVisible();
+
+  const release = "https://github.com/closewise/closewise-desktop/releases/download/v1.0.0";
+  const silicon = dialog.getByRole("link", { name: /Apple Silicon/ });
+  const intel = dialog.getByRole("link", { name: /Intel/ });
+  await expect(silicon).toContainText("M1, M2, M3 (2020 and newer)");
+  await expect(intel).toContainText("2019 and older");
+  await expect(silicon).toHaveAttribute("href", `${release}/Closewise-1.0.0-arm64.dmg`);
+  await expect(intel).toHaveAttribute("href", `${release}/Closewise-1.0.0-x64.dmg`);
+  await expect(silicon).toHaveAttribute("target", "_blank");
+  await expect(intel).toHaveAttribute("target", "_blank");
+  await expect(dialog.getByText("Coming soon")).toBeVisible();
+
+  await dialog.getByRole("button", { name: "Check here" }).click();
+  await expect(dialog.getByText(/Open the Apple menu and choose About This Mac/)).toBeVisible();
+
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+});
+
+test("the demo moves on within 5 s", async ({ page }) => {
+  await page.goto("/");
+  const demo = page.getByRole("region", { name: "Product demo" });
+  await demo.scrollIntoViewIfNeeded();
+  await expect(page.getByTestId("demo-player")).toHaveAttribute("data-running", "true");
+  const questions = demo.getByRole("group", { name: "Customer questions" });
+  const pressed = questions.locator('button[aria-pressed="true"]');
+  await expect(pressed).toHaveText("Question 1");
+  const before = await demo.getByTestId("demo-active").innerText();
+  // The hint and then the next question follow on their own (about every 4 s): no interaction.
+  await expect(pressed).toHaveText("Question 2", { timeout: 5_000 });
+  expect(await demo.getByTestId("demo-active").innerText()).not.toBe(before);
+});
