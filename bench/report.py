@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Prints the bench table (Markdown) with the targets from issue 8 beside each figure.
+
+usage: report.py results.jsonl argon2.json CONNECTIONS
+"""
+import json
+import sys
+
+results = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+argon = json.load(open(sys.argv[2]))
+conns = sys.argv[3]
+raw = argon["hashes_per_s_all_cores"]
+MEMORY_MIB = 64
+
+
+def verdict(ok):
+    return "met" if ok else "MISSED"
+
+
+print()
+print(f"argon2id (19 MiB, t=2, p=1) on this machine: {argon['hashes_per_s_one_thread']:.1f} hashes/s on one "
+      f"thread, {raw:.1f} hashes/s on all {argon['cores']} cores")
+print()
+print(f"| db | endpoint ({conns} connections) | req/s | × /healthz | p50 ms | p99 ms | server CPU ms/req | peak MiB | errors | target | |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
+for db in dict.fromkeys(r["db"] for r in results):
+    rows = [r for r in results if r["db"] == db]
+    health = next((r for r in rows if r["name"] == "healthz"), None)
+    for r in rows:
+        name = r["name"]
+        ratio = r["rps"] / health["rps"] if health else float("nan")
+        targets = []
+        if name in ("GET /api/auth/user", "GET /api/plan", "GET /api/subscription"):
+            targets.append((f"≥ 30% of /healthz, p99 < 10 ms", ratio >= 0.30 and r["p99_ms"] < 10))
+        elif name == "sign-in":
+            share = r["rps"] / raw
+            targets.append((f"≥ 80% of argon2id ({share:.0%})", share >= 0.80))
+        elif name == "GET /api/plan (mixed)":
+            targets.append(("p99 < 20 ms during the sign-in flood", r["p99_ms"] < 20))
+        elif name == "sign-in (mixed)":
+            share = r["rps"] / raw
+            targets.append((f"(flood: {share:.0%} of argon2id)", True))
+        if r.get("peak_mib") is not None:
+            targets.append((f"< {MEMORY_MIB} MiB", r["peak_mib"] < MEMORY_MIB))
+        target_text = "; ".join(t for t, _ in targets) or "—"
+        ok_text = ", ".join(verdict(ok) for t, ok in targets if not t.startswith("(")) or ""
+        cpu = f"{r['cpu_ms_per_req']:.3f}" if r.get("cpu_ms_per_req") is not None else "—"
+        mem = f"{r['peak_mib']:.1f}" if r.get("peak_mib") is not None else "—"
+        errors = r["errors_status"] + r["errors_connect"] + r["errors_read"] + r["errors_write"] + r["errors_timeout"]
+        print(f"| {db} | {name} | {r['rps']:.0f} | {ratio:.2f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {cpu} | {mem} | {errors} | {target_text} | {ok_text} |")
+print()
+print("Peak memory is the server's VmHWM, reset before each run where the kernel allows it. "
+      "CPU is the server's user+system time over the run divided by the requests. "
+      "The load generator shares the machine's cores with the server.")
