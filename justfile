@@ -1,0 +1,63 @@
+# Closewise — the recipes people use. Start with `./just --list`.
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# Build and start the whole product on local defaults at http://localhost:8080.
+up:
+    scripts/up.sh
+
+# Every test, as CI runs it: formatting, lints, Rust tests on SQLite and PostgreSQL, the web's tests, the end-to-end suite.
+test: lint test-rust test-web test-resilience e2e
+
+# Formatting and lints (no changes made).
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# Rust unit and integration tests; every API test runs on SQLite and on PostgreSQL.
+test-rust: postgres
+    cargo test --workspace --no-fail-fast
+
+# Bad input: schemathesis (all checks) against the real API from its OpenAPI document; the rest of
+# the resilience suite (`--test resilience`) runs in test-rust.
+test-resilience:
+    scripts/resilience.sh
+
+# Benchmarks (figures, not pass/fail): wrk against a release build on SQLite and PostgreSQL.
+bench: postgres
+    scripts/bench.sh
+
+# The web app: install from the lock file, type-check, unit tests, production build, and the
+# prerendered HTML checked without JavaScript (headings, titles, canonicals, sitemap, links).
+test-web: web-deps
+    cd web && npm run typecheck
+    cd web && npm test
+    cd web && npm run build
+    cd web && npm run test:prerendered
+
+# Page weight and mobile Lighthouse scores for / and two landing pages (figures, not pass/fail).
+bench-web: web-deps
+    cd web/bench && npm ci --no-audit --no-fund && node bench-web.mjs
+
+# The end-to-end suite in Chromium (e2e/): its own API and stripe-mock per worker, on SQLite and (sign-up to success) PostgreSQL.
+e2e *ARGS:
+    scripts/e2e.sh {{ARGS}}
+
+# The end-to-end sign-up-to-success flow with the API on PostgreSQL only.
+e2e-postgres:
+    scripts/e2e.sh --project=postgres
+
+# Installs the web's packages from the lock file when they are missing or stale.
+web-deps:
+    scripts/web-deps.sh
+
+# Makes sure the local PostgreSQL answers (starts it when it is down; fails loudly otherwise).
+postgres:
+    scripts/ensure-postgres.sh
+
+# Regenerates docs/openapi.json from the API code.
+openapi:
+    cargo run -q -p closewise-api --bin closewise-api -- openapi > docs/openapi.json
+
+# The operator CLI, e.g. `./just cli mail list --to ana@example.com`.
+cli *ARGS:
+    cargo run -q -p closewise-cli -- {{ARGS}}
