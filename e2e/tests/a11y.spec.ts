@@ -21,6 +21,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 async function check(page: Page, label: string) {
   await expect(page.getByRole("heading", { level: 1 }).first(), label).toBeVisible();
+  // At rest: nothing still loading (the checkout button says "Loading..." until the session is known).
+  await expect(page.locator('[aria-busy="true"]'), `${label}: still loading`).toHaveCount(0);
   expect(await seriousViolations(page), `${label}: serious or critical axe violations`).toEqual([]);
 }
 

@@ -5,7 +5,7 @@ export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
 
 export const buttonStyles = (variant: ButtonVariant = "primary", extra?: string) =>
   cn(
-    "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-semibold transition",
+    "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-semibold transition-colors",
     "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600",
     "disabled:cursor-not-allowed disabled:opacity-60",
     variant === "primary" && "bg-blue-600 text-white hover:bg-blue-700",
