@@ -1,22 +1,37 @@
-//! Password hashing: argon2id (19 MiB, t=2, p=1, OWASP's recommendation), run on the blocking
-//! pool and bounded by a semaphore sized to the machine, so a sign-in flood queues for hashing
-//! instead of starving every other request.
+//! Password hashing: argon2id (19 MiB, t=2, p=1, OWASP's recommendation) on a fixed pool of one
+//! worker thread per core, so a sign-in flood queues for hashing instead of starving every other
+//! request.
+//!
+//! Each worker keeps its own argon2 memory (19 MiB of blocks) and reuses it for every hash, so the
+//! API's memory is bounded by cores × 19 MiB. Hashing on tokio's blocking pool instead let glibc
+//! keep a 19 MiB arena for every blocking thread that ever hashed: hundreds of MiB under load
+//! (`docs/performance.md`).
 
-use std::sync::Arc;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{mpsc, Arc, Mutex};
 
 use anyhow::Context;
 use argon2::password_hash::{
-    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+    rand_core::OsRng, Output, ParamsString, PasswordHash, Salt, SaltString,
 };
-use argon2::{Algorithm, Argon2, Params, Version};
-use tokio::sync::{OnceCell, Semaphore};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
+use tokio::sync::{oneshot, OnceCell};
+
+type Job = Box<dyn FnOnce(&mut Vec<Block>) + Send>;
 
 #[derive(Clone)]
 pub struct Hasher {
-    permits: Arc<Semaphore>,
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// Jobs for the workers; they stop when the last `Hasher` clone is dropped.
+    jobs: mpsc::Sender<Job>,
     params: Params,
     /// The hash unknown users are verified against, made once with this hasher's parameters.
-    dummy: Arc<OnceCell<String>>,
+    dummy: OnceCell<String>,
+    #[cfg(test)]
+    ran_on: Arc<Mutex<std::collections::BTreeSet<String>>>,
 }
 
 impl Hasher {
@@ -24,19 +39,52 @@ impl Hasher {
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(2);
-        Hasher {
-            permits: Arc::new(Semaphore::new(cores)),
-            params: Params::new(19 * 1024, 2, 1, None).expect("valid argon2 parameters"),
-            dummy: Arc::default(),
-        }
+        Self::with_workers(
+            Params::new(19 * 1024, 2, 1, None).expect("valid argon2 parameters"),
+            cores,
+        )
     }
 
     /// Cheaper parameters for tests of other things than hashing.
     pub fn fast_for_tests() -> Self {
+        Self::with_workers(
+            Params::new(1024, 1, 1, None).expect("valid argon2 parameters"),
+            4,
+        )
+    }
+
+    /// A hasher with `params` for new hashes and `workers` threads.
+    pub fn with_workers(params: Params, workers: usize) -> Self {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for n in 0..workers.max(1) {
+            let queue = Arc::clone(&queue);
+            std::thread::Builder::new()
+                .name(format!("argon2-{n}"))
+                .spawn(move || {
+                    // Grown on first use to the largest hash seen, then reused.
+                    let mut blocks: Vec<Block> = Vec::new();
+                    loop {
+                        let job = {
+                            let queue = queue.lock().unwrap_or_else(|p| p.into_inner());
+                            queue.recv()
+                        };
+                        let Ok(job) = job else { break };
+                        // A job that panics drops its answer channel (its caller gets an error);
+                        // the worker lives on.
+                        let _ = catch_unwind(AssertUnwindSafe(|| job(&mut blocks)));
+                    }
+                })
+                .expect("start an argon2 worker thread");
+        }
         Hasher {
-            permits: Arc::new(Semaphore::new(4)),
-            params: Params::new(1024, 1, 1, None).expect("valid argon2 parameters"),
-            dummy: Arc::default(),
+            inner: Arc::new(Inner {
+                jobs,
+                params,
+                dummy: OnceCell::new(),
+                #[cfg(test)]
+                ran_on: Arc::default(),
+            }),
         }
     }
 
@@ -44,19 +92,58 @@ impl Hasher {
         Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
     }
 
+    /// Runs `work` on a worker with its memory, and waits for it without blocking the runtime.
+    async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Vec<Block>) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let (answer, answered) = oneshot::channel();
+        #[cfg(test)]
+        let ran_on = Arc::clone(&self.inner.ran_on);
+        let job: Job = Box::new(move |blocks| {
+            // The request went away while queued (client gone, timeout): spend no hash on it.
+            if answer.is_closed() {
+                return;
+            }
+            #[cfg(test)]
+            ran_on
+                .lock()
+                .unwrap()
+                .insert(std::thread::current().name().unwrap_or("?").to_owned());
+            let _ = answer.send(work(blocks));
+        });
+        self.inner
+            .jobs
+            .send(job)
+            .map_err(|_| anyhow::anyhow!("the password hasher has stopped"))?;
+        answered.await.context("a password hashing worker failed")?
+    }
+
     pub async fn hash(&self, password: &str) -> anyhow::Result<String> {
-        let _permit = self.permits.acquire().await.context("hasher closed")?;
         let password = password.to_owned();
-        let params = self.params.clone();
-        tokio::task::spawn_blocking(move || {
+        let params = self.inner.params.clone();
+        self.run(move |blocks| {
             let salt = SaltString::generate(&mut OsRng);
-            Self::argon2(params)
-                .hash_password(password.as_bytes(), &salt)
-                .map(|h| h.to_string())
-                .map_err(|e| anyhow::anyhow!("hashing failed: {e}"))
+            let argon2 = Self::argon2(params.clone());
+            let output_len = params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN);
+            let output = compute(
+                &argon2,
+                password.as_bytes(),
+                salt.as_salt(),
+                output_len,
+                blocks,
+            )?;
+            let hash = PasswordHash {
+                algorithm: Algorithm::Argon2id.ident(),
+                version: Some(Version::V0x13.into()),
+                params: ParamsString::try_from(&params)
+                    .map_err(|e| anyhow::anyhow!("argon2 parameters: {e}"))?,
+                salt: Some(salt.as_salt()),
+                hash: Some(output),
+            };
+            Ok(hash.to_string())
         })
         .await
-        .context("hashing task failed")?
     }
 
     /// Verifies against `hash`, or against a fixed dummy hash when the user is unknown, so that
@@ -67,31 +154,75 @@ impl Hasher {
             Some(h) => h.to_owned(),
             None => self.dummy_hash().await?,
         };
-        let _permit = self.permits.acquire().await.context("hasher closed")?;
         let password = password.to_owned();
-        let ok = tokio::task::spawn_blocking(move || {
-            let parsed = PasswordHash::new(&hash)
-                .map_err(|e| anyhow::anyhow!("stored hash unreadable: {e}"))?;
-            // The parameters come from the stored hash itself.
-            Ok::<_, anyhow::Error>(
-                Argon2::default()
-                    .verify_password(password.as_bytes(), &parsed)
-                    .is_ok(),
-            )
-        })
-        .await
-        .context("verification task failed")??;
+        let ok = self
+            .run(move |blocks| {
+                let parsed = PasswordHash::new(&hash)
+                    .map_err(|e| anyhow::anyhow!("stored hash unreadable: {e}"))?;
+                // The parameters come from the stored hash itself.
+                let unreadable = |e| anyhow::anyhow!("stored hash unreadable: {e}");
+                let algorithm = Algorithm::try_from(parsed.algorithm).map_err(unreadable)?;
+                let version = match parsed.version {
+                    Some(v) => Version::try_from(v)
+                        .map_err(|e| anyhow::anyhow!("stored hash unreadable: {e}"))?,
+                    None => Version::default(),
+                };
+                let params = Params::try_from(&parsed).map_err(unreadable)?;
+                let (Some(salt), Some(expected)) = (parsed.salt, parsed.hash) else {
+                    anyhow::bail!("stored hash unreadable: no salt or no hash");
+                };
+                let argon2 = Argon2::new(algorithm, version, params);
+                let computed = compute(&argon2, password.as_bytes(), salt, expected.len(), blocks)?;
+                // `Output`'s equality is constant-time.
+                Ok(computed == expected)
+            })
+            .await?;
         Ok(ok && known)
     }
 
     /// Made on first use and kept: an unknown e-mail then costs one verification, exactly like a
     /// known one (re-hashing each time would make it take twice as long, telling them apart).
     async fn dummy_hash(&self) -> anyhow::Result<String> {
-        self.dummy
+        self.inner
+            .dummy
             .get_or_try_init(|| self.hash("closewise-dummy-password-for-timing"))
             .await
             .cloned()
     }
+
+    #[cfg(test)]
+    fn worker_threads(&self) -> Vec<String> {
+        self.inner.ran_on.lock().unwrap().iter().cloned().collect()
+    }
+
+    #[cfg(test)]
+    fn params(&self) -> &Params {
+        &self.inner.params
+    }
+}
+
+/// argon2's raw output for `password` and `salt`, computed in `blocks` (grown when too small).
+fn compute(
+    argon2: &Argon2<'_>,
+    password: &[u8],
+    salt: Salt<'_>,
+    output_len: usize,
+    blocks: &mut Vec<Block>,
+) -> anyhow::Result<Output> {
+    let mut salt_bytes = [0u8; Salt::MAX_LENGTH];
+    let salt = salt
+        .decode_b64(&mut salt_bytes)
+        .map_err(|e| anyhow::anyhow!("salt unreadable: {e}"))?;
+    let needed = argon2.params().block_count();
+    if blocks.len() < needed {
+        blocks.resize(needed, Block::default());
+    }
+    Output::init_with(output_len, |out| {
+        argon2
+            .hash_password_into_with_memory(password, salt, out, &mut blocks[..needed])
+            .map_err(Into::into)
+    })
+    .map_err(|e| anyhow::anyhow!("hashing failed: {e}"))
 }
 
 impl Default for Hasher {
@@ -103,6 +234,7 @@ impl Default for Hasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use argon2::{PasswordHasher, PasswordVerifier};
 
     #[tokio::test]
     async fn a_hash_verifies_its_password_and_no_other() {
@@ -139,11 +271,97 @@ mod tests {
         );
     }
 
+    /// The pool computes the hash itself into its own buffers; what it writes must be argon2's own
+    /// PHC string, readable by any argon2 implementation, and it must read theirs.
+    #[tokio::test]
+    async fn hashes_are_interchangeable_with_the_argon2_crates_own() {
+        let hasher = Hasher::fast_for_tests();
+        let ours = hasher.hash("correct horse").await.unwrap();
+        let parsed = PasswordHash::new(&ours).unwrap();
+        assert!(Argon2::default()
+            .verify_password(b"correct horse", &parsed)
+            .is_ok());
+        assert!(Argon2::default()
+            .verify_password(b"wrong horse", &parsed)
+            .is_err());
+
+        let salt = SaltString::generate(&mut OsRng);
+        let theirs = Hasher::argon2(Params::new(1024, 1, 1, None).unwrap())
+            .hash_password(b"battery staple", &salt)
+            .unwrap()
+            .to_string();
+        assert!(hasher
+            .verify("battery staple", Some(&theirs))
+            .await
+            .unwrap());
+        assert!(!hasher
+            .verify("battery stapler", Some(&theirs))
+            .await
+            .unwrap());
+    }
+
+    /// A stored hash made with more memory than the workers have used so far (parameters raised
+    /// later, or an imported account) still verifies: the worker's buffer grows to fit it.
+    #[tokio::test]
+    async fn a_hash_needing_more_memory_than_the_workers_buffer_verifies() {
+        let hasher = Hasher::fast_for_tests();
+        hasher.hash("warm the buffer up").await.unwrap();
+        let salt = SaltString::generate(&mut OsRng);
+        let bigger = Hasher::argon2(Params::new(4 * 1024, 1, 1, None).unwrap())
+            .hash_password(b"correct horse", &salt)
+            .unwrap()
+            .to_string();
+        assert!(hasher.verify("correct horse", Some(&bigger)).await.unwrap());
+        assert!(!hasher.verify("wrong horse", Some(&bigger)).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn an_unreadable_stored_hash_is_an_error_not_a_match() {
+        let hasher = Hasher::fast_for_tests();
+        assert!(hasher
+            .verify("anything", Some("not-a-phc-string"))
+            .await
+            .is_err());
+        assert!(hasher
+            .verify(
+                "anything",
+                Some("$argon2id$v=19$m=1024,t=1,p=1$c2FsdHNhbHQ$")
+            )
+            .await
+            .is_err());
+    }
+
+    /// Memory stays bounded: one worker thread per core, each with its own reused buffer, whatever
+    /// the number of requests waiting (the tokio blocking pool would grow to hundreds of threads,
+    /// each keeping a 19 MiB arena).
+    #[tokio::test]
+    async fn many_concurrent_hashes_share_a_fixed_set_of_workers() {
+        let hasher = Hasher::with_workers(Params::new(1024, 1, 1, None).unwrap(), 2);
+        let jobs: Vec<_> = (0..16)
+            .map(|i| {
+                let hasher = hasher.clone();
+                tokio::spawn(async move { hasher.hash(&format!("password {i}")).await })
+            })
+            .collect();
+        for job in jobs {
+            job.await.unwrap().unwrap();
+        }
+        let threads = hasher.worker_threads();
+        assert!(
+            threads.len() <= 2 && !threads.is_empty(),
+            "16 hashes ran on {threads:?}"
+        );
+    }
+
     #[test]
     fn production_parameters_are_owasps() {
         let h = Hasher::new();
         assert_eq!(
-            (h.params.m_cost(), h.params.t_cost(), h.params.p_cost()),
+            (
+                h.params().m_cost(),
+                h.params().t_cost(),
+                h.params().p_cost()
+            ),
             (19 * 1024, 2, 1)
         );
     }
