@@ -46,7 +46,8 @@ function brandName(brand: string) {
   return known[brand.toLowerCase()] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
 }
 
-function DashboardSkeleton() {
+/** What the dashboard shows while the session or its data loads (same size: no layout shift). */
+export function DashboardSkeleton() {
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 lg:px-8">
       <div className="h-10" />
