@@ -20,7 +20,9 @@ stop() {
   wait 2>/dev/null || true
   echo "==> stopped"
 }
-trap stop INT TERM EXIT
+# Ctrl-C is how people stop it: a clean stop, not a failed recipe.
+trap 'stop; exit 0' INT TERM
+trap stop EXIT
 "$bin/stripe-mock" --port "$mock_port" \
   --webhook-url "http://$addr/api/stripe/webhook" \
   --state-file data/stripe-mock.json &
