@@ -18,7 +18,7 @@ describe("Verification link page", () => {
     ["used", "This verification link has already been used."],
     ["expired", "This verification link has expired. Request a new one."],
     ["unknown", "This verification link is invalid."],
-  ])("says why a %s link failed and offers to resend", async (kind, message) => {
+  ])("says why the link failed when it is %s, and offers to resend", async (kind, message) => {
     db.createUser({ email: "ana@example.com", verified: false });
     let token = "vt_unknown";
     if (kind !== "unknown") {
