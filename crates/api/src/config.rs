@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use secrecy::{ExposeSecret, SecretString};
 
-pub const DEV_STRIPE_SECRET_KEY: &str = "sk_test_closewise_local";
-pub const DEV_STRIPE_WEBHOOK_SECRET: &str = "whsec_closewise_local";
-pub const DEV_STRIPE_API_BASE: &str = "http://127.0.0.1:12111";
+pub use closewise_core::billing::{
+    StripeConnection, DEV_STRIPE_API_BASE, DEV_STRIPE_SECRET_KEY, DEV_STRIPE_WEBHOOK_SECRET,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AppEnv {
@@ -46,6 +46,17 @@ pub struct StripeSettings {
     pub webhook_secret: SecretString,
     pub price_id: String,
     pub timeout: Duration,
+}
+
+impl StripeSettings {
+    /// What the core's Stripe client needs of these.
+    pub fn connection(&self) -> StripeConnection {
+        StripeConnection {
+            api_base: self.api_base.clone(),
+            secret_key: self.secret_key.clone(),
+            timeout: self.timeout,
+        }
+    }
 }
 
 /// Requests allowed per window. Defaults are documented in README and `.env.example`.

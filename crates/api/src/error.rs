@@ -5,6 +5,7 @@
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use closewise_core::accounts::AccountError;
 use serde::Serialize;
 
 #[derive(Debug)]
@@ -105,6 +106,22 @@ impl From<sqlx::Error> for ApiError {
                 ApiError::Unavailable(e.into())
             }
             other => ApiError::Internal(other.into()),
+        }
+    }
+}
+
+impl From<AccountError> for ApiError {
+    fn from(e: AccountError) -> Self {
+        match e {
+            AccountError::SubscriptionNotCancelled(cause) => {
+                tracing::warn!(error = %cause, "could not cancel the subscription; account kept");
+                ApiError::new(
+                    StatusCode::BAD_GATEWAY,
+                    "stripe_unavailable",
+                    "We could not cancel your subscription just now, so your account was not deleted. Please try again.",
+                )
+            }
+            AccountError::Database(e) => e.into(),
         }
     }
 }

@@ -5,18 +5,16 @@
 
 pub mod auth;
 pub mod billing;
-pub mod clock;
 pub mod config;
 pub mod error;
 pub mod extract;
 pub mod headers;
-pub mod mail;
+pub mod jwt;
 pub mod openapi;
 pub mod ops;
 pub mod plans;
 pub mod ratelimit;
 pub mod state;
-pub mod store;
 pub mod web;
 
 use std::net::SocketAddr;
@@ -32,40 +30,48 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
+use utoipa_axum::router::OpenApiRouter;
 
-use crate::auth::jwt::Keys;
-use crate::auth::password::Hasher;
-use crate::clock::Clock;
+use closewise_core::clock::Clock;
+use closewise_core::password::Hasher;
+use closewise_core::store::Store;
+
 use crate::config::Settings;
 use crate::error::ApiError;
+use crate::jwt::Keys;
 use crate::state::AppState;
-use crate::store::Store;
 
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// Every API route, in one visible place.
-pub fn api_router(development: bool) -> Router<AppState> {
-    Router::new()
-        .merge(auth::routes::router())
+/// Every API route, in one visible place; each documented one registers its OpenAPI operation
+/// with it (`openapi::document`).
+pub fn api_router(development: bool) -> OpenApiRouter<AppState> {
+    use utoipa::OpenApi;
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .merge(auth::router())
         .merge(plans::router())
         .merge(billing::router())
         .merge(ops::router(development))
-        .route(
-            "/api/openapi.json",
-            get(|| async {
-                (
-                    [(header::CONTENT_TYPE, "application/json")],
-                    openapi::json(),
-                )
-            }),
-        )
+}
+
+fn routes(development: bool) -> Router<AppState> {
+    let (router, _) = api_router(development).split_for_parts();
+    router.route(
+        "/api/openapi.json",
+        get(|| async {
+            (
+                [(header::CONTENT_TYPE, "application/json")],
+                openapi::json(),
+            )
+        }),
+    )
 }
 
 pub fn app(state: AppState) -> Router {
     let development = state.settings.is_development();
     let settings = state.settings.clone();
     let web = web::router(&state.settings);
-    api_router(development)
+    routes(development)
         .route(
             "/api/{*rest}",
             axum::routing::any(|| async { ApiError::not_found() }),
@@ -143,7 +149,7 @@ impl Application {
         let listener = TcpListener::bind(settings.addr)
             .await
             .with_context(|| format!("cannot listen on {}", settings.addr))?;
-        let stripe = billing::StripeClient::new(&settings.stripe)?;
+        let stripe = closewise_core::billing::StripeClient::new(&settings.stripe.connection())?;
         let state = AppState::new(settings, store, keys, options.hasher, options.clock, stripe);
         let (shutdown, _) = watch::channel(false);
         Ok(Application {
@@ -174,7 +180,7 @@ impl Application {
             shutdown,
         } = self;
         if let Some(smtp) = &state.settings.smtp_url {
-            let worker = mail::worker::Worker::new(
+            let worker = closewise_core::mail::worker::Worker::new(
                 state.store.clone(),
                 smtp,
                 &state.settings.mail_from,

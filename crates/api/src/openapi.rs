@@ -1,25 +1,17 @@
-//! The OpenAPI document, generated from the handlers' annotations. It is served at
+//! The OpenAPI document, generated from the handlers' annotations as the routes register them
+//! (`crate::api_router`: each route once, for the router and the document). It is served at
 //! `/api/openapi.json` and committed as `docs/openapi.json`; a test fails when they differ, and the
 //! web's contract test checks its MSW handlers against the committed file.
 
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{auth, billing, ops, plans};
+use crate::auth;
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Closewise API", version = "1.0.0", description = "Accounts, plans and billing for Closewise. Errors are `{\"error\": {\"code\", \"message\"}}`."),
-    paths(
-        auth::routes::signup, auth::routes::verify, auth::routes::resend, auth::routes::token,
-        auth::routes::logout, auth::routes::current_user, auth::routes::recover, auth::routes::reset,
-        auth::routes::change_password, auth::routes::delete_account, auth::routes::jwks,
-        plans::plan, plans::products, billing::routes::checkout, billing::routes::confirm,
-        billing::routes::subscription, billing::routes::portal, billing::webhook::webhook,
-        ops::healthz, ops::readyz,
-    ),
-    components(schemas(crate::error::ErrorBody, auth::routes::RefreshBody)),
-    modifiers(&BearerAuth, &CommonErrors),
+    components(schemas(crate::error::ErrorBody, auth::RefreshBody)),
     tags((name = "auth"), (name = "plans"), (name = "billing"), (name = "ops"))
 )]
 pub struct ApiDoc;
@@ -99,8 +91,13 @@ impl Modify for CommonErrors {
     }
 }
 
+/// The base document with every documented route's operation, then the modifiers that need the
+/// operations in place.
 pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    let (_, mut doc) = crate::api_router(false).split_for_parts();
+    BearerAuth.modify(&mut doc);
+    CommonErrors.modify(&mut doc);
+    doc
 }
 
 pub fn json() -> String {

@@ -4,19 +4,21 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
 use serde::{Deserialize, Serialize};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AppQuery};
-use crate::mail::templates::escape;
 use crate::state::AppState;
-use crate::store::mail::MailFilter;
+use closewise_core::mail::templates::escape;
+use closewise_core::store::mail::MailFilter;
 
-pub fn router(development: bool) -> Router<AppState> {
-    let router = Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz));
+/// The mail catcher is development-only and undocumented, so it is a plain route.
+pub fn router(development: bool) -> OpenApiRouter<AppState> {
+    let router = OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz));
     if development {
         router
             .route("/dev/mail", get(mail_page))

@@ -1,22 +1,22 @@
 //! `GET /api/plan` and `GET /api/products`.
 
 use axum::extract::State;
-use axum::routing::get;
-use axum::Router;
 use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
-use crate::store::PlanRow;
+use closewise_core::store::PlanRow;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/plan", get(plan))
-        .route("/api/products", get(products))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(plan))
+        .routes(routes!(products))
 }
 
 /// The spec's `user_plans` row.

@@ -1,16 +1,19 @@
-//! The one state every handler shares.
+//! The one state every handler shares: the settings, the HTTP-side parts (keys, limiter) and the
+//! core's store and services.
 
 use std::ops::Deref;
 use std::sync::Arc;
 
-use crate::auth::jwt::Keys;
-use crate::auth::password::Hasher;
-use crate::billing::{StripeClient, UserLocks};
-use crate::clock::Clock;
+use closewise_core::accounts::Accounts;
+use closewise_core::billing::{Billing, StripeClient};
+use closewise_core::clock::Clock;
+use closewise_core::mail::Composer;
+use closewise_core::password::Hasher;
+use closewise_core::store::Store;
+
 use crate::config::Settings;
-use crate::mail::Composer;
+use crate::jwt::Keys;
 use crate::ratelimit::Limiter;
-use crate::store::Store;
 
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -23,9 +26,8 @@ pub struct Inner {
     pub clock: Clock,
     pub limiter: Limiter,
     pub mail: Composer,
-    pub stripe: StripeClient,
-    /// Serialises each user's read-from-Stripe-then-store steps (confirm, webhooks).
-    pub billing_locks: UserLocks,
+    pub billing: Billing,
+    pub accounts: Accounts,
 }
 
 impl AppState {
@@ -38,6 +40,8 @@ impl AppState {
         stripe: StripeClient,
     ) -> Self {
         let mail = Composer::new(&settings.base_url);
+        let billing = Billing::new(store.clone(), stripe, clock.clone());
+        let accounts = Accounts::new(store.clone(), billing.clone());
         AppState(Arc::new(Inner {
             settings,
             store,
@@ -46,8 +50,8 @@ impl AppState {
             clock,
             limiter: Limiter::default(),
             mail,
-            stripe,
-            billing_locks: UserLocks::default(),
+            billing,
+            accounts,
         }))
     }
 }

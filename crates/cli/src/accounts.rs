@@ -1,11 +1,13 @@
 //! `users ...` and `plans ...`.
 
 use anyhow::bail;
-use closewise_api::billing::StripeFailure;
-use closewise_api::store::admin::UserFilter;
-use closewise_api::store::audit::AuditRow;
-use closewise_api::store::mail::MailFilter;
-use closewise_api::store::{PlanRow, SessionRow, SubscriptionRow, UserRow};
+use closewise_core::accounts::{AccountError, Accounts};
+use closewise_core::billing::Billing;
+use closewise_core::clock::Clock;
+use closewise_core::store::admin::UserFilter;
+use closewise_core::store::audit::AuditRow;
+use closewise_core::store::mail::MailFilter;
+use closewise_core::store::{PlanRow, SessionRow, SubscriptionRow, UserRow};
 use closewise_domain::subscription::SubscriptionStatus;
 use serde_json::{json, Value};
 
@@ -389,36 +391,34 @@ pub async fn delete(ctx: &Ctx, a: UserDelete) -> anyhow::Result<()> {
             user.email
         ),
     )?;
-    // Nobody should keep paying for an account that no longer exists.
-    let sub = ctx.store.subscription_of(user.id).await?;
-    let live = sub.as_ref().filter(|s| {
-        !SubscriptionStatus::parse(&s.status)
-            .map(|st| st.is_terminal())
-            .unwrap_or(false)
-    });
-    if let Some(s) = live {
-        let stripe = crate::billing::client(&a.stripe)?;
-        match stripe.cancel_subscription(&s.subscription_id).await {
-            Ok(()) | Err(StripeFailure::NotFound) => {
-                println!("Subscription {} canceled at Stripe.", s.subscription_id)
-            }
-            Err(e) => bail!(
-                "could not cancel subscription {} at Stripe ({e}); the account was kept. \
-                 Try again, or cancel it in Stripe's dashboard first",
-                s.subscription_id
-            ),
-        }
-    }
+    // Nobody should keep paying for an account that no longer exists: the service cancels a
+    // live subscription first and keeps the account when it cannot.
+    let billing = Billing::new(
+        ctx.store.clone(),
+        crate::billing::client(&a.stripe)?,
+        Clock::System,
+    );
     let audit = ctx.audit(
         "user.delete",
         &user,
         &a.reason,
-        json!({
-            "created_at": rfc3339(user.created_at),
-            "subscription": live.map(|s| s.subscription_id.clone()),
-        }),
+        json!({ "created_at": rfc3339(user.created_at) }),
     );
-    if ctx.store.delete_user_audited(user.id, &audit).await? {
+    let deletion = match Accounts::new(ctx.store.clone(), billing)
+        .delete(user.id, Some(audit))
+        .await
+    {
+        Ok(d) => d,
+        Err(AccountError::SubscriptionNotCancelled(e)) => bail!(
+            "could not cancel the subscription at Stripe ({e}); the account was kept. \
+             Try again, or cancel it in Stripe's dashboard first"
+        ),
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(s) = &deletion.cancelled_subscription {
+        println!("Subscription {s} canceled at Stripe.");
+    }
+    if deletion.deleted {
         println!("{} deleted.", user.email);
         Ok(())
     } else {

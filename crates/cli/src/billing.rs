@@ -4,10 +4,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use closewise_api::billing::{StripeClient, StripeFailure};
-use closewise_api::config::{StripeSettings, DEV_STRIPE_WEBHOOK_SECRET};
-use closewise_api::store::admin::UserFilter;
-use closewise_api::store::{
+use closewise_core::billing::{StripeClient, StripeConnection, StripeFailure};
+use closewise_core::store::admin::UserFilter;
+use closewise_core::store::{
     PlanRow, SubscriptionRecord, SubscriptionRow, UserRow, WebhookEventRow,
 };
 use closewise_domain::subscription::plan_for_subscription;
@@ -20,12 +19,9 @@ use crate::opt::{StripeArgs, SubscriptionSync, WebhooksList};
 use crate::print::{self, table, when, when_opt};
 
 pub fn client(a: &StripeArgs) -> anyhow::Result<StripeClient> {
-    StripeClient::new(&StripeSettings {
+    StripeClient::new(&StripeConnection {
         api_base: a.stripe_api_base.trim_end_matches('/').to_owned(),
         secret_key: a.stripe_secret_key.clone().into(),
-        // Only the API server verifies webhooks; the CLI never does.
-        webhook_secret: DEV_STRIPE_WEBHOOK_SECRET.into(),
-        price_id: closewise_domain::catalogue::DEFAULT_PRICE_ID.into(),
         timeout: Duration::from_secs(a.stripe_timeout_secs),
     })
 }

@@ -3,8 +3,8 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use anyhow::bail;
-use closewise_api::store::audit::NewAudit;
-use closewise_api::store::{Store, UserRow};
+use closewise_core::store::audit::NewAudit;
+use closewise_core::store::{Store, UserRow};
 use closewise_domain::email::Email;
 use time::OffsetDateTime;
 

@@ -1,5 +1,6 @@
-//! The operator CLI. It calls the api crate's store and billing modules and never writes SQL of
-//! its own. Exit codes: 0 done, 1 failure, 2 usage error (clap's, and ours: see [`UsageError`]).
+//! The operator CLI: a terminal adapter over `closewise_core`'s store and services (the same ones
+//! the API's handlers call); it never writes SQL or rules of its own. Exit codes: 0 done, 1
+//! failure, 2 usage error (clap's, and ours: see [`UsageError`]).
 
 mod accounts;
 mod billing;
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use closewise_api::store::Store;
+use closewise_core::store::Store;
 
 use crate::ctx::Ctx;
 use crate::opt::{
@@ -67,7 +68,6 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
         .or_else(|| std::env::var("LOGNAME").ok())
         .filter(|a| !a.trim().is_empty())
         .unwrap_or_else(|| "unknown".into());
-    let database_url = opt.db.database_url;
     let ctx = Ctx { store, actor };
     let result = match opt.command {
         Command::Users(UsersCommand::List(a)) => accounts::list(&ctx, a).await,
@@ -82,9 +82,7 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
         Command::Mail(MailCommand::Show(a)) => mail::show(&ctx, a).await,
         Command::Mail(MailCommand::Retry(a)) => mail::retry(&ctx, a).await,
         Command::Webhooks(WebhooksCommand::List(a)) => billing::webhooks_list(&ctx, a).await,
-        Command::Webhooks(WebhooksCommand::Replay(a)) => {
-            replay::replay(&ctx, a, &database_url).await
-        }
+        Command::Webhooks(WebhooksCommand::Replay(a)) => replay::replay(&ctx, a).await,
         Command::Db(DbCommand::Migrate) => {
             println!("migrations applied ({})", ctx.store.backend_name());
             Ok(())

@@ -1,9 +1,9 @@
 //! `mail ...`: the outbox.
 
 use anyhow::bail;
-use closewise_api::store::audit::NewAudit;
-use closewise_api::store::mail::MailFilter;
-use closewise_api::store::MailRow;
+use closewise_core::store::audit::NewAudit;
+use closewise_core::store::mail::MailFilter;
+use closewise_core::store::MailRow;
 use serde_json::json;
 
 use crate::ctx::Ctx;

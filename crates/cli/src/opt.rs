@@ -77,12 +77,12 @@ pub struct StripeArgs {
     /// Stripe's API, or stripe-mock's.
     ///
     /// Example: --stripe-api-base http://127.0.0.1:12111
-    #[arg(long, env = "STRIPE_API_BASE", default_value = closewise_api::config::DEV_STRIPE_API_BASE)]
+    #[arg(long, env = "STRIPE_API_BASE", default_value = closewise_core::billing::DEV_STRIPE_API_BASE)]
     pub stripe_api_base: String,
     /// The secret API key.
     ///
     /// Example: STRIPE_SECRET_KEY=sk_live_... closewise subscriptions sync --all
-    #[arg(long, env = "STRIPE_SECRET_KEY", default_value = closewise_api::config::DEV_STRIPE_SECRET_KEY, hide_default_value = true, hide_env_values = true)]
+    #[arg(long, env = "STRIPE_SECRET_KEY", default_value = closewise_core::billing::DEV_STRIPE_SECRET_KEY, hide_default_value = true, hide_env_values = true)]
     pub stripe_secret_key: String,
     /// Seconds to wait for each Stripe call (at most 10).
     ///

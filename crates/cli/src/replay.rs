@@ -1,19 +1,12 @@
-//! `webhooks replay EVENT_ID`: the event is fetched from Stripe again, signed as Stripe would sign
-//! it, and handed to the API's own webhook handler in-process. So a replay goes through exactly
-//! the path a delivery takes: signature check, idempotency by event id, the subject read back from
-//! Stripe and fulfilled. Nothing here decides what an event means.
+//! `webhooks replay EVENT_ID`: the event is fetched from Stripe again (so it needs no signature)
+//! and handed to the billing service that handles deliveries to the API's webhook: idempotency
+//! by event id, the subject read back from Stripe and fulfilled. Nothing here decides what an
+//! event means.
 
 use anyhow::{bail, Context};
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue};
-use closewise_api::auth::jwt::Keys;
-use closewise_api::auth::password::Hasher;
-use closewise_api::billing::signature;
-use closewise_api::clock::Clock;
-use closewise_api::config::Settings;
-use closewise_api::state::AppState;
-use closewise_api::store::audit::NewAudit;
+use closewise_core::billing::{Billing, EventError};
+use closewise_core::clock::Clock;
+use closewise_core::store::audit::NewAudit;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
@@ -21,11 +14,8 @@ use crate::ctx::Ctx;
 use crate::opt::{StripeArgs, WebhookReplay};
 use crate::print::when;
 
-/// Signs our own hand-over; it never leaves the process.
-const REPLAY_SECRET: &str = "whsec_closewise_cli_replay";
-
 async fn fetch_event(a: &StripeArgs, id: &str) -> anyhow::Result<Value> {
-    if !closewise_api::billing::is_stripe_id(id) {
+    if !closewise_core::billing::is_stripe_id(id) {
         return Err(crate::UsageError(format!(
             "{id:?} is not a Stripe event id; copy it from `closewise webhooks list`"
         ))
@@ -60,29 +50,6 @@ async fn fetch_event(a: &StripeArgs, id: &str) -> anyhow::Result<Value> {
     }
 }
 
-/// The API's state on our store, talking to the same Stripe.
-fn app_state(ctx: &Ctx, a: &StripeArgs, database_url: &str) -> anyhow::Result<AppState> {
-    let timeout = a.stripe_timeout_secs.to_string();
-    let settings = Settings::from_lookup(|k| match k {
-        "DATABASE_URL" => Some(database_url.to_owned()),
-        "STRIPE_API_BASE" => Some(a.stripe_api_base.clone()),
-        "STRIPE_SECRET_KEY" => Some(a.stripe_secret_key.clone()),
-        "STRIPE_WEBHOOK_SECRET" => Some(REPLAY_SECRET.to_owned()),
-        "STRIPE_TIMEOUT_SECS" => Some(timeout.clone()),
-        _ => None,
-    })?;
-    let stripe = closewise_api::billing::StripeClient::new(&settings.stripe)?;
-    let keys = Keys::generate(&settings.base_url)?;
-    Ok(AppState::new(
-        settings,
-        ctx.store.clone(),
-        keys,
-        Hasher::new(),
-        Clock::System,
-        stripe,
-    ))
-}
-
 /// The account an event is about, when we can tell: by its Stripe customer, else by the user id
 /// our checkout sessions carry.
 async fn user_of(ctx: &Ctx, event: &Value) -> anyhow::Result<Option<(Uuid, String)>> {
@@ -105,7 +72,7 @@ async fn user_of(ctx: &Ctx, event: &Value) -> anyhow::Result<Option<(Uuid, Strin
     })
 }
 
-pub async fn replay(ctx: &Ctx, a: WebhookReplay, database_url: &str) -> anyhow::Result<()> {
+pub async fn replay(ctx: &Ctx, a: WebhookReplay) -> anyhow::Result<()> {
     if let Some(row) = ctx.store.webhook_event(&a.event_id).await? {
         if let Some(at) = row.processed_at {
             println!(
@@ -119,16 +86,15 @@ pub async fn replay(ctx: &Ctx, a: WebhookReplay, database_url: &str) -> anyhow::
     }
     let event = fetch_event(&a.stripe, &a.event_id).await?;
     let kind = event["type"].as_str().unwrap_or("unknown").to_owned();
-    let state = app_state(ctx, &a.stripe, database_url)?;
-    let body = serde_json::to_vec(&event)?;
-    let mut headers = HeaderMap::new();
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    headers.insert(
-        "stripe-signature",
-        HeaderValue::from_str(&signature::sign(REPLAY_SECRET, now, &body))?,
+    let billing = Billing::new(
+        ctx.store.clone(),
+        crate::billing::client(&a.stripe)?,
+        Clock::System,
     );
-    let answer =
-        closewise_api::billing::webhook::webhook(State(state), headers, Bytes::from(body)).await;
+    let answer = match billing.handle_event(&event).await {
+        Err(EventError::Invalid) => bail!("Stripe's event {} has no id or type", a.event_id),
+        other => other,
+    };
     let row = ctx.store.webhook_event(&a.event_id).await?;
     let processed = answer.is_ok() && row.as_ref().is_some_and(|r| r.processed_at.is_some());
     let error = row.as_ref().and_then(|r| r.error.clone());
@@ -160,7 +126,7 @@ pub async fn replay(ctx: &Ctx, a: WebhookReplay, database_url: &str) -> anyhow::
         bail!(
             "event {} ({kind}) could not be processed: {}; run the replay again once that is fixed",
             a.event_id,
-            error.unwrap_or_else(|| "the webhook handler refused it".into())
+            error.unwrap_or_else(|| "the billing service refused it".into())
         )
     }
 }

@@ -6,10 +6,10 @@
 //! twice is harmless. Subscriptions get `cus_seed_…`/`sub_seed_…` ids that exist in no Stripe.
 
 use anyhow::Context;
-use closewise_api::auth::password::Hasher;
-use closewise_api::store::admin::{SeedOutcome, SeedUser};
-use closewise_api::store::audit::NewAudit;
-use closewise_api::store::SubscriptionRecord;
+use closewise_core::password::Hasher;
+use closewise_core::store::admin::{SeedOutcome, SeedUser};
+use closewise_core::store::audit::NewAudit;
+use closewise_core::store::SubscriptionRecord;
 use closewise_domain::plan::PlanType;
 use closewise_domain::subscription::SubscriptionStatus;
 use serde::Deserialize;

@@ -1,6 +1,6 @@
 //! `stats`: the figures from the store and a per-day sign-up chart drawn with block characters.
 
-use closewise_api::store::stats::{DayCount, Stats};
+use closewise_core::store::stats::{DayCount, Stats};
 
 use crate::ctx::Ctx;
 use crate::opt::StatsArgs;

@@ -1,7 +1,35 @@
-//! Accounts: sign-up, verification, sign-in, sessions, recovery.
+//! Accounts over HTTP: one file per flow (sign-up, verification, tokens, sign-out, recovery, the
+//! signed-in account), sessions and their cookie, and e-mail tokens.
 
-pub mod jwt;
-pub mod password;
-pub mod routes;
+mod account;
+mod common;
+mod logout;
+mod recover;
 pub mod session;
+mod signup;
+mod token;
 pub mod tokens;
+mod verify;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::state::AppState;
+
+pub use common::{Empty, EMAIL_WORK_FLOOR};
+pub use token::RefreshBody;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(signup::signup))
+        .routes(routes!(verify::verify))
+        .routes(routes!(verify::resend))
+        .routes(routes!(token::token))
+        .routes(routes!(logout::logout))
+        .routes(routes!(account::current_user))
+        .routes(routes!(recover::recover))
+        .routes(routes!(recover::reset))
+        .routes(routes!(account::change_password))
+        .routes(routes!(account::delete_account))
+        .routes(routes!(account::jwks))
+}

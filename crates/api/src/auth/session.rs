@@ -9,12 +9,12 @@ use uuid::Uuid;
 
 use closewise_domain::tokens::{ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL};
 
-use super::jwt::{Claims, AUDIENCE};
 use super::tokens::{hash_token, random_token};
 use crate::error::ApiResult;
+use crate::jwt::{Claims, AUDIENCE};
 use crate::state::AppState;
-use crate::store::sessions::NewSession;
-use crate::store::UserRow;
+use closewise_core::store::sessions::NewSession;
+use closewise_core::store::UserRow;
 
 pub const REFRESH_COOKIE: &str = "cw_refresh";
 pub const COOKIE_PATH: &str = "/api/auth";

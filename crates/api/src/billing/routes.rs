@@ -13,13 +13,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::stripe::StripeFailure;
-use super::{fulfil, is_stripe_id};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{bearer, AppJson, AuthUser};
 use crate::plans::PlanBody;
 use crate::state::AppState;
-use crate::store::SubscriptionRow;
+use closewise_core::billing::BillingError;
+use closewise_core::store::SubscriptionRow;
 
 #[derive(Deserialize, ToSchema)]
 pub struct CheckoutBody {
@@ -197,7 +196,7 @@ pub async fn checkout(
         return Err(invalid_redirect());
     }
 
-    let stripe = &state.stripe;
+    let stripe = state.billing.stripe();
     let customer = match state.store.stripe_customer_of(user.id).await? {
         Some(c) => c,
         None => {
@@ -241,37 +240,19 @@ pub async fn confirm(
     auth: AuthUser,
     AppJson(body): AppJson<ConfirmBody>,
 ) -> ApiResult<AppJson<ConfirmAnswer>> {
-    let id = body.session_id.trim();
-    if !is_stripe_id(id) {
-        return Err(activation_failed(
-            StatusCode::NOT_FOUND,
-            "session_not_found",
-        ));
-    }
-    let _serialised = state.billing_locks.lock(auth.user_id).await;
-    let session = state
-        .stripe
-        .checkout_session(id)
+    state
+        .billing
+        .confirm_checkout(auth.user_id, &body.session_id)
         .await
         .map_err(|e| match e {
-            StripeFailure::NotFound => {
-                activation_failed(StatusCode::NOT_FOUND, "session_not_found")
+            BillingError::SessionNotFound => activation_failed(StatusCode::NOT_FOUND, e.code()),
+            BillingError::SessionNotYours => activation_failed(StatusCode::FORBIDDEN, e.code()),
+            BillingError::SessionNotPaid => activation_failed(StatusCode::CONFLICT, e.code()),
+            BillingError::StripeUnavailable(_) => {
+                activation_failed(StatusCode::BAD_GATEWAY, e.code())
             }
-            _ => activation_failed(StatusCode::BAD_GATEWAY, "stripe_unavailable"),
+            BillingError::Database(e) => e.into(),
         })?;
-    let known_customer = state.store.stripe_customer_of(auth.user_id).await?;
-    if !session.belongs_to(auth.user_id, known_customer.as_deref()) {
-        tracing::warn!(session = %session.id, "confirm of a session that is not the caller's");
-        return Err(activation_failed(
-            StatusCode::FORBIDDEN,
-            "session_not_yours",
-        ));
-    }
-    let record = match (&session.subscription, session.complete && session.paid) {
-        (Some(record), true) => record,
-        _ => return Err(activation_failed(StatusCode::CONFLICT, "session_not_paid")),
-    };
-    fulfil(&state, auth.user_id, record).await?;
     let plan = state
         .store
         .plan_for(auth.user_id, state.clock.now())
@@ -337,7 +318,8 @@ pub async fn portal(
             )
         })?;
     let url = state
-        .stripe
+        .billing
+        .stripe()
         .portal_session(&customer, &return_url)
         .await
         .map_err(|_| {

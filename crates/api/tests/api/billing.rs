@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use closewise_api::billing::signature::sign;
 use closewise_api::config::{DEV_STRIPE_SECRET_KEY, DEV_STRIPE_WEBHOOK_SECRET};
+use closewise_core::billing::signature::sign;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use stripe_mock::MockHandle;
@@ -901,7 +901,7 @@ mod faults {
             let app = app_against(backend, &server, 1).await;
             let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
             let uid: uuid::Uuid = user_id(&app, &token).await.parse().unwrap();
-            let record = closewise_api::store::SubscriptionRecord {
+            let record = closewise_core::store::SubscriptionRecord {
                 customer_id: "cus_live".into(),
                 subscription_id: "sub_live".into(),
                 price_id: Some(PRICE.into()),

@@ -1,13 +1,13 @@
 //! `spawn_app()`: every test gets its own API on port 0 with a fresh database (a SQLite file or a
 //! new PostgreSQL database), a manual clock and fast password hashing.
 
-use closewise_api::auth::jwt::Keys;
-use closewise_api::auth::password::Hasher;
-use closewise_api::clock::Clock;
 use closewise_api::config::Settings;
+use closewise_api::jwt::Keys;
 use closewise_api::state::AppState;
-use closewise_api::store::mail::MailFilter;
 use closewise_api::{Application, BuildOptions};
+use closewise_core::clock::Clock;
+use closewise_core::password::Hasher;
+use closewise_core::store::mail::MailFilter;
 use reqwest::{Response, StatusCode};
 use serde_json::{json, Value};
 use sqlx::Connection;
@@ -182,7 +182,7 @@ impl TestApp {
     }
 
     /// Mails to `to`, newest first.
-    pub async fn mails_to(&self, to: &str) -> Vec<closewise_api::store::MailRow> {
+    pub async fn mails_to(&self, to: &str) -> Vec<closewise_core::store::MailRow> {
         self.state
             .store
             .list_mail(Some(to), MailFilter::All, 100)

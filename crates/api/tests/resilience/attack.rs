@@ -3,7 +3,7 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use closewise_api::auth::jwt::{Claims, Keys, AUDIENCE};
+use closewise_api::jwt::{Claims, Keys, AUDIENCE};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -155,7 +155,7 @@ fn webhook_event() -> Vec<u8> {
 }
 
 both!(async fn a_webhook_with_a_bad_or_stale_signature_is_refused(app) {
-    use closewise_api::billing::signature::{sign, TOLERANCE_SECS};
+    use closewise_core::billing::signature::{sign, TOLERANCE_SECS};
     use secrecy::ExposeSecret;
     let secret = app.state.settings.stripe.webhook_secret.expose_secret().to_string();
     let payload = webhook_event();

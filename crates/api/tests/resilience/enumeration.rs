@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use closewise_api::auth::password::Hasher;
+use closewise_core::password::Hasher;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 

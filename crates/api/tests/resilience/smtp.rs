@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use closewise_api::mail::worker::Worker;
+use closewise_core::mail::worker::Worker;
 use reqwest::StatusCode;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
@@ -138,14 +138,14 @@ async fn outbox_ids(app: &TestApp) -> Vec<(String, bool, i32)> {
 }
 
 trait AllMail {
-    async fn mails_to_all(&self) -> Vec<closewise_api::store::MailRow>;
+    async fn mails_to_all(&self) -> Vec<closewise_core::store::MailRow>;
 }
 
 impl AllMail for TestApp {
-    async fn mails_to_all(&self) -> Vec<closewise_api::store::MailRow> {
+    async fn mails_to_all(&self) -> Vec<closewise_core::store::MailRow> {
         self.state
             .store
-            .list_mail(None, closewise_api::store::mail::MailFilter::All, 10_000)
+            .list_mail(None, closewise_core::store::mail::MailFilter::All, 10_000)
             .await
             .unwrap()
     }
@@ -220,7 +220,7 @@ async fn smtp_down_then_back(backend: Backend) {
     let failed = app
         .state
         .store
-        .list_mail(None, closewise_api::store::mail::MailFilter::Pending, 100)
+        .list_mail(None, closewise_core::store::mail::MailFilter::Pending, 100)
         .await
         .unwrap();
     assert!(

@@ -4,11 +4,11 @@
 use std::future::Future;
 use std::time::Duration;
 
-use closewise_api::auth::jwt::Keys;
-use closewise_api::auth::password::Hasher;
-use closewise_api::clock::Clock;
 use closewise_api::config::Settings;
+use closewise_api::jwt::Keys;
 use closewise_api::{Application, BuildOptions};
+use closewise_core::clock::Clock;
+use closewise_core::password::Hasher;
 use sqlx::Connection;
 
 use crate::helpers::{test_settings, Backend};

@@ -1,7 +1,7 @@
 //! `users ...` and `plans ...`.
 
-use closewise_api::store::sessions::NewSession;
-use closewise_api::store::{NewMail, Store};
+use closewise_core::store::sessions::NewSession;
+use closewise_core::store::{NewMail, Store};
 use uuid::Uuid;
 
 use crate::helpers::{emails, now, stderr, ACTOR};

@@ -1,18 +1,15 @@
 //! `subscriptions sync` against stripe-mock in-process, and `webhooks list`.
 
-use closewise_api::billing::StripeClient;
-use closewise_api::config::StripeSettings;
-use closewise_api::store::Store;
+use closewise_core::billing::{StripeClient, StripeConnection};
+use closewise_core::store::Store;
 use stripe_mock::MockHandle;
 
 use crate::helpers::{now, stderr, TestDb, ACTOR};
 
 fn stripe(mock: &MockHandle) -> StripeClient {
-    StripeClient::new(&StripeSettings {
+    StripeClient::new(&StripeConnection {
         api_base: mock.base_url(),
         secret_key: stripe_mock::DEFAULT_SECRET_KEY.to_owned().into(),
-        webhook_secret: stripe_mock::DEFAULT_WEBHOOK_SECRET.to_owned().into(),
-        price_id: stripe_mock::SEED_PRICE.into(),
         timeout: std::time::Duration::from_secs(5),
     })
     .unwrap()

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::Output;
 
-use closewise_api::store::Store;
+use closewise_core::store::Store;
 use serde_json::Value;
 
 pub const ACTOR: &str = "test-operator";

@@ -1,6 +1,6 @@
 //! `mail ...`: the outbox written by the API's store.
 
-use closewise_api::store::{NewMail, Store};
+use closewise_core::store::{NewMail, Store};
 use uuid::Uuid;
 
 use crate::helpers::{now, stderr};

@@ -1,6 +1,6 @@
 //! `db seed` and `stats`.
 
-use closewise_api::auth::password::Hasher;
+use closewise_core::password::Hasher;
 
 use crate::helpers::{fixture, stderr};
 

@@ -7,7 +7,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use closewise_domain::subscription::SubscriptionStatus;
-use secrecy::ExposeSecret;
+use secrecy::{ExposeSecret, SecretString};
 use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeError, StripeRequest};
 use stripe_billing::billing_portal_session::CreateBillingPortalSession;
 use stripe_billing::subscription::{CancelSubscription, RetrieveSubscription};
@@ -19,8 +19,16 @@ use stripe_checkout::{CheckoutSessionMode, CheckoutSessionPaymentStatus, Checkou
 use stripe_core::customer::CreateCustomer;
 use uuid::Uuid;
 
-use crate::config::StripeSettings;
 use crate::store::SubscriptionRecord;
+
+/// Where Stripe is and how to talk to it: all a client needs (webhook secrets and prices are the
+/// API's business).
+#[derive(Clone, Debug)]
+pub struct StripeConnection {
+    pub api_base: String,
+    pub secret_key: SecretString,
+    pub timeout: Duration,
+}
 
 /// The longest a single Stripe call may take, whatever the configuration says.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(10);
@@ -84,12 +92,12 @@ impl std::fmt::Debug for StripeClient {
 }
 
 impl StripeClient {
-    pub fn new(settings: &StripeSettings) -> anyhow::Result<StripeClient> {
-        let timeout = settings
+    pub fn new(connection: &StripeConnection) -> anyhow::Result<StripeClient> {
+        let timeout = connection
             .timeout
             .clamp(Duration::from_millis(100), MAX_TIMEOUT);
-        let base = format!("{}/", settings.api_base.trim_end_matches('/'));
-        let client = ClientBuilder::new(settings.secret_key.expose_secret())
+        let base = format!("{}/", connection.api_base.trim_end_matches('/'));
+        let client = ClientBuilder::new(connection.secret_key.expose_secret())
             .url(base)
             .timeout(timeout)
             .request_strategy(RequestStrategy::Once)

@@ -1,0 +1,120 @@
+//! The signed-in account: `GET /api/auth/user`, password change, deletion, and the public keys.
+
+use super::common::*;
+use super::session::{self, UserEnvelope};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AppJson, AuthUser};
+use crate::ratelimit::Bucket;
+use crate::state::AppState;
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::CookieJar;
+use closewise_core::mail::Template;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+#[derive(Deserialize, ToSchema)]
+pub struct ChangePasswordBody {
+    pub current_password: String,
+    pub password: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PasswordBody {
+    pub password: String,
+}
+
+#[utoipa::path(get, path = "/api/auth/user", tag = "auth",
+    responses((status = 200, body = UserEnvelope), (status = 401, body = crate::error::ErrorBody)), security(("bearer" = [])))]
+pub async fn current_user(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<AppJson<UserEnvelope>> {
+    let user = state
+        .store
+        .user_by_id(auth.user_id)
+        .await?
+        .ok_or_else(ApiError::invalid_token)?;
+    Ok(AppJson(UserEnvelope {
+        user: (&user).into(),
+    }))
+}
+
+/// The signed-in caller proves it knows the password again before a sensitive change. Attempts
+/// count against the account's failed sign-in budget, like sign-in itself.
+pub(super) async fn reconfirm_password(
+    state: &AppState,
+    auth: &AuthUser,
+    password: &str,
+    wrong: &'static str,
+) -> ApiResult<closewise_core::store::UserRow> {
+    let user = state
+        .store
+        .user_by_id(auth.user_id)
+        .await?
+        .ok_or_else(ApiError::invalid_token)?;
+    limit(state, Bucket::FailedSignin, &user.email)?;
+    if !state
+        .hasher
+        .verify(password, Some(&user.password_hash))
+        .await?
+    {
+        return Err(ApiError::bad_request("invalid_credentials", wrong));
+    }
+    state.limiter.refund(Bucket::FailedSignin, &user.email);
+    Ok(user)
+}
+
+#[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = ChangePasswordBody,
+    responses((status = 200, body = Empty), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ErrorBody)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all)]
+pub async fn change_password(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<ChangePasswordBody>,
+) -> ApiResult<AppJson<Empty>> {
+    let password = parse_password(&body.password)?;
+    let user = reconfirm_password(
+        &state,
+        &auth,
+        &body.current_password,
+        "Current password is incorrect",
+    )
+    .await?;
+    let hash = state.hasher.hash(password.expose()).await?;
+    let now = state.clock.now();
+    let mail = state
+        .mail
+        .compose(&user.email, Template::PasswordChanged, now);
+    state
+        .store
+        .change_password(user.id, &hash, Some(auth.session_id), false, &mail, now)
+        .await?;
+    Ok(AppJson(Empty {}))
+}
+
+#[utoipa::path(delete, path = "/api/account", tag = "auth", request_body = PasswordBody,
+    responses((status = 204, description = "Account deleted"), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all)]
+pub async fn delete_account(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    jar: CookieJar,
+    AppJson(body): AppJson<PasswordBody>,
+) -> ApiResult<Response> {
+    let user = reconfirm_password(&state, &auth, &body.password, "Password is incorrect").await?;
+    state.accounts.delete(user.id, None).await?;
+    let jar = session::clear_cookie(&state, jar);
+    Ok((StatusCode::NO_CONTENT, jar).into_response())
+}
+
+#[utoipa::path(get, path = "/.well-known/jwks.json", tag = "auth", responses((status = 200, description = "The public keys of access tokens (JWKS)")))]
+pub async fn jwks(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(header::CACHE_CONTROL, "public, max-age=300")],
+        axum::Json(state.keys.jwks()),
+    )
+}

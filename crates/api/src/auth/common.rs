@@ -1,0 +1,155 @@
+//! What the account flows share: input parsing, rate limits, the timing floor of mail-sending
+//! answers, e-mail tokens and their links.
+
+use super::tokens::{hash_token, random_token};
+use crate::error::{ApiError, ApiResult};
+use crate::ratelimit::Bucket;
+use crate::state::AppState;
+use closewise_core::mail::Template;
+use closewise_core::store::users::NewEmailToken;
+use closewise_domain::email::Email;
+use closewise_domain::password::Password;
+use closewise_domain::tokens::{
+    check_email_token, expires_at, resend_wait_message, EmailTokenKind, TokenCheck, RESEND_INTERVAL,
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Serialize, ToSchema, Default)]
+pub struct Empty {}
+
+pub(super) fn parse_email(raw: &str) -> ApiResult<Email> {
+    Email::parse(raw).map_err(|e| ApiError::unprocessable("invalid_email", e.to_string()))
+}
+
+pub(super) fn parse_password(raw: &str) -> ApiResult<Password> {
+    Password::parse(raw).map_err(|e| ApiError::unprocessable("weak_password", e.to_string()))
+}
+
+pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()> {
+    let l = &state.settings.limits;
+    let (n, window) = match bucket {
+        Bucket::MailPerIp => (l.mail_per_ip, l.mail_window),
+        Bucket::MailPerEmail => (l.mail_per_email, l.mail_window),
+        Bucket::TokenPerIp => (l.token_per_ip, l.token_window),
+        Bucket::FailedSignin => (l.failed_signins_per_account, l.failed_signin_window),
+        Bucket::Resend | Bucket::Recover => {
+            let window = RESEND_INTERVAL
+                .try_into()
+                .unwrap_or(std::time::Duration::from_secs(60));
+            return state
+                .limiter
+                .hit(bucket, key, 1, window, state.clock.now())
+                .map_err(|secs| {
+                    ApiError::too_many(
+                        "over_email_send_rate_limit",
+                        resend_wait_message(secs),
+                        secs,
+                    )
+                });
+        }
+    };
+    state
+        .limiter
+        .hit(bucket, key, n, window, state.clock.now())
+        .map_err(ApiError::rate_limited)
+}
+
+/// How long sign-up (after hashing), resend and recover take at least. Their database work differs
+/// between known and unknown e-mails (a mail written or not, a failed or a full insert); padding
+/// the answer to a floor well above that work makes the two indistinguishable by timing
+/// (resilience suite: `enumeration::timing_does_not_tell_known_from_unknown_emails_*`).
+pub const EMAIL_WORK_FLOOR: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Runs `work`, then waits until `EMAIL_WORK_FLOOR` has passed since it started.
+pub(super) async fn padded<T>(
+    work: impl std::future::Future<Output = ApiResult<T>>,
+) -> ApiResult<T> {
+    let started = tokio::time::Instant::now();
+    let outcome = work.await;
+    tokio::time::sleep_until(started + EMAIL_WORK_FLOOR).await;
+    outcome
+}
+
+pub(super) fn new_email_token(
+    kind: EmailTokenKind,
+    now: time::OffsetDateTime,
+) -> (String, NewEmailToken) {
+    let token = random_token();
+    let row = NewEmailToken {
+        id: Uuid::now_v7(),
+        kind: kind.as_str(),
+        token_hash: hash_token(&token),
+        expires_at: expires_at(kind, now),
+    };
+    (token, row)
+}
+
+/// Mails the user a fresh single-use link of `kind` (verification or reset), unless a mail of that
+/// kind went to the address less than `min_interval` ago.
+pub(super) async fn send_link(
+    state: &AppState,
+    user_id: Uuid,
+    email: &str,
+    kind: EmailTokenKind,
+    min_interval: time::Duration,
+) -> ApiResult<()> {
+    let now = state.clock.now();
+    let (token, token_row) = new_email_token(kind, now);
+    let template = match kind {
+        EmailTokenKind::Verification => Template::Verification {
+            link: state.mail.link("/verify", &token),
+        },
+        EmailTokenKind::Reset => Template::Reset {
+            link: state.mail.link("/reset-password", &token),
+        },
+    };
+    let mail = state.mail.compose(email, template, now);
+    state
+        .store
+        .mail_user_throttled(user_id, Some(&token_row), &mail, min_interval)
+        .await?;
+    Ok(())
+}
+
+/// The errors of an e-mail link ("verification" or "reset"), worded for the page that shows them.
+#[derive(Clone, Copy)]
+pub(super) struct LinkErrors(pub(super) &'static str);
+
+impl LinkErrors {
+    pub(super) fn invalid(self) -> ApiError {
+        ApiError::bad_request("token_invalid", format!("This {} link is invalid.", self.0))
+    }
+    pub(super) fn used(self) -> ApiError {
+        ApiError::bad_request(
+            "token_used",
+            format!("This {} link has already been used.", self.0),
+        )
+    }
+    fn expired(self) -> ApiError {
+        ApiError::bad_request(
+            "token_expired",
+            format!("This {} link has expired. Request a new one.", self.0),
+        )
+    }
+}
+
+/// The stored row of an e-mail link's token, if it is known, unused and unexpired.
+pub(super) async fn live_email_token(
+    state: &AppState,
+    kind: EmailTokenKind,
+    token: &str,
+    link: LinkErrors,
+) -> ApiResult<closewise_core::store::EmailTokenRow> {
+    let row = state
+        .store
+        .email_token_by_hash(kind.as_str(), &hash_token(token.trim()))
+        .await?
+        .ok_or_else(|| link.invalid())?;
+    match check_email_token(row.expires_at, row.used_at, state.clock.now()) {
+        TokenCheck::Used => Err(link.used()),
+        TokenCheck::Expired => Err(link.expired()),
+        TokenCheck::Valid => Ok(row),
+    }
+}

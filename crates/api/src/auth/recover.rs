@@ -1,0 +1,79 @@
+//! `POST /api/auth/recover` and `POST /api/auth/reset`: forgotten passwords.
+
+use super::common::*;
+use crate::error::ApiResult;
+use crate::extract::{AppJson, ClientIp};
+use crate::ratelimit::Bucket;
+use crate::state::AppState;
+use axum::extract::State;
+use closewise_core::mail::Template;
+use closewise_domain::tokens::EmailTokenKind;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+#[derive(Deserialize, ToSchema)]
+pub struct EmailBody {
+    pub email: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ResetBody {
+    pub token: String,
+    pub password: String,
+}
+
+#[utoipa::path(post, path = "/api/auth/recover", tag = "auth", request_body = EmailBody,
+    responses((status = 200, body = Empty, description = "Same answer for known and unknown e-mails"),
+        (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+#[tracing::instrument(skip_all)]
+pub async fn recover(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<EmailBody>,
+) -> ApiResult<AppJson<Empty>> {
+    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    let email = parse_email(&body.email)?;
+    limit(&state, Bucket::Recover, email.as_str())?;
+    padded(async {
+        if let Some(user) = state.store.user_by_email(email.as_str()).await? {
+            let kind = EmailTokenKind::Reset;
+            send_link(&state, user.id, email.as_str(), kind, time::Duration::ZERO).await?;
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(AppJson(Empty {}))
+}
+
+#[utoipa::path(post, path = "/api/auth/reset", tag = "auth", request_body = ResetBody,
+    responses((status = 200, body = Empty), (status = 400, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+#[tracing::instrument(skip_all)]
+pub async fn reset(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<ResetBody>,
+) -> ApiResult<AppJson<Empty>> {
+    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    let password = parse_password(&body.password)?;
+    let link = LinkErrors("reset");
+    let row = live_email_token(&state, EmailTokenKind::Reset, &body.token, link).await?;
+    let now = state.clock.now();
+    let (invalid, used) = (|| link.invalid(), || link.used());
+    let user = state
+        .store
+        .user_by_id(row.user_id)
+        .await?
+        .ok_or_else(invalid)?;
+    let hash = state.hasher.hash(password.expose()).await?;
+    if !state.store.consume_token(row.id, now).await? {
+        return Err(used());
+    }
+    let mail = state
+        .mail
+        .compose(&user.email, Template::PasswordChanged, now);
+    state
+        .store
+        .change_password(user.id, &hash, None, true, &mail, now)
+        .await?;
+    Ok(AppJson(Empty {}))
+}

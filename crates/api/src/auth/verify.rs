@@ -1,0 +1,86 @@
+//! `POST /api/auth/verify` and `POST /api/auth/resend`: the verification link and sending it again.
+
+use super::common::*;
+use super::session::UserEnvelope;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AppJson, ClientIp};
+use crate::ratelimit::Bucket;
+use crate::state::AppState;
+use axum::extract::State;
+use closewise_domain::tokens::EmailTokenKind;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+#[derive(Deserialize, ToSchema)]
+pub struct TokenBody {
+    pub token: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ResendBody {
+    pub email: String,
+    /// Only `signup`.
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+#[utoipa::path(post, path = "/api/auth/verify", tag = "auth", request_body = TokenBody,
+    responses((status = 200, body = UserEnvelope), (status = 400, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+#[tracing::instrument(skip_all)]
+pub async fn verify(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<TokenBody>,
+) -> ApiResult<AppJson<UserEnvelope>> {
+    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    let link = LinkErrors("verification");
+    let row = live_email_token(&state, EmailTokenKind::Verification, &body.token, link).await?;
+    let now = state.clock.now();
+    let (invalid, used) = (|| link.invalid(), || link.used());
+    if !state
+        .store
+        .consume_verification_token(row.id, row.user_id, now)
+        .await?
+    {
+        return Err(used());
+    }
+    let user = state
+        .store
+        .user_by_id(row.user_id)
+        .await?
+        .ok_or_else(invalid)?;
+    Ok(AppJson(UserEnvelope {
+        user: (&user).into(),
+    }))
+}
+
+#[utoipa::path(post, path = "/api/auth/resend", tag = "auth", request_body = ResendBody,
+    responses((status = 200, body = Empty, description = "Same answer for known and unknown e-mails"),
+        (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+#[tracing::instrument(skip_all)]
+pub async fn resend(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<ResendBody>,
+) -> ApiResult<AppJson<Empty>> {
+    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    if body.kind != "signup" {
+        return Err(ApiError::unprocessable(
+            "invalid_type",
+            "type must be \"signup\"",
+        ));
+    }
+    let email = parse_email(&body.email)?;
+    limit(&state, Bucket::Resend, email.as_str())?;
+    padded(async {
+        if let Some(user) = state.store.user_by_email(email.as_str()).await? {
+            if user.email_confirmed_at.is_none() {
+                let kind = EmailTokenKind::Verification;
+                send_link(&state, user.id, email.as_str(), kind, time::Duration::ZERO).await?;
+            }
+        }
+        Ok(())
+    })
+    .await?;
+    Ok(AppJson(Empty {}))
+}

@@ -1,0 +1,21 @@
+//! Closewise's application core, with no HTTP in it: the store over SQLite or PostgreSQL, and the
+//! services the API (`crates/api`) and the operator's CLI (`crates/cli`) both wrap.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`store`] | persistence on both databases, rows decoded into the domain's types |
+//! | [`accounts`] | account deletion (cancels the subscription first) |
+//! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
+//! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
+//! | [`password`] | argon2id hashing on a fixed pool of threads |
+//! | [`clock`] | "now", manual in tests |
+//!
+//! Each service is a struct holding its explicit dependencies, with its own error enum whose
+//! `code()` is the machine code an adapter shows.
+
+pub mod accounts;
+pub mod billing;
+pub mod clock;
+pub mod mail;
+pub mod password;
+pub mod store;
