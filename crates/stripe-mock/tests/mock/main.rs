@@ -7,5 +7,6 @@ mod clock;
 mod compat;
 mod helpers;
 mod portal;
+mod resources;
 mod webhooks;
 mod wire;

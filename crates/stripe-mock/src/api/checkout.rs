@@ -1,0 +1,196 @@
+//! `/v1/checkout/sessions`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::Value;
+
+use super::list::page;
+use super::params::{metadata_value, valid_email, valid_url, Params};
+use super::{ApiResult, Shared};
+use crate::error::ApiError;
+use crate::store::{new_id, CheckoutSession, LineItem, Metadata};
+
+pub(super) fn routes() -> Router<Shared> {
+    Router::new()
+        .route(
+            "/checkout/sessions",
+            post(create_session).get(list_sessions),
+        )
+        .route("/checkout/sessions/{id}", get(get_session))
+        .route("/checkout/sessions/{id}/expire", post(expire_session))
+        .route(
+            "/checkout/sessions/{id}/line_items",
+            get(session_line_items),
+        )
+}
+
+async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
+    let mode = p.required("mode")?;
+    if !matches!(mode.as_str(), "subscription" | "payment") {
+        return Err(ApiError::invalid_param(
+            "mode",
+            format!("Invalid mode: this mock supports `payment` and `subscription`, not `{mode}`."),
+        ));
+    }
+    let success_url = p.required("success_url")?;
+    if !valid_url(&success_url) {
+        return Err(ApiError::invalid_param("success_url", "Not a valid URL"));
+    }
+    let cancel_url = p.str("cancel_url")?.filter(|s| !s.is_empty());
+    if let Some(url) = &cancel_url {
+        if !valid_url(url) {
+            return Err(ApiError::invalid_param("cancel_url", "Not a valid URL"));
+        }
+    }
+    let customer = p.str("customer")?.filter(|s| !s.is_empty());
+    let customer_email = p.str("customer_email")?.filter(|s| !s.is_empty());
+    if customer.is_some() && customer_email.is_some() {
+        return Err(ApiError::invalid_request(
+            "You may only specify one of these parameters: customer, customer_email.",
+        ));
+    }
+    if let Some(email) = &customer_email {
+        if !valid_email(email) {
+            return Err(ApiError::invalid_param(
+                "customer_email",
+                format!("Invalid email address: {email}"),
+            ));
+        }
+    }
+    let client_reference_id = p.str("client_reference_id")?;
+    let metadata = p.metadata()?.unwrap_or_default();
+    let subscription_metadata = match p.values.get("subscription_data") {
+        Some(Value::Object(m)) => {
+            metadata_value(m.get("metadata"), "subscription_data[metadata]")?.unwrap_or_default()
+        }
+        _ => Metadata::new(),
+    };
+    let raw_items = match p.values.get("line_items") {
+        None => return Err(ApiError::missing_param("line_items")),
+        Some(Value::Array(items)) if !items.is_empty() => items.clone(),
+        Some(_) => return Err(ApiError::invalid_param("line_items", "Invalid array")),
+    };
+    let expires_at = p.int("expires_at")?;
+    st.mutate(|s, now| {
+        if let Some(c) = &customer {
+            s.customer(c, "customer")?;
+        }
+        let mut line_items = Vec::new();
+        let mut currency: Option<String> = None;
+        for (i, item) in raw_items.iter().enumerate() {
+            let field = |f: &str| format!("line_items[{i}][{f}]");
+            let price_id = item
+                .get("price")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| ApiError::missing_param(&field("price")))?;
+            let quantity = item
+                .get("quantity")
+                .and_then(Value::as_str)
+                .ok_or_else(|| ApiError::missing_param(&field("quantity")))?;
+            let quantity: u64 = quantity
+                .parse()
+                .ok()
+                .filter(|q| *q >= 1)
+                .ok_or_else(|| ApiError::invalid_param(&field("quantity"), format!("Invalid integer: {quantity}")))?;
+            let price = s.price(price_id, &field("price"))?;
+            if !price.active {
+                return Err(ApiError::invalid_param(&field("price"), format!("The price `{price_id}` is not available to be purchased because it is not active.")));
+            }
+            match (&currency, mode.as_str(), price.recurring.is_some()) {
+                (Some(c), _, _) if *c != price.currency => {
+                    return Err(ApiError::invalid_param("line_items", "All line items must use the same currency."))
+                }
+                (_, "payment", true) => {
+                    return Err(ApiError::invalid_param("line_items", "You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices."))
+                }
+                _ => {}
+            }
+            currency = Some(price.currency.clone());
+            line_items.push(LineItem { id: new_id("li"), price: price_id.to_owned(), quantity });
+        }
+        if mode == "subscription"
+            && !line_items.iter().any(|li| s.prices[&li.price].recurring.is_some())
+        {
+            return Err(ApiError::invalid_param("line_items", "You must provide at least one recurring price in `subscription` mode when using prices."));
+        }
+        let expires_at = match expires_at {
+            None => now + 24 * 3600,
+            Some(t) if t >= now + 30 * 60 && t <= now + 24 * 3600 => t,
+            Some(_) => return Err(ApiError::invalid_param("expires_at", "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.")),
+        };
+        let id = format!("cs_test_{}", new_id("x").trim_start_matches("x_"));
+        let session = CheckoutSession {
+            url: format!("{}/c/pay/{id}", st.public_url()),
+            id: id.clone(),
+            created: now,
+            expires_at,
+            mode,
+            status: "open".to_owned(),
+            payment_status: "unpaid".to_owned(),
+            customer,
+            customer_email,
+            details_email: None,
+            client_reference_id,
+            metadata,
+            subscription_metadata,
+            success_url: Some(success_url),
+            cancel_url,
+            line_items,
+            currency: currency.unwrap_or_else(|| "usd".to_owned()),
+            subscription: None,
+            invoice: None,
+            payment_intent: None,
+        };
+        s.sessions.insert(id.clone(), session);
+        Ok(Json(s.render_session(&s.sessions[&id], &p.expand)))
+    })
+}
+
+async fn get_session(State(st): State<Shared>, Path(id): Path<String>, p: Params) -> ApiResult {
+    st.mutate(|s, _| Ok(Json(s.render_session(s.session(&id)?, &p.expand))))
+}
+
+async fn expire_session(State(st): State<Shared>, Path(id): Path<String>, p: Params) -> ApiResult {
+    st.mutate(|s, now| {
+        s.expire_session(&id, &p.origin, now)?;
+        Ok(Json(s.render_session(&s.sessions[&id], &p.expand)))
+    })
+}
+
+async fn session_line_items(
+    State(st): State<Shared>,
+    Path(id): Path<String>,
+    p: Params,
+) -> ApiResult {
+    st.mutate(|s, _| {
+        let session = s.session(&id)?;
+        page(
+            &p,
+            &format!("/v1/checkout/sessions/{id}/line_items"),
+            &session.line_items,
+            |_| true,
+            |li, _| s.render_line_item(li, &session.currency),
+        )
+    })
+}
+
+async fn list_sessions(State(st): State<Shared>, p: Params) -> ApiResult {
+    let customer = p.str("customer")?;
+    let subscription = p.str("subscription")?;
+    let status = p.str("status")?;
+    st.mutate(|s, _| {
+        page(
+            &p,
+            "/v1/checkout/sessions",
+            s.sessions.values(),
+            |cs| {
+                (customer.is_none() || cs.customer == customer)
+                    && (subscription.is_none() || cs.subscription == subscription)
+                    && status.as_ref().is_none_or(|st| &cs.status == st)
+            },
+            |cs, exp| s.render_session(cs, exp),
+        )
+    })
+}

@@ -1,0 +1,114 @@
+//! `/v1/subscriptions`.
+
+use axum::extract::{Path, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::Value;
+
+use super::list::page;
+use super::params::{merge_metadata, Params};
+use super::{ApiResult, Shared};
+use crate::error::ApiError;
+
+pub(super) fn routes() -> Router<Shared> {
+    Router::new()
+        .route("/subscriptions", get(list_subscriptions))
+        .route(
+            "/subscriptions/{id}",
+            get(get_subscription)
+                .post(update_subscription)
+                .delete(cancel_subscription),
+        )
+}
+
+async fn get_subscription(
+    State(st): State<Shared>,
+    Path(id): Path<String>,
+    p: Params,
+) -> ApiResult {
+    st.mutate(|s, _| Ok(Json(s.render_subscription(s.subscription(&id)?, &p.expand))))
+}
+
+async fn update_subscription(
+    State(st): State<Shared>,
+    Path(id): Path<String>,
+    p: Params,
+) -> ApiResult {
+    let cancel = p.bool("cancel_at_period_end")?;
+    let default_pm = p.str("default_payment_method")?;
+    let clear_metadata = matches!(p.values.get("metadata"), Some(Value::String(s)) if s.is_empty());
+    let metadata = p.metadata()?;
+    st.mutate(|s, now| {
+        let sub = s.subscription(&id)?.clone();
+        if let Some(pm) = default_pm.as_deref().filter(|pm| !pm.is_empty()) {
+            let pm_obj = s
+                .payment_methods
+                .get(pm)
+                .ok_or_else(|| ApiError::no_such("PaymentMethod", pm, "default_payment_method"))?;
+            if pm_obj.customer.as_deref() != Some(sub.customer.as_str()) {
+                return Err(ApiError::invalid_param(
+                    "default_payment_method",
+                    format!("The customer does not have a payment method with the ID {pm}. The payment method must be attached to the customer."),
+                ));
+            }
+        }
+        if sub.status == "canceled" && (cancel.is_some() || default_pm.is_some()) {
+            return Err(ApiError::invalid_request(
+                "A canceled subscription can only update its cancellation_details and metadata.",
+            ));
+        }
+        if let Some(cancel) = cancel {
+            s.set_cancel_at_period_end(&id, cancel, &p.origin, now)?;
+        }
+        if default_pm.is_some() || metadata.is_some() {
+            s.update_subscription(&id, &p.origin, now, |sub| {
+                if let Some(pm) = default_pm {
+                    sub.default_payment_method = (!pm.is_empty()).then_some(pm);
+                }
+                if let Some(m) = metadata {
+                    merge_metadata(&mut sub.metadata, m, clear_metadata);
+                }
+            })?;
+        }
+        Ok(Json(s.render_subscription(&s.subscriptions[&id], &p.expand)))
+    })
+}
+
+async fn cancel_subscription(
+    State(st): State<Shared>,
+    Path(id): Path<String>,
+    p: Params,
+) -> ApiResult {
+    st.mutate(|s, now| {
+        s.end_subscription(&id, &p.origin, now)?;
+        Ok(Json(
+            s.render_subscription(&s.subscriptions[&id], &p.expand),
+        ))
+    })
+}
+
+async fn list_subscriptions(State(st): State<Shared>, p: Params) -> ApiResult {
+    let customer = p.str("customer")?;
+    let price = p.str("price")?;
+    let status = p.str("status")?;
+    st.mutate(|s, _| {
+        page(
+            &p,
+            "/v1/subscriptions",
+            s.subscriptions.values(),
+            |sub| {
+                customer.as_ref().is_none_or(|c| &sub.customer == c)
+                    && price
+                        .as_ref()
+                        .is_none_or(|pr| sub.items.iter().any(|i| &i.price == pr))
+                    && match status.as_deref() {
+                        // Stripe's default hides canceled subscriptions.
+                        None => sub.status != "canceled",
+                        Some("all") => true,
+                        Some(want) => sub.status == want,
+                    }
+            },
+            |sub, exp| s.render_subscription(sub, exp),
+        )
+    })
+}

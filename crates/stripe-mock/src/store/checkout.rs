@@ -1,0 +1,310 @@
+//! Checkout sessions: creation is in the API; paying (the hosted page) and expiring are here.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::{
+    add_months, list, new_id, opt_id, Metadata, Origin, PaymentMethod, Store, Subscription,
+    SubscriptionItem,
+};
+use crate::cards::{Behaviour, Card};
+use crate::error::ApiError;
+use crate::expand::Expand;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LineItem {
+    pub id: String,
+    pub price: String,
+    pub quantity: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CheckoutSession {
+    pub id: String,
+    pub created: i64,
+    pub expires_at: i64,
+    pub mode: String,
+    pub status: String,
+    pub payment_status: String,
+    pub customer: Option<String>,
+    pub customer_email: Option<String>,
+    /// The e-mail typed on the hosted page (Stripe's `customer_details.email`).
+    pub details_email: Option<String>,
+    pub client_reference_id: Option<String>,
+    pub metadata: Metadata,
+    pub subscription_metadata: Metadata,
+    pub success_url: Option<String>,
+    pub cancel_url: Option<String>,
+    pub line_items: Vec<LineItem>,
+    pub currency: String,
+    pub subscription: Option<String>,
+    pub invoice: Option<String>,
+    pub payment_intent: Option<String>,
+    pub url: String,
+}
+
+impl Store {
+    pub fn line_item_amount(&self, li: &LineItem) -> i64 {
+        self.prices
+            .get(&li.price)
+            .map_or(0, |p| p.unit_amount * li.quantity as i64)
+    }
+
+    pub fn render_line_item(&self, li: &LineItem, currency: &str) -> Value {
+        let amount = self.line_item_amount(li);
+        let price = self.prices.get(&li.price);
+        let description = price
+            .and_then(|p| self.products.get(&p.product))
+            .map(|p| p.name.clone());
+        json!({
+            "id": li.id,
+            "object": "item",
+            "amount_discount": 0,
+            "amount_subtotal": amount,
+            "amount_tax": 0,
+            "amount_total": amount,
+            "currency": currency,
+            "description": description,
+            "price": price.map(|p| self.render_price(p, &Expand::none())),
+            "quantity": li.quantity,
+        })
+    }
+
+    pub fn session_total(&self, s: &CheckoutSession) -> i64 {
+        s.line_items
+            .iter()
+            .map(|li| self.line_item_amount(li))
+            .sum()
+    }
+
+    pub fn render_session(&self, s: &CheckoutSession, exp: &Expand) -> Value {
+        let total = self.session_total(s);
+        let completed = s.status == "complete";
+        let email = s
+            .details_email
+            .clone()
+            .or_else(|| s.customer_email.clone())
+            .or_else(|| {
+                s.customer
+                    .as_ref()
+                    .and_then(|c| self.customers.get(c))
+                    .and_then(|c| c.email.clone())
+            });
+        let mut v = json!({
+            "id": s.id,
+            "object": "checkout.session",
+            "adaptive_pricing": null,
+            "after_expiration": null,
+            "allow_promotion_codes": null,
+            "amount_subtotal": total,
+            "amount_total": total,
+            "automatic_tax": { "enabled": false, "liability": null, "provider": null, "status": null },
+            "billing_address_collection": null,
+            "cancel_url": s.cancel_url,
+            "client_reference_id": s.client_reference_id,
+            "client_secret": null,
+            "consent": null,
+            "consent_collection": null,
+            "created": s.created,
+            "currency": s.currency,
+            "custom_fields": [],
+            "custom_text": { "after_submit": null, "shipping_address": null, "submit": null, "terms_of_service_acceptance": null },
+            "customer": self.link(&s.customer, "customer", exp),
+            "customer_creation": if s.customer.is_none() || s.mode == "subscription" { json!("always") } else { Value::Null },
+            "customer_details": if completed { json!({
+                "address": null, "email": email, "name": null, "phone": null,
+                "tax_exempt": "none", "tax_ids": [],
+            }) } else { Value::Null },
+            "customer_email": s.customer_email,
+            "discounts": [],
+            "expires_at": s.expires_at,
+            "invoice": self.link(&s.invoice, "invoice", exp),
+            "invoice_creation": null,
+            "livemode": false,
+            "locale": null,
+            "metadata": s.metadata,
+            "mode": s.mode,
+            "payment_intent": opt_id(&s.payment_intent),
+            "payment_link": null,
+            "payment_method_collection": "always",
+            "payment_method_options": {},
+            "payment_method_types": ["card"],
+            "payment_status": s.payment_status,
+            "phone_number_collection": { "enabled": false },
+            "recovered_from": null,
+            "setup_intent": null,
+            "shipping_address_collection": null,
+            "shipping_cost": null,
+            "shipping_options": [],
+            "status": s.status,
+            "submit_type": null,
+            "subscription": self.link(&s.subscription, "subscription", exp),
+            "success_url": s.success_url,
+            "total_details": { "amount_discount": 0, "amount_shipping": 0, "amount_tax": 0 },
+            "ui_mode": "hosted_page",
+            "url": if s.status == "open" { json!(s.url) } else { Value::Null },
+        });
+        if exp.child("line_items").is_some() {
+            let data = s
+                .line_items
+                .iter()
+                .map(|li| self.render_line_item(li, &s.currency))
+                .collect();
+            v["line_items"] = list(
+                data,
+                false,
+                &format!("/v1/checkout/sessions/{}/line_items", s.id),
+            );
+        }
+        v
+    }
+
+    pub fn session(&self, id: &str) -> Result<&CheckoutSession, ApiError> {
+        self.sessions
+            .get(id)
+            .ok_or_else(|| ApiError::no_such("checkout.session", id, "session"))
+    }
+
+    /// The hosted checkout page's "Subscribe"/"Pay": charges the card and completes the session.
+    /// Returns the success URL to redirect to, or the message to show on the page.
+    pub fn complete_checkout(
+        &mut self,
+        session_id: &str,
+        email: &str,
+        name: Option<String>,
+        card: Card,
+        behaviour: Behaviour,
+        now: i64,
+    ) -> Result<String, String> {
+        let session = self
+            .sessions
+            .get(session_id)
+            .cloned()
+            .ok_or_else(|| "This checkout session does not exist.".to_owned())?;
+        match session.status.as_str() {
+            "complete" => return Err("This checkout session is already complete.".to_owned()),
+            "expired" => return Err("This checkout session has expired.".to_owned()),
+            _ => {}
+        }
+        match behaviour {
+            Behaviour::Succeeds => {}
+            // A first charge with 0341 fails just like a plain decline.
+            Behaviour::Declined | Behaviour::AttachesThenFails => {
+                return Err(crate::cards::DECLINED.to_owned())
+            }
+            Behaviour::InsufficientFunds => return Err(crate::cards::INSUFFICIENT_FUNDS.to_owned()),
+        }
+        let origin = Origin::default();
+        let email = email.trim().to_owned();
+        let customer_id = match &session.customer {
+            Some(id) => id.clone(),
+            None => self.create_customer(
+                Some(email.clone()),
+                name.clone(),
+                None,
+                Metadata::new(),
+                &origin,
+                now,
+            ),
+        };
+        let pm = PaymentMethod {
+            id: new_id("pm"),
+            created: now,
+            customer: Some(customer_id.clone()),
+            card,
+            name,
+            email: Some(email.clone()),
+            fails_charges: false,
+        };
+        let pm_id = pm.id.clone();
+        self.payment_methods.insert(pm_id.clone(), pm);
+
+        let mut updated = session.clone();
+        updated.customer = Some(customer_id.clone());
+        updated.details_email = Some(email);
+        updated.status = "complete".to_owned();
+        updated.payment_status = "paid".to_owned();
+
+        if session.mode == "subscription" {
+            let sub = Subscription {
+                id: new_id("sub"),
+                created: now,
+                customer: customer_id.clone(),
+                status: "active".to_owned(),
+                cancel_at_period_end: false,
+                cancel_at: None,
+                canceled_at: None,
+                ended_at: None,
+                current_period_start: now,
+                current_period_end: add_months(now, 1),
+                start_date: now,
+                billing_cycle_anchor: now,
+                default_payment_method: Some(pm_id.clone()),
+                items: session
+                    .line_items
+                    .iter()
+                    .map(|li| SubscriptionItem {
+                        id: new_id("si"),
+                        created: now,
+                        price: li.price.clone(),
+                        quantity: li.quantity,
+                    })
+                    .collect(),
+                latest_invoice: None,
+                metadata: session.subscription_metadata.clone(),
+                currency: session.currency.clone(),
+            };
+            let sub_id = sub.id.clone();
+            self.subscriptions.insert(sub_id.clone(), sub);
+            let invoice_id = self.create_invoice(&sub_id, "subscription_create", true, now);
+            if let Some(s) = self.subscriptions.get_mut(&sub_id) {
+                s.latest_invoice = Some(invoice_id.clone());
+            }
+            updated.subscription = Some(sub_id.clone());
+            updated.invoice = Some(invoice_id.clone());
+            let sub_json = self.render_subscription(&self.subscriptions[&sub_id], &Expand::none());
+            self.emit(
+                "customer.subscription.created",
+                sub_json,
+                None,
+                &origin,
+                now,
+            );
+            let inv_json = self.render_invoice(&self.invoices[&invoice_id], &Expand::none());
+            self.emit("invoice.paid", inv_json, None, &origin, now);
+        } else {
+            updated.payment_intent = Some(new_id("pi"));
+        }
+        let success = updated
+            .success_url
+            .clone()
+            .unwrap_or_default()
+            .replace("{CHECKOUT_SESSION_ID}", &updated.id);
+        self.sessions.insert(updated.id.clone(), updated.clone());
+        let session_json = self.render_session(&updated, &Expand::none());
+        self.emit(
+            "checkout.session.completed",
+            session_json,
+            None,
+            &origin,
+            now,
+        );
+        Ok(success)
+    }
+
+    /// Expires an open session (API `expire` or the clock passing `expires_at`).
+    pub fn expire_session(&mut self, id: &str, origin: &Origin, now: i64) -> Result<(), ApiError> {
+        let session = self.session(id)?;
+        if session.status != "open" {
+            return Err(ApiError::invalid_request(format!(
+                "Only Checkout Sessions with a status in [\"open\"] can be expired. This Checkout Session has a status of \"{}\".",
+                session.status
+            )));
+        }
+        let session = self.sessions.get_mut(id).expect("checked above");
+        session.status = "expired".to_owned();
+        let json = self.render_session(&self.sessions[id], &Expand::none());
+        self.emit("checkout.session.expired", json, None, origin, now);
+        Ok(())
+    }
+}

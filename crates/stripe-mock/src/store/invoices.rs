@@ -1,0 +1,189 @@
+//! Subscription invoices.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::{list, new_id, opt_id, Store};
+use crate::expand::Expand;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InvoiceLine {
+    pub id: String,
+    pub price: String,
+    pub quantity: u64,
+    pub amount: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Invoice {
+    pub id: String,
+    pub number: String,
+    pub created: i64,
+    pub customer: String,
+    pub subscription: Option<String>,
+    pub status: String,
+    pub billing_reason: String,
+    pub currency: String,
+    pub total: i64,
+    pub amount_paid: i64,
+    pub attempt_count: u64,
+    pub period_start: i64,
+    pub period_end: i64,
+    pub paid_at: Option<i64>,
+    pub payment_method: Option<String>,
+    pub lines: Vec<InvoiceLine>,
+}
+
+impl Store {
+    pub fn render_invoice(&self, i: &Invoice, exp: &Expand) -> Value {
+        let lines: Vec<Value> = i
+            .lines
+            .iter()
+            .map(|l| {
+                let price = self.prices.get(&l.price);
+                let product_name = price
+                    .and_then(|p| self.products.get(&p.product))
+                    .map_or(String::new(), |p| p.name.clone());
+                json!({
+                    "id": l.id,
+                    "object": "line_item",
+                    "amount": l.amount,
+                    "currency": i.currency,
+                    "description": format!("{} × {}", l.quantity, product_name),
+                    "discount_amounts": [],
+                    "discountable": true,
+                    "discounts": [],
+                    "invoice": i.id,
+                    "livemode": false,
+                    "metadata": {},
+                    "parent": i.subscription.as_ref().map(|sub| json!({
+                        "type": "subscription_item_details",
+                        "invoice_item_details": null,
+                        "subscription_item_details": {
+                            "invoice_item": null, "proration": false, "proration_details": { "credited_items": null },
+                            "subscription": sub, "subscription_item": self.subscriptions.get(sub).and_then(|s| s.items.first()).map(|it| it.id.clone()),
+                        },
+                    })),
+                    "period": { "end": i.period_end, "start": i.period_start },
+                    "pretax_credit_amounts": [],
+                    "pricing": { "type": "price_details", "price_details": { "price": l.price, "product": price.map(|p| p.product.clone()) }, "unit_amount_decimal": price.map(|p| p.unit_amount.to_string()) },
+                    "quantity": l.quantity,
+                    "subtotal": l.amount,
+                    "taxes": [],
+                })
+            })
+            .collect();
+        let customer = self.customers.get(&i.customer);
+        let paid = i.status == "paid";
+        json!({
+            "id": i.id,
+            "object": "invoice",
+            "account_country": "US",
+            "account_name": "Closewise (stripe-mock)",
+            "amount_due": i.total,
+            "amount_overpaid": 0,
+            "amount_paid": i.amount_paid,
+            "amount_remaining": i.total - i.amount_paid,
+            "amount_shipping": 0,
+            "attempt_count": i.attempt_count,
+            "attempted": i.attempt_count > 0,
+            "auto_advance": !paid,
+            "automatic_tax": { "disabled_reason": null, "enabled": false, "liability": null, "provider": null, "status": null },
+            "billing_reason": i.billing_reason,
+            "collection_method": "charge_automatically",
+            "created": i.created,
+            "currency": i.currency,
+            "customer": self.link(&Some(i.customer.clone()), "customer", exp),
+            "customer_email": customer.and_then(|c| c.email.clone()),
+            "customer_name": customer.and_then(|c| c.name.clone()),
+            "default_payment_method": null,
+            "default_source": null,
+            "default_tax_rates": [],
+            "description": null,
+            "discounts": [],
+            "due_date": null,
+            "ending_balance": 0,
+            "hosted_invoice_url": null,
+            "invoice_pdf": null,
+            "issuer": { "type": "self" },
+            "last_finalization_error": null,
+            "lines": list(lines, false, &format!("/v1/invoices/{}/lines", i.id)),
+            "livemode": false,
+            "metadata": {},
+            "number": i.number,
+            "paid": paid,
+            "parent": i.subscription.as_ref().map(|sub| json!({
+                "type": "subscription_details",
+                "quote_details": null,
+                "subscription_details": { "metadata": {}, "subscription": sub },
+            })),
+            "payment_settings": { "default_mandate": null, "payment_method_options": null, "payment_method_types": null },
+            "period_end": i.period_end,
+            "period_start": i.period_start,
+            "post_payment_credit_notes_amount": 0,
+            "pre_payment_credit_notes_amount": 0,
+            "starting_balance": 0,
+            "status": i.status,
+            "status_transitions": {
+                "finalized_at": i.created, "marked_uncollectible_at": null,
+                "paid_at": i.paid_at, "voided_at": null,
+            },
+            "subscription": opt_id(&i.subscription),
+            "subtotal": i.total,
+            "total": i.total,
+            "total_discount_amounts": [],
+            "total_taxes": [],
+        })
+    }
+
+    pub(crate) fn next_invoice_number(&mut self) -> String {
+        self.invoice_counter += 1;
+        format!("CW-{:06}", self.invoice_counter)
+    }
+
+    /// A subscription invoice for the current period, paid when the card can be charged.
+    pub(crate) fn create_invoice(
+        &mut self,
+        sub_id: &str,
+        reason: &str,
+        paid: bool,
+        now: i64,
+    ) -> String {
+        let sub = self.subscriptions[sub_id].clone();
+        let lines: Vec<InvoiceLine> = sub
+            .items
+            .iter()
+            .map(|it| InvoiceLine {
+                id: new_id("il"),
+                price: it.price.clone(),
+                quantity: it.quantity,
+                amount: self
+                    .prices
+                    .get(&it.price)
+                    .map_or(0, |p| p.unit_amount * it.quantity as i64),
+            })
+            .collect();
+        let total = lines.iter().map(|l| l.amount).sum();
+        let invoice = Invoice {
+            id: new_id("in"),
+            number: self.next_invoice_number(),
+            created: now,
+            customer: sub.customer.clone(),
+            subscription: Some(sub.id.clone()),
+            status: if paid { "paid" } else { "open" }.to_owned(),
+            billing_reason: reason.to_owned(),
+            currency: sub.currency.clone(),
+            total,
+            amount_paid: if paid { total } else { 0 },
+            attempt_count: 1,
+            period_start: sub.current_period_start,
+            period_end: sub.current_period_end,
+            paid_at: paid.then_some(now),
+            payment_method: sub.default_payment_method.clone(),
+            lines,
+        };
+        let id = invoice.id.clone();
+        self.invoices.insert(id.clone(), invoice);
+        id
+    }
+}
