@@ -1,6 +1,8 @@
 //! The API's integration suite: every test runs on SQLite and on PostgreSQL.
 
 mod helpers;
+#[allow(unused_imports)]
+pub(crate) use closewise_testkit::{both, each_backend};
 
 mod account;
 mod bad_input;

@@ -8,8 +8,8 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::both;
-use crate::helpers::Backend;
-use crate::support::{bounded, median_ms, spawn_with_hasher, OwnApp};
+use crate::helpers::{spawn_app_with_hasher, Backend, TestApp};
+use crate::support::{bounded, median_ms};
 
 const PASSWORD: &str = "Closewise-resilience-7f3";
 
@@ -61,7 +61,7 @@ const TRIES: usize = 30;
 /// Times `TRIES` calls for a known and an unknown address, interleaved (so drift on a busy
 /// machine hits both alike), moving the clock past per-address windows between rounds.
 async fn timings(
-    app: &OwnApp,
+    app: &TestApp,
     what: &str,
     call: impl Fn(&str, usize) -> (String, Value),
     known: &str,
@@ -121,7 +121,7 @@ fn assert_alike(what: &str, known: f64, unknown: f64) {
 }
 
 async fn timing_run(backend: Backend) {
-    let app = spawn_with_hasher(backend, Hasher::new(), |s| {
+    let app = spawn_app_with_hasher(backend, Hasher::new(), |s| {
         s.limits.mail_per_ip = 100_000;
         s.limits.token_per_ip = 100_000;
     })

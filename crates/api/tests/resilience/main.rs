@@ -8,6 +8,8 @@
 mod helpers;
 
 mod support;
+#[allow(unused_imports)]
+pub(crate) use closewise_testkit::{both, each_backend};
 
 mod attack;
 mod concurrency;
