@@ -11,7 +11,9 @@ const apiOrigin = process.env.API_PUBLIC_ORIGIN ?? "http://localhost:8080";
 const proxy = {
   target: apiTarget,
   changeOrigin: false,
-  configure: (server: { on(event: "proxyReq", cb: (req: { getHeader(n: string): unknown; setHeader(n: string, v: string): void }) => void): void }) => {
+  configure: (server: {
+    on(event: "proxyReq", cb: (req: { getHeader(n: string): unknown; setHeader(n: string, v: string): void }) => void): void;
+  }) => {
     server.on("proxyReq", (req) => {
       if (req.getHeader("origin")) req.setHeader("origin", apiOrigin);
     });

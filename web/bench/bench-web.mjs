@@ -39,7 +39,10 @@ function parseArgs(argv) {
     else if (arg === "--min") args.min = Number(argv[++i]);
     else if (arg === "--json") args.json = argv[++i];
     else if (arg === "--no-lighthouse") args.lighthouse = false;
-    else throw new Error(`Unknown argument ${arg}. Usage: node bench-web.mjs [--no-build] [--no-lighthouse] [--url URL] [--min N] [--json FILE]`);
+    else
+      throw new Error(
+        `Unknown argument ${arg}. Usage: node bench-web.mjs [--no-build] [--no-lighthouse] [--url URL] [--min N] [--json FILE]`,
+      );
   }
   if (args.min !== null && !(args.min >= 0 && args.min <= 100)) throw new Error("--min takes a score from 0 to 100");
   return args;
@@ -158,7 +161,14 @@ async function lighthouseScores(urls) {
       results[url] = {
         scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])),
         failing: Object.values(lhr.audits)
-          .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual" && a.scoreDisplayMode !== "notApplicable")
+          .filter(
+            (a) =>
+              a.score !== null &&
+              a.score < 1 &&
+              a.scoreDisplayMode !== "informative" &&
+              a.scoreDisplayMode !== "manual" &&
+              a.scoreDisplayMode !== "notApplicable",
+          )
           .map((a) => `${a.id} (${a.displayValue ?? Math.round(a.score * 100)})`),
         metrics: {
           fcp: lhr.audits["first-contentful-paint"]?.displayValue,
@@ -166,7 +176,9 @@ async function lighthouseScores(urls) {
           tbt: lhr.audits["total-blocking-time"]?.displayValue,
           cls: lhr.audits["cumulative-layout-shift"]?.displayValue,
         },
-        consoleErrors: (lhr.audits["errors-in-console"]?.details?.items ?? []).map((item) => `${item.source}: ${item.description}`),
+        consoleErrors: (lhr.audits["errors-in-console"]?.details?.items ?? []).map(
+          (item) => `${item.source}: ${item.description}`,
+        ),
         runtimeError: lhr.runtimeError?.message,
       };
     }
@@ -195,7 +207,13 @@ async function main() {
     for (const path of PAGES) {
       const weight = await pageWeight(base, path);
       report.pages[path] = { weight };
-      console.log(path.padEnd(28), kb(weight.html).padStart(10), kb(weight.css).padStart(10), kb(weight.js).padStart(10), String(weight.jsFiles).padStart(9));
+      console.log(
+        path.padEnd(28),
+        kb(weight.html).padStart(10),
+        kb(weight.css).padStart(10),
+        kb(weight.js).padStart(10),
+        String(weight.jsFiles).padStart(9),
+      );
     }
     if (!args.lighthouse) return;
     const scores = await lighthouseScores(PAGES.map((path) => new URL(path, base).href));

@@ -49,12 +49,15 @@ async function main() {
       const staticHtml = await (await fetch(new URL(path, base))).text();
       await page.goto(new URL(path, base).href, { waitUntil: "networkidle0", timeout: 60000 });
       // Hydration is done once React Router has taken over the page.
-      await page.waitForFunction(() => Boolean(window.__reactRouterRouteModules && window.__reactRouterDataRouter), { timeout: 30000 });
+      await page.waitForFunction(() => Boolean(window.__reactRouterRouteModules && window.__reactRouterDataRouter), {
+        timeout: 30000,
+      });
       const [staticH1, liveH1] = await page.evaluate((html) => {
         const prerendered = new DOMParser().parseFromString(html, "text/html").querySelector("h1");
         return [prerendered?.textContent ?? null, document.querySelector("h1")?.textContent ?? null];
       }, staticHtml);
-      if (staticH1 !== null && liveH1 !== staticH1) errors.push(`h1 changed after hydration: ${JSON.stringify(staticH1)} -> ${JSON.stringify(liveH1)}`);
+      if (staticH1 !== null && liveH1 !== staticH1)
+        errors.push(`h1 changed after hydration: ${JSON.stringify(staticH1)} -> ${JSON.stringify(liveH1)}`);
       console.log(`${errors.length ? "FAIL" : "ok  "} ${path}`);
       for (const error of errors) problems.push(`${path}: ${error}`);
       await page.close();

@@ -33,7 +33,7 @@ function prerendered(dir) {
   return found;
 }
 
-const client = JSON.parse(readFileSync(join(root, "src", "client-routes.json"), "utf8"));
+const client = JSON.parse(readFileSync(join(root, "src", "clientRoutes.json"), "utf8"));
 const manifest = { prerendered: prerendered(to).sort(), client, shell: SHELL };
 for (const path of client) {
   if (manifest.prerendered.includes(path)) throw new Error(`postbuild: ${path} is both prerendered and client-only`);

@@ -1,7 +1,7 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
 import { marketingRoutes } from "./features/marketing/routes";
 
-import clientRoutePaths from "./client-routes.json";
+import clientRoutePaths from "./clientRoutes.json";
 
 /** Client-only account routes (served the app shell); scripts/postbuild.mjs lists them in dist/routes.json. */
 export { clientRoutePaths };

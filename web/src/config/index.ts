@@ -79,4 +79,4 @@ export function downloadUrl(cfg: AppConfig, arch: MacArch): string {
   return `${cfg.downloadBaseUrl}/${cfg.appVersion}/${cfg.productName}-${bare}-${arch}.dmg`;
 }
 
-export const config: AppConfig = parseConfig(import.meta.env as RawEnv);
+export const config: AppConfig = parseConfig(import.meta.env);

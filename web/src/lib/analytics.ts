@@ -2,12 +2,7 @@
 //! configured; without a key every call is a no-op: nothing is sent and no analytics cookie is set.
 
 export type AnalyticsEvent =
-  | "user_signed_up"
-  | "user_signed_in"
-  | "pricing_interaction"
-  | "checkout_error"
-  | "app_download_started"
-  | "demo_interaction";
+  "user_signed_up" | "user_signed_in" | "pricing_interaction" | "checkout_error" | "app_download_started" | "demo_interaction";
 
 export type AnalyticsProps = Record<string, string | number | boolean | null | undefined>;
 

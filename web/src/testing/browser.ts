@@ -12,7 +12,12 @@ function seed() {
   db.createUser({ email: "free@example.com", password: "secret123" });
   db.createUser({ email: "unverified@example.com", password: "secret123", verified: false });
   db.createUser({ email: "paid@example.com", password: "secret123", plan: "monthly" });
-  db.createUser({ email: "cancelling@example.com", password: "secret123", plan: "monthly", subscription: { cancel_at_period_end: true } });
+  db.createUser({
+    email: "cancelling@example.com",
+    password: "secret123",
+    plan: "monthly",
+    subscription: { cancel_at_period_end: true },
+  });
 }
 
 export async function startMockApi() {

@@ -37,7 +37,10 @@ function rewriteRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rewriteRefs);
   if (schema && typeof schema === "object") {
     return Object.fromEntries(
-      Object.entries(schema).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `openapi.json${v}` : rewriteRefs(v)]),
+      Object.entries(schema).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `openapi.json${v}` : rewriteRefs(v),
+      ]),
     );
   }
   return schema;
@@ -72,7 +75,11 @@ async function call(method: string, path: string, body?: unknown, token?: string
   const headers: Record<string, string> = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${BASE}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   await response.text();
   return response.status;
 }
@@ -126,7 +133,12 @@ async function exerciseHandlers() {
   await call("GET", "/api/subscription", undefined, s2);
   await call("GET", "/api/subscription");
   const success = `${BASE}/success?session_id={CHECKOUT_SESSION_ID}`;
-  const checkout = { price_id: "price_closewise_monthly", mode: "subscription", success_url: success, cancel_url: `${BASE}/pricing` };
+  const checkout = {
+    price_id: "price_closewise_monthly",
+    mode: "subscription",
+    success_url: success,
+    cancel_url: `${BASE}/pricing`,
+  };
   await call("POST", "/api/checkout", checkout);
   await call("POST", "/api/checkout", { ...checkout, success_url: "https://evil.example/x" }, s2);
   await call("POST", "/api/checkout", { ...checkout, price_id: "price_unknown" }, s2);

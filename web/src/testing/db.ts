@@ -52,9 +52,12 @@ export const PRODUCTS: Product[] = [
 ];
 
 let counter = 0;
-const id = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++counter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const id = (prefix: string) =>
+  `${prefix}_${Date.now().toString(36)}${(++counter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const uuid = () =>
-  typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `00000000-0000-4000-8000-${(++counter).toString().padStart(12, "0")}`;
+  typeof crypto !== "undefined" && "randomUUID" in crypto
+    ? crypto.randomUUID()
+    : `00000000-0000-4000-8000-${(++counter).toString().padStart(12, "0")}`;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 export function createDb() {
@@ -99,7 +102,13 @@ export function createDb() {
     },
 
     /** Seeds a user; `verified` defaults to true, `plan` to free. */
-    createUser(input: { email: string; password?: string; verified?: boolean; plan?: "free" | "monthly"; subscription?: Partial<Subscription> }) {
+    createUser(input: {
+      email: string;
+      password?: string;
+      verified?: boolean;
+      plan?: "free" | "monthly";
+      subscription?: Partial<Subscription>;
+    }) {
       const email = input.email.trim().toLowerCase();
       const at = db.now();
       const user: User = {

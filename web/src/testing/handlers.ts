@@ -3,6 +3,7 @@
 
 import { http, HttpResponse, type HttpResponseResolver } from "msw";
 import type { Session } from "../lib/api/types";
+import { isSubscribed } from "../lib/billing/rules";
 import { db, PRODUCTS } from "./db";
 
 type Method = "get" | "post" | "delete";
@@ -52,7 +53,8 @@ function authenticate(request: Request) {
   if (!header) return { error: apiError(401, "not_signed_in", "Please sign in to continue") } as const;
   const session = db.sessionByAccess(header.replace(/^Bearer\s+/i, ""));
   const row = session && db.userById(session.userId);
-  if (!session || !row) return { error: apiError(401, "invalid_token", "Authentication required. Please sign in again.") } as const;
+  if (!session || !row)
+    return { error: apiError(401, "invalid_token", "Authentication required. Please sign in again.") } as const;
   return { session, row } as const;
 }
 
@@ -126,7 +128,8 @@ export const routes: MockRoute[] = [
       const row = db.tokens.get(token);
       if (!row || row.kind !== "verify") return apiError(400, "token_invalid", "This verification link is invalid.");
       if (row.used) return apiError(400, "token_used", "This verification link has already been used.");
-      if (row.expiresAt < db.now()) return apiError(400, "token_expired", "This verification link has expired. Request a new one.");
+      if (row.expiresAt < db.now())
+        return apiError(400, "token_expired", "This verification link has expired. Request a new one.");
       row.used = true;
       const user = db.findUser(row.email)!.user;
       user.email_confirmed_at ??= db.iso(db.now());
@@ -221,7 +224,11 @@ export const routes: MockRoute[] = [
       const limited = rateLimited(email);
       if (limited) return limited;
       if (db.findUser(email)) {
-        db.sendMail(email, "Reset your password", `${origin(request)}/reset-password?token=${db.oneTimeToken(email, "reset", 3600_000)}`);
+        db.sendMail(
+          email,
+          "Reset your password",
+          `${origin(request)}/reset-password?token=${db.oneTimeToken(email, "reset", 3600_000)}`,
+        );
       } else {
         db.lastMailAt.set(email, db.now());
       }
@@ -290,7 +297,7 @@ export const routes: MockRoute[] = [
       if ("error" in auth) return auth.error;
       const userId = auth.row.user.id;
       if (!db.plans.has(userId)) db.plans.set(userId, db.newPlan(userId, "free"));
-      return HttpResponse.json(db.plans.get(userId)!);
+      return HttpResponse.json(db.plans.get(userId));
     },
   },
   {
@@ -324,7 +331,7 @@ export const routes: MockRoute[] = [
       if (!user.email_confirmed_at)
         return apiError(403, "email_not_verified", "Please verify your email address before subscribing");
       const sub = db.subscriptions.get(user.id);
-      if (sub && sub.price_id === priceId && ["active", "trialing"].includes(sub.subscription_status))
+      if (sub && sub.price_id === priceId && isSubscribed(sub))
         return apiError(409, "already_subscribed", "You already have this subscription");
       const own = origin(request);
       if (![successUrl, cancelUrl].every((url) => url.startsWith(`${own}/`)))

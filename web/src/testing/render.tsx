@@ -3,8 +3,8 @@
 
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
-import { AppProviders, createQueryClient } from "../app/providers";
+import { RouterProvider } from "react-router";
+import { createQueryClient } from "../app/providers";
 import DashboardRoute from "../app/dashboard";
 import ForgotPasswordRoute from "../app/forgot-password";
 import NotFoundRoute from "../app/not-found";
@@ -17,6 +17,7 @@ import SuccessRoute from "../app/success";
 import VerifyRoute from "../app/verify";
 import { AuthManager, type AuthManagerOptions } from "../lib/auth/session";
 import { db } from "./db";
+import { routerWithProviders } from "./router";
 
 /** Stands in for the marketing landing page, which this suite does not test. */
 function HomeStandIn() {
@@ -31,30 +32,22 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false, staleTime: 0, gcTime: Infinity } });
   const authManager = new AuthManager({ channelName: `test-${Math.random()}`, ...options.auth });
-  const router = createMemoryRouter(
+  const router = routerWithProviders(
     [
-      {
-        element: (
-          <AppProviders queryClient={queryClient} authManager={authManager}>
-            <Outlet />
-          </AppProviders>
-        ),
-        children: [
-          { index: true, element: <HomeStandIn /> },
-          { path: "pricing", element: <PricingRoute /> },
-          { path: "signin", element: <SignInRoute /> },
-          { path: "signup", element: <SignUpRoute /> },
-          { path: "verify", element: <VerifyRoute /> },
-          { path: "forgot-password", element: <ForgotPasswordRoute /> },
-          { path: "reset-password", element: <ResetPasswordRoute /> },
-          { path: "dashboard", element: <DashboardRoute /> },
-          { path: "settings", element: <SettingsRoute /> },
-          { path: "success", element: <SuccessRoute /> },
-          { path: "*", element: <NotFoundRoute /> },
-        ],
-      },
+      { index: true, element: <HomeStandIn /> },
+      { path: "pricing", element: <PricingRoute /> },
+      { path: "signin", element: <SignInRoute /> },
+      { path: "signup", element: <SignUpRoute /> },
+      { path: "verify", element: <VerifyRoute /> },
+      { path: "forgot-password", element: <ForgotPasswordRoute /> },
+      { path: "reset-password", element: <ResetPasswordRoute /> },
+      { path: "dashboard", element: <DashboardRoute /> },
+      { path: "settings", element: <SettingsRoute /> },
+      { path: "success", element: <SuccessRoute /> },
+      { path: "*", element: <NotFoundRoute /> },
     ],
-    { initialEntries: [path] },
+    path,
+    { queryClient, authManager },
   );
   const user = userEvent.setup();
   const view = render(<RouterProvider router={router} />);

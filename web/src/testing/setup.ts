@@ -24,7 +24,7 @@ Object.defineProperty(window, "matchMedia", {
   }),
 });
 Element.prototype.scrollIntoView = vi.fn();
-window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+window.scrollTo = vi.fn();
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {

@@ -5,7 +5,11 @@ import { useResendVerification } from "../../lib/auth/useResendVerification";
 export function EmailVerificationBanner({ email, onDismiss }: { email: string; onDismiss?: () => void }) {
   const { resend, sending } = useResendVerification();
   return (
-    <div role="region" aria-label="Email verification" className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900">
+    <div
+      role="region"
+      aria-label="Email verification"
+      className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900"
+    >
       <MailWarning aria-hidden className="mt-0.5 h-5 w-5 shrink-0" />
       <div className="flex-1 text-sm">
         <p className="font-semibold">Please verify your email address</p>

@@ -76,7 +76,10 @@ export function DownloadModal({
                 <span className="block text-sm text-slate-600">{option.detail}</span>
               </span>
               {likely === option.arch && (
-                <span id={`likely-${option.arch}`} className="rounded-full bg-blue-600 px-2 py-0.5 text-xs font-semibold text-white">
+                <span
+                  id={`likely-${option.arch}`}
+                  className="rounded-full bg-blue-600 px-2 py-0.5 text-xs font-semibold text-white"
+                >
                   Recommended for this Mac
                 </span>
               )}
@@ -84,7 +87,10 @@ export function DownloadModal({
           </li>
         ))}
         <li>
-          <div aria-disabled="true" className="flex items-center gap-4 rounded-xl border-2 border-dashed border-slate-200 p-4 text-slate-500">
+          <div
+            aria-disabled="true"
+            className="flex items-center gap-4 rounded-xl border-2 border-dashed border-slate-200 p-4 text-slate-500"
+          >
             <Monitor aria-hidden className="h-8 w-8 shrink-0" />
             <span className="flex-1">
               <span className="block font-semibold">Windows</span>
@@ -106,8 +112,8 @@ export function DownloadModal({
         </button>
         {showHelp && (
           <p id="chip-help" className="mt-2 rounded-lg bg-slate-50 p-3">
-            Open the Apple menu and choose About This Mac. If it lists a Chip such as Apple M1, M2 or M3, choose Apple
-            Silicon. If it lists a Processor with Intel in its name, choose Intel.
+            Open the Apple menu and choose About This Mac. If it lists a Chip such as Apple M1, M2 or M3, choose Apple Silicon. If
+            it lists a Processor with Intel in its name, choose Intel.
           </p>
         )}
       </div>

@@ -16,7 +16,9 @@ describe("detectMacChip", () => {
   });
 
   it("says nothing for other systems", async () => {
-    expect(await detectMacChip(nav("Mozilla/5.0 (Windows NT 10.0; Win64; x64)", { architecture: "x86", platform: "Windows" }))).toBeNull();
+    expect(
+      await detectMacChip(nav("Mozilla/5.0 (Windows NT 10.0; Win64; x64)", { architecture: "x86", platform: "Windows" })),
+    ).toBeNull();
     expect(await detectMacChip(nav("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"))).toBeNull();
   });
 

@@ -16,8 +16,14 @@ describe("Download modal", () => {
     const intel = within(dialog).getByRole("link", { name: /Intel/ });
     expect(arm).toHaveTextContent("M1, M2, M3 (2020 and newer)");
     expect(intel).toHaveTextContent("2019 and older");
-    expect(arm).toHaveAttribute("href", "https://github.com/closewise/closewise-desktop/releases/download/v1.0.0/Closewise-1.0.0-arm64.dmg");
-    expect(intel).toHaveAttribute("href", "https://github.com/closewise/closewise-desktop/releases/download/v1.0.0/Closewise-1.0.0-x64.dmg");
+    expect(arm).toHaveAttribute(
+      "href",
+      "https://github.com/closewise/closewise-desktop/releases/download/v1.0.0/Closewise-1.0.0-arm64.dmg",
+    );
+    expect(intel).toHaveAttribute(
+      "href",
+      "https://github.com/closewise/closewise-desktop/releases/download/v1.0.0/Closewise-1.0.0-x64.dmg",
+    );
     for (const link of [arm, intel]) {
       expect(link).toHaveAttribute("target", "_blank");
       expect(link).toHaveAttribute("rel", "noopener noreferrer");

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { Footer } from "../../features/marketing/components/Footer";
+import { Footer } from "./Footer";
 import { NavBar } from "./NavBar";
 
-/** Navigation bar, a main landmark below the fixed bar, and the site footer (owned by the marketing feature). */
+/** Navigation bar, a main landmark below the fixed bar, and the site footer. */
 export function AppLayout({ children, footer = true }: { children: ReactNode; footer?: boolean }) {
   return (
     <div className="flex min-h-screen flex-col bg-slate-50">

@@ -29,7 +29,7 @@ function useSignOut() {
     try {
       await manager.signOut();
       toast.success("Signed out successfully");
-      navigate("/");
+      void navigate("/");
     } catch {
       toast.error("Error signing out");
     }
@@ -121,7 +121,10 @@ export function NavBar({ className }: { className?: string } = {}) {
       )}
     >
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center justify-between px-4 sm:px-6 lg:px-8">
-        <Link to="/" className="rounded text-xl font-bold tracking-tight text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+        <Link
+          to="/"
+          className="rounded text-xl font-bold tracking-tight text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+        >
           {config.productName}
         </Link>
 

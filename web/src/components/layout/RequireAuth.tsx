@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
 import { useAuth } from "../../lib/auth/AuthProvider";
 
@@ -9,15 +9,16 @@ import { useAuth } from "../../lib/auth/AuthProvider";
 export function RequireAuth({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
   const { status, manager } = useAuth();
   const location = useLocation();
-  const wasSignedIn = useRef(false);
+  const [wasSignedIn, setWasSignedIn] = useState(false);
   const askServer = status === "signedOut" && manager.mayHaveSession();
   useEffect(() => {
     if (askServer) void manager.ensureRestored();
   }, [askServer, manager]);
-  if (status === "signedIn") wasSignedIn.current = true;
+  // Remembered from an earlier render, React's way (state set while rendering, not a ref read in render).
+  if (status === "signedIn" && !wasSignedIn) setWasSignedIn(true);
   if (status === "loading" || askServer) return <>{fallback}</>;
   if (status === "signedOut") {
-    if (wasSignedIn.current) return <Navigate to="/" replace />;
+    if (wasSignedIn) return <Navigate to="/" replace />;
     const back = `${location.pathname}${location.search}`;
     return <Navigate to={`/signin?redirect=${encodeURIComponent(back)}`} replace />;
   }

@@ -1,23 +1,23 @@
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { useNavigate } from "react-router";
+import { track } from "../../lib/analytics";
 import { createCheckout } from "../../lib/api/billing";
 import { ApiError } from "../../lib/api/client";
-import { isPaid, usePlan, useSubscription } from "../../lib/api/queries";
+import { usePlan, useSubscription } from "../../lib/api/queries";
 import type { Product } from "../../lib/api/types";
-import { track } from "../../lib/analytics";
 import { useAuth } from "../../lib/auth/AuthProvider";
+import {
+  CHECKOUT_MESSAGES,
+  checkoutBlock,
+  checkoutDisabled,
+  checkoutLabel,
+  checkoutUrls,
+  isPaid,
+  type CheckoutState,
+} from "../../lib/billing/rules";
 import { redirect } from "../../lib/redirect";
 import { buttonStyles } from "../ui/Button";
-
-export type CheckoutLabel =
-  | "Loading..."
-  | "Sign In Required"
-  | "Verify Email First"
-  | "Current Plan"
-  | "Start Subscription"
-  | "Buy Now";
-
 
 export function CheckoutButton({ product, className }: { product: Product; className?: string }) {
   const auth = useAuth();
@@ -27,46 +27,40 @@ export function CheckoutButton({ product, className }: { product: Product; class
   const [busy, setBusy] = useState(false);
 
   const signedIn = auth.status === "signedIn";
-  const loading = auth.status === "loading" || (signedIn && (plan.isPending || subscription.isPending));
-  const verified = signedIn && Boolean(auth.user.email_confirmed_at);
-  const current = signedIn && isPaid(plan.data, subscription.data);
-
-  let label: CheckoutLabel;
-  if (busy || loading) label = "Loading...";
-  else if (!signedIn) label = "Sign In Required";
-  else if (!verified) label = "Verify Email First";
-  else if (current) label = "Current Plan";
-  else label = product.mode === "subscription" ? "Start Subscription" : "Buy Now";
+  const state: CheckoutState = {
+    busy,
+    loading: auth.status === "loading" || (signedIn && (plan.isPending || subscription.isPending)),
+    signedIn,
+    verified: signedIn && Boolean(auth.user.email_confirmed_at),
+    current: signedIn && isPaid(plan.data, subscription.data),
+    mode: product.mode,
+  };
+  const label = checkoutLabel(state);
 
   async function onClick() {
     track("pricing_interaction", { action: "checkout_click", product: product.id, label });
-    if (!signedIn) {
-      toast.error("Please sign in to continue");
-      navigate(`/signin?redirect=${encodeURIComponent("/pricing")}`);
-      return;
-    }
-    if (!verified) {
-      toast.error("Please verify your email address before subscribing");
+    const block = checkoutBlock(state);
+    if (block) {
+      toast.error(block.message);
+      if (block.reason === "signIn") void navigate(`/signin?redirect=${encodeURIComponent("/pricing")}`);
       return;
     }
     setBusy(true);
     try {
-      const origin = window.location.origin;
       const { url } = await createCheckout({
         price_id: product.priceId,
         mode: product.mode,
-        success_url: `${origin}/success?session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${origin}/pricing`,
+        ...checkoutUrls(window.location.origin),
       });
       if (!url) {
-        toast.error("No checkout URL received");
+        toast.error(CHECKOUT_MESSAGES.noUrl);
         track("checkout_error", { reason: "no_url" });
         setBusy(false);
         return;
       }
       redirect.to(url);
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : "Failed to start checkout process";
+      const message = error instanceof ApiError ? error.message : CHECKOUT_MESSAGES.failed;
       toast.error(message);
       track("checkout_error", { reason: error instanceof ApiError ? error.code : "network", message });
       setBusy(false);
@@ -77,8 +71,8 @@ export function CheckoutButton({ product, className }: { product: Product; class
     <button
       type="button"
       onClick={() => void onClick()}
-      disabled={busy || loading || label === "Current Plan"}
-      aria-busy={busy || loading}
+      disabled={checkoutDisabled(state)}
+      aria-busy={state.busy || state.loading}
       className={buttonStyles("primary", className)}
     >
       {label}

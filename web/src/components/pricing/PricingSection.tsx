@@ -2,9 +2,9 @@ import { Check, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import { useProducts } from "../../lib/api/queries";
 import { useAuth } from "../../lib/auth/AuthProvider";
+import { featuredProduct, PLAN_FEATURES, PLAN_NAMES } from "../../lib/billing/rules";
 import { buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
-import { DEFAULT_PRODUCT, FREE_FEATURES, PAID_FEATURES } from "./catalogue";
 import { CheckoutButton } from "./CheckoutButton";
 
 function Features({ items }: { items: string[] }) {
@@ -21,7 +21,9 @@ function Features({ items }: { items: string[] }) {
 }
 
 function formatPrice(amount: number, currency: string) {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(amount);
+  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(
+    amount,
+  );
 }
 
 /** The Free Trial and paid cards with the checkout button; used on /pricing, the landing pages and the dashboard. */
@@ -34,7 +36,7 @@ export function PricingSection({
 }: { id?: string; title?: string; subtitle?: string; headingLevel?: 1 | 2; className?: string } = {}) {
   const auth = useAuth();
   const products = useProducts();
-  const product = products.data?.find((p) => p.mode === "subscription") ?? products.data?.[0] ?? DEFAULT_PRODUCT;
+  const product = featuredProduct(products.data);
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const titleId = `${id}-title`;
 
@@ -47,15 +49,18 @@ export function PricingSection({
         <p className="mt-3 text-lg text-slate-600">{subtitle}</p>
       </div>
       <div className="mx-auto mt-10 grid max-w-5xl gap-6 md:grid-cols-2">
-        <article aria-labelledby={`${id}-free`} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        <article
+          aria-labelledby={`${id}-free`}
+          className="flex flex-col rounded-2xl border border-slate-200 bg-white p-8 shadow-sm"
+        >
           <h3 id={`${id}-free`} className="text-xl font-semibold text-slate-900">
-            Free Trial
+            {PLAN_NAMES.free}
           </h3>
           <p className="mt-4">
             <span className="text-4xl font-bold text-slate-900">$0</span>
           </p>
           <p className="mt-2 text-slate-600">Try live hints on real calls.</p>
-          <Features items={FREE_FEATURES} />
+          <Features items={PLAN_FEATURES.free} />
           <div className="mt-auto pt-8">
             {auth.status === "signedIn" ? (
               <Link to="/dashboard" className={buttonStyles("secondary", "w-full")}>
@@ -83,7 +88,7 @@ export function PricingSection({
             <span className="text-slate-600">/{product.interval}</span>
           </p>
           <p className="mt-2 text-slate-600">Everything you need to close more deals.</p>
-          <Features items={PAID_FEATURES} />
+          <Features items={PLAN_FEATURES.monthly} />
           <div className="mt-auto pt-8">
             <CheckoutButton product={product} className="w-full" />
           </div>

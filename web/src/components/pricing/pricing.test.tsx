@@ -82,7 +82,18 @@ describe("Pricing and the checkout button", () => {
     server.use(
       http.get("*/api/products", () =>
         HttpResponse.json({
-          products: [{ id: "p", priceId: "price_once", name: "Lifetime Copilot", description: "d", mode: "payment", price: 99, currency: "usd", interval: "month" }],
+          products: [
+            {
+              id: "p",
+              priceId: "price_once",
+              name: "Lifetime Copilot",
+              description: "d",
+              mode: "payment",
+              price: 99,
+              currency: "usd",
+              interval: "month",
+            },
+          ],
         }),
       ),
     );
@@ -91,8 +102,16 @@ describe("Pricing and the checkout button", () => {
   });
 
   it.each([
-    ["the service's message", () => apiError(409, "already_subscribed", "You already have this subscription"), "You already have this subscription"],
-    ["Failed to create checkout session", () => apiError(502, "checkout_failed", "Failed to create checkout session"), "Failed to create checkout session"],
+    [
+      "the service's message",
+      () => apiError(409, "already_subscribed", "You already have this subscription"),
+      "You already have this subscription",
+    ],
+    [
+      "Failed to create checkout session",
+      () => apiError(502, "checkout_failed", "Failed to create checkout session"),
+      "Failed to create checkout session",
+    ],
     ["No checkout URL received", () => HttpResponse.json({ url: null }), "No checkout URL received"],
     ["Failed to start checkout process", () => HttpResponse.error(), "Failed to start checkout process"],
   ])("shows %s as a toast and enables the button again", async (_name, answer, message) => {
@@ -109,7 +128,9 @@ describe("Pricing and the checkout button", () => {
 
   it("relays 'Authentication required. Please sign in again.' when the session ended on the server", async () => {
     db.createUser({ email: "ana@example.com" });
-    server.use(http.post("*/api/checkout", () => apiError(401, "invalid_token", "Authentication required. Please sign in again.")));
+    server.use(
+      http.post("*/api/checkout", () => apiError(401, "invalid_token", "Authentication required. Please sign in again.")),
+    );
     const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
     await user.click(await within(paidCard()).findByRole("button", { name: "Start Subscription" }));
     expect(await screen.findByText("Authentication required. Please sign in again.")).toBeInTheDocument();

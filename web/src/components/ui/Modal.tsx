@@ -1,13 +1,17 @@
 import { X } from "lucide-react";
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /** Keeps Tab inside `container`, closes on Escape and hands focus back to where it was on close. */
-export function useFocusTrap(open: boolean, container: React.RefObject<HTMLElement | null>, onClose: () => void, initial?: React.RefObject<HTMLElement | null>) {
-  const close = useRef(onClose);
-  close.current = onClose;
+export function useFocusTrap(
+  open: boolean,
+  container: React.RefObject<HTMLElement | null>,
+  onClose: () => void,
+  initial?: React.RefObject<HTMLElement | null>,
+) {
+  const close = useEffectEvent(onClose);
   useEffect(() => {
     if (!open) return;
     const previous = document.activeElement as HTMLElement | null;
@@ -17,7 +21,7 @@ export function useFocusTrap(open: boolean, container: React.RefObject<HTMLEleme
     function onKey(event: KeyboardEvent) {
       if (event.key === "Escape") {
         event.stopPropagation();
-        close.current();
+        close();
         return;
       }
       if (event.key !== "Tab" || !node) return;

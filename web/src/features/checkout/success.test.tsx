@@ -46,7 +46,10 @@ describe("Success page", () => {
     expect(screen.getByText("Unlimited Usage")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Go to Dashboard" })).toHaveAttribute("href", "/dashboard");
     expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
-    expect(within(screen.getByRole("main")).getByRole("link", { name: "support@closewise.app" })).toHaveAttribute("href", "mailto:support@closewise.app");
+    expect(within(screen.getByRole("main")).getByRole("link", { name: "support@closewise.app" })).toHaveAttribute(
+      "href",
+      "mailto:support@closewise.app",
+    );
     expect(db.plans.get(db.findUser("ana@example.com")!.user.id)?.plan_type).toBe("monthly");
     expect(subscriptionCalls).toEqual([]);
     await waitFor(() => expect(subscriptionCalls).toHaveLength(1), { timeout: 2500 });

@@ -34,7 +34,7 @@ describe("Dashboard", () => {
     server.use(
       http.get("*/api/plan", async () => {
         await gate;
-        return HttpResponse.json(db.plans.get(db.findUser("ana@example.com")!.user.id)!);
+        return HttpResponse.json(db.plans.get(db.findUser("ana@example.com")!.user.id));
       }),
     );
     renderApp("/dashboard", { signedInAs: "ana@example.com" });
@@ -123,7 +123,9 @@ describe("Dashboard", () => {
 
   it("falls back silently to the free plan when the plan cannot be read", async () => {
     db.createUser({ email: "ana@example.com" });
-    server.use(http.get("*/api/plan", () => HttpResponse.json({ error: { code: "unavailable", message: "down" } }, { status: 503 })));
+    server.use(
+      http.get("*/api/plan", () => HttpResponse.json({ error: { code: "unavailable", message: "down" } }, { status: 503 })),
+    );
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     renderApp("/dashboard", { signedInAs: "ana@example.com" });
     const plan = await screen.findByRole("region", { name: "Your Plan" });
@@ -137,7 +139,9 @@ describe("Dashboard", () => {
     const { queryClient } = renderApp("/dashboard", { signedInAs: "pro@example.com" });
     const management = await screen.findByRole("region", { name: "Subscription Management" });
     expect(await within(management).findByText("Renews")).toBeInTheDocument();
-    server.use(http.get("*/api/subscription", () => HttpResponse.json({ error: { code: "internal", message: "x" } }, { status: 500 })));
+    server.use(
+      http.get("*/api/subscription", () => HttpResponse.json({ error: { code: "internal", message: "x" } }, { status: 500 })),
+    );
     await queryClient.refetchQueries({ queryKey: ["subscription"] });
     expect(await within(management).findByText("Failed to fetch subscription data")).toBeInTheDocument();
     expect(within(management).getByText("Renews")).toBeInTheDocument();
@@ -149,7 +153,9 @@ describe("Dashboard", () => {
   it("logs a failed first subscription fetch only", async () => {
     db.createUser({ email: "pro@example.com", plan: "monthly" });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    server.use(http.get("*/api/subscription", () => HttpResponse.json({ error: { code: "internal", message: "x" } }, { status: 500 })));
+    server.use(
+      http.get("*/api/subscription", () => HttpResponse.json({ error: { code: "internal", message: "x" } }, { status: 500 })),
+    );
     renderApp("/dashboard", { signedInAs: "pro@example.com" });
     const management = await screen.findByRole("region", { name: "Subscription Management" });
     await waitFor(() => expect(warn).toHaveBeenCalled());

@@ -1,8 +1,8 @@
 import { render, screen, within } from "@testing-library/react";
 import type { ComponentType } from "react";
-import { createMemoryRouter, Outlet, RouterProvider, type MetaDescriptor } from "react-router";
+import { RouterProvider, type MetaDescriptor } from "react-router";
 import { describe, expect, it, vi } from "vitest";
-import { AppProviders } from "../../app/providers";
+import { routerWithProviders } from "../../testing/router";
 import { landing } from "./content/landing";
 import { marketingPages } from "./content/pages";
 import type { MarketingPage } from "./content/types";
@@ -28,18 +28,9 @@ const otherPublicRoutes = ["/pricing", "/signin", "/signup"];
 const knownPaths = new Set([...marketingPaths, ...otherPublicRoutes]);
 
 function renderPath(path: string) {
-  const router = createMemoryRouter(
-    [
-      {
-        element: (
-          <AppProviders>
-            <Outlet />
-          </AppProviders>
-        ),
-        children: marketingRoutes.map((route) => ({ path: `/${route.path}`, Component: moduleFor(`/${route.path}`).default })),
-      },
-    ],
-    { initialEntries: [path] },
+  const router = routerWithProviders(
+    marketingRoutes.map((route) => ({ path: `/${route.path}`, Component: moduleFor(`/${route.path}`).default })),
+    path,
   );
   return render(<RouterProvider router={router} />);
 }
@@ -136,7 +127,9 @@ describe("the footer", () => {
   it("links every public page", async () => {
     renderPath("/ai-sales-hints");
     const footer = await screen.findByRole("contentinfo");
-    const hrefs = within(footer).getAllByRole("link").map((link) => link.getAttribute("href"));
+    const hrefs = within(footer)
+      .getAllByRole("link")
+      .map((link) => link.getAttribute("href"));
     const expected = ["/", "/pricing", "/signin", "/signup", ...marketingPages.map((page) => page.paths[0].path)];
     for (const path of expected) expect(hrefs, path).toContain(path);
   });
@@ -146,7 +139,9 @@ describe("/best-ai-for-sales-teams", () => {
   it("compares Closewise with generic AI tools and basic CRM AI in a table", async () => {
     renderPath("/best-ai-for-sales-teams");
     const table = await screen.findByRole("table");
-    const headers = within(table).getAllByRole("columnheader").map((cell) => cell.textContent);
+    const headers = within(table)
+      .getAllByRole("columnheader")
+      .map((cell) => cell.textContent);
     expect(headers).toEqual(["Capability", "Closewise", "Generic AI tools", "Basic CRM AI"]);
     expect(within(table).getByRole("rowheader", { name: "Hints during live calls" })).toBeInTheDocument();
   });

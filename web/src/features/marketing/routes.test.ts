@@ -10,15 +10,36 @@ const srcDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** The thirty search paths of the spec, section 2. */
 const specPaths = [
-  "/real-time-conversation-guidance", "/real-time-support", "/real-time-ai-coaching",
-  "/ai-teleprompter", "/magical-teleprompter", "/undetectable-ai",
-  "/desktop-assistant", "/ai-desktop-assistant", "/desktop-assistant-ai",
-  "/conversation-assistant", "/ai-conversation-assistant", "/cursor-for-conversations",
-  "/live-ai-transcription", "/power-your-meetings", "/ai-for-meeting",
-  "/ai-sales-assistant", "/sales-enablement-tool", "/real-time-sales-coaching", "/ai-sales-copilot",
-  "/ai-for-outbound-sales", "/crm-sales-intelligence", "/sales-productivity-tool", "/email-assistant-for-sales",
-  "/ai-pipeline-insights", "/sales-conversation-analysis", "/ai-sales-hints", "/best-ai-for-sales-teams",
-  "/how-to-improve-sales-with-ai", "/real-time-ai-sales-guidance", "/boost-sdr-performance",
+  "/real-time-conversation-guidance",
+  "/real-time-support",
+  "/real-time-ai-coaching",
+  "/ai-teleprompter",
+  "/magical-teleprompter",
+  "/undetectable-ai",
+  "/desktop-assistant",
+  "/ai-desktop-assistant",
+  "/desktop-assistant-ai",
+  "/conversation-assistant",
+  "/ai-conversation-assistant",
+  "/cursor-for-conversations",
+  "/live-ai-transcription",
+  "/power-your-meetings",
+  "/ai-for-meeting",
+  "/ai-sales-assistant",
+  "/sales-enablement-tool",
+  "/real-time-sales-coaching",
+  "/ai-sales-copilot",
+  "/ai-for-outbound-sales",
+  "/crm-sales-intelligence",
+  "/sales-productivity-tool",
+  "/email-assistant-for-sales",
+  "/ai-pipeline-insights",
+  "/sales-conversation-analysis",
+  "/ai-sales-hints",
+  "/best-ai-for-sales-teams",
+  "/how-to-improve-sales-with-ai",
+  "/real-time-ai-sales-guidance",
+  "/boost-sdr-performance",
 ];
 
 describe("marketing routes", () => {
@@ -29,7 +50,11 @@ describe("marketing routes", () => {
 
   it("group the shared-layout paths three to a page, canonical first, as the spec lists them", () => {
     expect(sharedLayoutPages.map((page) => page.paths.map((entry) => entry.path))).toEqual([
-      specPaths.slice(0, 3), specPaths.slice(3, 6), specPaths.slice(6, 9), specPaths.slice(9, 12), specPaths.slice(12, 15),
+      specPaths.slice(0, 3),
+      specPaths.slice(3, 6),
+      specPaths.slice(6, 9),
+      specPaths.slice(9, 12),
+      specPaths.slice(12, 15),
     ]);
     expect(ownContentPages.map((page) => page.paths.map((entry) => entry.path))).toEqual(
       specPaths.slice(15).map((path) => [path]),
@@ -91,7 +116,10 @@ describe("the build plugin", () => {
     const emitted: { fileName: string; source: string }[] = [];
     const plugin = marketingSeoFiles();
     const hook = plugin.generateBundle as (this: unknown) => void;
-    hook.call({ environment: environment ? { name: environment } : undefined, emitFile: (file: any) => emitted.push(file) });
+    hook.call({
+      environment: environment ? { name: environment } : undefined,
+      emitFile: (file: { fileName: string; source: string }) => emitted.push(file),
+    });
     return emitted;
   }
 

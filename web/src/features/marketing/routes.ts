@@ -19,10 +19,7 @@ export function routeFileFor(path: string): string {
 export const canonicalMarketingPaths: string[] = ["/", ...marketingPages.map((page) => page.paths[0].path)];
 
 /** Every public marketing path: "/" and the thirty landing-page paths (aliases included). */
-export const marketingPaths: string[] = [
-  "/",
-  ...marketingPages.flatMap((page) => page.paths.map((entry) => entry.path)),
-];
+export const marketingPaths: string[] = ["/", ...marketingPages.flatMap((page) => page.paths.map((entry) => entry.path))];
 
 export const marketingRoutes: MarketingRoute[] = marketingPaths.map((path) => ({
   path: path.slice(1),

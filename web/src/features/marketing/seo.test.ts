@@ -20,7 +20,9 @@ describe("seoMeta", () => {
   });
 
   it("describes the software and its 20 USD monthly offer in JSON-LD", () => {
-    const ld = meta.find((entry) => "script:ld+json" in entry) as { "script:ld+json": Record<string, any> };
+    const ld = meta.find((entry) => "script:ld+json" in entry) as {
+      "script:ld+json": { "@type": string; name: string; offers: { priceSpecification: unknown } };
+    };
     const data = ld["script:ld+json"];
     expect(data["@type"]).toBe("SoftwareApplication");
     expect(data.name).toBe("Closewise");

@@ -2,8 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useAuth } from "../auth/AuthProvider";
+import { freePlanFor } from "../billing/rules";
 import { getPlan, getProducts, getSubscription } from "./billing";
-import { ApiError } from "./client";
 import type { Plan, Product, Subscription } from "./types";
 
 export const queryKeys = {
@@ -11,24 +11,6 @@ export const queryKeys = {
   subscription: (userId: string) => ["subscription", userId] as const,
   products: ["products"] as const,
 };
-
-/** The spec's fallback: a plan that cannot be read counts as free and active (warning logged only). */
-export function freePlanFor(userId: string): Plan {
-  const now = new Date().toISOString();
-  return {
-    id: "",
-    user_id: userId,
-    plan_type: "free",
-    status: "active",
-    plan_started_at: now,
-    plan_updated_at: now,
-    created_at: now,
-    updated_at: now,
-    stripe_subscription_id: null,
-    stripe_customer_id: null,
-    subscription_id: null,
-  };
-}
 
 export function usePlan() {
   const { user } = useAuth();
@@ -40,6 +22,7 @@ export function usePlan() {
       try {
         return await getPlan();
       } catch (error) {
+        // The spec: a plan that cannot be read counts as free and active, with a warning logged only.
         console.warn("Could not read the plan; showing the free plan", error);
         return freePlanFor(userId);
       }
@@ -62,12 +45,6 @@ export function subscriptionQuery(userId: string) {
   };
 }
 
-/** The spec's messages for a failed refetch (a failed first fetch is only logged). */
-export function subscriptionRefetchError(query: { error: unknown; data: unknown }): string | null {
-  if (!query.error || query.data === undefined) return null;
-  return query.error instanceof ApiError ? "Failed to fetch subscription data" : "An unexpected error occurred";
-}
-
 export function useSubscription() {
   const { user } = useAuth();
   return useQuery({ ...subscriptionQuery(user?.id ?? ""), enabled: Boolean(user) });
@@ -79,13 +56,4 @@ export function useProducts() {
     queryFn: async (): Promise<Product[]> => (await getProducts()).products,
     staleTime: 60 * 60 * 1000,
   });
-}
-
-export function isSubscribed(subscription: Subscription | null | undefined): boolean {
-  return subscription?.subscription_status === "active" || subscription?.subscription_status === "trialing";
-}
-
-/** Paid when the plan says monthly, or the active-subscription check passes. */
-export function isPaid(plan: Plan | undefined, subscription: Subscription | null | undefined): boolean {
-  return plan?.plan_type === "monthly" || isSubscribed(subscription);
 }

@@ -34,15 +34,7 @@ export interface Plan {
 }
 
 export type SubscriptionStatus =
-  | "active"
-  | "trialing"
-  | "canceled"
-  | "incomplete"
-  | "incomplete_expired"
-  | "past_due"
-  | "unpaid"
-  | "paused"
-  | "not_started";
+  "active" | "trialing" | "canceled" | "incomplete" | "incomplete_expired" | "past_due" | "unpaid" | "paused" | "not_started";
 
 export interface Subscription {
   price_id: string | null;

@@ -5,7 +5,12 @@ import { ApiError, NetworkError, setAuthBridge } from "../api/client";
 import type { Session } from "../api/types";
 import { AuthManager, type AuthApi } from "./session";
 
-const user = { id: "u1", email: "ana@example.com", email_confirmed_at: "2026-11-22T00:00:00Z", created_at: "2026-11-22T00:00:00Z" };
+const user = {
+  id: "u1",
+  email: "ana@example.com",
+  email_confirmed_at: "2026-11-22T00:00:00Z",
+  created_at: "2026-11-22T00:00:00Z",
+};
 let n = 0;
 function session(expiresAt: number): Session {
   n += 1;
@@ -44,7 +49,9 @@ describe("AuthManager", () => {
   });
 
   it("is signed out when the cookie is missing or ended (401)", async () => {
-    const auth = manager(stubApi({ refresh: vi.fn(async () => Promise.reject(new ApiError(401, "invalid_refresh_token", "ended"))) }));
+    const auth = manager(
+      stubApi({ refresh: vi.fn(async () => Promise.reject(new ApiError(401, "invalid_refresh_token", "ended"))) }),
+    );
     await auth.start();
     expect(auth.getSnapshot().status).toBe("signedOut");
   });
@@ -114,8 +121,14 @@ describe("AuthManager", () => {
 
   it("shares sign-in, refresh and sign-out with the other tabs", async () => {
     const channel = `shared-${Math.random()}`;
-    const tabA = manager(stubApi({ refresh: vi.fn(async () => Promise.reject(new ApiError(401, "invalid_refresh_token", "x"))) }), channel);
-    const tabB = manager(stubApi({ refresh: vi.fn(async () => Promise.reject(new ApiError(401, "invalid_refresh_token", "x"))) }), channel);
+    const tabA = manager(
+      stubApi({ refresh: vi.fn(async () => Promise.reject(new ApiError(401, "invalid_refresh_token", "x"))) }),
+      channel,
+    );
+    const tabB = manager(
+      stubApi({ refresh: vi.fn(async () => Promise.reject(new ApiError(401, "invalid_refresh_token", "x"))) }),
+      channel,
+    );
     await Promise.all([tabA.start(), tabB.start()]);
     expect(tabB.getSnapshot().status).toBe("signedOut");
 

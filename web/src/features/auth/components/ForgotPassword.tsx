@@ -35,8 +35,8 @@ export function ForgotPassword() {
     return (
       <AuthCard title="Check Your Email">
         <p role="status" className="text-slate-700">
-          If an account exists for <strong className="break-all">{sentTo}</strong>, we&apos;ve sent a link to reset your
-          password. The link is valid for 1 hour.
+          If an account exists for <strong className="break-all">{sentTo}</strong>, we&apos;ve sent a link to reset your password.
+          The link is valid for 1 hour.
         </p>
         <p className="mt-6 text-center text-sm">
           <Link to="/signin" className="font-medium text-blue-700 underline hover:text-blue-900">
@@ -50,7 +50,15 @@ export function ForgotPassword() {
   return (
     <AuthCard title="Reset your password" subtitle="Enter the email address of your account and we'll send you a reset link.">
       <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
-        <TextField label="Email" type="email" autoComplete="email" required value={email} error={error} onChange={(e) => setEmail(e.target.value)} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={error}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Sending..." : "Send reset link"}
         </Button>

@@ -29,7 +29,7 @@ export function ResetPassword() {
     try {
       await resetPassword({ token, password });
       toast.success("Password updated! Please sign in with your new password.");
-      navigate("/signin", { replace: true });
+      void navigate("/signin", { replace: true });
     } catch (e) {
       if (e instanceof ApiError && e.code.startsWith("token_")) setLinkError(e.message);
       else if (e instanceof ApiError && e.code === "weak_password") setErrors({ password: e.message });
@@ -55,8 +55,20 @@ export function ResetPassword() {
   return (
     <AuthCard title="Choose a new password">
       <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
-        <PasswordField label="New password" autoComplete="new-password" value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
-        <PasswordField label="Confirm new password" autoComplete="new-password" value={confirm} error={errors.confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <PasswordField
+          label="New password"
+          autoComplete="new-password"
+          value={password}
+          error={errors.password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <PasswordField
+          label="Confirm new password"
+          autoComplete="new-password"
+          value={confirm}
+          error={errors.confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? "Saving..." : "Reset password"}
         </Button>

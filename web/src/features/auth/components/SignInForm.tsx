@@ -9,7 +9,7 @@ import { ApiError } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { useResendVerification } from "../../../lib/auth/useResendVerification";
-import { safeRedirect } from "../../../lib/safeRedirect";
+import { safeRedirect } from "../../../lib/redirect";
 import { AuthCard } from "./AuthCard";
 
 export function SignInForm() {
@@ -27,7 +27,7 @@ export function SignInForm() {
 
   // Someone already signed in has nothing to do here.
   useEffect(() => {
-    if (auth.status === "signedIn" && !busy) navigate(target, { replace: true });
+    if (auth.status === "signedIn" && !busy) void navigate(target, { replace: true });
   }, [auth.status, busy, navigate, target]);
 
   async function onSubmit(event: FormEvent) {
@@ -43,7 +43,7 @@ export function SignInForm() {
       await auth.manager.signIn(email.trim(), password);
       track("user_signed_in");
       toast.success("Signed in successfully!");
-      navigate(target, { replace: true });
+      void navigate(target, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.message.includes("Email not confirmed")) {
         toast.error("Please verify your email address before signing in");
@@ -75,9 +75,7 @@ export function SignInForm() {
           <p className="flex items-center gap-2 font-semibold">
             <AlertTriangle aria-hidden className="h-4 w-4" /> Email Verification Required
           </p>
-          <p className="mt-1">
-            Please check your inbox and click the verification link before signing in. Didn&apos;t get it?
-          </p>
+          <p className="mt-1">Please check your inbox and click the verification link before signing in. Didn&apos;t get it?</p>
           <button
             type="button"
             disabled={sending}
@@ -90,33 +88,33 @@ export function SignInForm() {
       )}
       <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
         <fieldset disabled={!hydrated} className="space-y-4">
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          error={errors.email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          error={errors.password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <div className="flex justify-end">
-          <Link to="/forgot-password" className="text-sm font-medium text-blue-700 underline hover:text-blue-900">
-            Forgot password?
-          </Link>
-        </div>
-        <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
-          {busy ? "Signing In..." : "Sign In"}
-        </Button>
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            error={errors.email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            error={errors.password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <div className="flex justify-end">
+            <Link to="/forgot-password" className="text-sm font-medium text-blue-700 underline hover:text-blue-900">
+              Forgot password?
+            </Link>
+          </div>
+          <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+            {busy ? "Signing In..." : "Sign In"}
+          </Button>
         </fieldset>
       </form>
     </AuthCard>

@@ -122,38 +122,38 @@ export function SignUpForm() {
     >
       <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
         <fieldset disabled={!hydrated} className="space-y-4">
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          error={errors.email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="new-password"
-          required
-          minLength={MIN_PASSWORD_LENGTH}
-          value={password}
-          error={errors.password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <PasswordField
-          label="Confirm password"
-          name="confirm-password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          error={errors.confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-        />
-        <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
-          {busy ? "Creating Account..." : "Create Account"}
-        </Button>
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            error={errors.email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="new-password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            value={password}
+            error={errors.password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <PasswordField
+            label="Confirm password"
+            name="confirm-password"
+            autoComplete="new-password"
+            required
+            value={confirm}
+            error={errors.confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+          />
+          <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+            {busy ? "Creating Account..." : "Create Account"}
+          </Button>
         </fieldset>
       </form>
     </AuthCard>

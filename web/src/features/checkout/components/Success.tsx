@@ -9,6 +9,7 @@ import { config } from "../../../config";
 import { confirmCheckout } from "../../../lib/api/billing";
 import { queryKeys, subscriptionQuery } from "../../../lib/api/queries";
 import type { User } from "../../../lib/api/types";
+import { PLAN_NAMES } from "../../../lib/billing/rules";
 
 /** The spec: the subscription is fetched again 1 s after a successful activation. */
 export const SUBSCRIPTION_REFETCH_DELAY_MS = 1000;
@@ -95,7 +96,7 @@ export function Success({ user }: { user: User }) {
             <dl className="mx-auto mt-6 max-w-xs space-y-2 rounded-xl bg-slate-50 p-4 text-left text-sm">
               <div className="flex justify-between gap-4">
                 <dt className="text-slate-500">Plan</dt>
-                <dd className="font-medium text-slate-900">Unlimited Sales Copilot</dd>
+                <dd className="font-medium text-slate-900">{PLAN_NAMES.monthly}</dd>
               </div>
               <div className="flex justify-between gap-4">
                 <dt className="text-slate-500">Billing</dt>

@@ -10,41 +10,23 @@ import { config } from "../../../config";
 import { getUser } from "../../../lib/api/auth";
 import { openBillingPortal } from "../../../lib/api/billing";
 import { ApiError } from "../../../lib/api/client";
-import { isPaid, subscriptionRefetchError, usePlan, useSubscription } from "../../../lib/api/queries";
+import { usePlan, useSubscription } from "../../../lib/api/queries";
 import type { Subscription, User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
+import {
+  cardBrandName,
+  isPaid,
+  PAID_PLAN_BADGE,
+  periodEnd,
+  planName,
+  planSummary,
+  SUBSCRIPTION_STATUS_TEXT,
+  subscriptionRefetchError,
+} from "../../../lib/billing/rules";
 import { redirect } from "../../../lib/redirect";
 
 export const ACCESS_LIMITED_TEXT =
   "Some features are restricted until you verify your email address. Please check your inbox and click the verification link to unlock full access.";
-
-/** "Renews" or "Expires" and the date of `current_period_end` (Unix seconds). */
-export function periodEndLabel(subscription: Subscription): { label: "Renews" | "Expires"; date: string } | null {
-  if (subscription.current_period_end === null) return null;
-  const date = new Date(subscription.current_period_end * 1000).toLocaleDateString("en-US", {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-  });
-  return { label: subscription.cancel_at_period_end ? "Expires" : "Renews", date };
-}
-
-const STATUS_TEXT: Record<Subscription["subscription_status"], string> = {
-  active: "Active",
-  trialing: "Trialing",
-  canceled: "Canceled",
-  incomplete: "Incomplete",
-  incomplete_expired: "Incomplete (expired)",
-  past_due: "Past due",
-  unpaid: "Unpaid",
-  paused: "Paused",
-  not_started: "Not started",
-};
-
-function brandName(brand: string) {
-  const known: Record<string, string> = { visa: "Visa", mastercard: "Mastercard", amex: "American Express", discover: "Discover" };
-  return known[brand.toLowerCase()] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
-}
 
 /** What the dashboard shows while the session or its data loads (same size: no layout shift). */
 export function DashboardSkeleton() {
@@ -62,7 +44,7 @@ export function DashboardSkeleton() {
 
 function SubscriptionManagement({ subscription, error }: { subscription: Subscription | null; error: string | null }) {
   const [opening, setOpening] = useState(false);
-  const period = subscription ? periodEndLabel(subscription) : null;
+  const period = subscription ? periodEnd(subscription) : null;
   async function manage() {
     setOpening(true);
     try {
@@ -81,7 +63,9 @@ function SubscriptionManagement({ subscription, error }: { subscription: Subscri
       <dl className="mt-4 grid gap-4 sm:grid-cols-3">
         <div>
           <dt className="text-sm text-slate-500">Status</dt>
-          <dd className="font-medium text-slate-900">{subscription ? STATUS_TEXT[subscription.subscription_status] : "Active"}</dd>
+          <dd className="font-medium text-slate-900">
+            {subscription ? SUBSCRIPTION_STATUS_TEXT[subscription.subscription_status] : "Active"}
+          </dd>
         </div>
         <div>
           <dt className="text-sm text-slate-500">{period?.label ?? "Renews"}</dt>
@@ -92,7 +76,7 @@ function SubscriptionManagement({ subscription, error }: { subscription: Subscri
           <dd className="font-medium text-slate-900">
             {subscription?.payment_method_brand && subscription.payment_method_last4 ? (
               <>
-                {brandName(subscription.payment_method_brand)} <span aria-hidden>••••</span>
+                {cardBrandName(subscription.payment_method_brand)} <span aria-hidden>••••</span>
                 <span className="sr-only">ending in</span> {subscription.payment_method_last4}
               </>
             ) : (
@@ -143,7 +127,12 @@ function FreePanels() {
         </p>
         <DownloadButton className="mt-4" />
       </section>
-      <PricingSection id="upgrade" title="Upgrade to Unlimited" subtitle="Unlimited usage, advanced AI insights, priority support and CRM integrations." className="rounded-2xl bg-white" />
+      <PricingSection
+        id="upgrade"
+        title="Upgrade to Unlimited"
+        subtitle="Unlimited usage, advanced AI insights, priority support and CRM integrations."
+        className="rounded-2xl bg-white"
+      />
     </>
   );
 }
@@ -185,7 +174,10 @@ export function DashboardContent({ user }: { user: User }) {
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
       <div className="flex min-h-10 flex-wrap items-center justify-between gap-3">
-        <Link to="/" className="inline-flex items-center gap-1 rounded text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+        <Link
+          to="/"
+          className="inline-flex items-center gap-1 rounded text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+        >
           <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Home
         </Link>
         <div className="flex items-center gap-2">
@@ -217,18 +209,22 @@ export function DashboardContent({ user }: { user: User }) {
           Your Plan
         </h2>
         <div className="mt-2 flex flex-wrap items-center gap-3">
-          <p className="text-2xl font-bold text-slate-900">{paid ? "Unlimited Sales Copilot" : "Free Trial"}</p>
+          <p className="text-2xl font-bold text-slate-900">{planName(paid)}</p>
           {paid && (
             <span className="inline-flex items-center gap-1 rounded-full bg-blue-600 px-3 py-1 text-xs font-semibold text-white">
-              <Crown aria-hidden className="h-3.5 w-3.5" /> Pro Plan
+              <Crown aria-hidden className="h-3.5 w-3.5" /> {PAID_PLAN_BADGE}
             </span>
           )}
         </div>
-        <p className="mt-1 text-slate-600">{paid ? "Unlimited usage · $20/month" : "5 calls of 5 minutes each · Basic insights"}</p>
+        <p className="mt-1 text-slate-600">{planSummary(paid)}</p>
         <p className="mt-1 text-sm text-slate-500">Signed in as {user.email}</p>
       </section>
 
-      {paid ? <PaidPanels subscription={subscription.data ?? null} error={subscriptionRefetchError(subscription)} /> : <FreePanels />}
+      {paid ? (
+        <PaidPanels subscription={subscription.data ?? null} error={subscriptionRefetchError(subscription)} />
+      ) : (
+        <FreePanels />
+      )}
     </div>
   );
 }

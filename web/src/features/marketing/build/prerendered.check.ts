@@ -41,7 +41,7 @@ describe("every public route is a static HTML file", () => {
     expect(meta(doc, 'meta[name="twitter:card"]')).toBeTruthy();
     const ld = doc.head.querySelector('script[type="application/ld+json"]');
     expect(ld, `${path} JSON-LD`).not.toBeNull();
-    const data = JSON.parse(ld!.textContent!);
+    const data = JSON.parse(ld!.textContent ?? "") as { "@type": string; offers: unknown };
     expect(data["@type"]).toBe("SoftwareApplication");
     expect(data.offers).toMatchObject({ price: "20.00", priceCurrency: "USD" });
     expect(doc.querySelectorAll("h1")).toHaveLength(1);

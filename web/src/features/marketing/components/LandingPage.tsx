@@ -4,7 +4,7 @@ import { DownloadButton } from "../../../components/download/DownloadButton";
 import { PricingSection } from "../../../components/pricing/PricingSection";
 import type { MarketingPage } from "../content/types";
 import { DemoSection } from "../demo/DemoSection";
-import { Footer } from "./Footer";
+import { Footer } from "../../../components/layout/Footer";
 import { PageHeader } from "./PageHeader";
 import { ArticleGrid, ClosingBanner, ComparisonTable, FeatureCards, ProofBlock, SignupWidget, StatsBox, Steps } from "./Sections";
 
@@ -16,9 +16,7 @@ export function LandingPage({ page }: { page: MarketingPage }) {
       <PageHeader />
       <main>
         <section className="bg-gradient-to-b from-indigo-50 to-white">
-          <div
-            className={`mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 sm:px-6 ${aside ? "lg:grid-cols-2" : ""}`}
-          >
+          <div className={`mx-auto grid max-w-6xl items-center gap-10 px-4 py-16 sm:px-6 ${aside ? "lg:grid-cols-2" : ""}`}>
             <div>
               <p className="font-semibold text-indigo-800">{page.eyebrow}</p>
               <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">{page.h1}</h1>

@@ -1,6 +1,6 @@
 import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
-import { Logo } from "./Logo";
+import { Logo } from "../../../components/layout/Logo";
 
 /** Header of the search landing pages: the logo link and a way back to the home page. */
 export function PageHeader() {

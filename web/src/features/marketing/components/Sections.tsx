@@ -3,7 +3,7 @@
 import { ArrowRight, Check, ExternalLink } from "lucide-react";
 import { Link } from "react-router";
 import type { ArticleLink, ComparisonTable as Comparison, FeatureCard, Proof, Stat } from "../content/types";
-import { FeatureIcon } from "./icons";
+import { FeatureIcon } from "./FeatureIcon";
 
 export function FeatureCards({ heading, cards }: { heading: string; cards: FeatureCard[] }) {
   return (

@@ -39,7 +39,10 @@ export const aiForOutboundSales: MarketingPage = {
   howItWorks: {
     heading: "Anatomy of a cold call with Closewise",
     steps: [
-      { title: "Opener", body: "A permission-based opener built from the prospect's role and company, so the first line is about them." },
+      {
+        title: "Opener",
+        body: "A permission-based opener built from the prospect's role and company, so the first line is about them.",
+      },
       { title: "Pushback", body: "The objection is recognised and a reply appears while the prospect is still talking." },
       { title: "Ask", body: "A prompt to propose a specific time, then a calendar-ready recap the moment you hang up." },
     ],
@@ -50,7 +53,11 @@ export const aiForOutboundSales: MarketingPage = {
     items: [
       { value: "47%", title: "more conversations past 60 seconds", body: "when the first brush-off gets a real answer." },
       { value: "3x", title: "more meetings from the same dials", body: "reported by SDR teams in their first month." },
-      { value: "38%", title: "higher reply rate on follow-ups", body: "because the e-mail quotes the call instead of a template." },
+      {
+        value: "38%",
+        title: "higher reply rate on follow-ups",
+        body: "because the e-mail quotes the call instead of a template.",
+      },
     ],
   },
   stats: {

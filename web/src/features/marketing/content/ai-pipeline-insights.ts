@@ -40,7 +40,10 @@ export const aiPipelineInsights: MarketingPage = {
     heading: "Using insights in a pipeline review",
     steps: [
       { title: "Sort by risk", body: "Start the review with deals whose calls raised red flags this week." },
-      { title: "Open the moment", body: "Jump to the exact quote that triggered the flag, instead of asking the rep to recall it." },
+      {
+        title: "Open the moment",
+        body: "Jump to the exact quote that triggered the flag, instead of asking the rep to recall it.",
+      },
       { title: "Agree the action", body: "Decide the next step per deal and track whether it happened on the next call." },
     ],
   },

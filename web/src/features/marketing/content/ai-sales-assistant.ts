@@ -39,9 +39,15 @@ export const aiSalesAssistant: MarketingPage = {
   howItWorks: {
     heading: "A discovery call with Closewise",
     steps: [
-      { title: "Minute 5", body: "The buyer mentions they evaluated a competitor last year. A hint suggests asking what stopped them buying." },
+      {
+        title: "Minute 5",
+        body: "The buyer mentions they evaluated a competitor last year. A hint suggests asking what stopped them buying.",
+      },
       { title: "Minute 18", body: "“It seems expensive.” A reply reframes cost against the hours their team loses today." },
-      { title: "Minute 30", body: "The call ends; a recap with the three pains they named and Thursday's demo is ready to send." },
+      {
+        title: "Minute 30",
+        body: "The call ends; a recap with the three pains they named and Thursday's demo is ready to send.",
+      },
     ],
   },
   proof: {

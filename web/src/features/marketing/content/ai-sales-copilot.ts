@@ -40,7 +40,10 @@ export const aiSalesCopilot: MarketingPage = {
     heading: "Pre-flight, in-flight, landing",
     steps: [
       { title: "Before", body: "Open the copilot with your notes from the last call so it knows what is still open." },
-      { title: "During", body: "Checklist items tick off as they are covered; hints appear only when something needs your attention." },
+      {
+        title: "During",
+        body: "Checklist items tick off as they are covered; hints appear only when something needs your attention.",
+      },
       { title: "After", body: "A recap e-mail and CRM notes are drafted from what actually happened." },
     ],
   },

@@ -51,8 +51,14 @@ export const aiTeleprompter: MarketingPage = {
     heading: "How the prompts are written",
     steps: [
       { title: "Context first", body: "Add your product notes, pricing and common objections once; every prompt draws on them." },
-      { title: "Live listening", body: "The conversation is transcribed as it happens so the prompt matches what was actually said." },
-      { title: "One line at a time", body: "The prompt updates as the topic moves on, so there is never a backlog to scroll through." },
+      {
+        title: "Live listening",
+        body: "The conversation is transcribed as it happens so the prompt matches what was actually said.",
+      },
+      {
+        title: "One line at a time",
+        body: "The prompt updates as the topic moves on, so there is never a backlog to scroll through.",
+      },
     ],
   },
   proof: {
@@ -61,7 +67,10 @@ export const aiTeleprompter: MarketingPage = {
     items: [
       { title: "Product demos", body: "The right feature and customer story for the question the buyer just asked." },
       { title: "Pricing conversations", body: "Your approved positioning on discounts and terms, exactly when price comes up." },
-      { title: "New territory", body: "Industry terms and proof points when you are selling into a market you are still learning." },
+      {
+        title: "New territory",
+        body: "Industry terms and proof points when you are selling into a market you are still learning.",
+      },
     ],
   },
   stats: {

@@ -7,8 +7,7 @@ export const articles = {
     title: "The highest converting talk-to-listen ratio in sales",
     source: "Gong Labs",
     url: "https://www.gong.io/resources/labs/talk-to-listen-conversion-ratio/",
-    summary:
-      "Research on 25,537 B2B sales calls: average reps talk 65–75% of the call; top performers hold closer to 43%.",
+    summary: "Research on 25,537 B2B sales calls: average reps talk 65–75% of the call; top performers hold closer to 43%.",
   },
   salesloftTalkTime: {
     title: "New research: how much talk impacts close rate",

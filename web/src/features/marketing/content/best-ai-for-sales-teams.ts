@@ -39,7 +39,10 @@ export const bestAiForSalesTeams: MarketingPage = {
   howItWorks: {
     heading: "How to run a fair trial",
     steps: [
-      { title: "Pick real calls", body: "Test each tool on the same week of live discovery calls and demos, not on a demo script." },
+      {
+        title: "Pick real calls",
+        body: "Test each tool on the same week of live discovery calls and demos, not on a demo script.",
+      },
       { title: "Measure outcomes", body: "Track next steps booked, objections answered on the call and time spent on admin." },
       { title: "Ask the reps", body: "The tool reps keep open by choice in week three is the one that will be used." },
     ],
@@ -66,12 +69,24 @@ export const bestAiForSalesTeams: MarketingPage = {
     columns: ["Closewise", "Generic AI tools", "Basic CRM AI"],
     rows: [
       { capability: "Hints during live calls", values: ["Yes", "No", "No"] },
-      { capability: "Objection handling in the moment", values: ["Yes, from your playbook", "Only if you stop and type a prompt", "No"] },
+      {
+        capability: "Objection handling in the moment",
+        values: ["Yes, from your playbook", "Only if you stop and type a prompt", "No"],
+      },
       { capability: "Live transcription", values: ["Yes", "No", "Sometimes, as an add-on"] },
-      { capability: "Follow-up e-mail drafts", values: ["From the call transcript", "From what you paste in", "From CRM fields"] },
+      {
+        capability: "Follow-up e-mail drafts",
+        values: ["From the call transcript", "From what you paste in", "From CRM fields"],
+      },
       { capability: "Context source", values: ["The conversation itself", "Manual prompts", "Data reps entered"] },
-      { capability: "CRM notes and updates", values: ["Drafted from the call (Monthly plan)", "Copy and paste", "Yes, for its own CRM"] },
-      { capability: "Works with any meeting app", values: ["Yes (macOS desktop app)", "Not applicable", "Usually its own dialer only"] },
+      {
+        capability: "CRM notes and updates",
+        values: ["Drafted from the call (Monthly plan)", "Copy and paste", "Yes, for its own CRM"],
+      },
+      {
+        capability: "Works with any meeting app",
+        values: ["Yes (macOS desktop app)", "Not applicable", "Usually its own dialer only"],
+      },
       { capability: "Visible to the other party", values: ["No", "No", "Sometimes (meeting bots)"] },
       { capability: "Price", values: ["Free trial, then $20/month", "Varies per seat", "Bundled in higher CRM tiers"] },
     ],

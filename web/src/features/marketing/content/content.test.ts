@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { articles } from "./articles";
-import { ownContentLinks, sharedLayoutLinks } from "./directory";
+import { ownContentLinks, sharedLayoutLinks } from "../../../components/layout/footerLinks";
 import { landing } from "./landing";
 import { marketingPages, ownContentPages, sharedLayoutPages } from "./pages";
 

@@ -51,7 +51,10 @@ export const conversationAssistant: MarketingPage = {
     heading: "Like autocomplete, for speech",
     steps: [
       { title: "Read the context", body: "The live transcript and your product notes form the context for every suggestion." },
-      { title: "Predict the useful next line", body: "When the buyer asks or objects, a suggestion appears that answers with your facts." },
+      {
+        title: "Predict the useful next line",
+        body: "When the buyer asks or objects, a suggestion appears that answers with your facts.",
+      },
       { title: "Keep what works", body: "Suggestions you use are remembered, so the assistant adapts to how you sell." },
     ],
   },
@@ -59,7 +62,10 @@ export const conversationAssistant: MarketingPage = {
     kind: "benefits",
     heading: "What it changes on a call",
     items: [
-      { title: "No more “let me get back to you”", body: "Technical and pricing questions get an answer on the call instead of a follow-up that stalls the deal." },
+      {
+        title: "No more “let me get back to you”",
+        body: "Technical and pricing questions get an answer on the call instead of a follow-up that stalls the deal.",
+      },
       { title: "Consistent messaging", body: "Every rep describes the product the way your best rep does." },
       { title: "Calmer calls", body: "With the next line a glance away, you can listen instead of planning your answer." },
     ],

@@ -41,14 +41,20 @@ export const crmSalesIntelligence: MarketingPage = {
     steps: [
       { title: "Connect your CRM", body: "Available on the Monthly plan; pick which fields Closewise may suggest updates for." },
       { title: "Talk as usual", body: "Details are captured from the transcript while you focus on the buyer." },
-      { title: "Approve in one click", body: "Review the suggested updates after the call; nothing is written without your say-so." },
+      {
+        title: "Approve in one click",
+        body: "Review the suggested updates after the call; nothing is written without your say-so.",
+      },
     ],
   },
   proof: {
     kind: "benefits",
     heading: "Why RevOps teams like it",
     items: [
-      { title: "Forecasts built on facts", body: "Stages and dates reflect what the buyer said, not what the rep remembers on Friday." },
+      {
+        title: "Forecasts built on facts",
+        body: "Stages and dates reflect what the buyer said, not what the rep remembers on Friday.",
+      },
       { title: "Complete activity data", body: "Every call is counted, so coaching and capacity planning use real numbers." },
       { title: "Reps keep their evenings", body: "The admin that used to follow each call is a quick review." },
     ],

@@ -51,7 +51,10 @@ export const desktopAssistant: MarketingPage = {
   howItWorks: {
     heading: "Getting set up",
     steps: [
-      { title: "Download the right build", body: "Pick Apple Silicon or Intel; the download page tells you how to check which Mac you have." },
+      {
+        title: "Download the right build",
+        body: "Pick Apple Silicon or Intel; the download page tells you how to check which Mac you have.",
+      },
       { title: "Allow audio access", body: "macOS asks once for permission to hear the call audio and your microphone." },
       { title: "Start a call as usual", body: "Closewise notices the call and opens its overlay; close it any time." },
     ],
@@ -60,9 +63,21 @@ export const desktopAssistant: MarketingPage = {
     kind: "results",
     heading: "What changes after the first week",
     items: [
-      { value: "3.2 hours", title: "saved per day", body: "Notes, recaps and CRM updates are drafted while you talk instead of after." },
-      { value: "45%", title: "fewer tabs during calls", body: "Battlecards and pricing notes come to you, so you stop searching mid-sentence." },
-      { value: "30%", title: "faster follow-up", body: "The recap e-mail is ready when the call ends, while the buyer still remembers it." },
+      {
+        value: "3.2 hours",
+        title: "saved per day",
+        body: "Notes, recaps and CRM updates are drafted while you talk instead of after.",
+      },
+      {
+        value: "45%",
+        title: "fewer tabs during calls",
+        body: "Battlecards and pricing notes come to you, so you stop searching mid-sentence.",
+      },
+      {
+        value: "30%",
+        title: "faster follow-up",
+        body: "The recap e-mail is ready when the call ends, while the buyer still remembers it.",
+      },
     ],
   },
   stats: {

@@ -49,7 +49,10 @@ export const emailAssistantForSales: MarketingPage = {
     heading: "Why it beats templates",
     items: [
       { title: "Sent in minutes, not days", body: "Recaps go out the same hour, while the buyer still remembers the call." },
-      { title: "Nothing invented", body: "Every point in the draft comes from the transcript, so you never promise what wasn't discussed." },
+      {
+        title: "Nothing invented",
+        body: "Every point in the draft comes from the transcript, so you never promise what wasn't discussed.",
+      },
       { title: "Better replies", body: "Specific e-mails get answers; templates get archived." },
     ],
   },

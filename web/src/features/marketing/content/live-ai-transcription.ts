@@ -51,7 +51,10 @@ export const liveAiTranscription: MarketingPage = {
   howItWorks: {
     heading: "After the meeting ends",
     steps: [
-      { title: "Summary", body: "Decisions, open questions and next steps, each with an owner and a date when one was mentioned." },
+      {
+        title: "Summary",
+        body: "Decisions, open questions and next steps, each with an owner and a date when one was mentioned.",
+      },
       { title: "Recap e-mail", body: "A draft to the buyer in your tone, confirming what was agreed." },
       { title: "Notes for your CRM", body: "Structured notes ready to paste or sync, so the record matches the conversation." },
     ],

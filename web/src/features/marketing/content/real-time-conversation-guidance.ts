@@ -52,8 +52,14 @@ export const realTimeConversationGuidance: MarketingPage = {
     heading: "What happens during a call",
     steps: [
       { title: "It listens", body: "The desktop app transcribes both sides of the call locally on your screen as you talk." },
-      { title: "It recognises the moment", body: "Objections, buying signals, competitor mentions and unanswered questions are detected as they are said." },
-      { title: "It suggests, you decide", body: "One short suggestion at a time, phrased so you can say it in your own words — never a wall of text to read out." },
+      {
+        title: "It recognises the moment",
+        body: "Objections, buying signals, competitor mentions and unanswered questions are detected as they are said.",
+      },
+      {
+        title: "It suggests, you decide",
+        body: "One short suggestion at a time, phrased so you can say it in your own words — never a wall of text to read out.",
+      },
     ],
   },
   proof: {
@@ -62,7 +68,10 @@ export const realTimeConversationGuidance: MarketingPage = {
     items: [
       { title: "Fewer frozen moments", body: "Pricing and competitor pushback stop being the part of the call you dread." },
       { title: "Better discovery", body: "Calls end with the information your forecast actually needs." },
-      { title: "Coaching that sticks", body: "You practise the right habit on live calls instead of hearing about it in a review." },
+      {
+        title: "Coaching that sticks",
+        body: "You practise the right habit on live calls instead of hearing about it in a review.",
+      },
     ],
   },
   stats: {

@@ -39,7 +39,10 @@ export const realTimeSalesCoaching: MarketingPage = {
   howItWorks: {
     heading: "A coaching loop that runs every day",
     steps: [
-      { title: "Pick one skill", body: "Choose the behaviour to work on — for example, asking about business impact before demoing." },
+      {
+        title: "Pick one skill",
+        body: "Choose the behaviour to work on — for example, asking about business impact before demoing.",
+      },
       { title: "Reps get live cues", body: "The assistant prompts that behaviour on every relevant call." },
       { title: "Review the trend", body: "In the weekly one-to-one, look at how often it happened and what changed." },
     ],
@@ -48,9 +51,17 @@ export const realTimeSalesCoaching: MarketingPage = {
     kind: "results",
     heading: "Coaching outcomes",
     items: [
-      { value: "28%", title: "more calls with full qualification", body: "when reps get a live prompt for the missing question." },
+      {
+        value: "28%",
+        title: "more calls with full qualification",
+        body: "when reps get a live prompt for the missing question.",
+      },
       { value: "25%", title: "shorter rep monologues", body: "after four weeks of talk-time cues." },
-      { value: "55%", title: "more coaching conversations", body: "because managers no longer need to sit in on calls to have material." },
+      {
+        value: "55%",
+        title: "more coaching conversations",
+        body: "because managers no longer need to sit in on calls to have material.",
+      },
     ],
   },
   stats: {

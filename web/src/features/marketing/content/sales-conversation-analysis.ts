@@ -40,7 +40,10 @@ export const salesConversationAnalysis: MarketingPage = {
     heading: "Reading a call analysis",
     steps: [
       { title: "The timeline", body: "Who spoke when, with objections, questions and buying signals pinned to the moment." },
-      { title: "The scorecard", body: "Talk ratio, question count, longest monologue and next-step status against your team's best calls." },
+      {
+        title: "The scorecard",
+        body: "Talk ratio, question count, longest monologue and next-step status against your team's best calls.",
+      },
       { title: "The takeaway", body: "One concrete thing to do differently on the next call, not a list of twenty." },
     ],
   },

@@ -1,6 +1,11 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FakeIntersectionObserver, installIntersectionObserver, setPageHidden, setPrefersReducedMotion } from "../testing/observers";
+import {
+  FakeIntersectionObserver,
+  installIntersectionObserver,
+  setPageHidden,
+  setPrefersReducedMotion,
+} from "../testing/observers";
 import DemoPlayer from "./DemoPlayer";
 import { demoScript } from "./script";
 import { DEMO_CYCLE_MS, DEMO_STEP_MS } from "./timing";
@@ -34,7 +39,9 @@ function advance(ms: number) {
   let left = ms;
   while (left > 0) {
     const chunk = Math.min(left, 50 - (Date.now() % 50));
-    act(() => vi.advanceTimersByTime(chunk));
+    act(() => {
+      vi.advanceTimersByTime(chunk);
+    });
     left -= chunk;
   }
 }

@@ -22,8 +22,7 @@ export const demoScript: [DemoExchange, DemoExchange, DemoExchange] = [
   {
     speaker: "Dana, VP Sales at Northwind",
     question: "What would it cost to roll this out to twelve reps?",
-    suggestion:
-      "It's $20 per rep per month with unlimited calls. Suggest a pilot: three reps start on the free trial this week.",
+    suggestion: "It's $20 per rep per month with unlimited calls. Suggest a pilot: three reps start on the free trial this week.",
     email: {
       subject: "Pricing for 12 reps and a 3-rep pilot",
       body: "Hi Dana, for twelve reps the Monthly plan is $20 per rep, unlimited calls. To de-risk it, three of your reps can start the free trial this week. Who should I invite first?",

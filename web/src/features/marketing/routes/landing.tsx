@@ -4,8 +4,8 @@ import { DownloadButton } from "../../../components/download/DownloadButton";
 import { NavBar } from "../../../components/layout/NavBar";
 import { PricingSection } from "../../../components/pricing/PricingSection";
 import { seoMeta } from "../../../lib/seo";
-import { Footer } from "../components/Footer";
-import { FeatureIcon } from "../components/icons";
+import { Footer } from "../../../components/layout/Footer";
+import { FeatureIcon } from "../components/FeatureIcon";
 import { landing } from "../content/landing";
 import { DemoSection } from "../demo/DemoSection";
 
@@ -20,9 +20,7 @@ export default function LandingRoute() {
         <section className="bg-gradient-to-b from-indigo-50 to-white pt-16">
           <div className="mx-auto max-w-6xl px-4 py-16 text-center sm:px-6">
             <p className="font-semibold text-indigo-800">{landing.eyebrow}</p>
-            <h1 className="mx-auto mt-3 max-w-4xl text-4xl font-bold tracking-tight text-slate-900 sm:text-6xl">
-              {landing.h1}
-            </h1>
+            <h1 className="mx-auto mt-3 max-w-4xl text-4xl font-bold tracking-tight text-slate-900 sm:text-6xl">{landing.h1}</h1>
             <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-700">{landing.heroCopy}</p>
             <div className="mt-8 flex flex-wrap items-center justify-center gap-3">
               <Link
@@ -34,9 +32,7 @@ export default function LandingRoute() {
               </Link>
               <DownloadButton variant="secondary" />
             </div>
-            <p className="mt-4 text-sm text-slate-600">
-              Free for 5 calls of 5 minutes. macOS now; Windows coming soon.
-            </p>
+            <p className="mt-4 text-sm text-slate-600">Free for 5 calls of 5 minutes. macOS now; Windows coming soon.</p>
             <ul className="mt-12 grid gap-6 text-left md:grid-cols-3">
               {landing.highlights.map((card) => (
                 <li key={card.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">

@@ -48,9 +48,27 @@ function ChangePassword() {
         <KeyRound aria-hidden className="h-5 w-5" /> Change password
       </h2>
       <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-4 max-w-md space-y-4">
-        <PasswordField label="Current password" autoComplete="current-password" value={current} error={errors.current} onChange={(e) => setCurrent(e.target.value)} />
-        <PasswordField label="New password" autoComplete="new-password" value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
-        <PasswordField label="Confirm new password" autoComplete="new-password" value={confirm} error={errors.confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <PasswordField
+          label="Current password"
+          autoComplete="current-password"
+          value={current}
+          error={errors.current}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
+        <PasswordField
+          label="New password"
+          autoComplete="new-password"
+          value={password}
+          error={errors.password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <PasswordField
+          label="Confirm new password"
+          autoComplete="new-password"
+          value={confirm}
+          error={errors.confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
         <Button type="submit" disabled={busy}>
           {busy ? "Saving..." : "Update password"}
         </Button>
@@ -68,7 +86,7 @@ function SignOutEverywhere() {
     try {
       await manager.signOut("global");
       toast.success("Signed out on all devices");
-      navigate("/");
+      void navigate("/");
     } catch {
       toast.error("Error signing out");
       setBusy(false);
@@ -107,7 +125,7 @@ function DeleteAccount() {
       setOpen(false);
       manager.clear();
       toast.success("Your account has been deleted");
-      navigate("/");
+      void navigate("/");
     } catch (e) {
       if (e instanceof ApiError && e.code === "invalid_credentials") setError(e.message);
       else toast.error(message(e));
@@ -134,10 +152,17 @@ function DeleteAccount() {
         title="Delete your account?"
       >
         <p className="text-slate-700">
-          This permanently deletes your account and cancels your subscription. It cannot be undone. Enter your password to confirm.
+          This permanently deletes your account and cancels your subscription. It cannot be undone. Enter your password to
+          confirm.
         </p>
         <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-4 space-y-4">
-          <PasswordField label="Password" autoComplete="current-password" value={password} error={error} onChange={(e) => setPassword(e.target.value)} />
+          <PasswordField
+            label="Password"
+            autoComplete="current-password"
+            value={password}
+            error={error}
+            onChange={(e) => setPassword(e.target.value)}
+          />
           <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel
@@ -155,7 +180,10 @@ function DeleteAccount() {
 export function Settings({ user }: { user: User }) {
   return (
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
-      <Link to="/dashboard" className="inline-flex items-center gap-1 rounded text-sm font-medium text-slate-600 hover:text-slate-900">
+      <Link
+        to="/dashboard"
+        className="inline-flex items-center gap-1 rounded text-sm font-medium text-slate-600 hover:text-slate-900"
+      >
         <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
       </Link>
       <div>

@@ -5,7 +5,7 @@
 // them the browser still loads the same modules through the page's module script, just after the
 // content, and React re-adds the hints when it hydrates. The app shell for client-only routes keeps them.
 //
-//   node src/features/marketing/build/defer-preloads.mjs dist      (run after scripts/postbuild.mjs)
+//   node src/features/marketing/build/deferPreloads.mjs dist      (run after scripts/postbuild.mjs)
 
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -46,5 +46,5 @@ export function deferPreloadsIn(dir) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = resolve(process.argv[2] ?? "dist");
   const removed = deferPreloadsIn(dir);
-  console.log(`defer-preloads: removed ${removed} module preload hints from ${prerenderedPages(dir).length} pages in ${dir}`);
+  console.log(`deferPreloads: removed ${removed} module preload hints from ${prerenderedPages(dir).length} pages in ${dir}`);
 }

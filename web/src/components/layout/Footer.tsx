@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { DownloadButton } from "../../../components/download/DownloadButton";
-import { ownContentLinks, sharedLayoutLinks, type PageLink } from "../content/directory";
+import { DownloadButton } from "../download/DownloadButton";
+import { ownContentLinks, sharedLayoutLinks, type PageLink } from "./footerLinks";
 import { Logo } from "./Logo";
 
 const productLinks = [
@@ -20,23 +20,17 @@ export function Footer() {
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-4">
         <div className="space-y-4">
           <Logo />
-          <p className="text-sm text-slate-600">Live AI hints for sales calls: objection handling, suggested replies and follow-up drafts.</p>
+          <p className="text-sm text-slate-600">
+            Live AI hints for sales calls: objection handling, suggested replies and follow-up drafts.
+          </p>
           <div className="flex flex-wrap items-center gap-3">
             <DownloadButton />
-            <span className="rounded-full border border-slate-300 px-3 py-1.5 text-sm text-slate-600">
-              Windows: coming soon
-            </span>
+            <span className="rounded-full border border-slate-300 px-3 py-1.5 text-sm text-slate-600">Windows: coming soon</span>
           </div>
         </div>
         <FooterColumn title="Product" links={productLinks} />
-        <FooterColumn
-          title="Solutions"
-          links={ownContentLinks.slice(0, 8).map(toLink)}
-        />
-        <FooterColumn
-          title="Resources"
-          links={[...ownContentLinks.slice(8), ...sharedLayoutLinks].map(toLink)}
-        />
+        <FooterColumn title="Solutions" links={ownContentLinks.slice(0, 8).map(toLink)} />
+        <FooterColumn title="Resources" links={[...ownContentLinks.slice(8), ...sharedLayoutLinks].map(toLink)} />
       </div>
       <p className="border-t border-slate-200 py-6 text-center text-sm text-slate-600" suppressHydrationWarning>
         © {year} Closewise. All rights reserved.

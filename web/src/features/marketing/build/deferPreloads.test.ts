@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { deferModulePreloads, deferPreloadsIn } from "./defer-preloads.mjs";
+import { deferModulePreloads, deferPreloadsIn } from "./deferPreloads.mjs";
 
 const page = `<!DOCTYPE html><html><head><title>T</title><link rel="modulepreload" href="/assets/entry.client-a.js"/><link rel="modulepreload" href="/assets/root-b.js" crossorigin=""/><link rel="stylesheet" href="/assets/root.css"/></head><body><h1>Hi</h1><script type="module" async="">import * as route0 from "/assets/root-b.js";import("/assets/entry.client-a.js");</script></body></html>`;
 

@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../api/client";
+import type { Plan, Product, Subscription, SubscriptionStatus } from "../api/types";
+import {
+  cardBrandName,
+  CHECKOUT_MESSAGES,
+  checkoutBlock,
+  checkoutDisabled,
+  checkoutLabel,
+  checkoutUrls,
+  DEFAULT_PRODUCT,
+  featuredProduct,
+  freePlanFor,
+  isPaid,
+  isSubscribed,
+  periodEnd,
+  PLAN_FEATURES,
+  planName,
+  planSummary,
+  SUBSCRIPTION_STATUS_TEXT,
+  subscriptionRefetchError,
+  type CheckoutState,
+} from "./rules";
+
+function subscription(overrides: Partial<Subscription> = {}): Subscription {
+  return {
+    price_id: "price_1",
+    subscription_status: "active",
+    cancel_at_period_end: false,
+    current_period_end: 1_767_268_800, // 2026-01-01T12:00:00Z: noon, so the date holds in the usual time zones
+    payment_method_brand: "visa",
+    payment_method_last4: "4242",
+    ...overrides,
+  };
+}
+
+function plan(planType: Plan["plan_type"]): Plan {
+  return { ...freePlanFor("u1", new Date("2026-01-01T00:00:00Z")), plan_type: planType };
+}
+
+describe("subscribed and paid", () => {
+  const cases: [SubscriptionStatus, boolean][] = [
+    ["active", true],
+    ["trialing", true],
+    ["canceled", false],
+    ["incomplete", false],
+    ["incomplete_expired", false],
+    ["past_due", false],
+    ["unpaid", false],
+    ["paused", false],
+    ["not_started", false],
+  ];
+  it.each(cases)("counts a %s subscription as subscribed: %s", (status, expected) => {
+    expect(isSubscribed(subscription({ subscription_status: status }))).toBe(expected);
+  });
+
+  it("counts no subscription as not subscribed", () => {
+    expect(isSubscribed(null)).toBe(false);
+    expect(isSubscribed(undefined)).toBe(false);
+  });
+
+  it("counts a user as paid when the plan is monthly or the subscription is active or trialing", () => {
+    expect(isPaid(plan("monthly"), null)).toBe(true);
+    expect(isPaid(plan("free"), subscription({ subscription_status: "trialing" }))).toBe(true);
+    expect(isPaid(undefined, subscription())).toBe(true);
+    expect(isPaid(plan("free"), subscription({ subscription_status: "canceled" }))).toBe(false);
+    expect(isPaid(plan("free"), null)).toBe(false);
+    expect(isPaid(undefined, undefined)).toBe(false);
+  });
+
+  it("falls back to a free, active plan stamped with the given time", () => {
+    const now = new Date("2026-02-03T04:05:06Z");
+    expect(freePlanFor("u9", now)).toEqual({
+      id: "",
+      user_id: "u9",
+      plan_type: "free",
+      status: "active",
+      plan_started_at: now.toISOString(),
+      plan_updated_at: now.toISOString(),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      stripe_subscription_id: null,
+      stripe_customer_id: null,
+      subscription_id: null,
+    });
+  });
+});
+
+describe("the checkout button", () => {
+  const ready: CheckoutState = {
+    busy: false,
+    loading: false,
+    signedIn: true,
+    verified: true,
+    current: false,
+    mode: "subscription",
+  };
+  const cases: [string, Partial<CheckoutState>, string, boolean][] = [
+    ["while a checkout starts", { busy: true }, "Loading...", true],
+    ["while the session or plan loads", { loading: true, signedIn: false }, "Loading...", true],
+    ["signed out", { signedIn: false, verified: false }, "Sign In Required", false],
+    ["unverified", { verified: false }, "Verify Email First", false],
+    ["unverified with a plan (verification first)", { verified: false, current: true }, "Verify Email First", false],
+    ["already subscribed", { current: true }, "Current Plan", true],
+    ["ready to subscribe", {}, "Start Subscription", false],
+    ["ready to buy a one-off product", { mode: "payment" }, "Buy Now", false],
+  ];
+  it.each(cases)("%s: says %j", (_name, overrides, label, disabled) => {
+    const state = { ...ready, ...overrides };
+    expect(checkoutLabel(state)).toBe(label);
+    expect(checkoutDisabled(state)).toBe(disabled);
+  });
+
+  it("blocks signed-out and unverified users before asking the API, with the spec's messages", () => {
+    expect(checkoutBlock({ signedIn: false, verified: false })).toEqual({
+      reason: "signIn",
+      message: "Please sign in to continue",
+    });
+    expect(checkoutBlock({ signedIn: true, verified: false })).toEqual({
+      reason: "verify",
+      message: "Please verify your email address before subscribing",
+    });
+    expect(checkoutBlock({ signedIn: true, verified: true })).toBeNull();
+    expect(CHECKOUT_MESSAGES.noUrl).toBe("No checkout URL received");
+    expect(CHECKOUT_MESSAGES.failed).toBe("Failed to start checkout process");
+  });
+
+  it("returns to /success with Stripe's session id placeholder, or to /pricing on cancel", () => {
+    expect(checkoutUrls("https://closewise.app")).toEqual({
+      success_url: "https://closewise.app/success?session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "https://closewise.app/pricing",
+    });
+  });
+});
+
+describe("plans as shown", () => {
+  it("names the free plan Free Trial and the paid one Unlimited Sales Copilot", () => {
+    expect(planName(false)).toBe("Free Trial");
+    expect(planName(true)).toBe("Unlimited Sales Copilot");
+    expect(planSummary(false)).toBe("5 calls of 5 minutes each · Basic insights");
+    expect(planSummary(true)).toBe("Unlimited usage · $20/month");
+  });
+
+  it("lists each plan's features from the spec", () => {
+    expect(PLAN_FEATURES.free).toEqual(["5 calls of 5 minutes each", "Basic insights", "Community support"]);
+    expect(PLAN_FEATURES.monthly).toEqual(["Unlimited usage", "Advanced AI insights", "Priority support", "CRM integrations"]);
+  });
+
+  it("features the subscription product, else the first, else the spec's one product", () => {
+    const oneOff: Product = { ...DEFAULT_PRODUCT, id: "p1", mode: "payment" };
+    const monthly: Product = { ...DEFAULT_PRODUCT, id: "p2" };
+    expect(featuredProduct([oneOff, monthly])).toBe(monthly);
+    expect(featuredProduct([oneOff])).toBe(oneOff);
+    expect(featuredProduct([])).toBe(DEFAULT_PRODUCT);
+    expect(featuredProduct(undefined)).toBe(DEFAULT_PRODUCT);
+    expect(DEFAULT_PRODUCT).toMatchObject({
+      name: "Unlimited Sales Copilot",
+      mode: "subscription",
+      price: 20,
+      currency: "usd",
+      interval: "month",
+    });
+  });
+});
+
+describe("subscriptions as shown", () => {
+  it("says Renews, or Expires when the subscription ends at the period end, with the date of the Unix seconds", () => {
+    expect(periodEnd(subscription())).toEqual({ label: "Renews", date: "January 1, 2026" });
+    expect(periodEnd(subscription({ cancel_at_period_end: true }))).toEqual({ label: "Expires", date: "January 1, 2026" });
+    expect(periodEnd(subscription({ current_period_end: null }))).toBeNull();
+  });
+
+  it("names every status and the usual card brands", () => {
+    expect(SUBSCRIPTION_STATUS_TEXT.active).toBe("Active");
+    expect(SUBSCRIPTION_STATUS_TEXT.incomplete_expired).toBe("Incomplete (expired)");
+    expect(cardBrandName("visa")).toBe("Visa");
+    expect(cardBrandName("AMEX")).toBe("American Express");
+    expect(cardBrandName("jcb")).toBe("Jcb");
+  });
+
+  it("reports a failed refetch (never a failed first fetch) with the spec's messages", () => {
+    const apiError = new ApiError(500, "internal", "boom");
+    expect(subscriptionRefetchError({ error: apiError, data: undefined })).toBeNull();
+    expect(subscriptionRefetchError({ error: null, data: null })).toBeNull();
+    expect(subscriptionRefetchError({ error: apiError, data: null })).toBe("Failed to fetch subscription data");
+    expect(subscriptionRefetchError({ error: new TypeError("offline"), data: null })).toBe("An unexpected error occurred");
+  });
+});

@@ -1,0 +1,166 @@
+//! The web's product rules in one place (spec §4, §5, §6, §8, §9): who counts as subscribed or paid,
+//! what the checkout button says and when it refuses, how plans and subscriptions are named. Pure
+//! functions and constants: query hooks and components call them and repeat none of them.
+
+import { ApiError } from "../api/client";
+import type { CheckoutMode, Plan, PlanType, Product, Subscription } from "../api/types";
+
+// --- Subscribed and paid -------------------------------------------------------------------------
+
+/** Subscribed means an active or trialing subscription. */
+export function isSubscribed(subscription: Subscription | null | undefined): boolean {
+  return subscription?.subscription_status === "active" || subscription?.subscription_status === "trialing";
+}
+
+/** Paid when the plan says monthly, or the active-subscription check passes. */
+export function isPaid(plan: Plan | undefined, subscription: Subscription | null | undefined): boolean {
+  return plan?.plan_type === "monthly" || isSubscribed(subscription);
+}
+
+/** The fallback for a plan that cannot be read: free and active (a warning is logged, nothing shown). */
+export function freePlanFor(userId: string, now: Date = new Date()): Plan {
+  const at = now.toISOString();
+  return {
+    id: "",
+    user_id: userId,
+    plan_type: "free",
+    status: "active",
+    plan_started_at: at,
+    plan_updated_at: at,
+    created_at: at,
+    updated_at: at,
+    stripe_subscription_id: null,
+    stripe_customer_id: null,
+    subscription_id: null,
+  };
+}
+
+// --- Checkout ------------------------------------------------------------------------------------
+
+export type CheckoutLabel =
+  "Loading..." | "Sign In Required" | "Verify Email First" | "Current Plan" | "Start Subscription" | "Buy Now";
+
+export interface CheckoutState {
+  /** A checkout is being started. */
+  busy: boolean;
+  /** The session, or a signed-in user's plan or subscription, is still loading. */
+  loading: boolean;
+  signedIn: boolean;
+  verified: boolean;
+  /** Already paid (see isPaid). */
+  current: boolean;
+  mode: CheckoutMode;
+}
+
+export function checkoutLabel(state: CheckoutState): CheckoutLabel {
+  if (state.busy || state.loading) return "Loading...";
+  if (!state.signedIn) return "Sign In Required";
+  if (!state.verified) return "Verify Email First";
+  if (state.current) return "Current Plan";
+  return state.mode === "subscription" ? "Start Subscription" : "Buy Now";
+}
+
+export function checkoutDisabled(state: CheckoutState): boolean {
+  return state.busy || state.loading || checkoutLabel(state) === "Current Plan";
+}
+
+export const CHECKOUT_MESSAGES = {
+  signIn: "Please sign in to continue",
+  verify: "Please verify your email address before subscribing",
+  noUrl: "No checkout URL received",
+  failed: "Failed to start checkout process",
+} as const;
+
+/** Why checkout cannot start without asking the API (which checks the rest), or null. */
+export function checkoutBlock(user: {
+  signedIn: boolean;
+  verified: boolean;
+}): { reason: "signIn" | "verify"; message: string } | null {
+  if (!user.signedIn) return { reason: "signIn", message: CHECKOUT_MESSAGES.signIn };
+  if (!user.verified) return { reason: "verify", message: CHECKOUT_MESSAGES.verify };
+  return null;
+}
+
+/** Where Stripe sends the browser back: /success with its session id, or /pricing on cancel. */
+export function checkoutUrls(origin: string): { success_url: string; cancel_url: string } {
+  return { success_url: `${origin}/success?session_id={CHECKOUT_SESSION_ID}`, cancel_url: `${origin}/pricing` };
+}
+
+// --- Plans as shown ------------------------------------------------------------------------------
+
+/** The spec's one product, shown (e.g. on prerendered pages) until the API's catalogue arrives. */
+export const DEFAULT_PRODUCT: Product = {
+  id: "prod_closewise_unlimited",
+  priceId: "price_closewise_monthly",
+  name: "Unlimited Sales Copilot",
+  description: "Unlimited live hints on every call, with advanced AI insights.",
+  mode: "subscription",
+  price: 20,
+  currency: "usd",
+  interval: "month",
+};
+
+/** The paid card shows the subscription product, else the first product, else the spec's one. */
+export function featuredProduct(products: Product[] | undefined): Product {
+  return products?.find((p) => p.mode === "subscription") ?? products?.[0] ?? DEFAULT_PRODUCT;
+}
+
+export const PLAN_NAMES: Record<PlanType, string> = { free: "Free Trial", monthly: "Unlimited Sales Copilot" };
+
+/** The badge next to the paid plan's name. */
+export const PAID_PLAN_BADGE = "Pro Plan";
+
+export const PLAN_FEATURES: Record<PlanType, string[]> = {
+  free: ["5 calls of 5 minutes each", "Basic insights", "Community support"],
+  monthly: ["Unlimited usage", "Advanced AI insights", "Priority support", "CRM integrations"],
+};
+
+export function planName(paid: boolean): string {
+  return PLAN_NAMES[paid ? "monthly" : "free"];
+}
+
+export function planSummary(paid: boolean): string {
+  return paid ? "Unlimited usage · $20/month" : "5 calls of 5 minutes each · Basic insights";
+}
+
+// --- Subscriptions as shown ----------------------------------------------------------------------
+
+/** "Renews" or, when the subscription ends at the period end, "Expires", with `current_period_end` (Unix seconds). */
+export function periodEnd(subscription: Subscription): { label: "Renews" | "Expires"; date: string } | null {
+  if (subscription.current_period_end === null) return null;
+  const date = new Date(subscription.current_period_end * 1000).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  });
+  return { label: subscription.cancel_at_period_end ? "Expires" : "Renews", date };
+}
+
+export const SUBSCRIPTION_STATUS_TEXT: Record<Subscription["subscription_status"], string> = {
+  active: "Active",
+  trialing: "Trialing",
+  canceled: "Canceled",
+  incomplete: "Incomplete",
+  incomplete_expired: "Incomplete (expired)",
+  past_due: "Past due",
+  unpaid: "Unpaid",
+  paused: "Paused",
+  not_started: "Not started",
+};
+
+const CARD_BRANDS: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  amex: "American Express",
+  discover: "Discover",
+};
+
+export function cardBrandName(brand: string): string {
+  return CARD_BRANDS[brand.toLowerCase()] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
+}
+
+/** The spec's messages for a failed refetch; a failed first fetch is only logged. */
+export function subscriptionRefetchError(query: { error: unknown; data: unknown }): string | null {
+  if (!query.error || query.data === undefined) return null;
+  return query.error instanceof ApiError ? "Failed to fetch subscription data" : "An unexpected error occurred";
+}
