@@ -35,6 +35,17 @@ impl ApiError {
         }
     }
 
+    /// What Stripe answers for a parameter an endpoint does not take.
+    pub fn unknown_param(param: &str) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            kind: "invalid_request_error",
+            code: Some("parameter_unknown"),
+            message: format!("Received unknown parameter: {param}"),
+            param: Some(param.to_owned()),
+        }
+    }
+
     /// A 404 for an id that does not exist; `what` is Stripe's noun ("customer", "price").
     pub fn no_such(what: &str, id: &str, param: &str) -> Self {
         Self {
@@ -46,10 +57,32 @@ impl ApiError {
         }
     }
 
+    /// Stripe's answer when a subscription will not renew (or the customer has none).
+    pub fn no_upcoming_invoice(customer: &str) -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            kind: "invalid_request_error",
+            code: Some("invoice_upcoming_none"),
+            message: format!("No upcoming invoices for customer: {customer}"),
+            param: None,
+        }
+    }
+
     pub fn invalid_request(message: impl Into<String>) -> Self {
         Self {
             status: StatusCode::BAD_REQUEST,
             kind: "invalid_request_error",
+            code: None,
+            message: message.into(),
+            param: None,
+        }
+    }
+
+    /// A mistake of the mock's own (Stripe's `api_error`).
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            kind: "api_error",
             code: None,
             message: message.into(),
             param: None,

@@ -15,7 +15,7 @@ pub fn parse(input: &[u8]) -> Value {
     arrayify(root)
 }
 
-fn split_key(key: &str) -> Vec<String> {
+pub(crate) fn split_key(key: &str) -> Vec<String> {
     let (head, rest) = match key.find('[') {
         Some(i) => (&key[..i], &key[i..]),
         None => return vec![key.to_owned()],

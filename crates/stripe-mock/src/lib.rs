@@ -25,6 +25,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+pub use api::{endpoints, Endpoint, EVERY_ENDPOINT, EVERY_LIST};
 pub use error::ApiError;
 pub use expand::Expand;
 pub use store::{Origin, Store, API_VERSION, SEED_PRICE, SEED_PRODUCT};

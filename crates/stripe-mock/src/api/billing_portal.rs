@@ -1,16 +1,18 @@
 //! `/v1/billing_portal/sessions`.
 
 use axum::extract::State;
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::Json;
 
 use super::params::{valid_url, Params};
-use super::{ApiResult, Shared};
+use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
 use crate::store::{new_id, PortalSession};
 
-pub(super) fn routes() -> Router<Shared> {
-    Router::new().route("/billing_portal/sessions", post(create_portal_session))
+static CREATE: Endpoint =
+    Endpoint::post("/v1/billing_portal/sessions", &["customer", "return_url"]);
+
+pub(super) fn routes(r: Routes) -> Routes {
+    r.add(&CREATE, create_portal_session)
 }
 
 async fn create_portal_session(State(st): State<Shared>, p: Params) -> ApiResult {

@@ -1,28 +1,52 @@
 //! `/v1/checkout/sessions`.
 
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::Value;
 
+use super::catalogue::NewPrice;
 use super::list::page;
 use super::params::{metadata_value, valid_email, valid_url, Params};
-use super::{ApiResult, Shared};
+use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
 use crate::store::{new_id, CheckoutSession, LineItem, Metadata};
 
-pub(super) fn routes() -> Router<Shared> {
-    Router::new()
-        .route(
-            "/checkout/sessions",
-            post(create_session).get(list_sessions),
-        )
-        .route("/checkout/sessions/{id}", get(get_session))
-        .route("/checkout/sessions/{id}/expire", post(expire_session))
-        .route(
-            "/checkout/sessions/{id}/line_items",
-            get(session_line_items),
-        )
+static CREATE: Endpoint = Endpoint::post(
+    "/v1/checkout/sessions",
+    &[
+        "mode",
+        "success_url",
+        "cancel_url",
+        "customer",
+        "customer_email",
+        "client_reference_id",
+        "expires_at",
+        "metadata[*]",
+        "subscription_data[metadata][*]",
+        "line_items[][price]",
+        "line_items[][quantity]",
+        "line_items[][price_data][currency]",
+        "line_items[][price_data][unit_amount]",
+        "line_items[][price_data][product]",
+        "line_items[][price_data][product_data][name]",
+        "line_items[][price_data][recurring][interval]",
+        "line_items[][price_data][recurring][interval_count]",
+    ],
+);
+static RETRIEVE: Endpoint = Endpoint::get("/v1/checkout/sessions/{id}", &[]);
+static EXPIRE: Endpoint = Endpoint::post("/v1/checkout/sessions/{id}/expire", &[]);
+static LINE_ITEMS: Endpoint = Endpoint::list("/v1/checkout/sessions/{id}/line_items", &[]);
+static LIST: Endpoint = Endpoint::list(
+    "/v1/checkout/sessions",
+    &["customer", "subscription", "status"],
+);
+
+pub(super) fn routes(r: Routes) -> Routes {
+    r.add(&CREATE, create_session)
+        .add(&RETRIEVE, get_session)
+        .add(&EXPIRE, expire_session)
+        .add(&LINE_ITEMS, session_line_items)
+        .add(&LIST, list_sessions)
 }
 
 async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
@@ -78,13 +102,10 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
         }
         let mut line_items = Vec::new();
         let mut currency: Option<String> = None;
+        let mut recurring = false;
+        let (mut inline_prices, mut inline_products) = (Vec::new(), Vec::new());
         for (i, item) in raw_items.iter().enumerate() {
             let field = |f: &str| format!("line_items[{i}][{f}]");
-            let price_id = item
-                .get("price")
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .ok_or_else(|| ApiError::missing_param(&field("price")))?;
             let quantity = item
                 .get("quantity")
                 .and_then(Value::as_str)
@@ -94,10 +115,27 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
                 .ok()
                 .filter(|q| *q >= 1)
                 .ok_or_else(|| ApiError::invalid_param(&field("quantity"), format!("Invalid integer: {quantity}")))?;
-            let price = s.price(price_id, &field("price"))?;
-            if !price.active {
-                return Err(ApiError::invalid_param(&field("price"), format!("The price `{price_id}` is not available to be purchased because it is not active.")));
-            }
+            let price = match (item.get("price").and_then(Value::as_str).filter(|s| !s.is_empty()), item.get("price_data")) {
+                (Some(price_id), None) => {
+                    let price = s.price(price_id, &field("price"))?;
+                    if !price.active {
+                        return Err(ApiError::invalid_param(&field("price"), format!("The price `{price_id}` is not available to be purchased because it is not active.")));
+                    }
+                    price.clone()
+                }
+                (None, Some(Value::Object(data))) => {
+                    // Made for this session only, like Stripe's inline prices: not active, no event.
+                    let prefix = field("price_data");
+                    let (mut price, product) = NewPrice::parse(data, &prefix)?.build(s, new_id("price"), &prefix, now)?;
+                    price.active = false;
+                    inline_products.extend(product);
+                    inline_prices.push(price.clone());
+                    price
+                }
+                (None, Some(_)) => return Err(ApiError::invalid_param(&field("price_data"), "Invalid hash")),
+                (Some(_), Some(_)) => return Err(ApiError::invalid_request(format!("You may only specify one of these parameters: {}, {}.", field("price"), field("price_data")))),
+                (None, None) => return Err(ApiError::missing_param(&field("price"))),
+            };
             match (&currency, mode.as_str(), price.recurring.is_some()) {
                 (Some(c), _, _) if *c != price.currency => {
                     return Err(ApiError::invalid_param("line_items", "All line items must use the same currency."))
@@ -107,12 +145,11 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
                 }
                 _ => {}
             }
+            recurring |= price.recurring.is_some();
             currency = Some(price.currency.clone());
-            line_items.push(LineItem { id: new_id("li"), price: price_id.to_owned(), quantity });
+            line_items.push(LineItem { id: new_id("li"), price: price.id, quantity });
         }
-        if mode == "subscription"
-            && !line_items.iter().any(|li| s.prices[&li.price].recurring.is_some())
-        {
+        if mode == "subscription" && !recurring {
             return Err(ApiError::invalid_param("line_items", "You must provide at least one recurring price in `subscription` mode when using prices."));
         }
         let expires_at = match expires_at {
@@ -120,6 +157,12 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
             Some(t) if t >= now + 30 * 60 && t <= now + 24 * 3600 => t,
             Some(_) => return Err(ApiError::invalid_param("expires_at", "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.")),
         };
+        for product in inline_products {
+            s.products.insert(product.id.clone(), product);
+        }
+        for price in inline_prices {
+            s.prices.insert(price.id.clone(), price);
+        }
         let id = format!("cs_test_{}", new_id("x").trim_start_matches("x_"));
         let session = CheckoutSession {
             url: format!("{}/c/pay/{id}", st.public_url()),

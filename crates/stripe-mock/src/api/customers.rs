@@ -1,20 +1,37 @@
 //! `/v1/customers`.
 
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::Value;
 
 use super::list::page;
 use super::params::{changed_fields, merge_metadata, valid_email, Params};
-use super::{ApiResult, Shared};
+use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
 use crate::expand::Expand;
 
-pub(super) fn routes() -> Router<Shared> {
-    Router::new()
-        .route("/customers", post(create_customer).get(list_customers))
-        .route("/customers/{id}", get(get_customer).post(update_customer))
+static CREATE: Endpoint = Endpoint::post(
+    "/v1/customers",
+    &["email", "name", "description", "metadata[*]"],
+);
+static RETRIEVE: Endpoint = Endpoint::get("/v1/customers/{id}", &[]);
+static UPDATE: Endpoint = Endpoint::post(
+    "/v1/customers/{id}",
+    &[
+        "email",
+        "name",
+        "description",
+        "metadata[*]",
+        "invoice_settings[default_payment_method]",
+    ],
+);
+static LIST: Endpoint = Endpoint::list("/v1/customers", &["email"]);
+
+pub(super) fn routes(r: Routes) -> Routes {
+    r.add(&CREATE, create_customer)
+        .add(&RETRIEVE, get_customer)
+        .add(&UPDATE, update_customer)
+        .add(&LIST, list_customers)
 }
 
 async fn create_customer(State(st): State<Shared>, p: Params) -> ApiResult {

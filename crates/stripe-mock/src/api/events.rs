@@ -1,19 +1,19 @@
 //! `/v1/events`.
 
 use axum::extract::{Path, State};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::Value;
 
 use super::list::page;
 use super::params::Params;
-use super::{ApiResult, Shared};
+use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
 
-pub(super) fn routes() -> Router<Shared> {
-    Router::new()
-        .route("/events", get(list_events))
-        .route("/events/{id}", get(get_event))
+static LIST: Endpoint = Endpoint::list("/v1/events", &["type", "types[]"]);
+static RETRIEVE: Endpoint = Endpoint::get("/v1/events/{id}", &[]);
+
+pub(super) fn routes(r: Routes) -> Routes {
+    r.add(&LIST, list_events).add(&RETRIEVE, get_event)
 }
 
 async fn list_events(State(st): State<Shared>, p: Params) -> ApiResult {
@@ -49,7 +49,7 @@ async fn list_events(State(st): State<Shared>, p: Params) -> ApiResult {
     })
 }
 
-async fn get_event(State(st): State<Shared>, Path(id): Path<String>) -> ApiResult {
+async fn get_event(State(st): State<Shared>, Path(id): Path<String>, _p: Params) -> ApiResult {
     st.mutate(|s, _| {
         s.events
             .iter()

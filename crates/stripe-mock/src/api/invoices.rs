@@ -1,22 +1,95 @@
-//! `/v1/invoices`.
+//! `/v1/invoices`: subscription invoices (list, retrieve, lines) and the upcoming-invoice preview.
 
 use axum::extract::{Path, State};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 
+use super::list::page;
 use super::params::Params;
-use super::{ApiResult, Shared};
+use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
+use crate::store::Subscription;
 
-pub(super) fn routes() -> Router<Shared> {
-    Router::new().route("/invoices/{id}", get(get_invoice))
+static RETRIEVE: Endpoint = Endpoint::get("/v1/invoices/{id}", &[]);
+static LIST: Endpoint = Endpoint::list("/v1/invoices", &["customer", "subscription", "status"]);
+static LINES: Endpoint = Endpoint::list("/v1/invoices/{id}/lines", &[]);
+static PREVIEW: Endpoint =
+    Endpoint::post("/v1/invoices/create_preview", &["customer", "subscription"]);
+
+pub(super) fn routes(r: Routes) -> Routes {
+    r.add(&RETRIEVE, get_invoice)
+        .add(&LIST, list_invoices)
+        .add(&LINES, invoice_lines)
+        .add(&PREVIEW, create_preview)
 }
 
 async fn get_invoice(State(st): State<Shared>, Path(id): Path<String>, p: Params) -> ApiResult {
+    st.mutate(|s, _| Ok(Json(s.render_invoice(s.invoice(&id)?, &p.expand))))
+}
+
+async fn list_invoices(State(st): State<Shared>, p: Params) -> ApiResult {
+    let customer = p.str("customer")?;
+    let subscription = p.str("subscription")?;
+    let status = p.str("status")?;
     st.mutate(|s, _| {
-        s.invoices
-            .get(&id)
-            .map(|i| Json(s.render_invoice(i, &p.expand)))
-            .ok_or_else(|| ApiError::no_such("invoice", &id, "invoice"))
+        page(
+            &p,
+            "/v1/invoices",
+            s.invoices.values(),
+            |i| {
+                customer.as_ref().is_none_or(|c| &i.customer == c)
+                    && (subscription.is_none() || i.subscription == subscription)
+                    && status.as_ref().is_none_or(|st| &i.status == st)
+            },
+            |i, exp| s.render_invoice(i, exp),
+        )
+    })
+}
+
+async fn invoice_lines(State(st): State<Shared>, Path(id): Path<String>, p: Params) -> ApiResult {
+    st.mutate(|s, _| {
+        let invoice = s.invoice(&id)?;
+        page(
+            &p,
+            &format!("/v1/invoices/{id}/lines"),
+            &invoice.lines,
+            |_| true,
+            |l, _| s.render_invoice_line(invoice, l),
+        )
+    })
+}
+
+/// The next invoice of a subscription (or of the customer's running one), as of the mock clock.
+async fn create_preview(State(st): State<Shared>, p: Params) -> ApiResult {
+    let customer = p.str("customer")?.filter(|c| !c.is_empty());
+    let subscription = p.str("subscription")?.filter(|s| !s.is_empty());
+    st.mutate(|s, _| {
+        let sub_id = match (&subscription, &customer) {
+            (None, None) => return Err(ApiError::missing_param("customer")),
+            (Some(sub), customer) => {
+                let owner = &s.subscription(sub)?.customer;
+                if customer.as_ref().is_some_and(|c| c != owner) {
+                    return Err(ApiError::invalid_param(
+                        "subscription",
+                        format!("The subscription {sub} does not belong to the customer."),
+                    ));
+                }
+                sub.clone()
+            }
+            (None, Some(customer)) => {
+                s.customer(customer, "customer")?;
+                let mut running: Vec<&Subscription> = s
+                    .subscriptions
+                    .values()
+                    .filter(|sub| &sub.customer == customer && sub.status != "canceled")
+                    .collect();
+                running.sort_by(|a, b| b.created.cmp(&a.created).then(b.id.cmp(&a.id)));
+                match running.first() {
+                    Some(sub) => sub.id.clone(),
+                    None => return Err(ApiError::no_upcoming_invoice(customer)),
+                }
+            }
+        };
+        let preview = s.upcoming_invoice(&sub_id)?;
+        Ok(Json(s.render_invoice(&preview, &p.expand)))
     })
 }

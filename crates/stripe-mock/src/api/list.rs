@@ -12,7 +12,9 @@ use super::params::Params;
 use super::ApiResult;
 use crate::error::ApiError;
 use crate::expand::Expand;
-use crate::store::{CheckoutSession, Customer, Event, LineItem, Price, Product, Subscription};
+use crate::store::{
+    CheckoutSession, Customer, Event, Invoice, InvoiceLine, LineItem, Price, Product, Subscription,
+};
 
 const DEFAULT_LIMIT: i64 = 10;
 const MAX_LIMIT: i64 = 100;
@@ -100,24 +102,26 @@ listed_by_creation! {
     Price => "price",
     CheckoutSession => "checkout.session",
     Subscription => "subscription",
+    Invoice => "invoice",
 }
 
-impl Listed for Event {
-    const NOUN: &'static str = "event";
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created(&self) -> Option<i64> {
-        None
-    }
+macro_rules! listed_as_kept {
+    ($($ty:ty => $noun:literal),* $(,)?) => {$(
+        impl Listed for $ty {
+            const NOUN: &'static str = $noun;
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn created(&self) -> Option<i64> {
+                None
+            }
+        }
+    )*};
 }
 
-impl Listed for LineItem {
-    const NOUN: &'static str = "line item";
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn created(&self) -> Option<i64> {
-        None
-    }
+// Events share seconds, so their order is the order they were kept in; lines are in order.
+listed_as_kept! {
+    Event => "event",
+    LineItem => "line item",
+    InvoiceLine => "line item",
 }

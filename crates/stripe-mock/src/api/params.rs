@@ -6,12 +6,14 @@ use axum::http::header;
 use serde_json::{Map, Value};
 
 use super::middleware::RequestId;
+use super::Endpoint;
 use crate::error::ApiError;
 use crate::expand::Expand;
 use crate::form;
 use crate::store::{Metadata, Origin};
 
 /// A request's parameters (query for GET/DELETE, form body for POST), its expansions and origin.
+/// Extracting them refuses any parameter the route's [`Endpoint`] does not list.
 pub(super) struct Params {
     pub(super) values: Map<String, Value>,
     pub(super) expand: Expand,
@@ -23,6 +25,10 @@ impl<S: Send + Sync> FromRequest<S> for Params {
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let request_id = req.extensions().get::<RequestId>().map(|r| r.0.clone());
+        let endpoint = *req
+            .extensions()
+            .get::<&'static Endpoint>()
+            .ok_or_else(|| ApiError::internal("This route has no parameter list."))?;
         let idempotency_key = req
             .headers()
             .get("idempotency-key")
@@ -42,6 +48,11 @@ impl<S: Send + Sync> FromRequest<S> for Params {
         let body = Bytes::from_request(req, state)
             .await
             .map_err(|_| ApiError::invalid_request("Could not read the request body."))?;
+        let sent: Vec<(String, String)> = form_urlencoded::parse(&query)
+            .chain(form_urlencoded::parse(&body))
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        endpoint.check(sent.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
         let mut values = match form::parse(&query) {
             Value::Object(m) => m,
             _ => Map::new(),
@@ -57,7 +68,6 @@ impl<S: Send + Sync> FromRequest<S> for Params {
                     .filter_map(|v| v.as_str().map(str::to_owned))
                     .collect(),
             ),
-            Some(Value::String(s)) => Expand::new(vec![s]),
             Some(_) => return Err(ApiError::invalid_param("expand", "Invalid array")),
         };
         Ok(Params {

@@ -1,15 +1,16 @@
 //! `/v1/payment_methods`.
 
 use axum::extract::{Path, State};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 
 use super::params::Params;
-use super::{ApiResult, Shared};
+use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
 
-pub(super) fn routes() -> Router<Shared> {
-    Router::new().route("/payment_methods/{id}", get(get_payment_method))
+static RETRIEVE: Endpoint = Endpoint::get("/v1/payment_methods/{id}", &[]);
+
+pub(super) fn routes(r: Routes) -> Routes {
+    r.add(&RETRIEVE, get_payment_method)
 }
 
 async fn get_payment_method(

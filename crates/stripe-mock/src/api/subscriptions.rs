@@ -1,24 +1,31 @@
 //! `/v1/subscriptions`.
 
 use axum::extract::{Path, State};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::Value;
 
 use super::list::page;
 use super::params::{merge_metadata, Params};
-use super::{ApiResult, Shared};
+use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
 
-pub(super) fn routes() -> Router<Shared> {
-    Router::new()
-        .route("/subscriptions", get(list_subscriptions))
-        .route(
-            "/subscriptions/{id}",
-            get(get_subscription)
-                .post(update_subscription)
-                .delete(cancel_subscription),
-        )
+static RETRIEVE: Endpoint = Endpoint::get("/v1/subscriptions/{id}", &[]);
+static UPDATE: Endpoint = Endpoint::post(
+    "/v1/subscriptions/{id}",
+    &[
+        "cancel_at_period_end",
+        "default_payment_method",
+        "metadata[*]",
+    ],
+);
+static CANCEL: Endpoint = Endpoint::delete("/v1/subscriptions/{id}", &[]);
+static LIST: Endpoint = Endpoint::list("/v1/subscriptions", &["customer", "price", "status"]);
+
+pub(super) fn routes(r: Routes) -> Routes {
+    r.add(&RETRIEVE, get_subscription)
+        .add(&UPDATE, update_subscription)
+        .add(&CANCEL, cancel_subscription)
+        .add(&LIST, list_subscriptions)
 }
 
 async fn get_subscription(

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{list, new_id, opt_id, Store};
+use super::{add_months, list, new_id, opt_id, Store, Subscription};
+use crate::error::ApiError;
 use crate::expand::Expand;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -35,46 +36,51 @@ pub struct Invoice {
 }
 
 impl Store {
+    /// One line of an invoice (Stripe's `line_item` inside `invoice.lines`).
+    pub fn render_invoice_line(&self, i: &Invoice, l: &InvoiceLine) -> Value {
+        let price = self.prices.get(&l.price);
+        let product_name = price
+            .and_then(|p| self.products.get(&p.product))
+            .map_or(String::new(), |p| p.name.clone());
+        json!({
+            "id": l.id,
+            "object": "line_item",
+            "amount": l.amount,
+            "currency": i.currency,
+            "description": format!("{} × {}", l.quantity, product_name),
+            "discount_amounts": [],
+            "discountable": true,
+            "discounts": [],
+            "invoice": i.id,
+            "livemode": false,
+            "metadata": {},
+            "parent": i.subscription.as_ref().map(|sub| json!({
+                "type": "subscription_item_details",
+                "invoice_item_details": null,
+                "subscription_item_details": {
+                    "invoice_item": null, "proration": false, "proration_details": { "credited_items": null },
+                    "subscription": sub, "subscription_item": self.subscriptions.get(sub).and_then(|s| s.items.first()).map(|it| it.id.clone()),
+                },
+            })),
+            "period": { "end": i.period_end, "start": i.period_start },
+            "pretax_credit_amounts": [],
+            "pricing": { "type": "price_details", "price_details": { "price": l.price, "product": price.map(|p| p.product.clone()) }, "unit_amount_decimal": price.map(|p| p.unit_amount.to_string()) },
+            "quantity": l.quantity,
+            "subtotal": l.amount,
+            "taxes": [],
+        })
+    }
+
     pub fn render_invoice(&self, i: &Invoice, exp: &Expand) -> Value {
         let lines: Vec<Value> = i
             .lines
             .iter()
-            .map(|l| {
-                let price = self.prices.get(&l.price);
-                let product_name = price
-                    .and_then(|p| self.products.get(&p.product))
-                    .map_or(String::new(), |p| p.name.clone());
-                json!({
-                    "id": l.id,
-                    "object": "line_item",
-                    "amount": l.amount,
-                    "currency": i.currency,
-                    "description": format!("{} × {}", l.quantity, product_name),
-                    "discount_amounts": [],
-                    "discountable": true,
-                    "discounts": [],
-                    "invoice": i.id,
-                    "livemode": false,
-                    "metadata": {},
-                    "parent": i.subscription.as_ref().map(|sub| json!({
-                        "type": "subscription_item_details",
-                        "invoice_item_details": null,
-                        "subscription_item_details": {
-                            "invoice_item": null, "proration": false, "proration_details": { "credited_items": null },
-                            "subscription": sub, "subscription_item": self.subscriptions.get(sub).and_then(|s| s.items.first()).map(|it| it.id.clone()),
-                        },
-                    })),
-                    "period": { "end": i.period_end, "start": i.period_start },
-                    "pretax_credit_amounts": [],
-                    "pricing": { "type": "price_details", "price_details": { "price": l.price, "product": price.map(|p| p.product.clone()) }, "unit_amount_decimal": price.map(|p| p.unit_amount.to_string()) },
-                    "quantity": l.quantity,
-                    "subtotal": l.amount,
-                    "taxes": [],
-                })
-            })
+            .map(|l| self.render_invoice_line(i, l))
             .collect();
         let customer = self.customers.get(&i.customer);
         let paid = i.status == "paid";
+        // A preview: not finalized, no number yet, charged when it is created.
+        let draft = i.status == "draft";
         json!({
             "id": i.id,
             "object": "invoice",
@@ -110,7 +116,8 @@ impl Store {
             "lines": list(lines, false, &format!("/v1/invoices/{}/lines", i.id)),
             "livemode": false,
             "metadata": {},
-            "number": i.number,
+            "next_payment_attempt": if draft { json!(i.created) } else { Value::Null },
+            "number": if draft { Value::Null } else { json!(i.number) },
             "paid": paid,
             "parent": i.subscription.as_ref().map(|sub| json!({
                 "type": "subscription_details",
@@ -125,7 +132,7 @@ impl Store {
             "starting_balance": 0,
             "status": i.status,
             "status_transitions": {
-                "finalized_at": i.created, "marked_uncollectible_at": null,
+                "finalized_at": if draft { Value::Null } else { json!(i.created) }, "marked_uncollectible_at": null,
                 "paid_at": i.paid_at, "voided_at": null,
             },
             "subscription": opt_id(&i.subscription),
@@ -141,17 +148,9 @@ impl Store {
         format!("CW-{:06}", self.invoice_counter)
     }
 
-    /// A subscription invoice for the current period, paid when the card can be charged.
-    pub(crate) fn create_invoice(
-        &mut self,
-        sub_id: &str,
-        reason: &str,
-        paid: bool,
-        now: i64,
-    ) -> String {
-        let sub = self.subscriptions[sub_id].clone();
-        let lines: Vec<InvoiceLine> = sub
-            .items
+    /// The subscription's items at today's prices.
+    fn invoice_lines(&self, sub: &Subscription) -> Vec<InvoiceLine> {
+        sub.items
             .iter()
             .map(|it| InvoiceLine {
                 id: new_id("il"),
@@ -162,7 +161,19 @@ impl Store {
                     .get(&it.price)
                     .map_or(0, |p| p.unit_amount * it.quantity as i64),
             })
-            .collect();
+            .collect()
+    }
+
+    /// A subscription invoice for the current period, paid when the card can be charged.
+    pub(crate) fn create_invoice(
+        &mut self,
+        sub_id: &str,
+        reason: &str,
+        paid: bool,
+        now: i64,
+    ) -> String {
+        let sub = self.subscriptions[sub_id].clone();
+        let lines = self.invoice_lines(&sub);
         let total = lines.iter().map(|l| l.amount).sum();
         let invoice = Invoice {
             id: new_id("in"),
@@ -185,5 +196,42 @@ impl Store {
         let id = invoice.id.clone();
         self.invoices.insert(id.clone(), invoice);
         id
+    }
+
+    /// What the subscription's next renewal will charge (Stripe's invoice preview): its items at
+    /// today's prices for the period after the current one, as of the mock clock. Not stored.
+    pub fn upcoming_invoice(&self, sub_id: &str) -> Result<Invoice, ApiError> {
+        let sub = self.subscription(sub_id)?;
+        let renews = matches!(sub.status.as_str(), "active" | "trialing" | "past_due")
+            && !sub.cancel_at_period_end;
+        if !renews {
+            return Err(ApiError::no_upcoming_invoice(&sub.customer));
+        }
+        let lines = self.invoice_lines(sub);
+        let total = lines.iter().map(|l| l.amount).sum();
+        Ok(Invoice {
+            id: format!("upcoming_in_{}", sub.id.trim_start_matches("sub_")),
+            number: String::new(),
+            created: sub.current_period_end,
+            customer: sub.customer.clone(),
+            subscription: Some(sub.id.clone()),
+            status: "draft".to_owned(),
+            billing_reason: "upcoming".to_owned(),
+            currency: sub.currency.clone(),
+            total,
+            amount_paid: 0,
+            attempt_count: 0,
+            period_start: sub.current_period_end,
+            period_end: add_months(sub.current_period_end, 1),
+            paid_at: None,
+            payment_method: sub.default_payment_method.clone(),
+            lines,
+        })
+    }
+
+    pub fn invoice(&self, id: &str) -> Result<&Invoice, ApiError> {
+        self.invoices
+            .get(id)
+            .ok_or_else(|| ApiError::no_such("invoice", id, "invoice"))
     }
 }

@@ -26,7 +26,7 @@ pub use catalogue::{Price, Product, Recurring};
 pub use checkout::{CheckoutSession, LineItem};
 pub use customers::Customer;
 pub use events::Event;
-pub use invoices::Invoice;
+pub use invoices::{Invoice, InvoiceLine};
 pub use payment_methods::PaymentMethod;
 pub use subscriptions::{Subscription, SubscriptionItem};
 

@@ -179,7 +179,22 @@ async fn every_object_with_every_expansion_parses_into_async_stripe_types() {
     for id in snap.invoices.keys() {
         let (_, v) = m.get(&format!("/v1/invoices/{id}?expand[]=customer")).await;
         let _: stripe_shared::Invoice = parse("invoice", &v);
+        let (_, v) = m.get(&format!("/v1/invoices/{id}/lines")).await;
+        let _: stripe_types::List<stripe_shared::InvoiceLineItem> = parse("invoice lines", &v);
     }
+    for (id, sub) in &snap.subscriptions {
+        let (status, v) = m
+            .post("/v1/invoices/create_preview", &[("subscription", id)])
+            .await;
+        if sub.status == "active" && !sub.cancel_at_period_end {
+            assert_eq!(status, 200, "{v}");
+            let _: stripe_shared::Invoice = parse("invoice preview", &v);
+        }
+    }
+    let (_, v) = m.get("/v1/invoices?limit=100").await;
+    let _: stripe_types::List<stripe_shared::Invoice> = parse("invoice list", &v);
+    let (_, v) = m.get("/v1/products").await;
+    let _: stripe_types::List<stripe_shared::Product> = parse("product list", &v);
     let (_, v) = m.get("/v1/events?limit=100").await;
     let events: stripe_types::List<stripe_shared::Event> = parse("event list", &v);
     assert_eq!(events.data.len(), snap.events.len().min(100));

@@ -6,6 +6,8 @@ mod checkout;
 mod clock;
 mod compat;
 mod helpers;
+mod invoices;
+mod parameters;
 mod portal;
 mod resources;
 mod webhooks;

@@ -212,3 +212,58 @@ async fn expiring_a_session_closes_it_and_a_second_expire_is_refused() {
         .event_types()
         .contains(&"checkout.session.expired".to_owned()));
 }
+
+#[tokio::test]
+async fn a_line_item_with_price_data_makes_an_inline_price_for_that_session() {
+    let m = spawn_mock().await;
+    let (status, s) = m
+        .post(
+            "/v1/checkout/sessions",
+            &[
+                ("mode", "subscription"),
+                ("success_url", "http://app.test/ok"),
+                ("line_items[0][quantity]", "2"),
+                ("line_items[0][price_data][currency]", "eur"),
+                ("line_items[0][price_data][unit_amount]", "1500"),
+                ("line_items[0][price_data][product_data][name]", "Team seat"),
+                ("line_items[0][price_data][recurring][interval]", "month"),
+            ],
+        )
+        .await;
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["amount_total"], 3000);
+    assert_eq!(s["currency"], "eur");
+    let id = s["id"].as_str().unwrap();
+    let (_, items) = m
+        .get(&format!("/v1/checkout/sessions/{id}/line_items"))
+        .await;
+    let price = &items["data"][0]["price"];
+    assert_eq!(price["unit_amount"], 1500);
+    assert_eq!(price["active"], false, "inline prices are not for sale");
+    assert_eq!(items["data"][0]["description"], "Team seat");
+    m.handle.pay(id, "4242 4242 4242 4242").unwrap();
+    let (_, s) = m
+        .get(&format!("/v1/checkout/sessions/{id}?expand[]=subscription"))
+        .await;
+    assert_eq!(
+        s["subscription"]["items"]["data"][0]["price"]["id"],
+        price["id"]
+    );
+    assert_eq!(s["subscription"]["items"]["data"][0]["quantity"], 2);
+
+    let (status, body) = m
+        .post(
+            "/v1/checkout/sessions",
+            &[
+                ("mode", "payment"),
+                ("success_url", "http://app.test/ok"),
+                ("line_items[0][quantity]", "1"),
+                ("line_items[0][price_data][currency]", "usd"),
+                ("line_items[0][price_data][unit_amount]", "100"),
+                ("line_items[0][price_data][product]", "prod_nope"),
+            ],
+        )
+        .await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["error"]["param"], "line_items[0][price_data][product]");
+}

@@ -279,6 +279,13 @@ async fn json_bodies_and_unknown_routes_get_stripe_errors() {
         .as_str()
         .unwrap()
         .starts_with("Unrecognized request URL (GET: /v1/charges)"));
+    // A known path with a method it does not take is unknown too, as in Stripe (not a 405).
+    let (status, body) = m.delete("/v1/customers").await;
+    assert_eq!(status, 404, "{body}");
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Unrecognized request URL (DELETE: /v1/customers)"));
 }
 
 #[tokio::test]
