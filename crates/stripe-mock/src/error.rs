@@ -12,6 +12,8 @@ pub struct ApiError {
     pub code: Option<&'static str>,
     pub message: String,
     pub param: Option<String>,
+    /// For card errors: why the bank said no (`generic_decline`, `insufficient_funds`).
+    pub decline_code: Option<&'static str>,
 }
 
 impl ApiError {
@@ -22,6 +24,7 @@ impl ApiError {
             code: Some("parameter_missing"),
             message: format!("Missing required param: {param}."),
             param: Some(param.to_owned()),
+            decline_code: None,
         }
     }
 
@@ -32,6 +35,7 @@ impl ApiError {
             code: Some("parameter_invalid"),
             message: message.into(),
             param: Some(param.to_owned()),
+            decline_code: None,
         }
     }
 
@@ -43,6 +47,7 @@ impl ApiError {
             code: Some("parameter_unknown"),
             message: format!("Received unknown parameter: {param}"),
             param: Some(param.to_owned()),
+            decline_code: None,
         }
     }
 
@@ -54,6 +59,7 @@ impl ApiError {
             code: Some("resource_missing"),
             message: format!("No such {what}: '{id}'"),
             param: Some(param.to_owned()),
+            decline_code: None,
         }
     }
 
@@ -65,6 +71,19 @@ impl ApiError {
             code: Some("invoice_upcoming_none"),
             message: format!("No upcoming invoices for customer: {customer}"),
             param: None,
+            decline_code: None,
+        }
+    }
+
+    /// What Stripe answers when the card is declined (a `StripeCardError` in its libraries).
+    pub fn card_declined(message: &str, decline_code: &'static str) -> Self {
+        Self {
+            status: StatusCode::PAYMENT_REQUIRED,
+            kind: "card_error",
+            code: Some("card_declined"),
+            message: message.to_owned(),
+            param: None,
+            decline_code: Some(decline_code),
         }
     }
 
@@ -75,6 +94,7 @@ impl ApiError {
             code: None,
             message: message.into(),
             param: None,
+            decline_code: None,
         }
     }
 
@@ -86,6 +106,7 @@ impl ApiError {
             code: None,
             message: message.into(),
             param: None,
+            decline_code: None,
         }
     }
 
@@ -96,6 +117,7 @@ impl ApiError {
             code: None,
             message: message.into(),
             param: None,
+            decline_code: None,
         }
     }
 
@@ -108,6 +130,7 @@ impl ApiError {
                 "Unrecognized request URL ({method}: {path}). This mock implements only part of Stripe's API; see crates/stripe-mock/README.md."
             ),
             param: None,
+            decline_code: None,
         }
     }
 
@@ -122,6 +145,9 @@ impl ApiError {
                 "https://stripe.com/docs/error-codes/{}",
                 code.replace('_', "-")
             ));
+        }
+        if let Some(decline_code) = self.decline_code {
+            error["decline_code"] = json!(decline_code);
         }
         if let Some(param) = &self.param {
             error["param"] = json!(param);

@@ -12,6 +12,7 @@ use crate::store::Subscription;
 static RETRIEVE: Endpoint = Endpoint::get("/v1/invoices/{id}", &[]);
 static LIST: Endpoint = Endpoint::list("/v1/invoices", &["customer", "subscription", "status"]);
 static LINES: Endpoint = Endpoint::list("/v1/invoices/{id}/lines", &[]);
+static PAY: Endpoint = Endpoint::post("/v1/invoices/{id}/pay", &["payment_method"]);
 static PREVIEW: Endpoint =
     Endpoint::post("/v1/invoices/create_preview", &["customer", "subscription"]);
 
@@ -19,6 +20,7 @@ pub(super) fn routes(r: Routes) -> Routes {
     r.add(&RETRIEVE, get_invoice)
         .add(&LIST, list_invoices)
         .add(&LINES, invoice_lines)
+        .add(&PAY, pay_invoice)
         .add(&PREVIEW, create_preview)
 }
 
@@ -55,6 +57,14 @@ async fn invoice_lines(State(st): State<Shared>, Path(id): Path<String>, p: Para
             |_| true,
             |l, _| s.render_invoice_line(invoice, l),
         )
+    })
+}
+
+async fn pay_invoice(State(st): State<Shared>, Path(id): Path<String>, p: Params) -> ApiResult {
+    let payment_method = p.str("payment_method")?.filter(|pm| !pm.is_empty());
+    st.mutate(|s, now| {
+        s.pay_invoice(&id, payment_method, &p.origin, now)?;
+        Ok(Json(s.render_invoice(&s.invoices[&id], &p.expand)))
     })
 }
 

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{add_months, list, new_id, opt_id, Store, Subscription};
+use super::{add_months, list, new_id, opt_id, Origin, Store, Subscription};
+use crate::cards::DECLINED;
 use crate::error::ApiError;
 use crate::expand::Expand;
 
@@ -233,5 +234,69 @@ impl Store {
         self.invoices
             .get(id)
             .ok_or_else(|| ApiError::no_such("invoice", id, "invoice"))
+    }
+
+    /// Charges an open invoice again (API `pay`): with `payment_method`, else the subscription's
+    /// card, else the one the invoice was tried with. A card that fails charges is declined and
+    /// the attempt is counted; a paid invoice brings a past-due subscription back to active.
+    pub fn pay_invoice(
+        &mut self,
+        id: &str,
+        payment_method: Option<String>,
+        origin: &Origin,
+        now: i64,
+    ) -> Result<(), ApiError> {
+        let invoice = self.invoice(id)?.clone();
+        match invoice.status.as_str() {
+            "open" => {}
+            "paid" => return Err(ApiError::invalid_request("Invoice is already paid")),
+            other => {
+                return Err(ApiError::invalid_request(format!(
+                    "You can only pay an invoice whose status is open, not {other}."
+                )))
+            }
+        }
+        let from_subscription = invoice
+            .subscription
+            .as_ref()
+            .and_then(|sub| self.subscriptions.get(sub))
+            .and_then(|sub| sub.default_payment_method.clone());
+        let pm_id = payment_method
+            .or(from_subscription)
+            .or(invoice.payment_method.clone())
+            .ok_or_else(|| {
+                ApiError::invalid_request(
+                    "This customer has no attached payment source or default payment method.",
+                )
+            })?;
+        let pm = self
+            .payment_methods
+            .get(&pm_id)
+            .filter(|pm| pm.customer.as_deref() == Some(invoice.customer.as_str()))
+            .ok_or_else(|| ApiError::no_such("PaymentMethod", &pm_id, "payment_method"))?;
+        let declined = pm.fails_charges;
+        let stored = self.invoices.get_mut(id).expect("checked above");
+        stored.attempt_count += 1;
+        stored.payment_method = Some(pm_id);
+        if declined {
+            let json = self.render_invoice(&self.invoices[id], &Expand::none());
+            self.emit("invoice.payment_failed", json, None, origin, now);
+            return Err(ApiError::card_declined(DECLINED, "generic_decline"));
+        }
+        stored.status = "paid".to_owned();
+        stored.amount_paid = stored.total;
+        stored.paid_at = Some(now);
+        let json = self.render_invoice(&self.invoices[id], &Expand::none());
+        self.emit("invoice.paid", json, None, origin, now);
+        if let Some(sub) = invoice.subscription.as_deref() {
+            if self
+                .subscriptions
+                .get(sub)
+                .is_some_and(|s| s.status == "past_due")
+            {
+                self.update_subscription(sub, origin, now, |s| s.status = "active".to_owned())?;
+            }
+        }
+        Ok(())
     }
 }

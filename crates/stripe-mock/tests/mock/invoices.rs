@@ -154,3 +154,61 @@ async fn the_preview_is_the_next_renewal_of_the_subscription_on_the_mock_clock()
         .await;
     assert_eq!(status, 404);
 }
+
+#[tokio::test]
+async fn paying_a_failed_renewal_declines_the_failing_card_and_succeeds_with_a_good_one() {
+    let m = spawn_mock().await;
+    let (customer, _, sub) = m.subscribed().await;
+    let (_, portal) = m
+        .post("/v1/billing_portal/sessions", &[("customer", &customer)])
+        .await;
+    let card = |number: &'static str| {
+        m.http
+            .post(format!("{}/card", portal["url"].as_str().unwrap()))
+            .form(&[("cardnumber", number), ("exp", "12 / 34"), ("cvc", "123")])
+            .send()
+    };
+    assert_eq!(card("4000 0000 0000 0341").await.unwrap().status(), 303);
+    m.handle.advance_clock(MONTH);
+    let (_, s) = m
+        .get(&format!("/v1/subscriptions/{sub}?expand[]=latest_invoice"))
+        .await;
+    assert_eq!(s["status"], "past_due");
+    let invoice = s["latest_invoice"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(s["latest_invoice"]["status"], "open");
+
+    let (status, body) = m.post(&format!("/v1/invoices/{invoice}/pay"), &[]).await;
+    assert_eq!(status, 402, "{body}");
+    assert_eq!(body["error"]["type"], "card_error");
+    assert_eq!(body["error"]["code"], "card_declined");
+    assert_eq!(body["error"]["decline_code"], "generic_decline");
+    assert_eq!(body["error"]["message"], "Your card was declined.");
+    let (_, still) = m.get(&format!("/v1/invoices/{invoice}")).await;
+    assert_eq!(
+        (still["status"].clone(), still["attempt_count"].clone()),
+        (json!("open"), json!(2))
+    );
+
+    assert_eq!(card("4242 4242 4242 4242").await.unwrap().status(), 303);
+    let (status, paid) = m.post(&format!("/v1/invoices/{invoice}/pay"), &[]).await;
+    assert_eq!(status, 200, "{paid}");
+    assert_eq!(paid["status"], "paid");
+    assert_eq!(paid["amount_paid"], 2000);
+    let (_, s) = m.get(&format!("/v1/subscriptions/{sub}")).await;
+    assert_eq!(s["status"], "active");
+    let (status, body) = m.post(&format!("/v1/invoices/{invoice}/pay"), &[]).await;
+    assert_eq!(
+        (status.as_u16(), body["error"]["message"].clone()),
+        (400, json!("Invoice is already paid"))
+    );
+    let kinds = m.event_types();
+    assert_eq!(
+        kinds[kinds.len() - 2..],
+        ["invoice.paid", "customer.subscription.updated"]
+    );
+    let failed = kinds
+        .iter()
+        .filter(|k| *k == "invoice.payment_failed")
+        .count();
+    assert_eq!(failed, 2, "the renewal and the declined retry");
+}
