@@ -1,0 +1,340 @@
+// stripe-mock driven by Stripe's official Node library, unchanged, through a subscription's whole
+// life: customer, checkout (paid on the hosted page with fetch, as a browser would), the
+// subscription retrieved and expanded, cancel at period end and resume, the invoice preview, the
+// clock moved past renewal, a declined renewal retried, the billing portal, cancellation, lists
+// with pagination, error classes, and every webhook verified with `stripe.webhooks.constructEvent`.
+//
+// run.sh starts the mock and passes its port, keys and the webhook port in the environment. The
+// tests share one mock and run in order (its clock only moves forward).
+
+import assert from "node:assert/strict";
+import http from "node:http";
+import { after, before, describe, test } from "node:test";
+
+import Stripe from "stripe";
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run this suite with run.sh`);
+  return value;
+};
+const port = Number(env("STRIPE_MOCK_PORT"));
+const hookPort = Number(env("STRIPE_MOCK_HOOK_PORT"));
+const secretKey = env("STRIPE_MOCK_SECRET_KEY");
+const webhookSecret = env("STRIPE_MOCK_WEBHOOK_SECRET");
+const base = `http://127.0.0.1:${port}`;
+const PRICE = "price_closewise_monthly";
+const DAY = 86_400;
+
+const connection = { host: "127.0.0.1", port, protocol: "http", telemetry: false };
+const stripe = new Stripe(secretKey, { ...connection, maxNetworkRetries: 0 });
+
+// ------------------------------------------------------------------ webhooks
+
+/** Every delivery, verified: events by id (a retried delivery counts once), and what failed. */
+const verified = new Map();
+const refused = [];
+let receiver;
+
+function startReceiver() {
+  receiver = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      try {
+        const event = stripe.webhooks.constructEvent(body, req.headers["stripe-signature"], webhookSecret);
+        verified.set(event.id, event);
+        res.writeHead(200).end();
+      } catch (e) {
+        refused.push(e);
+        res.writeHead(400).end();
+      }
+    });
+  });
+  return new Promise((resolve) => receiver.listen(hookPort, "127.0.0.1", resolve));
+}
+
+/** Waits (up to 5 s) for a verified event of `type` matching `pick`, newest first. */
+async function webhook(type, pick = () => true) {
+  for (let i = 0; i < 250; i++) {
+    const found = [...verified.values()].reverse().find((e) => e.type === type && pick(e));
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.fail(`no verified ${type} webhook; got ${[...verified.values()].map((e) => e.type).join(", ")}`);
+}
+
+// ------------------------------------------------------------------ the hosted pages and the clock
+
+/** Submits the hosted checkout form, as a browser would. */
+function payOnHostedPage(url, card) {
+  return fetch(url, {
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ email: "ada@example.com", cardnumber: card, exp: "12 / 34", cvc: "123", name: "Ada Buyer" }),
+  });
+}
+
+function portalAction(url, action, fields) {
+  return fetch(`${url}/${action}`, { method: "POST", redirect: "manual", body: new URLSearchParams(fields ?? {}) });
+}
+
+async function advanceClock(seconds) {
+  const res = await fetch(`${base}/_mock/clock/advance`, { method: "POST", body: new URLSearchParams({ seconds: String(seconds) }) });
+  assert.equal(res.status, 200);
+  return res.json();
+}
+
+// ------------------------------------------------------------------ the life of a subscription
+
+describe("stripe-mock through Stripe's Node library", () => {
+  const state = {};
+
+  before(startReceiver);
+  after(() => new Promise((resolve) => receiver.close(resolve)));
+
+  test("creates, retrieves and updates a customer", async () => {
+    const customer = await stripe.customers.create({ email: "ada@example.com", metadata: { user_id: "user-42" } });
+    assert.match(customer.id, /^cus_/);
+    assert.equal(customer.object, "customer");
+    assert.deepEqual(customer.metadata, { user_id: "user-42" });
+    const got = await stripe.customers.retrieve(customer.id);
+    assert.equal(got.email, "ada@example.com");
+    const updated = await stripe.customers.update(customer.id, { name: "Ada Lovelace" });
+    assert.equal(updated.name, "Ada Lovelace");
+    const created = await webhook("customer.created", (e) => e.data.object.id === customer.id);
+    assert.equal(created.data.object.email, "ada@example.com");
+    const changed = await webhook("customer.updated", (e) => e.data.object.id === customer.id);
+    assert.equal(changed.data.previous_attributes.name, null);
+    state.customer = customer.id;
+  });
+
+  test("creates a subscription checkout session with its line items", async () => {
+    const session = await stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer: state.customer,
+      line_items: [{ price: PRICE, quantity: 1 }],
+      success_url: "http://app.test/success?session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "http://app.test/pricing",
+      client_reference_id: "user-42",
+      metadata: { user_id: "user-42" },
+      subscription_data: { metadata: { plan: "monthly" } },
+    });
+    assert.equal(session.status, "open");
+    assert.equal(session.payment_status, "unpaid");
+    assert.equal(session.amount_total, 2000);
+    assert.ok(session.url.startsWith(`${base}/c/pay/`), session.url);
+    const items = await stripe.checkout.sessions.listLineItems(session.id);
+    assert.equal(items.object, "list");
+    assert.equal(items.data[0].price.id, PRICE);
+    state.session = session;
+  });
+
+  test("a declined card on the hosted page leaves the session open", async () => {
+    const res = await payOnHostedPage(state.session.url, "4000 0000 0000 0002");
+    assert.equal(res.status, 402);
+    assert.match(await res.text(), /Your card was declined\./);
+    const session = await stripe.checkout.sessions.retrieve(state.session.id);
+    assert.equal(session.status, "open");
+  });
+
+  test("paying on the hosted page redirects to the success URL and completes the session", async () => {
+    const res = await payOnHostedPage(state.session.url, "4242 4242 4242 4242");
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get("location"), `http://app.test/success?session_id=${state.session.id}`);
+    const completed = await webhook("checkout.session.completed", (e) => e.data.object.id === state.session.id);
+    assert.equal(completed.data.object.payment_status, "paid");
+    await webhook("customer.subscription.created");
+    await webhook("invoice.paid", (e) => e.data.object.billing_reason === "subscription_create");
+  });
+
+  test("retrieves the session and the subscription expanded", async () => {
+    const session = await stripe.checkout.sessions.retrieve(state.session.id, {
+      expand: ["subscription", "subscription.default_payment_method", "line_items"],
+    });
+    assert.equal(session.status, "complete");
+    assert.equal(session.customer, state.customer);
+    assert.equal(session.line_items.data[0].quantity, 1);
+    const sub = session.subscription;
+    assert.equal(sub.status, "active");
+    assert.deepEqual(sub.metadata, { plan: "monthly" });
+    assert.equal(sub.default_payment_method.card.last4, "4242");
+    state.subscription = sub.id;
+
+    const full = await stripe.subscriptions.retrieve(sub.id, { expand: ["latest_invoice", "customer", "default_payment_method"] });
+    assert.equal(full.customer.id, state.customer);
+    assert.equal(full.latest_invoice.status, "paid");
+    assert.equal(full.latest_invoice.amount_paid, 2000);
+    assert.equal(full.default_payment_method.card.brand, "visa");
+    state.periodEnd = full.items.data[0].current_period_end;
+    state.item = full.items.data[0].id;
+    assert.ok(state.periodEnd > full.items.data[0].current_period_start);
+  });
+
+  test("cancels at period end and resumes", async () => {
+    const canceling = await stripe.subscriptions.update(state.subscription, { cancel_at_period_end: true });
+    assert.equal(canceling.cancel_at_period_end, true);
+    const event = await webhook("customer.subscription.updated", (e) => e.data.object.cancel_at_period_end === true);
+    assert.equal(event.data.previous_attributes.cancel_at_period_end, false);
+    const resumed = await stripe.subscriptions.update(state.subscription, { cancel_at_period_end: false });
+    assert.equal(resumed.cancel_at_period_end, false);
+    await webhook("customer.subscription.updated", (e) => e.data.previous_attributes?.cancel_at_period_end === true);
+  });
+
+  test("what the mock does not implement is refused, not ignored", async () => {
+    await assert.rejects(
+      stripe.subscriptions.update(state.subscription, { items: [{ id: state.item, quantity: 3 }] }),
+      (e) => {
+        assert.ok(e instanceof Stripe.errors.StripeInvalidRequestError, e.constructor.name);
+        assert.equal(e.statusCode, 400);
+        assert.equal(e.code, "parameter_unknown");
+        assert.equal(e.param, "items[0][id]");
+        assert.equal(e.message, "Received unknown parameter: items[0][id]");
+        return true;
+      },
+    );
+    const sub = await stripe.subscriptions.retrieve(state.subscription);
+    assert.equal(sub.items.data[0].quantity, 1);
+  });
+
+  test("previews the next invoice from the subscription and the clock", async () => {
+    const preview = await stripe.invoices.createPreview({ subscription: state.subscription });
+    assert.equal(preview.object, "invoice");
+    assert.equal(preview.status, "draft");
+    assert.equal(preview.amount_due, 2000);
+    assert.equal(preview.period_start, state.periodEnd);
+    assert.equal(preview.lines.data[0].period.start, state.periodEnd);
+  });
+
+  test("moving the clock past renewal pays an invoice and sends its events", async () => {
+    const moved = await advanceClock(32 * DAY);
+    assert.ok(moved.now > state.periodEnd);
+    const types = moved.events.map((e) => e.type);
+    assert.ok(types.includes("invoice.paid") && types.includes("customer.subscription.updated"), types.join());
+    const paid = await webhook("invoice.paid", (e) => e.data.object.billing_reason === "subscription_cycle");
+    assert.equal(paid.data.object.subscription, state.subscription);
+    const invoices = await stripe.invoices.list({ subscription: state.subscription });
+    assert.equal(invoices.data.length, 2);
+    assert.equal(invoices.data[0].id, paid.data.object.id, "newest first");
+    const invoice = await stripe.invoices.retrieve(paid.data.object.id);
+    assert.equal(invoice.status, "paid");
+    assert.equal(invoice.lines.data[0].amount, 2000);
+    const sub = await stripe.subscriptions.retrieve(state.subscription);
+    assert.equal(sub.items.data[0].current_period_start, state.periodEnd);
+  });
+
+  test("the billing portal changes the card; a declined renewal is a StripeCardError, then paid", async () => {
+    const portal = await stripe.billingPortal.sessions.create({ customer: state.customer, return_url: "http://app.test/account" });
+    assert.ok(portal.url.startsWith(`${base}/p/session/`), portal.url);
+    const page = await (await fetch(portal.url)).text();
+    assert.match(page, /Cancel plan/);
+    state.portal = portal.url;
+
+    // A card that attaches but fails its next charge.
+    const card = { cardnumber: "4000 0000 0000 0341", exp: "12 / 34", cvc: "123" };
+    assert.equal((await portalAction(portal.url, "card", card)).status, 303);
+    await webhook("payment_method.attached");
+    await advanceClock(32 * DAY);
+    const failed = await webhook("invoice.payment_failed");
+    const sub = await stripe.subscriptions.retrieve(state.subscription);
+    assert.equal(sub.status, "past_due");
+
+    await assert.rejects(stripe.invoices.pay(failed.data.object.id), (e) => {
+      assert.ok(e instanceof Stripe.errors.StripeCardError, e.constructor.name);
+      assert.equal(e.statusCode, 402);
+      assert.equal(e.code, "card_declined");
+      assert.equal(e.decline_code, "generic_decline");
+      assert.equal(e.message, "Your card was declined.");
+      return true;
+    });
+
+    const good = { cardnumber: "4242 4242 4242 4242", exp: "12 / 34", cvc: "123" };
+    assert.equal((await portalAction(portal.url, "card", good)).status, 303);
+    const paid = await stripe.invoices.pay(failed.data.object.id);
+    assert.equal(paid.status, "paid");
+    await webhook("invoice.paid", (e) => e.data.object.id === paid.id);
+    assert.equal((await stripe.subscriptions.retrieve(state.subscription)).status, "active");
+  });
+
+  test("the portal cancels at period end and renews", async () => {
+    assert.equal((await portalAction(state.portal, "cancel")).status, 303);
+    assert.equal((await stripe.subscriptions.retrieve(state.subscription)).cancel_at_period_end, true);
+    await assert.rejects(stripe.invoices.createPreview({ subscription: state.subscription }), (e) => {
+      assert.ok(e instanceof Stripe.errors.StripeInvalidRequestError, e.constructor.name);
+      assert.equal(e.code, "invoice_upcoming_none");
+      return true;
+    });
+    assert.equal((await portalAction(state.portal, "renew")).status, 303);
+    assert.equal((await stripe.subscriptions.retrieve(state.subscription)).cancel_at_period_end, false);
+  });
+
+  test("cancels the subscription", async () => {
+    const canceled = await stripe.subscriptions.cancel(state.subscription);
+    assert.equal(canceled.status, "canceled");
+    const deleted = await webhook("customer.subscription.deleted", (e) => e.data.object.id === state.subscription);
+    assert.equal(deleted.data.object.status, "canceled");
+    const live = await stripe.subscriptions.list({ customer: state.customer });
+    assert.equal(live.data.length, 0, "canceled subscriptions are hidden by default");
+    const all = await stripe.subscriptions.list({ customer: state.customer, status: "all" });
+    assert.equal(all.data[0].id, state.subscription);
+  });
+
+  test("lists page with has_more and starting_after, and auto-pagination walks them", async () => {
+    for (const name of ["Seat A", "Seat B", "Seat C"]) {
+      await stripe.products.create({ name });
+    }
+    const first = await stripe.products.list({ limit: 2 });
+    assert.equal(first.has_more, true);
+    assert.equal(first.data.length, 2);
+    const second = await stripe.products.list({ limit: 2, starting_after: first.data[1].id });
+    assert.equal(second.data.length, 2, "three made, plus the seeded one");
+    assert.equal(second.has_more, false);
+    const products = await stripe.products.list({ limit: 1 }).autoPagingToArray({ limit: 100 });
+    assert.equal(new Set(products.map((p) => p.id)).size, 4);
+
+    const invoices = await stripe.invoices.list({ customer: state.customer, limit: 1 }).autoPagingToArray({ limit: 100 });
+    assert.equal(invoices.length, 3);
+    const before = await stripe.invoices.list({ customer: state.customer, limit: 1, ending_before: invoices[2].id });
+    assert.equal(before.data[0].id, invoices[1].id);
+    const events = await stripe.events.list({ type: "invoice.*", limit: 2 }).autoPagingToArray({ limit: 100 });
+    assert.ok(events.length >= 4 && events.every((e) => e.type.startsWith("invoice.")));
+  });
+
+  test("error classes: a wrong key, a missing object", async () => {
+    const stranger = new Stripe("sk_test_not_the_mock_key_0000", { ...connection, maxNetworkRetries: 0 });
+    await assert.rejects(stranger.customers.retrieve(state.customer), (e) => {
+      assert.ok(e instanceof Stripe.errors.StripeAuthenticationError, e.constructor.name);
+      assert.equal(e.statusCode, 401);
+      assert.match(e.message, /^Invalid API Key provided: sk_test_/);
+      return true;
+    });
+    await assert.rejects(stripe.customers.retrieve("cus_missing"), (e) => {
+      assert.ok(e instanceof Stripe.errors.StripeInvalidRequestError, e.constructor.name);
+      assert.equal(e.statusCode, 404);
+      assert.equal(e.code, "resource_missing");
+      assert.equal(e.param, "id");
+      assert.equal(e.message, "No such customer: 'cus_missing'");
+      return true;
+    });
+  });
+
+  test("every event was delivered as a webhook that constructEvent verifies", async () => {
+    const events = await stripe.events.list({ limit: 100 }).autoPagingToArray({ limit: 1000 });
+    assert.ok(events.length > 20, `${events.length} events`);
+    for (let i = 0; i < 250 && events.some((e) => !verified.has(e.id)); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const missing = events.filter((e) => !verified.has(e.id)).map((e) => e.type);
+    assert.deepEqual(missing, [], "events never delivered");
+    assert.deepEqual(refused, [], "deliveries constructEvent refused");
+    for (const e of events) {
+      assert.equal(verified.get(e.id).type, e.type);
+      assert.equal(verified.get(e.id).data.object.id, e.data.object.id);
+    }
+    // A forged signature is refused by the same call.
+    const body = JSON.stringify(events[0]);
+    const header = `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}`;
+    assert.throws(() => stripe.webhooks.constructEvent(body, header, webhookSecret), Stripe.errors.StripeSignatureVerificationError);
+  });
+});
