@@ -26,10 +26,12 @@ test-resilience:
 bench: postgres
     scripts/bench.sh
 
-# The web app: install from the lock file, type-check, unit tests, production build, and the
-# prerendered HTML checked without JavaScript (headings, titles, canonicals, sitemap, links).
+# The web app: install from the lock file, type-check, ESLint and Prettier (import boundaries
+# included), unit tests, production build, and the prerendered HTML checked without JavaScript
+# (headings, titles, canonicals, sitemap, links).
 test-web: web-deps
     cd web && npm run typecheck
+    cd web && npm run lint
     cd web && npm test
     cd web && npm run build
     cd web && npm run test:prerendered

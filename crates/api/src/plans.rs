@@ -50,8 +50,8 @@ impl From<PlanRow> for PlanBody {
         PlanBody {
             id: r.id,
             user_id: r.user_id,
-            plan_type: r.plan_type,
-            status: r.status,
+            plan_type: r.plan_type.to_string(),
+            status: r.status.to_string(),
             plan_started_at: r.plan_started_at,
             plan_updated_at: r.plan_updated_at,
             created_at: r.created_at,

@@ -8,7 +8,6 @@ use closewise_core::store::admin::UserFilter;
 use closewise_core::store::audit::AuditRow;
 use closewise_core::store::mail::MailFilter;
 use closewise_core::store::{PlanRow, SessionRow, SubscriptionRow, UserRow};
-use closewise_domain::subscription::SubscriptionStatus;
 use serde_json::{json, Value};
 
 use crate::ctx::{confirm, Ctx};
@@ -145,7 +144,7 @@ fn plan_lines(plan: Option<&PlanRow>, sub: Option<&SubscriptionRow>) -> String {
             fields(&[
                 ("id", s.subscription_id.clone()),
                 ("customer", s.customer_id.clone()),
-                ("status", s.status.clone()),
+                ("status", s.status.to_string()),
                 (label.as_str(), unix_date(s.current_period_end)),
                 (
                     "card",
@@ -161,9 +160,8 @@ fn plan_lines(plan: Option<&PlanRow>, sub: Option<&SubscriptionRow>) -> String {
     });
     // The question operators ask most: does the plan match what Stripe last said?
     if let (Some(p), Some(s)) = (plan, sub) {
-        let status = SubscriptionStatus::parse(&s.status).ok();
-        let expected = closewise_domain::subscription::plan_for_subscription(status);
-        if p.plan_type != expected.as_str() {
+        let expected = closewise_domain::subscription::plan_for_subscription(Some(s.status));
+        if p.plan_type != expected {
             out.push_str(&format!(
                 "\n  ! the plan is {} but the subscription is {}: run `closewise subscriptions sync` to repair",
                 p.plan_type, s.status
@@ -462,7 +460,7 @@ pub async fn plan_set(ctx: &Ctx, a: PlanSet) -> anyhow::Result<()> {
         &user,
         &reason,
         json!({
-            "before": before.as_ref().map(|p| p.plan_type.clone()),
+            "before": before.as_ref().map(|p| p.plan_type.as_str()),
             "after": a.plan.as_str(),
         }),
     );
@@ -470,7 +468,7 @@ pub async fn plan_set(ctx: &Ctx, a: PlanSet) -> anyhow::Result<()> {
         .set_plan(user.id, a.plan.as_str(), audit.now, Some(&audit))
         .await?;
     match before.map(|p| p.plan_type) {
-        Some(b) if b == a.plan.as_str() => {
+        Some(b) if b.as_str() == a.plan.as_str() => {
             println!("{} stays on {} (recorded).", user.email, b)
         }
         Some(b) => println!("{}: {b} -> {}.", user.email, a.plan.as_str()),

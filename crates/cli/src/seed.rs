@@ -140,7 +140,7 @@ pub async fn seed(ctx: &Ctx, a: DbSeed) -> anyhow::Result<()> {
             // The fixture's plan wins, even when it disagrees with the subscription: fixtures
             // describe drifted accounts on purpose.
             let current = ctx.store.plan_of(id).await?.map(|p| p.plan_type);
-            if current.as_deref() != Some(plan.as_str()) {
+            if current.map(|p| p.as_str()) != Some(plan.as_str()) {
                 ctx.store.set_plan(id, plan.as_str(), now, None).await?;
             }
         }

@@ -10,7 +10,6 @@
 //! so the API and the web app show the same words.
 //!
 //! - [`email`], [`password`]: sign-up input.
-//! - [`ids`]: typed identifiers (`UserId`, `SessionId`, `PlanId`).
 //! - [`plan`], [`subscription`]: plan types, Stripe subscription statuses and what they mean.
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
@@ -19,7 +18,6 @@
 pub mod catalogue;
 pub mod checkout;
 pub mod email;
-pub mod ids;
 pub mod limits;
 pub mod password;
 pub mod plan;

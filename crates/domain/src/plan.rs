@@ -5,7 +5,6 @@
 
 use std::fmt;
 
-use time::OffsetDateTime;
 
 /// The kind of plan a user is on. Stored and sent as `"free"` / `"monthly"`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
@@ -67,6 +66,14 @@ impl fmt::Display for PlanType {
     }
 }
 
+/// Rows decode through this (`#[sqlx(try_from = "String")]` in the store).
+impl TryFrom<String> for PlanType {
+    type Error = UnknownPlanType;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        Self::parse(&s)
+    }
+}
+
 impl std::str::FromStr for PlanType {
     type Err = UnknownPlanType;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -112,6 +119,13 @@ impl fmt::Display for PlanStatus {
     }
 }
 
+impl TryFrom<String> for PlanStatus {
+    type Error = UnknownPlanStatus;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        Self::parse(&s)
+    }
+}
+
 impl std::str::FromStr for PlanStatus {
     type Err = UnknownPlanStatus;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -132,28 +146,10 @@ pub const FREE_TRIAL: FreeTrialLimits = FreeTrialLimits {
     minutes_per_call: 5,
 };
 
-/// A plan row to insert.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct NewPlan {
-    pub plan_type: PlanType,
-    pub status: PlanStatus,
-    pub started_at: OffsetDateTime,
-}
-
-/// The plan a new account starts on: an active Free Trial from `now`.
-pub fn free_plan(now: OffsetDateTime) -> NewPlan {
-    NewPlan {
-        plan_type: PlanType::Free,
-        status: PlanStatus::Active,
-        started_at: now,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use time::macros::datetime;
 
     #[test]
     fn plan_types_have_their_stored_names_display_names_and_badges() {
@@ -212,19 +208,6 @@ mod tests {
             FreeTrialLimits {
                 calls: 5,
                 minutes_per_call: 5
-            }
-        );
-    }
-
-    #[test]
-    fn a_new_account_starts_on_an_active_free_plan_from_now() {
-        let now = datetime!(2026-11-22 04:30:00 UTC);
-        assert_eq!(
-            free_plan(now),
-            NewPlan {
-                plan_type: PlanType::Free,
-                status: PlanStatus::Active,
-                started_at: now
             }
         );
     }

@@ -86,6 +86,13 @@ impl fmt::Display for SubscriptionStatus {
     }
 }
 
+impl TryFrom<String> for SubscriptionStatus {
+    type Error = UnknownSubscriptionStatus;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        Self::parse(&s)
+    }
+}
+
 impl std::str::FromStr for SubscriptionStatus {
     type Err = UnknownSubscriptionStatus;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -62,7 +62,7 @@ impl From<SubscriptionRow> for SubscriptionBody {
     fn from(r: SubscriptionRow) -> Self {
         SubscriptionBody {
             price_id: r.price_id,
-            subscription_status: r.status,
+            subscription_status: r.status.to_string(),
             cancel_at_period_end: r.cancel_at_period_end,
             current_period_end: r.current_period_end,
             payment_method_brand: r.payment_method_brand,

@@ -17,10 +17,10 @@ both!(
             .await
             .unwrap());
         let sub = store.subscription_of(cy.id).await.unwrap().unwrap();
-        assert_eq!(sub.status, "active");
+        assert_eq!(sub.status.as_str(), "active");
         assert_eq!(sub.payment_method_brand.as_deref(), Some("visa"));
         let di = store.user_by_email("di@example.com").await.unwrap().unwrap();
-        assert_eq!(store.plan_of(di.id).await.unwrap().unwrap().plan_type, "free");
+        assert_eq!(store.plan_of(di.id).await.unwrap().unwrap().plan_type.as_str(), "free");
         let audit = store.audit_of(Some(cy.id), &cy.email, 10).await.unwrap();
         assert_eq!(audit.len(), 1);
         assert_eq!(audit[0].action, "user.seed");

@@ -158,10 +158,7 @@ impl Billing {
         let Some(row) = self.store.subscription_of(user_id).await? else {
             return Ok((guard, None));
         };
-        let ended = closewise_domain::subscription::SubscriptionStatus::parse(&row.status)
-            .map(|s| s.is_terminal())
-            .unwrap_or(false);
-        if ended {
+        if row.status.is_terminal() {
             return Ok((guard, None));
         }
         match self.stripe.cancel_subscription(&row.subscription_id).await {

@@ -7,7 +7,7 @@ use uuid::Uuid;
 use super::audit::{bind_audit, NewAudit};
 use super::billing::WebhookEventRow;
 use super::plans::PlanRow;
-use super::{dispatch, is_unique_violation, Store};
+use super::{dispatch, domain_sql, is_unique_violation, Store};
 
 /// A user with their plan and subscription status, as `closewise users list` shows them.
 #[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
@@ -66,7 +66,9 @@ impl Store {
             conditions.push("u.email_confirmed_at IS NULL".into());
         }
         if filter.paid {
-            conditions.push("p.plan_type = 'monthly' AND p.status = 'active'".into());
+            conditions.push(domain_sql(
+                "p.plan_type = '{monthly}' AND p.status = '{active}'",
+            ));
         }
         let sql = format!(
             "SELECT u.id, u.email, u.email_confirmed_at, u.created_at, p.plan_type, \
@@ -174,18 +176,16 @@ impl Store {
                     .bind(user_id)
                     .fetch_optional(&mut *tx)
                     .await?;
-            sqlx::query(
-                "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
-                 plan_updated_at, created_at, updated_at) VALUES ($1, $2, $3, 'active', $4, $4, $4, $4) \
-                 ON CONFLICT (user_id) DO UPDATE SET plan_type = excluded.plan_type, status = 'active', \
+            sqlx::query(&domain_sql("INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
+                 plan_updated_at, created_at, updated_at) VALUES ($1, $2, $3, '{active}', $4, $4, $4, $4) \
+                 ON CONFLICT (user_id) DO UPDATE SET plan_type = excluded.plan_type, status = '{active}', \
                  plan_started_at = CASE WHEN user_plans.plan_type = excluded.plan_type \
                     THEN user_plans.plan_started_at ELSE excluded.plan_started_at END, \
                  plan_updated_at = excluded.plan_updated_at, updated_at = excluded.updated_at, \
-                 stripe_subscription_id = CASE WHEN excluded.plan_type = 'free' THEN NULL \
+                 stripe_subscription_id = CASE WHEN excluded.plan_type = '{free}' THEN NULL \
                     ELSE user_plans.stripe_subscription_id END, \
-                 subscription_id = CASE WHEN excluded.plan_type = 'free' THEN NULL \
-                    ELSE user_plans.subscription_id END",
-            )
+                 subscription_id = CASE WHEN excluded.plan_type = '{free}' THEN NULL \
+                    ELSE user_plans.subscription_id END"))
             .bind(Uuid::now_v7())
             .bind(user_id)
             .bind(plan_type)
@@ -252,10 +252,8 @@ impl Store {
                 Err(e) => return Err(e),
                 Ok(_) => {}
             }
-            sqlx::query(
-                "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
-                 plan_updated_at, created_at, updated_at) VALUES ($1, $2, $3, 'active', $4, $4, $4, $4)",
-            )
+            sqlx::query(&domain_sql("INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
+                 plan_updated_at, created_at, updated_at) VALUES ($1, $2, $3, '{active}', $4, $4, $4, $4)"))
             .bind(Uuid::now_v7())
             .bind(user.id)
             .bind(user.plan_type)

@@ -1,11 +1,13 @@
 //! Billing: each user's Stripe customer, the subscription as Stripe last reported it (the spec's
 //! `stripe_user_subscriptions`), the plan it gives, and the webhook events received.
 
+use std::sync::LazyLock;
+
 use closewise_domain::subscription::SubscriptionStatus;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::{dispatch, Store};
+use super::{dispatch, domain_sql, Store};
 
 /// A subscription as Stripe reported it, ready to be stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +30,8 @@ pub struct SubscriptionRow {
     pub customer_id: String,
     pub subscription_id: String,
     pub price_id: Option<String>,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: SubscriptionStatus,
     pub cancel_at_period_end: bool,
     pub current_period_end: Option<i64>,
     pub payment_method_brand: Option<String>,
@@ -38,11 +41,8 @@ pub struct SubscriptionRow {
 }
 
 impl SubscriptionRow {
-    /// Unknown statuses (a newer Stripe) count as not subscribed.
     pub fn counts_as_subscribed(&self) -> bool {
-        SubscriptionStatus::parse(&self.status)
-            .map(|s| s.counts_as_subscribed())
-            .unwrap_or(false)
+        self.status.counts_as_subscribed()
     }
 }
 
@@ -81,7 +81,10 @@ const SUBSCRIPTION_COLUMNS: &str = "id, user_id, customer_id, subscription_id, p
     created_at, updated_at";
 
 /// Replaces the stored subscription unless that would hide a live one behind a dead one.
-const UPSERT_SUBSCRIPTION: &str = "INSERT INTO subscriptions (id, user_id, customer_id, \
+/// "Counts as subscribed" as an SQL list, from the domain's rule (the only home of it).
+static UPSERT_SUBSCRIPTION: LazyLock<String> = LazyLock::new(|| {
+    domain_sql(
+        "INSERT INTO subscriptions (id, user_id, customer_id, \
     subscription_id, price_id, status, cancel_at_period_end, current_period_end, \
     payment_method_brand, payment_method_last4, created_at, updated_at) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) \
@@ -92,28 +95,41 @@ const UPSERT_SUBSCRIPTION: &str = "INSERT INTO subscriptions (id, user_id, custo
     payment_method_brand = excluded.payment_method_brand, \
     payment_method_last4 = excluded.payment_method_last4, updated_at = excluded.updated_at \
     WHERE subscriptions.subscription_id = excluded.subscription_id \
-       OR subscriptions.status NOT IN ('active', 'trialing') \
-       OR excluded.status IN ('active', 'trialing')";
+       OR subscriptions.status NOT IN ({subscribed}) \
+       OR excluded.status IN ({subscribed})",
+    )
+});
 
-const ENSURE_PLAN: &str =
-    "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
-    plan_updated_at, created_at, updated_at) VALUES ($1, $2, 'free', 'active', $3, $3, $3, $3) \
-    ON CONFLICT (user_id) DO NOTHING";
+static ENSURE_PLAN: LazyLock<String> = LazyLock::new(|| {
+    domain_sql(
+        "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
+    plan_updated_at, created_at, updated_at) VALUES ($1, $2, '{free}', '{active}', $3, $3, $3, $3) \
+    ON CONFLICT (user_id) DO NOTHING",
+    )
+});
 
 /// Monthly with the subscription's ids; a plan that is already exactly that is left untouched.
-const ACTIVATE_PLAN: &str = "UPDATE user_plans SET plan_type = 'monthly', status = 'active', \
-    plan_started_at = CASE WHEN plan_type = 'monthly' THEN plan_started_at ELSE $2 END, \
+static ACTIVATE_PLAN: LazyLock<String> = LazyLock::new(|| {
+    domain_sql(
+        "UPDATE user_plans SET plan_type = '{monthly}', status = '{active}', \
+    plan_started_at = CASE WHEN plan_type = '{monthly}' THEN plan_started_at ELSE $2 END, \
     plan_updated_at = $2, updated_at = $2, stripe_subscription_id = $3, stripe_customer_id = $4, \
     subscription_id = $3 \
-    WHERE user_id = $1 AND (plan_type <> 'monthly' OR status <> 'active' \
+    WHERE user_id = $1 AND (plan_type <> '{monthly}' OR status <> '{active}' \
        OR stripe_subscription_id IS NULL OR stripe_subscription_id <> $3 \
-       OR stripe_customer_id IS NULL OR stripe_customer_id <> $4)";
+       OR stripe_customer_id IS NULL OR stripe_customer_id <> $4)",
+    )
+});
 
 /// Back to free, only when the monthly plan came from this subscription.
-const END_PLAN: &str = "UPDATE user_plans SET plan_type = 'free', status = 'active', \
+static END_PLAN: LazyLock<String> = LazyLock::new(|| {
+    domain_sql(
+        "UPDATE user_plans SET plan_type = '{free}', status = '{active}', \
     plan_started_at = $2, plan_updated_at = $2, updated_at = $2, stripe_subscription_id = NULL, \
     subscription_id = NULL \
-    WHERE user_id = $1 AND plan_type = 'monthly' AND stripe_subscription_id = $3";
+    WHERE user_id = $1 AND plan_type = '{monthly}' AND stripe_subscription_id = $3",
+    )
+});
 
 impl Store {
     pub async fn stripe_customer_of(&self, user_id: Uuid) -> Result<Option<String>, sqlx::Error> {
@@ -184,7 +200,7 @@ impl Store {
         let select = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1");
         dispatch!(self, |p| {
             let mut tx = p.begin().await?;
-            let stored = sqlx::query(UPSERT_SUBSCRIPTION)
+            let stored = sqlx::query(&UPSERT_SUBSCRIPTION)
                 .bind(Uuid::now_v7())
                 .bind(user_id)
                 .bind(&record.customer_id)
@@ -204,14 +220,14 @@ impl Store {
                 .bind(user_id)
                 .fetch_one(&mut *tx)
                 .await?;
-            sqlx::query(ENSURE_PLAN)
+            sqlx::query(&ENSURE_PLAN)
                 .bind(Uuid::now_v7())
                 .bind(user_id)
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
             let plan_changed_to = if row.counts_as_subscribed() {
-                let changed = sqlx::query(ACTIVATE_PLAN)
+                let changed = sqlx::query(&ACTIVATE_PLAN)
                     .bind(user_id)
                     .bind(now)
                     .bind(&row.subscription_id)
@@ -221,7 +237,7 @@ impl Store {
                     .rows_affected();
                 (changed == 1).then_some("monthly")
             } else {
-                let changed = sqlx::query(END_PLAN)
+                let changed = sqlx::query(&END_PLAN)
                     .bind(user_id)
                     .bind(now)
                     .bind(&row.subscription_id)

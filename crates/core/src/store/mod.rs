@@ -9,6 +9,8 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use anyhow::Context;
+use closewise_domain::plan::{PlanStatus, PlanType};
+use closewise_domain::subscription::SubscriptionStatus;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{PgPool, SqlitePool};
@@ -128,6 +130,25 @@ impl Store {
     pub async fn close(&self) {
         dispatch!(self, |p| p.close().await)
     }
+}
+
+/// The SQL with the domain's values in place of `{subscribed}`, `{monthly}`, `{free}` and
+/// `{active}`: constants of our own, never input.
+pub(crate) fn domain_sql(template: &str) -> String {
+    template
+        .replace("{subscribed}", &subscribed_statuses())
+        .replace("{monthly}", PlanType::Monthly.as_str())
+        .replace("{free}", PlanType::Free.as_str())
+        .replace("{active}", PlanStatus::Active.as_str())
+}
+
+fn subscribed_statuses() -> String {
+    SubscriptionStatus::ALL
+        .iter()
+        .filter(|s| s.counts_as_subscribed())
+        .map(|s| format!("'{}'", s.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// True when `e` is a unique-constraint violation.

@@ -1,16 +1,19 @@
 //! The spec's `user_plans` rows.
 
+use closewise_domain::plan::{PlanStatus, PlanType};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::{dispatch, Store};
+use super::{dispatch, domain_sql, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct PlanRow {
     pub id: Uuid,
     pub user_id: Uuid,
-    pub plan_type: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub plan_type: PlanType,
+    #[sqlx(try_from = "String")]
+    pub status: PlanStatus,
     pub plan_started_at: OffsetDateTime,
     pub plan_updated_at: OffsetDateTime,
     pub created_at: OffsetDateTime,
@@ -39,10 +42,8 @@ impl Store {
             {
                 return Ok(row);
             }
-            sqlx::query(
-                "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, plan_updated_at, created_at, updated_at) \
-                 VALUES ($1, $2, 'free', 'active', $3, $3, $3, $3) ON CONFLICT (user_id) DO NOTHING",
-            )
+            sqlx::query(&domain_sql("INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, plan_updated_at, created_at, updated_at) \
+                 VALUES ($1, $2, '{free}', '{active}', $3, $3, $3, $3) ON CONFLICT (user_id) DO NOTHING"))
             .bind(Uuid::now_v7())
             .bind(user_id)
             .bind(now)

@@ -4,7 +4,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::mail::bind_mail;
-use super::{dispatch, is_unique_violation, NewMail, Store};
+use super::{dispatch, domain_sql, is_unique_violation, NewMail, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct UserRow {
@@ -69,10 +69,8 @@ impl Store {
                 Err(e) => return Err(e),
                 Ok(_) => {}
             }
-            sqlx::query(
-                "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, plan_updated_at, created_at, updated_at) \
-                 VALUES ($1, $2, 'free', 'active', $3, $3, $3, $3)",
-            )
+            sqlx::query(&domain_sql("INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, plan_updated_at, created_at, updated_at) \
+                 VALUES ($1, $2, '{free}', '{active}', $3, $3, $3, $3)"))
             .bind(plan_id)
             .bind(user.id)
             .bind(user.now)
