@@ -5,7 +5,6 @@
 
 use std::fmt;
 
-
 /// The kind of plan a user is on. Stored and sent as `"free"` / `"monthly"`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
