@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { spawnSync } from "node:child_process";
+import { buildWebWithAnalytics } from "./analyticsBuild";
 import { binDir, REPO, startStack, type Database, type Stack } from "./stack";
 
 export { expect };
@@ -233,6 +234,10 @@ interface WorkerFixtures {
   stackName: string;
   database: Database;
   allowUnverifiedSignin: boolean;
+  /** Serve a build of the web app with a PostHog key (see analyticsBuild.ts) instead of web/dist. */
+  analytics: boolean;
+  /** That build's dist/, when `analytics` is set. */
+  analyticsWebDist: string | undefined;
   stack: Stack;
 }
 
@@ -245,11 +250,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   stackName: ["shared", { option: true, scope: "worker" }],
   database: ["sqlite", { option: true, scope: "worker" }],
   allowUnverifiedSignin: [false, { option: true, scope: "worker" }],
+  analytics: [false, { option: true, scope: "worker" }],
+  analyticsWebDist: [
+    async ({ analytics }, use) => {
+      if (!analytics) return use(undefined);
+      const build = buildWebWithAnalytics();
+      await use(build.dist);
+      build.remove();
+    },
+    { scope: "worker", timeout: 300_000 },
+  ],
   stack: [
-    async ({ stackName, database, allowUnverifiedSignin }, use, workerInfo) => {
-      const stack = await startStack({ database, allowUnverifiedSignin });
+    async ({ stackName, database, allowUnverifiedSignin, analyticsWebDist }, use, workerInfo) => {
+      const stack = await startStack({ database, allowUnverifiedSignin, webDist: analyticsWebDist });
       console.log(
-        `[e2e] worker ${workerInfo.workerIndex} (${stackName} stack): API ${stack.baseUrl} (${database}${allowUnverifiedSignin ? ", unverified sign-in allowed" : ""}), stripe-mock ${stack.mockUrl}, logs in ${stack.logDir}`,
+        `[e2e] worker ${workerInfo.workerIndex} (${stackName} stack): API ${stack.baseUrl} (${database}${allowUnverifiedSignin ? ", unverified sign-in allowed" : ""}${analyticsWebDist ? ", web app with analytics" : ""}), stripe-mock ${stack.mockUrl}, logs in ${stack.logDir}`,
       );
       await use(stack);
       await stack.stop();

@@ -30,6 +30,8 @@ export interface StackOptions {
   database: Database;
   /** ALLOW_UNVERIFIED_SIGNIN: lets unconfirmed users reach the restricted dashboard. */
   allowUnverifiedSignin: boolean;
+  /** Another build of the web app to serve (default: webDist()). */
+  webDist?: string;
 }
 
 export interface Stack {
@@ -137,7 +139,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
 export async function startStack(options: StackOptions): Promise<Stack> {
   const api = binary("closewise-api");
   const mock = binary("stripe-mock");
-  const dist = webDist();
+  const dist = options.webDist ?? webDist();
   if (!existsSync(path.join(dist, "index.html"))) {
     throw new Error(`${dist} has no build: run (cd web && npm run build) or scripts/e2e.sh`);
   }

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useState, type ReactNode } from "react";
 import { Toaster } from "react-hot-toast";
 import { useLocation } from "react-router";
+import { ConsentBanner } from "../components/analytics/ConsentBanner";
 import { config } from "../config";
 import { initAnalytics, trackPageView } from "../lib/analytics";
 import { AuthProvider, useAuth } from "../lib/auth/AuthProvider";
@@ -17,6 +18,7 @@ export function createQueryClient() {
   });
 }
 
+/** Runs before the providers' effect below starts analytics: analytics queues the first view. */
 function PageViews() {
   const { pathname } = useLocation();
   useEffect(() => {
@@ -57,6 +59,7 @@ export function AppProviders({
         <ForgetOnSignOut client={client} />
         {children}
         <Toaster {...toasterProps} />
+        <ConsentBanner />
       </AuthProvider>
     </QueryClientProvider>
   );
