@@ -6,7 +6,7 @@ up:
     scripts/up.sh
 
 # Every test, as CI runs it: formatting, lints, Rust tests on SQLite and PostgreSQL, the web's tests, the end-to-end suite.
-test: lint test-rust test-web test-resilience e2e
+test: lint test-rust test-stripe-node test-web test-resilience e2e
 
 # Formatting and lints (no changes made).
 lint:
@@ -25,6 +25,10 @@ test-resilience:
 # Benchmarks (figures, not pass/fail): wrk against a release build on SQLite and PostgreSQL.
 bench: postgres
     scripts/bench.sh
+
+# stripe-mock driven by Stripe's official Node library (npm `stripe`, pinned) through a subscription's whole life.
+test-stripe-node:
+    crates/stripe-mock/node-compat/run.sh
 
 # The web app: install from the lock file, type-check, ESLint and Prettier (import boundaries
 # included), unit tests, production build, and the prerendered HTML checked without JavaScript

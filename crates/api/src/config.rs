@@ -32,11 +32,15 @@ pub struct Settings {
     /// PEM (PKCS#8) Ed25519 key; `None` in development means "generate and keep one in data_dir".
     pub jwt_private_key: Option<SecretString>,
     pub allow_unverified_signin: bool,
-    pub trust_forwarded_for: bool,
+    /// The proxies in front of us (`TRUSTED_PROXIES`, CIDRs): only their `X-Forwarded-For` counts.
+    pub trusted_proxies: Vec<crate::net::Cidr>,
     pub stripe: StripeSettings,
     pub limits: RateLimits,
     pub mail_worker_interval: Duration,
     pub db_acquire_timeout: Duration,
+    /// The absolute lifetime of a session: however often it refreshes, the user signs in again
+    /// after this (`SESSION_MAX_AGE_DAYS`, default 90).
+    pub session_max_age: Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -70,9 +74,16 @@ pub struct RateLimits {
     /// The token endpoint: per IP.
     pub token_per_ip: u32,
     pub token_window: Duration,
-    /// Failed sign-ins per account.
+    /// Failed sign-ins per (account, client address): a hard limit.
+    pub failed_signins_per_account_ip: u32,
+    /// Failed sign-ins per account, from anywhere, before each further attempt waits a delay that
+    /// doubles from one second up to `signin_delay_max` (never a lock).
     pub failed_signins_per_account: u32,
     pub failed_signin_window: Duration,
+    pub signin_delay_max: Duration,
+    /// The most keys the limiter holds (its memory bound), and how often ended windows are swept.
+    pub max_keys: usize,
+    pub sweep_interval: Duration,
 }
 
 impl Default for RateLimits {
@@ -83,8 +94,12 @@ impl Default for RateLimits {
             mail_per_email: 10,
             token_per_ip: 150,
             token_window: Duration::from_secs(300),
-            failed_signins_per_account: 100,
+            failed_signins_per_account_ip: 10,
+            failed_signins_per_account: 5,
             failed_signin_window: Duration::from_secs(3600),
+            signin_delay_max: Duration::from_secs(300),
+            max_keys: crate::ratelimit::DEFAULT_MAX_KEYS,
+            sweep_interval: Duration::from_secs(60),
         }
     }
 }
@@ -120,12 +135,28 @@ impl Settings {
             mail_per_email: num(&get, "RATE_LIMIT_MAIL_PER_EMAIL", 10)?,
             token_per_ip: num(&get, "RATE_LIMIT_TOKEN_PER_IP", 150)?,
             token_window: Duration::from_secs(num(&get, "RATE_LIMIT_TOKEN_WINDOW_SECS", 300)?),
-            failed_signins_per_account: num(&get, "RATE_LIMIT_FAILED_SIGNINS_PER_ACCOUNT", 100)?,
+            failed_signins_per_account_ip: num(
+                &get,
+                "RATE_LIMIT_FAILED_SIGNINS_PER_ACCOUNT_IP",
+                10,
+            )?,
+            failed_signins_per_account: num(&get, "RATE_LIMIT_FAILED_SIGNINS_PER_ACCOUNT", 5)?,
             failed_signin_window: Duration::from_secs(num(
                 &get,
                 "RATE_LIMIT_FAILED_SIGNIN_WINDOW_SECS",
                 3600,
             )?),
+            signin_delay_max: Duration::from_secs(num(
+                &get,
+                "RATE_LIMIT_SIGNIN_DELAY_MAX_SECS",
+                300,
+            )?),
+            max_keys: num(
+                &get,
+                "RATE_LIMIT_MAX_KEYS",
+                crate::ratelimit::DEFAULT_MAX_KEYS,
+            )?,
+            sweep_interval: Duration::from_secs(num(&get, "RATE_LIMIT_SWEEP_SECS", 60)?),
         };
         let settings = Settings {
             env,
@@ -142,7 +173,7 @@ impl Settings {
                 .filter(|s| !s.is_empty())
                 .map(SecretString::from),
             allow_unverified_signin: flag(&get, "ALLOW_UNVERIFIED_SIGNIN")?,
-            trust_forwarded_for: flag(&get, "TRUST_X_FORWARDED_FOR")?,
+            trusted_proxies: trusted_proxies(&get)?,
             stripe: StripeSettings {
                 api_base: get("STRIPE_API_BASE")
                     .unwrap_or_else(|| DEV_STRIPE_API_BASE.into())
@@ -165,24 +196,47 @@ impl Settings {
                 1000,
             )?),
             db_acquire_timeout: Duration::from_secs(num(&get, "DATABASE_ACQUIRE_TIMEOUT_SECS", 3)?),
+            session_max_age: Duration::from_secs(
+                num::<u64>(&get, "SESSION_MAX_AGE_DAYS", 90)?.clamp(1, 3650) * 24 * 3600,
+            ),
         };
         settings.check()?;
         Ok(settings)
     }
 
     /// Refuses configurations that must never reach production.
+    ///
+    /// Development (the default) is for this machine only: it listens on loopback alone, since it
+    /// uses public development secrets and shows every mail at `/dev/mail`. Production is an
+    /// allowlist: each setting must be one production accepts.
     pub fn check(&self) -> anyhow::Result<()> {
         if self.env != AppEnv::Production {
+            if !self.addr.ip().is_loopback() {
+                bail!(
+                    "APP_ADDR {} is not a loopback address, but APP_ENV is development (the default), \
+                     which uses public development secrets and shows every mail at /dev/mail; \
+                     listen on 127.0.0.1, or set APP_ENV=production with real secrets",
+                    self.addr
+                );
+            }
             return Ok(());
         }
         if self.jwt_private_key.is_none() {
             bail!("JWT_PRIVATE_KEY must be set in production");
         }
-        if self.stripe.api_base == DEV_STRIPE_API_BASE
-            || self.stripe.api_base.contains("127.0.0.1")
-            || self.stripe.api_base.contains("localhost")
-        {
-            bail!("STRIPE_API_BASE points at the local mock; set Stripe's real API in production");
+        let stripe = url::Url::parse(&self.stripe.api_base)
+            .context("STRIPE_API_BASE must be an absolute URL")?;
+        let local = match stripe.host() {
+            Some(url::Host::Domain(d)) => d == "localhost",
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            None => true,
+        };
+        if stripe.scheme() != "https" || local {
+            bail!("STRIPE_API_BASE must be Stripe's https API in production, not the local mock or plain HTTP");
+        }
+        if self.allow_unverified_signin {
+            bail!("ALLOW_UNVERIFIED_SIGNIN is for development; unset it in production");
         }
         if self.stripe.secret_key.expose_secret() == DEV_STRIPE_SECRET_KEY {
             bail!("STRIPE_SECRET_KEY is the development default; set the real key in production");
@@ -219,6 +273,18 @@ fn num<T: std::str::FromStr>(
             .parse()
             .map_err(|_| anyhow::anyhow!("{key} must be a whole number, not {s:?}")),
     }
+}
+
+fn trusted_proxies(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Vec<crate::net::Cidr>> {
+    // The old switch trusted the leftmost X-Forwarded-For entry, which the client writes.
+    if flag(get, "TRUST_X_FORWARDED_FOR")? {
+        bail!("TRUST_X_FORWARDED_FOR is gone: set TRUSTED_PROXIES to your proxies' CIDRs instead");
+    }
+    crate::net::parse_cidr_list(&get("TRUSTED_PROXIES").unwrap_or_default()).map_err(|e| {
+        anyhow::anyhow!(
+            "TRUSTED_PROXIES must list CIDRs separated by commas, e.g. 10.0.0.0/8,fd00::/8: {e}"
+        )
+    })
 }
 
 fn flag(get: &impl Fn(&str) -> Option<String>, key: &str) -> anyhow::Result<bool> {
@@ -271,6 +337,85 @@ mod tests {
         ])
         .unwrap_err();
         assert!(err.to_string().contains("STRIPE_SECRET_KEY"), "{err}");
+    }
+
+    #[test]
+    fn development_refuses_to_listen_beyond_this_machine() {
+        for addr in ["0.0.0.0:8080", "[::]:8080", "192.0.2.10:8080"] {
+            let err = settings(&[("APP_ADDR", addr)]).unwrap_err();
+            assert!(
+                err.to_string().contains("APP_ENV=production"),
+                "{addr}: {err}"
+            );
+        }
+        for addr in ["127.0.0.1:8080", "127.0.0.2:9000", "[::1]:8080"] {
+            assert!(settings(&[("APP_ADDR", addr)]).is_ok(), "{addr}");
+        }
+    }
+
+    const PROD: [(&str, &str); 6] = [
+        ("APP_ENV", "production"),
+        ("JWT_PRIVATE_KEY", "pem"),
+        ("APP_BASE_URL", "https://closewise.app"),
+        ("STRIPE_API_BASE", "https://api.stripe.com"),
+        ("STRIPE_SECRET_KEY", "sk_live_x"),
+        ("STRIPE_WEBHOOK_SECRET", "whsec_live_x"),
+    ];
+
+    fn prod_with(extra: &[(&'static str, &'static str)]) -> anyhow::Result<Settings> {
+        let mut vars: Vec<(&str, &str)> = PROD
+            .iter()
+            .filter(|(k, _)| !extra.iter().any(|(e, _)| e == k))
+            .copied()
+            .collect();
+        vars.extend_from_slice(extra);
+        settings(&vars)
+    }
+
+    #[test]
+    fn production_accepts_only_what_it_allows() {
+        let ok = prod_with(&[("APP_ADDR", "0.0.0.0:8080")]).unwrap();
+        assert!(!ok.is_development());
+        for (extra, names) in [
+            (
+                ("STRIPE_API_BASE", "http://stripe.internal"),
+                "STRIPE_API_BASE",
+            ),
+            (
+                ("STRIPE_API_BASE", "https://127.0.0.1:12111"),
+                "STRIPE_API_BASE",
+            ),
+            (
+                ("ALLOW_UNVERIFIED_SIGNIN", "true"),
+                "ALLOW_UNVERIFIED_SIGNIN",
+            ),
+            (("APP_BASE_URL", "http://closewise.app"), "APP_BASE_URL"),
+            (
+                ("STRIPE_SECRET_KEY", DEV_STRIPE_SECRET_KEY),
+                "STRIPE_SECRET_KEY",
+            ),
+            (
+                ("STRIPE_WEBHOOK_SECRET", DEV_STRIPE_WEBHOOK_SECRET),
+                "STRIPE_WEBHOOK_SECRET",
+            ),
+            (("JWT_PRIVATE_KEY", ""), "JWT_PRIVATE_KEY"),
+        ] {
+            let err = prod_with(&[extra]).unwrap_err();
+            assert!(err.to_string().contains(names), "{extra:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn trusted_proxies_are_a_list_of_cidrs_and_a_malformed_one_refuses_to_start() {
+        assert!(settings(&[]).unwrap().trusted_proxies.is_empty());
+        let s = settings(&[("TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1,fd00::/8")]).unwrap();
+        assert_eq!(s.trusted_proxies.len(), 3);
+        for bad in ["10.0.0.0/33", "10.0.0.0/8;fd00::/8", "proxy.internal"] {
+            let err = settings(&[("TRUSTED_PROXIES", bad)]).unwrap_err();
+            assert!(err.to_string().contains("TRUSTED_PROXIES"), "{bad}: {err}");
+        }
+        let err = settings(&[("TRUST_X_FORWARDED_FOR", "true")]).unwrap_err();
+        assert!(err.to_string().contains("TRUSTED_PROXIES"), "{err}");
     }
 
     #[test]

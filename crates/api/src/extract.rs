@@ -9,6 +9,7 @@ use axum::http::{header, HeaderMap};
 use uuid::Uuid;
 
 use crate::error::ApiError;
+use crate::net;
 use crate::state::AppState;
 
 /// `axum::Json` with rejections turned into `{"error": {...}}` answers.
@@ -84,8 +85,9 @@ impl FromRequestParts<AppState> for AuthUser {
     }
 }
 
-/// The client's address: the socket peer, or the first X-Forwarded-For hop when the deployment
-/// says a trusted proxy sets it.
+/// The client's address: the socket peer, or, when the peer is one of `TRUSTED_PROXIES`, the
+/// rightmost `X-Forwarded-For` address that is not (`net::client_address`; without trusted
+/// proxies forwarding headers are ignored).
 #[derive(Clone, Copy, Debug)]
 pub struct ClientIp(pub IpAddr);
 
@@ -96,23 +98,22 @@ impl FromRequestParts<AppState> for ClientIp {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        if state.settings.trust_forwarded_for {
-            if let Some(ip) = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .and_then(|v| v.trim().parse().ok())
-            {
-                return Ok(ClientIp(ip));
-            }
-        }
-        let ip = parts
+        let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0.ip())
             .unwrap_or(IpAddr::from([127, 0, 0, 1]));
-        Ok(ClientIp(ip))
+        let forwarded_for = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            // A value that is not text ends the walk like any malformed entry.
+            .map(|v| v.to_str().unwrap_or("?"));
+        Ok(ClientIp(net::client_address(
+            peer,
+            forwarded_for,
+            &state.settings.trusted_proxies,
+        )))
     }
 }
 

@@ -10,6 +10,7 @@ pub mod error;
 pub mod extract;
 pub mod headers;
 pub mod jwt;
+pub mod net;
 pub mod openapi;
 pub mod ops;
 pub mod plans;
@@ -189,6 +190,11 @@ impl Application {
             )?;
             tokio::spawn(worker.run(shutdown.subscribe()));
         }
+        tokio::spawn(state.limiter.sweep_every(
+            state.clock.clone(),
+            state.settings.limits.sweep_interval,
+            shutdown.subscribe(),
+        ));
         let mut stop = shutdown.subscribe();
         let store = state.store.clone();
         let router = app(state);

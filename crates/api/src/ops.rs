@@ -70,7 +70,30 @@ struct DevMail {
     sent_at: Option<String>,
 }
 
+/// Only a client on this machine (the raw peer address, never a forwarding header) may read the
+/// development mailbox: it holds every live verification and reset link. Others get a 404.
+pub struct LocalClient;
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LocalClient {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|c| c.0.ip());
+        match peer {
+            Some(ip) if ip.is_loopback() => Ok(LocalClient),
+            _ => Err(ApiError::not_found()),
+        }
+    }
+}
+
 async fn mail_json(
+    _local: LocalClient,
     State(state): State<AppState>,
     AppQuery(q): AppQuery<MailQuery>,
 ) -> ApiResult<Response> {
@@ -101,6 +124,7 @@ async fn mail_json(
 }
 
 async fn mail_page(
+    _local: LocalClient,
     State(state): State<AppState>,
     AppQuery(q): AppQuery<MailQuery>,
 ) -> ApiResult<Response> {

@@ -1,36 +1,104 @@
 //! In-memory rate limits: fixed windows per (bucket, key), on the app's clock so tests can move
-//! time. Hand-written rather than `governor` because sign-in needs to *peek* at an account's
-//! failure budget before spending it, and the windows must follow the injected clock.
+//! time. Hand-written rather than `governor` because sign-in needs a growing delay per account
+//! next to fixed windows, and the windows must follow the injected clock.
+//!
+//! Memory is bounded whatever clients send. A key is kept only as a 64-bit SipHash under a
+//! per-process random key (a 64 KiB "e-mail" costs what any key costs, and nobody can aim keys at
+//! one shard or one slot). The map is split into shards, each with its own lock and a hard cap;
+//! a new key in a full shard forgets the key that shard has held longest, so every request does a
+//! constant amount of work. Expired windows are removed by a timer (`sweep_every`), not by requests.
 //! Counters live in one process: with several replicas, move them to a shared store (docs/scale.md).
 
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::collections::hash_map::{HashMap, RandomState};
+use std::collections::VecDeque;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use closewise_core::clock::Clock;
 use time::OffsetDateTime;
+use tokio::sync::watch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bucket {
     MailPerIp,
     MailPerEmail,
     TokenPerIp,
-    FailedSignin,
+    /// Failed sign-ins of one account from one client address: a hard limit.
+    FailedSigninPerAccountIp,
+    /// Failed sign-ins of one account from anywhere: a growing delay, never a lock.
+    FailedSigninPerAccount,
     Resend,
     Recover,
 }
 
-#[derive(Default)]
+/// Keys kept when `RATE_LIMIT_MAX_KEYS` is not set.
+pub const DEFAULT_MAX_KEYS: usize = 100_000;
+const SHARDS: usize = 16;
+
+#[derive(Clone)]
 pub struct Limiter {
-    windows: Mutex<HashMap<(Bucket, String), Window>>,
+    inner: Arc<Inner>,
 }
 
-#[derive(Clone, Copy)]
+struct Inner {
+    keyer: RandomState,
+    shard_cap: usize,
+    shards: Box<[Mutex<Shard>]>,
+}
+
+#[derive(Default)]
+struct Shard {
+    windows: HashMap<u64, Window>,
+    /// The shard's keys, oldest first: always exactly the keys of `windows`.
+    order: VecDeque<u64>,
+    evicted: u64,
+}
+
+/// Times are whole seconds since the Unix epoch: 12 bytes a window.
+#[derive(Clone, Copy, Default)]
 struct Window {
-    start: OffsetDateTime,
+    ends: u32,
+    not_before: u32,
     count: u32,
 }
 
+/// What the limiter holds, for tests and metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    pub keys: usize,
+    pub max_keys: usize,
+    /// Keys forgotten because their shard was full.
+    pub evicted: u64,
+}
+
+impl Default for Limiter {
+    fn default() -> Self {
+        Limiter::new(DEFAULT_MAX_KEYS)
+    }
+}
+
+fn secs(t: OffsetDateTime) -> u32 {
+    t.unix_timestamp().clamp(0, i64::from(u32::MAX)) as u32
+}
+
+fn whole_secs(d: Duration) -> u32 {
+    d.as_secs().min(u64::from(u32::MAX)) as u32
+}
+
 impl Limiter {
+    /// A limiter holding at most about `max_keys` keys (rounded up to a multiple of its shards).
+    pub fn new(max_keys: usize) -> Self {
+        let shard_cap = max_keys.div_ceil(SHARDS).max(1);
+        Limiter {
+            inner: Arc::new(Inner {
+                keyer: RandomState::new(),
+                shard_cap,
+                shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            }),
+        }
+    }
+
     /// Spends one request; `Err(seconds)` when the window is full.
     pub fn hit(
         &self,
@@ -40,73 +108,148 @@ impl Limiter {
         window: Duration,
         now: OffsetDateTime,
     ) -> Result<(), u64> {
-        self.check(bucket, key, limit, window, now, true)
+        self.with_window(bucket, key, now, |w, now| {
+            if w.ends <= now {
+                w.ends = now.saturating_add(whole_secs(window));
+                w.count = 0;
+            }
+            if w.count >= limit {
+                return Err(u64::from(w.ends - now).max(1));
+            }
+            w.count += 1;
+            Ok(())
+        })
     }
 
-    /// Tells whether one more request would pass, without spending it.
-    pub fn peek(
+    /// Spends one attempt of a key that may try `free` times per window without waiting; from
+    /// then on each attempt must wait a delay that doubles with every further one, from one second
+    /// up to `max_delay`. `Err(seconds)` while the delay runs. Never a lock: the wait is bounded.
+    pub fn delay(
         &self,
         bucket: Bucket,
         key: &str,
-        limit: u32,
+        free: u32,
+        max_delay: Duration,
         window: Duration,
         now: OffsetDateTime,
     ) -> Result<(), u64> {
-        self.check(bucket, key, limit, window, now, false)
-    }
-
-    fn check(
-        &self,
-        bucket: Bucket,
-        key: &str,
-        limit: u32,
-        window: Duration,
-        now: OffsetDateTime,
-        spend: bool,
-    ) -> Result<(), u64> {
-        let window = time::Duration::try_from(window).unwrap_or(time::Duration::MAX);
-        let mut map = self.windows.lock().expect("limiter lock");
-        if map.len() > 100_000 {
-            map.retain(|_, w| now - w.start < time::Duration::hours(2));
-        }
-        let entry = map.entry((bucket, key.to_string())).or_insert(Window {
-            start: now,
-            count: 0,
-        });
-        if now - entry.start >= window {
-            *entry = Window {
-                start: now,
-                count: 0,
-            };
-        }
-        if entry.count >= limit {
-            let wait = (entry.start + window - now).as_seconds_f64().ceil() as u64;
-            return Err(wait.max(1));
-        }
-        if spend {
-            entry.count += 1;
-        }
-        Ok(())
+        self.with_window(bucket, key, now, |w, now| {
+            if now < w.not_before {
+                return Err(u64::from(w.not_before - now));
+            }
+            if w.ends <= now {
+                w.ends = now.saturating_add(whole_secs(window));
+                w.count = 0;
+            }
+            w.count = w.count.saturating_add(1);
+            if w.count >= free {
+                let doublings = w.count - free;
+                let wait = 1u32
+                    .checked_shl(doublings)
+                    .unwrap_or(u32::MAX)
+                    .min(whole_secs(max_delay));
+                w.not_before = now.saturating_add(wait);
+            }
+            Ok(())
+        })
     }
 
     /// Gives back one spent request (e.g. a sign-in attempt that turned out right).
     pub fn refund(&self, bucket: Bucket, key: &str) {
-        if let Some(w) = self
-            .windows
-            .lock()
-            .expect("limiter lock")
-            .get_mut(&(bucket, key.to_string()))
-        {
+        let h = self.key(bucket, key);
+        if let Some(w) = self.shard(h).windows.get_mut(&h) {
             w.count = w.count.saturating_sub(1);
         }
     }
 
-    /// Forgets a key's window (e.g. failures after a successful sign-in).
-    pub fn clear(&self, bucket: Bucket, key: &str) {
-        self.windows
+    /// Removes every window that has ended (and whose delay has run out).
+    pub fn sweep(&self, now: OffsetDateTime) {
+        let now = secs(now);
+        for shard in self.inner.shards.iter() {
+            let mut shard = shard.lock().unwrap_or_else(PoisonError::into_inner);
+            let Shard { windows, order, .. } = &mut *shard;
+            windows.retain(|_, w| w.ends > now || w.not_before > now);
+            order.retain(|k| windows.contains_key(k));
+            if windows.capacity() > 4 * windows.len().max(64) {
+                windows.shrink_to_fit();
+                order.shrink_to_fit();
+            }
+        }
+    }
+
+    /// Sweeps on the app's clock every `every` until `stop` fires or the limiter is dropped (the
+    /// task holds no strong reference, so apps built and dropped by tests leave nothing behind).
+    pub fn sweep_every(
+        &self,
+        clock: Clock,
+        every: Duration,
+        mut stop: watch::Receiver<bool>,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let weak = Arc::downgrade(&self.inner);
+        async move {
+            let mut tick = tokio::time::interval(every.max(Duration::from_millis(1)));
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            tick.tick().await;
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = stop.changed() => return,
+                }
+                let Some(inner) = weak.upgrade() else { return };
+                Limiter { inner }.sweep(clock.now());
+            }
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        let mut stats = Stats {
+            keys: 0,
+            max_keys: self.inner.shard_cap * SHARDS,
+            evicted: 0,
+        };
+        for shard in self.inner.shards.iter() {
+            let shard = shard.lock().unwrap_or_else(PoisonError::into_inner);
+            stats.keys += shard.windows.len();
+            stats.evicted += shard.evicted;
+        }
+        stats
+    }
+
+    fn key(&self, bucket: Bucket, key: &str) -> u64 {
+        let mut h = self.inner.keyer.build_hasher();
+        bucket.hash(&mut h);
+        key.hash(&mut h);
+        h.finish()
+    }
+
+    fn shard(&self, h: u64) -> MutexGuard<'_, Shard> {
+        self.inner.shards[(h % SHARDS as u64) as usize]
             .lock()
-            .expect("limiter lock")
-            .remove(&(bucket, key.to_string()));
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn with_window<T>(
+        &self,
+        bucket: Bucket,
+        key: &str,
+        now: OffsetDateTime,
+        f: impl FnOnce(&mut Window, u32) -> T,
+    ) -> T {
+        let h = self.key(bucket, key);
+        let mut shard = self.shard(h);
+        if !shard.windows.contains_key(&h) {
+            // Full: forget the oldest key. `order` holds exactly the map's keys, so this removes one.
+            while shard.windows.len() >= self.inner.shard_cap {
+                let Some(oldest) = shard.order.pop_front() else {
+                    break;
+                };
+                if shard.windows.remove(&oldest).is_some() {
+                    shard.evicted += 1;
+                }
+            }
+            shard.order.push_back(h);
+        }
+        f(shard.windows.entry(h).or_default(), secs(now))
     }
 }
 
@@ -114,44 +257,92 @@ impl Limiter {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_full_window_refuses_until_it_ends() {
-        let l = Limiter::default();
-        let t0 = OffsetDateTime::UNIX_EPOCH;
-        let w = Duration::from_secs(60);
-        assert!(l.hit(Bucket::MailPerIp, "ip", 2, w, t0).is_ok());
-        assert!(l.hit(Bucket::MailPerIp, "ip", 2, w, t0).is_ok());
-        assert_eq!(
-            l.hit(
-                Bucket::MailPerIp,
-                "ip",
-                2,
-                w,
-                t0 + time::Duration::seconds(15)
-            ),
-            Err(45)
-        );
-        assert!(l.hit(Bucket::MailPerIp, "other", 2, w, t0).is_ok());
-        assert!(l
-            .hit(
-                Bucket::MailPerIp,
-                "ip",
-                2,
-                w,
-                t0 + time::Duration::seconds(60)
-            )
-            .is_ok());
+    const T0: OffsetDateTime = OffsetDateTime::UNIX_EPOCH;
+
+    fn at(s: i64) -> OffsetDateTime {
+        T0 + time::Duration::seconds(s)
     }
 
     #[test]
-    fn peeking_spends_nothing() {
+    fn a_full_window_refuses_until_it_ends() {
         let l = Limiter::default();
-        let t0 = OffsetDateTime::UNIX_EPOCH;
         let w = Duration::from_secs(60);
-        for _ in 0..5 {
-            assert!(l.peek(Bucket::FailedSignin, "a", 1, w, t0).is_ok());
+        assert!(l.hit(Bucket::MailPerIp, "ip", 2, w, T0).is_ok());
+        assert!(l.hit(Bucket::MailPerIp, "ip", 2, w, T0).is_ok());
+        assert_eq!(l.hit(Bucket::MailPerIp, "ip", 2, w, at(15)), Err(45));
+        assert!(l.hit(Bucket::MailPerIp, "other", 2, w, T0).is_ok());
+        assert!(
+            l.hit(Bucket::TokenPerIp, "ip", 2, w, T0).is_ok(),
+            "buckets apart"
+        );
+        assert!(l.hit(Bucket::MailPerIp, "ip", 2, w, at(60)).is_ok());
+    }
+
+    #[test]
+    fn a_refund_gives_one_request_back() {
+        let l = Limiter::default();
+        let w = Duration::from_secs(60);
+        assert!(l.hit(Bucket::MailPerIp, "ip", 1, w, T0).is_ok());
+        l.refund(Bucket::MailPerIp, "ip");
+        assert!(l.hit(Bucket::MailPerIp, "ip", 1, w, T0).is_ok());
+        assert!(l.hit(Bucket::MailPerIp, "ip", 1, w, T0).is_err());
+    }
+
+    #[test]
+    fn the_delay_doubles_after_the_free_attempts_and_is_capped() {
+        let l = Limiter::default();
+        let (max, w) = (Duration::from_secs(10), Duration::from_secs(3600));
+        let try_at = |t| l.delay(Bucket::FailedSigninPerAccount, "a", 2, max, w, at(t));
+        assert!(try_at(0).is_ok());
+        assert!(try_at(0).is_ok());
+        assert_eq!(try_at(0), Err(1));
+        assert!(try_at(1).is_ok());
+        assert_eq!(try_at(1), Err(2));
+        assert!(try_at(3).is_ok());
+        assert_eq!(try_at(3), Err(4));
+        assert!(try_at(7).is_ok());
+        assert_eq!(try_at(7), Err(8));
+        assert!(try_at(15).is_ok());
+        assert_eq!(try_at(15), Err(10), "capped");
+        for t in (25..2000).step_by(10) {
+            assert!(try_at(t).is_ok(), "never longer than the cap");
         }
-        assert!(l.hit(Bucket::FailedSignin, "a", 1, w, t0).is_ok());
-        assert!(l.peek(Bucket::FailedSignin, "a", 1, w, t0).is_err());
+        assert!(try_at(3600 + 2000).is_ok(), "a new window starts free");
+        assert!(try_at(3600 + 2000).is_ok());
+    }
+
+    #[test]
+    fn keys_are_bounded_and_the_oldest_are_forgotten_first() {
+        let l = Limiter::new(160);
+        let w = Duration::from_secs(60);
+        for i in 0..10_000 {
+            assert!(l
+                .hit(Bucket::MailPerEmail, &i.to_string(), 1, w, T0)
+                .is_ok());
+        }
+        let s = l.stats();
+        assert_eq!(s.max_keys, 160);
+        assert!(s.keys <= 160 && s.keys > 100, "{s:?}");
+        assert_eq!(s.evicted, 10_000 - s.keys as u64);
+        // The newest are still counted.
+        assert!(l.hit(Bucket::MailPerEmail, "9999", 1, w, T0).is_err());
+    }
+
+    #[test]
+    fn a_sweep_removes_ended_windows_only() {
+        let l = Limiter::default();
+        let (short, long) = (Duration::from_secs(60), Duration::from_secs(3600));
+        l.hit(Bucket::MailPerIp, "a", 5, short, T0).unwrap();
+        l.hit(Bucket::MailPerIp, "b", 5, long, T0).unwrap();
+        for t in [0, 1, 3, 7, 15, 31] {
+            l.delay(Bucket::FailedSigninPerAccount, "c", 1, long, short, at(t))
+                .unwrap();
+        }
+        l.sweep(at(59));
+        assert_eq!(l.stats().keys, 3);
+        l.sweep(at(60));
+        assert_eq!(l.stats().keys, 2, "the delay of c outlives its window");
+        l.sweep(at(3600));
+        assert_eq!(l.stats().keys, 0);
     }
 }

@@ -42,13 +42,14 @@ impl AppState {
         let mail = Composer::new(&settings.base_url);
         let billing = Billing::new(store.clone(), stripe, clock.clone());
         let accounts = Accounts::new(store.clone(), billing.clone());
+        let limiter = Limiter::new(settings.limits.max_keys);
         AppState(Arc::new(Inner {
             settings,
             store,
             keys,
             hasher,
             clock,
-            limiter: Limiter::default(),
+            limiter,
             mail,
             billing,
             accounts,

@@ -6,7 +6,7 @@
 //! `routes.json` (written by the web build) lists `prerendered` and `client` paths and the
 //! `shell` file name.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -34,7 +34,10 @@ struct Site {
     dist: PathBuf,
     client_routes: HashSet<String>,
     shell: PathBuf,
+    /// The policy for files without inline scripts (assets, robots.txt).
     csp: HeaderValue,
+    /// Each HTML file's policy, allowing exactly its own inline scripts by hash.
+    page_csp: HashMap<PathBuf, HeaderValue>,
 }
 
 /// A router that answers every path not claimed by the API.
@@ -45,32 +48,102 @@ pub fn router(settings: &Settings) -> Router {
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or_default();
     let shell_name = routes.shell.unwrap_or_else(|| "index.html".into());
+    let page_csp = html_files(&dist)
+        .into_iter()
+        .filter_map(|file| {
+            let html = std::fs::read_to_string(&file).ok()?;
+            let csp = content_security_policy(&inline_script_hashes(&html));
+            Some((file, HeaderValue::from_str(&csp).expect("CSP is ASCII")))
+        })
+        .collect();
+    let _ = settings;
     let site = Arc::new(Site {
         shell: dist.join(shell_name),
         client_routes: routes.client.into_iter().map(|p| normalise(&p)).collect(),
         dist,
-        csp: HeaderValue::from_str(&content_security_policy(settings)).expect("CSP is ASCII"),
+        csp: HeaderValue::from_str(&content_security_policy(&[])).expect("CSP is ASCII"),
+        page_csp,
     });
     Router::new().fallback(any(move |req: Request| serve(site.clone(), req)))
 }
 
-fn content_security_policy(settings: &Settings) -> String {
-    // Inline scripts carry the prerendered pages' hydration data and JSON-LD; analytics may
-    // talk to PostHog.
-    let _ = settings;
+/// No `'unsafe-inline'` for scripts: the prerendered pages' inline scripts (hydration data, the
+/// module bootstrap) are allowed by their SHA-256, so an injected script runs nowhere. Analytics
+/// may load from and talk to PostHog.
+fn content_security_policy(script_hashes: &[String]) -> String {
+    let mut script_src = vec!["'self'".to_owned()];
+    script_src.extend(script_hashes.iter().map(|h| format!("'sha256-{h}'")));
+    script_src.push("https://us-assets.i.posthog.com https://eu-assets.i.posthog.com".into());
     [
-        "default-src 'self'",
-        "script-src 'self' 'unsafe-inline' https://us-assets.i.posthog.com https://eu-assets.i.posthog.com",
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: https:",
-        "font-src 'self' data:",
-        "connect-src 'self' https://us.i.posthog.com https://eu.i.posthog.com",
-        "frame-ancestors 'none'",
-        "base-uri 'self'",
-        "form-action 'self' http: https:",
-        "object-src 'none'",
+        "default-src 'self'".to_owned(),
+        format!("script-src {}", script_src.join(" ")),
+        "style-src 'self' 'unsafe-inline'".into(),
+        "img-src 'self' data: https:".into(),
+        "font-src 'self' data:".into(),
+        "connect-src 'self' https://us.i.posthog.com https://eu.i.posthog.com".into(),
+        "frame-ancestors 'none'".into(),
+        "base-uri 'self'".into(),
+        "form-action 'self' http: https:".into(),
+        "object-src 'none'".into(),
     ]
     .join("; ")
+}
+
+/// Every `.html` file under `dir`.
+fn html_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "html") {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The base64 SHA-256 of each inline `<script>` that a browser would run (no `src`, a script
+/// type), as CSP hashes them: over the exact text between the tags.
+fn inline_script_hashes(html: &str) -> Vec<String> {
+    use base64::Engine;
+    use sha2::Digest;
+    let mut hashes = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<script") {
+        let after = &rest[start..];
+        let Some(tag_end) = after.find('>') else {
+            break;
+        };
+        let tag = &after[..tag_end];
+        let body_and_more = &after[tag_end + 1..];
+        let Some(close) = body_and_more.find("</script>") else {
+            break;
+        };
+        let body = &body_and_more[..close];
+        let lower = tag.to_ascii_lowercase();
+        let has_src = lower.contains(" src=");
+        let data_block = lower
+            .split("type=")
+            .nth(1)
+            .map(|t| {
+                let t = t.trim_start_matches(['"', '\'']);
+                !(t.starts_with("module") || t.starts_with("text/javascript"))
+            })
+            .unwrap_or(false);
+        if !has_src && !data_block && !body.is_empty() {
+            let digest = sha2::Sha256::digest(body.as_bytes());
+            let hash = base64::engine::general_purpose::STANDARD.encode(digest);
+            if !hashes.contains(&hash) {
+                hashes.push(hash);
+            }
+        }
+        rest = &body_and_more[close + "</script>".len()..];
+    }
+    hashes
 }
 
 fn normalise(path: &str) -> String {
@@ -114,23 +187,25 @@ async fn serve(site: Arc<Site>, req: Request) -> Response {
     let is_asset = path.starts_with("/assets/");
     // 1. The exact file (assets, robots.txt, sitemap.xml, favicon).
     if file.is_file() {
-        return finish(&site, send(file, req).await, is_asset);
+        return finish_file(&site, send(file.clone(), req).await, is_asset, Some(&file));
     }
     // 2. A prerendered page: /path/index.html.
     let index = file.join("index.html");
     if index.is_file() {
-        return finish(&site, send(index, req).await, false);
+        return finish_file(&site, send(index.clone(), req).await, false, Some(&index));
     }
     // 3. A client-only route: the app shell.
     if site.client_routes.contains(&normalise(&path)) && site.shell.is_file() {
-        return finish(&site, send(site.shell.clone(), req).await, false);
+        let shell = site.shell.clone();
+        return finish_file(&site, send(shell.clone(), req).await, false, Some(&shell));
     }
     not_found(&site, req).await
 }
 
 async fn not_found(site: &Site, req: Request) -> Response {
     if site.shell.is_file() {
-        let mut res = finish(site, send(site.shell.clone(), req).await, false);
+        let shell = site.shell.clone();
+        let mut res = finish_file(site, send(shell.clone(), req).await, false, Some(&shell));
         *res.status_mut() = StatusCode::NOT_FOUND;
         return res;
     }
@@ -145,7 +220,7 @@ async fn send(file: PathBuf, req: Request) -> Response {
     }
 }
 
-fn finish(site: &Site, mut res: Response, immutable: bool) -> Response {
+fn finish_file(site: &Site, mut res: Response, immutable: bool, file: Option<&Path>) -> Response {
     let ok = res.status().is_success();
     let h = res.headers_mut();
     let cache = if immutable && ok {
@@ -154,13 +229,38 @@ fn finish(site: &Site, mut res: Response, immutable: bool) -> Response {
         "no-cache"
     };
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    h.insert(header::CONTENT_SECURITY_POLICY, site.csp.clone());
+    let csp = file
+        .and_then(|f| site.page_csp.get(f))
+        .unwrap_or(&site.csp)
+        .clone();
+    h.insert(header::CONTENT_SECURITY_POLICY, csp);
     res
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inline_scripts_are_hashed_and_data_blocks_and_external_scripts_are_not() {
+        let html = r#"<head><script type="application/ld+json">{"a":1}</script>
+            <script>window.x=1</script><script src="/assets/a.js"></script>
+            <script type="module" async="">import "/assets/b.js";</script>
+            <script>window.x=1</script></head>"#;
+        let hashes = inline_script_hashes(html);
+        // echo -n 'window.x=1' | openssl dgst -sha256 -binary | base64
+        assert_eq!(hashes.len(), 2, "{hashes:?}");
+        assert_eq!(hashes[0], "hUmDl3yY/7GaaX+Zuy8aEy8IzxgpBs7xccqYHs2/7kQ=");
+        let csp = content_security_policy(&hashes);
+        assert!(
+            csp.contains("script-src 'self' 'sha256-hUmDl3yY/7GaaX+Zuy8aEy8IzxgpBs7xccqYHs2/7kQ='"),
+            "{csp}"
+        );
+        assert!(!csp.contains("'unsafe-inline' https://us-assets"), "{csp}");
+        assert!(!csp
+            .split(';')
+            .any(|d| d.trim().starts_with("script-src") && d.contains("unsafe-inline")));
+    }
 
     #[test]
     fn paths_cannot_climb_out_of_the_site() {

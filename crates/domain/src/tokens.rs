@@ -126,6 +126,21 @@ pub enum RefreshDecision {
     Revoked,
 }
 
+/// Default absolute lifetime of a session (a setting): however often it refreshes, the user
+/// signs in again after this.
+pub const DEFAULT_SESSION_MAX_AGE: Duration = Duration::days(90);
+
+/// When a refresh token issued at `now` expires: [`REFRESH_TOKEN_TTL`] later, but never after
+/// the session's absolute end (`session_started_at + max_session_age`). So each refresh slides
+/// the window without extending the session past its cap.
+pub fn refresh_token_expiry(
+    now: OffsetDateTime,
+    session_started_at: OffsetDateTime,
+    max_session_age: Duration,
+) -> OffsetDateTime {
+    (now + REFRESH_TOKEN_TTL).min(session_started_at + max_session_age)
+}
+
 /// Decides a refresh at `now`: revoked first, then spent (grace or reuse), then expired.
 pub fn decide_refresh(state: &RefreshTokenState, now: OffsetDateTime) -> RefreshDecision {
     if state.revoked {
@@ -240,6 +255,39 @@ mod tests {
             check_email_token(exp, used, exp + Duration::days(1)),
             TokenCheck::Used
         );
+    }
+
+    #[test]
+    fn a_refresh_token_never_outlives_its_sessions_absolute_end() {
+        let start = datetime!(2026-01-01 0:00 UTC);
+        let cap = DEFAULT_SESSION_MAX_AGE;
+        assert_eq!(
+            refresh_token_expiry(start, start, cap),
+            start + REFRESH_TOKEN_TTL
+        );
+        let day80 = start + Duration::days(80);
+        assert_eq!(
+            refresh_token_expiry(day80, start, cap),
+            start + Duration::days(90)
+        );
+        let after = start + Duration::days(95);
+        assert!(
+            refresh_token_expiry(after, start, cap) <= after,
+            "expired at once"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn the_expiry_is_within_the_ttl_and_the_cap(secs in 0i64..(200 * 86_400), cap_days in 1i64..400) {
+            let start = datetime!(2026-01-01 0:00 UTC);
+            let now = start + Duration::seconds(secs);
+            let cap = Duration::days(cap_days);
+            let e = refresh_token_expiry(now, start, cap);
+            prop_assert!(e <= now + REFRESH_TOKEN_TTL);
+            prop_assert!(e <= start + cap);
+            prop_assert!(e == now + REFRESH_TOKEN_TTL || e == start + cap);
+        }
     }
 
     fn fresh(expires_at: OffsetDateTime) -> RefreshTokenState {

@@ -66,7 +66,7 @@ function sessionResponse(sessionId: string) {
     token_type: "bearer",
     expires_in: db.accessTtlSeconds,
     expires_at: row.accessExpiresAt,
-    refresh_token: row.refreshToken,
+    // The browser's refresh token travels only as the httpOnly cookie (docs/api.md "Session").
     user,
   };
   db.refreshCookie = row.refreshToken;
@@ -173,6 +173,7 @@ export const routes: MockRoute[] = [
         return sessionResponse(db.startSession(row.user.id).id);
       }
       if (grant === "refresh_token") {
+        // The site refreshes by cookie alone; a token in the body is the desktop app's way.
         const presented = (body && stringField(body, "refresh_token")) ?? db.refreshCookie;
         const ended = () =>
           apiError(401, "invalid_refresh_token", "Your session has ended. Please sign in again.", clearCookieHeaders());

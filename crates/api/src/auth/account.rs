@@ -3,8 +3,7 @@
 use super::common::*;
 use super::session::{self, UserEnvelope};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{AppJson, AuthUser};
-use crate::ratelimit::Bucket;
+use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
@@ -46,6 +45,7 @@ pub async fn current_user(
 pub(super) async fn reconfirm_password(
     state: &AppState,
     auth: &AuthUser,
+    ip: std::net::IpAddr,
     password: &str,
     wrong: &'static str,
 ) -> ApiResult<closewise_core::store::UserRow> {
@@ -54,7 +54,7 @@ pub(super) async fn reconfirm_password(
         .user_by_id(auth.user_id)
         .await?
         .ok_or_else(ApiError::invalid_token)?;
-    limit(state, Bucket::FailedSignin, &user.email)?;
+    let attempt = password_attempt(state, &user.email, &ip.to_string())?;
     if !state
         .hasher
         .verify(password, Some(&user.password_hash))
@@ -62,7 +62,7 @@ pub(super) async fn reconfirm_password(
     {
         return Err(ApiError::bad_request("invalid_credentials", wrong));
     }
-    state.limiter.refund(Bucket::FailedSignin, &user.email);
+    attempt.refund(state);
     Ok(user)
 }
 
@@ -73,12 +73,14 @@ pub(super) async fn reconfirm_password(
 pub async fn change_password(
     State(state): State<AppState>,
     auth: AuthUser,
+    ClientIp(ip): ClientIp,
     AppJson(body): AppJson<ChangePasswordBody>,
 ) -> ApiResult<AppJson<Empty>> {
     let password = parse_password(&body.password)?;
     let user = reconfirm_password(
         &state,
         &auth,
+        ip,
         &body.current_password,
         "Current password is incorrect",
     )
@@ -102,10 +104,12 @@ pub async fn change_password(
 pub async fn delete_account(
     State(state): State<AppState>,
     auth: AuthUser,
+    ClientIp(ip): ClientIp,
     jar: CookieJar,
     AppJson(body): AppJson<PasswordBody>,
 ) -> ApiResult<Response> {
-    let user = reconfirm_password(&state, &auth, &body.password, "Password is incorrect").await?;
+    let user =
+        reconfirm_password(&state, &auth, ip, &body.password, "Password is incorrect").await?;
     state.accounts.delete(user.id, None).await?;
     let jar = session::clear_cookie(&state, jar);
     Ok((StatusCode::NO_CONTENT, jar).into_response())

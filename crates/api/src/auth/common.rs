@@ -29,18 +29,40 @@ pub(super) fn parse_password(raw: &str) -> ApiResult<Password> {
 
 pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()> {
     let l = &state.settings.limits;
+    let now = state.clock.now();
     let (n, window) = match bucket {
         Bucket::MailPerIp => (l.mail_per_ip, l.mail_window),
         Bucket::MailPerEmail => (l.mail_per_email, l.mail_window),
         Bucket::TokenPerIp => (l.token_per_ip, l.token_window),
-        Bucket::FailedSignin => (l.failed_signins_per_account, l.failed_signin_window),
+        Bucket::FailedSigninPerAccountIp => {
+            (l.failed_signins_per_account_ip, l.failed_signin_window)
+        }
+        Bucket::FailedSigninPerAccount => {
+            return state
+                .limiter
+                .delay(
+                    bucket,
+                    key,
+                    l.failed_signins_per_account,
+                    l.signin_delay_max,
+                    l.failed_signin_window,
+                    now,
+                )
+                .map_err(|secs| {
+                    ApiError::too_many(
+                        "too_many_attempts",
+                        format!("Too many sign-in attempts. Please try again in {secs} seconds."),
+                        secs,
+                    )
+                });
+        }
         Bucket::Resend | Bucket::Recover => {
             let window = RESEND_INTERVAL
                 .try_into()
                 .unwrap_or(std::time::Duration::from_secs(60));
             return state
                 .limiter
-                .hit(bucket, key, 1, window, state.clock.now())
+                .hit(bucket, key, 1, window, now)
                 .map_err(|secs| {
                     ApiError::too_many(
                         "over_email_send_rate_limit",
@@ -50,10 +72,62 @@ pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()
                 });
         }
     };
+    let key = match bucket {
+        Bucket::MailPerIp | Bucket::TokenPerIp => address_key(key),
+        _ => key.to_string(),
+    };
     state
         .limiter
-        .hit(bucket, key, n, window, state.clock.now())
+        .hit(bucket, &key, n, window, now)
         .map_err(ApiError::rate_limited)
+}
+
+/// Per-address budgets count an IPv6 client by its /64 (`net::rate_key`).
+fn address_key(ip: &str) -> String {
+    ip.parse()
+        .map(crate::net::rate_key)
+        .unwrap_or_else(|_| ip.to_string())
+}
+
+/// One password check of `account` (an e-mail, known or not) from the client address `ip`, spent
+/// **before** the hash is checked so racing guesses cannot overrun the budgets: a hard limit per
+/// (account, address), so one address cannot guess on, and per account a delay that grows with
+/// each failure but never locks, so guesses from elsewhere cannot keep the owner out.
+/// `refund` it when the password was right.
+pub(super) struct PasswordAttempt {
+    account: String,
+    pair: String,
+}
+
+pub(super) fn password_attempt(
+    state: &AppState,
+    account: &str,
+    ip: &str,
+) -> ApiResult<PasswordAttempt> {
+    let pair = format!("{account}\n{}", address_key(ip));
+    limit(state, Bucket::FailedSigninPerAccountIp, &pair)?;
+    if let Err(e) = limit(state, Bucket::FailedSigninPerAccount, account) {
+        // Waiting out the account's delay costs the address nothing.
+        state
+            .limiter
+            .refund(Bucket::FailedSigninPerAccountIp, &pair);
+        return Err(e);
+    }
+    Ok(PasswordAttempt {
+        account: account.to_string(),
+        pair,
+    })
+}
+
+impl PasswordAttempt {
+    pub(super) fn refund(self, state: &AppState) {
+        state
+            .limiter
+            .refund(Bucket::FailedSigninPerAccountIp, &self.pair);
+        state
+            .limiter
+            .refund(Bucket::FailedSigninPerAccount, &self.account);
+    }
 }
 
 /// How long sign-up (after hashing), resend and recover take at least. Their database work differs
@@ -82,6 +156,7 @@ pub(super) fn new_email_token(
         kind: kind.as_str(),
         token_hash: hash_token(&token),
         expires_at: expires_at(kind, now),
+        password_hash: None,
     };
     (token, row)
 }
@@ -94,9 +169,11 @@ pub(super) async fn send_link(
     email: &str,
     kind: EmailTokenKind,
     min_interval: time::Duration,
+    password_hash: Option<String>,
 ) -> ApiResult<()> {
     let now = state.clock.now();
-    let (token, token_row) = new_email_token(kind, now);
+    let (token, mut token_row) = new_email_token(kind, now);
+    token_row.password_hash = password_hash;
     let template = match kind {
         EmailTokenKind::Verification => Template::Verification {
             link: state.mail.link("/verify", &token),

@@ -1,6 +1,6 @@
 //! `POST /api/auth/logout`: ends this session, or every session with `scope=global`.
 
-use super::session::{self, REFRESH_COOKIE};
+use super::session::{self, Caller, REFRESH_COOKIE};
 use super::tokens::hash_token;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{bearer, AppQuery};
@@ -19,7 +19,7 @@ pub struct LogoutQuery {
 }
 
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth", params(LogoutQuery),
-    responses((status = 204, description = "Signed out; the cookie is cleared"), (status = 400, body = crate::error::ErrorBody, description = "scope is neither local nor global"), (status = 401, body = crate::error::ErrorBody)),
+    responses((status = 204, description = "Signed out; the cookie is cleared"), (status = 400, body = crate::error::ErrorBody, description = "scope is neither local nor global"), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`")),
     security(("bearer" = [])))]
 #[tracing::instrument(skip_all)]
 pub async fn logout(
@@ -28,20 +28,31 @@ pub async fn logout(
     headers: HeaderMap,
     jar: CookieJar,
 ) -> ApiResult<Response> {
+    // Clearing the cookie is the cookie's business: our own pages, or a client without one.
+    let caller = session::caller(&state, &headers)?;
     let now = state.clock.now();
-    // With an access token, sign out its session; with only the cookie (an expired access token),
-    // sign out the cookie's session.
-    let session = match bearer(&headers) {
+    // With an access token of an active session, sign out that session; with only the cookie (an
+    // expired access token), the cookie's session — but only for a live refresh token (unspent,
+    // unexpired). A dead credential signs nothing out.
+    let from_bearer = match bearer(&headers) {
         Some(Ok(token)) => state.keys.verify(token, now).map(|c| (c.sid, c.sub)),
         _ => None,
     };
-    let session = match session {
-        Some(s) => Some(s),
-        None => match jar.get(REFRESH_COOKIE).map(|c| c.value().to_string()) {
-            Some(t) if !t.is_empty() => state
+    let session = match from_bearer {
+        Some((sid, uid)) => state
+            .store
+            .session_is_active(sid, uid)
+            .await?
+            .then_some((sid, uid)),
+        None => match (
+            caller,
+            jar.get(REFRESH_COOKIE).map(|c| c.value().to_string()),
+        ) {
+            (Caller::Site, Some(t)) if !t.is_empty() => state
                 .store
                 .refresh_token_by_hash(&hash_token(&t))
                 .await?
+                .filter(|r| r.is_live(now))
                 .map(|r| (r.session_id, r.user_id)),
             _ => None,
         },
@@ -71,6 +82,11 @@ pub async fn logout(
             .revoke_session(session_id, "signed_out", now)
             .await?;
     }
-    let jar = session::clear_cookie(&state, jar);
-    Ok((StatusCode::NO_CONTENT, jar).into_response())
+    match caller {
+        Caller::Site => {
+            let jar = session::clear_cookie(&state, jar);
+            Ok((StatusCode::NO_CONTENT, jar).into_response())
+        }
+        Caller::Native => Ok(StatusCode::NO_CONTENT.into_response()),
+    }
 }

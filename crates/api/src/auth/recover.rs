@@ -37,7 +37,15 @@ pub async fn recover(
     padded(async {
         if let Some(user) = state.store.user_by_email(email.as_str()).await? {
             let kind = EmailTokenKind::Reset;
-            send_link(&state, user.id, email.as_str(), kind, time::Duration::ZERO).await?;
+            send_link(
+                &state,
+                user.id,
+                email.as_str(),
+                kind,
+                time::Duration::ZERO,
+                None,
+            )
+            .await?;
         }
         Ok(())
     })
@@ -65,15 +73,17 @@ pub async fn reset(
         .await?
         .ok_or_else(invalid)?;
     let hash = state.hasher.hash(password.expose()).await?;
-    if !state.store.consume_token(row.id, now).await? {
-        return Err(used());
-    }
     let mail = state
         .mail
         .compose(&user.email, Template::PasswordChanged, now);
-    state
+    // Spending the link and changing the password are one transaction, which also ends every
+    // session and voids every other reset link.
+    if !state
         .store
-        .change_password(user.id, &hash, None, true, &mail, now)
-        .await?;
+        .reset_password(row.id, user.id, &hash, &mail, now)
+        .await?
+    {
+        return Err(used());
+    }
     Ok(AppJson(Empty {}))
 }

@@ -7,10 +7,16 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use closewise_domain::tokens::{ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL};
+use closewise_domain::tokens::{
+    refresh_token_expiry, ACCESS_TOKEN_TTL, DEFAULT_SESSION_MAX_AGE, REFRESH_TOKEN_TTL,
+};
 
 use super::tokens::{hash_token, random_token};
-use crate::error::ApiResult;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::AppJson;
 use crate::jwt::{Claims, AUDIENCE};
 use crate::state::AppState;
 use closewise_core::store::sessions::NewSession;
@@ -57,7 +63,10 @@ pub struct SessionBody {
     pub expires_in: i64,
     /// Unix seconds when the access token expires.
     pub expires_at: i64,
-    pub refresh_token: String,
+    /// For native clients only (the desktop app: no `Origin`, no `Sec-Fetch-Site`). Browsers keep
+    /// it in the httpOnly `cw_refresh` cookie and never see it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
     pub user: UserBody,
 }
 
@@ -95,7 +104,7 @@ pub fn session_body(
         token_type: "bearer".into(),
         expires_in: ACCESS_TOKEN_TTL.whole_seconds(),
         expires_at,
-        refresh_token,
+        refresh_token: Some(refresh_token),
         user: user.into(),
     })
 }
@@ -117,7 +126,12 @@ pub async fn start(
             user_id: user.id,
             refresh_id: Uuid::now_v7(),
             refresh_hash: &hash_token(&refresh),
-            refresh_expires_at: now + REFRESH_TOKEN_TTL,
+            refresh_expires_at: refresh_token_expiry(
+                now,
+                now,
+                time::Duration::try_from(state.settings.session_max_age)
+                    .unwrap_or(DEFAULT_SESSION_MAX_AGE),
+            ),
             user_agent,
             ip,
             now,
@@ -146,4 +160,81 @@ pub fn clear_cookie(state: &AppState, jar: CookieJar) -> CookieJar {
         .max_age(time::Duration::ZERO)
         .build();
     jar.add(cookie)
+}
+
+/// Who calls a session endpoint, as far as the refresh cookie is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// One of our own pages (`Origin` is ours, or `Sec-Fetch-Site: same-origin`): the refresh
+    /// token lives in the cookie only.
+    Site,
+    /// A client that is not a browser (sends neither header): tokens in the body, no cookie.
+    Native,
+}
+
+/// Classifies the request; a browser request from anywhere but our own pages is refused, so a
+/// cross-site page can neither sign a visitor in (login CSRF) nor use or clear their cookie.
+pub fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
+    let origin = headers
+        .get(header::ORIGIN)
+        .map(|o| o.to_str().unwrap_or(""));
+    let fetch_site = headers
+        .get("sec-fetch-site")
+        .map(|v| v.to_str().unwrap_or(""));
+    if origin.is_none() && fetch_site.is_none() {
+        return Ok(Caller::Native);
+    }
+    let same_site = match fetch_site {
+        Some(site) => site == "same-origin",
+        None => origin.is_some_and(|o| same_site_origin(&state.settings.base_url, headers, o)),
+    };
+    if same_site {
+        Ok(Caller::Site)
+    } else {
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "cross_site_request",
+            "Cross-site requests cannot use the session",
+        ))
+    }
+}
+
+/// An `Origin` is ours when it is the configured public URL, or the very host this request was
+/// sent to (the site opened as 127.0.0.1 rather than localhost): a page of another site cannot
+/// send its request with our Host and its own Origin.
+pub fn same_site_origin(base_url: &str, headers: &HeaderMap, origin: &str) -> bool {
+    if closewise_domain::limits::same_origin(base_url, origin) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    match (host, url::Url::parse(origin)) {
+        (Some(host), Ok(o)) => {
+            let origin_host = match o.port() {
+                Some(port) => format!("{}:{port}", o.host_str().unwrap_or_default()),
+                None => o.host_str().unwrap_or_default().to_string(),
+            };
+            matches!(o.scheme(), "http" | "https") && origin_host.eq_ignore_ascii_case(host)
+        }
+        _ => false,
+    }
+}
+
+/// The session answer for `caller`: our pages get the refresh token as the cookie and not in the
+/// body; native clients get it in the body and no cookie.
+pub fn respond(
+    state: &AppState,
+    jar: CookieJar,
+    caller: Caller,
+    mut body: SessionBody,
+) -> Response {
+    match caller {
+        Caller::Site => {
+            let jar = match body.refresh_token.take() {
+                Some(token) => set_cookie(state, jar, &token),
+                None => jar,
+            };
+            (jar, AppJson(body)).into_response()
+        }
+        Caller::Native => AppJson(body).into_response(),
+    }
 }

@@ -42,7 +42,9 @@ pub async fn signup(
     // Hashed before we know whether the e-mail is taken, so both answers take as long.
     let hash = state.hasher.hash(password.expose()).await?;
     let now = state.clock.now();
-    let (token, token_row) = new_email_token(EmailTokenKind::Verification, now);
+    let (token, mut token_row) = new_email_token(EmailTokenKind::Verification, now);
+    // The link confirms this sign-up's password, whoever registered the address first.
+    token_row.password_hash = Some(hash.clone());
     let link = state.mail.link("/verify", &token);
     let mail = state
         .mail
@@ -59,7 +61,7 @@ pub async fn signup(
             .create_user(&user, Uuid::now_v7(), &token_row, &mail)
             .await?;
         if outcome == SignupOutcome::AlreadyRegistered {
-            notify_existing(&state, &email).await?;
+            notify_existing(&state, &email, &user.password_hash).await?;
         }
         Ok(())
     })
@@ -71,7 +73,11 @@ pub async fn signup(
 
 /// Someone signed up with a registered e-mail: its owner gets the verification again (if still
 /// unconfirmed) or a notice — at most one a minute, so repeated sign-ups cannot flood an inbox.
-pub(super) async fn notify_existing(state: &AppState, email: &Email) -> ApiResult<()> {
+pub(super) async fn notify_existing(
+    state: &AppState,
+    email: &Email,
+    password_hash: &str,
+) -> ApiResult<()> {
     let Some(user) = state.store.user_by_email(email.as_str()).await? else {
         return Ok(());
     };
@@ -82,6 +88,7 @@ pub(super) async fn notify_existing(state: &AppState, email: &Email) -> ApiResul
             email.as_str(),
             EmailTokenKind::Verification,
             RESEND_INTERVAL,
+            Some(password_hash.to_owned()),
         )
         .await?;
     } else {

@@ -1,11 +1,11 @@
 //! `POST /api/auth/token`: the password and refresh-token grants, and the refresh cookie.
 
 use super::common::*;
-use super::session::{self, SessionBody, REFRESH_COOKIE};
+use super::session::{self, Caller, SessionBody, REFRESH_COOKIE};
 use super::signup::Credentials;
 use super::tokens::{hash_token, successor_token};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{user_agent, AppJson, AppQuery, ClientIp};
+use crate::extract::{user_agent, AppQuery, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -16,7 +16,8 @@ use axum_extra::extract::CookieJar;
 use closewise_core::store::sessions::Rotation;
 use closewise_domain::email::Email;
 use closewise_domain::tokens::{
-    decide_refresh, RefreshDecision, RefreshTokenState, REFRESH_TOKEN_TTL,
+    decide_refresh, refresh_token_expiry, RefreshDecision, RefreshTokenState,
+    DEFAULT_SESSION_MAX_AGE,
 };
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -38,7 +39,7 @@ pub struct GrantQuery {
 #[utoipa::path(post, path = "/api/auth/token", tag = "auth", params(GrantQuery),
     request_body(content = Credentials, description = "`{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant"),
     responses((status = 200, body = SessionBody), (status = 400, body = crate::error::ErrorBody),
-        (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+        (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: a browser request from a page that is not ours"), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
     State(state): State<AppState>,
@@ -49,23 +50,50 @@ pub async fn token(
     body: Bytes,
 ) -> ApiResult<Response> {
     limit(&state, Bucket::TokenPerIp, &ip.to_string())?;
-    match query.grant_type.as_deref() {
+    let grant = query.grant_type.as_deref();
+    if matches!(grant, Some("password" | "refresh_token")) {
+        session::caller(&state, &headers)?;
+        // A cross-site form can post `text/plain` without a preflight; JSON it cannot.
+        require_json(&headers)?;
+    }
+    match grant {
         Some("password") => {
+            let caller = session::caller(&state, &headers)?;
             let creds: Credentials = json_body(&body)?;
-            password_grant(&state, &ip.to_string(), &headers, jar, creds).await
+            let session = password_grant(&state, &ip.to_string(), &headers, creds).await?;
+            Ok(session::respond(&state, jar, caller, session))
         }
         Some("refresh_token") => {
+            let caller = session::caller(&state, &headers)?;
             let body: RefreshBody = if body.iter().all(u8::is_ascii_whitespace) {
                 RefreshBody::default()
             } else {
                 json_body(&body)?
             };
-            refresh_grant(&state, &headers, jar, body).await
+            refresh_grant(&state, caller, jar, body).await
         }
         _ => Err(ApiError::bad_request(
             "invalid_grant_type",
             "grant_type must be password or refresh_token",
         )),
+    }
+}
+
+/// 415 unless the request says its body is JSON (`application/json`, any parameters).
+pub(super) fn require_json(headers: &HeaderMap) -> ApiResult<()> {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
+    if json {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "Expected a JSON body with Content-Type: application/json",
+        ))
     }
 }
 
@@ -82,17 +110,16 @@ pub(super) async fn password_grant(
     state: &AppState,
     ip: &str,
     headers: &HeaderMap,
-    jar: CookieJar,
     creds: Credentials,
-) -> ApiResult<Response> {
+) -> ApiResult<SessionBody> {
     // A malformed e-mail is just another unknown account: same answer, same work.
     let email = Email::parse(&creds.email).ok();
     let key = email
         .as_ref()
         .map(|e| e.as_str().to_string())
         .unwrap_or_else(|| creds.email.trim().to_lowercase());
-    // Spent before verifying, so concurrent guesses cannot overrun the budget; refunded on success.
-    limit(state, Bucket::FailedSignin, &key)?;
+    // Spent before verifying, so concurrent guesses cannot overrun the budgets; refunded on success.
+    let attempt = password_attempt(state, &key, ip)?;
     let user = match &email {
         Some(e) => state.store.user_by_email(e.as_str()).await?,
         None => None,
@@ -108,7 +135,7 @@ pub(super) async fn password_grant(
         (true, Some(user)) => user,
         _ => return Err(invalid_credentials()),
     };
-    state.limiter.refund(Bucket::FailedSignin, &key);
+    attempt.refund(state);
     if user.email_confirmed_at.is_none() && !state.settings.allow_unverified_signin {
         return Err(ApiError::bad_request(
             "email_not_confirmed",
@@ -116,33 +143,19 @@ pub(super) async fn password_grant(
         ));
     }
     let ua = user_agent(headers);
-    let body = session::start(state, &user, ua.as_deref(), Some(ip)).await?;
-    let jar = session::set_cookie(state, jar, &body.refresh_token);
-    Ok((jar, AppJson(body)).into_response())
+    session::start(state, &user, ua.as_deref(), Some(ip)).await
 }
 
-/// An `Origin` is ours when it is the configured public URL, or the very host this request was
-/// sent to (the site opened as 127.0.0.1 rather than localhost): a page of another site cannot
-/// send its request with our Host and its own Origin.
-pub(super) fn same_site_origin(base_url: &str, headers: &HeaderMap, origin: &str) -> bool {
-    if closewise_domain::limits::same_origin(base_url, origin) {
-        return true;
-    }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    match (host, url::Url::parse(origin)) {
-        (Some(host), Ok(o)) => {
-            let origin_host = match o.port() {
-                Some(port) => format!("{}:{port}", o.host_str().unwrap_or_default()),
-                None => o.host_str().unwrap_or_default().to_string(),
-            };
-            matches!(o.scheme(), "http" | "https") && origin_host.eq_ignore_ascii_case(host)
-        }
-        _ => false,
-    }
-}
-
-pub(super) fn session_ended(state: &AppState, jar: CookieJar, code: &'static str) -> Response {
-    let jar = session::clear_cookie(state, jar);
+pub(super) fn session_ended(
+    state: &AppState,
+    jar: CookieJar,
+    caller: Caller,
+    code: &'static str,
+) -> Response {
+    let jar = match caller {
+        Caller::Site => session::clear_cookie(state, jar),
+        Caller::Native => jar,
+    };
     (
         jar,
         ApiError::new(
@@ -156,37 +169,23 @@ pub(super) fn session_ended(state: &AppState, jar: CookieJar, code: &'static str
 
 pub(super) async fn refresh_grant(
     state: &AppState,
-    headers: &HeaderMap,
+    caller: Caller,
     jar: CookieJar,
     body: RefreshBody,
 ) -> ApiResult<Response> {
     let from_body = body.refresh_token.filter(|t| !t.trim().is_empty());
-    let presented = match from_body {
-        Some(t) => t,
-        None => {
-            // The cookie rides along automatically, so a cookie-only call must come from our own pages.
-            if let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
-                if !same_site_origin(&state.settings.base_url, headers, origin) {
-                    return Err(ApiError::new(
-                        StatusCode::FORBIDDEN,
-                        "cross_site",
-                        "Cross-site requests cannot use the session cookie",
-                    ));
-                }
-            }
+    let presented = match (from_body, caller) {
+        (Some(t), _) => t,
+        // The cookie rides along automatically: only our own pages may use it.
+        (None, Caller::Native) => return Err(no_session()),
+        (None, Caller::Site) => {
             match jar
                 .get(REFRESH_COOKIE)
                 .map(|c| c.value().to_string())
                 .filter(|v| !v.is_empty())
             {
                 Some(t) => t,
-                None => {
-                    return Err(ApiError::new(
-                        StatusCode::UNAUTHORIZED,
-                        "no_session",
-                        "Please sign in to continue",
-                    ))
-                }
+                None => return Err(no_session()),
             }
         }
     };
@@ -195,7 +194,7 @@ pub(super) async fn refresh_grant(
         .refresh_token_by_hash(&hash_token(&presented))
         .await?
     else {
-        return Ok(session_ended(state, jar, "invalid_refresh_token"));
+        return Ok(session_ended(state, jar, caller, "invalid_refresh_token"));
     };
     let now = state.clock.now();
     let decision = decide_refresh(
@@ -216,7 +215,7 @@ pub(super) async fn refresh_grant(
                     row.session_id,
                     Uuid::now_v7(),
                     &hash_token(&successor),
-                    now + REFRESH_TOKEN_TTL,
+                    refresh_token_expiry(now, row.session_created_at, max_session_age(state)),
                     now,
                 )
                 .await?;
@@ -233,16 +232,27 @@ pub(super) async fn refresh_grant(
                 .store
                 .revoke_session(row.session_id, "refresh_token_reused", now)
                 .await?;
-            return Ok(session_ended(state, jar, "refresh_token_reused"));
+            return Ok(session_ended(state, jar, caller, "refresh_token_reused"));
         }
         RefreshDecision::Expired | RefreshDecision::Revoked => {
-            return Ok(session_ended(state, jar, "invalid_refresh_token"))
+            return Ok(session_ended(state, jar, caller, "invalid_refresh_token"))
         }
     }
     let Some(user) = state.store.user_by_id(row.user_id).await? else {
-        return Ok(session_ended(state, jar, "invalid_refresh_token"));
+        return Ok(session_ended(state, jar, caller, "invalid_refresh_token"));
     };
     let body = session::session_body(state, &user, row.session_id, successor, now)?;
-    let jar = session::set_cookie(state, jar, &body.refresh_token);
-    Ok((jar, AppJson(body)).into_response())
+    Ok(session::respond(state, jar, caller, body))
+}
+
+fn no_session() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "no_session",
+        "Please sign in to continue",
+    )
+}
+
+pub(super) fn max_session_age(state: &AppState) -> time::Duration {
+    time::Duration::try_from(state.settings.session_max_age).unwrap_or(DEFAULT_SESSION_MAX_AGE)
 }

@@ -76,7 +76,17 @@ pub async fn resend(
         if let Some(user) = state.store.user_by_email(email.as_str()).await? {
             if user.email_confirmed_at.is_none() {
                 let kind = EmailTokenKind::Verification;
-                send_link(&state, user.id, email.as_str(), kind, time::Duration::ZERO).await?;
+                // The resent link confirms the newest sign-up's password, as its own link would.
+                let password = state.store.pending_signup_password(user.id).await?;
+                send_link(
+                    &state,
+                    user.id,
+                    email.as_str(),
+                    kind,
+                    time::Duration::ZERO,
+                    password,
+                )
+                .await?;
             }
         }
         Ok(())

@@ -28,12 +28,12 @@ both!(
 );
 
 both!(
-    async fn failed_signins_are_limited_per_account(app) with |s| { s.limits.failed_signins_per_account = 3; } {
+    async fn failed_signins_are_limited_per_account_and_address(app) with |s| { s.limits.failed_signins_per_account_ip = 3; } {
         app.signed_in_user("ana@example.com", "sales-pro-2026").await;
         for _ in 0..3 {
             assert_eq!(app.signin("ana@example.com", "wrong-pass").await.status(), StatusCode::BAD_REQUEST);
         }
-        // Even the right password waits now: guessing cannot go on.
+        // Even the right password waits now, from this address: guessing cannot go on.
         let (status, v) = body(app.signin("ana@example.com", "sales-pro-2026").await).await;
         assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
         // Other accounts are not affected.
@@ -44,7 +44,7 @@ both!(
 );
 
 both!(
-    async fn concurrent_wrong_passwords_get_no_more_tries_than_the_limit(app) with |s| { s.limits.failed_signins_per_account = 5; } {
+    async fn concurrent_wrong_passwords_get_no_more_tries_than_the_limit(app) with |s| { s.limits.failed_signins_per_account_ip = 5; } {
         app.signed_in_user("bo@example.com", "sales-pro-2026").await;
         let mut tasks = Vec::new();
         for _ in 0..20 {
@@ -60,5 +60,24 @@ both!(
             }
         }
         assert_eq!(checked, 5);
+    }
+);
+
+both!(
+    async fn ended_windows_are_swept_on_a_timer(app) with |s| { s.limits.sweep_interval = std::time::Duration::from_millis(20); } {
+        for i in 0..5 {
+            app.signin(&format!("u{i}@example.com"), "whatever-1").await;
+        }
+        assert!(app.state.limiter.stats().keys >= 5, "{:?}", app.state.limiter.stats());
+        app.advance(time::Duration::hours(2));
+        let mut keys = usize::MAX;
+        for _ in 0..100 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            keys = app.state.limiter.stats().keys;
+            if keys == 0 {
+                break;
+            }
+        }
+        assert_eq!(keys, 0, "every window has ended");
     }
 );

@@ -68,3 +68,28 @@ fn the_committed_openapi_document_matches_the_code() {
         }
     }
 }
+
+both!(
+    async fn the_dev_mailbox_answers_only_clients_on_this_machine(app) {
+        use axum::extract::ConnectInfo;
+        use tower::ServiceExt;
+        app.signup("mia@example.com", "sales-pro-2026").await;
+        let router = closewise_api::app(app.state.clone());
+        for (peer, path, expected) in [
+            ("127.0.0.1:5000", "/dev/mail.json", StatusCode::OK),
+            ("[::1]:5000", "/dev/mail", StatusCode::OK),
+            ("192.0.2.7:5000", "/dev/mail.json", StatusCode::NOT_FOUND),
+            ("[2001:db8::7]:5000", "/dev/mail", StatusCode::NOT_FOUND),
+        ] {
+            let mut req = axum::http::Request::get(path)
+                // A forwarding header never makes a remote client local.
+                .header("x-forwarded-for", "127.0.0.1")
+                .body(axum::body::Body::empty())
+                .unwrap();
+            req.extensions_mut()
+                .insert(ConnectInfo(peer.parse::<std::net::SocketAddr>().unwrap()));
+            let res = router.clone().oneshot(req).await.unwrap();
+            assert_eq!(res.status().as_u16(), expected.as_u16(), "{peer} {path}");
+        }
+    }
+);

@@ -15,6 +15,10 @@ pub fn fake_site() -> std::path::PathBuf {
     };
     write("index.html", b"<h1>Live AI hints for every sales call</h1>");
     write("pricing/index.html", b"<h1>Pricing</h1>");
+    write(
+        "features/index.html",
+        b"<script>window.__ctx={\"page\":\"features\"}</script><h1>Features</h1>",
+    );
     write("__spa-fallback.html", b"<div id=app>shell</div>");
     write("routes.json", br#"{"prerendered":["/","/pricing"],"client":["/dashboard","/success"],"shell":"__spa-fallback.html"}"#);
     write("assets/app-3f9a1c.js", b"console.log('plain')");
@@ -83,6 +87,7 @@ both!(
             assert_eq!(h["x-frame-options"], "DENY", "{path}");
             assert_eq!(h["referrer-policy"], "strict-origin-when-cross-origin", "{path}");
             assert!(h["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"), "{path}");
+            assert_eq!(h["cross-origin-opener-policy"], "same-origin", "{path}");
             assert!(h.get("strict-transport-security").is_none(), "no HSTS on plain-HTTP localhost: {path}");
         }
     }
@@ -92,5 +97,28 @@ both!(
     async fn https_deployments_send_hsts(app) with |s| { s.base_url = "https://closewise.app".into(); } {
         let res = app.client.get(app.url("/healthz")).send().await.unwrap();
         assert_eq!(res.headers()["strict-transport-security"], "max-age=63072000; includeSubDomains");
+    }
+);
+
+both!(
+    async fn no_page_may_run_inline_scripts_but_its_own_by_hash(app) with |s| { s.web_dist = fake_site(); } {
+        use base64::Engine;
+        use sha2::Digest;
+        let csp_of = |res: &reqwest::Response| res.headers()["content-security-policy"].to_str().unwrap().to_string();
+        let features = app.client.get(app.url("/features")).send().await.unwrap();
+        let csp = csp_of(&features);
+        let script_src = csp.split(';').map(str::trim).find(|d| d.starts_with("script-src")).unwrap().to_string();
+        assert!(!script_src.contains("'unsafe-inline'"), "{script_src}");
+        let own = base64::engine::general_purpose::STANDARD
+            .encode(sha2::Sha256::digest(br#"window.__ctx={"page":"features"}"#));
+        assert!(script_src.contains(&format!("'sha256-{own}'")), "{script_src}");
+        // Another page does not allow the features page's script.
+        for path in ["/", "/pricing", "/dashboard", "/nope", "/api/products"] {
+            let res = app.client.get(app.url(path)).send().await.unwrap();
+            let csp = csp_of(&res);
+            assert!(!csp.contains(&own), "{path}: {csp}");
+            let script_src = csp.split(';').map(str::trim).find(|d| d.starts_with("script-src")).unwrap_or("").to_string();
+            assert!(!script_src.contains("'unsafe-inline'"), "{path}: {csp}");
+        }
     }
 );

@@ -109,7 +109,7 @@ both!(async fn a_cross_site_request_cannot_use_the_refresh_cookie(app) {
     assert_eq!(app.signup("cookie@example.com", PASSWORD).await.status(), StatusCode::OK);
     let token = app.token_from_mail("cookie@example.com", "verification").await;
     app.post("/api/auth/verify", json!({ "token": token })).await;
-    let res = app.signin("cookie@example.com", PASSWORD).await;
+    let res = app.signin_from_site("cookie@example.com", PASSWORD).await;
     assert_eq!(res.status(), StatusCode::OK);
     let set_cookie = res
         .headers()
@@ -126,6 +126,7 @@ both!(async fn a_cross_site_request_cannot_use_the_refresh_cookie(app) {
         let mut req = app
             .client
             .post(app.url("/api/auth/token?grant_type=refresh_token"))
+            .json(&json!({}))
             .header("cookie", cookie.clone());
         if let Some(o) = origin {
             req = req.header("origin", o);
@@ -135,7 +136,7 @@ both!(async fn a_cross_site_request_cannot_use_the_refresh_cookie(app) {
     for evil in ["https://evil.example", "http://127.0.0.1:8080.evil.example", "null"] {
         let (status, body) = body(cookie_refresh(Some(evil)).await.unwrap()).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{evil}: {body}");
-        assert_eq!(error_code(&body), "cross_site");
+        assert_eq!(error_code(&body), "cross_site_request");
     }
     // The refused calls spent nothing: our own page still refreshes with the same cookie.
     let (status, body) = body(cookie_refresh(Some("http://127.0.0.1:8080")).await.unwrap()).await;

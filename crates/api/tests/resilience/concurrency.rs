@@ -118,7 +118,7 @@ both!(async fn fifty_concurrent_uses_of_one_refresh_token_leave_one_chain(app) {
 });
 
 both!(async fn fifty_concurrent_wrong_passwords_get_no_more_tries_than_the_limit(app) with |s| {
-    s.limits.failed_signins_per_account = 5;
+    s.limits.failed_signins_per_account_ip = 5;
 } {
     app.signed_in_user("target@example.com", PASSWORD).await;
     let app = Arc::new(app);
@@ -147,7 +147,7 @@ both!(async fn fifty_concurrent_wrong_passwords_get_no_more_tries_than_the_limit
         .count();
     assert_eq!(checked, 5, "exactly the budget was checked: {statuses:?}");
     assert_eq!(refused, 45, "{statuses:?}");
-    // Even the right password waits for the window: the budget is spent.
+    // Even the right password waits for the window from this address: its budget is spent.
     let (status, _) = body(app.signin("target@example.com", PASSWORD).await).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     app.advance(time::Duration::hours(1) + time::Duration::seconds(1));

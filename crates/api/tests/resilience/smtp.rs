@@ -297,3 +297,71 @@ async fn two_mail_workers_deliver_each_mail_once_sqlite() {
 async fn two_mail_workers_deliver_each_mail_once_postgres() {
     bounded(60, "two workers", two_workers(Backend::Postgres)).await;
 }
+
+/// Issue 12, item 9: once a mail is delivered, its live token is gone from the outbox row (link
+/// and bodies); a mail that never goes out loses it once the token has expired.
+async fn delivered_mail_keeps_no_token(backend: Backend) {
+    let smtp = FakeSmtp::down().await;
+    smtp.up();
+    let url = smtp.url();
+    let app = spawn_app_with(backend, |s| {
+        s.smtp_url = Some(url.into());
+        s.mail_worker_interval = Duration::from_millis(50);
+    })
+    .await;
+    signups(&app, "scrubbed", 2).await;
+    until_all_sent(&app).await;
+    for mail in app.mails_to_all().await {
+        assert!(
+            mail.link.is_none(),
+            "link kept after delivery: {:?}",
+            mail.link
+        );
+        assert!(
+            !mail.text_body.contains("token=") && !mail.html_body.contains("token="),
+            "a token left in the bodies of {}",
+            mail.id
+        );
+        assert!(mail.text_body.contains("link removed after delivery"));
+    }
+    // A mail that cannot be delivered keeps its link while the token lives, not after.
+    smtp.down_again();
+    signups(&app, "undelivered", 1).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let pending = app.mails_to("undelivered0@example.com").await;
+    assert!(
+        pending[0].link.is_some(),
+        "still deliverable: the link is kept"
+    );
+    app.advance(time::Duration::hours(25));
+    bounded(20, "the expired token swept", async {
+        loop {
+            let m = app.mails_to("undelivered0@example.com").await;
+            if m[0].link.is_none() && !m[0].text_body.contains("token=") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delivered_or_expired_mail_keeps_no_live_token_sqlite() {
+    bounded(
+        60,
+        "token scrubbing",
+        delivered_mail_keeps_no_token(Backend::Sqlite),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delivered_or_expired_mail_keeps_no_live_token_postgres() {
+    bounded(
+        60,
+        "token scrubbing",
+        delivered_mail_keeps_no_token(Backend::Postgres),
+    )
+    .await;
+}

@@ -62,8 +62,12 @@ impl Worker {
         }
     }
 
-    /// Sends what is due now; returns how many were delivered.
+    /// Sends what is due now; returns how many were delivered. Also removes the links of mails
+    /// whose tokens can no longer be used (older than the longest token lifetime).
     pub async fn tick(&self) -> anyhow::Result<usize> {
+        let expired_before = self.clock.now()
+            - closewise_domain::tokens::VERIFICATION_TTL.max(closewise_domain::tokens::RESET_TTL);
+        self.store.scrub_mail_links(expired_before).await?;
         let due = self.store.due_mail(self.clock.now(), 20).await?;
         let mut sent = 0;
         for mail in due {

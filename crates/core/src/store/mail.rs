@@ -75,6 +75,11 @@ pub enum MailFilter {
     Failed,
 }
 
+/// What stands in a delivered mail's bodies where its link was.
+pub const LINK_REMOVED: &str = "[link removed after delivery]";
+/// What stands where the link of a mail whose token expired was.
+pub const LINK_EXPIRED: &str = "[link expired and removed]";
+
 impl Store {
     pub async fn enqueue_mail(&self, mail: &NewMail) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| bind_mail!(mail).execute(p).await.map(|_| ()))
@@ -151,17 +156,40 @@ impl Store {
         .map(|r| r.rows_affected() == 1))
     }
 
-    /// Marks a mail delivered. Returns false when it was already marked (another worker won).
+    /// Marks a mail delivered and removes its live token (the link, and the link in both bodies):
+    /// the recipient has it now, and backups and operators need not. Returns false when it was
+    /// already marked (another worker won).
     pub async fn mark_mail_sent(&self, id: Uuid, now: OffsetDateTime) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE mail_outbox SET sent_at = $2, attempts = attempts + 1, last_error = NULL \
+        dispatch!(self, |p| {
+            sqlx::query(
+            "UPDATE mail_outbox SET sent_at = $2, attempts = attempts + 1, last_error = NULL, \
+             text_body = CASE WHEN link IS NULL THEN text_body ELSE replace(text_body, link, $3) END, \
+             html_body = CASE WHEN link IS NULL THEN html_body ELSE replace(html_body, link, $3) END, \
+             link = NULL \
              WHERE id = $1 AND sent_at IS NULL"
         )
         .bind(id)
         .bind(now)
+        .bind(LINK_REMOVED)
         .execute(p)
         .await
-        .map(|r| r.rows_affected() == 1))
+        .map(|r| r.rows_affected() == 1)
+        })
+    }
+
+    /// Removes the links of mails created before `before` (their tokens have expired), sent or
+    /// not. Returns how many rows changed.
+    pub async fn scrub_mail_links(&self, before: OffsetDateTime) -> Result<u64, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query(
+            "UPDATE mail_outbox SET \
+             text_body = replace(text_body, link, $2), html_body = replace(html_body, link, $2), \
+             link = NULL WHERE link IS NOT NULL AND created_at < $1"
+        )
+        .bind(before)
+        .bind(LINK_EXPIRED)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected()))
     }
 
     /// Records a failed attempt; `next_due` None gives up on the mail.

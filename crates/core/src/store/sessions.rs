@@ -26,6 +26,14 @@ pub struct RefreshRow {
     pub expires_at: OffsetDateTime,
     pub rotated_at: Option<OffsetDateTime>,
     pub session_revoked_at: Option<OffsetDateTime>,
+    pub session_created_at: OffsetDateTime,
+}
+
+impl RefreshRow {
+    /// Unspent, unexpired, of a session still active: the only token that may sign out.
+    pub fn is_live(&self, now: OffsetDateTime) -> bool {
+        self.rotated_at.is_none() && self.session_revoked_at.is_none() && now < self.expires_at
+    }
 }
 
 pub struct NewSession<'a> {
@@ -84,7 +92,7 @@ impl Store {
     ) -> Result<Option<RefreshRow>, sqlx::Error> {
         dispatch!(self, |p| {
             sqlx::query_as::<_, RefreshRow>(
-            "SELECT r.id, r.session_id, s.user_id, r.expires_at, r.rotated_at, s.revoked_at AS session_revoked_at \
+            "SELECT r.id, r.session_id, s.user_id, r.expires_at, r.rotated_at, s.revoked_at AS session_revoked_at, s.created_at AS session_created_at \
              FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1"
         )
         .bind(hash)

@@ -28,6 +28,8 @@ pub struct NewEmailToken {
     pub kind: &'static str,
     pub token_hash: String,
     pub expires_at: OffsetDateTime,
+    /// A verification link's password: the hash chosen in the sign-up that sends it.
+    pub password_hash: Option<String>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -39,7 +41,8 @@ pub enum SignupOutcome {
 const USER_COLUMNS: &str = "id, email, password_hash, email_confirmed_at, created_at, updated_at";
 
 pub(crate) const INSERT_TOKEN: &str = "INSERT INTO email_tokens \
-    (id, user_id, kind, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)";
+    (id, user_id, kind, token_hash, created_at, expires_at, password_hash) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
 impl Store {
     /// Creates the user, its free plan row, its verification token and mail in one transaction.
@@ -83,6 +86,7 @@ impl Store {
                 .bind(&token.token_hash)
                 .bind(user.now)
                 .bind(token.expires_at)
+                .bind(&token.password_hash)
                 .execute(&mut *tx)
                 .await?;
             bind_mail!(mail).execute(&mut *tx).await?;
@@ -149,6 +153,7 @@ impl Store {
                     .bind(&token.token_hash)
                     .bind(mail.created_at)
                     .bind(token.expires_at)
+                    .bind(&token.password_hash)
                     .execute(&mut *tx)
                     .await?;
             }
@@ -189,6 +194,14 @@ impl Store {
             .bind(user_id)
             .bind(now)
             .bind(keep_session)
+            .execute(&mut *tx)
+            .await?;
+            // A reset link mailed before the change must not undo it.
+            sqlx::query(
+                "UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 AND kind = 'reset' AND used_at IS NULL",
+            )
+            .bind(user_id)
+            .bind(now)
             .execute(&mut *tx)
             .await?;
             bind_mail!(mail).execute(&mut *tx).await?;

@@ -13,7 +13,11 @@ export interface Session {
   expires_in: number;
   /** Unix seconds. */
   expires_at: number;
-  refresh_token: string;
+  /**
+   * Only native clients (the desktop app) get it in the body; for this site it lives in the
+   * httpOnly `cw_refresh` cookie and the app never holds it.
+   */
+  refresh_token?: never;
   user: User;
 }
 

@@ -14,7 +14,7 @@ const user = {
 let n = 0;
 function session(expiresAt: number): Session {
   n += 1;
-  return { access_token: `at${n}`, token_type: "bearer", expires_in: 3600, expires_at: expiresAt, refresh_token: `rt${n}`, user };
+  return { access_token: `at${n}`, token_type: "bearer", expires_in: 3600, expires_at: expiresAt, user };
 }
 
 function stubApi(overrides: Partial<AuthApi> = {}): AuthApi {
