@@ -10,7 +10,7 @@ use closewise_core::store::mail::MailFilter;
 use closewise_core::store::{PlanRow, SessionRow, SubscriptionRow, UserRow};
 use serde_json::{json, Value};
 
-use crate::ctx::{confirm, Ctx};
+use crate::ctx::Ctx;
 use crate::opt::{
     AuditArgs, PlanSet, UserChange, UserDelete, UserDestructive, UserShow, UsersList,
 };
@@ -347,7 +347,10 @@ fn indent(s: &str) -> String {
 
 pub async fn verify(ctx: &Ctx, a: UserChange) -> anyhow::Result<()> {
     let user = ctx.user(&a.email).await?;
-    let audit = ctx.audit("user.verify", &user, &a.reason, json!({"verified": true}));
+    if user.email_confirmed_at.is_none() {
+        ctx.confirm(a.confirm.yes, &format!("Mark {} as verified?", user.email))?;
+    }
+    let audit = ctx.audit("user.verify", &user, &a.reason, json!({"verified": true}))?;
     if ctx.store.verify_user(user.id, &audit).await? {
         println!("{} is now verified.", user.email);
     } else {
@@ -362,11 +365,11 @@ pub async fn verify(ctx: &Ctx, a: UserChange) -> anyhow::Result<()> {
 
 pub async fn sign_out(ctx: &Ctx, a: UserDestructive) -> anyhow::Result<()> {
     let user = ctx.user(&a.email).await?;
-    confirm(
+    ctx.confirm(
         a.confirm.yes,
         &format!("End every session of {}?", user.email),
     )?;
-    let mut audit = ctx.audit("user.sign_out", &user, &a.reason, Value::Null);
+    let mut audit = ctx.audit("user.sign_out", &user, &a.reason, Value::Null)?;
     let active = ctx
         .store
         .sessions_of(user.id)
@@ -382,7 +385,7 @@ pub async fn sign_out(ctx: &Ctx, a: UserDestructive) -> anyhow::Result<()> {
 
 pub async fn delete(ctx: &Ctx, a: UserDelete) -> anyhow::Result<()> {
     let user = ctx.user(&a.email).await?;
-    confirm(
+    ctx.confirm(
         a.confirm.yes,
         &format!(
             "Delete {} with its plan, sessions and subscription record? This cannot be undone.",
@@ -401,7 +404,7 @@ pub async fn delete(ctx: &Ctx, a: UserDelete) -> anyhow::Result<()> {
         &user,
         &a.reason,
         json!({ "created_at": rfc3339(user.created_at) }),
-    );
+    )?;
     let deletion = match Accounts::new(ctx.store.clone(), billing)
         .delete(user.id, Some(audit))
         .await
@@ -452,6 +455,18 @@ pub async fn plan_set(ctx: &Ctx, a: PlanSet) -> anyhow::Result<()> {
     }
     let user = ctx.user(&a.email).await?;
     let before = ctx.store.plan_of(user.id).await?;
+    ctx.confirm(
+        a.confirm.yes,
+        &format!(
+            "Set the plan of {} to {} (now {})?",
+            user.email,
+            a.plan.as_str(),
+            before
+                .as_ref()
+                .map(|p| p.plan_type.as_str())
+                .unwrap_or("none")
+        ),
+    )?;
     let reason = crate::opt::Reason {
         reason: Some(a.reason.clone()),
     };
@@ -463,7 +478,7 @@ pub async fn plan_set(ctx: &Ctx, a: PlanSet) -> anyhow::Result<()> {
             "before": before.as_ref().map(|p| p.plan_type.as_str()),
             "after": a.plan.as_str(),
         }),
-    );
+    )?;
     ctx.store
         .set_plan(user.id, a.plan.as_str(), audit.now, Some(&audit))
         .await?;

@@ -1,11 +1,13 @@
-//! `subscriptions sync` and `webhooks ...`: Stripe is the truth, read through the api crate's
-//! billing client, and stored through the same idempotent `apply_subscription` the webhook uses.
+//! `subscriptions sync` and `webhooks ...`: Stripe is the truth, read through core's billing
+//! client, and stored through `apply_subscription_audited` (the webhook's `apply_subscription`
+//! with the customer and the audit row in the same transaction).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use closewise_core::billing::{StripeClient, StripeConnection, StripeFailure};
 use closewise_core::store::admin::UserFilter;
+use closewise_core::store::billing::BillingRows;
 use closewise_core::store::{
     PlanRow, SubscriptionRecord, SubscriptionRow, UserRow, WebhookEventRow,
 };
@@ -87,6 +89,10 @@ fn snapshot(plan: Option<&PlanRow>, sub: Option<&SubscriptionRow>) -> Snapshot {
             json!(sub.and_then(|s| s.payment_method_last4.clone())),
         ),
     ])
+}
+
+fn rows(r: &BillingRows) -> Snapshot {
+    snapshot(r.plan.as_ref(), r.subscription.as_ref())
 }
 
 /// What the stored rows should say once `record` is applied.
@@ -183,8 +189,8 @@ async fn sync_one(
             return Ok(report);
         }
     };
-    let before = snapshot(plan.as_ref(), sub.as_ref());
     if a.dry_run {
+        let before = snapshot(plan.as_ref(), sub.as_ref());
         report.changes = diff(&before, &expected(&record));
         report.outcome = if report.changes.is_empty() {
             Outcome::InSync
@@ -193,28 +199,27 @@ async fn sync_one(
         };
         return Ok(report);
     }
-    let now = ctx.now();
-    ctx.store
-        .save_stripe_customer(user.id, &record.customer_id, now)
+    // The change and its audit row in one transaction; the row describes what the transaction
+    // saw before and after, and is left out when nothing changed.
+    let mut audit = ctx.audit("subscription.sync", user, &a.reason, Value::Null)?;
+    let (before, after) = ctx
+        .store
+        .apply_subscription_audited(user.id, &record, audit.now, |before, after| {
+            let changes = diff(&rows(before), &rows(after));
+            if changes.is_empty() {
+                return None;
+            }
+            audit.details = json!({ "subscription_id": id, "stripe_status": record.status.as_str(), "changes": changes });
+            Some(audit)
+        })
         .await?;
-    ctx.store.apply_subscription(user.id, &record, now).await?;
-    let after = snapshot(
-        ctx.store.plan_of(user.id).await?.as_ref(),
-        ctx.store.subscription_of(user.id).await?.as_ref(),
-    );
-    report.changes = diff(&before, &after);
-    if report.changes.is_empty() {
-        report.outcome = Outcome::InSync;
+    let after = rows(&after);
+    report.changes = diff(&rows(&before), &after);
+    report.outcome = if report.changes.is_empty() {
+        Outcome::InSync
     } else {
-        report.outcome = Outcome::Repaired;
-        let audit = ctx.audit(
-            "subscription.sync",
-            user,
-            &a.reason,
-            json!({ "subscription_id": id, "stripe_status": record.status.as_str(), "changes": report.changes }),
-        );
-        ctx.store.record_audit(&audit).await?;
-    }
+        Outcome::Repaired
+    };
     let left = after.get("plan.type") != expected(&record).get("plan.type");
     if left {
         report.error = Some(format!(
@@ -284,6 +289,23 @@ pub async fn sync(ctx: &Ctx, a: SubscriptionSync) -> anyhow::Result<()> {
     } else {
         ProgressBar::hidden()
     };
+    if !a.dry_run {
+        let question = match &a.email {
+            Some(_) => format!(
+                "Repair the subscription and plan of {} from Stripe?",
+                users
+                    .iter()
+                    .map(|u| u.email.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => format!(
+                "Repair the subscriptions and plans of all {} account(s) from Stripe?",
+                users.len()
+            ),
+        };
+        ctx.confirm(a.confirm.yes, &question)?;
+    }
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),

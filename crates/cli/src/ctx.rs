@@ -1,9 +1,11 @@
-//! What every command shares: the store, the operator, the clock, and finding an account.
+//! What every command shares: the store, its target, the operator, the clock, confirmation, and
+//! finding an account.
 
 use std::io::{BufRead, IsTerminal, Write};
 
 use anyhow::bail;
 use closewise_core::store::audit::NewAudit;
+use closewise_core::store::schema::Target;
 use closewise_core::store::{Store, UserRow};
 use closewise_domain::email::Email;
 use time::OffsetDateTime;
@@ -13,12 +15,49 @@ use crate::UsageError;
 
 pub struct Ctx {
     pub store: Store,
-    pub actor: String,
+    /// The database, as printed before anything else.
+    pub target: Target,
+    /// Who is acting; resolved before the database is opened for every command that writes an
+    /// audit row, None for the others.
+    pub actor: Option<String>,
 }
 
 impl Ctx {
     pub fn now(&self) -> OffsetDateTime {
         OffsetDateTime::now_utc()
+    }
+
+    /// The operator, for an audit row.
+    pub fn actor(&self) -> anyhow::Result<String> {
+        match &self.actor {
+            Some(a) => Ok(a.clone()),
+            None => bail!("no actor for the audit trail; pass --actor or set CLOSEWISE_ACTOR"),
+        }
+    }
+
+    /// Asks before a change unless `--yes`. Without a terminal there is nobody to ask, so it
+    /// refuses: a piped `yes` must not change a database by accident.
+    pub fn confirm(&self, yes: bool, question: &str) -> anyhow::Result<()> {
+        if yes {
+            return Ok(());
+        }
+        let stdin = std::io::stdin();
+        if !stdin.is_terminal() {
+            bail!(
+                "not confirmed, nothing changed: standard input is not a terminal, so closewise \
+                 cannot ask; pass --yes to make this change on {}",
+                self.target
+            );
+        }
+        eprint!("{question} (on {}) [y/N] ", self.target);
+        std::io::stderr().flush()?;
+        let mut answer = String::new();
+        stdin.lock().read_line(&mut answer)?;
+        if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
+            Ok(())
+        } else {
+            bail!("not confirmed, nothing changed; answer y, or pass --yes to skip the question")
+        }
     }
 
     /// The account with this address; a malformed address is a usage error, an unknown one a
@@ -39,16 +78,16 @@ impl Ctx {
         user: &UserRow,
         reason: &Reason,
         details: serde_json::Value,
-    ) -> NewAudit {
-        NewAudit {
-            actor: self.actor.clone(),
+    ) -> anyhow::Result<NewAudit> {
+        Ok(NewAudit {
+            actor: self.actor()?,
             action,
             user_id: Some(user.id),
             target_email: Some(user.email.clone()),
             reason: reason.reason.clone(),
             details,
             now: self.now(),
-        }
+        })
     }
 }
 
@@ -59,24 +98,4 @@ pub fn parse_email(raw: &str) -> anyhow::Result<Email> {
         ))
         .into()
     })
-}
-
-/// Asks before a destructive change unless `--yes`. Without a terminal the answer is read from
-/// standard input, so `echo y | closewise ...` works and an empty input refuses.
-pub fn confirm(yes: bool, question: &str) -> anyhow::Result<()> {
-    if yes {
-        return Ok(());
-    }
-    let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        eprint!("{question} [y/N] ");
-        std::io::stderr().flush()?;
-    }
-    let mut answer = String::new();
-    stdin.lock().read_line(&mut answer)?;
-    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
-        Ok(())
-    } else {
-        bail!("not confirmed, nothing changed; answer y, or pass --yes to skip the question")
-    }
 }

@@ -1,6 +1,10 @@
 //! The operator CLI: a terminal adapter over `closewise_core`'s store and services (the same ones
 //! the API's handlers call); it never writes SQL or rules of its own. Exit codes: 0 done, 1
 //! failure, 2 usage error (clap's, and ours: see [`UsageError`]).
+//!
+//! Before any command runs: the target is printed (never its password); `db seed` refuses a
+//! production database; commands that write an audit row resolve the actor; every command but
+//! `db migrate` refuses a schema that is behind. Changes then ask for confirmation (`Ctx::confirm`).
 
 mod accounts;
 mod billing;
@@ -15,12 +19,14 @@ mod stats;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::bail;
 use clap::Parser;
+use closewise_core::store::schema::Target;
 use closewise_core::store::Store;
 
 use crate::ctx::Ctx;
 use crate::opt::{
-    Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand, UsersCommand,
+    AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand, UsersCommand,
     WebhooksCommand,
 };
 
@@ -54,43 +60,184 @@ pub fn main() -> ExitCode {
     }
 }
 
-pub async fn run(opt: Opt) -> anyhow::Result<()> {
-    let store = Store::connect(&opt.db.database_url, Duration::from_secs(5)).await?;
-    store.migrate().await.map_err(|e| {
-        e.context(format!(
-            "cannot migrate the {} database; check --database-url / DATABASE_URL and that the server is up",
-            store.backend_name()
-        ))
-    })?;
-    // --actor, else $USER (clap reads it), else $LOGNAME; "unknown" rather than refuse to work.
-    let actor = opt
-        .actor
-        .or_else(|| std::env::var("LOGNAME").ok())
-        .filter(|a| !a.trim().is_empty())
-        .unwrap_or_else(|| "unknown".into());
-    let ctx = Ctx { store, actor };
-    let result = match opt.command {
-        Command::Users(UsersCommand::List(a)) => accounts::list(&ctx, a).await,
-        Command::Users(UsersCommand::Show(a)) => accounts::show(&ctx, a).await,
-        Command::Users(UsersCommand::Verify(a)) => accounts::verify(&ctx, a).await,
-        Command::Users(UsersCommand::SignOut(a)) => accounts::sign_out(&ctx, a).await,
-        Command::Users(UsersCommand::Delete(a)) => accounts::delete(&ctx, a).await,
-        Command::Plans(PlansCommand::Show(a)) => accounts::plan_show(&ctx, a).await,
-        Command::Plans(PlansCommand::Set(a)) => accounts::plan_set(&ctx, a).await,
-        Command::Subscriptions(SubscriptionsCommand::Sync(a)) => billing::sync(&ctx, a).await,
-        Command::Mail(MailCommand::List(a)) => mail::list(&ctx, a).await,
-        Command::Mail(MailCommand::Show(a)) => mail::show(&ctx, a).await,
-        Command::Mail(MailCommand::Retry(a)) => mail::retry(&ctx, a).await,
-        Command::Webhooks(WebhooksCommand::List(a)) => billing::webhooks_list(&ctx, a).await,
-        Command::Webhooks(WebhooksCommand::Replay(a)) => replay::replay(&ctx, a).await,
-        Command::Db(DbCommand::Migrate) => {
-            println!("migrations applied ({})", ctx.store.backend_name());
-            Ok(())
+/// What a command does to the database, which decides what it needs before it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Effect {
+    /// Reads only.
+    Read,
+    /// Reads something sensitive and records who did (`mail show`): needs the actor.
+    AuditedRead,
+    /// Changes data and records it: needs the actor and a confirmation.
+    Change,
+    /// `db migrate`: changes the schema, the one command allowed on a schema that is behind.
+    Migrate,
+}
+
+fn effect(command: &Command) -> Effect {
+    match command {
+        Command::Users(UsersCommand::List(_) | UsersCommand::Show(_))
+        | Command::Plans(PlansCommand::Show(_))
+        | Command::Mail(MailCommand::List(_))
+        | Command::Webhooks(WebhooksCommand::List(_))
+        | Command::Stats(_)
+        | Command::Audit(_) => Effect::Read,
+        Command::Subscriptions(SubscriptionsCommand::Sync(a)) if a.dry_run => Effect::Read,
+        Command::Mail(MailCommand::Show(_)) => Effect::AuditedRead,
+        Command::Db(DbCommand::Migrate) => Effect::Migrate,
+        Command::Users(
+            UsersCommand::Verify(_) | UsersCommand::SignOut(_) | UsersCommand::Delete(_),
+        )
+        | Command::Plans(PlansCommand::Set(_))
+        | Command::Subscriptions(SubscriptionsCommand::Sync(_))
+        | Command::Mail(MailCommand::Retry(_))
+        | Command::Webhooks(WebhooksCommand::Replay(_))
+        | Command::Db(DbCommand::Seed(_)) => Effect::Change,
+    }
+}
+
+/// Why the target is not a local development database, if it is not.
+fn production(target: &Target, env: AppEnv) -> Option<String> {
+    if env == AppEnv::Production {
+        Some("APP_ENV=production".into())
+    } else if !target.is_local() {
+        Some(format!("{target} is not on this machine"))
+    } else {
+        None
+    }
+}
+
+/// `--actor` or `CLOSEWISE_ACTOR`; on a local development database the OS user will do.
+fn actor(
+    given: Option<String>,
+    production: Option<&str>,
+    target: &Target,
+) -> anyhow::Result<String> {
+    let named = |a: &String| !a.trim().is_empty();
+    if let Some(a) = given.filter(named) {
+        return Ok(a.trim().to_owned());
+    }
+    if production.is_none() {
+        let os_user = ["USER", "LOGNAME"]
+            .iter()
+            .filter_map(|v| std::env::var(v).ok())
+            .find(named);
+        if let Some(a) = os_user {
+            return Ok(a.trim().to_owned());
         }
-        Command::Db(DbCommand::Seed(a)) => seed::seed(&ctx, a).await,
-        Command::Stats(a) => stats::stats(&ctx, a).await,
-        Command::Audit(a) => accounts::audit(&ctx, a).await,
+    }
+    let why = production.unwrap_or("no OS user is set");
+    Err(UsageError(format!(
+        "say who is making this change, for the audit trail: --actor NAME or CLOSEWISE_ACTOR=NAME \
+         (required on {target}: {why})"
+    ))
+    .into())
+}
+
+pub async fn run(opt: Opt) -> anyhow::Result<()> {
+    let target = Target::of(&opt.db.database_url).map_err(|e| UsageError(format!("{e:#}")))?;
+    eprintln!("closewise: target {target}");
+    let effect = effect(&opt.command);
+    let production = production(&target, opt.env);
+    if let (Command::Db(DbCommand::Seed(_)), Some(why)) = (&opt.command, &production) {
+        bail!(
+            "db seed refuses a production database ({why}): fixtures create accounts with \
+             known passwords. Seed a local development database instead"
+        );
+    }
+    let actor = match effect {
+        Effect::Read | Effect::Migrate => None,
+        Effect::AuditedRead | Effect::Change => {
+            Some(actor(opt.actor, production.as_deref(), &target)?)
+        }
+    };
+    // Opening a SQLite file creates it: only `db migrate` may do that.
+    if let Target::Sqlite { path } = &target {
+        if effect != Effect::Migrate && !std::path::Path::new(path).exists() {
+            bail!(
+                "there is no database at {path}; check --database-url / DATABASE_URL, or create \
+                 it with `closewise db migrate --database-url {}`",
+                opt.db.database_url
+            );
+        }
+    }
+    let store = Store::connect(&opt.db.database_url, Duration::from_secs(5)).await?;
+    let ctx = Ctx {
+        store,
+        target,
+        actor,
+    };
+    let result = match effect {
+        Effect::Migrate => migrate(&ctx).await,
+        _ => match schema_is_current(&ctx).await {
+            Ok(()) => dispatch(&ctx, opt.command).await,
+            Err(e) => Err(e),
+        },
     };
     ctx.store.close().await;
     result
+}
+
+/// Refuses a schema that is behind, rather than migrating it as a side effect of a read.
+async fn schema_is_current(ctx: &Ctx) -> anyhow::Result<()> {
+    let pending = ctx.store.pending_migrations().await.map_err(|e| {
+        e.context(format!(
+            "cannot read {}; check --database-url / DATABASE_URL and that the server is up",
+            ctx.target
+        ))
+    })?;
+    if pending.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = pending
+        .iter()
+        .map(|m| format!("{} {}", m.version, m.description))
+        .collect();
+    bail!(
+        "the schema of {} is behind ({} migration(s) not applied: {}); run `closewise db migrate` \
+         with the same --database-url first",
+        ctx.target,
+        pending.len(),
+        names.join(", ")
+    )
+}
+
+async fn migrate(ctx: &Ctx) -> anyhow::Result<()> {
+    let pending = ctx.store.pending_migrations().await?;
+    ctx.store.migrate().await.map_err(|e| {
+        e.context(format!(
+            "cannot migrate {}; check --database-url / DATABASE_URL and that the server is up",
+            ctx.target
+        ))
+    })?;
+    if pending.is_empty() {
+        println!("The schema of {} is current; nothing to apply.", ctx.target);
+    } else {
+        println!("Applied {} migration(s) to {}:", pending.len(), ctx.target);
+        for m in pending {
+            println!("  {} {}", m.version, m.description);
+        }
+    }
+    Ok(())
+}
+
+async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Users(UsersCommand::List(a)) => accounts::list(ctx, a).await,
+        Command::Users(UsersCommand::Show(a)) => accounts::show(ctx, a).await,
+        Command::Users(UsersCommand::Verify(a)) => accounts::verify(ctx, a).await,
+        Command::Users(UsersCommand::SignOut(a)) => accounts::sign_out(ctx, a).await,
+        Command::Users(UsersCommand::Delete(a)) => accounts::delete(ctx, a).await,
+        Command::Plans(PlansCommand::Show(a)) => accounts::plan_show(ctx, a).await,
+        Command::Plans(PlansCommand::Set(a)) => accounts::plan_set(ctx, a).await,
+        Command::Subscriptions(SubscriptionsCommand::Sync(a)) => billing::sync(ctx, a).await,
+        Command::Mail(MailCommand::List(a)) => mail::list(ctx, a).await,
+        Command::Mail(MailCommand::Show(a)) => mail::show(ctx, a).await,
+        Command::Mail(MailCommand::Retry(a)) => mail::retry(ctx, a).await,
+        Command::Webhooks(WebhooksCommand::List(a)) => billing::webhooks_list(ctx, a).await,
+        Command::Webhooks(WebhooksCommand::Replay(a)) => replay::replay(ctx, a).await,
+        Command::Db(DbCommand::Migrate) => migrate(ctx).await,
+        Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,
+        Command::Stats(a) => stats::stats(ctx, a).await,
+        Command::Audit(a) => accounts::audit(ctx, a).await,
+    }
 }

@@ -66,6 +66,20 @@ async fn get(ctx: &Ctx, id: uuid::Uuid) -> anyhow::Result<MailRow> {
 
 pub async fn show(ctx: &Ctx, a: MailShow) -> anyhow::Result<()> {
     let m = get(ctx, a.id).await?;
+    // The text holds live links (verification, password reset): reading it is recorded first,
+    // and nothing is printed when it cannot be.
+    let user = ctx.store.user_by_email(&m.to_email).await?;
+    ctx.store
+        .record_audit(&NewAudit {
+            actor: ctx.actor()?,
+            action: "mail.show",
+            user_id: user.map(|u| u.id),
+            target_email: Some(m.to_email.clone()),
+            reason: a.reason.reason.clone(),
+            details: json!({ "mail_id": m.id, "kind": m.kind }),
+            now: ctx.now(),
+        })
+        .await?;
     if a.output.json {
         return print::json(&m);
     }
@@ -101,9 +115,18 @@ pub async fn retry(ctx: &Ctx, a: MailRetry) -> anyhow::Result<()> {
             when_opt(m.sent_at)
         );
     }
+    ctx.confirm(
+        a.confirm.yes,
+        &format!(
+            "Queue mail {} to {} ({}) again?",
+            m.id,
+            m.to_email,
+            state(&m)
+        ),
+    )?;
     let user = ctx.store.user_by_email(&m.to_email).await?;
     let audit = NewAudit {
-        actor: ctx.actor.clone(),
+        actor: ctx.actor()?,
         action: "mail.retry",
         user_id: user.map(|u| u.id),
         target_email: Some(m.to_email.clone()),

@@ -7,22 +7,46 @@ use uuid::Uuid;
 
 /// Inspect and fix Closewise accounts, plans, subscriptions, mail and webhooks.
 ///
-/// Every change is written to the audit trail with who made it (--actor, or the OS user) and why
-/// (--reason); `closewise users show EMAIL` lists it. Exit codes: 0 done, 1 failure, 2 usage error.
+/// Every command first prints the database it targets (never its password) on standard error.
+/// Commands that change something ask first (--yes skips the question; without a terminal they
+/// refuse unless --yes is given). Every change is written to the audit trail with who made it
+/// (--actor or CLOSEWISE_ACTOR; on a local development database the OS user will do) and why
+/// (--reason); `closewise users show EMAIL` lists it. Commands other than `db migrate` refuse a
+/// database whose schema is behind. Exit codes: 0 done, 1 failure, 2 usage error.
 #[derive(Parser, Debug)]
 #[command(name = "closewise", version, about, long_about)]
 pub struct Opt {
     #[command(flatten)]
     pub db: DbArgs,
 
-    /// Who is making the change, for the audit trail (defaults to the OS user).
+    /// Who is making the change, for the audit trail. Required unless the target is a local
+    /// development database, where the OS user ($USER) is used.
     ///
     /// Example: --actor ana@closewise.app
-    #[arg(long, env = "USER", global = true, hide_env_values = true)]
+    #[arg(long, env = "CLOSEWISE_ACTOR", global = true)]
     pub actor: Option<String>,
+
+    /// The environment the database belongs to: `production` marks even a local database as
+    /// production (no `db seed`, --actor required). A database on another host always is.
+    ///
+    /// Example: APP_ENV=production closewise users show ana@example.com
+    #[arg(
+        long = "env",
+        env = "APP_ENV",
+        global = true,
+        value_enum,
+        default_value = "development"
+    )]
+    pub env: AppEnv,
 
     #[command(subcommand)]
     pub command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AppEnv {
+    Development,
+    Production,
 }
 
 /// Where the data lives.
@@ -61,10 +85,10 @@ pub struct Reason {
     pub reason: Option<String>,
 }
 
-/// Confirmation for destructive commands.
+/// Confirmation for commands that change something.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct Confirm {
-    /// Do it without asking (for scripts).
+    /// Do it without asking (for scripts; required when standard input is not a terminal).
     ///
     /// Example: closewise users delete ana@example.com --yes
     #[arg(short = 'y', long)]
@@ -143,7 +167,7 @@ pub enum UsersCommand {
     Show(UserShow),
     /// Confirms the account's address by hand.
     ///
-    /// Example: closewise users verify ana@example.com --reason "ticket #12: mail blocked"
+    /// Example: closewise users verify ana@example.com --reason "ticket #12: mail blocked" --yes
     Verify(UserChange),
     /// Ends every session of the account (it must sign in again everywhere).
     ///
@@ -190,6 +214,8 @@ pub struct UserChange {
     pub email: String,
     #[command(flatten)]
     pub reason: Reason,
+    #[command(flatten)]
+    pub confirm: Confirm,
 }
 
 #[derive(Args, Debug)]
@@ -253,6 +279,8 @@ pub struct PlanSet {
     /// Example: --reason "refund agreed on ticket #88"
     #[arg(long)]
     pub reason: String,
+    #[command(flatten)]
+    pub confirm: Confirm,
 }
 
 #[derive(Subcommand, Debug)]
@@ -277,6 +305,8 @@ pub struct SubscriptionSync {
     #[command(flatten)]
     pub reason: Reason,
     #[command(flatten)]
+    pub confirm: Confirm,
+    #[command(flatten)]
     pub stripe: StripeArgs,
     #[command(flatten)]
     pub output: Output,
@@ -288,9 +318,10 @@ pub enum MailCommand {
     ///
     /// Example: closewise mail list --to ana@example.com --json
     List(MailList),
-    /// One mail, with its text and delivery attempts.
+    /// One mail, with its text and delivery attempts. The text holds live links, so reading it
+    /// is recorded in the audit trail.
     ///
-    /// Example: closewise mail show 0193f1c2-...
+    /// Example: closewise mail show 0193f1c2-... --reason "ticket #31: link never arrived"
     Show(MailShow),
     /// Puts a failed or pending mail back in the queue, due now.
     ///
@@ -321,6 +352,8 @@ pub struct MailShow {
     /// The mail's id (from `closewise mail list`).
     pub id: Uuid,
     #[command(flatten)]
+    pub reason: Reason,
+    #[command(flatten)]
     pub output: Output,
 }
 
@@ -330,6 +363,8 @@ pub struct MailRetry {
     pub id: Uuid,
     #[command(flatten)]
     pub reason: Reason,
+    #[command(flatten)]
+    pub confirm: Confirm,
 }
 
 #[derive(Subcommand, Debug)]
@@ -353,6 +388,8 @@ pub struct WebhookReplay {
     #[command(flatten)]
     pub reason: Reason,
     #[command(flatten)]
+    pub confirm: Confirm,
+    #[command(flatten)]
     pub stripe: StripeArgs,
 }
 
@@ -370,13 +407,15 @@ pub struct WebhooksList {
 
 #[derive(Subcommand, Debug)]
 pub enum DbCommand {
-    /// Applies pending migrations (the API also does this when it starts).
+    /// Applies pending migrations (the API also does this when it starts). The only command
+    /// that changes the schema; the others refuse a database whose schema is behind.
     ///
     /// Example: closewise db migrate --database-url postgres://localhost/closewise
     Migrate,
-    /// Loads a set of users from a fixture file (users already there are left alone).
+    /// Loads a set of users from a fixture file (users already there are left alone). Refuses a
+    /// production database: APP_ENV=production, or a PostgreSQL server on another host.
     ///
-    /// Example: closewise db seed fixtures/seed.json
+    /// Example: closewise db seed fixtures/seed.json --yes
     Seed(DbSeed),
 }
 
@@ -384,6 +423,8 @@ pub enum DbCommand {
 pub struct DbSeed {
     /// The fixture: {"users": [{"email", "password", "verified", "plan", "subscription"}]}.
     pub fixture: PathBuf,
+    #[command(flatten)]
+    pub confirm: Confirm,
 }
 
 #[derive(Args, Debug)]

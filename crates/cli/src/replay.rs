@@ -14,13 +14,17 @@ use crate::ctx::Ctx;
 use crate::opt::{StripeArgs, WebhookReplay};
 use crate::print::when;
 
-async fn fetch_event(a: &StripeArgs, id: &str) -> anyhow::Result<Value> {
+fn check_event_id(id: &str) -> anyhow::Result<()> {
     if !closewise_core::billing::is_stripe_id(id) {
         return Err(crate::UsageError(format!(
             "{id:?} is not a Stripe event id; copy it from `closewise webhooks list`"
         ))
         .into());
     }
+    Ok(())
+}
+
+async fn fetch_event(a: &StripeArgs, id: &str) -> anyhow::Result<Value> {
     let url = format!("{}/v1/events/{id}", a.stripe_api_base.trim_end_matches('/'));
     let res = reqwest::Client::builder()
         .timeout(std::time::Duration::from_secs(
@@ -73,6 +77,7 @@ async fn user_of(ctx: &Ctx, event: &Value) -> anyhow::Result<Option<(Uuid, Strin
 }
 
 pub async fn replay(ctx: &Ctx, a: WebhookReplay) -> anyhow::Result<()> {
+    check_event_id(&a.event_id)?;
     if let Some(row) = ctx.store.webhook_event(&a.event_id).await? {
         if let Some(at) = row.processed_at {
             println!(
@@ -84,6 +89,11 @@ pub async fn replay(ctx: &Ctx, a: WebhookReplay) -> anyhow::Result<()> {
             return Ok(());
         }
     }
+    ctx.confirm(
+        a.confirm.yes,
+        &format!("Fetch Stripe event {} and process it again?", a.event_id),
+    )?;
+    let actor = ctx.actor()?;
     let event = fetch_event(&a.stripe, &a.event_id).await?;
     let kind = event["type"].as_str().unwrap_or("unknown").to_owned();
     let billing = Billing::new(
@@ -101,7 +111,7 @@ pub async fn replay(ctx: &Ctx, a: WebhookReplay) -> anyhow::Result<()> {
     let user = user_of(ctx, &event).await?;
     ctx.store
         .record_audit(&NewAudit {
-            actor: ctx.actor.clone(),
+            actor,
             action: "webhook.replay",
             user_id: user.as_ref().map(|u| u.0),
             target_email: user.as_ref().map(|u| u.1.clone()),

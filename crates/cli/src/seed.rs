@@ -84,6 +84,11 @@ pub async fn seed(ctx: &Ctx, a: DbSeed) -> anyhow::Result<()> {
         checked.push((email, plan, status, u));
     }
 
+    ctx.confirm(
+        a.confirm.yes,
+        &format!("Create the {} user(s) of {path}?", checked.len()),
+    )?;
+    let actor = ctx.actor()?;
     let hasher = Hasher::new();
     let (mut created, mut skipped) = (0, 0);
     for (email, plan, status, u) in checked {
@@ -98,7 +103,7 @@ pub async fn seed(ctx: &Ctx, a: DbSeed) -> anyhow::Result<()> {
             now,
         };
         let audit = NewAudit {
-            actor: ctx.actor.clone(),
+            actor: actor.clone(),
             action: "user.seed",
             user_id: Some(id),
             target_email: Some(user.email.clone()),

@@ -90,7 +90,7 @@ both!(
         }
 
         // A plan that disagrees with the subscription is pointed out.
-        db.ok(&["plans", "set", "cy@example.com", "free", "--reason", "test"]).await;
+        db.ok(&["plans", "set", "cy@example.com", "free", "--reason", "test", "--yes"]).await;
         let screen = db.ok(&["users", "show", "cy@example.com"]).await;
         assert!(screen.contains("subscriptions sync"), "{screen}");
     }
@@ -110,7 +110,7 @@ both!(
 both!(
     async fn verify_confirms_the_address_once_and_records_who_and_why(db) {
         let db = db.seeded().await;
-        let out = db.ok(&["users", "verify", "bo@example.com", "--reason", "ticket 12"]).await;
+        let out = db.ok(&["users", "verify", "bo@example.com", "--reason", "ticket 12", "--yes"]).await;
         assert!(out.contains("now verified"), "{out}");
         let v = db.json(&["users", "show", "bo@example.com"]).await;
         assert!(v["user"]["email_confirmed_at"].is_string());
@@ -151,9 +151,12 @@ both!(
         let details: serde_json::Value = serde_json::from_str(&audit[0].details).unwrap();
         assert_eq!(details["active_sessions"], 2);
 
-        // Answering yes on standard input works too.
-        let yes = db.run_with_stdin(&["users", "sign-out", "ana@example.com"], "y\n").await;
-        assert!(yes.status.success(), "{}", stderr(&yes));
+        // Without a terminal nobody can answer: a piped "y" is refused too.
+        sign_in(&store, "ana@example.com").await;
+        let piped = db.run_with_stdin(&["users", "sign-out", "ana@example.com"], "y\n").await;
+        assert_eq!(piped.status.code(), Some(1));
+        assert!(stderr(&piped).contains("not a terminal"), "{}", stderr(&piped));
+        assert!(store.sessions_of(ana.id).await.unwrap().iter().any(|s| s.revoked_at.is_none()));
     }
 );
 
@@ -193,7 +196,7 @@ both!(
 both!(
     async fn plans_set_changes_the_plan_with_a_reason_and_records_before_and_after(db) {
         let db = db.seeded().await;
-        db.ok(&["plans", "set", "ana@example.com", "monthly", "--reason", "paid by invoice"]).await;
+        db.ok(&["plans", "set", "ana@example.com", "monthly", "--reason", "paid by invoice", "--yes"]).await;
         let v = db.json(&["plans", "show", "ana@example.com"]).await;
         assert_eq!(v["plan"]["plan_type"], "monthly");
         assert_eq!(v["plan"]["status"], "active");
@@ -215,9 +218,9 @@ both!(
         let log = db.ok(&["audit"]).await;
         assert!(log.starts_with("WHEN") && log.contains("paid by invoice"), "{log}");
 
-        let no_reason = db.run(&["plans", "set", "ana@example.com", "free"]).await;
+        let no_reason = db.run(&["plans", "set", "ana@example.com", "free", "--yes"]).await;
         assert_eq!(no_reason.status.code(), Some(2));
-        let bad_plan = db.run(&["plans", "set", "ana@example.com", "pro", "--reason", "x"]).await;
+        let bad_plan = db.run(&["plans", "set", "ana@example.com", "pro", "--reason", "x", "--yes"]).await;
         assert_eq!(bad_plan.status.code(), Some(2));
         let v = db.json(&["plans", "show", "ana@example.com"]).await;
         assert_eq!(v["plan"]["plan_type"], "monthly", "refused commands change nothing");

@@ -4,7 +4,7 @@ use closewise_core::billing::{StripeClient, StripeConnection};
 use closewise_core::store::Store;
 use stripe_mock::MockHandle;
 
-use crate::helpers::{now, stderr, TestDb, ACTOR};
+use crate::helpers::{now, stderr, Backend, TestDb, ACTOR};
 
 fn stripe(mock: &MockHandle) -> StripeClient {
     StripeClient::new(&StripeConnection {
@@ -79,7 +79,7 @@ both!(
         assert_eq!(plan["plan"]["plan_type"], "monthly");
 
         // The drift: the plan says free while Stripe bills the customer.
-        db.ok(&["plans", "set", "ana@example.com", "free", "--reason", "simulated drift"]).await;
+        db.ok(&["plans", "set", "ana@example.com", "free", "--reason", "simulated drift", "--yes"]).await;
 
         let dry = db
             .json(&["subscriptions", "sync", "ana@example.com", "--dry-run", "--stripe-api-base", &base])
@@ -92,7 +92,7 @@ both!(
         assert_eq!(plan["plan"]["plan_type"], "free", "--dry-run changes nothing");
 
         let out = db
-            .ok(&["subscriptions", "sync", "ana@example.com", "--reason", "ticket 7", "--stripe-api-base", &base])
+            .ok(&["subscriptions", "sync", "ana@example.com", "--reason", "ticket 7", "--yes", "--stripe-api-base", &base])
             .await;
         assert!(out.contains("repaired") && out.contains("plan.type: \"free\" -> \"monthly\""), "{out}");
         let shown = db.json(&["users", "show", "ana@example.com"]).await;
@@ -105,18 +105,55 @@ both!(
         assert_eq!(entry["details"]["subscription_id"], sub_id.as_str());
         let audit_len = shown["audit"].as_array().unwrap().len();
 
-        let again = db.json(&["subscriptions", "sync", "ana@example.com", "--stripe-api-base", &base]).await;
+        let again = db.json(&["subscriptions", "sync", "ana@example.com", "--yes", "--stripe-api-base", &base]).await;
         assert_eq!(again[0]["outcome"], "in_sync");
         let shown = db.json(&["users", "show", "ana@example.com"]).await;
         assert_eq!(shown["audit"].as_array().unwrap().len(), audit_len, "nothing changed, nothing recorded");
 
         // Canceled at Stripe while our copy still says active: the plan ends.
         stripe(&mock).cancel_subscription(&sub_id).await.unwrap();
-        let ended = db.json(&["subscriptions", "sync", "ana@example.com", "--stripe-api-base", &base]).await;
+        let ended = db.json(&["subscriptions", "sync", "ana@example.com", "--yes", "--stripe-api-base", &base]).await;
         assert_eq!(ended[0]["outcome"], "repaired");
         let plan = db.json(&["plans", "show", "ana@example.com"]).await;
         assert_eq!(plan["plan"]["plan_type"], "free");
         assert_eq!(plan["subscription"]["status"], "canceled");
+        mock.shutdown().await;
+    }
+);
+
+both!(
+    async fn sync_writes_its_audit_row_in_the_same_transaction_as_its_change(db) {
+        let db = db.seeded().await;
+        let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
+        let base = mock.base_url();
+        subscribe(&db, &mock, "ana@example.com").await;
+        db.ok(&["plans", "set", "ana@example.com", "free", "--reason", "simulated drift", "--yes"]).await;
+        // The audit trail refuses the sync's row: the repair must not happen without it.
+        let (refuse, allow) = match db.backend {
+            Backend::Sqlite => (
+                "CREATE TRIGGER refuse_sync_audit BEFORE INSERT ON audit_log \
+                 WHEN NEW.action = 'subscription.sync' BEGIN SELECT RAISE(ABORT, 'refused'); END",
+                "DROP TRIGGER refuse_sync_audit",
+            ),
+            Backend::Postgres => (
+                "ALTER TABLE audit_log ADD CONSTRAINT refuse_sync_audit \
+                 CHECK (action <> 'subscription.sync')",
+                "ALTER TABLE audit_log DROP CONSTRAINT refuse_sync_audit",
+            ),
+        };
+        db.execute(refuse).await;
+        let sync = ["subscriptions", "sync", "ana@example.com", "--yes", "--stripe-api-base", base.as_str()];
+        let failed = db.run(&sync).await;
+        assert_eq!(failed.status.code(), Some(1), "{}", stderr(&failed));
+        let plan = db.json(&["plans", "show", "ana@example.com"]).await;
+        assert_eq!(plan["plan"]["plan_type"], "free", "no change without its audit row");
+
+        db.execute(allow).await;
+        let out = db.ok(&sync).await;
+        assert!(out.contains("repaired"), "{out}");
+        let shown = db.json(&["users", "show", "ana@example.com"]).await;
+        assert_eq!(shown["plan"]["plan_type"], "monthly");
+        assert_eq!(shown["audit"][0]["action"], "subscription.sync");
         mock.shutdown().await;
     }
 );
@@ -127,7 +164,7 @@ both!(
         let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
         let base = mock.base_url();
         subscribe(&db, &mock, "bo@example.com").await;
-        let out = db.run(&["subscriptions", "sync", "--all", "--json", "--stripe-api-base", &base]).await;
+        let out = db.run(&["subscriptions", "sync", "--all", "--json", "--yes", "--stripe-api-base", &base]).await;
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         let reports: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let by_email = |e: &str| {
@@ -194,10 +231,10 @@ both!(
             .finish_webhook_event(&event_id, now(), Some("Stripe is unavailable: timed out"))
             .await
             .unwrap();
-        db.ok(&["plans", "set", "ana@example.com", "free", "--reason", "simulated drift"]).await;
+        db.ok(&["plans", "set", "ana@example.com", "free", "--reason", "simulated drift", "--yes"]).await;
 
         let out = db
-            .ok(&["webhooks", "replay", &event_id, "--reason", "Stripe outage", "--stripe-api-base", &base])
+            .ok(&["webhooks", "replay", &event_id, "--reason", "Stripe outage", "--yes", "--stripe-api-base", &base])
             .await;
         assert!(out.contains("processed for ana@example.com"), "{out}");
         let row = store.webhook_event(&event_id).await.unwrap().unwrap();
@@ -214,10 +251,10 @@ both!(
         let again = db.ok(&["webhooks", "replay", &event_id, "--stripe-api-base", &base]).await;
         assert!(again.contains("would change nothing"), "{again}");
 
-        let unknown = db.run(&["webhooks", "replay", "evt_unknown", "--stripe-api-base", &base]).await;
+        let unknown = db.run(&["webhooks", "replay", "evt_unknown", "--yes", "--stripe-api-base", &base]).await;
         assert_eq!(unknown.status.code(), Some(1));
         assert!(stderr(&unknown).contains("Stripe has no event"), "{}", stderr(&unknown));
-        let malformed = db.run(&["webhooks", "replay", "evt/../x", "--stripe-api-base", &base]).await;
+        let malformed = db.run(&["webhooks", "replay", "evt/../x", "--yes", "--stripe-api-base", &base]).await;
         assert_eq!(malformed.status.code(), Some(2));
         mock.shutdown().await;
     }
@@ -257,7 +294,7 @@ both!(
         assert!(before["subscription"].is_null());
 
         let report = db
-            .json(&["subscriptions", "sync", "ana@example.com", "--stripe-api-base", &base])
+            .json(&["subscriptions", "sync", "ana@example.com", "--yes", "--stripe-api-base", &base])
             .await;
         assert_eq!(report[0]["outcome"], "repaired");
         assert_eq!(report[0]["subscription_id"], sub_id.as_str());
@@ -282,7 +319,7 @@ both!(
             .expect("the mock records the subscription's creation");
         let created_id = created["id"].as_str().unwrap().to_owned();
         // Delivered through the API's own handler, which notes the account it was about.
-        db.ok(&["webhooks", "replay", &created_id, "--stripe-api-base", &base]).await;
+        db.ok(&["webhooks", "replay", &created_id, "--yes", "--stripe-api-base", &base]).await;
         let store = db.store().await;
         let ana = store.user_by_email("ana@example.com").await.unwrap().unwrap();
         store.receive_webhook_event("evt_failed", "invoice.payment_failed", now()).await.unwrap();

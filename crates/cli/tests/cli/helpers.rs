@@ -8,9 +8,25 @@ use serde_json::Value;
 
 pub const ACTOR: &str = "test-operator";
 
-/// Runs the test body once on SQLite and once on PostgreSQL.
+/// Runs the test body once on SQLite and once on PostgreSQL, each a fresh migrated database
+/// (`unmigrated async fn`: a fresh empty one).
 #[macro_export]
 macro_rules! both {
+    (unmigrated async fn $name:ident($db:ident) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            async fn run($db: $crate::helpers::TestDb) $body
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                run($crate::helpers::TestDb::empty($crate::helpers::Backend::Sqlite).await).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                run($crate::helpers::TestDb::empty($crate::helpers::Backend::Postgres).await).await
+            }
+        }
+    };
     (async fn $name:ident($db:ident) $body:block) => {
         mod $name {
             #[allow(unused_imports)]
@@ -36,6 +52,7 @@ pub enum Backend {
 
 pub struct TestDb {
     pub url: String,
+    pub backend: Backend,
     dir: PathBuf,
 }
 
@@ -54,14 +71,42 @@ pub fn fixture(name: &str) -> String {
 }
 
 impl TestDb {
+    /// A fresh database with the current schema (as `closewise db migrate` leaves it).
     pub async fn new(backend: Backend) -> TestDb {
+        let db = TestDb::empty(backend).await;
+        db.store().await.close().await;
+        db
+    }
+
+    /// A fresh database without any table (for SQLite: an empty file).
+    pub async fn empty(backend: Backend) -> TestDb {
         let dir = std::env::temp_dir().join(format!("closewise-cli-{}", uuid::Uuid::now_v7()));
         std::fs::create_dir_all(&dir).unwrap();
         let url = match backend {
-            Backend::Sqlite => format!("sqlite://{}/cli.db", dir.display()),
+            Backend::Sqlite => {
+                std::fs::write(dir.join("cli.db"), b"").unwrap();
+                format!("sqlite://{}/cli.db", dir.display())
+            }
             Backend::Postgres => fresh_postgres_database().await,
         };
-        TestDb { url, dir }
+        TestDb { url, backend, dir }
+    }
+
+    /// Runs SQL on the database directly: to break it on purpose.
+    pub async fn execute(&self, sql: &str) {
+        use sqlx::Connection;
+        match self.backend {
+            Backend::Sqlite => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url).await.unwrap();
+                sqlx::query(sql).execute(&mut c).await.unwrap();
+                c.close().await.unwrap();
+            }
+            Backend::Postgres => {
+                let mut c = sqlx::PgConnection::connect(&self.url).await.unwrap();
+                sqlx::query(sql).execute(&mut c).await.unwrap();
+                c.close().await.unwrap();
+            }
+        }
     }
 
     /// The API's store on the same database, migrated.
@@ -73,33 +118,62 @@ impl TestDb {
         store
     }
 
-    /// Runs `closewise ARGS` with `stdin`, off the async runtime (stripe-mock may run on it).
-    pub async fn run_with_stdin(&self, args: &[&str], stdin: &str) -> Output {
+    /// `closewise ARGS` on this database, as the OS user `ACTOR` on a development machine.
+    pub fn command(&self, args: &[&str]) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("closewise"));
         cmd.args(args)
             .env("DATABASE_URL", &self.url)
             .env("USER", ACTOR)
+            .env_remove("LOGNAME")
+            .env_remove("CLOSEWISE_ACTOR")
+            .env_remove("APP_ENV")
             .env_remove("STRIPE_API_BASE")
-            .env_remove("STRIPE_SECRET_KEY")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let stdin = stdin.to_owned();
-        tokio::task::spawn_blocking(move || {
-            use std::io::Write;
-            let mut child = cmd.spawn().expect("closewise runs");
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(stdin.as_bytes())
-                .unwrap();
-            child.wait_with_output().unwrap()
-        })
-        .await
-        .unwrap()
+            .env_remove("STRIPE_SECRET_KEY");
+        cmd
     }
 
+    /// Runs `closewise ARGS` with `stdin` (a pipe, not a terminal), off the async runtime
+    /// (stripe-mock may run on it).
+    pub async fn run_with_stdin(&self, args: &[&str], stdin: &str) -> Output {
+        output(self.command(args), stdin).await
+    }
+
+    /// Runs `closewise ARGS` with these environment variables set (an empty value removes one).
+    pub async fn run_env(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = self.command(args);
+        for (k, v) in env {
+            if v.is_empty() {
+                cmd.env_remove(k);
+            } else {
+                cmd.env(k, v);
+            }
+        }
+        output(cmd, "").await
+    }
+}
+
+/// Runs `cmd` with `stdin` piped in, off the async runtime.
+pub async fn output(mut cmd: std::process::Command, stdin: &str) -> Output {
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let stdin = stdin.to_owned();
+    tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut child = cmd.spawn().expect("the command runs");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+impl TestDb {
     pub async fn run(&self, args: &[&str]) -> Output {
         self.run_with_stdin(args, "").await
     }
@@ -126,7 +200,9 @@ impl TestDb {
 
     /// A database holding the users of `tests/fixtures/seed.json`.
     pub async fn seeded(self) -> TestDb {
-        let out = self.ok(&["db", "seed", &fixture("seed.json")]).await;
+        let out = self
+            .ok(&["db", "seed", &fixture("seed.json"), "--yes"])
+            .await;
         assert!(out.contains("5 created"), "{out}");
         self
     }

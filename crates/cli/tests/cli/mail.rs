@@ -3,7 +3,7 @@
 use closewise_core::store::{NewMail, Store};
 use uuid::Uuid;
 
-use crate::helpers::{now, stderr};
+use crate::helpers::{now, stderr, ACTOR};
 
 async fn enqueue(store: &Store, to: &str) -> Uuid {
     let id = Uuid::now_v7();
@@ -56,7 +56,7 @@ both!(
         let human = db.ok(&["mail", "show", &id.to_string()]).await;
         assert!(human.contains("failed") && human.contains("550 mailbox unavailable"), "{human}");
 
-        db.ok(&["mail", "retry", &id.to_string(), "--reason", "mailbox fixed"]).await;
+        db.ok(&["mail", "retry", &id.to_string(), "--reason", "mailbox fixed", "--yes"]).await;
         let pending = db.json(&["mail", "list", "--pending"]).await;
         assert_eq!(pending[0]["id"], id.to_string());
         assert!(pending[0]["failed_at"].is_null());
@@ -66,7 +66,7 @@ both!(
         assert_eq!(audit[0].reason.as_deref(), Some("mailbox fixed"));
 
         store.mark_mail_sent(id, now()).await.unwrap();
-        let sent = db.run(&["mail", "retry", &id.to_string()]).await;
+        let sent = db.run(&["mail", "retry", &id.to_string(), "--yes"]).await;
         assert_eq!(sent.status.code(), Some(1));
         assert!(stderr(&sent).contains("already delivered"), "{}", stderr(&sent));
         let unknown = db.run(&["mail", "show", &Uuid::now_v7().to_string()]).await;
@@ -74,6 +74,36 @@ both!(
         assert!(stderr(&unknown).contains("closewise mail list"), "{}", stderr(&unknown));
         let malformed = db.run(&["mail", "show", "42"]).await;
         assert_eq!(malformed.status.code(), Some(2));
+    }
+);
+
+both!(
+    async fn mail_show_records_who_read_the_mail_since_it_holds_live_links(db) {
+        let db = db.seeded().await;
+        let store = db.store().await;
+        let id = enqueue(&store, "ana@example.com").await;
+        let shown = db.ok(&["mail", "show", &id.to_string(), "--reason", "ticket 31"]).await;
+        assert!(shown.contains("verify?token=abc"), "{shown}");
+        let ana = store.user_by_email("ana@example.com").await.unwrap().unwrap();
+        let trail = store.audit_of(Some(ana.id), &ana.email, 10).await.unwrap();
+        assert_eq!(trail[0].action, "mail.show");
+        assert_eq!(trail[0].actor, ACTOR);
+        assert_eq!(trail[0].target_email.as_deref(), Some("ana@example.com"));
+        assert_eq!(trail[0].reason.as_deref(), Some("ticket 31"));
+        let details: serde_json::Value = serde_json::from_str(&trail[0].details).unwrap();
+        assert_eq!(details["mail_id"], id.to_string());
+
+        // As JSON too, and for an address with no account.
+        let other = enqueue(&store, "nobody@example.com").await;
+        db.json(&["mail", "show", &other.to_string()]).await;
+        let trail = store.audit_of(None, "nobody@example.com", 10).await.unwrap();
+        assert_eq!(trail.len(), 1);
+        assert_eq!(trail[0].action, "mail.show");
+
+        // Nobody to record on a production database: nothing is shown.
+        let out = db.run_env(&["mail", "show", &id.to_string()], &[("APP_ENV", "production")]).await;
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
     }
 );
 

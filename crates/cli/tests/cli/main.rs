@@ -7,4 +7,5 @@ mod helpers;
 mod accounts;
 mod billing;
 mod mail;
+mod safety;
 mod seed_and_stats;

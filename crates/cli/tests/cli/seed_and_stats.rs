@@ -7,7 +7,7 @@ use crate::helpers::{fixture, stderr};
 both!(
     async fn seeding_creates_every_user_once_with_a_working_password(db) {
         let db = db.seeded().await;
-        let again = db.ok(&["db", "seed", &fixture("seed.json")]).await;
+        let again = db.ok(&["db", "seed", &fixture("seed.json"), "--yes"]).await;
         assert!(again.contains("0 created, 5 already there"), "{again}");
 
         let store = db.store().await;
@@ -29,16 +29,16 @@ both!(
 
 both!(
     async fn a_bad_fixture_is_a_usage_error_and_writes_nothing(db) {
-        let out = db.run(&["db", "seed", &fixture("bad-seed.json")]).await;
+        let out = db.run(&["db", "seed", &fixture("bad-seed.json"), "--yes"]).await;
         assert_eq!(out.status.code(), Some(2));
         assert!(stderr(&out).contains("users[1]"), "{}", stderr(&out));
         let users = db.json(&["users", "list"]).await;
         assert!(users.as_array().unwrap().is_empty());
-        let weak = db.run(&["db", "seed", &fixture("weak-password-seed.json")]).await;
+        let weak = db.run(&["db", "seed", &fixture("weak-password-seed.json"), "--yes"]).await;
         assert_eq!(weak.status.code(), Some(2));
         assert!(stderr(&weak).contains("users[1]"), "{}", stderr(&weak));
         assert!(db.json(&["users", "list"]).await.as_array().unwrap().is_empty());
-        let missing = db.run(&["db", "seed", "/nonexistent/seed.json"]).await;
+        let missing = db.run(&["db", "seed", "/nonexistent/seed.json", "--yes"]).await;
         assert_eq!(missing.status.code(), Some(2));
     }
 );
@@ -72,7 +72,7 @@ both!(
 both!(
     async fn the_repository_fixture_loads_every_account_state(db) {
         let path = format!("{}/../../fixtures/seed.json", env!("CARGO_MANIFEST_DIR"));
-        let out = db.ok(&["db", "seed", &path]).await;
+        let out = db.ok(&["db", "seed", &path, "--yes"]).await;
         assert!(out.contains("4 created"), "{out}");
         assert_eq!(
             crate::helpers::emails(&db.json(&["users", "list", "--paid"]).await),

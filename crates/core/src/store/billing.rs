@@ -7,6 +7,8 @@ use closewise_domain::subscription::SubscriptionStatus;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::audit::{bind_audit, NewAudit};
+use super::plans::PlanRow;
 use super::{dispatch, domain_sql, Store};
 
 /// A subscription as Stripe reported it, ready to be stored.
@@ -76,6 +78,16 @@ pub enum EventReceipt {
     AlreadyProcessed,
 }
 
+/// One account's plan and subscription rows at one moment.
+#[derive(Clone, Debug)]
+pub struct BillingRows {
+    pub plan: Option<PlanRow>,
+    pub subscription: Option<SubscriptionRow>,
+}
+
+const PLAN_COLUMNS: &str = "id, user_id, plan_type, status, plan_started_at, plan_updated_at, \
+    created_at, updated_at, stripe_subscription_id, stripe_customer_id, subscription_id";
+
 const SUBSCRIPTION_COLUMNS: &str = "id, user_id, customer_id, subscription_id, price_id, status, \
     cancel_at_period_end, current_period_end, payment_method_brand, payment_method_last4, \
     created_at, updated_at";
@@ -130,6 +142,62 @@ static END_PLAN: LazyLock<String> = LazyLock::new(|| {
     WHERE user_id = $1 AND plan_type = '{monthly}' AND stripe_subscription_id = $3",
     )
 });
+
+/// `apply_subscription`'s statements on the open transaction `$tx`; evaluates to the `Fulfilment`.
+macro_rules! apply_in {
+    ($tx:ident, $select:ident, $user_id:expr, $record:expr, $now:expr) => {{
+        let stored = sqlx::query(&UPSERT_SUBSCRIPTION)
+            .bind(Uuid::now_v7())
+            .bind($user_id)
+            .bind(&$record.customer_id)
+            .bind(&$record.subscription_id)
+            .bind(&$record.price_id)
+            .bind($record.status.as_str())
+            .bind($record.cancel_at_period_end)
+            .bind($record.current_period_end)
+            .bind(&$record.payment_method_brand)
+            .bind(&$record.payment_method_last4)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await?
+            .rows_affected()
+            == 1;
+        let row = sqlx::query_as::<_, SubscriptionRow>(&$select)
+            .bind($user_id)
+            .fetch_one(&mut *$tx)
+            .await?;
+        sqlx::query(&ENSURE_PLAN)
+            .bind(Uuid::now_v7())
+            .bind($user_id)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await?;
+        let plan_changed_to = if row.counts_as_subscribed() {
+            let changed = sqlx::query(&ACTIVATE_PLAN)
+                .bind($user_id)
+                .bind($now)
+                .bind(&row.subscription_id)
+                .bind(&row.customer_id)
+                .execute(&mut *$tx)
+                .await?
+                .rows_affected();
+            (changed == 1).then_some("monthly")
+        } else {
+            let changed = sqlx::query(&END_PLAN)
+                .bind($user_id)
+                .bind($now)
+                .bind(&row.subscription_id)
+                .execute(&mut *$tx)
+                .await?
+                .rows_affected();
+            (changed == 1).then_some("free")
+        };
+        Fulfilment {
+            stored,
+            plan_changed_to,
+        }
+    }};
+}
 
 impl Store {
     pub async fn stripe_customer_of(&self, user_id: Uuid) -> Result<Option<String>, sqlx::Error> {
@@ -200,57 +268,65 @@ impl Store {
         let select = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1");
         dispatch!(self, |p| {
             let mut tx = p.begin().await?;
-            let stored = sqlx::query(&UPSERT_SUBSCRIPTION)
-                .bind(Uuid::now_v7())
-                .bind(user_id)
-                .bind(&record.customer_id)
-                .bind(&record.subscription_id)
-                .bind(&record.price_id)
-                .bind(record.status.as_str())
-                .bind(record.cancel_at_period_end)
-                .bind(record.current_period_end)
-                .bind(&record.payment_method_brand)
-                .bind(&record.payment_method_last4)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-                == 1;
-            let row = sqlx::query_as::<_, SubscriptionRow>(&select)
-                .bind(user_id)
-                .fetch_one(&mut *tx)
-                .await?;
-            sqlx::query(&ENSURE_PLAN)
-                .bind(Uuid::now_v7())
-                .bind(user_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-            let plan_changed_to = if row.counts_as_subscribed() {
-                let changed = sqlx::query(&ACTIVATE_PLAN)
-                    .bind(user_id)
-                    .bind(now)
-                    .bind(&row.subscription_id)
-                    .bind(&row.customer_id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                (changed == 1).then_some("monthly")
-            } else {
-                let changed = sqlx::query(&END_PLAN)
-                    .bind(user_id)
-                    .bind(now)
-                    .bind(&row.subscription_id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                (changed == 1).then_some("free")
-            };
+            let fulfilment = apply_in!(tx, select, user_id, record, now);
             tx.commit().await?;
-            Ok(Fulfilment {
-                stored,
-                plan_changed_to,
-            })
+            Ok(fulfilment)
+        })
+    }
+
+    /// `apply_subscription` for an operator: also remembers the customer, and writes the audit
+    /// row `audit` makes of the rows before and after (None: no row) in the same transaction.
+    /// Returns the rows before and after.
+    #[tracing::instrument(skip_all, fields(%user_id, subscription = %record.subscription_id))]
+    pub async fn apply_subscription_audited<F>(
+        &self,
+        user_id: Uuid,
+        record: &SubscriptionRecord,
+        now: OffsetDateTime,
+        audit: F,
+    ) -> Result<(BillingRows, BillingRows), sqlx::Error>
+    where
+        F: FnOnce(&BillingRows, &BillingRows) -> Option<NewAudit>,
+    {
+        let select = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1");
+        let select_plan = format!("SELECT {PLAN_COLUMNS} FROM user_plans WHERE user_id = $1");
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let before = BillingRows {
+                plan: sqlx::query_as::<_, PlanRow>(&select_plan)
+                    .bind(user_id)
+                    .fetch_optional(&mut *tx)
+                    .await?,
+                subscription: sqlx::query_as::<_, SubscriptionRow>(&select)
+                    .bind(user_id)
+                    .fetch_optional(&mut *tx)
+                    .await?,
+            };
+            sqlx::query(
+                "INSERT INTO stripe_customers (user_id, customer_id, created_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (user_id) DO NOTHING",
+            )
+            .bind(user_id)
+            .bind(&record.customer_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            apply_in!(tx, select, user_id, record, now);
+            let after = BillingRows {
+                plan: sqlx::query_as::<_, PlanRow>(&select_plan)
+                    .bind(user_id)
+                    .fetch_optional(&mut *tx)
+                    .await?,
+                subscription: sqlx::query_as::<_, SubscriptionRow>(&select)
+                    .bind(user_id)
+                    .fetch_optional(&mut *tx)
+                    .await?,
+            };
+            if let Some(audit) = audit(&before, &after) {
+                bind_audit!(audit).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok((before, after))
         })
     }
 
