@@ -150,7 +150,7 @@ export class Helpers {
   /** Loads a fixture into this stack's database with the operator CLI: `closewise db seed FILE`. */
   seed(fixture: string): void {
     const file = path.join(REPO, fixture);
-    const result = spawnSync(path.join(binDir(), "closewise"), ["db", "seed", file, "--database-url", this.stack.databaseUrl], {
+    const result = spawnSync(path.join(binDir(), "closewise"), ["db", "seed", file, "--database-url", this.stack.databaseUrl, "--yes", "--actor", "e2e"], {
       cwd: this.stack.dataDir,
       encoding: "utf8",
     });

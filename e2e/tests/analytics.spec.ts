@@ -12,8 +12,18 @@ import { ANALYTICS_HOST } from "../support/analyticsBuild";
 import { expect, test } from "../support/fixtures";
 
 // A worker of its own (the option gives it its own stack and build); in order, in that one worker.
-test.use({ analytics: true, reducedMotion: "reduce" });
+// PostHog drops events from user agents that look like bots, and Headless Chrome's does: this file
+// browses as the desktop Chrome a visitor has.
+test.use({
+  analytics: true,
+  reducedMotion: "reduce",
+  userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+});
 test.describe.configure({ mode: "default" });
+// ... and without the automation flag, which PostHog also reads as a bot.
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "webdriver", { get: () => false }));
+});
 
 const SECRET = "e2e-secret-token-8f3a91";
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];

@@ -35,6 +35,11 @@ function prerendered(dir) {
 
 const client = JSON.parse(readFileSync(join(root, "src", "clientRoutes.json"), "utf8"));
 const manifest = { prerendered: prerendered(to).sort(), client, shell: SHELL };
+// The server's Content-Security-Policy lets the pages talk to the analytics host this build was
+// configured with (and no other), so it has to know it.
+if (process.env.VITE_POSTHOG_KEY) {
+  manifest.analytics_origin = new URL(process.env.VITE_POSTHOG_HOST || "https://us.i.posthog.com").origin;
+}
 for (const path of client) {
   if (manifest.prerendered.includes(path)) throw new Error(`postbuild: ${path} is both prerendered and client-only`);
 }

@@ -28,6 +28,9 @@ struct RoutesFile {
     client: Vec<String>,
     #[serde(default)]
     shell: Option<String>,
+    /// The analytics host the build was configured with (`VITE_POSTHOG_HOST`), if any.
+    #[serde(default)]
+    analytics_origin: Option<String>,
 }
 
 struct Site {
@@ -48,11 +51,19 @@ pub fn router(settings: &Settings) -> Router {
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or_default();
     let shell_name = routes.shell.unwrap_or_else(|| "index.html".into());
+    // Only a plain http(s) origin goes into the policy.
+    let analytics = routes
+        .analytics_origin
+        .as_deref()
+        .and_then(|o| url::Url::parse(o).ok())
+        .filter(|u| matches!(u.scheme(), "https" | "http") && u.host_str().is_some())
+        .map(|u| u.origin().ascii_serialization());
+    let analytics = analytics.as_deref();
     let page_csp = html_files(&dist)
         .into_iter()
         .filter_map(|file| {
             let html = std::fs::read_to_string(&file).ok()?;
-            let csp = content_security_policy(&inline_script_hashes(&html));
+            let csp = content_security_policy(&inline_script_hashes(&html), analytics);
             Some((file, HeaderValue::from_str(&csp).expect("CSP is ASCII")))
         })
         .collect();
@@ -61,7 +72,7 @@ pub fn router(settings: &Settings) -> Router {
         shell: dist.join(shell_name),
         client_routes: routes.client.into_iter().map(|p| normalise(&p)).collect(),
         dist,
-        csp: HeaderValue::from_str(&content_security_policy(&[])).expect("CSP is ASCII"),
+        csp: HeaderValue::from_str(&content_security_policy(&[], analytics)).expect("CSP is ASCII"),
         page_csp,
     });
     Router::new().fallback(any(move |req: Request| serve(site.clone(), req)))
@@ -70,7 +81,13 @@ pub fn router(settings: &Settings) -> Router {
 /// No `'unsafe-inline'` for scripts: the prerendered pages' inline scripts (hydration data, the
 /// module bootstrap) are allowed by their SHA-256, so an injected script runs nowhere. Analytics
 /// may load from and talk to PostHog.
-fn content_security_policy(script_hashes: &[String]) -> String {
+fn content_security_policy(script_hashes: &[String], analytics_origin: Option<&str>) -> String {
+    let mut connect_src =
+        "connect-src 'self' https://us.i.posthog.com https://eu.i.posthog.com".to_owned();
+    if let Some(origin) = analytics_origin {
+        connect_src.push(' ');
+        connect_src.push_str(origin);
+    }
     let mut script_src = vec!["'self'".to_owned()];
     script_src.extend(script_hashes.iter().map(|h| format!("'sha256-{h}'")));
     script_src.push("https://us-assets.i.posthog.com https://eu-assets.i.posthog.com".into());
@@ -80,7 +97,7 @@ fn content_security_policy(script_hashes: &[String]) -> String {
         "style-src 'self' 'unsafe-inline'".into(),
         "img-src 'self' data: https:".into(),
         "font-src 'self' data:".into(),
-        "connect-src 'self' https://us.i.posthog.com https://eu.i.posthog.com".into(),
+        connect_src,
         "frame-ancestors 'none'".into(),
         "base-uri 'self'".into(),
         "form-action 'self' http: https:".into(),
@@ -251,7 +268,8 @@ mod tests {
         // echo -n 'window.x=1' | openssl dgst -sha256 -binary | base64
         assert_eq!(hashes.len(), 2, "{hashes:?}");
         assert_eq!(hashes[0], "hUmDl3yY/7GaaX+Zuy8aEy8IzxgpBs7xccqYHs2/7kQ=");
-        let csp = content_security_policy(&hashes);
+        let csp = content_security_policy(&hashes, Some("https://analytics.example"));
+        assert!(csp.contains("connect-src 'self' https://us.i.posthog.com https://eu.i.posthog.com https://analytics.example"), "{csp}");
         assert!(
             csp.contains("script-src 'self' 'sha256-hUmDl3yY/7GaaX+Zuy8aEy8IzxgpBs7xccqYHs2/7kQ='"),
             "{csp}"
