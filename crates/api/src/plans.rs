@@ -21,7 +21,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// The spec's `user_plans` row.
 #[derive(Serialize, ToSchema)]
-pub struct PlanBody {
+#[schema(as = PlanBody)]
+pub struct PlanResponse {
     pub id: Uuid,
     pub user_id: Uuid,
     /// `free` or `monthly`.
@@ -45,9 +46,9 @@ pub struct PlanBody {
     pub subscription_id: Option<String>,
 }
 
-impl From<PlanRow> for PlanBody {
+impl From<PlanRow> for PlanResponse {
     fn from(r: PlanRow) -> Self {
-        PlanBody {
+        PlanResponse {
             id: r.id,
             user_id: r.user_id,
             plan_type: r.plan_type.to_string(),
@@ -79,13 +80,17 @@ pub struct ProductBody {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct ProductsBody {
+#[schema(as = ProductsBody)]
+pub struct ProductsResponse {
     pub products: Vec<ProductBody>,
 }
 
 #[utoipa::path(get, path = "/api/plan", tag = "plans",
-    responses((status = 200, body = PlanBody), (status = 401, body = crate::error::ErrorBody)), security(("bearer" = [])))]
-pub async fn plan(State(state): State<AppState>, auth: AuthUser) -> ApiResult<AppJson<PlanBody>> {
+    responses((status = 200, body = PlanResponse), (status = 401, body = crate::error::ErrorBody)), security(("bearer" = [])))]
+pub async fn plan(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<AppJson<PlanResponse>> {
     let row = state
         .store
         .plan_for(auth.user_id, state.clock.now())
@@ -93,8 +98,8 @@ pub async fn plan(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Ap
     Ok(AppJson(row.into()))
 }
 
-#[utoipa::path(get, path = "/api/products", tag = "plans", responses((status = 200, body = ProductsBody)))]
-pub async fn products(State(state): State<AppState>) -> AppJson<ProductsBody> {
+#[utoipa::path(get, path = "/api/products", tag = "plans", responses((status = 200, body = ProductsResponse)))]
+pub async fn products(State(state): State<AppState>) -> AppJson<ProductsResponse> {
     let products = closewise_domain::catalogue::catalogue(&state.settings.stripe.price_id)
         .into_iter()
         .map(|p| ProductBody {
@@ -111,5 +116,5 @@ pub async fn products(State(state): State<AppState>) -> AppJson<ProductsBody> {
             interval: p.interval,
         })
         .collect();
-    AppJson(ProductsBody { products })
+    AppJson(ProductsResponse { products })
 }

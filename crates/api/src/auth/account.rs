@@ -1,7 +1,7 @@
 //! The signed-in account: `GET /api/auth/user`, password change, deletion, and the public keys.
 
 use super::common::*;
-use super::session::{self, UserEnvelope};
+use super::session::{self, UserResponse};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::state::AppState;
@@ -14,28 +14,30 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 #[derive(Deserialize, ToSchema)]
-pub struct ChangePasswordBody {
+#[schema(as = ChangePasswordBody)]
+pub struct ChangePasswordRequest {
     pub current_password: String,
     pub password: String,
 }
 
 #[derive(Deserialize, ToSchema)]
-pub struct PasswordBody {
+#[schema(as = PasswordBody)]
+pub struct DeleteAccountRequest {
     pub password: String,
 }
 
 #[utoipa::path(get, path = "/api/auth/user", tag = "auth",
-    responses((status = 200, body = UserEnvelope), (status = 401, body = crate::error::ErrorBody)), security(("bearer" = [])))]
+    responses((status = 200, body = UserResponse), (status = 401, body = crate::error::ErrorBody)), security(("bearer" = [])))]
 pub async fn current_user(
     State(state): State<AppState>,
     auth: AuthUser,
-) -> ApiResult<AppJson<UserEnvelope>> {
+) -> ApiResult<AppJson<UserResponse>> {
     let user = state
         .store
         .user_by_id(auth.user_id)
         .await?
         .ok_or_else(ApiError::invalid_token)?;
-    Ok(AppJson(UserEnvelope {
+    Ok(AppJson(UserResponse {
         user: (&user).into(),
     }))
 }
@@ -66,16 +68,16 @@ pub(super) async fn reconfirm_password(
     Ok(user)
 }
 
-#[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = ChangePasswordBody,
-    responses((status = 200, body = Empty), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+#[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = ChangePasswordRequest,
+    responses((status = 200, body = EmptyResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
         (status = 422, body = crate::error::ErrorBody)), security(("bearer" = [])))]
 #[tracing::instrument(skip_all)]
 pub async fn change_password(
     State(state): State<AppState>,
     auth: AuthUser,
     ClientIp(ip): ClientIp,
-    AppJson(body): AppJson<ChangePasswordBody>,
-) -> ApiResult<AppJson<Empty>> {
+    AppJson(body): AppJson<ChangePasswordRequest>,
+) -> ApiResult<AppJson<EmptyResponse>> {
     let password = parse_password(&body.password)?;
     let user = reconfirm_password(
         &state,
@@ -94,10 +96,10 @@ pub async fn change_password(
         .store
         .change_password(user.id, &hash, Some(auth.session_id), false, &mail, now)
         .await?;
-    Ok(AppJson(Empty {}))
+    Ok(AppJson(EmptyResponse {}))
 }
 
-#[utoipa::path(delete, path = "/api/account", tag = "auth", request_body = PasswordBody,
+#[utoipa::path(delete, path = "/api/account", tag = "auth", request_body = DeleteAccountRequest,
     responses((status = 204, description = "Account deleted"), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 #[tracing::instrument(skip_all)]
@@ -106,7 +108,7 @@ pub async fn delete_account(
     auth: AuthUser,
     ClientIp(ip): ClientIp,
     jar: CookieJar,
-    AppJson(body): AppJson<PasswordBody>,
+    AppJson(body): AppJson<DeleteAccountRequest>,
 ) -> ApiResult<Response> {
     let user =
         reconfirm_password(&state, &auth, ip, &body.password, "Password is incorrect").await?;

@@ -17,7 +17,8 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 #[derive(Serialize, ToSchema, Default)]
-pub struct Empty {}
+#[schema(as = Empty)]
+pub struct EmptyResponse {}
 
 pub(super) fn parse_email(raw: &str) -> ApiResult<Email> {
     Email::parse(raw).map_err(|e| ApiError::unprocessable("invalid_email", e.to_string()))

@@ -16,8 +16,8 @@ use utoipa_axum::routes;
 
 use crate::state::AppState;
 
-pub use common::{Empty, EMAIL_WORK_FLOOR};
-pub use token::RefreshBody;
+pub use common::{EmptyResponse, EMAIL_WORK_FLOOR};
+pub use token::RefreshRequest;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

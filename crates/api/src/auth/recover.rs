@@ -12,25 +12,27 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 #[derive(Deserialize, ToSchema)]
-pub struct EmailBody {
+#[schema(as = EmailBody)]
+pub struct RecoverRequest {
     pub email: String,
 }
 
 #[derive(Deserialize, ToSchema)]
-pub struct ResetBody {
+#[schema(as = ResetBody)]
+pub struct ResetRequest {
     pub token: String,
     pub password: String,
 }
 
-#[utoipa::path(post, path = "/api/auth/recover", tag = "auth", request_body = EmailBody,
-    responses((status = 200, body = Empty, description = "Same answer for known and unknown e-mails"),
+#[utoipa::path(post, path = "/api/auth/recover", tag = "auth", request_body = RecoverRequest,
+    responses((status = 200, body = EmptyResponse, description = "Same answer for known and unknown e-mails"),
         (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn recover(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    AppJson(body): AppJson<EmailBody>,
-) -> ApiResult<AppJson<Empty>> {
+    AppJson(body): AppJson<RecoverRequest>,
+) -> ApiResult<AppJson<EmptyResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string())?;
     let email = parse_email(&body.email)?;
     limit(&state, Bucket::Recover, email.as_str())?;
@@ -50,17 +52,17 @@ pub async fn recover(
         Ok(())
     })
     .await?;
-    Ok(AppJson(Empty {}))
+    Ok(AppJson(EmptyResponse {}))
 }
 
-#[utoipa::path(post, path = "/api/auth/reset", tag = "auth", request_body = ResetBody,
-    responses((status = 200, body = Empty), (status = 400, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/auth/reset", tag = "auth", request_body = ResetRequest,
+    responses((status = 200, body = EmptyResponse), (status = 400, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn reset(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    AppJson(body): AppJson<ResetBody>,
-) -> ApiResult<AppJson<Empty>> {
+    AppJson(body): AppJson<ResetRequest>,
+) -> ApiResult<AppJson<EmptyResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string())?;
     let password = parse_password(&body.password)?;
     let link = LinkErrors("reset");
@@ -85,5 +87,5 @@ pub async fn reset(
     {
         return Err(used());
     }
-    Ok(AppJson(Empty {}))
+    Ok(AppJson(EmptyResponse {}))
 }

@@ -49,13 +49,15 @@ impl From<&UserRow> for UserBody {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct UserEnvelope {
+#[schema(as = UserEnvelope)]
+pub struct UserResponse {
     pub user: UserBody,
 }
 
 /// A signed-in session.
 #[derive(Serialize, ToSchema)]
-pub struct SessionBody {
+#[schema(as = SessionBody)]
+pub struct SessionResponse {
     pub access_token: String,
     /// Always `bearer`.
     pub token_type: String,
@@ -97,9 +99,9 @@ pub fn session_body(
     session_id: Uuid,
     refresh_token: String,
     now: OffsetDateTime,
-) -> ApiResult<SessionBody> {
+) -> ApiResult<SessionResponse> {
     let (access_token, expires_at) = access_token(state, user, session_id, now)?;
-    Ok(SessionBody {
+    Ok(SessionResponse {
         access_token,
         token_type: "bearer".into(),
         expires_in: ACCESS_TOKEN_TTL.whole_seconds(),
@@ -115,7 +117,7 @@ pub async fn start(
     user: &UserRow,
     user_agent: Option<&str>,
     ip: Option<&str>,
-) -> ApiResult<SessionBody> {
+) -> ApiResult<SessionResponse> {
     let now = state.clock.now();
     let refresh = random_token();
     let session_id = Uuid::now_v7();
@@ -225,7 +227,7 @@ pub fn respond(
     state: &AppState,
     jar: CookieJar,
     caller: Caller,
-    mut body: SessionBody,
+    mut body: SessionResponse,
 ) -> Response {
     match caller {
         Caller::Site => {

@@ -15,26 +15,28 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 #[derive(Deserialize, ToSchema)]
-pub struct Credentials {
+#[schema(as = Credentials)]
+pub struct CredentialsRequest {
     pub email: String,
     pub password: String,
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct SignupAnswer {
+#[schema(as = SignupAnswer)]
+pub struct SignupResponse {
     /// The e-mail as we store it (trimmed, lower case).
     pub email: String,
 }
 
-#[utoipa::path(post, path = "/api/auth/signup", tag = "auth", request_body = Credentials,
-    responses((status = 200, body = SignupAnswer, description = "Same answer for new and registered e-mails"),
+#[utoipa::path(post, path = "/api/auth/signup", tag = "auth", request_body = CredentialsRequest,
+    responses((status = 200, body = SignupResponse, description = "Same answer for new and registered e-mails"),
         (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn signup(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    AppJson(body): AppJson<Credentials>,
-) -> ApiResult<AppJson<SignupAnswer>> {
+    AppJson(body): AppJson<CredentialsRequest>,
+) -> ApiResult<AppJson<SignupResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string())?;
     let email = parse_email(&body.email)?;
     let password = parse_password(&body.password)?;
@@ -66,7 +68,7 @@ pub async fn signup(
         Ok(())
     })
     .await?;
-    Ok(AppJson(SignupAnswer {
+    Ok(AppJson(SignupResponse {
         email: email.as_str().to_string(),
     }))
 }

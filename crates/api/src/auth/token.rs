@@ -1,8 +1,8 @@
 //! `POST /api/auth/token`: the password and refresh-token grants, and the refresh cookie.
 
 use super::common::*;
-use super::session::{self, Caller, SessionBody, REFRESH_COOKIE};
-use super::signup::Credentials;
+use super::session::{self, Caller, SessionResponse, REFRESH_COOKIE};
+use super::signup::CredentialsRequest;
 use super::tokens::{hash_token, successor_token};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{user_agent, AppQuery, ClientIp};
@@ -24,7 +24,8 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 #[derive(Deserialize, ToSchema, Default)]
-pub struct RefreshBody {
+#[schema(as = RefreshBody)]
+pub struct RefreshRequest {
     #[serde(default)]
     pub refresh_token: Option<String>,
 }
@@ -37,8 +38,8 @@ pub struct GrantQuery {
 }
 
 #[utoipa::path(post, path = "/api/auth/token", tag = "auth", params(GrantQuery),
-    request_body(content = Credentials, description = "`{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant"),
-    responses((status = 200, body = SessionBody), (status = 400, body = crate::error::ErrorBody),
+    request_body(content = CredentialsRequest, description = "`{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant"),
+    responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody),
         (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: a browser request from a page that is not ours"), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
@@ -59,14 +60,14 @@ pub async fn token(
     match grant {
         Some("password") => {
             let caller = session::caller(&state, &headers)?;
-            let creds: Credentials = json_body(&body)?;
+            let creds: CredentialsRequest = json_body(&body)?;
             let session = password_grant(&state, &ip.to_string(), &headers, creds).await?;
             Ok(session::respond(&state, jar, caller, session))
         }
         Some("refresh_token") => {
             let caller = session::caller(&state, &headers)?;
-            let body: RefreshBody = if body.iter().all(u8::is_ascii_whitespace) {
-                RefreshBody::default()
+            let body: RefreshRequest = if body.iter().all(u8::is_ascii_whitespace) {
+                RefreshRequest::default()
             } else {
                 json_body(&body)?
             };
@@ -110,8 +111,8 @@ pub(super) async fn password_grant(
     state: &AppState,
     ip: &str,
     headers: &HeaderMap,
-    creds: Credentials,
-) -> ApiResult<SessionBody> {
+    creds: CredentialsRequest,
+) -> ApiResult<SessionResponse> {
     // A malformed e-mail is just another unknown account: same answer, same work.
     let email = Email::parse(&creds.email).ok();
     let key = email
@@ -171,7 +172,7 @@ pub(super) async fn refresh_grant(
     state: &AppState,
     caller: Caller,
     jar: CookieJar,
-    body: RefreshBody,
+    body: RefreshRequest,
 ) -> ApiResult<Response> {
     let from_body = body.refresh_token.filter(|t| !t.trim().is_empty());
     let presented = match (from_body, caller) {

@@ -1,7 +1,7 @@
 //! `POST /api/auth/verify` and `POST /api/auth/resend`: the verification link and sending it again.
 
 use super::common::*;
-use super::session::UserEnvelope;
+use super::session::UserResponse;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, ClientIp};
 use crate::ratelimit::Bucket;
@@ -12,26 +12,28 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 #[derive(Deserialize, ToSchema)]
-pub struct TokenBody {
+#[schema(as = TokenBody)]
+pub struct VerifyRequest {
     pub token: String,
 }
 
 #[derive(Deserialize, ToSchema)]
-pub struct ResendBody {
+#[schema(as = ResendBody)]
+pub struct ResendRequest {
     pub email: String,
     /// Only `signup`.
     #[serde(rename = "type")]
     pub kind: String,
 }
 
-#[utoipa::path(post, path = "/api/auth/verify", tag = "auth", request_body = TokenBody,
-    responses((status = 200, body = UserEnvelope), (status = 400, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/auth/verify", tag = "auth", request_body = VerifyRequest,
+    responses((status = 200, body = UserResponse), (status = 400, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn verify(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    AppJson(body): AppJson<TokenBody>,
-) -> ApiResult<AppJson<UserEnvelope>> {
+    AppJson(body): AppJson<VerifyRequest>,
+) -> ApiResult<AppJson<UserResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string())?;
     let link = LinkErrors("verification");
     let row = live_email_token(&state, EmailTokenKind::Verification, &body.token, link).await?;
@@ -49,20 +51,20 @@ pub async fn verify(
         .user_by_id(row.user_id)
         .await?
         .ok_or_else(invalid)?;
-    Ok(AppJson(UserEnvelope {
+    Ok(AppJson(UserResponse {
         user: (&user).into(),
     }))
 }
 
-#[utoipa::path(post, path = "/api/auth/resend", tag = "auth", request_body = ResendBody,
-    responses((status = 200, body = Empty, description = "Same answer for known and unknown e-mails"),
+#[utoipa::path(post, path = "/api/auth/resend", tag = "auth", request_body = ResendRequest,
+    responses((status = 200, body = EmptyResponse, description = "Same answer for known and unknown e-mails"),
         (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn resend(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    AppJson(body): AppJson<ResendBody>,
-) -> ApiResult<AppJson<Empty>> {
+    AppJson(body): AppJson<ResendRequest>,
+) -> ApiResult<AppJson<EmptyResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string())?;
     if body.kind != "signup" {
         return Err(ApiError::unprocessable(
@@ -92,5 +94,5 @@ pub async fn resend(
         Ok(())
     })
     .await?;
-    Ok(AppJson(Empty {}))
+    Ok(AppJson(EmptyResponse {}))
 }

@@ -15,13 +15,14 @@ use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{bearer, AppJson, AuthUser};
-use crate::plans::PlanBody;
+use crate::plans::PlanResponse;
 use crate::state::AppState;
 use closewise_core::billing::BillingError;
 use closewise_core::store::SubscriptionRow;
 
 #[derive(Deserialize, ToSchema)]
-pub struct CheckoutBody {
+#[schema(as = CheckoutBody)]
+pub struct StartCheckoutRequest {
     /// The catalogue's `priceId`.
     pub price_id: String,
     /// `subscription` (the catalogue's only product) or `payment`.
@@ -34,12 +35,14 @@ pub struct CheckoutBody {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct UrlAnswer {
+#[schema(as = UrlAnswer)]
+pub struct UrlResponse {
     pub url: String,
 }
 
 #[derive(Deserialize, ToSchema)]
-pub struct ConfirmBody {
+#[schema(as = ConfirmBody)]
+pub struct ConfirmRequest {
     /// The `session_id` Stripe put in the success URL.
     pub session_id: String,
 }
@@ -72,18 +75,21 @@ impl From<SubscriptionRow> for SubscriptionBody {
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct SubscriptionAnswer {
+#[schema(as = SubscriptionAnswer)]
+pub struct SubscriptionResponse {
     pub subscription: Option<SubscriptionBody>,
 }
 
 #[derive(Serialize, ToSchema)]
-pub struct ConfirmAnswer {
-    pub plan: PlanBody,
+#[schema(as = ConfirmAnswer)]
+pub struct ConfirmResponse {
+    pub plan: PlanResponse,
     pub subscription: Option<SubscriptionBody>,
 }
 
 #[derive(Deserialize, ToSchema, Default)]
-pub struct PortalBody {
+#[schema(as = PortalBody)]
+pub struct PortalRequest {
     /// Where the portal's "back" link goes; must be on this site. Defaults to `/dashboard`.
     #[serde(default)]
     pub return_url: Option<String>,
@@ -134,9 +140,9 @@ async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Optio
     Ok(Some(Some(claims.sub)))
 }
 
-#[utoipa::path(post, path = "/api/checkout", tag = "billing", request_body = CheckoutBody,
+#[utoipa::path(post, path = "/api/checkout", tag = "billing", request_body = StartCheckoutRequest,
     responses(
-        (status = 200, body = UrlAnswer, description = "The hosted checkout page to send the browser to"),
+        (status = 200, body = UrlResponse, description = "The hosted checkout page to send the browser to"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`, `unknown_price`"),
         (status = 401, body = crate::error::ErrorBody, description = "`not_signed_in`, `invalid_token`"),
         (status = 403, body = crate::error::ErrorBody, description = "`email_not_verified`"),
@@ -148,8 +154,8 @@ async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Optio
 pub async fn checkout(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: Result<AppJson<CheckoutBody>, ApiError>,
-) -> ApiResult<AppJson<UrlAnswer>> {
+    body: Result<AppJson<StartCheckoutRequest>, ApiError>,
+) -> ApiResult<AppJson<UrlResponse>> {
     // The spec's checks, in its order; the body is only read once the caller is known and verified.
     let who = caller(&state, &headers).await?;
     let user = match who {
@@ -221,12 +227,12 @@ pub async fn checkout(
         .await
         .map_err(|_| checkout_failed())?;
     tracing::info!(user_id = %user.id, "checkout started");
-    Ok(AppJson(UrlAnswer { url }))
+    Ok(AppJson(UrlResponse { url }))
 }
 
-#[utoipa::path(post, path = "/api/checkout/confirm", tag = "billing", request_body = ConfirmBody,
+#[utoipa::path(post, path = "/api/checkout/confirm", tag = "billing", request_body = ConfirmRequest,
     responses(
-        (status = 200, body = ConfirmAnswer, description = "The session was paid: the plan is monthly"),
+        (status = 200, body = ConfirmResponse, description = "The session was paid: the plan is monthly"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`session_not_yours`"),
         (status = 404, body = crate::error::ErrorBody, description = "`session_not_found`"),
@@ -238,8 +244,8 @@ pub async fn checkout(
 pub async fn confirm(
     State(state): State<AppState>,
     auth: AuthUser,
-    AppJson(body): AppJson<ConfirmBody>,
-) -> ApiResult<AppJson<ConfirmAnswer>> {
+    AppJson(body): AppJson<ConfirmRequest>,
+) -> ApiResult<AppJson<ConfirmResponse>> {
     state
         .billing
         .confirm_checkout(auth.user_id, &body.session_id)
@@ -258,28 +264,28 @@ pub async fn confirm(
         .plan_for(auth.user_id, state.clock.now())
         .await?;
     let subscription = state.store.subscription_of(auth.user_id).await?;
-    Ok(AppJson(ConfirmAnswer {
+    Ok(AppJson(ConfirmResponse {
         plan: plan.into(),
         subscription: subscription.map(Into::into),
     }))
 }
 
 #[utoipa::path(get, path = "/api/subscription", tag = "billing",
-    responses((status = 200, body = SubscriptionAnswer), (status = 401, body = crate::error::ErrorBody)),
+    responses((status = 200, body = SubscriptionResponse), (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
 pub async fn subscription(
     State(state): State<AppState>,
     auth: AuthUser,
-) -> ApiResult<AppJson<SubscriptionAnswer>> {
+) -> ApiResult<AppJson<SubscriptionResponse>> {
     let row = state.store.subscription_of(auth.user_id).await?;
-    Ok(AppJson(SubscriptionAnswer {
+    Ok(AppJson(SubscriptionResponse {
         subscription: row.map(Into::into),
     }))
 }
 
-#[utoipa::path(post, path = "/api/billing/portal", tag = "billing", request_body = PortalBody,
+#[utoipa::path(post, path = "/api/billing/portal", tag = "billing", request_body = PortalRequest,
     responses(
-        (status = 200, body = UrlAnswer, description = "The billing portal to send the browser to"),
+        (status = 200, body = UrlResponse, description = "The billing portal to send the browser to"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody, description = "`no_customer`"),
@@ -291,10 +297,10 @@ pub async fn portal(
     State(state): State<AppState>,
     auth: AuthUser,
     raw: Bytes,
-) -> ApiResult<AppJson<UrlAnswer>> {
+) -> ApiResult<AppJson<UrlResponse>> {
     // The body is optional: no body at all means the default return address.
-    let body: PortalBody = if raw.iter().all(u8::is_ascii_whitespace) {
-        PortalBody::default()
+    let body: PortalRequest = if raw.iter().all(u8::is_ascii_whitespace) {
+        PortalRequest::default()
     } else {
         serde_json::from_slice(&raw)
             .map_err(|e| ApiError::bad_request("invalid_json", format!("Invalid request: {e}")))?
@@ -329,5 +335,5 @@ pub async fn portal(
                 "Could not open the billing portal. Please try again.",
             )
         })?;
-    Ok(AppJson(UrlAnswer { url }))
+    Ok(AppJson(UrlResponse { url }))
 }

@@ -17,7 +17,8 @@ use crate::extract::AppJson;
 use crate::state::AppState;
 
 #[derive(Serialize, ToSchema)]
-pub struct WebhookAnswer {
+#[schema(as = WebhookAnswer)]
+pub struct WebhookResponse {
     pub received: bool,
 }
 
@@ -30,7 +31,7 @@ fn invalid_signature(e: SignatureError) -> ApiError {
     request_body(content = serde_json::Value, description = "Stripe's event, as Stripe sent it (the raw bytes are what is signed)", content_type = "application/json"),
     params(("Stripe-Signature" = String, Header, description = "t=<unix>,v1=<hex HMAC-SHA256 of \"t.body\">")),
     responses(
-        (status = 200, body = WebhookAnswer, description = "Received (a replayed event changes nothing)"),
+        (status = 200, body = WebhookResponse, description = "Received (a replayed event changes nothing)"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_signature`, `invalid_payload`"),
         (status = 503, body = crate::error::ErrorBody, description = "Stripe or the database is unavailable; Stripe delivers the event again"),
     ))]
@@ -39,7 +40,7 @@ pub async fn webhook(
     State(state): State<AppState>,
     headers: HeaderMap,
     raw: Bytes,
-) -> ApiResult<AppJson<WebhookAnswer>> {
+) -> ApiResult<AppJson<WebhookResponse>> {
     let header = headers
         .get("stripe-signature")
         .and_then(|v| v.to_str().ok())
@@ -57,7 +58,7 @@ pub async fn webhook(
     let event: Value = serde_json::from_slice(&raw).map_err(|_| invalid_payload())?;
     match state.billing.handle_event(&event).await {
         Ok(EventOutcome::AlreadyProcessed | EventOutcome::Processed(_)) => {
-            Ok(AppJson(WebhookAnswer { received: true }))
+            Ok(AppJson(WebhookResponse { received: true }))
         }
         Err(EventError::Invalid) => Err(invalid_payload()),
         Err(EventError::Failed(_)) => Err(ApiError::new(
