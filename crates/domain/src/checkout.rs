@@ -3,8 +3,6 @@
 //! The preconditions are the spec's, checked in its order, with its messages: signed in, a valid
 //! session token, a verified e-mail, and no subscription that counts as subscribed to the same price.
 
-use crate::catalogue::CheckoutMode;
-
 /// What the checkout endpoint knows about the caller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckoutRequest<'a> {
@@ -62,39 +60,6 @@ pub fn decide_checkout(req: &CheckoutRequest) -> Result<(), CheckoutRefusal> {
 pub const CHECKOUT_FAILED: &str = "Failed to create checkout session";
 /// Shown when payment succeeded but the plan could not be switched to Monthly.
 pub const ACTIVATION_FAILED: &str = "Plan activation failed, but you can contact support.";
-
-/// What the checkout button knows about the page it is on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ButtonState {
-    pub loading: bool,
-    pub signed_in: bool,
-    pub email_verified: bool,
-    pub is_current_plan: bool,
-    pub mode: CheckoutMode,
-}
-
-/// The checkout button's label (spec section 4), first matching state wins.
-pub fn checkout_button_label(s: &ButtonState) -> &'static str {
-    if s.loading {
-        "Loading..."
-    } else if !s.signed_in {
-        "Sign In Required"
-    } else if !s.email_verified {
-        "Verify Email First"
-    } else if s.is_current_plan {
-        "Current Plan"
-    } else {
-        match s.mode {
-            CheckoutMode::Subscription => "Start Subscription",
-            CheckoutMode::Payment => "Buy Now",
-        }
-    }
-}
-
-/// Whether the checkout button can be pressed: only when it would start a checkout.
-pub fn checkout_button_enabled(s: &ButtonState) -> bool {
-    !s.loading && s.signed_in && s.email_verified && !s.is_current_plan
-}
 
 #[cfg(test)]
 mod tests {
@@ -200,58 +165,6 @@ mod tests {
         assert_eq!(decide_checkout(&other), Ok(()));
     }
 
-    fn button(mode: CheckoutMode) -> ButtonState {
-        ButtonState {
-            loading: false,
-            signed_in: true,
-            email_verified: true,
-            is_current_plan: false,
-            mode,
-        }
-    }
-
-    #[test]
-    fn the_button_offers_to_start_a_subscription_or_buy_now() {
-        assert_eq!(
-            checkout_button_label(&button(CheckoutMode::Subscription)),
-            "Start Subscription"
-        );
-        assert_eq!(
-            checkout_button_label(&button(CheckoutMode::Payment)),
-            "Buy Now"
-        );
-        assert!(checkout_button_enabled(&button(CheckoutMode::Subscription)));
-    }
-
-    #[test]
-    fn the_button_label_follows_the_specs_precedence() {
-        let base = button(CheckoutMode::Subscription);
-        let all_wrong = ButtonState {
-            loading: true,
-            signed_in: false,
-            email_verified: false,
-            is_current_plan: true,
-            ..base
-        };
-        assert_eq!(checkout_button_label(&all_wrong), "Loading...");
-        let s = ButtonState {
-            loading: false,
-            ..all_wrong
-        };
-        assert_eq!(checkout_button_label(&s), "Sign In Required");
-        let s = ButtonState {
-            signed_in: true,
-            ..s
-        };
-        assert_eq!(checkout_button_label(&s), "Verify Email First");
-        let s = ButtonState {
-            email_verified: true,
-            ..s
-        };
-        assert_eq!(checkout_button_label(&s), "Current Plan");
-        assert!(!checkout_button_enabled(&s));
-    }
-
     fn request_strategy() -> impl Strategy<Value = (bool, bool, bool, Option<bool>)> {
         (
             any::<bool>(),
@@ -288,15 +201,5 @@ mod tests {
             prop_assert_eq!(decide_checkout(&req), expected);
         }
 
-        #[test]
-        fn the_button_is_enabled_exactly_when_it_offers_a_purchase(
-            loading in any::<bool>(), signed_in in any::<bool>(), email_verified in any::<bool>(),
-            is_current_plan in any::<bool>(), payment in any::<bool>(),
-        ) {
-            let mode = if payment { CheckoutMode::Payment } else { CheckoutMode::Subscription };
-            let s = ButtonState { loading, signed_in, email_verified, is_current_plan, mode };
-            let label = checkout_button_label(&s);
-            prop_assert_eq!(checkout_button_enabled(&s), ["Start Subscription", "Buy Now"].contains(&label));
-        }
     }
 }

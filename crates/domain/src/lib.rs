@@ -6,7 +6,7 @@
 //! always an argument (`now: OffsetDateTime`): the crate never reads it, so every rule about time
 //! (token lifetimes, refresh-token rotation, resend intervals) is tested at its exact boundaries.
 //!
-//! User-facing strings (error messages, button labels, plan names) are the product spec's, verbatim,
+//! User-facing strings (error messages, plan names) are the product spec's, verbatim,
 //! so the API and the web app show the same words.
 //!
 //! - [`email`], [`password`]: sign-up input.
