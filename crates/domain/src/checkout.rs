@@ -1,4 +1,4 @@
-//! Who may start a checkout, and what the checkout button says.
+//! Who may start a checkout: the spec's preconditions and messages.
 //!
 //! The preconditions are the spec's, checked in its order, with its messages: signed in, a valid
 //! session token, a verified e-mail, and no subscription that counts as subscribed to the same price.
