@@ -58,4 +58,23 @@ describe("Settings", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(db.findUser("pro@example.com")).toBeUndefined();
   });
+
+  it("forgets the typed password and its error when the delete dialog is cancelled", async () => {
+    db.createUser({ email: "ana@example.com", password: "secret123" });
+    const { user } = renderApp("/settings", { signedInAs: "ana@example.com" });
+    const open = await screen.findByRole("button", { name: "Delete account" });
+    await user.click(open);
+    let dialog = screen.getByRole("dialog", { name: "Delete your account?" });
+    await user.type(within(dialog).getByLabelText("Password"), "wrong");
+    await user.click(within(dialog).getByRole("button", { name: "Delete my account" }));
+    expect(await within(dialog).findByText("Password is incorrect")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+
+    await user.click(open);
+    dialog = screen.getByRole("dialog", { name: "Delete your account?" });
+    expect(within(dialog).getByLabelText("Password")).toHaveValue("");
+    expect(within(dialog).queryByText("Password is incorrect")).not.toBeInTheDocument();
+    expect(db.findUser("ana@example.com")).toBeDefined();
+  });
 });

@@ -113,6 +113,13 @@ function DeleteAccount() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // Every way out of the dialog (Cancel, Escape, the backdrop) forgets what was typed.
+  function close() {
+    setOpen(false);
+    setPassword("");
+    setError(null);
+  }
+
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!password) {
@@ -142,15 +149,7 @@ function DeleteAccount() {
       <Button variant="danger" className="mt-4" onClick={() => setOpen(true)}>
         Delete account
       </Button>
-      <Modal
-        open={open}
-        onClose={() => {
-          setOpen(false);
-          setPassword("");
-          setError(null);
-        }}
-        title="Delete your account?"
-      >
+      <Modal open={open} onClose={close} title="Delete your account?">
         <p className="text-slate-700">
           This permanently deletes your account and cancels your subscription. It cannot be undone. Enter your password to
           confirm.
@@ -164,7 +163,7 @@ function DeleteAccount() {
             onChange={(e) => setPassword(e.target.value)}
           />
           <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="secondary" onClick={() => setOpen(false)}>
+            <Button variant="secondary" onClick={close}>
               Cancel
             </Button>
             <Button type="submit" variant="danger" disabled={busy}>
