@@ -130,6 +130,9 @@ export function NavBar({ className }: { className?: string } = {}) {
 
         {/* Fixed width while loading so nothing moves when the session arrives. */}
         <div className="hidden min-w-[14rem] items-center justify-end gap-2 md:flex">
+          <Link to="/pricing" className={linkClass}>
+            Pricing
+          </Link>
           {auth.status === "loading" && <span aria-hidden className="h-10 w-48 rounded-lg bg-transparent" />}
           {auth.status === "signedOut" && (
             <>
@@ -165,6 +168,9 @@ export function NavBar({ className }: { className?: string } = {}) {
 
       {mobileOpen && (
         <div id="mobile-menu" ref={mobilePanel} className="border-t border-slate-200 bg-white px-4 pb-4 pt-2 md:hidden">
+          <Link to="/pricing" className={cn(linkClass, "block")} onClick={() => setMobileOpen(false)}>
+            Pricing
+          </Link>
           {auth.status === "signedIn" ? (
             <div className="flex flex-col gap-1">
               <p className="px-3 pt-2 text-sm font-medium text-slate-900">{auth.user.email}</p>

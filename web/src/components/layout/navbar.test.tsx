@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import * as analytics from "../../lib/analytics";
@@ -14,6 +14,18 @@ function scrollTo(y: number) {
 }
 
 describe("Navigation bar", () => {
+  it("links to Pricing whether signed in or not", async () => {
+    renderApp("/signin");
+    let nav = screen.getByRole("navigation", { name: "Main" });
+    expect(await within(nav).findByRole("link", { name: "Pricing" })).toHaveAttribute("href", "/pricing");
+    cleanup();
+    db.createUser({ email: "ana@example.com" });
+    renderApp("/settings", { signedInAs: "ana@example.com" });
+    nav = screen.getByRole("navigation", { name: "Main" });
+    await within(nav).findByRole("link", { name: "Dashboard" });
+    expect(within(nav).getByRole("link", { name: "Pricing" })).toHaveAttribute("href", "/pricing");
+  });
+
   it("shows Sign In and Get Started when signed out", async () => {
     renderApp("/pricing");
     const nav = screen.getByRole("navigation", { name: "Main" });

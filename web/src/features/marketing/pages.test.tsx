@@ -79,6 +79,7 @@ describe.each(landingPagePaths)("%s", (path) => {
     renderPath(path);
     const header = await screen.findByRole("banner");
     expect(within(header).getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
+    expect(within(header).getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/signin");
     expect(within(header).getByRole("link", { name: "Closewise" })).toHaveAttribute("href", "/");
     const closing = screen.getByRole("region", { name: page.closing.heading });
     expect(within(closing).getByRole("link", { name: "Start Free Trial" })).toHaveAttribute("href", "/signup");
