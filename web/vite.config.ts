@@ -2,6 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { marketingSeoFiles } from "./src/features/marketing/build/seoFiles";
+import { parseSiteOrigin } from "./src/lib/seo";
 
 const apiTarget = process.env.API_PROXY_TARGET ?? "http://127.0.0.1:8080";
 // The API refuses cookie-only session refreshes from other origins; through this proxy the browser's
@@ -21,7 +22,9 @@ const proxy = {
 };
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), marketingSeoFiles()],
+  // APP_BASE_URL (the site's public origin) reaches src/lib/seo.ts as import.meta.env.APP_BASE_URL.
+  envPrefix: ["VITE_", "APP_BASE_URL"],
+  plugins: [tailwindcss(), reactRouter(), marketingSeoFiles(parseSiteOrigin(process.env.APP_BASE_URL))],
   server: {
     port: 5173,
     proxy: { "/api": proxy, "/.well-known": proxy, "/dev": proxy },

@@ -5,6 +5,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeOgCard } from "./ogCard.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const from = join(root, "build", "client");
@@ -18,6 +19,7 @@ rmSync(to, { recursive: true, force: true });
 cpSync(from, to, { recursive: true });
 // The MSW worker is for `npm run dev:mock` only.
 rmSync(join(to, "mockServiceWorker.js"), { force: true });
+writeOgCard(to);
 
 function prerendered(dir) {
   const found = [];

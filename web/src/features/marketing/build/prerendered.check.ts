@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { absoluteUrl } from "../../../lib/seo";
+import { absoluteUrl, SITE_ORIGIN } from "../../../lib/seo";
 import { landing } from "../content/landing";
 import { marketingPages } from "../content/pages";
 import { demoScript } from "../demo/script";
@@ -36,7 +36,14 @@ describe("every public route is a static HTML file", () => {
     const doc = load(path);
     expect(doc.title.length).toBeGreaterThan(0);
     expect(meta(doc, 'meta[name="description"]')?.length).toBeGreaterThan(0);
-    expect(doc.head.querySelector('link[rel="canonical"]')?.getAttribute("href")).toMatch(/^https:\/\//);
+    const canonical = doc.head.querySelector('link[rel="canonical"]')?.getAttribute("href") ?? "";
+    expect(canonical.startsWith(`${SITE_ORIGIN}/`), `${canonical} is on ${SITE_ORIGIN}`).toBe(true);
+    expect(meta(doc, 'meta[property="og:url"]')).toBe(canonical);
+    const image = meta(doc, 'meta[property="og:image"]') ?? "";
+    expect(image.startsWith(`${SITE_ORIGIN}/`), `${path} has an Open Graph image on ${SITE_ORIGIN}`).toBe(true);
+    const imageFile = join(dist, new URL(image).pathname.slice(1));
+    expect(existsSync(imageFile), `${imageFile} is built`).toBe(true);
+    expect(readFileSync(imageFile).subarray(1, 4).toString()).toBe("PNG");
     expect(meta(doc, 'meta[property="og:title"]')).toBe(doc.title);
     expect(meta(doc, 'meta[name="twitter:card"]')).toBeTruthy();
     const ld = doc.head.querySelector('script[type="application/ld+json"]');
