@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, downloadUrl, parseConfig } from "./index";
+import { ConfigError, downloadUrl, macDownloads, parseConfig } from "./index";
 
 describe("parseConfig", () => {
   it("gives working defaults when nothing is set", () => {
@@ -9,6 +9,16 @@ describe("parseConfig", () => {
     expect(cfg.supportEmail).toBe("support@closewise.app");
     expect(cfg.appVersion).toBe("v1.0.0");
     expect(cfg.analyticsKey).toBeNull();
+  });
+
+  it("has no download addresses unless the build sets VITE_DOWNLOAD_BASE_URL (no placeholder release)", () => {
+    const cfg = parseConfig({});
+    expect(cfg.downloadBaseUrl).toBeNull();
+    expect(macDownloads(cfg)).toBeNull();
+    expect(macDownloads(parseConfig({ VITE_DOWNLOAD_BASE_URL: "https://dl.example.com" }))).toEqual({
+      arm64: "https://dl.example.com/v1.0.0/Closewise-1.0.0-arm64.dmg",
+      x64: "https://dl.example.com/v1.0.0/Closewise-1.0.0-x64.dmg",
+    });
   });
 
   it("builds the v1.0.0 disk image addresses for both chips", () => {

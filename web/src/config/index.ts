@@ -6,7 +6,8 @@ export interface AppConfig {
   apiBase: string;
   productName: string;
   supportEmail: string;
-  downloadBaseUrl: string;
+  /** Where the release's disk images live; null when the build was not given one (the chooser then says so). */
+  downloadBaseUrl: string | null;
   appVersion: string;
   analyticsKey: string | null;
   analyticsHost: string;
@@ -56,14 +57,13 @@ export function parseConfig(env: RawEnv): AppConfig {
     throw new ConfigError(`VITE_APP_VERSION must look like v1.2.3, got "${appVersion}"`);
   }
 
+  const downloadBase = str(env, "VITE_DOWNLOAD_BASE_URL");
+
   return {
     apiBase,
     productName: str(env, "VITE_PRODUCT_NAME") ?? "Closewise",
     supportEmail,
-    downloadBaseUrl: httpUrl(
-      "VITE_DOWNLOAD_BASE_URL",
-      str(env, "VITE_DOWNLOAD_BASE_URL") ?? "https://github.com/closewise/closewise-desktop/releases/download",
-    ),
+    downloadBaseUrl: downloadBase ? httpUrl("VITE_DOWNLOAD_BASE_URL", downloadBase) : null,
     appVersion,
     analyticsKey: str(env, "VITE_POSTHOG_KEY") ?? null,
     analyticsHost: httpUrl("VITE_POSTHOG_HOST", str(env, "VITE_POSTHOG_HOST") ?? "https://us.i.posthog.com"),
@@ -73,10 +73,18 @@ export function parseConfig(env: RawEnv): AppConfig {
 
 export type MacArch = "arm64" | "x64";
 
-/** The release's disk image, e.g. `${base}/v1.0.0/Closewise-1.0.0-arm64.dmg`. */
-export function downloadUrl(cfg: AppConfig, arch: MacArch): string {
+/** The release's disk image, e.g. `${base}/v1.0.0/Closewise-1.0.0-arm64.dmg`; null without a download base. */
+export function downloadUrl(cfg: AppConfig, arch: MacArch): string | null {
+  if (!cfg.downloadBaseUrl) return null;
   const bare = cfg.appVersion.replace(/^v/, "");
   return `${cfg.downloadBaseUrl}/${cfg.appVersion}/${cfg.productName}-${bare}-${arch}.dmg`;
+}
+
+/** Both disk images, or null when this build has no download addresses. */
+export function macDownloads(cfg: AppConfig): Record<MacArch, string> | null {
+  const arm64 = downloadUrl(cfg, "arm64");
+  const x64 = downloadUrl(cfg, "x64");
+  return arm64 && x64 ? { arm64, x64 } : null;
 }
 
 export const config: AppConfig = parseConfig(import.meta.env);

@@ -1,6 +1,6 @@
 import { Apple, Cpu, HelpCircle, Monitor } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { config, downloadUrl, type MacArch } from "../../config";
+import { config, macDownloads, type MacArch } from "../../config";
 import { track } from "../../lib/analytics";
 import { Modal } from "../ui/Modal";
 import { cn } from "../ui/cn";
@@ -15,10 +15,13 @@ export function DownloadModal({
   open,
   onClose,
   detect = detectMacChip,
+  downloads = macDownloads(config),
 }: {
   open: boolean;
   onClose: () => void;
   detect?: () => Promise<MacArch | null>;
+  /** The disk images; null in a build without download addresses. */
+  downloads?: Record<MacArch, string> | null;
 }) {
   const [likely, setLikely] = useState<MacArch | null>(null);
   const [showHelp, setShowHelp] = useState(false);
@@ -44,15 +47,24 @@ export function DownloadModal({
       <p className="mb-4 text-sm text-slate-600">
         Download {config.productName} {config.appVersion} for macOS. Installation takes about 2 minutes.
       </p>
+      {!downloads && (
+        <p role="status" className="mb-4 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+          The download is not available from this site yet. Write to{" "}
+          <a href={`mailto:${config.supportEmail}`} className="font-medium underline">
+            {config.supportEmail}
+          </a>{" "}
+          and we will send you the app.
+        </p>
+      )}
       <ul className="space-y-3">
-        {OPTIONS.map((option, index) => (
+        {(downloads ? OPTIONS : []).map((option, index) => (
           <li key={option.arch}>
             <a
               ref={(node) => {
                 links.current[option.arch] = node;
                 if (index === 0) first.current = node;
               }}
-              href={downloadUrl(config, option.arch)}
+              href={downloads?.[option.arch]}
               target="_blank"
               rel="noopener noreferrer"
               aria-describedby={likely === option.arch ? `likely-${option.arch}` : undefined}

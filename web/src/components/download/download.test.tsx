@@ -4,6 +4,14 @@ import { describe, expect, it, vi } from "vitest";
 import * as analytics from "../../lib/analytics";
 import { DownloadButton } from "./DownloadButton";
 import { DownloadModal } from "./DownloadModal";
+import type * as configModule from "../../config";
+
+// This suite's build has its download addresses set; the last test shows a build without them.
+vi.mock("../../config", async (original) => {
+  const actual = await original<typeof configModule>();
+  const config = { ...actual.config, downloadBaseUrl: "https://dl.example.com/releases" };
+  return { ...actual, config };
+});
 
 describe("Download modal", () => {
   it("opens from the download button with both Mac versions, Windows coming soon, and returns focus on Escape", async () => {
@@ -16,14 +24,8 @@ describe("Download modal", () => {
     const intel = within(dialog).getByRole("link", { name: /Intel/ });
     expect(arm).toHaveTextContent("M1, M2, M3 (2020 and newer)");
     expect(intel).toHaveTextContent("2019 and older");
-    expect(arm).toHaveAttribute(
-      "href",
-      "https://github.com/closewise/closewise-desktop/releases/download/v1.0.0/Closewise-1.0.0-arm64.dmg",
-    );
-    expect(intel).toHaveAttribute(
-      "href",
-      "https://github.com/closewise/closewise-desktop/releases/download/v1.0.0/Closewise-1.0.0-x64.dmg",
-    );
+    expect(arm).toHaveAttribute("href", "https://dl.example.com/releases/v1.0.0/Closewise-1.0.0-arm64.dmg");
+    expect(intel).toHaveAttribute("href", "https://dl.example.com/releases/v1.0.0/Closewise-1.0.0-x64.dmg");
     for (const link of [arm, intel]) {
       expect(link).toHaveAttribute("target", "_blank");
       expect(link).toHaveAttribute("rel", "noopener noreferrer");
@@ -77,5 +79,16 @@ describe("Download modal", () => {
     render(<DownloadModal open onClose={() => {}} detect={async () => "x64"} />);
     expect(await screen.findByText("Recommended for this Mac")).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole("link", { name: /Intel/ })).toHaveFocus());
+  });
+
+  it("says clearly that the download is not available, instead of a broken link, when the build has no addresses", async () => {
+    render(<DownloadModal open onClose={() => {}} detect={async () => null} downloads={null} />);
+    const dialog = screen.getByRole("dialog", { name: "Choose Your Mac Version" });
+    expect(within(dialog).queryByRole("link", { name: /Apple Silicon|Intel/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole("status")).toHaveTextContent("The download is not available from this site yet.");
+    expect(within(dialog).getByRole("link", { name: "support@closewise.app" })).toHaveAttribute(
+      "href",
+      "mailto:support@closewise.app",
+    );
   });
 });
