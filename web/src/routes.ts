@@ -9,6 +9,10 @@ export { clientRoutePaths };
 export default [
   ...marketingRoutes.map((r) => (r.path === "" ? index(r.file) : route(r.path, r.file))),
   route("pricing", "app/pricing.tsx"),
+  route("privacy", "app/privacy.tsx"),
+  route("terms", "app/terms.tsx"),
+  route("support", "app/support.tsx"),
+  route("download", "app/download.tsx"),
   route("signin", "app/signin.tsx"),
   route("signup", "app/signup.tsx"),
   route("verify", "app/verify.tsx"),

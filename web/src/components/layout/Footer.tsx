@@ -8,6 +8,13 @@ const productLinks = [
   { to: "/pricing", label: "Pricing" },
   { to: "/signup", label: "Start Free Trial" },
   { to: "/signin", label: "Sign In" },
+  { to: "/download", label: "Download" },
+  { to: "/support", label: "Contact and Support" },
+];
+
+const legalLinks = [
+  { to: "/privacy", label: "Privacy Policy" },
+  { to: "/terms", label: "Terms of Service" },
 ];
 
 const toLink = (page: PageLink) => ({ to: page.path, label: page.label });
@@ -32,9 +39,20 @@ export function Footer() {
         <FooterColumn title="Solutions" links={ownContentLinks.slice(0, 8).map(toLink)} />
         <FooterColumn title="Resources" links={[...ownContentLinks.slice(8), ...sharedLayoutLinks].map(toLink)} />
       </div>
-      <p className="border-t border-slate-200 py-6 text-center text-sm text-slate-600" suppressHydrationWarning>
-        © {year} Closewise. All rights reserved.
-      </p>
+      <div className="flex flex-wrap items-center justify-center gap-x-6 gap-y-2 border-t border-slate-200 py-6 text-sm text-slate-600">
+        <p suppressHydrationWarning>© {year} Closewise. All rights reserved.</p>
+        <nav aria-label="Legal">
+          <ul className="flex gap-6">
+            {legalLinks.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className="text-slate-600 underline hover:text-indigo-800">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
     </footer>
   );
 }

@@ -51,6 +51,11 @@ describe("Dashboard", () => {
     expect(within(plan).getByText("Free Trial")).toBeInTheDocument();
     expect(within(plan).queryByText("Pro Plan")).not.toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Download Closewise" })).toBeInTheDocument();
+    const download = screen.getByRole("region", { name: "Download Closewise" });
+    expect(within(download).getByRole("link", { name: "Installation guide and system requirements" })).toHaveAttribute(
+      "href",
+      "/download",
+    );
     expect(screen.getByRole("heading", { name: "Upgrade to Unlimited" })).toBeInTheDocument();
     expect(await screen.findByRole("button", { name: "Start Subscription" })).toBeEnabled();
     expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
@@ -97,6 +102,10 @@ describe("Dashboard", () => {
     expect(screen.getByRole("heading", { name: "You're All Set!" })).toBeInTheDocument();
     const allSet = screen.getByRole("region", { name: "You're All Set!" });
     expect(within(allSet).getByRole("button", { name: "Download for Mac" })).toBeInTheDocument();
+    expect(within(allSet).getByRole("link", { name: "Installation guide and system requirements" })).toHaveAttribute(
+      "href",
+      "/download",
+    );
     expect(screen.queryByRole("button", { name: "Upgrade Now" })).not.toBeInTheDocument();
     const management = await screen.findByRole("region", { name: "Subscription Management" });
     expect(within(management).getByText("Active")).toBeInTheDocument();

@@ -24,7 +24,7 @@ function moduleFor(path: string): RouteModule {
 }
 
 /** Routes a visitor can reach from these pages outside the marketing feature. */
-const otherPublicRoutes = ["/pricing", "/signin", "/signup"];
+const otherPublicRoutes = ["/pricing", "/signin", "/signup", "/privacy", "/terms", "/support", "/download"];
 const knownPaths = new Set([...marketingPaths, ...otherPublicRoutes]);
 
 function renderPath(path: string) {

@@ -78,9 +78,19 @@ describe("sitemap.xml", () => {
 
   it("lists exactly the canonical public pages", () => {
     const aliases = sharedLayoutPages.flatMap((page) => page.paths.slice(1).map((entry) => entry.path));
-    const expected = ["/", ...marketingPages.map((page) => page.paths[0].path), "/pricing", "/signin", "/signup"];
+    const expected = [
+      "/",
+      ...marketingPages.map((page) => page.paths[0].path),
+      "/pricing",
+      "/signin",
+      "/signup",
+      "/privacy",
+      "/terms",
+      "/support",
+      "/download",
+    ];
     expect([...locs].sort()).toEqual(expected.map((path) => `https://closewise.app${path}`).sort());
-    expect(locs).toHaveLength(24);
+    expect(locs).toHaveLength(28);
     for (const alias of aliases) expect(locs).not.toContain(`https://closewise.app${alias}`);
   });
 

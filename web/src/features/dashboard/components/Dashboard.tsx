@@ -97,6 +97,14 @@ function SubscriptionManagement({ subscription, error }: { subscription: Subscri
   );
 }
 
+function InstallGuideLink() {
+  return (
+    <Link to="/download" className="font-medium text-blue-700 underline hover:text-blue-900">
+      Installation guide and system requirements
+    </Link>
+  );
+}
+
 function PaidPanels({ subscription, error }: { subscription: Subscription | null; error: string | null }) {
   return (
     <>
@@ -107,7 +115,10 @@ function PaidPanels({ subscription, error }: { subscription: Subscription | null
         <p className="mt-2 text-green-900">
           Your subscription is active. Download {config.productName} for your Mac and get unlimited live hints on every call.
         </p>
-        <DownloadButton className="mt-4" />
+        <div className="mt-4 flex flex-wrap items-center gap-4">
+          <DownloadButton />
+          <InstallGuideLink />
+        </div>
       </section>
       <SubscriptionManagement subscription={subscription} error={error} />
     </>
@@ -125,7 +136,10 @@ function FreePanels() {
           Get the desktop app to see live hints, objection handling and follow-up drafts during your sales calls. Installing takes
           about 2 minutes; your Free Trial includes 5 calls of 5 minutes each.
         </p>
-        <DownloadButton className="mt-4" />
+        <div className="mt-4 flex flex-wrap items-center gap-4">
+          <DownloadButton />
+          <InstallGuideLink />
+        </div>
       </section>
       <PricingSection
         id="upgrade"

@@ -6,7 +6,7 @@ import { absoluteUrl, SITE_ORIGIN } from "../../../lib/seo";
 import { canonicalMarketingPaths } from "../routes";
 
 /** Public pages outside the marketing feature that search engines should find. */
-export const accountPublicPaths = ["/pricing", "/signin", "/signup"];
+export const accountPublicPaths = ["/pricing", "/signin", "/signup", "/privacy", "/terms", "/support", "/download"];
 
 /** Canonical paths only: alias paths of the shared-layout pages are left out (they canonicalise elsewhere). */
 export const sitemapPaths: string[] = [...canonicalMarketingPaths, ...accountPublicPaths];
