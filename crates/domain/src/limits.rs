@@ -1,5 +1,6 @@
-//! The redirect-URL rule used by checkout: Stripe may only send users back to our own origin, so a
-//! crafted `success_url` cannot turn checkout into an open redirect.
+//! The redirect rules: Stripe may only send users back to our own origin, so a crafted
+//! `success_url` cannot turn checkout into an open redirect; and the `next` path carried through
+//! sign-up's verification mail must be a path of this site (`return_path`).
 //!
 //! URLs are parsed with the `url` crate (the WHATWG URL standard, as browsers parse them), so tricks
 //! such as `http://localhost:8080@evil.example`, `http:\\evil.example` or `//evil.example` resolve to
@@ -22,10 +23,65 @@ pub fn same_origin(base: &str, candidate: &str) -> bool {
         && base.origin() == candidate.origin()
 }
 
+/// The longest `next` path carried through sign-up and its verification mail.
+pub const RETURN_PATH_MAX_LEN: usize = 1024;
+
+/// The path a visitor returns to after verifying and signing in (`next`), when it is a path of this
+/// site: "/pricing?checkout=…", never "//host", "/\\host", "https://…", "javascript:…" or anything with
+/// a control character or a backslash (browsers strip the first and read the second as "/"). The web
+/// applies the same rule (`safeRedirect`), so the link in the mail and the page agree.
+pub fn return_path(candidate: &str) -> Option<&str> {
+    let plain = !candidate.chars().any(|c| c.is_control() || c == '\\');
+    if !candidate.starts_with('/')
+        || candidate.starts_with("//")
+        || !plain
+        || candidate.len() > RETURN_PATH_MAX_LEN
+    {
+        return None;
+    }
+    let base = Url::parse("http://return.invalid/").ok()?;
+    let joined = base.join(candidate).ok()?;
+    (joined.origin() == base.origin()).then_some(candidate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn same_origin_paths_are_return_paths() {
+        for ok in [
+            "/",
+            "/pricing?checkout=price_closewise_monthly",
+            "/activate?code=AB12#x",
+            "/download",
+        ] {
+            assert_eq!(return_path(ok), Some(ok), "{ok} should be kept");
+        }
+    }
+
+    #[test]
+    fn anything_that_could_leave_the_site_is_not_a_return_path() {
+        for bad in [
+            "",
+            "pricing",
+            "//evil.example/",
+            "/\\evil.example",
+            "/\tevil",
+            "/\t/evil.example",
+            "/x\ny",
+            "https://evil.example/",
+            "javascript:alert(1)",
+            " /pricing",
+        ] {
+            assert_eq!(return_path(bad), None, "{bad:?} should be refused");
+        }
+        assert_eq!(
+            return_path(&format!("/{}", "a".repeat(RETURN_PATH_MAX_LEN))),
+            None
+        );
+    }
 
     const BASE: &str = "http://localhost:8080";
 

@@ -172,15 +172,37 @@ pub(super) async fn send_link(
     min_interval: time::Duration,
     password_hash: Option<String>,
 ) -> ApiResult<()> {
+    send_link_next(
+        state,
+        user_id,
+        email,
+        kind,
+        min_interval,
+        password_hash,
+        None,
+    )
+    .await
+}
+
+/// `send_link` whose link carries `next`, a return path already checked with `return_path`.
+pub(super) async fn send_link_next(
+    state: &AppState,
+    user_id: Uuid,
+    email: &str,
+    kind: EmailTokenKind,
+    min_interval: time::Duration,
+    password_hash: Option<String>,
+    next: Option<&str>,
+) -> ApiResult<()> {
     let now = state.clock.now();
     let (token, mut token_row) = new_email_token(kind, now);
     token_row.password_hash = password_hash;
     let template = match kind {
         EmailTokenKind::Verification => Template::Verification {
-            link: state.mail.link("/verify", &token),
+            link: state.mail.link_with_next("/verify", &token, next),
         },
         EmailTokenKind::Reset => Template::Reset {
-            link: state.mail.link("/reset-password", &token),
+            link: state.mail.link_with_next("/reset-password", &token, next),
         },
     };
     let mail = state.mail.compose(email, template, now);

@@ -9,6 +9,7 @@ use axum::extract::State;
 use closewise_core::mail::Template;
 use closewise_core::store::users::{NewUser, SignupOutcome};
 use closewise_domain::email::Email;
+use closewise_domain::limits::return_path;
 use closewise_domain::tokens::{EmailTokenKind, RESEND_INTERVAL};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -21,6 +22,17 @@ pub struct CredentialsRequest {
     pub password: String,
 }
 
+#[derive(Deserialize, ToSchema)]
+#[schema(as = SignupBody)]
+pub struct SignupRequest {
+    pub email: String,
+    pub password: String,
+    /// Where to go after verifying and signing in: a path of this site ("/pricing?checkout=…"),
+    /// carried in the verification link. Anything else is ignored.
+    #[serde(default)]
+    pub next: Option<String>,
+}
+
 #[derive(Serialize, ToSchema)]
 #[schema(as = SignupAnswer)]
 pub struct SignupResponse {
@@ -28,14 +40,14 @@ pub struct SignupResponse {
     pub email: String,
 }
 
-#[utoipa::path(post, path = "/api/auth/signup", tag = "auth", request_body = CredentialsRequest,
+#[utoipa::path(post, path = "/api/auth/signup", tag = "auth", request_body = SignupRequest,
     responses((status = 200, body = SignupResponse, description = "Same answer for new and registered e-mails"),
         (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn signup(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    AppJson(body): AppJson<CredentialsRequest>,
+    AppJson(body): AppJson<SignupRequest>,
 ) -> ApiResult<AppJson<SignupResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string())?;
     let email = parse_email(&body.email)?;
@@ -47,7 +59,8 @@ pub async fn signup(
     let (token, mut token_row) = new_email_token(EmailTokenKind::Verification, now);
     // The link confirms this sign-up's password, whoever registered the address first.
     token_row.password_hash = Some(hash.clone());
-    let link = state.mail.link("/verify", &token);
+    let next = body.next.as_deref().and_then(return_path);
+    let link = state.mail.link_with_next("/verify", &token, next);
     let mail = state
         .mail
         .compose(email.as_str(), Template::Verification { link }, now);
@@ -63,7 +76,7 @@ pub async fn signup(
             .create_user(&user, Uuid::now_v7(), &token_row, &mail)
             .await?;
         if outcome == SignupOutcome::AlreadyRegistered {
-            notify_existing(&state, &email, &user.password_hash).await?;
+            notify_existing(&state, &email, &user.password_hash, next).await?;
         }
         Ok(())
     })
@@ -79,18 +92,20 @@ pub(super) async fn notify_existing(
     state: &AppState,
     email: &Email,
     password_hash: &str,
+    next: Option<&str>,
 ) -> ApiResult<()> {
     let Some(user) = state.store.user_by_email(email.as_str()).await? else {
         return Ok(());
     };
     if user.email_confirmed_at.is_none() {
-        send_link(
+        send_link_next(
             state,
             user.id,
             email.as_str(),
             EmailTokenKind::Verification,
             RESEND_INTERVAL,
             Some(password_hash.to_owned()),
+            next,
         )
         .await?;
     } else {

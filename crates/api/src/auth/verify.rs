@@ -7,6 +7,7 @@ use crate::extract::{AppJson, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
 use axum::extract::State;
+use closewise_domain::limits::return_path;
 use closewise_domain::tokens::EmailTokenKind;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -24,6 +25,9 @@ pub struct ResendRequest {
     /// Only `signup`.
     #[serde(rename = "type")]
     pub kind: String,
+    /// As sign-up's `next`: a path of this site carried in the link; anything else is ignored.
+    #[serde(default)]
+    pub next: Option<String>,
 }
 
 #[utoipa::path(post, path = "/api/auth/verify", tag = "auth", request_body = VerifyRequest,
@@ -80,13 +84,14 @@ pub async fn resend(
                 let kind = EmailTokenKind::Verification;
                 // The resent link confirms the newest sign-up's password, as its own link would.
                 let password = state.store.pending_signup_password(user.id).await?;
-                send_link(
+                send_link_next(
                     &state,
                     user.id,
                     email.as_str(),
                     kind,
                     time::Duration::ZERO,
                     password,
+                    body.next.as_deref().and_then(return_path),
                 )
                 .await?;
             }

@@ -89,3 +89,37 @@ both!(
         assert!(app.state.store.list_users(10).await.unwrap().is_empty(), "nothing stored");
     }
 );
+
+both!(
+    async fn the_verification_link_carries_a_same_origin_next_and_drops_any_other(app) {
+        let intent = "/pricing?checkout=price_closewise_monthly";
+        let signup = |email: &'static str, next: &'static str| {
+            app.post("/api/auth/signup", json!({ "email": email, "password": "sales-pro-2026", "next": next }))
+        };
+        let (status, answer) = body(signup("ana@example.com", intent).await).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(answer, json!({ "email": "ana@example.com" }), "next changes nothing in the answer");
+        let link = app.mails_to("ana@example.com").await[0].link.clone().expect("a link");
+        assert!(
+            link.starts_with("http://127.0.0.1:8080/verify?token=")
+                && link.ends_with("&next=%2Fpricing%3Fcheckout%3Dprice_closewise_monthly"),
+            "{link}"
+        );
+
+        for (email, next) in [("bo@example.com", "//evil.example/"), ("cy@example.com", "https://evil.example/")] {
+            let (status, _) = body(signup(email, next).await).await;
+            assert_eq!(status, StatusCode::OK, "{next} is ignored, not refused");
+            let link = app.mails_to(email).await[0].link.clone().expect("a link");
+            assert!(!link.contains("next="), "{next} is dropped: {link}");
+        }
+
+        // Resend carries it too.
+        app.advance(time::Duration::seconds(61));
+        let res = app
+            .post("/api/auth/resend", json!({ "email": "ana@example.com", "type": "signup", "next": intent }))
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let link = app.mails_to("ana@example.com").await[0].link.clone().expect("a link");
+        assert!(link.ends_with("&next=%2Fpricing%3Fcheckout%3Dprice_closewise_monthly"), "{link}");
+    }
+);

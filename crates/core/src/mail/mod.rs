@@ -12,6 +12,27 @@ use crate::store::NewMail;
 
 pub use templates::Template;
 
+/// Percent-encodes everything but `A-Z a-z 0-9 - _ . ! ~ * ' ( )`, as `encodeURIComponent` does.
+fn encode_component(raw: &str) -> String {
+    raw.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'_'
+            | b'.'
+            | b'!'
+            | b'~'
+            | b'*'
+            | b'\''
+            | b'('
+            | b')' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 /// Builds outbox rows from templates with links on the configured public base URL.
 #[derive(Clone, Debug)]
 pub struct Composer {
@@ -31,6 +52,16 @@ impl Composer {
         format!("{}{}?token={}", self.base_url, path, token)
     }
 
+    /// `link`, carrying `next` (a return path already checked by `closewise_domain::limits::return_path`)
+    /// URL-encoded as the page's `encodeURIComponent` would.
+    pub fn link_with_next(&self, path: &str, token: &str, next: Option<&str>) -> String {
+        let link = self.link(path, token);
+        match next {
+            Some(next) => format!("{link}&next={}", encode_component(next)),
+            None => link,
+        }
+    }
+
     pub fn compose(&self, to: &str, template: Template, now: OffsetDateTime) -> NewMail {
         let rendered = template.render(&self.product, &self.base_url);
         NewMail {
@@ -43,5 +74,23 @@ impl Composer {
             link: template.link().map(str::to_string),
             created_at: now,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_carries_next_url_encoded() {
+        let composer = Composer::new("http://localhost:8080/");
+        assert_eq!(
+            composer.link_with_next("/verify", "tok", Some("/pricing?checkout=price_1&x=é")),
+            "http://localhost:8080/verify?token=tok&next=%2Fpricing%3Fcheckout%3Dprice_1%26x%3D%C3%A9"
+        );
+        assert_eq!(
+            composer.link_with_next("/verify", "tok", None),
+            "http://localhost:8080/verify?token=tok"
+        );
     }
 }
