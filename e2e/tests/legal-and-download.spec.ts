@@ -1,0 +1,36 @@
+// Issue 14: the privacy, terms, support and download pages, prerendered, linked from every footer and
+// axe-clean; the download chooser says plainly when the build has no download addresses.
+
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "../support/fixtures";
+
+test.use({ reducedMotion: "reduce" });
+
+const PAGES = [
+  { path: "/privacy", heading: "Privacy Policy" },
+  { path: "/terms", heading: "Terms of Service" },
+  { path: "/support", heading: "Contact and Support" },
+  { path: "/download", heading: "Download Closewise for Mac" },
+];
+
+for (const { path, heading } of PAGES) {
+  test(`${path} has one h1, a canonical link and no serious axe violations`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`${path}$`));
+    const results = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+      .analyze();
+    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+    expect(serious).toEqual([]);
+  });
+}
+
+test("the footer links the privacy policy and the terms on every kind of page", async ({ page }) => {
+  for (const path of ["/", "/ai-sales-assistant", "/pricing", "/signup"]) {
+    await page.goto(path);
+    const footer = page.getByRole("contentinfo");
+    await expect(footer.getByRole("link", { name: "Privacy Policy" }), path).toHaveAttribute("href", "/privacy");
+    await expect(footer.getByRole("link", { name: "Terms of Service" }), path).toHaveAttribute("href", "/terms");
+  }
+});
