@@ -4,6 +4,7 @@
 import { http, HttpResponse, type HttpResponseResolver } from "msw";
 import type { Session } from "../lib/api/types";
 import { isSubscribed } from "../lib/billing/rules";
+import { safeRedirect } from "../lib/redirect";
 import { db, PRODUCTS } from "./db";
 
 type Method = "get" | "post" | "delete";
@@ -93,6 +94,14 @@ function origin(request: Request) {
   return new URL(request.url).origin;
 }
 
+/** The verification link, carrying `next` when it is a same-origin path (the API drops any other). */
+function verifyLink(request: Request, email: string, body: Record<string, unknown> | null) {
+  const link = `${origin(request)}/verify?token=${db.oneTimeToken(email, "verify")}`;
+  const next = body && typeof body.next === "string" ? body.next : "";
+  const safe = next !== "" && safeRedirect(next, "") === next;
+  return safe ? `${link}&next=${encodeURIComponent(next)}` : link;
+}
+
 export const routes: MockRoute[] = [
   {
     method: "post",
@@ -109,9 +118,9 @@ export const routes: MockRoute[] = [
       const existing = db.findUser(email);
       if (!existing) {
         const user = db.createUser({ email, password, verified: false });
-        db.sendMail(email, "Confirm your email", `${origin(request)}/verify?token=${db.oneTimeToken(user.email, "verify")}`);
+        db.sendMail(email, "Confirm your email", verifyLink(request, user.email, body));
       } else if (!existing.user.email_confirmed_at) {
-        db.sendMail(email, "Confirm your email", `${origin(request)}/verify?token=${db.oneTimeToken(email, "verify")}`);
+        db.sendMail(email, "Confirm your email", verifyLink(request, email, body));
       } else {
         db.sendMail(email, "You already have an account", `${origin(request)}/signin`);
       }
@@ -150,7 +159,7 @@ export const routes: MockRoute[] = [
       if (limited) return limited;
       const row = db.findUser(email);
       if (row && !row.user.email_confirmed_at) {
-        db.sendMail(email, "Confirm your email", `${origin(request)}/verify?token=${db.oneTimeToken(email, "verify")}`);
+        db.sendMail(email, "Confirm your email", verifyLink(request, email, body));
       } else {
         db.lastMailAt.set(email, db.now());
       }

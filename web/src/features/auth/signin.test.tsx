@@ -25,6 +25,17 @@ describe("Sign in", () => {
     expect(await screen.findByRole("heading", { name: "Dashboard", level: 1 })).toBeInTheDocument();
   });
 
+  it("goes to next after signing in, and keeps next on the Sign up link", async () => {
+    db.createUser({ email: "ana@example.com", password: "secret123" });
+    const { user, router } = renderApp(`/signin?next=${encodeURIComponent("/pricing?checkout=price_x")}`);
+    expect(await screen.findByRole("link", { name: "Sign up" })).toHaveAttribute(
+      "href",
+      `/signup?next=${encodeURIComponent("/pricing?checkout=price_x")}`,
+    );
+    await fillSignIn(user, "ana@example.com", "secret123");
+    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe("/pricing?checkout=price_x"));
+  });
+
   it("asks for the e-mail and the password before calling the service", async () => {
     const { user } = renderApp("/signin");
     await user.click(await screen.findByRole("button", { name: "Sign In" }));

@@ -1,5 +1,5 @@
 import { screen, waitFor } from "@testing-library/react";
-import { http } from "msw";
+import { http, HttpResponse } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import * as analytics from "../../lib/analytics";
 import { db } from "../../testing/db";
@@ -80,5 +80,86 @@ describe("Sign up", () => {
     const { user } = renderApp("/signup");
     await fill(user, "ana@example.com", "secret123", "secret123");
     await waitFor(() => expect(screen.getByRole("heading", { name: "Check Your Email" })).toBeInTheDocument());
+  });
+
+  it("sends a signed-in user to the dashboard", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const { router } = renderApp("/signup", { signedInAs: "ana@example.com" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+  });
+
+  it("carries next to the API, into the verification link and to Go to Sign In", async () => {
+    let sent: Record<string, unknown> | undefined;
+    server.use(
+      http.post("*/api/auth/signup", async ({ request }) => {
+        sent = (await request.clone().json()) as Record<string, unknown>;
+      }),
+    );
+    const { user } = renderApp(`/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_monthly")}`);
+    await fill(user, "ana@example.com", "secret123", "secret123");
+    await screen.findByRole("heading", { name: "Check Your Email" });
+    expect(sent?.next).toBe("/pricing?checkout=price_closewise_monthly");
+    expect(db.lastMailTo("ana@example.com")?.link).toMatch(
+      /\/verify\?token=[^&]+&next=%2Fpricing%3Fcheckout%3Dprice_closewise_monthly$/,
+    );
+    expect(screen.getByRole("link", { name: "Go to Sign In" })).toHaveAttribute(
+      "href",
+      "/signin?next=%2Fpricing%3Fcheckout%3Dprice_closewise_monthly",
+    );
+  });
+
+  it("drops a next that is not a path of this site", async () => {
+    let sent: Record<string, unknown> | undefined;
+    server.use(
+      http.post("*/api/auth/signup", async ({ request }) => {
+        sent = (await request.clone().json()) as Record<string, unknown>;
+      }),
+    );
+    const { user } = renderApp(`/signup?next=${encodeURIComponent("//evil.example/x")}`);
+    await fill(user, "ana@example.com", "secret123", "secret123");
+    await screen.findByRole("heading", { name: "Check Your Email" });
+    expect(sent).not.toHaveProperty("next");
+    expect(screen.getByRole("link", { name: "Go to Sign In" })).toHaveAttribute("href", "/signin");
+  });
+
+  it("Check Your Email resends beside Try again, then counts down the once-a-minute limit", async () => {
+    const { user } = renderApp("/signup");
+    await fill(user, "ana@example.com", "secret123", "secret123");
+    await screen.findByRole("heading", { name: "Check Your Email" });
+    expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
+    db.lastMailAt.clear();
+    await user.click(screen.getByRole("button", { name: "Resend email" }));
+    expect(await screen.findByText("Verification email sent! Check your inbox.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: /^Resend email in (60|59)s$/ })).toBeDisabled();
+  });
+
+  it("shows the service's wait when resend is limited, as a countdown", async () => {
+    server.use(
+      http.post("*/api/auth/resend", () =>
+        HttpResponse.json(
+          {
+            error: {
+              code: "over_email_send_rate_limit",
+              message: "For security purposes, you can only request this after 42 seconds.",
+            },
+          },
+          { status: 429, headers: { "Retry-After": "42" } },
+        ),
+      ),
+    );
+    const { user } = renderApp("/signup");
+    await fill(user, "ana@example.com", "secret123", "secret123");
+    await user.click(await screen.findByRole("button", { name: "Resend email" }));
+    expect(await screen.findByText("For security purposes, you can only request this after 42 seconds.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: /^Resend email in (42|41)s$/ })).toBeDisabled();
+  });
+
+  it("says the spec's 'Failed to resend verification email' when the service gives no message", async () => {
+    server.use(http.post("*/api/auth/resend", () => new HttpResponse("oops", { status: 500 })));
+    const { user } = renderApp("/signup");
+    await fill(user, "ana@example.com", "secret123", "secret123");
+    await user.click(await screen.findByRole("button", { name: "Resend email" }));
+    expect(await screen.findByText("Failed to resend verification email")).toBeInTheDocument();
+    expect(screen.queryByText(/Request failed/)).not.toBeInTheDocument();
   });
 });

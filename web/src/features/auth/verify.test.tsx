@@ -33,6 +33,21 @@ describe("Verification link page", () => {
     expect(await screen.findByText("Verification email sent! Check your inbox.")).toBeInTheDocument();
   });
 
+  it("sends the user on to sign in with the link's next, and ignores a next off this site", async () => {
+    db.createUser({ email: "ana@example.com", verified: false });
+    const token = db.oneTimeToken("ana@example.com", "verify");
+    const next = encodeURIComponent("/pricing?checkout=price_closewise_monthly");
+    renderApp(`/verify?token=${token}&next=${next}`);
+    expect(await screen.findByRole("link", { name: "Go to Sign In" })).toHaveAttribute("href", `/signin?next=${next}`);
+  });
+
+  it("ignores a next that is not a path of this site", async () => {
+    db.createUser({ email: "ana@example.com", verified: false });
+    const token = db.oneTimeToken("ana@example.com", "verify");
+    renderApp(`/verify?token=${token}&next=${encodeURIComponent("https://evil.example/")}`);
+    expect(await screen.findByRole("link", { name: "Go to Sign In" })).toHaveAttribute("href", "/signin");
+  });
+
   it("calls a link without a token invalid", async () => {
     renderApp("/verify");
     expect(await screen.findByText("This verification link is invalid.")).toBeInTheDocument();

@@ -1,9 +1,10 @@
 //! Account endpoints (docs/api.md "Accounts").
 
-import { apiRequest } from "./client";
+import { ApiError, apiRequest } from "./client";
 import type { Session, User } from "./types";
 
-export function signUp(body: { email: string; password: string }) {
+/** `next`: a same-origin path the verification link carries on to sign-in (the API drops any other). */
+export function signUp(body: { email: string; password: string; next?: string }) {
   return apiRequest<{ email: string }>("/api/auth/signup", { method: "POST", body });
 }
 
@@ -11,8 +12,21 @@ export function verifyEmail(token: string) {
   return apiRequest<{ user: User }>("/api/auth/verify", { method: "POST", body: { token } });
 }
 
-export function resendVerification(email: string) {
-  return apiRequest<Record<string, never>>("/api/auth/resend", { method: "POST", body: { email, type: "signup" } });
+/** The spec's text when the service answered without a message of its own (a proxy's page, an empty body). */
+export const RESEND_FAILED = "Failed to resend verification email";
+
+export async function resendVerification(email: string, next?: string) {
+  try {
+    return await apiRequest<Record<string, never>>("/api/auth/resend", {
+      method: "POST",
+      body: next ? { email, type: "signup", next } : { email, type: "signup" },
+    });
+  } catch (error) {
+    // The client fills in "Request failed (500)" for an answer without our error body: show the spec's text instead.
+    if (error instanceof ApiError && (error.code === "unknown" || !error.message))
+      throw new ApiError(error.status, error.code, RESEND_FAILED, error.retryAfter);
+    throw error;
+  }
 }
 
 export function signInWithPassword(body: { email: string; password: string }) {

@@ -1,7 +1,7 @@
 import { AlertTriangle } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useHydrated } from "../../../components/ui/useHydrated";
 import { Button } from "../../../components/ui/Button";
 import { PasswordField, TextField } from "../../../components/ui/TextField";
@@ -9,14 +9,14 @@ import { ApiError } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { useResendVerification } from "../../../lib/auth/useResendVerification";
-import { safeRedirect } from "../../../lib/redirect";
 import { AuthCard } from "./AuthCard";
+import { useNextPath, withNext } from "./next";
 
 export function SignInForm() {
   const auth = useAuth();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const target = safeRedirect(params.get("redirect"));
+  const next = useNextPath();
+  const target = next ?? "/dashboard";
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
@@ -64,7 +64,7 @@ export function SignInForm() {
       subtitle={
         <>
           Don&apos;t have an account?{" "}
-          <Link to="/signup" className="font-medium text-blue-700 underline hover:text-blue-900">
+          <Link to={withNext("/signup", next)} className="font-medium text-blue-700 underline hover:text-blue-900">
             Sign up
           </Link>
         </>

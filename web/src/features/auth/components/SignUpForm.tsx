@@ -1,14 +1,17 @@
 import { MailCheck } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useHydrated } from "../../../components/ui/useHydrated";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { PasswordField, TextField } from "../../../components/ui/TextField";
 import { signUp } from "../../../lib/api/auth";
 import { ApiError } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
+import { useAuth } from "../../../lib/auth/AuthProvider";
 import { AuthCard } from "./AuthCard";
+import { useNextPath, withNext } from "./next";
+import { ResendEmail } from "./ResendEmail";
 
 export const MIN_PASSWORD_LENGTH = 6;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,7 +32,7 @@ export function validateSignUp(email: string, password: string, confirm: string)
   return errors;
 }
 
-function CheckYourEmail({ email, onTryAgain }: { email: string; onTryAgain: () => void }) {
+function CheckYourEmail({ email, next, onTryAgain }: { email: string; next: string | null; onTryAgain: () => void }) {
   return (
     <AuthCard title="Check Your Email">
       <div className="flex flex-col items-center text-center">
@@ -45,7 +48,7 @@ function CheckYourEmail({ email, onTryAgain }: { email: string; onTryAgain: () =
         <li>Return here and sign in</li>
       </ol>
       <div className="mt-6 flex flex-col gap-3">
-        <Link to="/signin" className={buttonStyles("primary", "w-full")}>
+        <Link to={withNext("/signin", next)} className={buttonStyles("primary", "w-full")}>
           Go to Sign In
         </Link>
         <Link to="/" className={buttonStyles("secondary", "w-full")}>
@@ -53,7 +56,7 @@ function CheckYourEmail({ email, onTryAgain }: { email: string; onTryAgain: () =
         </Link>
       </div>
       <p className="mt-6 text-center text-sm text-slate-600">
-        Didn&apos;t receive the email?{" "}
+        Didn&apos;t receive the email? <ResendEmail email={email} next={next} /> or{" "}
         <button type="button" onClick={onTryAgain} className="font-medium text-blue-700 underline hover:text-blue-900">
           Try again
         </button>
@@ -70,6 +73,14 @@ export function SignUpForm() {
   const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const next = useNextPath();
+
+  // Someone already signed in has no account to create (as on /signin).
+  useEffect(() => {
+    if (auth.status === "signedIn") void navigate(next ?? "/dashboard", { replace: true });
+  }, [auth.status, navigate, next]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -78,7 +89,7 @@ export function SignUpForm() {
     if (found.email || found.password || found.confirm) return;
     setBusy(true);
     try {
-      const result = await signUp({ email: email.trim(), password });
+      const result = await signUp(next ? { email: email.trim(), password, next } : { email: email.trim(), password });
       track("user_signed_up");
       toast.success("Account created! Please check your email to verify your account.");
       setSentTo(result.email);
@@ -99,6 +110,7 @@ export function SignUpForm() {
     return (
       <CheckYourEmail
         email={sentTo}
+        next={next}
         onTryAgain={() => {
           setSentTo(null);
           setPassword("");
@@ -114,7 +126,7 @@ export function SignUpForm() {
       subtitle={
         <>
           Already have an account?{" "}
-          <Link to="/signin" className="font-medium text-blue-700 underline hover:text-blue-900">
+          <Link to={withNext("/signin", next)} className="font-medium text-blue-700 underline hover:text-blue-900">
             Sign in
           </Link>
         </>

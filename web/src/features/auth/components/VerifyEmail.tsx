@@ -9,6 +9,7 @@ import { ApiError } from "../../../lib/api/client";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { useResendVerification } from "../../../lib/auth/useResendVerification";
 import { AuthCard } from "./AuthCard";
+import { useNextPath, withNext } from "./next";
 
 type State = { kind: "verifying" } | { kind: "verified" } | { kind: "failed"; message: string };
 
@@ -16,6 +17,7 @@ export function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get("token");
   const auth = useAuth();
+  const next = useNextPath();
   const [state, setState] = useState<State>(
     token ? { kind: "verifying" } : { kind: "failed", message: "This verification link is invalid." },
   );
@@ -58,8 +60,11 @@ export function VerifyEmail() {
           <CheckCircle2 aria-hidden className="h-5 w-5 shrink-0 text-green-600" />
           Your email address has been verified. {signedIn ? "Your account is fully unlocked." : "You can now sign in."}
         </p>
-        <Link to={signedIn ? "/dashboard" : "/signin"} className={buttonStyles("primary", "mt-6 w-full")}>
-          {signedIn ? "Go to Dashboard" : "Go to Sign In"}
+        <Link
+          to={signedIn ? (next ?? "/dashboard") : withNext("/signin", next)}
+          className={buttonStyles("primary", "mt-6 w-full")}
+        >
+          {signedIn ? (next ? "Continue" : "Go to Dashboard") : "Go to Sign In"}
         </Link>
       </AuthCard>
     );
