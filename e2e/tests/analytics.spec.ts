@@ -89,7 +89,7 @@ test("nothing leaves the site before consent; after Accept, events reach the ana
 
   await page.goto("/pricing?plan=monthly#cards");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sign In Required" }).first(), "hydrated, session known").toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign In Required" }).first(), "the paid card rendered").toBeVisible();
   await expect(banner(page)).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(seen.offSite, "requests that left the site before consent").toEqual([]);
@@ -132,7 +132,7 @@ test("Decline is remembered: no banner on the next visit and nothing sent", asyn
 
   await page.goto("/pricing");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sign In Required" }).first(), "hydrated, session known").toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign In Required" }).first(), "the paid card rendered").toBeVisible();
   await page.waitForLoadState("networkidle");
   await expect(banner(page)).toHaveCount(0);
   expect(seen.offSite).toEqual([]);
@@ -146,7 +146,7 @@ test("Global Privacy Control counts as a decline: no banner, nothing sent", asyn
   const seen = await watch(page, baseURL!);
   await page.goto("/pricing");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sign In Required" }).first(), "hydrated, session known").toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign In Required" }).first(), "the paid card rendered").toBeVisible();
   await page.waitForLoadState("networkidle");
   await expect(banner(page)).toHaveCount(0);
   expect(seen.offSite).toEqual([]);

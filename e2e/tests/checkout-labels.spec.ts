@@ -3,13 +3,15 @@
 
 import { expect, signInToDashboard, subscribe, test } from "../support/fixtures";
 
-test("signed out: Sign In Required, which leads to sign in and back to /pricing", async ({ page }) => {
+test("signed out: Sign In Required, a link to sign-up that keeps the checkout intent (intent.spec.ts follows it)", async ({
+  page,
+}) => {
   await page.goto("/pricing");
-  const button = page.getByRole("button", { name: "Sign In Required" });
-  await expect(button).toBeVisible();
-  await button.click();
+  const link = page.getByRole("link", { name: "Sign In Required" });
+  await expect(link).toBeVisible();
+  await link.click();
   await expect(page.getByText("Please sign in to continue")).toBeVisible();
-  await expect(page).toHaveURL(/\/signin\?redirect=%2Fpricing$/);
+  await expect(page).toHaveURL(/\/signup\?next=%2Fpricing%3Fcheckout%3Dprice_closewise_monthly$/);
 });
 
 test("paid: Current Plan, disabled", async ({ page, helpers }) => {

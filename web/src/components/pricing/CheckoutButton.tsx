@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
-import { useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { track } from "../../lib/analytics";
 import { createCheckout } from "../../lib/api/billing";
 import { ApiError } from "../../lib/api/client";
@@ -24,7 +24,9 @@ export function CheckoutButton({ product, className }: { product: Product; class
   const plan = usePlan();
   const subscription = useSubscription();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const [busy, setBusy] = useState(false);
+  const intentStarted = useRef(false);
 
   const signedIn = auth.status === "signedIn";
   const state: CheckoutState = {
@@ -36,15 +38,12 @@ export function CheckoutButton({ product, className }: { product: Product; class
     mode: product.mode,
   };
   const label = checkoutLabel(state);
+  // Where a signed-out visitor comes back to after sign-up, verification and sign-in: this page, ready to pay.
+  const intent = `/pricing?checkout=${encodeURIComponent(product.priceId)}`;
+  const wantsCheckout = params.get("checkout") === product.priceId;
+  const ready = !checkoutDisabled(state) && !checkoutBlock(state);
 
-  async function onClick() {
-    track("pricing_interaction", { action: "checkout_click", product: product.id, label });
-    const block = checkoutBlock(state);
-    if (block) {
-      toast.error(block.message);
-      if (block.reason === "signIn") void navigate(`/signin?redirect=${encodeURIComponent("/pricing")}`);
-      return;
-    }
+  async function start() {
     setBusy(true);
     try {
       const { url } = await createCheckout({
@@ -65,6 +64,42 @@ export function CheckoutButton({ product, className }: { product: Product; class
       track("checkout_error", { reason: error instanceof ApiError ? error.code : "network", message });
       setBusy(false);
     }
+  }
+
+  // Back from sign-in with the intent: start that checkout once (a paid or unverified user just sees the button).
+  useEffect(() => {
+    if (!wantsCheckout || !ready || intentStarted.current) return;
+    intentStarted.current = true;
+    void start();
+  });
+
+  async function onClick() {
+    track("pricing_interaction", { action: "checkout_click", product: product.id, label });
+    const block = checkoutBlock(state);
+    if (block) {
+      toast.error(block.message);
+      if (block.reason === "signIn") void navigate(`/signin?next=${encodeURIComponent(intent)}`);
+      return;
+    }
+    await start();
+  }
+
+  // Signed out, or the session check not yet done (the prerendered HTML): a working link to sign-up
+  // with the intent. A signed-in visitor sees the real state as soon as the check ends.
+  if (auth.status !== "signedIn") {
+    const signedOutLabel = checkoutLabel({ ...state, busy: false, loading: false, signedIn: false });
+    return (
+      <Link
+        to={`/signup?next=${encodeURIComponent(intent)}`}
+        onClick={() => {
+          track("pricing_interaction", { action: "checkout_click", product: product.id, label: signedOutLabel });
+          toast.error(CHECKOUT_MESSAGES.signIn);
+        }}
+        className={buttonStyles("primary", className)}
+      >
+        {signedOutLabel}
+      </Link>
+    );
   }
 
   return (

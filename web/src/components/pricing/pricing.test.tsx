@@ -24,18 +24,53 @@ describe("Pricing and the checkout button", () => {
     expect(within(paidCard()).getByText("/month")).toBeInTheDocument();
   });
 
-  it("says Loading... while the session is restored, then Sign In Required when signed out", async () => {
+  const intent = `/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_monthly")}`;
+
+  it("offers a signed-out visitor sign-up with the checkout intent from the start, before the session check ends", async () => {
     renderApp("/pricing");
-    expect(within(paidCard()).getByRole("button", { name: "Loading..." })).toBeDisabled();
-    const button = await within(paidCard()).findByRole("button", { name: "Sign In Required" });
-    expect(button).toBeEnabled();
+    const link = within(paidCard()).getByRole("link", { name: "Sign In Required" });
+    expect(link).toHaveAttribute("href", intent);
+    expect(within(paidCard()).queryByRole("button", { name: "Loading..." })).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(paidCard()).getByRole("link", { name: "Sign In Required" })).toHaveAttribute("href", intent),
+    );
   });
 
-  it("asks a signed-out visitor to sign in", async () => {
+  it("takes a signed-out visitor to sign-up, keeping the plan to check out", async () => {
     const { user, router } = renderApp("/pricing");
-    await user.click(await within(paidCard()).findByRole("button", { name: "Sign In Required" }));
+    await user.click(await within(paidCard()).findByRole("link", { name: "Sign In Required" }));
     expect(await screen.findByText("Please sign in to continue")).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/signup"));
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent("/pricing?checkout=price_closewise_monthly")}`);
+  });
+
+  it("starts the checkout the visitor asked for once they are back signed in", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    renderApp("/pricing?checkout=price_closewise_monthly", { signedInAs: "ana@example.com" });
+    await waitFor(() => expect(to).toHaveBeenCalledTimes(1));
+    expect(to.mock.calls[0]![0]).toMatch(/\/success\?session_id=/);
+  });
+
+  it("does not start a checkout for an intent that is not this product's, or for a paid user", async () => {
+    db.createUser({ email: "ana@example.com" });
+    db.createUser({ email: "pro@example.com", plan: "monthly" });
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    renderApp("/pricing?checkout=price_other", { signedInAs: "ana@example.com" });
+    expect(await within(paidCard()).findByRole("button", { name: "Start Subscription" })).toBeEnabled();
+    expect(to).not.toHaveBeenCalled();
+  });
+
+  it("shows Loading... while a signed-in user's plan loads", async () => {
+    db.createUser({ email: "ana@example.com" });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(http.get("*/api/plan", async () => void (await gate)));
+    renderApp("/pricing", { signedInAs: "ana@example.com" });
+    expect(await within(paidCard()).findByRole("button", { name: "Loading..." })).toBeDisabled();
+    server.resetHandlers();
+    release();
+    expect(await within(paidCard()).findByRole("button", { name: "Start Subscription" })).toBeEnabled();
   });
 
   it("says Verify Email First to an unverified user, and why on click", async () => {

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkoutLabel, DEFAULT_PRODUCT } from "../../../lib/billing/rules";
 import { absoluteUrl, SITE_ORIGIN } from "../../../lib/seo";
 import { landing } from "../content/landing";
 import { marketingPages } from "../content/pages";
@@ -88,6 +89,19 @@ describe("marketing pages carry their content without JavaScript", () => {
       });
     }
   }
+
+  it.each(["/pricing", "/"])(
+    "%s offers the paid plan as a working link to sign-up with the checkout intent, not a disabled Loading...",
+    (path) => {
+      const doc = load(path);
+      const intent = `/signup?next=${encodeURIComponent(`/pricing?checkout=${DEFAULT_PRODUCT.priceId}`)}`;
+      const link = doc.querySelector(`a[href="${intent}"]`);
+      const signedOut = { busy: false, loading: false, signedIn: false, verified: false, current: false };
+      expect(link?.textContent).toBe(checkoutLabel({ ...signedOut, mode: DEFAULT_PRODUCT.mode }));
+      const loading = [...doc.querySelectorAll("button")].filter((b) => b.textContent === "Loading...");
+      expect(loading).toHaveLength(0);
+    },
+  );
 
   it("/ has the hero, the demo's still content and the pricing section", () => {
     const doc = load("/");
