@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { http, HttpResponse } from "msw";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { activationRetry } from "./components/Success";
+import { apiError } from "../../testing/handlers";
 import { db } from "../../testing/db";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
@@ -12,6 +14,50 @@ function paidCheckout(email: string) {
 }
 
 describe("Success page", () => {
+  let saved: number[];
+  beforeEach(() => {
+    saved = activationRetry.delaysMs;
+    activationRetry.delaysMs = [20, 20, 20];
+  });
+  afterEach(() => {
+    activationRetry.delaysMs = saved;
+  });
+
+  it("retries while Stripe is unavailable or the payment is not in yet, saying so, then activates", async () => {
+    paidCheckout("ana@example.com");
+    const answers = [
+      () => apiError(502, "stripe_unavailable", "Plan activation failed, but you can contact support."),
+      () => apiError(409, "session_not_paid", "Plan activation failed, but you can contact support."),
+    ];
+    let calls = 0;
+    server.use(
+      http.post("*/api/checkout/confirm", () => {
+        calls += 1;
+        return answers.shift()?.();
+      }),
+    );
+    renderApp("/success?session_id=cs_test_a1b2c3d4e5f6g7h8", { signedInAs: "ana@example.com" });
+    expect(await screen.findByText(/Your payment is still being confirmed/)).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Payment Successful" })).toBeInTheDocument();
+    expect(calls).toBe(3);
+    expect(screen.queryByText("Plan activation failed, but you can contact support.")).not.toBeInTheDocument();
+  });
+
+  it("gives up after the retries with the spec's message, never claiming nothing was activated", async () => {
+    paidCheckout("ana@example.com");
+    let calls = 0;
+    server.use(
+      http.post("*/api/checkout/confirm", () => {
+        calls += 1;
+        return apiError(502, "stripe_unavailable", "Plan activation failed, but you can contact support.");
+      }),
+    );
+    renderApp("/success?session_id=cs_test_a1b2c3d4e5f6g7h8", { signedInAs: "ana@example.com" });
+    expect(await screen.findByText("Plan activation failed, but you can contact support.")).toBeInTheDocument();
+    expect(calls).toBe(4);
+    expect(screen.queryByText(/Nothing was activated/i)).not.toBeInTheDocument();
+  });
+
   it("activates with the last 8 characters of the session, then shows Payment Successful", async () => {
     paidCheckout("ana@example.com");
     let release!: () => void;

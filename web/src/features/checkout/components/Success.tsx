@@ -7,6 +7,7 @@ import { buttonStyles } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { config } from "../../../config";
 import { confirmCheckout } from "../../../lib/api/billing";
+import { ApiError } from "../../../lib/api/client";
 import { queryKeys, subscriptionQuery } from "../../../lib/api/queries";
 import type { User } from "../../../lib/api/types";
 import { PLAN_NAMES } from "../../../lib/billing/rules";
@@ -15,7 +16,19 @@ import { PLAN_NAMES } from "../../../lib/billing/rules";
 export const SUBSCRIPTION_REFETCH_DELAY_MS = 1000;
 const FAILED = "Plan activation failed, but you can contact support.";
 
-type State = "activating" | "done" | "failed";
+type State = "activating" | "retrying" | "done" | "failed";
+
+/**
+ * Waits between activation attempts that failed for a reason that may pass (Stripe unavailable, the
+ * payment or its webhook not in yet, our service or the network down): about a minute in all.
+ */
+export const activationRetry = { delaysMs: [2000, 4000, 8000, 16000, 30000] };
+
+/** A session that is unknown or someone else's will not become activatable by waiting. */
+function mayPass(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return !["session_not_found", "session_not_yours", "not_signed_in", "invalid_token"].includes(error.code);
+}
 
 function Support() {
   return (
@@ -56,22 +69,35 @@ export function Success({ user }: { user: User }) {
       return;
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
-    confirmCheckout(sessionId)
-      .then(({ plan, subscription }) => {
-        queryClient.setQueryData(queryKeys.plan(user.id), plan);
-        queryClient.setQueryData(queryKeys.subscription(user.id), subscription);
-        toast.success("Subscription activated successfully!");
-        setState("done");
-        timer = setTimeout(() => {
-          // A failure here is logged by the query and shown on the dashboard; nothing to add on this page.
-          queryClient.fetchQuery({ ...subscriptionQuery(user.id), staleTime: 0 }).catch(() => undefined);
-        }, SUBSCRIPTION_REFETCH_DELAY_MS);
-      })
-      .catch(() => {
-        toast.error(FAILED);
-        setState("failed");
-      });
+    let cancelled = false;
+    const attempt = (retry: number) => {
+      confirmCheckout(sessionId)
+        .then(({ plan, subscription }) => {
+          if (cancelled) return;
+          queryClient.setQueryData(queryKeys.plan(user.id), plan);
+          queryClient.setQueryData(queryKeys.subscription(user.id), subscription);
+          toast.success("Subscription activated successfully!");
+          setState("done");
+          timer = setTimeout(() => {
+            // A failure here is logged by the query and shown on the dashboard; nothing to add on this page.
+            queryClient.fetchQuery({ ...subscriptionQuery(user.id), staleTime: 0 }).catch(() => undefined);
+          }, SUBSCRIPTION_REFETCH_DELAY_MS);
+        })
+        .catch((error: unknown) => {
+          if (cancelled) return;
+          const delay = activationRetry.delaysMs[retry];
+          if (delay !== undefined && mayPass(error)) {
+            setState("retrying");
+            timer = setTimeout(() => attempt(retry + 1), delay);
+            return;
+          }
+          toast.error(FAILED);
+          setState("failed");
+        });
+    };
+    attempt(0);
     return () => {
+      cancelled = true;
       if (timer) clearTimeout(timer);
     };
   }, [sessionId, queryClient, user.id]);
@@ -79,13 +105,18 @@ export function Success({ user }: { user: User }) {
   return (
     <div className="mx-auto max-w-xl px-4 py-16 text-center">
       <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
-        {state === "activating" && (
+        {(state === "activating" || state === "retrying") && (
           <div role="status">
             <Spinner className="mx-auto h-10 w-10 text-blue-600" />
             <h1 className="mt-4 text-2xl font-bold text-slate-900">Activating your subscription</h1>
             <p className="mt-2 text-slate-600">
               Session <span className="font-mono">…{sessionId.slice(-8)}</span>
             </p>
+            {state === "retrying" && (
+              <p className="mt-4 text-slate-600">
+                Your payment is still being confirmed. We&apos;ll keep trying for up to a minute, so please keep this page open.
+              </p>
+            )}
           </div>
         )}
         {state === "done" && (
@@ -115,7 +146,7 @@ export function Success({ user }: { user: User }) {
             <XCircle aria-hidden className="mx-auto h-12 w-12 text-red-600" />
             <h1 className="mt-4 text-2xl font-bold text-slate-900">We couldn&apos;t activate your plan</h1>
             <p className="mt-2 text-slate-600">
-              Nothing was activated for this checkout. If you were charged, write to us and we will sort it out.
+              If your payment went through, your plan is activated as soon as it reaches us. Write to us and we will sort it out.
             </p>
             <Actions />
           </>
