@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { useProducts } from "../../lib/api/queries";
 import { useAuth } from "../../lib/auth/AuthProvider";
 import { featuredProduct, PLAN_FEATURES, PLAN_NAMES } from "../../lib/billing/rules";
-import { buttonStyles } from "../ui/Button";
+import { Button, buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { CheckoutButton } from "./CheckoutButton";
 
@@ -33,7 +33,16 @@ export function PricingSection({
   subtitle = "Start free. Upgrade when live hints start closing deals.",
   headingLevel = 2,
   className,
-}: { id?: string; title?: string; subtitle?: string; headingLevel?: 1 | 2; className?: string } = {}) {
+  onDashboard = false,
+}: {
+  id?: string;
+  title?: string;
+  subtitle?: string;
+  headingLevel?: 1 | 2;
+  className?: string;
+  /** Embedded in the dashboard, which shows it to free users: the Free Trial is their current plan. */
+  onDashboard?: boolean;
+} = {}) {
   const auth = useAuth();
   const products = useProducts();
   const product = featuredProduct(products.data);
@@ -62,7 +71,11 @@ export function PricingSection({
           <p className="mt-2 text-slate-600">Try live hints on real calls.</p>
           <Features items={PLAN_FEATURES.free} />
           <div className="mt-auto pt-8">
-            {auth.status === "signedIn" ? (
+            {onDashboard ? (
+              <Button variant="secondary" className="w-full" disabled>
+                Current Plan
+              </Button>
+            ) : auth.status === "signedIn" ? (
               <Link to="/dashboard" className={buttonStyles("secondary", "w-full")}>
                 Go to Dashboard
               </Link>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import * as analytics from "../../lib/analytics";
@@ -27,6 +27,13 @@ describe("Sign up", () => {
     expect(screen.getByText("Password must be at least 6 characters")).toBeInTheDocument();
     expect(screen.queryByText("Passwords do not match")).not.toBeInTheDocument();
     expect(db.users.size).toBe(0);
+  });
+
+  it("says that creating an account agrees to the terms and the privacy policy, with links", async () => {
+    renderApp("/signup");
+    const notice = await screen.findByText(/By creating an account you agree to/);
+    expect(within(notice).getByRole("link", { name: "Terms of Service" })).toHaveAttribute("href", "/terms");
+    expect(within(notice).getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy");
   });
 
   it("requires a valid e-mail", async () => {

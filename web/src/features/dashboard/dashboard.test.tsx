@@ -58,6 +58,10 @@ describe("Dashboard", () => {
     );
     expect(screen.getByRole("heading", { name: "Upgrade to Unlimited" })).toBeInTheDocument();
     expect(await screen.findByRole("button", { name: "Start Subscription" })).toBeEnabled();
+    // The embedded Free Trial card does not send the visitor to the page they are on.
+    const upgrade = screen.getByRole("region", { name: "Upgrade to Unlimited" });
+    expect(within(upgrade).queryByRole("link", { name: "Go to Dashboard" })).not.toBeInTheDocument();
+    expect(within(upgrade).getByRole("button", { name: "Current Plan" })).toBeDisabled();
     expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
     expect(screen.queryByText(/Account Access Limited/)).not.toBeInTheDocument();
 

@@ -2,6 +2,7 @@ import { MailCheck } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
+import { LegalNotice } from "../../../components/layout/LegalNotice";
 import { useHydrated } from "../../../components/ui/useHydrated";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { PasswordField, TextField } from "../../../components/ui/TextField";
@@ -166,6 +167,7 @@ export function SignUpForm() {
           <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
             {busy ? "Creating Account..." : "Create Account"}
           </Button>
+          <LegalNotice className="mt-4 text-center" />
         </fieldset>
       </form>
     </AuthCard>

@@ -146,6 +146,7 @@ function FreePanels() {
         title="Upgrade to Unlimited"
         subtitle="Unlimited usage, advanced AI insights, priority support and CRM integrations."
         className="rounded-2xl bg-white"
+        onDashboard
       />
     </>
   );
