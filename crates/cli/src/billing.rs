@@ -230,8 +230,8 @@ async fn sync_one(
     Ok(report)
 }
 
-/// The customer's subscription that matters: a live one, else the newest. The api crate's
-/// client has no list call, so this one is made here, read-only; the subscription itself is then
+/// The customer's subscription that matters: a live one, else the newest. The core's
+/// Stripe client has no list call, so this one is made here, read-only; the subscription itself is then
 /// read through that client like every other.
 async fn customer_subscription(a: &StripeArgs, customer: &str) -> Result<Option<String>, String> {
     let res = reqwest::Client::builder()

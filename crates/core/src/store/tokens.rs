@@ -1,5 +1,6 @@
 //! Single-use e-mail tokens (verification, password reset), stored as SHA-256 hashes.
 
+use closewise_domain::tokens::EmailTokenKind;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -15,6 +16,13 @@ pub struct EmailTokenRow {
     pub expires_at: OffsetDateTime,
     pub used_at: Option<OffsetDateTime>,
 }
+
+/// Spends one token; a second spend changes no row.
+const SPEND_TOKEN: &str = "UPDATE email_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL";
+
+/// Spends every outstanding token of one kind of a user ($3: the kind).
+pub(crate) const VOID_TOKENS_OF_KIND: &str =
+    "UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 AND kind = $3 AND used_at IS NULL";
 
 impl Store {
     pub async fn email_token_by_hash(
@@ -45,13 +53,11 @@ impl Store {
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
             let mut tx = p.begin().await?;
-            let spent = sqlx::query(
-                "UPDATE email_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL",
-            )
-            .bind(token_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            let spent = sqlx::query(SPEND_TOKEN)
+                .bind(token_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
             if spent.rows_affected() != 1 {
                 return Ok(false);
             }
@@ -81,14 +87,12 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-                sqlx::query(
-                    "UPDATE email_tokens SET used_at = $2 \
-                     WHERE user_id = $1 AND kind = 'verification' AND used_at IS NULL",
-                )
-                .bind(user_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
+                sqlx::query(VOID_TOKENS_OF_KIND)
+                    .bind(user_id)
+                    .bind(now)
+                    .bind(EmailTokenKind::Verification.as_str())
+                    .execute(&mut *tx)
+                    .await?;
             }
             tx.commit().await?;
             Ok(true)
@@ -124,13 +128,11 @@ impl Store {
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
             let mut tx = p.begin().await?;
-            let spent = sqlx::query(
-                "UPDATE email_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL",
-            )
-            .bind(token_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            let spent = sqlx::query(SPEND_TOKEN)
+                .bind(token_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
             if spent.rows_affected() != 1 {
                 return Ok(false);
             }
@@ -151,33 +153,16 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
-            sqlx::query(
-                "UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 AND kind = 'reset' AND used_at IS NULL",
-            )
-            .bind(user_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query(VOID_TOKENS_OF_KIND)
+                .bind(user_id)
+                .bind(now)
+                .bind(EmailTokenKind::Reset.as_str())
+                .execute(&mut *tx)
+                .await?;
             bind_mail!(mail).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok(true)
         })
-    }
-
-    /// Spends a reset token. False when it was already spent.
-    pub async fn consume_token(
-        &self,
-        token_id: Uuid,
-        now: OffsetDateTime,
-    ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE email_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL"
-        )
-        .bind(token_id)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
     }
 
     /// Marks the user's e-mail confirmed (operator action).

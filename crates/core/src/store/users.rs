@@ -1,5 +1,6 @@
 //! Users, and the transactions that create or change them together with their plan, tokens and mail.
 
+use closewise_domain::tokens::EmailTokenKind;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -197,13 +198,12 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             // A reset link mailed before the change must not undo it.
-            sqlx::query(
-                "UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 AND kind = 'reset' AND used_at IS NULL",
-            )
-            .bind(user_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query(super::tokens::VOID_TOKENS_OF_KIND)
+                .bind(user_id)
+                .bind(now)
+                .bind(EmailTokenKind::Reset.as_str())
+                .execute(&mut *tx)
+                .await?;
             bind_mail!(mail).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok(())
