@@ -208,4 +208,26 @@ impl Store {
         .await
         })
     }
+
+    /// Records that a device session was just used (refresh, entitlements, calls), at most once a
+    /// minute per session, so the Devices list can show "last seen".
+    pub async fn touch_session(
+        &self,
+        session_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<(), sqlx::Error> {
+        let stale = now - time::Duration::minutes(1);
+        dispatch!(self, |p| {
+            sqlx::query(
+                "UPDATE sessions SET last_seen_at = $2 WHERE id = $1 \
+                 AND (last_seen_at IS NULL OR last_seen_at < $3)",
+            )
+            .bind(session_id)
+            .bind(now)
+            .bind(stale)
+            .execute(p)
+            .await
+            .map(|_| ())
+        })
+    }
 }
