@@ -14,6 +14,7 @@
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
 //! - [`limits`]: the same-origin rule for redirect URLs.
+//! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 
 pub mod catalogue;
 pub mod checkout;
@@ -22,4 +23,5 @@ pub mod limits;
 pub mod password;
 pub mod plan;
 pub mod subscription;
+pub mod teams;
 pub mod tokens;

@@ -1,0 +1,453 @@
+//! Sales teams: who may do what in a team, seat arithmetic, invitations, domain join, and what a
+//! member's plan is. Pure rules; the store and the services apply them.
+//!
+//! - A team has one owner, admins and members; a user belongs to at most one team.
+//! - The owner manages billing, renames, transfers ownership and deletes the team; admins invite,
+//!   remove members and change seats; members use the product.
+//! - Seats are the quantity of the team's subscription. Members and pending invites both hold a
+//!   seat, so seats can never go below their sum, and an invite needs a free seat.
+
+use serde::{Deserialize, Serialize};
+use time::{Duration, OffsetDateTime};
+
+use crate::subscription::SubscriptionStatus;
+
+/// A member's role in their team.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Member,
+    Admin,
+    Owner,
+}
+
+impl Role {
+    pub const ALL: [Role; 3] = [Role::Member, Role::Admin, Role::Owner];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Role::Member => "member",
+            Role::Admin => "admin",
+            Role::Owner => "owner",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// The roles an invitation may give: never the owner's (ownership is transferred, not invited).
+    pub fn invitable(&self) -> bool {
+        matches!(self, Role::Member | Role::Admin)
+    }
+}
+
+/// Everything someone can try to do to a team.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Action {
+    /// See the team, its members and seats (members get the read-only view).
+    View,
+    Rename,
+    /// Checkout, the billing portal, the subscription.
+    ManageBilling,
+    TransferOwnership,
+    Delete,
+    Invite,
+    ResendInvite,
+    RevokeInvite,
+    ChangeSeats,
+    /// Approve or refuse a domain-join request.
+    ApproveJoin,
+    /// Turn domain join on or off.
+    ConfigureDomainJoin,
+    Leave,
+}
+
+impl Action {
+    pub const ALL: [Action; 12] = [
+        Action::View,
+        Action::Rename,
+        Action::ManageBilling,
+        Action::TransferOwnership,
+        Action::Delete,
+        Action::Invite,
+        Action::ResendInvite,
+        Action::RevokeInvite,
+        Action::ChangeSeats,
+        Action::ApproveJoin,
+        Action::ConfigureDomainJoin,
+        Action::Leave,
+    ];
+}
+
+/// Whether `role` may do `action` to their own team. Another team's anything is not found, never
+/// "forbidden": that is the service's rule, not a role's.
+pub fn may(role: Role, action: Action) -> bool {
+    use Action::*;
+    match action {
+        View => true,
+        // The owner cannot leave: they transfer ownership or delete the team.
+        Leave => role != Role::Owner,
+        Invite | ResendInvite | RevokeInvite | ChangeSeats | ApproveJoin => role >= Role::Admin,
+        Rename | ManageBilling | TransferOwnership | Delete | ConfigureDomainJoin => {
+            role == Role::Owner
+        }
+    }
+}
+
+/// Whether `actor` may remove `target` from the team: the owner removes anyone but themself;
+/// admins remove members only; nobody removes the owner (ownership is transferred first).
+pub fn may_remove(actor: Role, target: Role) -> bool {
+    match actor {
+        Role::Owner => target != Role::Owner,
+        Role::Admin => target == Role::Member,
+        Role::Member => false,
+    }
+}
+
+/// Whether `actor` may give someone `new_role`: only the owner changes roles, and only between
+/// member and admin (ownership moves by transfer).
+pub fn may_set_role(actor: Role, target: Role, new_role: Role) -> bool {
+    actor == Role::Owner && target != Role::Owner && new_role.invitable()
+}
+
+/// The most seats a team can buy here; larger teams talk to us.
+pub const MAX_SEATS: u32 = 500;
+
+/// The seats a team holds: its subscription's quantity, the members and the pending invites.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Seats {
+    pub total: u32,
+    pub members: u32,
+    pub pending_invites: u32,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SeatError {
+    /// Every seat is held by a member or a pending invite.
+    #[error("All {total} seats are taken. Add seats to invite more people.")]
+    AllTaken { total: u32 },
+    #[error("A team has between 1 and {max} seats.", max = MAX_SEATS)]
+    OutOfRange,
+    /// Removing seats would leave someone without one.
+    #[error("{used} seats are in use ({members} members and {pending} pending invites). Remove members or revoke invites first.")]
+    BelowUsed {
+        used: u32,
+        members: u32,
+        pending: u32,
+    },
+}
+
+impl SeatError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            SeatError::AllTaken { .. } => "seats_taken",
+            SeatError::OutOfRange => "invalid_seats",
+            SeatError::BelowUsed { .. } => "seats_in_use",
+        }
+    }
+}
+
+impl Seats {
+    pub fn used(&self) -> u32 {
+        self.members.saturating_add(self.pending_invites)
+    }
+
+    pub fn free(&self) -> u32 {
+        self.total.saturating_sub(self.used())
+    }
+
+    /// An invite (or an approved join request) needs a free seat.
+    pub fn check_invite(&self) -> Result<(), SeatError> {
+        if self.free() == 0 {
+            return Err(SeatError::AllTaken { total: self.total });
+        }
+        Ok(())
+    }
+
+    /// The seats may become `new_total` when it is within range and holds everyone already seated.
+    pub fn check_resize(&self, new_total: u32) -> Result<(), SeatError> {
+        if new_total == 0 || new_total > MAX_SEATS {
+            return Err(SeatError::OutOfRange);
+        }
+        if new_total < self.used() {
+            return Err(SeatError::BelowUsed {
+                used: self.used(),
+                members: self.members,
+                pending: self.pending_invites,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Whether a team member with a seat gets the paid plan: while the team's subscription counts as
+/// subscribed (the same rule as a personal subscription).
+pub fn member_is_paid(team_subscription: Option<SubscriptionStatus>) -> bool {
+    team_subscription.is_some_and(|s| s.counts_as_subscribed())
+}
+
+/// An invitation link lives 7 days and is single use.
+pub const INVITE_TTL: Duration = Duration::days(7);
+
+pub fn invite_expires_at(created_at: OffsetDateTime) -> OffsetDateTime {
+    created_at + INVITE_TTL
+}
+
+/// The longest team name.
+pub const TEAM_NAME_MAX_CHARS: usize = 80;
+
+/// A team's name: trimmed, 1 to 80 characters, no control characters.
+pub fn team_name(input: &str) -> Result<String, &'static str> {
+    let name = input.trim();
+    if name.is_empty() {
+        return Err("Please enter a team name.");
+    }
+    if name.chars().count() > TEAM_NAME_MAX_CHARS || name.chars().any(char::is_control) {
+        return Err("A team name is at most 80 characters, without control characters.");
+    }
+    Ok(name.to_string())
+}
+
+/// Mail domains anyone can get an address at: never a company's domain for domain join.
+pub const PUBLIC_MAIL_DOMAINS: &[&str] = &[
+    "gmail.com",
+    "googlemail.com",
+    "yahoo.com",
+    "yahoo.co.uk",
+    "ymail.com",
+    "hotmail.com",
+    "hotmail.co.uk",
+    "outlook.com",
+    "live.com",
+    "msn.com",
+    "aol.com",
+    "icloud.com",
+    "me.com",
+    "mac.com",
+    "proton.me",
+    "protonmail.com",
+    "pm.me",
+    "gmx.com",
+    "gmx.de",
+    "gmx.net",
+    "web.de",
+    "mail.com",
+    "yandex.com",
+    "yandex.ru",
+    "zoho.com",
+    "fastmail.com",
+    "hey.com",
+    "qq.com",
+    "163.com",
+    "126.com",
+    "mail.ru",
+    "tutanota.com",
+    "example.com",
+];
+
+/// The domain of an address, lower-cased (the part after the last `@`).
+pub fn mail_domain(email: &str) -> Option<String> {
+    let (_, domain) = email.rsplit_once('@')?;
+    let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    (!domain.is_empty()).then_some(domain)
+}
+
+pub fn is_public_mail_domain(domain: &str) -> bool {
+    let domain = domain.to_ascii_lowercase();
+    PUBLIC_MAIL_DOMAINS.contains(&domain.as_str())
+}
+
+/// Domain join may be turned on for `domain` only when the owner's verified address is at that
+/// very domain and it is not a public mail domain.
+pub fn may_enable_domain_join(owner_email: &str, owner_verified: bool, domain: &str) -> bool {
+    let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
+    owner_verified
+        && !is_public_mail_domain(&domain)
+        && mail_domain(owner_email).as_deref() == Some(domain.as_str())
+}
+
+/// A verified address may ask to join a team that turned domain join on for its domain.
+pub fn may_request_join(email: &str, verified: bool, join_domain: Option<&str>) -> bool {
+    let (Some(join), Some(domain)) = (join_domain, mail_domain(email)) else {
+        return false;
+    };
+    verified && !is_public_mail_domain(&domain) && domain == join.to_ascii_lowercase()
+}
+
+/// An invitation is for one address: the signed-in user accepting it must have that address.
+pub fn invite_matches(invite_email: &str, user_email: &str) -> bool {
+    invite_email.trim().eq_ignore_ascii_case(user_email.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn the_role_table() {
+        use Action::*;
+        let owner_only = [
+            Rename,
+            ManageBilling,
+            TransferOwnership,
+            Delete,
+            ConfigureDomainJoin,
+        ];
+        let admins = [Invite, ResendInvite, RevokeInvite, ChangeSeats, ApproveJoin];
+        for a in owner_only {
+            assert!(may(Role::Owner, a), "{a:?}");
+            assert!(!may(Role::Admin, a), "{a:?}");
+            assert!(!may(Role::Member, a), "{a:?}");
+        }
+        for a in admins {
+            assert!(may(Role::Owner, a), "{a:?}");
+            assert!(may(Role::Admin, a), "{a:?}");
+            assert!(!may(Role::Member, a), "{a:?}");
+        }
+        for r in Role::ALL {
+            assert!(may(r, View));
+        }
+        assert!(!may(Role::Owner, Leave));
+        assert!(may(Role::Admin, Leave));
+        assert!(may(Role::Member, Leave));
+    }
+
+    #[test]
+    fn who_removes_whom() {
+        assert!(may_remove(Role::Owner, Role::Admin));
+        assert!(may_remove(Role::Owner, Role::Member));
+        assert!(!may_remove(Role::Owner, Role::Owner));
+        assert!(may_remove(Role::Admin, Role::Member));
+        assert!(!may_remove(Role::Admin, Role::Admin));
+        assert!(!may_remove(Role::Admin, Role::Owner));
+        for t in Role::ALL {
+            assert!(!may_remove(Role::Member, t));
+        }
+        assert!(may_set_role(Role::Owner, Role::Member, Role::Admin));
+        assert!(!may_set_role(Role::Owner, Role::Member, Role::Owner));
+        assert!(!may_set_role(Role::Admin, Role::Member, Role::Admin));
+    }
+
+    #[test]
+    fn the_last_seat_and_the_spec_like_message() {
+        let full = Seats {
+            total: 5,
+            members: 3,
+            pending_invites: 2,
+        };
+        let err = full.check_invite().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "All 5 seats are taken. Add seats to invite more people."
+        );
+        assert_eq!(err.code(), "seats_taken");
+        assert!(Seats {
+            total: 5,
+            members: 3,
+            pending_invites: 1
+        }
+        .check_invite()
+        .is_ok());
+        assert_eq!(full.check_resize(4).unwrap_err().code(), "seats_in_use");
+        assert_eq!(full.check_resize(0).unwrap_err(), SeatError::OutOfRange);
+        assert_eq!(
+            full.check_resize(MAX_SEATS + 1).unwrap_err(),
+            SeatError::OutOfRange
+        );
+        assert!(full.check_resize(5).is_ok());
+    }
+
+    #[test]
+    fn domain_join_needs_the_owners_verified_company_address() {
+        assert!(may_enable_domain_join(
+            "boss@northwind.com",
+            true,
+            "Northwind.com"
+        ));
+        assert!(!may_enable_domain_join(
+            "boss@northwind.com",
+            false,
+            "northwind.com"
+        ));
+        assert!(!may_enable_domain_join("boss@gmail.com", true, "gmail.com"));
+        assert!(!may_enable_domain_join(
+            "boss@northwind.com",
+            true,
+            "contoso.com"
+        ));
+        assert!(may_request_join(
+            "rep@NorthWind.com",
+            true,
+            Some("northwind.com")
+        ));
+        assert!(!may_request_join(
+            "rep@northwind.com",
+            false,
+            Some("northwind.com")
+        ));
+        assert!(!may_request_join("rep@gmail.com", true, Some("gmail.com")));
+        assert!(!may_request_join("rep@northwind.com", true, None));
+        assert!(!may_request_join(
+            "rep@sub.northwind.com",
+            true,
+            Some("northwind.com")
+        ));
+    }
+
+    #[test]
+    fn names_invites_and_lifetimes() {
+        assert_eq!(team_name("  Northwind Sales ").unwrap(), "Northwind Sales");
+        assert!(team_name("   ").is_err());
+        assert!(team_name(&"x".repeat(81)).is_err());
+        assert!(team_name("a\u{0007}b").is_err());
+        assert!(invite_matches("Ana@Example.com", "ana@example.com"));
+        assert!(!invite_matches("ana@example.com", "bob@example.com"));
+        let t = time::macros::datetime!(2026-11-23 12:00 UTC);
+        assert_eq!(
+            invite_expires_at(t),
+            time::macros::datetime!(2026-11-30 12:00 UTC)
+        );
+        assert!(member_is_paid(Some(SubscriptionStatus::Active)));
+        assert!(!member_is_paid(Some(SubscriptionStatus::Canceled)));
+        assert!(!member_is_paid(None));
+    }
+
+    fn role() -> impl Strategy<Value = Role> {
+        prop::sample::select(Role::ALL.to_vec())
+    }
+
+    proptest! {
+        /// A higher role may do everything a lower one may, except leave (the owner must transfer).
+        #[test]
+        fn roles_are_monotonic(a in role(), b in role()) {
+            for action in Action::ALL {
+                if action != Action::Leave && a <= b && may(a, action) {
+                    prop_assert!(may(b, action), "{a:?} may {action:?} but {b:?} may not");
+                }
+            }
+        }
+
+        /// Whatever sequence of invites and resizes the rules allow, nobody is ever without a seat.
+        #[test]
+        fn seats_never_go_below_use(total in 1u32..=20, ops in prop::collection::vec((0u8..3, 1u32..=25), 0..40)) {
+            let mut s = Seats { total, members: 0, pending_invites: 0 };
+            for (op, n) in ops {
+                match op {
+                    0 => if s.check_invite().is_ok() { s.pending_invites += 1 },
+                    1 => if s.pending_invites > 0 { s.pending_invites -= 1; s.members += 1 },
+                    _ => if s.check_resize(n).is_ok() { s.total = n },
+                }
+                prop_assert!(s.used() <= s.total);
+                prop_assert!((1..=MAX_SEATS).contains(&s.total));
+            }
+        }
+
+        #[test]
+        fn an_invite_is_refused_exactly_when_no_seat_is_free(total in 0u32..50, m in 0u32..50, p in 0u32..50) {
+            let s = Seats { total, members: m, pending_invites: p };
+            prop_assert_eq!(s.check_invite().is_err(), m + p >= total);
+        }
+    }
+}
