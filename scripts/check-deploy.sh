@@ -130,12 +130,13 @@ lint_caddyfile() {
 lint_shell() { "$shellcheck" --severity=style "$@"; }
 
 # Args: compose.yaml Caddyfile .env.example Dockerfile docs/deploy.md crates/api/src/config.rs
+#       Dockerfile.dockerignore
 check_agreement() {
   "$python" - "$@" <<'PY'
 import ipaddress, re, sys
 import yaml
 
-compose_path, caddy_path, env_path, dockerfile_path, docs_path, config_path = sys.argv[1:]
+compose_path, caddy_path, env_path, dockerfile_path, docs_path, config_path, ignore_path = sys.argv[1:]
 compose_text = open(compose_path).read()
 compose = yaml.safe_load(compose_text)
 caddy = open(caddy_path).read()
@@ -197,6 +198,47 @@ for var in sorted(set(re.findall(r"^ARG (APP_BASE_URL|VITE_[A-Z0-9_]+)", open(do
     if f"`{var}`" not in docs:
         problems.append(f"{docs_path} does not document the build argument `{var}`")
 
+# Everything the Dockerfile copies from the context is in the context (its .dockerignore is an
+# allowlist): the last pattern matching the path or one of its parents decides, as Docker's does.
+def pattern_regex(pattern):
+    out, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif pattern[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        elif pattern[i] == "?":
+            out, i = out + "[^/]", i + 1
+        else:
+            out, i = out + re.escape(pattern[i]), i + 1
+    return re.compile(out + r"\Z")
+
+rules = []
+for line in open(ignore_path).read().splitlines():
+    line = line.strip()
+    if line and not line.startswith("#"):
+        include = line.startswith("!")
+        rules.append((include, pattern_regex(line.lstrip("!").strip("/"))))
+
+def in_context(path):
+    parts = path.strip("/").split("/")
+    candidates = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+    included = True
+    for include, regex in rules:
+        if any(regex.match(c) for c in candidates):
+            included = include
+    return included
+
+dockerfile = open(dockerfile_path).read().replace("\\\n", " ")
+for line in dockerfile.splitlines():
+    words = line.split()
+    if not words or words[0] != "COPY" or any(w.startswith("--from") for w in words):
+        continue
+    sources = [w for w in words[1:-1] if not w.startswith("--")]
+    for source in sources:
+        if not in_context(source):
+            problems.append(f"{dockerfile_path} copies {source}, which {ignore_path} leaves out of the context")
+
 for p in problems:
     print(f"  {p}", file=sys.stderr)
 sys.exit(1 if problems else 0)
@@ -204,7 +246,7 @@ PY
 }
 
 agreement_files=(deploy/compose.yaml deploy/Caddyfile deploy/.env.example deploy/Dockerfile docs/deploy.md
-  crates/api/src/config.rs)
+  crates/api/src/config.rs deploy/Dockerfile.dockerignore)
 
 passed=0
 failed=0
@@ -275,7 +317,11 @@ refuses "a Caddyfile missing a replica of compose.yaml" check_agreement deploy/c
 # shellcheck disable=SC2016 # backquotes in Markdown, not a command
 sed 's/`RATE_LIMIT_SWEEP_SECS`/RATE_LIMIT_SWEEP_SECS/g' docs/deploy.md >"$b/deploy.md"
 refuses "docs/deploy.md missing a variable of config.rs" check_agreement deploy/compose.yaml deploy/Caddyfile \
-  deploy/.env.example deploy/Dockerfile "$b/deploy.md" crates/api/src/config.rs
+  deploy/.env.example deploy/Dockerfile "$b/deploy.md" crates/api/src/config.rs deploy/Dockerfile.dockerignore
+# A file the Dockerfile copies but the build context leaves out.
+grep -v '^!deploy/docker-entrypoint.sh$' deploy/Dockerfile.dockerignore >"$b/Dockerfile.dockerignore"
+refuses "a .dockerignore leaving out a file the Dockerfile copies" check_agreement "${agreement_files[@]:0:6}" \
+  "$b/Dockerfile.dockerignore"
 
 echo "check-deploy: $passed passed, $failed failed ($(($(date +%s) - started)) s)"
 [ "$failed" = 0 ]
