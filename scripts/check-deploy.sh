@@ -2,7 +2,7 @@
 # Lints the deployment (deploy/, docs/deploy.md), then proves the linters bite.
 #
 #   deploy/Dockerfile      hadolint (its ShellCheck included for RUN lines)
-#   deploy/compose.yaml    dclint: the compose-spec JSON schema, then its rules (deploy/dclint.yaml);
+#   deploy/compose*.yaml   dclint: the compose-spec JSON schema, then its rules (deploy/dclint.yaml);
 #                          warnings fail too
 #   deploy/Caddyfile       caddy validate (Debian's caddy, unpacked, never installed as a service)
 #   deploy/*.sh, this      shellcheck
@@ -282,6 +282,7 @@ refuses() {
 echo "==> linting deploy/"
 check "deploy/Dockerfile (hadolint)" lint_dockerfile deploy/Dockerfile
 check "deploy/compose.yaml (dclint: compose-spec schema and rules)" lint_compose deploy/compose.yaml
+check "deploy/compose.pitr.yaml (dclint)" lint_compose deploy/compose.pitr.yaml
 check "deploy/Caddyfile (caddy validate)" lint_caddyfile deploy/Caddyfile
 check "shell scripts (shellcheck)" lint_shell deploy/*.sh scripts/check-deploy.sh
 check "compose, Caddyfile, .env.example, config.rs and docs/deploy.md agree" \
