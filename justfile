@@ -52,6 +52,10 @@ e2e *ARGS:
 e2e-postgres:
     scripts/e2e.sh --project=postgres
 
+# Lints deploy/ (hadolint, dclint with the compose-spec schema, caddy validate, shellcheck, agreement with config.rs and docs/deploy.md); self-tested on broken copies.
+check-deploy:
+    scripts/check-deploy.sh
+
 # Installs the web's packages from the lock file when they are missing or stale.
 web-deps:
     scripts/web-deps.sh
