@@ -6,7 +6,7 @@ up:
     scripts/up.sh
 
 # Every test, as CI runs it: formatting, lints, Rust tests on SQLite and PostgreSQL, the web's tests, the end-to-end suite.
-test: lint test-rust test-stripe-node test-web test-resilience e2e
+test: lint check-deploy test-rust test-stripe-node test-web test-resilience e2e
 
 # Formatting and lints (no changes made).
 lint:
