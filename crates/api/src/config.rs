@@ -238,6 +238,12 @@ impl Settings {
         if self.allow_unverified_signin {
             bail!("ALLOW_UNVERIFIED_SIGNIN is for development; unset it in production");
         }
+        if self.stripe.secret_key.expose_secret().trim().is_empty() {
+            bail!("STRIPE_SECRET_KEY must be set in production");
+        }
+        if self.stripe.webhook_secret.expose_secret().trim().is_empty() {
+            bail!("STRIPE_WEBHOOK_SECRET must be set in production: without it anyone could sign webhooks");
+        }
         if self.stripe.secret_key.expose_secret() == DEV_STRIPE_SECRET_KEY {
             bail!("STRIPE_SECRET_KEY is the development default; set the real key in production");
         }
@@ -399,6 +405,9 @@ mod tests {
                 "STRIPE_WEBHOOK_SECRET",
             ),
             (("JWT_PRIVATE_KEY", ""), "JWT_PRIVATE_KEY"),
+            // An empty webhook secret would let anyone sign webhooks.
+            (("STRIPE_SECRET_KEY", ""), "STRIPE_SECRET_KEY"),
+            (("STRIPE_WEBHOOK_SECRET", " "), "STRIPE_WEBHOOK_SECRET"),
         ] {
             let err = prod_with(&[extra]).unwrap_err();
             assert!(err.to_string().contains(names), "{extra:?}: {err}");

@@ -58,6 +58,18 @@ pub(crate) use dispatch;
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
+/// The embedded migrations, ignoring applied versions this release does not know.
+fn tolerant(embedded: &sqlx::migrate::Migrator) -> sqlx::migrate::Migrator {
+    let mut migrator = sqlx::migrate::Migrator {
+        migrations: embedded.migrations.clone(),
+        ignore_missing: false,
+        locking: embedded.locking,
+        no_tx: embedded.no_tx,
+    };
+    migrator.set_ignore_missing(true);
+    migrator
+}
+
 impl Store {
     /// Connects to `sqlite://path` (the file and its folder are created) or `postgres://...`.
     pub async fn connect(url: &str, acquire_timeout: Duration) -> anyhow::Result<Store> {
@@ -106,10 +118,13 @@ impl Store {
         }
     }
 
+    /// Applies this release's migrations that are not applied yet. Migrations a newer release has
+    /// already applied are not an error: during a rolling update the previous release's replicas
+    /// keep (re)starting against the expanded schema (expand/contract, see docs/deploy.md).
     pub async fn migrate(&self) -> anyhow::Result<()> {
         match &self.pool {
-            Pool::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
-            Pool::Postgres(p) => POSTGRES_MIGRATIONS.run(p).await?,
+            Pool::Sqlite(p) => tolerant(&SQLITE_MIGRATIONS).run(p).await?,
+            Pool::Postgres(p) => tolerant(&POSTGRES_MIGRATIONS).run(p).await?,
         }
         Ok(())
     }
