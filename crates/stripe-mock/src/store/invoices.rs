@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{add_months, list, new_id, opt_id, Origin, Store, Subscription};
+use super::{list, new_id, opt_id, Origin, Store, Subscription};
 use crate::cards::DECLINED;
 use crate::error::ApiError;
 use crate::expand::Expand;
@@ -14,6 +14,17 @@ pub struct InvoiceLine {
     pub price: String,
     pub quantity: u64,
     pub amount: i64,
+    /// Set for prorations ("Unused time on …"); otherwise "<quantity> × <product>".
+    #[serde(default)]
+    pub description: Option<String>,
+    /// A proration (its id is the invoice item's, `ii_…`).
+    #[serde(default)]
+    pub proration: bool,
+    /// (start, end); otherwise the invoice's period.
+    #[serde(default)]
+    pub period: Option<(i64, i64)>,
+    #[serde(default)]
+    pub subscription_item: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -43,12 +54,24 @@ impl Store {
         let product_name = price
             .and_then(|p| self.products.get(&p.product))
             .map_or(String::new(), |p| p.name.clone());
+        let description = l
+            .description
+            .clone()
+            .unwrap_or_else(|| format!("{} × {}", l.quantity, product_name));
+        let (start, end) = l.period.unwrap_or((i.period_start, i.period_end));
+        let item = l.subscription_item.clone().or_else(|| {
+            i.subscription
+                .as_ref()
+                .and_then(|sub| self.subscriptions.get(sub))
+                .and_then(|s| s.items.iter().find(|it| it.price == l.price))
+                .map(|it| it.id.clone())
+        });
         json!({
             "id": l.id,
             "object": "line_item",
             "amount": l.amount,
             "currency": i.currency,
-            "description": format!("{} × {}", l.quantity, product_name),
+            "description": description,
             "discount_amounts": [],
             "discountable": true,
             "discounts": [],
@@ -59,11 +82,12 @@ impl Store {
                 "type": "subscription_item_details",
                 "invoice_item_details": null,
                 "subscription_item_details": {
-                    "invoice_item": null, "proration": false, "proration_details": { "credited_items": null },
-                    "subscription": sub, "subscription_item": self.subscriptions.get(sub).and_then(|s| s.items.first()).map(|it| it.id.clone()),
+                    "invoice_item": if l.proration { json!(l.id) } else { Value::Null },
+                    "proration": l.proration, "proration_details": { "credited_items": null },
+                    "subscription": sub, "subscription_item": item,
                 },
             })),
-            "period": { "end": i.period_end, "start": i.period_start },
+            "period": { "end": end, "start": start },
             "pretax_credit_amounts": [],
             "pricing": { "type": "price_details", "price_details": { "price": l.price, "product": price.map(|p| p.product.clone()) }, "unit_amount_decimal": price.map(|p| p.unit_amount.to_string()) },
             "quantity": l.quantity,
@@ -87,10 +111,10 @@ impl Store {
             "object": "invoice",
             "account_country": "US",
             "account_name": "Closewise (stripe-mock)",
-            "amount_due": i.total,
+            "amount_due": i.total.max(0),
             "amount_overpaid": 0,
             "amount_paid": i.amount_paid,
-            "amount_remaining": i.total - i.amount_paid,
+            "amount_remaining": i.total.max(0) - i.amount_paid,
             "amount_shipping": 0,
             "attempt_count": i.attempt_count,
             "attempted": i.attempt_count > 0,
@@ -149,8 +173,8 @@ impl Store {
         format!("CW-{:06}", self.invoice_counter)
     }
 
-    /// The subscription's items at today's prices.
-    fn invoice_lines(&self, sub: &Subscription) -> Vec<InvoiceLine> {
+    /// The subscription's items at today's prices, for the period `(start, end)`.
+    pub(crate) fn invoice_lines(&self, sub: &Subscription, period: (i64, i64)) -> Vec<InvoiceLine> {
         sub.items
             .iter()
             .map(|it| InvoiceLine {
@@ -161,11 +185,17 @@ impl Store {
                     .prices
                     .get(&it.price)
                     .map_or(0, |p| p.unit_amount * it.quantity as i64),
+                description: None,
+                proration: false,
+                period: Some(period),
+                subscription_item: Some(it.id.clone()),
             })
             .collect()
     }
 
-    /// A subscription invoice for the current period, paid when the card can be charged.
+    /// A subscription invoice, paid when the card can be charged: the pending invoice items
+    /// (prorations) and, unless it is a `subscription_update` invoice (prorations billed at once),
+    /// the items for the current period.
     pub(crate) fn create_invoice(
         &mut self,
         sub_id: &str,
@@ -174,8 +204,21 @@ impl Store {
         now: i64,
     ) -> String {
         let sub = self.subscriptions[sub_id].clone();
-        let lines = self.invoice_lines(&sub);
-        let total = lines.iter().map(|l| l.amount).sum();
+        let mut lines = std::mem::take(
+            &mut self
+                .subscriptions
+                .get_mut(sub_id)
+                .expect("checked above")
+                .pending_invoice_items,
+        );
+        let (period_start, period_end) = if reason == "subscription_update" {
+            (now, now)
+        } else {
+            let period = (sub.current_period_start, sub.current_period_end);
+            lines.extend(self.invoice_lines(&sub, period));
+            period
+        };
+        let total: i64 = lines.iter().map(|l| l.amount).sum();
         let invoice = Invoice {
             id: new_id("in"),
             number: self.next_invoice_number(),
@@ -186,10 +229,10 @@ impl Store {
             billing_reason: reason.to_owned(),
             currency: sub.currency.clone(),
             total,
-            amount_paid: if paid { total } else { 0 },
+            amount_paid: if paid { total.max(0) } else { 0 },
             attempt_count: 1,
-            period_start: sub.current_period_start,
-            period_end: sub.current_period_end,
+            period_start,
+            period_end,
             paid_at: paid.then_some(now),
             payment_method: sub.default_payment_method.clone(),
             lines,
@@ -197,37 +240,6 @@ impl Store {
         let id = invoice.id.clone();
         self.invoices.insert(id.clone(), invoice);
         id
-    }
-
-    /// What the subscription's next renewal will charge (Stripe's invoice preview): its items at
-    /// today's prices for the period after the current one, as of the mock clock. Not stored.
-    pub fn upcoming_invoice(&self, sub_id: &str) -> Result<Invoice, ApiError> {
-        let sub = self.subscription(sub_id)?;
-        let renews = matches!(sub.status.as_str(), "active" | "trialing" | "past_due")
-            && !sub.cancel_at_period_end;
-        if !renews {
-            return Err(ApiError::no_upcoming_invoice(&sub.customer));
-        }
-        let lines = self.invoice_lines(sub);
-        let total = lines.iter().map(|l| l.amount).sum();
-        Ok(Invoice {
-            id: format!("upcoming_in_{}", sub.id.trim_start_matches("sub_")),
-            number: String::new(),
-            created: sub.current_period_end,
-            customer: sub.customer.clone(),
-            subscription: Some(sub.id.clone()),
-            status: "draft".to_owned(),
-            billing_reason: "upcoming".to_owned(),
-            currency: sub.currency.clone(),
-            total,
-            amount_paid: 0,
-            attempt_count: 0,
-            period_start: sub.current_period_end,
-            period_end: add_months(sub.current_period_end, 1),
-            paid_at: None,
-            payment_method: sub.default_payment_method.clone(),
-            lines,
-        })
     }
 
     pub fn invoice(&self, id: &str) -> Result<&Invoice, ApiError> {
@@ -284,7 +296,7 @@ impl Store {
             return Err(ApiError::card_declined(DECLINED, "generic_decline"));
         }
         stored.status = "paid".to_owned();
-        stored.amount_paid = stored.total;
+        stored.amount_paid = stored.total.max(0);
         stored.paid_at = Some(now);
         let json = self.render_invoice(&self.invoices[id], &Expand::none());
         self.emit("invoice.paid", json, None, origin, now);
