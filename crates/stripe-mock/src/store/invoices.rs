@@ -38,6 +38,9 @@ pub struct Invoice {
     pub billing_reason: String,
     pub currency: String,
     pub total: i64,
+    /// The customer's credit (negative) applied to this invoice; it lowers `amount_due`.
+    #[serde(default)]
+    pub starting_balance: i64,
     pub amount_paid: i64,
     pub attempt_count: u64,
     pub period_start: i64,
@@ -47,7 +50,25 @@ pub struct Invoice {
     pub lines: Vec<InvoiceLine>,
 }
 
+impl Invoice {
+    /// What is charged: the total less the customer's credit, never below zero.
+    pub fn amount_due(&self) -> i64 {
+        (self.total + self.starting_balance).max(0)
+    }
+
+    /// The customer's balance after this invoice: what is left of the credit (or of a negative
+    /// total), zero or negative.
+    pub fn ending_balance(&self) -> i64 {
+        (self.total + self.starting_balance).min(0)
+    }
+}
+
 impl Store {
+    /// The credit (a negative balance, else 0) a new invoice of the customer starts with.
+    pub(crate) fn credit_of(&self, customer: &str) -> i64 {
+        self.customers.get(customer).map_or(0, |c| c.balance.min(0))
+    }
+
     /// One line of an invoice (Stripe's `line_item` inside `invoice.lines`).
     pub fn render_invoice_line(&self, i: &Invoice, l: &InvoiceLine) -> Value {
         let price = self.prices.get(&l.price);
@@ -111,10 +132,10 @@ impl Store {
             "object": "invoice",
             "account_country": "US",
             "account_name": "Closewise (stripe-mock)",
-            "amount_due": i.total.max(0),
+            "amount_due": i.amount_due(),
             "amount_overpaid": 0,
             "amount_paid": i.amount_paid,
-            "amount_remaining": i.total.max(0) - i.amount_paid,
+            "amount_remaining": i.amount_due() - i.amount_paid,
             "amount_shipping": 0,
             "attempt_count": i.attempt_count,
             "attempted": i.attempt_count > 0,
@@ -133,7 +154,7 @@ impl Store {
             "description": null,
             "discounts": [],
             "due_date": null,
-            "ending_balance": 0,
+            "ending_balance": if draft { Value::Null } else { json!(i.ending_balance()) },
             "hosted_invoice_url": null,
             "invoice_pdf": null,
             "issuer": { "type": "self" },
@@ -154,7 +175,7 @@ impl Store {
             "period_start": i.period_start,
             "post_payment_credit_notes_amount": 0,
             "pre_payment_credit_notes_amount": 0,
-            "starting_balance": 0,
+            "starting_balance": i.starting_balance,
             "status": i.status,
             "status_transitions": {
                 "finalized_at": if draft { Value::Null } else { json!(i.created) }, "marked_uncollectible_at": null,
@@ -219,7 +240,8 @@ impl Store {
             period
         };
         let total: i64 = lines.iter().map(|l| l.amount).sum();
-        let invoice = Invoice {
+        let starting_balance = self.credit_of(&sub.customer);
+        let mut invoice = Invoice {
             id: new_id("in"),
             number: self.next_invoice_number(),
             created: now,
@@ -229,7 +251,8 @@ impl Store {
             billing_reason: reason.to_owned(),
             currency: sub.currency.clone(),
             total,
-            amount_paid: if paid { total.max(0) } else { 0 },
+            starting_balance,
+            amount_paid: 0,
             attempt_count: 1,
             period_start,
             period_end,
@@ -237,9 +260,33 @@ impl Store {
             payment_method: sub.default_payment_method.clone(),
             lines,
         };
+        invoice.amount_paid = if paid { invoice.amount_due() } else { 0 };
+        let balance = invoice.ending_balance();
         let id = invoice.id.clone();
         self.invoices.insert(id.clone(), invoice);
+        self.set_balance(&sub.customer, balance, now);
         id
+    }
+
+    /// Sets a customer's balance (emitting `customer.updated` when it changes).
+    fn set_balance(&mut self, customer: &str, balance: i64, now: i64) {
+        let Some(c) = self.customers.get_mut(customer) else {
+            return;
+        };
+        let previous = c.balance;
+        if previous == balance {
+            return;
+        }
+        c.balance = balance;
+        let json = self.render_customer(&self.customers[customer], &Expand::none());
+        let previous = serde_json::json!({ "balance": previous });
+        self.emit(
+            "customer.updated",
+            json,
+            Some(previous),
+            &Origin::default(),
+            now,
+        );
     }
 
     pub fn invoice(&self, id: &str) -> Result<&Invoice, ApiError> {
@@ -296,7 +343,7 @@ impl Store {
             return Err(ApiError::card_declined(DECLINED, "generic_decline"));
         }
         stored.status = "paid".to_owned();
-        stored.amount_paid = stored.total.max(0);
+        stored.amount_paid = stored.amount_due();
         stored.paid_at = Some(now);
         let json = self.render_invoice(&self.invoices[id], &Expand::none());
         self.emit("invoice.paid", json, None, origin, now);

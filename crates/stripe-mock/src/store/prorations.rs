@@ -247,6 +247,7 @@ impl Store {
             billing_reason: reason.to_owned(),
             currency: sub.currency.clone(),
             total,
+            starting_balance: self.credit_of(&sub.customer),
             amount_paid: 0,
             attempt_count: 0,
             period_start: period.0,

@@ -245,6 +245,52 @@ async fn always_invoice_charges_the_prorations_at_once() {
 }
 
 #[tokio::test]
+async fn a_net_credit_goes_to_the_customer_balance_and_pays_later_invoices() {
+    let m = spawn_mock().await;
+    let client = client(&m);
+    let (session, sub) = subscribe(&m, "10").await;
+    let customer = session["customer"].as_str().unwrap();
+    let (item, start, end) = item_and_period(&client, &sub).await;
+    m.handle.advance_clock(DAY);
+    let at = m.handle.now();
+    UpdateSubscriptionItem::new(item.as_str())
+        .quantity(1u64)
+        .proration_date(at)
+        .send(&client)
+        .await
+        .unwrap();
+    m.handle.advance_clock(end - at + 1);
+    let renewal = latest_invoice(&client, &sub).await;
+    let net = -prorated(10, end - at, end - start) + prorated(1, end - at, end - start) + UNIT;
+    assert!(net < -UNIT, "{net}");
+    assert_eq!(renewal.total, net);
+    assert_eq!((renewal.amount_due, renewal.amount_paid), (0, 0));
+    assert_eq!(renewal.starting_balance, 0);
+    assert_eq!(renewal.ending_balance, Some(net));
+    let (_, c) = m.get(&format!("/v1/customers/{customer}")).await;
+    assert_eq!(c["balance"], net);
+
+    // The credit pays the next renewal; the customer's preview already shows it.
+    let preview = CreatePreviewInvoice::new()
+        .subscription(sub.as_str())
+        .send(&client)
+        .await
+        .unwrap();
+    assert_eq!((preview.total, preview.amount_due), (UNIT, 0));
+    assert_eq!(preview.starting_balance, net);
+    m.handle.advance_clock(32 * DAY);
+    let next = latest_invoice(&client, &sub).await;
+    assert_eq!(
+        (next.total, next.amount_due, next.amount_paid),
+        (UNIT, 0, 0)
+    );
+    assert_eq!(next.starting_balance, net);
+    assert_eq!(next.ending_balance, Some(net + UNIT));
+    let (_, c) = m.get(&format!("/v1/customers/{customer}")).await;
+    assert_eq!(c["balance"], net + UNIT);
+}
+
+#[tokio::test]
 async fn the_preview_of_a_change_is_the_invoice_the_renewal_produces() {
     let m = spawn_mock().await;
     let client = client(&m);
