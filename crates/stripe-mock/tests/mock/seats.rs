@@ -113,7 +113,11 @@ async fn checkout_with_three_seats_subscribes_three_and_charges_three_prices() {
         .await
         .unwrap();
     assert!(page.contains("× 3"), "{page}");
-    assert!(page.contains("$60.00"), "{page}");
+    assert!(
+        page.contains("$20.00 per month each, $60.00 per month"),
+        "{page}"
+    );
+    assert!(page.contains("Total due today: $60.00"), "{page}");
 
     let id = session["id"].as_str().unwrap();
     m.pay(id, "4242 4242 4242 4242").await;
