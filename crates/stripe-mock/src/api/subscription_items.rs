@@ -1,10 +1,12 @@
-//! `/v1/subscription_items`: retrieve one, change its quantity (with prorations). Also reads the
-//! `items[…][id|quantity]` arrays the subscription update and the invoice preview take.
+//! `/v1/subscription_items`: a subscription's items, one item, and changing its quantity (with
+//! prorations). Also reads the `items[…][id|quantity]` arrays the subscription update and the
+//! invoice preview take.
 
 use axum::extract::{Path, State};
 use axum::Json;
 use serde_json::Value;
 
+use super::list::page;
 use super::params::{int_value, Params};
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
@@ -15,9 +17,27 @@ static UPDATE: Endpoint = Endpoint::post(
     "/v1/subscription_items/{id}",
     &["quantity", "proration_behavior", "proration_date"],
 );
+static LIST: Endpoint = Endpoint::list("/v1/subscription_items", &["subscription"]);
 
 pub(super) fn routes(r: Routes) -> Routes {
-    r.add(&RETRIEVE, get_item).add(&UPDATE, update_item)
+    r.add(&RETRIEVE, get_item)
+        .add(&UPDATE, update_item)
+        .add(&LIST, list_items)
+}
+
+/// The items of one subscription (`subscription` is required, as in Stripe), in their order.
+async fn list_items(State(st): State<Shared>, p: Params) -> ApiResult {
+    let sub_id = p.required("subscription")?;
+    st.mutate(|s, _| {
+        let sub = s.subscription(&sub_id)?;
+        page(
+            &p,
+            "/v1/subscription_items",
+            &sub.items,
+            |_| true,
+            |item, _| s.render_subscription_item(sub, item),
+        )
+    })
 }
 
 async fn get_item(State(st): State<Shared>, Path(id): Path<String>, _p: Params) -> ApiResult {
