@@ -1,8 +1,9 @@
 // stripe-mock driven by Stripe's official Node library, unchanged, through a subscription's whole
 // life: customer, checkout (paid on the hosted page with fetch, as a browser would), the
 // subscription retrieved and expanded, cancel at period end and resume, the invoice preview, the
-// clock moved past renewal, a declined renewal retried, the billing portal, cancellation, lists
-// with pagination, error classes, and every webhook verified with `stripe.webhooks.constructEvent`.
+// clock moved past renewal, a seat-quantity change (previewed, prorated, billed at renewal), a
+// declined renewal retried, the billing portal, cancellation, lists with pagination, error
+// classes, and every webhook verified with `stripe.webhooks.constructEvent`.
 //
 // run.sh starts the mock and passes its port, keys and the webhook port in the environment. The
 // tests share one mock and run in order (its clock only moves forward).
@@ -184,13 +185,13 @@ describe("stripe-mock through Stripe's Node library", () => {
 
   test("what the mock does not implement is refused, not ignored", async () => {
     await assert.rejects(
-      stripe.subscriptions.update(state.subscription, { items: [{ id: state.item, quantity: 3 }] }),
+      stripe.subscriptions.update(state.subscription, { items: [{ id: state.item, price: "price_other" }] }),
       (e) => {
         assert.ok(e instanceof Stripe.errors.StripeInvalidRequestError, e.constructor.name);
         assert.equal(e.statusCode, 400);
         assert.equal(e.code, "parameter_unknown");
-        assert.equal(e.param, "items[0][id]");
-        assert.equal(e.message, "Received unknown parameter: items[0][id]");
+        assert.equal(e.param, "items[0][price]");
+        assert.equal(e.message, "Received unknown parameter: items[0][price]");
         return true;
       },
     );
@@ -222,6 +223,34 @@ describe("stripe-mock through Stripe's Node library", () => {
     assert.equal(invoice.lines.data[0].amount, 2000);
     const sub = await stripe.subscriptions.retrieve(state.subscription);
     assert.equal(sub.items.data[0].current_period_start, state.periodEnd);
+  });
+
+  test("a quantity change is previewed, prorated and billed at renewal", async () => {
+    const before = await stripe.subscriptions.retrieve(state.subscription);
+    const { current_period_start: start, current_period_end: end } = before.items.data[0];
+    const { now: at } = await advanceClock(10 * DAY);
+    const change = { items: [{ id: state.item, quantity: 3 }], proration_date: at };
+    const preview = await stripe.invoices.createPreview({ subscription: state.subscription, subscription_details: change });
+    const prorated = (quantity) => Math.round((2000 * quantity * (end - at)) / (end - start));
+    assert.deepEqual(preview.lines.data.map((l) => l.amount), [-prorated(1), prorated(3), 6000]);
+    assert.deepEqual(preview.lines.data.map((l) => l.parent.subscription_item_details.proration), [true, true, false]);
+    assert.match(preview.lines.data[1].description, /^Remaining time on 3 × Unlimited Sales Copilot after /);
+    assert.equal(preview.amount_due, 6000 - prorated(1) + prorated(3));
+
+    const updated = await stripe.subscriptions.update(state.subscription, change);
+    assert.equal(updated.items.data[0].quantity, 3);
+    const event = await webhook("customer.subscription.updated", (e) => e.data.previous_attributes?.quantity === 1);
+    assert.equal(event.data.object.items.data[0].quantity, 3);
+    assert.equal(event.data.previous_attributes.items.data[0].quantity, 1);
+    const item = await stripe.subscriptionItems.retrieve(state.item);
+    assert.equal(item.quantity, 3);
+    const after = await stripe.invoices.createPreview({ subscription: state.subscription });
+    assert.deepEqual(after.lines.data.map((l) => l.amount), preview.lines.data.map((l) => l.amount));
+
+    await advanceClock(end - at + 1);
+    const renewal = await webhook("invoice.paid", (e) => e.data.object.period_start === end);
+    assert.deepEqual(renewal.data.object.lines.data.map((l) => l.amount), preview.lines.data.map((l) => l.amount));
+    assert.equal(renewal.data.object.amount_paid, preview.amount_due);
   });
 
   test("the billing portal changes the card; a declined renewal is a StripeCardError, then paid", async () => {
@@ -294,7 +323,7 @@ describe("stripe-mock through Stripe's Node library", () => {
     assert.equal(new Set(products.map((p) => p.id)).size, 4);
 
     const invoices = await stripe.invoices.list({ customer: state.customer, limit: 1 }).autoPagingToArray({ limit: 100 });
-    assert.equal(invoices.length, 3);
+    assert.equal(invoices.length, 4, "checkout, two renewals, the declined-then-paid renewal");
     const before = await stripe.invoices.list({ customer: state.customer, limit: 1, ending_before: invoices[2].id });
     assert.equal(before.data[0].id, invoices[1].id);
     const events = await stripe.events.list({ type: "invoice.*", limit: 2 }).autoPagingToArray({ limit: 100 });

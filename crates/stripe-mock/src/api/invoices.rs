@@ -2,19 +2,30 @@
 
 use axum::extract::{Path, State};
 use axum::Json;
+use serde_json::Value;
 
 use super::list::page;
 use super::params::Params;
+use super::subscription_items::{proration_date, quantity_changes};
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
-use crate::store::Subscription;
+use crate::store::{Change, ProrationBehavior, Subscription};
 
 static RETRIEVE: Endpoint = Endpoint::get("/v1/invoices/{id}", &[]);
 static LIST: Endpoint = Endpoint::list("/v1/invoices", &["customer", "subscription", "status"]);
 static LINES: Endpoint = Endpoint::list("/v1/invoices/{id}/lines", &[]);
 static PAY: Endpoint = Endpoint::post("/v1/invoices/{id}/pay", &["payment_method"]);
-static PREVIEW: Endpoint =
-    Endpoint::post("/v1/invoices/create_preview", &["customer", "subscription"]);
+static PREVIEW: Endpoint = Endpoint::post(
+    "/v1/invoices/create_preview",
+    &[
+        "customer",
+        "subscription",
+        "subscription_details[items][][id]",
+        "subscription_details[items][][quantity]",
+        "subscription_details[proration_behavior]",
+        "subscription_details[proration_date]",
+    ],
+);
 
 pub(super) fn routes(r: Routes) -> Routes {
     r.add(&RETRIEVE, get_invoice)
@@ -68,11 +79,35 @@ async fn pay_invoice(State(st): State<Shared>, Path(id): Path<String>, p: Params
     })
 }
 
-/// The next invoice of a subscription (or of the customer's running one), as of the mock clock.
+/// The next invoice of a subscription (or of the customer's running one), as of the mock clock,
+/// with the quantity changes of `subscription_details` applied (and prorated) if given.
 async fn create_preview(State(st): State<Shared>, p: Params) -> ApiResult {
     let customer = p.str("customer")?.filter(|c| !c.is_empty());
     let subscription = p.str("subscription")?.filter(|s| !s.is_empty());
-    st.mutate(|s, _| {
+    let change = match p.values.get("subscription_details") {
+        None => None,
+        Some(Value::Object(d)) => {
+            let text = |k: &str| d.get(k).and_then(Value::as_str);
+            Some(Change {
+                items: quantity_changes(d.get("items"), "subscription_details[items]")?,
+                behavior: ProrationBehavior::parse(
+                    text("proration_behavior"),
+                    "subscription_details[proration_behavior]",
+                )?,
+                proration_date: proration_date(
+                    text("proration_date"),
+                    "subscription_details[proration_date]",
+                )?,
+            })
+        }
+        Some(_) => {
+            return Err(ApiError::invalid_param(
+                "subscription_details",
+                "Invalid hash",
+            ))
+        }
+    };
+    st.mutate(|s, now| {
         let sub_id = match (&subscription, &customer) {
             (None, None) => return Err(ApiError::missing_param("customer")),
             (Some(sub), customer) => {
@@ -99,7 +134,7 @@ async fn create_preview(State(st): State<Shared>, p: Params) -> ApiResult {
                 }
             }
         };
-        let preview = s.upcoming_invoice(&sub_id)?;
+        let preview = s.preview_invoice(&sub_id, change.as_ref(), now)?;
         Ok(Json(s.render_invoice(&preview, &p.expand)))
     })
 }

@@ -14,6 +14,7 @@ use crate::error::ApiError;
 use crate::expand::Expand;
 use crate::store::{
     CheckoutSession, Customer, Event, Invoice, InvoiceLine, LineItem, Price, Product, Subscription,
+    SubscriptionItem,
 };
 
 const DEFAULT_LIMIT: i64 = 10;
@@ -124,4 +125,5 @@ listed_as_kept! {
     Event => "event",
     LineItem => "line item",
     InvoiceLine => "line item",
+    SubscriptionItem => "subscription_item",
 }

@@ -26,6 +26,7 @@ mod list;
 mod middleware;
 mod params;
 mod payment_methods;
+mod subscription_items;
 mod subscriptions;
 
 type Shared = Arc<AppState>;
@@ -72,6 +73,7 @@ fn all() -> Routes {
     let routes = catalogue::routes(routes);
     let routes = checkout::routes(routes);
     let routes = subscriptions::routes(routes);
+    let routes = subscription_items::routes(routes);
     let routes = payment_methods::routes(routes);
     let routes = invoices::routes(routes);
     let routes = billing_portal::routes(routes);

@@ -6,8 +6,10 @@ use serde_json::Value;
 
 use super::list::page;
 use super::params::{merge_metadata, Params};
+use super::subscription_items::quantity_changes;
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
+use crate::store::{Change, ProrationBehavior};
 
 static RETRIEVE: Endpoint = Endpoint::get("/v1/subscriptions/{id}", &[]);
 static UPDATE: Endpoint = Endpoint::post(
@@ -16,6 +18,10 @@ static UPDATE: Endpoint = Endpoint::post(
         "cancel_at_period_end",
         "default_payment_method",
         "metadata[*]",
+        "items[][id]",
+        "items[][quantity]",
+        "proration_behavior",
+        "proration_date",
     ],
 );
 static CANCEL: Endpoint = Endpoint::delete("/v1/subscriptions/{id}", &[]);
@@ -45,6 +51,14 @@ async fn update_subscription(
     let default_pm = p.str("default_payment_method")?;
     let clear_metadata = matches!(p.values.get("metadata"), Some(Value::String(s)) if s.is_empty());
     let metadata = p.metadata()?;
+    let change = Change {
+        items: quantity_changes(p.values.get("items"), "items")?,
+        behavior: ProrationBehavior::parse(
+            p.str("proration_behavior")?.as_deref(),
+            "proration_behavior",
+        )?,
+        proration_date: p.int("proration_date")?,
+    };
     st.mutate(|s, now| {
         let sub = s.subscription(&id)?.clone();
         if let Some(pm) = default_pm.as_deref().filter(|pm| !pm.is_empty()) {
@@ -63,6 +77,9 @@ async fn update_subscription(
             return Err(ApiError::invalid_request(
                 "A canceled subscription can only update its cancellation_details and metadata.",
             ));
+        }
+        if !change.items.is_empty() {
+            s.change_quantities(&id, &change, &p.origin, now)?;
         }
         if let Some(cancel) = cancel {
             s.set_cancel_at_period_end(&id, cancel, &p.origin, now)?;

@@ -29,7 +29,7 @@ fn render_checkout(
     let mut items = String::new();
     let mut heading = String::new();
     for li in &s.line_items {
-        let (name, price) = price_line(store, &li.price);
+        let (name, price) = price_line(store, &li.price, li.quantity);
         if heading.is_empty() {
             heading = if s.mode == "subscription" {
                 format!("Subscribe to {name}")

@@ -76,7 +76,9 @@ pub fn long_date(ts: i64) -> String {
         .unwrap_or_else(|| ts.to_string())
 }
 
-fn price_line(store: &Store, price_id: &str) -> (String, String) {
+/// A price's product name and what it costs: "$20.00 per month"; for `quantity` > 1 the unit
+/// price and the line's: "$20.00 per month each, $60.00 per month".
+fn price_line(store: &Store, price_id: &str, quantity: u64) -> (String, String) {
     let Some(price) = store.prices.get(price_id) else {
         return (price_id.to_owned(), String::new());
     };
@@ -84,13 +86,21 @@ fn price_line(store: &Store, price_id: &str) -> (String, String) {
         .products
         .get(&price.product)
         .map_or_else(|| price.product.clone(), |p| p.name.clone());
-    let amount = money(price.unit_amount, &price.currency);
-    let text = match &price.recurring {
-        Some(r) if r.interval_count == 1 => format!("{amount} per {}", r.interval),
-        Some(r) => format!("{amount} every {} {}s", r.interval_count, r.interval),
-        None => amount,
+    let text = |amount: i64| {
+        let amount = money(amount, &price.currency);
+        match &price.recurring {
+            Some(r) if r.interval_count == 1 => format!("{amount} per {}", r.interval),
+            Some(r) => format!("{amount} every {} {}s", r.interval_count, r.interval),
+            None => amount,
+        }
     };
-    (name, text)
+    let unit = text(price.unit_amount);
+    if quantity > 1 {
+        let line = text(price.unit_amount * quantity as i64);
+        (name, format!("{unit} each, {line}"))
+    } else {
+        (name, unit)
+    }
 }
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;background:#f6f8fa;color:#1a1f36;margin:0}\

@@ -69,7 +69,13 @@ fn render_portal(
             let (name, price) = sub
                 .items
                 .first()
-                .map(|i| price_line(store, &i.price))
+                .map(|i| {
+                    let (name, price) = price_line(store, &i.price, i.quantity);
+                    match i.quantity {
+                        0 | 1 => (name, price),
+                        seats => (format!("{name} × {seats}"), price),
+                    }
+                })
                 .unwrap_or_default();
             let status_line = match (sub.status.as_str(), sub.cancel_at_period_end) {
                 ("canceled", _) => format!(

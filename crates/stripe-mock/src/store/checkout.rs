@@ -253,6 +253,7 @@ impl Store {
                 latest_invoice: None,
                 metadata: session.subscription_metadata.clone(),
                 currency: session.currency.clone(),
+                pending_invoice_items: Vec::new(),
             };
             let sub_id = sub.id.clone();
             self.subscriptions.insert(sub_id.clone(), sub);

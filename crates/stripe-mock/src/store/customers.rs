@@ -16,6 +16,10 @@ pub struct Customer {
     pub description: Option<String>,
     pub metadata: Metadata,
     pub default_payment_method: Option<String>,
+    /// Stripe's customer balance, in cents: negative is a credit (from invoices whose total was
+    /// negative), applied to the next invoices.
+    #[serde(default)]
+    pub balance: i64,
 }
 
 impl Store {
@@ -24,7 +28,7 @@ impl Store {
             "id": c.id,
             "object": "customer",
             "address": null,
-            "balance": 0,
+            "balance": c.balance,
             "created": c.created,
             "currency": null,
             "default_source": null,
@@ -74,6 +78,7 @@ impl Store {
             description,
             metadata,
             default_payment_method: None,
+            balance: 0,
         };
         let id = customer.id.clone();
         let object = self.render_customer(&customer, &Expand::none());

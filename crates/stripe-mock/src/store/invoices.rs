@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{add_months, list, new_id, opt_id, Origin, Store, Subscription};
+use super::{list, new_id, opt_id, Origin, Store, Subscription};
 use crate::cards::DECLINED;
 use crate::error::ApiError;
 use crate::expand::Expand;
@@ -14,6 +14,17 @@ pub struct InvoiceLine {
     pub price: String,
     pub quantity: u64,
     pub amount: i64,
+    /// Set for prorations ("Unused time on …"); otherwise "<quantity> × <product>".
+    #[serde(default)]
+    pub description: Option<String>,
+    /// A proration (its id is the invoice item's, `ii_…`).
+    #[serde(default)]
+    pub proration: bool,
+    /// (start, end); otherwise the invoice's period.
+    #[serde(default)]
+    pub period: Option<(i64, i64)>,
+    #[serde(default)]
+    pub subscription_item: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -27,6 +38,9 @@ pub struct Invoice {
     pub billing_reason: String,
     pub currency: String,
     pub total: i64,
+    /// The customer's credit (negative) applied to this invoice; it lowers `amount_due`.
+    #[serde(default)]
+    pub starting_balance: i64,
     pub amount_paid: i64,
     pub attempt_count: u64,
     pub period_start: i64,
@@ -36,19 +50,49 @@ pub struct Invoice {
     pub lines: Vec<InvoiceLine>,
 }
 
+impl Invoice {
+    /// What is charged: the total less the customer's credit, never below zero.
+    pub fn amount_due(&self) -> i64 {
+        (self.total + self.starting_balance).max(0)
+    }
+
+    /// The customer's balance after this invoice: what is left of the credit (or of a negative
+    /// total), zero or negative.
+    pub fn ending_balance(&self) -> i64 {
+        (self.total + self.starting_balance).min(0)
+    }
+}
+
 impl Store {
+    /// The credit (a negative balance, else 0) a new invoice of the customer starts with.
+    pub(crate) fn credit_of(&self, customer: &str) -> i64 {
+        self.customers.get(customer).map_or(0, |c| c.balance.min(0))
+    }
+
     /// One line of an invoice (Stripe's `line_item` inside `invoice.lines`).
     pub fn render_invoice_line(&self, i: &Invoice, l: &InvoiceLine) -> Value {
         let price = self.prices.get(&l.price);
         let product_name = price
             .and_then(|p| self.products.get(&p.product))
             .map_or(String::new(), |p| p.name.clone());
+        let description = l
+            .description
+            .clone()
+            .unwrap_or_else(|| format!("{} × {}", l.quantity, product_name));
+        let (start, end) = l.period.unwrap_or((i.period_start, i.period_end));
+        let item = l.subscription_item.clone().or_else(|| {
+            i.subscription
+                .as_ref()
+                .and_then(|sub| self.subscriptions.get(sub))
+                .and_then(|s| s.items.iter().find(|it| it.price == l.price))
+                .map(|it| it.id.clone())
+        });
         json!({
             "id": l.id,
             "object": "line_item",
             "amount": l.amount,
             "currency": i.currency,
-            "description": format!("{} × {}", l.quantity, product_name),
+            "description": description,
             "discount_amounts": [],
             "discountable": true,
             "discounts": [],
@@ -59,11 +103,12 @@ impl Store {
                 "type": "subscription_item_details",
                 "invoice_item_details": null,
                 "subscription_item_details": {
-                    "invoice_item": null, "proration": false, "proration_details": { "credited_items": null },
-                    "subscription": sub, "subscription_item": self.subscriptions.get(sub).and_then(|s| s.items.first()).map(|it| it.id.clone()),
+                    "invoice_item": if l.proration { json!(l.id) } else { Value::Null },
+                    "proration": l.proration, "proration_details": { "credited_items": null },
+                    "subscription": sub, "subscription_item": item,
                 },
             })),
-            "period": { "end": i.period_end, "start": i.period_start },
+            "period": { "end": end, "start": start },
             "pretax_credit_amounts": [],
             "pricing": { "type": "price_details", "price_details": { "price": l.price, "product": price.map(|p| p.product.clone()) }, "unit_amount_decimal": price.map(|p| p.unit_amount.to_string()) },
             "quantity": l.quantity,
@@ -87,10 +132,10 @@ impl Store {
             "object": "invoice",
             "account_country": "US",
             "account_name": "Closewise (stripe-mock)",
-            "amount_due": i.total,
+            "amount_due": i.amount_due(),
             "amount_overpaid": 0,
             "amount_paid": i.amount_paid,
-            "amount_remaining": i.total - i.amount_paid,
+            "amount_remaining": i.amount_due() - i.amount_paid,
             "amount_shipping": 0,
             "attempt_count": i.attempt_count,
             "attempted": i.attempt_count > 0,
@@ -109,7 +154,7 @@ impl Store {
             "description": null,
             "discounts": [],
             "due_date": null,
-            "ending_balance": 0,
+            "ending_balance": if draft { Value::Null } else { json!(i.ending_balance()) },
             "hosted_invoice_url": null,
             "invoice_pdf": null,
             "issuer": { "type": "self" },
@@ -130,7 +175,7 @@ impl Store {
             "period_start": i.period_start,
             "post_payment_credit_notes_amount": 0,
             "pre_payment_credit_notes_amount": 0,
-            "starting_balance": 0,
+            "starting_balance": i.starting_balance,
             "status": i.status,
             "status_transitions": {
                 "finalized_at": if draft { Value::Null } else { json!(i.created) }, "marked_uncollectible_at": null,
@@ -149,8 +194,8 @@ impl Store {
         format!("CW-{:06}", self.invoice_counter)
     }
 
-    /// The subscription's items at today's prices.
-    fn invoice_lines(&self, sub: &Subscription) -> Vec<InvoiceLine> {
+    /// The subscription's items at today's prices, for the period `(start, end)`.
+    pub(crate) fn invoice_lines(&self, sub: &Subscription, period: (i64, i64)) -> Vec<InvoiceLine> {
         sub.items
             .iter()
             .map(|it| InvoiceLine {
@@ -161,11 +206,17 @@ impl Store {
                     .prices
                     .get(&it.price)
                     .map_or(0, |p| p.unit_amount * it.quantity as i64),
+                description: None,
+                proration: false,
+                period: Some(period),
+                subscription_item: Some(it.id.clone()),
             })
             .collect()
     }
 
-    /// A subscription invoice for the current period, paid when the card can be charged.
+    /// A subscription invoice, paid when the card can be charged: the pending invoice items
+    /// (prorations) and, unless it is a `subscription_update` invoice (prorations billed at once),
+    /// the items for the current period.
     pub(crate) fn create_invoice(
         &mut self,
         sub_id: &str,
@@ -174,9 +225,23 @@ impl Store {
         now: i64,
     ) -> String {
         let sub = self.subscriptions[sub_id].clone();
-        let lines = self.invoice_lines(&sub);
-        let total = lines.iter().map(|l| l.amount).sum();
-        let invoice = Invoice {
+        let mut lines = std::mem::take(
+            &mut self
+                .subscriptions
+                .get_mut(sub_id)
+                .expect("checked above")
+                .pending_invoice_items,
+        );
+        let (period_start, period_end) = if reason == "subscription_update" {
+            (now, now)
+        } else {
+            let period = (sub.current_period_start, sub.current_period_end);
+            lines.extend(self.invoice_lines(&sub, period));
+            period
+        };
+        let total: i64 = lines.iter().map(|l| l.amount).sum();
+        let starting_balance = self.credit_of(&sub.customer);
+        let mut invoice = Invoice {
             id: new_id("in"),
             number: self.next_invoice_number(),
             created: now,
@@ -186,48 +251,42 @@ impl Store {
             billing_reason: reason.to_owned(),
             currency: sub.currency.clone(),
             total,
-            amount_paid: if paid { total } else { 0 },
+            starting_balance,
+            amount_paid: 0,
             attempt_count: 1,
-            period_start: sub.current_period_start,
-            period_end: sub.current_period_end,
+            period_start,
+            period_end,
             paid_at: paid.then_some(now),
             payment_method: sub.default_payment_method.clone(),
             lines,
         };
+        invoice.amount_paid = if paid { invoice.amount_due() } else { 0 };
+        let balance = invoice.ending_balance();
         let id = invoice.id.clone();
         self.invoices.insert(id.clone(), invoice);
+        self.set_balance(&sub.customer, balance, now);
         id
     }
 
-    /// What the subscription's next renewal will charge (Stripe's invoice preview): its items at
-    /// today's prices for the period after the current one, as of the mock clock. Not stored.
-    pub fn upcoming_invoice(&self, sub_id: &str) -> Result<Invoice, ApiError> {
-        let sub = self.subscription(sub_id)?;
-        let renews = matches!(sub.status.as_str(), "active" | "trialing" | "past_due")
-            && !sub.cancel_at_period_end;
-        if !renews {
-            return Err(ApiError::no_upcoming_invoice(&sub.customer));
+    /// Sets a customer's balance (emitting `customer.updated` when it changes).
+    fn set_balance(&mut self, customer: &str, balance: i64, now: i64) {
+        let Some(c) = self.customers.get_mut(customer) else {
+            return;
+        };
+        let previous = c.balance;
+        if previous == balance {
+            return;
         }
-        let lines = self.invoice_lines(sub);
-        let total = lines.iter().map(|l| l.amount).sum();
-        Ok(Invoice {
-            id: format!("upcoming_in_{}", sub.id.trim_start_matches("sub_")),
-            number: String::new(),
-            created: sub.current_period_end,
-            customer: sub.customer.clone(),
-            subscription: Some(sub.id.clone()),
-            status: "draft".to_owned(),
-            billing_reason: "upcoming".to_owned(),
-            currency: sub.currency.clone(),
-            total,
-            amount_paid: 0,
-            attempt_count: 0,
-            period_start: sub.current_period_end,
-            period_end: add_months(sub.current_period_end, 1),
-            paid_at: None,
-            payment_method: sub.default_payment_method.clone(),
-            lines,
-        })
+        c.balance = balance;
+        let json = self.render_customer(&self.customers[customer], &Expand::none());
+        let previous = serde_json::json!({ "balance": previous });
+        self.emit(
+            "customer.updated",
+            json,
+            Some(previous),
+            &Origin::default(),
+            now,
+        );
     }
 
     pub fn invoice(&self, id: &str) -> Result<&Invoice, ApiError> {
@@ -284,7 +343,7 @@ impl Store {
             return Err(ApiError::card_declined(DECLINED, "generic_decline"));
         }
         stored.status = "paid".to_owned();
-        stored.amount_paid = stored.total;
+        stored.amount_paid = stored.amount_due();
         stored.paid_at = Some(now);
         let json = self.render_invoice(&self.invoices[id], &Expand::none());
         self.emit("invoice.paid", json, None, origin, now);

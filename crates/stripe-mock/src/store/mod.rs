@@ -19,6 +19,7 @@ mod customers;
 mod events;
 mod invoices;
 mod payment_methods;
+mod prorations;
 mod subscriptions;
 
 pub use billing_portal::PortalSession;
@@ -28,6 +29,7 @@ pub use customers::Customer;
 pub use events::Event;
 pub use invoices::{Invoice, InvoiceLine};
 pub use payment_methods::PaymentMethod;
+pub use prorations::{Change, ProrationBehavior, QuantityChange};
 pub use subscriptions::{Subscription, SubscriptionItem};
 
 pub const API_VERSION: &str = "2026-09-30.endive";

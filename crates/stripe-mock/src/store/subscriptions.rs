@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{list, new_id, Metadata, Origin, PaymentMethod, Store};
+use super::{list, new_id, InvoiceLine, Metadata, Origin, PaymentMethod, Store};
 use crate::cards::{Behaviour, Card};
 use crate::error::ApiError;
 use crate::expand::Expand;
@@ -35,6 +35,9 @@ pub struct Subscription {
     pub latest_invoice: Option<String>,
     pub metadata: Metadata,
     pub currency: String,
+    /// Prorations waiting for the next invoice (Stripe's pending invoice items).
+    #[serde(default)]
+    pub pending_invoice_items: Vec<InvoiceLine>,
 }
 
 impl Store {
@@ -139,9 +142,22 @@ impl Store {
         let before = self.render_subscription(self.subscription(id)?, &Expand::none());
         let sub = self.subscriptions.get_mut(id).expect("checked above");
         change(sub);
+        self.emit_subscription_updated(id, &before, origin, now);
+        Ok(())
+    }
+
+    /// Emits `customer.subscription.updated` if the subscription's JSON changed since `before`,
+    /// with the previous values of the fields that changed (`data.previous_attributes`).
+    pub(crate) fn emit_subscription_updated(
+        &mut self,
+        id: &str,
+        before: &Value,
+        origin: &Origin,
+        now: i64,
+    ) {
         let after = self.render_subscription(&self.subscriptions[id], &Expand::none());
         let mut previous = serde_json::Map::new();
-        if let (Value::Object(b), Value::Object(a)) = (&before, &after) {
+        if let (Value::Object(b), Value::Object(a)) = (before, &after) {
             for (k, v) in b {
                 if a.get(k) != Some(v) {
                     previous.insert(k.clone(), v.clone());
@@ -157,7 +173,6 @@ impl Store {
                 now,
             );
         }
-        Ok(())
     }
 
     pub fn set_cancel_at_period_end(

@@ -7,9 +7,27 @@ use stripe_webhook::{EventObject, Webhook};
 use crate::helpers::*;
 
 /// A bit of everything: customers, a subscription with a card change, cancel and renew, a
-/// renewal, a failed renewal, a payment-mode purchase and an expired session.
+/// renewal, a failed renewal, seat changes (invoiced at once, a credit, pending prorations), a
+/// payment-mode purchase and an expired session.
 async fn busy_mock(m: &TestMock) {
     let (customer, _, sub) = m.subscribed().await;
+    let (_, _, seats) = m.subscribed().await;
+    let (_, s) = m.get(&format!("/v1/subscriptions/{seats}")).await;
+    let item = s["items"]["data"][0]["id"].as_str().unwrap().to_owned();
+    m.handle.advance_clock(86_400);
+    for (quantity, behavior) in [
+        ("5", "always_invoice"),
+        ("1", "always_invoice"),
+        ("2", "create_prorations"),
+    ] {
+        let (status, body) = m
+            .post(
+                &format!("/v1/subscription_items/{item}"),
+                &[("quantity", quantity), ("proration_behavior", behavior)],
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
     m.post(
         &format!("/v1/customers/{customer}"),
         &[("name", "Ada"), ("metadata[user_id]", "u1")],
@@ -170,6 +188,12 @@ async fn every_object_with_every_expansion_parses_into_async_stripe_types() {
         let (_, v) = m.get(&format!("/v1/subscriptions/{id}?expand[]=default_payment_method&expand[]=latest_invoice&expand[]=customer")).await;
         let _: stripe_shared::Subscription = parse("subscription", &v);
     }
+    for sub in snap.subscriptions.values() {
+        for item in &sub.items {
+            let (_, v) = m.get(&format!("/v1/subscription_items/{}", item.id)).await;
+            let _: stripe_shared::SubscriptionItem = parse("subscription item", &v);
+        }
+    }
     for id in snap.payment_methods.keys() {
         let (_, v) = m
             .get(&format!("/v1/payment_methods/{id}?expand[]=customer"))
@@ -189,6 +213,21 @@ async fn every_object_with_every_expansion_parses_into_async_stripe_types() {
         if sub.status == "active" && !sub.cancel_at_period_end {
             assert_eq!(status, 200, "{v}");
             let _: stripe_shared::Invoice = parse("invoice preview", &v);
+            for behavior in ["create_prorations", "always_invoice"] {
+                let (status, v) = m
+                    .post(
+                        "/v1/invoices/create_preview",
+                        &[
+                            ("subscription", id),
+                            ("subscription_details[items][0][id]", &sub.items[0].id),
+                            ("subscription_details[items][0][quantity]", "7"),
+                            ("subscription_details[proration_behavior]", behavior),
+                        ],
+                    )
+                    .await;
+                assert_eq!(status, 200, "{v}");
+                let _: stripe_shared::Invoice = parse("invoice preview of a change", &v);
+            }
         }
     }
     let (_, v) = m.get("/v1/invoices?limit=100").await;

@@ -10,5 +10,6 @@ mod invoices;
 mod parameters;
 mod portal;
 mod resources;
+mod seats;
 mod webhooks;
 mod wire;

@@ -44,7 +44,7 @@ fn assert_unknown(status: StatusCode, body: &Value, param: &str, case: &str) {
 }
 
 #[tokio::test]
-async fn a_subscription_item_change_the_mock_does_not_implement_is_refused_not_ignored() {
+async fn a_subscription_price_change_the_mock_does_not_implement_is_refused_not_ignored() {
     let m = spawn_mock().await;
     let (_, _, sub) = m.subscribed().await;
     let (_, before) = m.get(&format!("/v1/subscriptions/{sub}")).await;
@@ -55,10 +55,15 @@ async fn a_subscription_item_change_the_mock_does_not_implement_is_refused_not_i
     let (status, body) = m
         .post(
             &format!("/v1/subscriptions/{sub}"),
-            &[("items[0][id]", &item), ("items[0][quantity]", "3")],
+            &[("items[0][id]", &item), ("items[0][price]", "price_other")],
         )
         .await;
-    assert_unknown(status, &body, "items[0][id]", "items on a subscription");
+    assert_unknown(
+        status,
+        &body,
+        "items[0][price]",
+        "a price change on a subscription",
+    );
     let (_, after) = m.get(&format!("/v1/subscriptions/{sub}")).await;
     assert_eq!(after, before, "nothing changed");
 }

@@ -214,3 +214,27 @@ async fn the_return_url_is_escaped_in_the_page() {
     assert!(!html.contains("<script>"));
     assert!(html.contains("http://app.test/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
 }
+
+#[tokio::test]
+async fn the_portal_shows_the_seats_and_what_they_cost() {
+    let m = spawn_mock().await;
+    let (customer, _, sub) = m.subscribed().await;
+    let (_, s) = m.get(&format!("/v1/subscriptions/{sub}")).await;
+    let item = s["items"]["data"][0]["id"].as_str().unwrap().to_owned();
+    let (status, body) = m
+        .post(
+            &format!("/v1/subscription_items/{item}"),
+            &[("quantity", "3"), ("proration_behavior", "none")],
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let html = page(&m, &portal_url(&m, &customer).await).await;
+    assert!(
+        html.contains("Unlimited Sales Copilot × 3"),
+        "missing the seats in {html}"
+    );
+    assert!(
+        html.contains("$20.00 per month each, $60.00 per month"),
+        "missing the price in {html}"
+    );
+}

@@ -267,3 +267,23 @@ async fn a_line_item_with_price_data_makes_an_inline_price_for_that_session() {
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["error"]["param"], "line_items[0][price_data][product]");
 }
+
+#[tokio::test]
+async fn a_subscription_s_items_are_listed_by_subscription() {
+    let m = spawn_mock().await;
+    let (_, _, sub) = m.subscribed().await;
+    let (_, s) = m.get(&format!("/v1/subscriptions/{sub}")).await;
+    let url = s["items"]["url"].as_str().unwrap();
+    let (status, list) = m.get(url).await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["object"], "list");
+    assert_eq!(list["url"], "/v1/subscription_items");
+    assert_eq!(list["data"], s["items"]["data"]);
+    assert_eq!(list["has_more"], false);
+    let (status, body) = m.get("/v1/subscription_items").await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["code"], "parameter_missing");
+    assert_eq!(body["error"]["param"], "subscription");
+    let (status, body) = m.get("/v1/subscription_items?subscription=sub_nope").await;
+    assert_eq!(status, 404, "{body}");
+}
