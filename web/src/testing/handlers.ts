@@ -109,7 +109,7 @@ const LOOPBACK = /^http:\/\/(?:127\.0\.0\.1|\[::1\]):(\d{1,5})\/callback$/;
 
 /** `GET`/`POST /api/auth/authorize`'s checks, in the API's order: the client, the redirect URI, the rest. */
 function checkAuthorizeRequest(params: Record<string, unknown>) {
-  const text = (name: string) => (typeof params[name] === "string" ? (params[name] as string) : null);
+  const text = (name: string) => (typeof params[name] === "string" ? params[name] : null);
   if (text("client_id") !== CLIENT_ID) return apiError(400, "invalid_client", "This sign-in link is not from the Closewise app.");
   const port = LOOPBACK.exec(text("redirect_uri") ?? "")?.[1];
   if (!port || Number(port) < 1 || Number(port) > 65535)
@@ -120,8 +120,7 @@ function checkAuthorizeRequest(params: Record<string, unknown>) {
     );
   const invalid = (message: string) => apiError(400, "invalid_request", message);
   if (text("response_type") !== "code") return invalid("response_type must be code");
-  if (!/^[A-Za-z0-9_-]{43}$/.test(text("code_challenge") ?? ""))
-    return invalid("code_challenge must be 43 base64url characters");
+  if (!/^[A-Za-z0-9_-]{43}$/.test(text("code_challenge") ?? "")) return invalid("code_challenge must be 43 base64url characters");
   if (text("code_challenge_method") !== "S256") return invalid("code_challenge_method must be S256");
   const state = text("state") ?? "";
   if (state.length < 1 || state.length > 512) return invalid("state is required (1 to 512 characters)");

@@ -5,6 +5,8 @@ import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { RouterProvider } from "react-router";
 import { createQueryClient } from "../app/providers";
+import ActivateRoute from "../app/activate";
+import AuthorizeRoute from "../app/authorize";
 import DashboardRoute from "../app/dashboard";
 import ForgotPasswordRoute from "../app/forgot-password";
 import NotFoundRoute from "../app/not-found";
@@ -44,6 +46,8 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
       { path: "dashboard", element: <DashboardRoute /> },
       { path: "settings", element: <SettingsRoute /> },
       { path: "success", element: <SuccessRoute /> },
+      { path: "authorize", element: <AuthorizeRoute /> },
+      { path: "activate", element: <ActivateRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],
     path,

@@ -35,7 +35,7 @@ export function authorizeParams(search: URLSearchParams): Partial<AuthorizeParam
 }
 
 export function checkAuthorize(params: Partial<AuthorizeParams>) {
-  const query = new URLSearchParams(params as Record<string, string>).toString();
+  const query = new URLSearchParams(params).toString();
   return apiRequest<AuthorizeCheck>(`/api/auth/authorize?${query}`);
 }
 

@@ -6,7 +6,7 @@ import { freePlanFor } from "../billing/rules";
 import { getPlan, getProducts, getSubscription } from "./billing";
 import { listDevices } from "./desktop";
 import { getEntitlements } from "./entitlements";
-import type { Device, Entitlements, Plan, Product, Subscription } from "./types";
+import type { Device, Plan, Product, Subscription } from "./types";
 
 export const queryKeys = {
   plan: (userId: string) => ["plan", userId] as const,
