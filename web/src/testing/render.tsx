@@ -8,6 +8,7 @@ import { createQueryClient } from "../app/providers";
 import ActivateRoute from "../app/activate";
 import AuthorizeRoute from "../app/authorize";
 import DashboardRoute from "../app/dashboard";
+import DownloadRoute from "../app/download";
 import ForgotPasswordRoute from "../app/forgot-password";
 import NotFoundRoute from "../app/not-found";
 import PricingRoute from "../app/pricing";
@@ -38,6 +39,7 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
     [
       { index: true, element: <HomeStandIn /> },
       { path: "pricing", element: <PricingRoute /> },
+      { path: "download", element: <DownloadRoute /> },
       { path: "signin", element: <SignInRoute /> },
       { path: "signup", element: <SignUpRoute /> },
       { path: "verify", element: <VerifyRoute /> },
