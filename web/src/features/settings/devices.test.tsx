@@ -29,6 +29,29 @@ describe("Settings: Devices", () => {
     expect(within(section).queryByText("This device")).not.toBeInTheDocument();
   });
 
+  it("marks the session asking as This device only when the API says current", async () => {
+    seed();
+    server.use(
+      http.get("*/api/auth/devices", () =>
+        HttpResponse.json({
+          devices: [
+            {
+              id: "d1",
+              name: "Ana's MacBook Pro",
+              platform: "macos",
+              created_at: "2026-11-20T10:00:00Z",
+              last_seen_at: "2026-11-23T10:00:00Z",
+              current: true,
+            },
+          ],
+        }),
+      ),
+    );
+    renderApp("/settings", { signedInAs: "ana@example.com" });
+    const item = await within(await devices()).findByRole("listitem");
+    expect(item).toHaveTextContent("Ana's MacBook ProThis device");
+  });
+
   it("signs one device out after confirmation; Cancel keeps it", async () => {
     const { newer, older } = seed();
     const { user } = renderApp("/settings", { signedInAs: "ana@example.com" });
