@@ -21,5 +21,7 @@ export default [
   route("dashboard", "app/dashboard.tsx"),
   route("settings", "app/settings.tsx"),
   route("success", "app/success.tsx"),
+  route("authorize", "app/authorize.tsx"),
+  route("activate", "app/activate.tsx"),
   route("*", "app/not-found.tsx"),
 ] satisfies RouteConfig;

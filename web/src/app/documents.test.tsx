@@ -79,10 +79,18 @@ describe("/download", () => {
   it("has the requirements, install steps, first run, how the app signs in and the chooser", async () => {
     const { container } = renderRoute("/download", DownloadRoute);
     expect(await screen.findByRole("heading", { level: 1, name: "Download Closewise for Mac" })).toBeInTheDocument();
-    for (const heading of ["System requirements", "Install", "First run", "How the app signs in"]) {
+    for (const heading of ["System requirements", "Install", "First run", "Signing in from the app"]) {
       expect(screen.getByRole("heading", { level: 2, name: heading })).toBeInTheDocument();
     }
-    expect(container).toHaveTextContent("device code");
+    const signingIn = screen.getByRole("region", { name: "Signing in from the app" });
+    expect(signingIn).toHaveTextContent("In your browser");
+    expect(signingIn).toHaveTextContent("device code");
+    expect(within(signingIn).getByRole("link", { name: "closewise.app/activate" })).toHaveAttribute("href", "/activate");
+    expect(within(signingIn).getByRole("link", { name: "create a free account" })).toHaveAttribute(
+      "href",
+      "/signup?next=%2Fdownload",
+    );
+    expect(container).toHaveTextContent("Choose Download for Mac and pick Apple Silicon or Intel.");
     expect(screen.getByRole("main")).toContainElement(screen.getAllByRole("button", { name: "Download for Mac" })[0]!);
   });
 });

@@ -5,6 +5,7 @@ import { useLocation } from "react-router";
 import { ConsentBanner } from "../components/analytics/ConsentBanner";
 import { config } from "../config";
 import { initAnalytics, trackPageView } from "../lib/analytics";
+import { accountQueryRoots } from "../lib/api/queries";
 import { AuthProvider, useAuth } from "../lib/auth/AuthProvider";
 import type { AuthManager } from "../lib/auth/session";
 import { toasterProps } from "../lib/toast";
@@ -32,8 +33,7 @@ function ForgetOnSignOut({ client }: { client: QueryClient }) {
   const { status } = useAuth();
   useEffect(() => {
     if (status === "signedOut") {
-      client.removeQueries({ queryKey: ["plan"] });
-      client.removeQueries({ queryKey: ["subscription"] });
+      for (const root of accountQueryRoots) client.removeQueries({ queryKey: [root] });
     }
   }, [status, client]);
   return null;

@@ -27,6 +27,7 @@ const refused: [string, string][] = [
   ["empty", ""],
   ["only a slash and a backslash", "/\\"],
   ["three slashes", "///evil.example"],
+  ["longer than the API carries", `/${"a".repeat(1024)}`],
 ];
 
 const accepted: string[] = [
@@ -40,6 +41,11 @@ const accepted: string[] = [
   "/a/b/../c",
   "/path with spaces",
   "/dashboard?next=//evil.example",
+  // The desktop app's ways in: the download page, the device code and the browser sign-in request.
+  "/download",
+  "/activate?user_code=WDJB-MJHT",
+  "/authorize?response_type=code&client_id=closewise-desktop&redirect_uri=http%3A%2F%2F127.0.0.1%3A53682%2Fcallback&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=abc&device_name=Ana%27s+Mac&platform=macos",
+  `/${"a".repeat(1023)}`,
 ];
 
 describe("safeRedirect", () => {

@@ -9,7 +9,11 @@ import { handlers } from "./handlers";
 const KEY = "closewise-mock-db";
 
 function seed() {
-  db.createUser({ email: "free@example.com", password: "secret123" });
+  const free = db.createUser({ email: "free@example.com", password: "secret123" });
+  db.usageOf(free.id).freeCallsUsed = 3;
+  db.startDeviceSession(free.id, "Work iMac", "macos", Date.now() - 2 * 86_400_000);
+  // A desktop app waiting at /activate?user_code=WDJB-MJHT (for an hour, not the API's 10 minutes).
+  db.deviceCode({ code: "WDJB-MJHT", deviceName: "Ana's MacBook Pro", platform: "macos", ttlMs: 3_600_000 });
   db.createUser({ email: "unverified@example.com", password: "secret123", verified: false });
   db.createUser({ email: "paid@example.com", password: "secret123", plan: "monthly" });
   db.createUser({
@@ -28,5 +32,7 @@ export async function startMockApi() {
   worker.events.on("response:mocked", () => sessionStorage.setItem(KEY, db.snapshot()));
   await worker.start({ onUnhandledRequest: "bypass" });
   (window as unknown as { closewiseMockDb: typeof db }).closewiseMockDb = db;
-  console.info("[mock API] accounts free@, unverified@, paid@, cancelling@example.com, password secret123");
+  console.info(
+    "[mock API] accounts free@, unverified@, paid@, cancelling@example.com, password secret123; device code WDJB-MJHT",
+  );
 }

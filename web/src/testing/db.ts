@@ -1,7 +1,7 @@
 //! An in-memory, stateful stand-in for the API's database, shared by the MSW handlers in tests and in
 //! `npm run dev:mock`. It keeps just enough state to behave like docs/api.md: users, verification and
-//! reset tokens, sessions with rotating refresh tokens, plans, subscriptions, checkout sessions and an
-//! outbox of sent mail.
+//! reset tokens, sessions with rotating refresh tokens (some of them desktop apps), device codes, call
+//! usage, plans, subscriptions, checkout sessions and an outbox of sent mail.
 
 import type { Plan, Product, Subscription, User } from "../lib/api/types";
 
@@ -24,7 +24,35 @@ interface SessionRow {
   accessExpiresAt: number;
   refreshToken: string;
   revoked: boolean;
+  /** Set for a desktop app's session (the web's own sessions are not devices). */
+  device?: { name: string; platform: string; createdAt: number; lastSeenAt: number };
 }
+
+/** A device sign-in request (RFC 8628), keyed by its user code without the dash. */
+export interface DeviceCodeRow {
+  userCode: string;
+  deviceName: string;
+  platform: string;
+  requestedAt: number;
+  expiresAt: number;
+  status: "pending" | "approved" | "denied";
+  userId: string | null;
+}
+
+export interface UsageRow {
+  freeCallsUsed: number;
+  callsThisMonth: number;
+  /** Free calls an operator granted on top of the Free Trial's. */
+  grantedCalls: number;
+}
+
+/** The Free Trial's calls (spec §6). */
+export const FREE_CALL_LIMIT = 5;
+const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
+
+/** The user code as the API reads it: case, dashes and spaces do not matter. */
+export const normalizeUserCode = (raw: string) => raw.replace(/[\s-]/g, "").toUpperCase();
+export const formatUserCode = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 
 export interface Mail {
   to: string;
@@ -70,6 +98,10 @@ export function createDb() {
     plans: new Map<string, Plan>(),
     subscriptions: new Map<string, Subscription>(),
     checkoutSessions: new Map<string, CheckoutSessionRow>(),
+    deviceCodes: new Map<string, DeviceCodeRow>(),
+    /** When each user looked up a device code (the API's per-user budget). */
+    codeLookups: new Map<string, number[]>(),
+    usage: new Map<string, UsageRow>(),
     lastMailAt: new Map<string, number>(),
     outbox: [] as Mail[],
     /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
@@ -85,6 +117,9 @@ export function createDb() {
       db.plans.clear();
       db.subscriptions.clear();
       db.checkoutSessions.clear();
+      db.deviceCodes.clear();
+      db.codeLookups.clear();
+      db.usage.clear();
       db.lastMailAt.clear();
       db.outbox = [];
       db.refreshCookie = null;
@@ -208,6 +243,40 @@ export function createDb() {
       return row;
     },
 
+    /** Seeds a signed-in desktop app (a session with a device name and platform). */
+    startDeviceSession(userId: string, name: string, platform: string, at?: number): SessionRow {
+      const row = db.startSession(userId);
+      at ??= db.now();
+      row.device = { name, platform, createdAt: at, lastSeenAt: at };
+      return row;
+    },
+
+    /** Seeds a pending device sign-in; answers its user code as shown ("WDJB-MJHT"). */
+    deviceCode(
+      input: { deviceName?: string; platform?: string; code?: string; requestedAt?: number; ttlMs?: number } = {},
+    ): string {
+      const code = input.code
+        ? normalizeUserCode(input.code)
+        : Array.from({ length: 8 }, () => USER_CODE_ALPHABET[Math.floor(Math.random() * USER_CODE_ALPHABET.length)]).join("");
+      const requestedAt = input.requestedAt ?? db.now();
+      db.deviceCodes.set(code, {
+        userCode: code,
+        deviceName: input.deviceName ?? "Ana's MacBook Pro",
+        platform: input.platform ?? "macos",
+        requestedAt,
+        expiresAt: requestedAt + (input.ttlMs ?? 600_000),
+        status: "pending",
+        userId: null,
+      });
+      return formatUserCode(code);
+    },
+
+    usageOf(userId: string): UsageRow {
+      let row = db.usage.get(userId);
+      if (!row) db.usage.set(userId, (row = { freeCallsUsed: 0, callsThisMonth: 0, grantedCalls: 0 }));
+      return row;
+    },
+
     endSessions(userId: string, except?: string) {
       for (const s of db.sessions) if (s.userId === userId && s.id !== except) s.revoked = true;
     },
@@ -217,6 +286,7 @@ export function createDb() {
       if (row) db.users.delete(row.user.email);
       db.plans.delete(userId);
       db.subscriptions.delete(userId);
+      db.usage.delete(userId);
       db.endSessions(userId);
     },
 
@@ -230,6 +300,9 @@ export function createDb() {
         plans: [...db.plans],
         subscriptions: [...db.subscriptions],
         checkoutSessions: [...db.checkoutSessions],
+        deviceCodes: [...db.deviceCodes],
+        codeLookups: [...db.codeLookups],
+        usage: [...db.usage],
         lastMailAt: [...db.lastMailAt],
         outbox: db.outbox,
         refreshCookie: db.refreshCookie,
@@ -245,6 +318,9 @@ export function createDb() {
         plans: [string, Plan][];
         subscriptions: [string, Subscription][];
         checkoutSessions: [string, CheckoutSessionRow][];
+        deviceCodes?: [string, DeviceCodeRow][];
+        codeLookups?: [string, number[]][];
+        usage?: [string, UsageRow][];
         lastMailAt: [string, number][];
         outbox: Mail[];
         refreshCookie: string | null;
@@ -256,6 +332,10 @@ export function createDb() {
       db.plans = new Map(data.plans);
       db.subscriptions = new Map(data.subscriptions);
       db.checkoutSessions = new Map(data.checkoutSessions);
+      // Snapshots saved before the desktop app's tables existed have none of them.
+      db.deviceCodes = new Map(data.deviceCodes ?? []);
+      db.codeLookups = new Map(data.codeLookups ?? []);
+      db.usage = new Map(data.usage ?? []);
       db.lastMailAt = new Map(data.lastMailAt);
       db.outbox = data.outbox;
       db.refreshCookie = data.refreshCookie;

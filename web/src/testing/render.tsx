@@ -5,7 +5,10 @@ import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { RouterProvider } from "react-router";
 import { createQueryClient } from "../app/providers";
+import ActivateRoute from "../app/activate";
+import AuthorizeRoute from "../app/authorize";
 import DashboardRoute from "../app/dashboard";
+import DownloadRoute from "../app/download";
 import ForgotPasswordRoute from "../app/forgot-password";
 import NotFoundRoute from "../app/not-found";
 import PricingRoute from "../app/pricing";
@@ -36,6 +39,7 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
     [
       { index: true, element: <HomeStandIn /> },
       { path: "pricing", element: <PricingRoute /> },
+      { path: "download", element: <DownloadRoute /> },
       { path: "signin", element: <SignInRoute /> },
       { path: "signup", element: <SignUpRoute /> },
       { path: "verify", element: <VerifyRoute /> },
@@ -44,6 +48,8 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
       { path: "dashboard", element: <DashboardRoute /> },
       { path: "settings", element: <SettingsRoute /> },
       { path: "success", element: <SuccessRoute /> },
+      { path: "authorize", element: <AuthorizeRoute /> },
+      { path: "activate", element: <ActivateRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],
     path,

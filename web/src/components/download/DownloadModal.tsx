@@ -1,10 +1,27 @@
 import { Apple, Cpu, HelpCircle, Monitor } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
 import { config, macDownloads, type MacArch } from "../../config";
 import { track } from "../../lib/analytics";
+import { useAuthStatus } from "../../lib/auth/AuthProvider";
 import { Modal } from "../ui/Modal";
 import { cn } from "../ui/cn";
 import { detectMacChip } from "./detectChip";
+import { SIGN_UP_FOR_DOWNLOAD } from "./links";
+
+/** The app signs in with an account: a signed-out visitor is offered one, and brought back here after. */
+function AccountHint({ onNavigate }: { onNavigate: () => void }) {
+  const status = useAuthStatus();
+  if (status !== "signedOut") return null;
+  return (
+    <p className="mt-4 rounded-lg bg-blue-50 p-3 text-sm text-slate-700">
+      The app signs in with your {config.productName} account. New here?{" "}
+      <Link to={SIGN_UP_FOR_DOWNLOAD} onClick={onNavigate} className="font-medium text-blue-700 underline hover:text-blue-900">
+        Create a free account
+      </Link>
+    </p>
+  );
+}
 
 const OPTIONS: { arch: MacArch; title: string; detail: string }[] = [
   { arch: "arm64", title: "Apple Silicon", detail: "M1, M2, M3 (2020 and newer)" },
@@ -111,6 +128,7 @@ export function DownloadModal({
           </div>
         </li>
       </ul>
+      <AccountHint onNavigate={onClose} />
       <div className="mt-4 text-sm text-slate-600">
         <span>Not sure which one? </span>
         <button

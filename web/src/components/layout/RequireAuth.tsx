@@ -6,7 +6,16 @@ import { useAuth } from "../../lib/auth/AuthProvider";
  * Signed-out visitors go to /signin and come back here after signing in. Someone who signs out
  * while on the page (here or in another tab) goes home instead.
  */
-export function RequireAuth({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
+export function RequireAuth({
+  children,
+  fallback,
+  returnParam = "redirect",
+}: {
+  children: ReactNode;
+  fallback: ReactNode;
+  /** The query parameter sign-in reads the way back from (`next` and the older `redirect` both work). */
+  returnParam?: "next" | "redirect";
+}) {
   const { status, manager } = useAuth();
   const location = useLocation();
   const [wasSignedIn, setWasSignedIn] = useState(false);
@@ -20,7 +29,7 @@ export function RequireAuth({ children, fallback }: { children: ReactNode; fallb
   if (status === "signedOut") {
     if (wasSignedIn) return <Navigate to="/" replace />;
     const back = `${location.pathname}${location.search}`;
-    return <Navigate to={`/signin?redirect=${encodeURIComponent(back)}`} replace />;
+    return <Navigate to={`/signin?${returnParam}=${encodeURIComponent(back)}`} replace />;
   }
   return <>{children}</>;
 }

@@ -1,5 +1,6 @@
 //! Text pages (privacy, terms, download, support): a heading, an introduction and titled sections.
-//! `{support}` in any text stands for the configured support address and is rendered as a mailto link.
+//! `{support}` in any text stands for the configured support address and is rendered as a mailto link;
+//! `{activate}` links to the device code page, `{signup}` to sign-up that comes back to /download.
 
 export interface DocumentBlock {
   /** A paragraph, or a bulleted list when given as an array. */

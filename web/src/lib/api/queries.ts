@@ -4,13 +4,20 @@ import { useQuery } from "@tanstack/react-query";
 import { useAuth } from "../auth/AuthProvider";
 import { freePlanFor } from "../billing/rules";
 import { getPlan, getProducts, getSubscription } from "./billing";
-import type { Plan, Product, Subscription } from "./types";
+import { listDevices } from "./desktop";
+import { getEntitlements } from "./entitlements";
+import type { Device, Plan, Product, Subscription } from "./types";
 
 export const queryKeys = {
   plan: (userId: string) => ["plan", userId] as const,
   subscription: (userId: string) => ["subscription", userId] as const,
   products: ["products"] as const,
+  devices: (userId: string) => ["devices", userId] as const,
+  entitlements: (userId: string) => ["entitlements", userId] as const,
 };
+
+/** Per-user data to forget when the user signs out. */
+export const accountQueryRoots = ["plan", "subscription", "devices", "entitlements"] as const;
 
 export function usePlan() {
   const { user } = useAuth();
@@ -55,5 +62,23 @@ export function useProducts() {
     queryKey: queryKeys.products,
     queryFn: async (): Promise<Product[]> => (await getProducts()).products,
     staleTime: 60 * 60 * 1000,
+  });
+}
+
+export function useDevices() {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: queryKeys.devices(user?.id ?? ""),
+    enabled: Boolean(user),
+    queryFn: async (): Promise<Device[]> => (await listDevices()).devices,
+  });
+}
+
+export function useEntitlements() {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: queryKeys.entitlements(user?.id ?? ""),
+    enabled: Boolean(user),
+    queryFn: getEntitlements,
   });
 }

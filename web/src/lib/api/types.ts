@@ -66,3 +66,113 @@ export interface Product {
 export interface ApiErrorBody {
   error: { code: string; message: string };
 }
+
+// --- The desktop app (docs/api.md "The desktop app") ----------------------------------------------
+
+/** The query the desktop app opens `/authorize` with (RFC 8252 loopback + PKCE). */
+export interface AuthorizeParams {
+  response_type: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  code_challenge_method: string;
+  state: string;
+  device_name?: string;
+  platform?: string;
+}
+
+/** `GET /api/auth/authorize`: the checked request, for the consent page to show. */
+export interface AuthorizeCheck {
+  client_id: string;
+  client_name: string;
+  redirect_uri: string;
+  device_name: string | null;
+  platform: string | null;
+}
+
+export type AuthorizeDecision = "allow" | "deny";
+
+/** `POST /api/auth/authorize`: where the browser goes next (the app's loopback callback). */
+export interface AuthorizeResult {
+  redirect_to: string;
+}
+
+/** `POST /api/auth/device` (the desktop app's call; the web only enters the code). */
+export interface DeviceAuthorization {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  verification_uri_complete: string;
+  expires_in: number;
+  interval: number;
+}
+
+/** `POST /api/auth/device/lookup`: the pending request behind a user code. */
+export interface DeviceCodeRequest {
+  user_code: string;
+  device_name: string;
+  platform: string;
+  requested_at: string;
+  expires_at: string;
+  status: "pending";
+}
+
+/** `POST /api/auth/device/approve` and `/deny`. */
+export interface DeviceCodeDecision {
+  status: "approved" | "denied";
+}
+
+/** One of `GET /api/auth/devices`: a live desktop session. */
+export interface Device {
+  id: string;
+  name: string;
+  platform: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The session of the access token asking; never true for the web's own session. */
+  current: boolean;
+}
+
+/** RFC 6749 §5.2 / RFC 8628 §3.5 errors of the OAuth grants (the desktop app's, not the web's). */
+export interface OAuthErrorBody {
+  error: string;
+  error_description: string;
+  interval?: number;
+}
+
+// --- Entitlements and calls (docs/api.md "Entitlements and calls") ---------------------------------
+
+export interface Entitlements {
+  plan_type: PlanType;
+  unlimited: boolean;
+  /** Null for paid plans. */
+  calls: { limit: number; used: number; remaining: number } | null;
+  max_call_seconds: number | null;
+  calls_this_month: number;
+  warning: "payment_failed" | null;
+  entitlement_token: string;
+}
+
+/** `POST /api/calls` (the desktop app's). */
+export interface CallStarted {
+  call_id: string;
+  started_at: string;
+  max_seconds: number | null;
+}
+
+/** `POST /api/calls/{id}/heartbeat` (the desktop app's). */
+export interface CallHeartbeat {
+  call_id: string;
+  started_at: string;
+  elapsed_seconds: number;
+  max_seconds: number | null;
+  ended_at: null;
+}
+
+/** `POST /api/calls/{id}/end` (the desktop app's). */
+export interface CallEnded {
+  call_id: string;
+  started_at: string;
+  ended_at: string;
+  duration_seconds: number;
+}

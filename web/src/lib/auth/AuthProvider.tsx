@@ -31,3 +31,19 @@ export function useAuth(): AuthState & { manager: AuthManager } {
   const state = useSyncExternalStore(manager.subscribe, manager.getSnapshot, serverSnapshot);
   return { ...state, manager };
 }
+
+const noSubscription = () => () => {};
+
+/**
+ * The auth status for shared widgets that may render without the provider (the download chooser on
+ * its own): "loading" then, so they show nothing that depends on who is signed in.
+ */
+export function useAuthStatus(): AuthState["status"] {
+  const manager = useContext(AuthContext);
+  const state = useSyncExternalStore(
+    manager?.subscribe ?? noSubscription,
+    manager?.getSnapshot ?? serverSnapshot,
+    serverSnapshot,
+  );
+  return state.status;
+}

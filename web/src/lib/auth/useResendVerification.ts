@@ -6,14 +6,15 @@ import { ApiError } from "../api/client";
 /** Resends the verification mail in place, with the spec's toasts. */
 export function useResendVerification() {
   const [sending, setSending] = useState(false);
-  async function resend(email: string): Promise<boolean> {
+  /** `next`: where the link in the mail leads on to after sign-in (see `signUp`). */
+  async function resend(email: string, next?: string | null): Promise<boolean> {
     if (!email.trim()) {
       toast.error("Please enter your email address");
       return false;
     }
     setSending(true);
     try {
-      await resendVerification(email.trim());
+      await resendVerification(email.trim(), next ?? undefined);
       toast.success("Verification email sent! Check your inbox.");
       return true;
     } catch (error) {

@@ -79,7 +79,7 @@ export function SignInForm() {
           <button
             type="button"
             disabled={sending}
-            onClick={() => void resend(email)}
+            onClick={() => void resend(email, next)}
             className="mt-2 font-medium underline hover:text-amber-950 disabled:opacity-60 focus-visible:outline focus-visible:outline-2 focus-visible:outline-amber-700"
           >
             {sending ? "Sending..." : "Resend verification email"}

@@ -72,7 +72,7 @@ export function VerifyEmail() {
 
   async function onResend(event: FormEvent) {
     event.preventDefault();
-    await resend(email);
+    await resend(email, next);
   }
 
   return (
@@ -89,7 +89,7 @@ export function VerifyEmail() {
         </Button>
       </form>
       <p className="mt-4 text-center text-sm">
-        <Link to="/signin" className="font-medium text-blue-700 underline hover:text-blue-900">
+        <Link to={withNext("/signin", next)} className="font-medium text-blue-700 underline hover:text-blue-900">
           Go to Sign In
         </Link>
       </p>

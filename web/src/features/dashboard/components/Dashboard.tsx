@@ -1,6 +1,5 @@
 import { ArrowLeft, CheckCircle2, CreditCard, Crown, Download, Settings as SettingsIcon, ShieldAlert } from "lucide-react";
 import { useEffect, useState } from "react";
-import toast from "react-hot-toast";
 import { Link } from "react-router";
 import { EmailVerificationBanner } from "../../../components/account/EmailVerificationBanner";
 import { DownloadButton } from "../../../components/download/DownloadButton";
@@ -8,8 +7,6 @@ import { PricingSection } from "../../../components/pricing/PricingSection";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { config } from "../../../config";
 import { getUser } from "../../../lib/api/auth";
-import { openBillingPortal } from "../../../lib/api/billing";
-import { ApiError } from "../../../lib/api/client";
 import { usePlan, useSubscription } from "../../../lib/api/queries";
 import type { Subscription, User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
@@ -23,7 +20,8 @@ import {
   SUBSCRIPTION_STATUS_TEXT,
   subscriptionRefetchError,
 } from "../../../lib/billing/rules";
-import { redirect } from "../../../lib/redirect";
+import { useBillingPortal } from "./useBillingPortal";
+import { UsageMeter } from "./UsageMeter";
 
 export const ACCESS_LIMITED_TEXT =
   "Some features are restricted until you verify your email address. Please check your inbox and click the verification link to unlock full access.";
@@ -43,18 +41,8 @@ export function DashboardSkeleton() {
 }
 
 function SubscriptionManagement({ subscription, error }: { subscription: Subscription | null; error: string | null }) {
-  const [opening, setOpening] = useState(false);
+  const portal = useBillingPortal();
   const period = subscription ? periodEnd(subscription) : null;
-  async function manage() {
-    setOpening(true);
-    try {
-      const { url } = await openBillingPortal(`${window.location.origin}/dashboard`);
-      redirect.to(url);
-    } catch (error) {
-      toast.error(error instanceof ApiError ? error.message : "An unexpected error occurred");
-      setOpening(false);
-    }
-  }
   return (
     <section aria-labelledby="subscription-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       <h2 id="subscription-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
@@ -90,8 +78,8 @@ function SubscriptionManagement({ subscription, error }: { subscription: Subscri
           {error}
         </p>
       )}
-      <Button variant="secondary" className="mt-6" disabled={opening} onClick={() => void manage()}>
-        {opening ? "Opening..." : "Manage Billing"}
+      <Button variant="secondary" className="mt-6" disabled={portal.opening} onClick={() => void portal.open()}>
+        {portal.opening ? "Opening..." : "Manage Billing"}
       </Button>
     </section>
   );
@@ -120,6 +108,7 @@ function PaidPanels({ subscription, error }: { subscription: Subscription | null
           <InstallGuideLink />
         </div>
       </section>
+      <UsageMeter />
       <SubscriptionManagement subscription={subscription} error={error} />
     </>
   );
@@ -141,6 +130,7 @@ function FreePanels() {
           <InstallGuideLink />
         </div>
       </section>
+      <UsageMeter />
       <PricingSection
         id="upgrade"
         title="Upgrade to Unlimited"

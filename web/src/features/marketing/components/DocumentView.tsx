@@ -1,23 +1,43 @@
 import { Fragment, type ReactNode } from "react";
+import { Link } from "react-router";
+import { SIGN_UP_FOR_DOWNLOAD } from "../../../components/download/links";
 import { config } from "../../../config";
+import { SITE_ORIGIN } from "../../../lib/seo";
 import type { DocumentBlock, DocumentPage } from "../documentTypes";
 
 const link = "font-medium text-indigo-700 underline hover:text-indigo-900";
 
-/** Text with each `{support}` replaced by a mailto link to the configured support address. */
+const activateAddress = `${new URL(SITE_ORIGIN).host}/activate`;
+
+/** What each `{token}` in a page's text stands for. */
+const TOKENS: Record<string, () => ReactNode> = {
+  support: () => (
+    <a href={`mailto:${config.supportEmail}`} className={link}>
+      {config.supportEmail}
+    </a>
+  ),
+  activate: () => (
+    <Link to="/activate" className={link}>
+      {activateAddress}
+    </Link>
+  ),
+  signup: () => (
+    <Link to={SIGN_UP_FOR_DOWNLOAD} className={link}>
+      create a free account
+    </Link>
+  ),
+};
+
+/**
+ * Text with each `{support}` as a mailto link to the support address, `{activate}` as a link to the
+ * device code page and `{signup}` as sign-up that comes back to the download page.
+ */
 function WithSupport({ text }: { text: string }) {
-  const parts = text.split("{support}");
+  const parts = text.split(/\{(support|activate|signup)\}/);
   return (
     <>
       {parts.map((part, index) => (
-        <Fragment key={index}>
-          {index > 0 && (
-            <a href={`mailto:${config.supportEmail}`} className={link}>
-              {config.supportEmail}
-            </a>
-          )}
-          {part}
-        </Fragment>
+        <Fragment key={index}>{index % 2 === 1 ? TOKENS[part]!() : part}</Fragment>
       ))}
     </>
   );

@@ -47,15 +47,20 @@ export const download: DocumentPage = {
     },
     {
       id: "sign-in",
-      heading: "How the app signs in",
+      heading: "Signing in from the app",
       blocks: [
         {
           list: [
-            "In your browser: choose Sign in in the app. Your browser opens the Closewise sign-in page; sign in there as you do on this site and the app is signed in. The app never sees your password.",
-            "With a device code: if the browser cannot open on this Mac, the app shows a short code and the address to enter it at. Open that address in a browser on any device, sign in and enter the code.",
+            "In your browser: choose Sign in in the app. Your browser opens the Closewise sign-in page; sign in there as you do on this site and choose Continue. The app never sees your password.",
+            "With a device code: if the browser cannot open on this Mac, the app shows a short code such as WDJB-MJHT. Open {activate} in a browser on any device, sign in, enter the code and choose Approve.",
           ],
         },
-        { text: "You can end the app's session at any time with Sign out everywhere in Account settings." },
+        {
+          text: "No account yet? You can {signup} first: once you have confirmed your e-mail and signed in, you come back here.",
+        },
+        {
+          text: "Devices in Account settings lists the apps signed in to your account, and signs any of them out; Sign out everywhere ends every session at once.",
+        },
       ],
     },
     {

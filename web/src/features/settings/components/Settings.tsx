@@ -9,6 +9,7 @@ import { changePassword, deleteAccount } from "../../../lib/api/auth";
 import { ApiError } from "../../../lib/api/client";
 import type { User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
+import { Devices } from "./Devices";
 
 const message = (error: unknown) => (error instanceof ApiError ? error.message : "An unexpected error occurred");
 
@@ -190,6 +191,7 @@ export function Settings({ user }: { user: User }) {
         <p className="mt-1 text-slate-600">Signed in as {user.email}</p>
       </div>
       <ChangePassword />
+      <Devices />
       <SignOutEverywhere />
       <DeleteAccount />
     </div>

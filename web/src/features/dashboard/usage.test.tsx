@@ -1,0 +1,87 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { http, HttpResponse } from "msw";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { redirect } from "../../lib/redirect";
+import { db } from "../../testing/db";
+import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
+import { usedUpText } from "./components/UsageMeter";
+
+afterEach(() => vi.restoreAllMocks());
+
+const meter = () => screen.findByRole("region", { name: "Calls" });
+
+describe("Dashboard: the call meter", () => {
+  it("shows a free user the calls used of the Free Trial, with a labelled progress bar, beside the upgrade block", async () => {
+    const user = db.createUser({ email: "ana@example.com" });
+    db.usageOf(user.id).freeCallsUsed = 3;
+    renderApp("/dashboard", { signedInAs: "ana@example.com" });
+    const region = await meter();
+    expect(await within(region).findByText("3 of 5 free calls used")).toBeInTheDocument();
+    const bar = within(region).getByRole("progressbar", { name: "Free calls used" });
+    expect(bar).toHaveAttribute("aria-valuenow", "3");
+    expect(bar).toHaveAttribute("aria-valuemax", "5");
+    expect(bar).toHaveAttribute("aria-valuetext", "3 of 5 free calls used");
+    expect(screen.getByRole("region", { name: "Upgrade to Unlimited" })).toBeInTheDocument();
+    expect(screen.queryByText(usedUpText(5))).not.toBeInTheDocument();
+  });
+
+  it("says when the free calls are used up", async () => {
+    const user = db.createUser({ email: "ana@example.com" });
+    db.usageOf(user.id).freeCallsUsed = 5;
+    renderApp("/dashboard", { signedInAs: "ana@example.com" });
+    const region = await meter();
+    expect(await within(region).findByText("5 of 5 free calls used")).toBeInTheDocument();
+    expect(within(region).getByText("You have used your 5 free calls. Upgrade to keep getting live hints.")).toBeInTheDocument();
+  });
+
+  it("counts operator grants in the limit", async () => {
+    const user = db.createUser({ email: "ana@example.com" });
+    Object.assign(db.usageOf(user.id), { freeCallsUsed: 6, grantedCalls: 2 });
+    renderApp("/dashboard", { signedInAs: "ana@example.com" });
+    expect(await within(await meter()).findByText("6 of 7 free calls used")).toBeInTheDocument();
+  });
+
+  it("shows a paid user this month's calls and no meter", async () => {
+    const user = db.createUser({ email: "pro@example.com", plan: "monthly" });
+    db.usageOf(user.id).callsThisMonth = 12;
+    renderApp("/dashboard", { signedInAs: "pro@example.com" });
+    const region = await meter();
+    expect(await within(region).findByText("12 calls this month")).toBeInTheDocument();
+    expect(within(region).queryByRole("progressbar")).not.toBeInTheDocument();
+    expect(within(region).queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("warns a paid user whose payment failed, and Update payment method opens the billing portal", async () => {
+    const user = db.createUser({ email: "pro@example.com", plan: "monthly", subscription: { subscription_status: "past_due" } });
+    db.usageOf(user.id).callsThisMonth = 1;
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    const { user: clicker } = renderApp("/dashboard", { signedInAs: "pro@example.com" });
+    const region = await meter();
+    expect(await within(region).findByText("1 call this month")).toBeInTheDocument();
+    const warning = within(region).getByRole("alert");
+    expect(warning).toHaveTextContent("Your last payment failed.");
+    await clicker.click(within(warning).getByRole("button", { name: "Update payment method" }));
+    await waitFor(() => expect(to).toHaveBeenCalledWith("http://localhost:3000/dashboard"));
+  });
+
+  it("says it is loading, and an error leaves the rest of the dashboard as it is", async () => {
+    db.createUser({ email: "ana@example.com" });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get("*/api/entitlements", async () => {
+        await gate;
+        return HttpResponse.json({ error: { code: "unavailable", message: "Service unavailable" } }, { status: 503 });
+      }),
+    );
+    renderApp("/dashboard", { signedInAs: "ana@example.com" });
+    const region = await meter();
+    expect(within(region).getByRole("status")).toHaveTextContent("Loading your call usage...");
+    release();
+    expect(await within(region).findByText("Your call usage cannot be shown right now.")).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Your Plan" })).toHaveTextContent("Free Trial");
+    expect(screen.getByRole("region", { name: "Upgrade to Unlimited" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Upgrade Now" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,133 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { http } from "msw";
+import { describe, expect, it } from "vitest";
+import { db } from "../../testing/db";
+import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
+import { APPROVED_TEXT, DENIED_TEXT } from "./components/Activate";
+
+function signedIn(email = "ana@example.com", verified = true) {
+  db.createUser({ email, verified });
+  return email;
+}
+
+describe("/activate", () => {
+  it("sends a signed-out visitor to sign in and back, keeping the code, and looks it up at once", async () => {
+    signedIn();
+    const code = db.deviceCode({ deviceName: "Ana's MacBook Pro" });
+    const { user, router } = renderApp(`/activate?user_code=${code}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
+    expect(new URLSearchParams(router.state.location.search).get("next")).toBe(`/activate?user_code=${code}`);
+    await user.type(await screen.findByLabelText("Email"), "ana@example.com");
+    await user.type(screen.getByLabelText("Password"), "secret123");
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+    expect(await screen.findByText("Ana's MacBook Pro")).toBeInTheDocument();
+    expect(router.state.location.search).toBe(`?user_code=${code}`);
+  });
+
+  it("accepts the code typed loosely, shows it formatted, and shows the device with when it asked", async () => {
+    const email = signedIn();
+    db.deviceCode({ code: "WDJBMJHT", deviceName: "Work laptop", platform: "windows", requestedAt: Date.now() - 120_000 });
+    const { user } = renderApp("/activate", { signedInAs: email });
+    const field = await screen.findByLabelText("Code");
+    await user.type(field, "wdjb mjht");
+    expect(field).toHaveValue("WDJB-MJHT");
+    await user.click(screen.getByRole("button", { name: "Look up" }));
+    expect(await screen.findByText("Work laptop")).toBeInTheDocument();
+    expect(screen.getByText("Windows")).toBeInTheDocument();
+    expect(screen.getByText("WDJB-MJHT")).toBeInTheDocument();
+    const requested = screen.getByText(/2 minutes ago/);
+    expect(requested.tagName).toBe("TIME");
+    expect(requested).toHaveTextContent(/\(\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\)/);
+  });
+
+  it("says it is looking up, then approves: the device is signed in", async () => {
+    const email = signedIn();
+    const code = db.deviceCode();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.post("*/api/auth/device/lookup", async () => {
+        await gate;
+        return undefined; // on to the real handler
+      }),
+    );
+    const { user } = renderApp(`/activate?user_code=${code}`, { signedInAs: email });
+    expect(await screen.findByRole("button", { name: "Looking up..." })).toBeDisabled();
+    expect(screen.getByLabelText("Code")).toHaveValue(code);
+    release();
+    await user.click(await screen.findByRole("button", { name: "Approve" }));
+    expect(await screen.findByRole("status")).toHaveTextContent(APPROVED_TEXT);
+    expect(APPROVED_TEXT).toBe("Your device is signed in. You can return to the Closewise app.");
+    expect(db.deviceCodes.get(code.replace("-", ""))!.status).toBe("approved");
+  });
+
+  it("denies", async () => {
+    const email = signedIn();
+    const code = db.deviceCode();
+    const { user } = renderApp(`/activate?user_code=${code.toLowerCase().replace("-", " ")}`, { signedInAs: email });
+    await user.click(await screen.findByRole("button", { name: "Deny" }));
+    expect(await screen.findByRole("status")).toHaveTextContent(DENIED_TEXT);
+    expect(db.deviceCodes.get(code.replace("-", ""))!.status).toBe("denied");
+  });
+
+  it.each([
+    ["an unknown code", () => "BCDF-GHJK", "That code is not valid. Check the code shown in the app and try again."],
+    ["an expired code", () => db.deviceCode({ ttlMs: -1 }), "That code has expired. Start the sign-in again in the app."],
+    [
+      "a used code",
+      () => {
+        const code = db.deviceCode();
+        db.deviceCodes.get(code.replace("-", ""))!.status = "approved";
+        return code;
+      },
+      "That code has already been used.",
+    ],
+  ])("shows the server's message for %s", async (_name, makeCode, text) => {
+    const email = signedIn();
+    const code = makeCode();
+    const { user } = renderApp("/activate", { signedInAs: email });
+    await user.type(await screen.findByLabelText("Code"), code);
+    await user.click(screen.getByRole("button", { name: "Look up" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(text);
+    expect(screen.queryByRole("button", { name: "Approve" })).not.toBeInTheDocument();
+  });
+
+  it("shows the wait when too many codes were tried", async () => {
+    const email = signedIn();
+    const { user } = renderApp("/activate", { signedInAs: email });
+    db.codeLookups.set(db.findUser(email)!.user.id, Array<number>(10).fill(Date.now()));
+    await user.type(await screen.findByLabelText("Code"), "BCDFGHJK");
+    await user.click(screen.getByRole("button", { name: "Look up" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(/^Too many requests\. Please try again in \d+ seconds\.$/);
+  });
+
+  it("asks for the whole code before looking it up", async () => {
+    const email = signedIn();
+    const { user } = renderApp("/activate", { signedInAs: email });
+    await user.type(await screen.findByLabelText("Code"), "WDJB");
+    await user.click(screen.getByRole("button", { name: "Look up" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Enter the 8-character code shown in the app.");
+  });
+
+  it("goes back to the code with the reason when the code went bad before Approve", async () => {
+    const email = signedIn();
+    const code = db.deviceCode();
+    const { user } = renderApp(`/activate?user_code=${code}`, { signedInAs: email });
+    const approve = await screen.findByRole("button", { name: "Approve" });
+    db.deviceCodes.get(code.replace("-", ""))!.expiresAt = Date.now() - 1;
+    await user.click(approve);
+    expect(await screen.findByRole("alert")).toHaveTextContent("That code has expired. Start the sign-in again in the app.");
+    expect(screen.getByLabelText("Code")).toHaveValue(code);
+  });
+
+  it("shows an unverified account the API's message", async () => {
+    const email = signedIn("new@example.com", false);
+    const code = db.deviceCode();
+    renderApp(`/activate?user_code=${code}`, { signedInAs: email });
+    const main = await screen.findByRole("main");
+    expect(await within(main).findByRole("alert")).toHaveTextContent(
+      "Please verify your email address before signing in to the app.",
+    );
+  });
+});
