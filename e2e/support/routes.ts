@@ -47,4 +47,5 @@ export const PUBLIC_SCREENS: { path: string; heading: string }[] = [
 export const ACCOUNT_SCREENS: { path: string; heading: string }[] = [
   { path: "/dashboard", heading: "Dashboard" },
   { path: "/settings", heading: "Settings" },
+  { path: "/activate", heading: "Activate the Closewise app" },
 ];

@@ -3,6 +3,7 @@
 // free-trial meter, sees the paid plan after checkout, and answers from its verified entitlement
 // token when the API is down.
 
+import AxeBuilder from "@axe-core/playwright";
 import { CARD_OK, expect, PASSWORD, payOnCheckoutPage, signIn, test } from "../support/fixtures";
 import { Desktop } from "../support/desktop";
 import { startStack } from "../support/stack";
@@ -26,6 +27,9 @@ test("browser sign-in from the app: sign in in Chromium, continue, the app's loo
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(page).toHaveURL(/\/authorize\?/);
     await expect(page.getByText("E2E laptop")).toBeVisible();
+    // The consent screen passes axe like every other screen (a11y.spec cannot reach it without a request).
+    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
     await page.getByRole("button", { name: "Continue" }).click();
 
     // The browser lands on the app's loopback listener, which got the code.
