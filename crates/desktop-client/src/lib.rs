@@ -28,6 +28,8 @@ mod client;
 pub mod entitlement;
 mod entitlements;
 mod error;
+#[cfg(feature = "keyring")]
+mod keyring_store;
 mod loopback;
 mod pkce;
 mod signin;
@@ -37,6 +39,8 @@ pub use calls::{valid_client_call_id, EndedCall, Heartbeat, StartedCall, HEARTBE
 pub use client::{Client, Logout, LogoutScope, User, CLIENT_ID};
 pub use entitlements::{offline_entitlements, CallAllowance, Entitlements, Source};
 pub use error::{Error, Result};
+#[cfg(feature = "keyring")]
+pub use keyring_store::KeyringStore;
 pub use loopback::{parse_request, Callback};
 pub use pkce::{random_state, Pkce};
 pub use signin::{DeviceAuthorization, SignInOptions};

@@ -26,7 +26,10 @@ impl Default for SignInOptions {
     fn default() -> Self {
         let host = ["HOSTNAME", "COMPUTERNAME"]
             .iter()
-            .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
+            .find_map(|k| std::env::var(k).ok())
+            .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+            .map(|h| h.trim().chars().take(100).collect::<String>())
+            .filter(|h| !h.is_empty());
         SignInOptions {
             device_name: host.unwrap_or_else(|| "Desktop app".into()),
             platform: std::env::consts::OS.into(),

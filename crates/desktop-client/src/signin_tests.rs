@@ -90,20 +90,8 @@ async fn serve(answers: Vec<(StatusCode, Value)>, expires_in: u64) -> (String, S
 }
 
 fn client(base: &str) -> (Client, Arc<MemoryStore>) {
-    struct Shared(Arc<MemoryStore>);
-    impl TokenStore for Shared {
-        fn load(&self) -> Result<Option<crate::store::StoredSession>> {
-            self.0.load()
-        }
-        fn save(&self, s: &crate::store::StoredSession) -> Result<()> {
-            self.0.save(s)
-        }
-        fn clear(&self) -> Result<()> {
-            self.0.clear()
-        }
-    }
     let store = Arc::new(MemoryStore::new());
-    let mut client = Client::new(base, Shared(store.clone())).unwrap();
+    let mut client = Client::new(base, store.clone()).unwrap();
     client.poll_unit = UNIT;
     (client, store)
 }

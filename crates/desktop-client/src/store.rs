@@ -46,6 +46,32 @@ pub trait TokenStore: Send + Sync + 'static {
     fn clear(&self) -> Result<()>;
 }
 
+/// A store shared with someone else (the app's settings screen, a test).
+impl<T: TokenStore + ?Sized> TokenStore for std::sync::Arc<T> {
+    fn load(&self) -> Result<Option<StoredSession>> {
+        (**self).load()
+    }
+    fn save(&self, session: &StoredSession) -> Result<()> {
+        (**self).save(session)
+    }
+    fn clear(&self) -> Result<()> {
+        (**self).clear()
+    }
+}
+
+/// A store chosen at run time (the keychain, or a file when there is none).
+impl<T: TokenStore + ?Sized> TokenStore for Box<T> {
+    fn load(&self) -> Result<Option<StoredSession>> {
+        (**self).load()
+    }
+    fn save(&self, session: &StoredSession) -> Result<()> {
+        (**self).save(session)
+    }
+    fn clear(&self) -> Result<()> {
+        (**self).clear()
+    }
+}
+
 /// A store in memory: gone when the process ends.
 #[derive(Default)]
 pub struct MemoryStore(Mutex<Option<StoredSession>>);

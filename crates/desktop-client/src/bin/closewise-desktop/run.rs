@@ -1,20 +1,18 @@
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
 use closewise_desktop_client::{
-    Client, Entitlements, Error, FileStore, Logout, LogoutScope, SignInOptions, Source,
+    Client, Entitlements, Error, FileStore, KeyringStore, Logout, LogoutScope, SignInOptions,
+    Source, TokenStore,
 };
 
 use crate::opt::{Call, Command, Login, Opt};
 
 pub async fn run(opt: Opt) -> anyhow::Result<()> {
-    let path = match opt.store {
-        Some(path) => path,
-        None => FileStore::default_path()
-            .context("no config folder is known here (HOME is not set): pass --store PATH")?,
-    };
-    let mut client = Client::new(&opt.base_url, FileStore::new(path))?;
+    let store = open_store(opt.store, &opt.base_url).await?;
+    let mut client = Client::new(&opt.base_url, store)?;
     if let Some(app_url) = &opt.app_url {
         client = client.with_app_url(app_url);
     }
@@ -84,6 +82,27 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `--store PATH`: that file. Otherwise the system keychain for the tokens (the rest in the
+/// default file), or the default file alone where no keychain answers.
+async fn open_store(path: Option<PathBuf>, base_url: &str) -> anyhow::Result<Box<dyn TokenStore>> {
+    if let Some(path) = path {
+        return Ok(Box::new(FileStore::new(path)));
+    }
+    let path = FileStore::default_path()
+        .context("no config folder is known here (HOME is not set): pass --store PATH")?;
+    let account = base_url.to_string();
+    let rest = FileStore::new(path.clone());
+    // The keychain speaks D-Bus with its own blocking calls: off the async runtime.
+    let keychain = tokio::task::spawn_blocking(move || KeyringStore::new(&account, rest)).await?;
+    match keychain {
+        Ok(store) => Ok(Box::new(store)),
+        Err(e) => {
+            eprintln!("Note: {e}; keeping the session in {}", path.display());
+            Ok(Box::new(FileStore::new(path)))
+        }
+    }
 }
 
 async fn sign_in(client: &Client, login: Login) -> anyhow::Result<()> {
