@@ -149,8 +149,9 @@ impl Client {
         self.start_session(resp).await
     }
 
-    /// Polls the device grant: waits `interval` between polls, 5 s more after each `slow_down`,
-    /// and twice as long after a network failure; stops at approval, denial or expiry.
+    /// Polls the device grant: waits `interval` between polls, 5 s more after each `slow_down` or
+    /// `429` (at least its `Retry-After`), and twice as long after a network failure; stops at
+    /// approval, denial or expiry.
     async fn poll_device(&self, auth: &DeviceAuthorization) -> Result<Response> {
         let deadline = Instant::now() + self.poll_unit * auth.expires_in as u32;
         let mut interval = auth.interval.max(1);
@@ -178,7 +179,11 @@ impl Client {
                 return Ok(resp);
             }
             if resp.status() == StatusCode::TOO_MANY_REQUESTS {
-                interval += 5;
+                let retry_after = resp
+                    .headers()
+                    .get(reqwest::header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+                interval = (interval + 5).max(retry_after.unwrap_or(0));
                 continue;
             }
             let (err, raw) = grant_error(resp).await;

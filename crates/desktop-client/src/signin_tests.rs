@@ -153,6 +153,22 @@ async fn polling_waits_through_pending_and_slow_down_then_stores_the_session() {
 }
 
 #[tokio::test]
+async fn a_rate_limited_poll_backs_off_by_five_seconds() {
+    let limited = (
+        StatusCode::TOO_MANY_REQUESTS,
+        json!({"error": {"code": "rate_limited", "message": "Too many requests."}}),
+    );
+    let (base, script) = serve(vec![limited, (StatusCode::OK, session())], 600).await;
+    let (client, _) = client(&base);
+    client
+        .sign_in_with_device(&options(), |_| {})
+        .await
+        .unwrap();
+    let s = script.lock().unwrap();
+    assert!(s.polls[1].0 - s.polls[0].0 >= UNIT * 6, "backed off");
+}
+
+#[tokio::test]
 async fn a_denial_stops_polling_with_access_denied() {
     let (base, script) = serve(
         vec![oauth("authorization_pending"), oauth("access_denied")],
