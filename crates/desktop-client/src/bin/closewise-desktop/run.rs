@@ -1,0 +1,216 @@
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use closewise_desktop_client::{
+    Client, Entitlements, Error, FileStore, KeyringStore, Logout, LogoutScope, SignInOptions,
+    Source, TokenStore,
+};
+
+use crate::opt::{Call, Command, Login, Opt};
+
+pub async fn run(opt: Opt) -> anyhow::Result<()> {
+    let store = open_store(opt.store, &opt.base_url).await?;
+    let mut client = Client::new(&opt.base_url, store)?;
+    if let Some(app_url) = &opt.app_url {
+        client = client.with_app_url(app_url);
+    }
+    match opt.command {
+        Command::Login(login) => sign_in(&client, login).await?,
+        Command::Whoami => match client.user().await {
+            Ok(user) => println!("Signed in as {} ({})", user.email, user.id),
+            Err(Error::Unreachable(why)) => {
+                let user = client.stored_user().await?.ok_or(Error::SignedOut)?;
+                println!("Signed in as {} ({})", user.email, user.id);
+                eprintln!("Warning: not checked with the server ({why})");
+            }
+            Err(e) => return Err(e.into()),
+        },
+        Command::Entitlements { json } => {
+            let answer = client.entitlements().await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&answer)?);
+            } else {
+                print_entitlements(&answer);
+            }
+        }
+        Command::Call(Call::Start { id }) => {
+            let call = client.start_call(id.as_deref()).await?;
+            let again = if call.created {
+                ""
+            } else {
+                " (already started)"
+            };
+            println!("Call started: {}{again}", call.call_id);
+            println!("Client call id: {}", call.client_call_id);
+            println!("Started at: {}", call.started_at);
+            match call.max_seconds {
+                Some(max) => println!("Time limit: {max} s"),
+                None => println!("Time limit: none"),
+            }
+        }
+        Command::Call(Call::Heartbeat { id }) => {
+            let beat = client.heartbeat(&id).await?;
+            let limit = beat
+                .max_seconds
+                .map_or("no limit".into(), |m| format!("of {m} s"));
+            println!(
+                "Call {} going on: {} s {limit}",
+                beat.call_id, beat.elapsed_seconds
+            );
+        }
+        Command::Call(Call::End { id }) => {
+            let ended = client.end_call(&id).await?;
+            println!("Call {} ended: {} s", ended.call_id, ended.duration_seconds);
+        }
+        Command::Logout { all } => {
+            let scope = if all {
+                LogoutScope::Global
+            } else {
+                LogoutScope::Local
+            };
+            match client.logout(scope).await {
+                Ok(Logout::Server) => println!("Signed out."),
+                Ok(Logout::LocalOnly { reason }) => {
+                    println!("Signed out on this computer.");
+                    eprintln!("Warning: the server was not told ({reason}).");
+                }
+                Err(Error::SignedOut) => println!("Not signed in."),
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--store PATH`: that file. Otherwise the system keychain for the tokens (the rest in the
+/// default file), or the default file alone where no keychain answers.
+async fn open_store(path: Option<PathBuf>, base_url: &str) -> anyhow::Result<Box<dyn TokenStore>> {
+    if let Some(path) = path {
+        return Ok(Box::new(FileStore::new(path)));
+    }
+    let path = FileStore::default_path()
+        .context("no config folder is known here (HOME is not set): pass --store PATH")?;
+    let account = base_url.to_string();
+    let rest = FileStore::new(path.clone());
+    // The keychain speaks D-Bus with its own blocking calls: off the async runtime.
+    let keychain = tokio::task::spawn_blocking(move || KeyringStore::new(&account, rest)).await?;
+    match keychain {
+        Ok(store) => Ok(Box::new(store)),
+        Err(e) => {
+            eprintln!("Note: {e}; keeping the session in {}", path.display());
+            Ok(Box::new(FileStore::new(path)))
+        }
+    }
+}
+
+async fn sign_in(client: &Client, login: Login) -> anyhow::Result<()> {
+    let mut options = SignInOptions {
+        timeout: Duration::from_secs(login.timeout),
+        ..SignInOptions::default()
+    };
+    if let Some(name) = login.device_name {
+        options.device_name = name;
+    }
+    let user = if login.device {
+        client
+            .sign_in_with_device(&options, |auth| {
+                println!("To sign in, open the address below and enter the code.");
+                println!("Code: {}", auth.user_code);
+                println!("Open: {}", auth.verification_uri_complete);
+                let _ = std::io::stdout().flush();
+            })
+            .await?
+    } else {
+        let no_browser = login.no_browser;
+        client
+            .sign_in_with_browser(&options, |url| {
+                if no_browser {
+                    println!("Open this address in a browser to sign in:");
+                } else {
+                    println!("Opening your browser to sign in. If it does not open, visit:");
+                }
+                println!("Open: {url}");
+                std::io::stdout().flush()?;
+                if !no_browser {
+                    if let Err(e) = open_browser(url) {
+                        eprintln!("Warning: cannot open the browser ({e}).");
+                    }
+                }
+                Ok(())
+            })
+            .await?
+    };
+    println!("Signed in as {} ({})", user.email, user.id);
+    Ok(())
+}
+
+/// The system's "open this URL" command; the URL is one argument, never shell text.
+fn open_browser(url: &str) -> std::io::Result<()> {
+    let mut cmd = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("rundll32");
+        c.arg("url.dll,FileProtocolHandler");
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    cmd.arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(|_| ())
+}
+
+fn print_entitlements(e: &Entitlements) {
+    let plan = match e.plan_type.as_str() {
+        "free" => "Free Trial",
+        "monthly" => "Unlimited (monthly)",
+        other => other,
+    };
+    println!("Plan: {plan}");
+    match &e.calls {
+        _ if e.unlimited => println!("Calls: unlimited"),
+        Some(c) => println!(
+            "Calls: {} of {} used, {} left",
+            c.used, c.limit, c.remaining
+        ),
+        None => println!("Calls: none"),
+    }
+    match e.max_call_seconds {
+        Some(s) => println!("Longest call: {s} s"),
+        None => println!("Longest call: no limit"),
+    }
+    if let Some(n) = e.calls_this_month {
+        println!("Calls this month: {n}");
+    }
+    if e.warning.as_deref() == Some("payment_failed") {
+        println!("Warning: your last payment failed. Update your card to keep your plan.");
+    } else if let Some(w) = &e.warning {
+        println!("Warning: {w}");
+    }
+    match e.source {
+        Source::Online => {}
+        Source::Offline => println!(
+            "Offline: answered from the last check, good until {}.",
+            date(e.valid_until)
+        ),
+        Source::Grace => println!(
+            "Warning: offline since the last check. Connect before {} to keep using Closewise.",
+            date(e.grace_until)
+        ),
+    }
+}
+
+fn date(unix: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(unix)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_else(|| unix.to_string())
+}
