@@ -62,13 +62,17 @@ pub(super) async fn require_verified(state: &AppState, auth: &AuthUser) -> ApiRe
     Ok(())
 }
 
+/// A missing field is refused like an empty one, with its own code.
 #[derive(Deserialize, ToSchema)]
 #[schema(as = DeviceRequestBody)]
 pub struct DeviceRequest {
+    #[serde(default)]
     pub client_id: String,
     /// 1–100 characters, shown to the user and kept on the session.
+    #[serde(default)]
     pub device_name: String,
     /// 1–40 characters.
+    #[serde(default)]
     pub platform: String,
 }
 

@@ -199,6 +199,9 @@ both!(
             (json!({ "client_id": "closewise-desktop", "device_name": "", "platform": "linux" }), "invalid_device_name"),
             (json!({ "client_id": "closewise-desktop", "device_name": "d".repeat(101), "platform": "linux" }), "invalid_device_name"),
             (json!({ "client_id": "closewise-desktop", "device_name": "PC", "platform": "p".repeat(41) }), "invalid_platform"),
+            (json!({ "device_name": "PC", "platform": "linux" }), "invalid_client"),
+            (json!({ "client_id": "closewise-desktop", "platform": "linux" }), "invalid_device_name"),
+            (json!({ "client_id": "closewise-desktop", "device_name": "PC" }), "invalid_platform"),
         ] {
             let (status, v) = body(app.post("/api/auth/device", b.clone()).await).await;
             assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, code), "{b}");
