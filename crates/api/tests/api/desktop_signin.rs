@@ -269,3 +269,14 @@ both!(
         assert_eq!(closewise_testkit::scalar(&app.database_url, "SELECT COUNT(*) FROM sessions WHERE client_id IS NOT NULL").await, 1);
     }
 );
+
+both!(
+    async fn the_code_grant_also_reads_a_form_body_as_rfc_6749_clients_send(app) {
+        let (_, code) = allowed_code(&app, "ana@example.com").await;
+        let form = [("code", code.as_str()), ("code_verifier", VERIFIER), ("redirect_uri", REDIRECT), ("client_id", "closewise-desktop")];
+        let res = app.client.post(app.url("/api/auth/token?grant_type=authorization_code")).form(&form).send().await.unwrap();
+        let (status, session) = body(res).await;
+        assert_eq!(status, StatusCode::OK, "{session}");
+        assert!(session["refresh_token"].is_string());
+    }
+);

@@ -250,3 +250,18 @@ both!(
         assert_eq!(code_call(&app, &client_from(3), "lookup", &b, "BCDF-GHJK").await.0, StatusCode::NOT_FOUND);
     }
 );
+
+both!(
+    async fn a_poll_from_another_client_is_invalid_client(app) {
+        let d = request_device(&app).await;
+        let res = app
+            .post(
+                "/api/auth/token?grant_type=urn:ietf:params:oauth:grant-type:device_code",
+                json!({ "device_code": d["device_code"], "client_id": "other" }),
+            )
+            .await;
+        let (status, v) = body(res).await;
+        assert_eq!((status, v["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid_client")), "{v}");
+        assert!(v["error_description"].is_string());
+    }
+);
