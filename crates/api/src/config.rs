@@ -81,6 +81,12 @@ pub struct RateLimits {
     pub failed_signins_per_account: u32,
     pub failed_signin_window: Duration,
     pub signin_delay_max: Duration,
+    /// Device sign-in requests per IP, and user-code lookups and decisions per user and per IP,
+    /// each per `device_window`.
+    pub device_per_ip: u32,
+    pub user_codes_per_user: u32,
+    pub user_codes_per_ip: u32,
+    pub device_window: Duration,
     /// The most keys the limiter holds (its memory bound), and how often ended windows are swept.
     pub max_keys: usize,
     pub sweep_interval: Duration,
@@ -98,6 +104,10 @@ impl Default for RateLimits {
             failed_signins_per_account: 5,
             failed_signin_window: Duration::from_secs(3600),
             signin_delay_max: Duration::from_secs(300),
+            device_per_ip: 10,
+            user_codes_per_user: 10,
+            user_codes_per_ip: 30,
+            device_window: Duration::from_secs(600),
             max_keys: crate::ratelimit::DEFAULT_MAX_KEYS,
             sweep_interval: Duration::from_secs(60),
         }
@@ -151,6 +161,10 @@ impl Settings {
                 "RATE_LIMIT_SIGNIN_DELAY_MAX_SECS",
                 300,
             )?),
+            device_per_ip: num(&get, "RATE_LIMIT_DEVICE_PER_IP", 10)?,
+            user_codes_per_user: num(&get, "RATE_LIMIT_USER_CODES_PER_USER", 10)?,
+            user_codes_per_ip: num(&get, "RATE_LIMIT_USER_CODES_PER_IP", 30)?,
+            device_window: Duration::from_secs(num(&get, "RATE_LIMIT_DEVICE_WINDOW_SECS", 600)?),
             max_keys: num(
                 &get,
                 "RATE_LIMIT_MAX_KEYS",

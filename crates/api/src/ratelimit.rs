@@ -30,6 +30,11 @@ pub enum Bucket {
     FailedSigninPerAccount,
     Resend,
     Recover,
+    /// Device sign-in requests per client address.
+    DevicePerIp,
+    /// User-code lookups and decisions (right or wrong) per user, and per client address.
+    UserCodePerUser,
+    UserCodePerIp,
 }
 
 /// Keys kept when `RATE_LIMIT_MAX_KEYS` is not set.

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`store`] | persistence on both databases, rows decoded into the domain's types |
 //! | [`accounts`] | account deletion (cancels the subscription first) |
+//! | [`desktop_auth`] | the desktop app's sign-in: authorization codes, device requests, device sessions |
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
@@ -16,6 +17,7 @@
 pub mod accounts;
 pub mod billing;
 pub mod clock;
+pub mod desktop_auth;
 pub mod mail;
 pub mod password;
 pub mod store;

@@ -15,11 +15,13 @@
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
+//! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
 
 pub mod catalogue;
 pub mod checkout;
 pub mod email;
 pub mod limits;
+pub mod oauth;
 pub mod password;
 pub mod plan;
 pub mod subscription;

@@ -35,6 +35,9 @@ pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()
         Bucket::MailPerIp => (l.mail_per_ip, l.mail_window),
         Bucket::MailPerEmail => (l.mail_per_email, l.mail_window),
         Bucket::TokenPerIp => (l.token_per_ip, l.token_window),
+        Bucket::DevicePerIp => (l.device_per_ip, l.device_window),
+        Bucket::UserCodePerUser => (l.user_codes_per_user, l.device_window),
+        Bucket::UserCodePerIp => (l.user_codes_per_ip, l.device_window),
         Bucket::FailedSigninPerAccountIp => {
             (l.failed_signins_per_account_ip, l.failed_signin_window)
         }
@@ -74,7 +77,9 @@ pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()
         }
     };
     let key = match bucket {
-        Bucket::MailPerIp | Bucket::TokenPerIp => address_key(key),
+        Bucket::MailPerIp | Bucket::TokenPerIp | Bucket::DevicePerIp | Bucket::UserCodePerIp => {
+            address_key(key)
+        }
         _ => key.to_string(),
     };
     state

@@ -1,8 +1,13 @@
 //! Accounts over HTTP: one file per flow (sign-up, verification, tokens, sign-out, recovery, the
-//! signed-in account), sessions and their cookie, and e-mail tokens.
+//! signed-in account, the desktop app's browser and device sign-in and its devices), sessions and
+//! their cookie, and e-mail tokens.
 
 mod account;
+mod authorize;
 mod common;
+mod device;
+mod devices;
+mod grants;
 mod logout;
 mod recover;
 pub mod session;
@@ -17,6 +22,7 @@ use utoipa_axum::routes;
 use crate::state::AppState;
 
 pub use common::{EmptyResponse, EMAIL_WORK_FLOOR};
+pub use grants::{CodeGrantRequest, DeviceGrantRequest};
 pub use token::RefreshRequest;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -32,4 +38,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(account::change_password))
         .routes(routes!(account::delete_account))
         .routes(routes!(account::jwks))
+        .routes(routes!(authorize::authorize_info, authorize::authorize))
+        .routes(routes!(device::request_device))
+        .routes(routes!(device::lookup))
+        .routes(routes!(device::approve))
+        .routes(routes!(device::deny))
+        .routes(routes!(devices::list_devices))
+        .routes(routes!(devices::sign_out_device))
 }

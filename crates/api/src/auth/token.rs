@@ -1,6 +1,8 @@
-//! `POST /api/auth/token`: the password and refresh-token grants, and the refresh cookie.
+//! `POST /api/auth/token`: the password and refresh-token grants, and the refresh cookie; the
+//! desktop app's `authorization_code` and device-code grants are in `grants.rs`.
 
 use super::common::*;
+use super::grants;
 use super::session::{self, Caller, SessionResponse, REFRESH_COOKIE};
 use super::signup::CredentialsRequest;
 use super::tokens::{hash_token, successor_token};
@@ -33,13 +35,14 @@ pub struct RefreshRequest {
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GrantQuery {
-    /// `password` or `refresh_token`.
+    /// `password`, `refresh_token`, `authorization_code` or
+    /// `urn:ietf:params:oauth:grant-type:device_code`.
     pub grant_type: Option<String>,
 }
 
 #[utoipa::path(post, path = "/api/auth/token", tag = "auth", params(GrantQuery),
-    request_body(content = CredentialsRequest, description = "`{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant"),
-    responses((status = 200, body = SessionResponse), (status = 400, body = crate::error::ErrorBody),
+    request_body(content = CredentialsRequest, description = "`{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant"),
+    responses((status = 200, body = SessionResponse), (status = 400, body = super::grants::TokenErrorBody, description = "`ErrorBody` for the password and refresh grants; `OAuthErrorBody` (RFC 6749 §5.2, RFC 8628 §3.5) for `authorization_code` and the device-code grant"),
         (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: a browser request from a page that is not ours"), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
@@ -73,9 +76,11 @@ pub async fn token(
             };
             refresh_grant(&state, caller, jar, body).await
         }
+        Some("authorization_code") => grants::authorization_code(&state, &headers, &body).await,
+        Some(grants::DEVICE_CODE_GRANT) => grants::device_code(&state, &headers, &body).await,
         _ => Err(ApiError::bad_request(
             "invalid_grant_type",
-            "grant_type must be password or refresh_token",
+            "grant_type must be password, refresh_token, authorization_code or urn:ietf:params:oauth:grant-type:device_code",
         )),
     }
 }
@@ -242,6 +247,8 @@ pub(super) async fn refresh_grant(
     let Some(user) = state.store.user_by_id(row.user_id).await? else {
         return Ok(session_ended(state, jar, caller, "invalid_refresh_token"));
     };
+    // The Devices list's "last seen" (at most one write a minute per session).
+    state.store.touch_session(row.session_id, now).await?;
     let body = session::session_body(state, &user, row.session_id, successor, now)?;
     Ok(session::respond(state, jar, caller, body))
 }

@@ -19,6 +19,7 @@ pub mod admin;
 pub mod audit;
 pub mod billing;
 pub mod mail;
+pub mod oauth;
 pub mod plans;
 pub mod schema;
 pub mod sessions;

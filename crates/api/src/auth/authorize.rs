@@ -1,0 +1,142 @@
+//! The browser sign-in's consent (RFC 8252 loopback + PKCE): `GET /api/auth/authorize` checks a
+//! request for the `/authorize` page; `POST` records the signed-in user's decision and answers
+//! where to send the browser. An invalid redirect URI is refused, never redirected to.
+
+use axum::extract::State;
+use closewise_domain::oauth::{AuthorizationRequest, AuthorizeParams, CLIENT_ID, CLIENT_NAME};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::grants::desktop;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AppJson, AppQuery, AuthUser};
+use crate::state::AppState;
+
+/// The request the desktop app opens in the browser.
+#[derive(Deserialize, IntoParams, Default)]
+#[into_params(parameter_in = Query)]
+pub struct AuthorizeQuery {
+    /// `code`.
+    pub response_type: Option<String>,
+    /// `closewise-desktop`.
+    pub client_id: Option<String>,
+    /// `http://127.0.0.1:{port}/callback` or `http://[::1]:{port}/callback`.
+    pub redirect_uri: Option<String>,
+    /// 43 base64url characters: the SHA-256 of the verifier.
+    pub code_challenge: Option<String>,
+    /// `S256`.
+    pub code_challenge_method: Option<String>,
+    /// 1–512 characters, returned verbatim.
+    pub state: Option<String>,
+    pub device_name: Option<String>,
+    pub platform: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = AuthorizeInfo)]
+pub struct AuthorizeInfo {
+    pub client_id: String,
+    pub client_name: String,
+    pub redirect_uri: String,
+    pub device_name: Option<String>,
+    pub platform: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Allow,
+    Deny,
+}
+
+/// The same parameters as the GET, and the user's decision.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = AuthorizeBody)]
+pub struct AuthorizeRequest {
+    pub response_type: Option<String>,
+    pub client_id: Option<String>,
+    pub redirect_uri: Option<String>,
+    pub code_challenge: Option<String>,
+    pub code_challenge_method: Option<String>,
+    pub state: Option<String>,
+    pub device_name: Option<String>,
+    pub platform: Option<String>,
+    pub decision: Decision,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = AuthorizeRedirect)]
+pub struct AuthorizeResponse {
+    /// Where the page sends the browser: the app's loopback address with `code` and `state`, or
+    /// `error=access_denied` and `state`.
+    pub redirect_to: String,
+}
+
+fn check(q: &AuthorizeQuery) -> ApiResult<AuthorizationRequest> {
+    AuthorizationRequest::parse(&AuthorizeParams {
+        response_type: q.response_type.as_deref(),
+        client_id: q.client_id.as_deref(),
+        redirect_uri: q.redirect_uri.as_deref(),
+        code_challenge: q.code_challenge.as_deref(),
+        code_challenge_method: q.code_challenge_method.as_deref(),
+        state: q.state.as_deref(),
+        device_name: q.device_name.as_deref(),
+        platform: q.platform.as_deref(),
+    })
+    .map_err(|e| ApiError::bad_request(e.code(), e.message()))
+}
+
+#[utoipa::path(get, path = "/api/auth/authorize", tag = "auth", params(AuthorizeQuery),
+    responses((status = 200, body = AuthorizeInfo),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`")))]
+pub async fn authorize_info(
+    AppQuery(q): AppQuery<AuthorizeQuery>,
+) -> ApiResult<AppJson<AuthorizeInfo>> {
+    let req = check(&q)?;
+    Ok(AppJson(AuthorizeInfo {
+        client_id: CLIENT_ID.into(),
+        client_name: CLIENT_NAME.into(),
+        redirect_uri: req.redirect_uri,
+        device_name: req.device_name,
+        platform: req.platform,
+    }))
+}
+
+fn encode(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+#[utoipa::path(post, path = "/api/auth/authorize", tag = "auth", request_body = AuthorizeRequest,
+    responses((status = 200, body = AuthorizeResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`email_not_confirmed`")),
+    security(("bearer" = [])))]
+pub async fn authorize(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<AuthorizeRequest>,
+) -> ApiResult<AppJson<AuthorizeResponse>> {
+    let req = check(&AuthorizeQuery {
+        response_type: body.response_type,
+        client_id: body.client_id,
+        redirect_uri: body.redirect_uri,
+        code_challenge: body.code_challenge,
+        code_challenge_method: body.code_challenge_method,
+        state: body.state,
+        device_name: body.device_name,
+        platform: body.platform,
+    })?;
+    super::device::require_verified(&state, &auth).await?;
+    let state_param = encode(&req.state);
+    let redirect_to = match body.decision {
+        Decision::Allow => {
+            let code = desktop(&state).issue_code(auth.user_id, &req).await?;
+            format!("{}?code={code}&state={state_param}", req.redirect_uri)
+        }
+        Decision::Deny => format!(
+            "{}?error=access_denied&state={state_param}",
+            req.redirect_uri
+        ),
+    };
+    Ok(AppJson(AuthorizeResponse { redirect_to }))
+}

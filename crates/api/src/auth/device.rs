@@ -1,0 +1,246 @@
+//! Device sign-in (RFC 8628): the app asks for a request (`POST /api/auth/device`), the signed-in
+//! user looks its code up on `/activate` and approves or denies it; the app's poll of the token
+//! endpoint (`grants.rs`) then gets the session. Guessing codes is limited per user and per IP.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use closewise_core::desktop_auth::DesktopAuthError;
+use closewise_domain::oauth::{device_label, CLIENT_ID, DEVICE_NAME_MAX, PLATFORM_MAX};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+use super::common::limit;
+use super::grants::desktop;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AppJson, AuthUser, ClientIp};
+use crate::ratelimit::Bucket;
+use crate::state::AppState;
+
+impl From<DesktopAuthError> for ApiError {
+    fn from(e: DesktopAuthError) -> Self {
+        let code = e.code();
+        match e {
+            DesktopAuthError::InvalidUserCode => ApiError::new(
+                StatusCode::NOT_FOUND,
+                code,
+                "That code is not valid. Check the code shown in the app and try again.",
+            ),
+            DesktopAuthError::ExpiredUserCode => ApiError::bad_request(
+                code,
+                "That code has expired. Start the sign-in again in the app.",
+            ),
+            DesktopAuthError::UserCodeUsed => ApiError::new(
+                StatusCode::CONFLICT,
+                code,
+                "That code has already been used.",
+            ),
+            DesktopAuthError::DeviceNotFound => {
+                ApiError::new(StatusCode::NOT_FOUND, code, "That device was not found.")
+            }
+            DesktopAuthError::Database(e) => e.into(),
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+/// `403 email_not_confirmed` unless the caller's e-mail is confirmed (read now, not from the
+/// token, which may predate the confirmation).
+pub(super) async fn require_verified(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
+    let user = state
+        .store
+        .user_by_id(auth.user_id)
+        .await?
+        .ok_or_else(ApiError::invalid_token)?;
+    if user.email_confirmed_at.is_none() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "email_not_confirmed",
+            "Email not confirmed",
+        ));
+    }
+    Ok(())
+}
+
+/// A missing field is refused like an empty one, with its own code.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = DeviceRequestBody)]
+pub struct DeviceRequest {
+    #[serde(default)]
+    pub client_id: String,
+    /// 1–100 characters, shown to the user and kept on the session.
+    #[serde(default)]
+    pub device_name: String,
+    /// 1–40 characters.
+    #[serde(default)]
+    pub platform: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = DeviceAuthorization)]
+pub struct DeviceResponse {
+    pub device_code: String,
+    /// Shown as `WDJB-MJHT`.
+    pub user_code: String,
+    pub verification_uri: String,
+    pub verification_uri_complete: String,
+    pub expires_in: i64,
+    pub interval: i64,
+}
+
+#[utoipa::path(post, path = "/api/auth/device", tag = "auth", request_body = DeviceRequest,
+    responses((status = 200, body = DeviceResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_device_name`, `invalid_platform`"),
+        (status = 429, body = crate::error::ErrorBody)))]
+pub async fn request_device(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<DeviceRequest>,
+) -> ApiResult<AppJson<DeviceResponse>> {
+    limit(&state, Bucket::DevicePerIp, &ip.to_string())?;
+    if body.client_id != CLIENT_ID {
+        return Err(ApiError::bad_request(
+            "invalid_client",
+            "This sign-in is not from the Closewise app.",
+        ));
+    }
+    let device_name = device_label(&body.device_name, DEVICE_NAME_MAX).ok_or_else(|| {
+        ApiError::bad_request(
+            "invalid_device_name",
+            "The device name must be 1 to 100 characters.",
+        )
+    })?;
+    let platform = device_label(&body.platform, PLATFORM_MAX).ok_or_else(|| {
+        ApiError::bad_request(
+            "invalid_platform",
+            "The platform must be 1 to 40 characters.",
+        )
+    })?;
+    let grant = desktop(&state)
+        .request_device(&device_name, &platform)
+        .await?;
+    let verification_uri = format!("{}/activate", state.settings.base_url);
+    let user_code = grant.user_code.display();
+    Ok(AppJson(DeviceResponse {
+        device_code: grant.device_code,
+        verification_uri_complete: format!("{verification_uri}?user_code={user_code}"),
+        verification_uri,
+        user_code,
+        expires_in: grant.expires_in,
+        interval: grant.interval,
+    }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = UserCodeBody)]
+pub struct UserCodeRequest {
+    /// As typed: case, dashes and spaces do not matter.
+    pub user_code: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = PendingDevice)]
+pub struct LookupResponse {
+    pub user_code: String,
+    pub device_name: String,
+    pub platform: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub requested_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub expires_at: OffsetDateTime,
+    /// Always `pending`.
+    pub status: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = DeviceDecision)]
+pub struct DecisionResponse {
+    /// `approved` or `denied`.
+    pub status: String,
+}
+
+/// Every use of a user code counts, right or wrong: per user and per client address.
+async fn code_attempt(state: &AppState, auth: &AuthUser, ip: std::net::IpAddr) -> ApiResult<()> {
+    require_verified(state, auth).await?;
+    limit(state, Bucket::UserCodePerUser, &auth.user_id.to_string())?;
+    limit(state, Bucket::UserCodePerIp, &ip.to_string())
+}
+
+#[utoipa::path(post, path = "/api/auth/device/lookup", tag = "auth", request_body = UserCodeRequest,
+    responses((status = 200, body = LookupResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`expired_user_code`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`email_not_confirmed`"),
+        (status = 404, body = crate::error::ErrorBody, description = "`invalid_user_code`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`user_code_used`"),
+        (status = 429, body = crate::error::ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn lookup(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    auth: AuthUser,
+    AppJson(body): AppJson<UserCodeRequest>,
+) -> ApiResult<AppJson<LookupResponse>> {
+    code_attempt(&state, &auth, ip).await?;
+    let d = desktop(&state).lookup(&body.user_code).await?;
+    Ok(AppJson(LookupResponse {
+        user_code: d.user_code.display(),
+        device_name: d.device_name,
+        platform: d.platform,
+        requested_at: d.requested_at,
+        expires_at: d.expires_at,
+        status: "pending".into(),
+    }))
+}
+
+async fn decide(
+    state: AppState,
+    ip: std::net::IpAddr,
+    auth: AuthUser,
+    body: UserCodeRequest,
+    approve: bool,
+) -> ApiResult<AppJson<DecisionResponse>> {
+    code_attempt(&state, &auth, ip).await?;
+    desktop(&state)
+        .decide(&body.user_code, auth.user_id, approve)
+        .await?;
+    let status = if approve { "approved" } else { "denied" };
+    Ok(AppJson(DecisionResponse {
+        status: status.into(),
+    }))
+}
+
+#[utoipa::path(post, path = "/api/auth/device/approve", tag = "auth", request_body = UserCodeRequest,
+    responses((status = 200, body = DecisionResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`expired_user_code`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`email_not_confirmed`"),
+        (status = 404, body = crate::error::ErrorBody, description = "`invalid_user_code`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`user_code_used`"),
+        (status = 429, body = crate::error::ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn approve(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    auth: AuthUser,
+    AppJson(body): AppJson<UserCodeRequest>,
+) -> ApiResult<AppJson<DecisionResponse>> {
+    decide(state, ip, auth, body, true).await
+}
+
+#[utoipa::path(post, path = "/api/auth/device/deny", tag = "auth", request_body = UserCodeRequest,
+    responses((status = 200, body = DecisionResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`expired_user_code`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`email_not_confirmed`"),
+        (status = 404, body = crate::error::ErrorBody, description = "`invalid_user_code`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`user_code_used`"),
+        (status = 429, body = crate::error::ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn deny(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    auth: AuthUser,
+    AppJson(body): AppJson<UserCodeRequest>,
+) -> ApiResult<AppJson<DecisionResponse>> {
+    decide(state, ip, auth, body, false).await
+}
