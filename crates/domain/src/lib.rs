@@ -14,6 +14,7 @@
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
 //! - [`limits`]: the same-origin rule for redirect URLs.
+//! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
 
 pub mod catalogue;
 pub mod checkout;
@@ -23,3 +24,4 @@ pub mod password;
 pub mod plan;
 pub mod subscription;
 pub mod tokens;
+pub mod usage;
