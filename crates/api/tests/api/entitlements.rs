@@ -55,6 +55,12 @@ both!(
         assert_eq!(e["calls_this_month"], 0);
         assert!(e["warning"].is_null());
         assert!(e["entitlement_token"].as_str().unwrap().starts_with("eyJ"));
+        let seen = closewise_testkit::scalar(
+            &app.database_url,
+            "SELECT COUNT(*) FROM sessions WHERE last_seen_at IS NOT NULL",
+        )
+        .await;
+        assert_eq!(seen, 1, "the asking device is noted as seen");
         let (status, v) = body(app.client.get(app.url("/api/entitlements")).send().await.unwrap()).await;
         assert_eq!((status, error_code(&v)), (StatusCode::UNAUTHORIZED, "not_signed_in"));
     }
