@@ -6,6 +6,7 @@ use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use closewise_core::accounts::AccountError;
+use closewise_core::usage::UsageError;
 use serde::Serialize;
 
 #[derive(Debug)]
@@ -123,6 +124,19 @@ impl From<AccountError> for ApiError {
             }
             AccountError::Database(e) => e.into(),
         }
+    }
+}
+
+impl From<UsageError> for ApiError {
+    fn from(e: UsageError) -> Self {
+        let status = match e {
+            UsageError::Database(db) => return db.into(),
+            UsageError::InvalidClientCallId | UsageError::InvalidGrant => StatusCode::BAD_REQUEST,
+            UsageError::FreeCallsUsedUp { .. } => StatusCode::FORBIDDEN,
+            UsageError::CallNotFound => StatusCode::NOT_FOUND,
+            UsageError::CallEnded | UsageError::CallTimeLimitReached => StatusCode::CONFLICT,
+        };
+        Self::new(status, e.code(), e.to_string())
     }
 }
 

@@ -134,6 +134,15 @@ impl Keys {
     pub fn issuer(&self) -> &str {
         &self.issuer
     }
+
+    /// The key id published in the JWKS.
+    pub fn kid(&self) -> &str {
+        &self.kid
+    }
+
+    pub(crate) fn encoding_key(&self) -> &EncodingKey {
+        &self.encoding
+    }
 }
 
 #[cfg(unix)]

@@ -1,11 +1,15 @@
-//! The Closewise API: accounts, plans and billing over HTTP, and the built web app.
+//! The Closewise API: accounts, plans, billing, the desktop app's entitlements and calls over HTTP,
+//! and the built web app.
 //!
 //! `Application::build` wires configuration, the database, keys and workers; `app(state)` is the
 //! router alone, so tests can drive it in-process. `main.rs` only loads config and runs.
 
 pub mod auth;
 pub mod billing;
+pub mod calls;
 pub mod config;
+pub mod entitlement_token;
+pub mod entitlements;
 pub mod error;
 pub mod extract;
 pub mod headers;
@@ -52,6 +56,8 @@ pub fn api_router(development: bool) -> OpenApiRouter<AppState> {
         .merge(auth::router())
         .merge(plans::router())
         .merge(billing::router())
+        .merge(entitlements::router())
+        .merge(calls::router())
         .merge(ops::router(development))
 }
 

@@ -10,6 +10,7 @@ use closewise_core::clock::Clock;
 use closewise_core::mail::Composer;
 use closewise_core::password::Hasher;
 use closewise_core::store::Store;
+use closewise_core::usage::Usage;
 
 use crate::config::Settings;
 use crate::jwt::Keys;
@@ -28,6 +29,7 @@ pub struct Inner {
     pub mail: Composer,
     pub billing: Billing,
     pub accounts: Accounts,
+    pub usage: Usage,
 }
 
 impl AppState {
@@ -43,6 +45,7 @@ impl AppState {
         let billing = Billing::new(store.clone(), stripe, clock.clone());
         let accounts = Accounts::new(store.clone(), billing.clone());
         let limiter = Limiter::new(settings.limits.max_keys);
+        let usage = Usage::new(store.clone(), clock.clone());
         AppState(Arc::new(Inner {
             settings,
             store,
@@ -53,6 +56,7 @@ impl AppState {
             mail,
             billing,
             accounts,
+            usage,
         }))
     }
 }

@@ -15,6 +15,7 @@ mod print;
 mod replay;
 mod seed;
 mod stats;
+mod usage;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -26,8 +27,8 @@ use closewise_core::store::Store;
 
 use crate::ctx::Ctx;
 use crate::opt::{
-    AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand, UsersCommand,
-    WebhooksCommand,
+    AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand, UsageCommand,
+    UsersCommand, WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -77,6 +78,7 @@ fn effect(command: &Command) -> Effect {
     match command {
         Command::Users(UsersCommand::List(_) | UsersCommand::Show(_))
         | Command::Plans(PlansCommand::Show(_))
+        | Command::Usage(UsageCommand::Show(_))
         | Command::Mail(MailCommand::List(_))
         | Command::Webhooks(WebhooksCommand::List(_))
         | Command::Stats(_)
@@ -88,6 +90,7 @@ fn effect(command: &Command) -> Effect {
             UsersCommand::Verify(_) | UsersCommand::SignOut(_) | UsersCommand::Delete(_),
         )
         | Command::Plans(PlansCommand::Set(_))
+        | Command::Usage(UsageCommand::Grant(_))
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
         | Command::Webhooks(WebhooksCommand::Replay(_))
@@ -235,6 +238,8 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Mail(MailCommand::Retry(a)) => mail::retry(ctx, a).await,
         Command::Webhooks(WebhooksCommand::List(a)) => billing::webhooks_list(ctx, a).await,
         Command::Webhooks(WebhooksCommand::Replay(a)) => replay::replay(ctx, a).await,
+        Command::Usage(UsageCommand::Show(a)) => usage::show(ctx, a).await,
+        Command::Usage(UsageCommand::Grant(a)) => usage::grant(ctx, a).await,
         Command::Db(DbCommand::Migrate) => migrate(ctx).await,
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,
         Command::Stats(a) => stats::stats(ctx, a).await,

@@ -132,6 +132,9 @@ pub enum Command {
     /// Stripe webhook events received.
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// The desktop app's calls: the Free Trial's meter and operators' grants.
+    #[command(subcommand)]
+    Usage(UsageCommand),
     /// The database itself.
     #[command(subcommand)]
     Db(DbCommand),
@@ -277,6 +280,35 @@ pub struct PlanSet {
     /// Why, for the audit trail (required).
     ///
     /// Example: --reason "refund agreed on ticket #88"
+    #[arg(long)]
+    pub reason: String,
+    #[command(flatten)]
+    pub confirm: Confirm,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UsageCommand {
+    /// The account's entitlements, free calls used of its limit, grants, calls this month and
+    /// the newest calls.
+    ///
+    /// Example: closewise usage show ana@example.com --json
+    Show(UserShow),
+    /// Grants the account more free calls (on top of the Free Trial's 5).
+    ///
+    /// Example: closewise usage grant ana@example.com --calls 2 --reason "ticket #7: calls dropped"
+    Grant(UsageGrant),
+}
+
+#[derive(Args, Debug)]
+pub struct UsageGrant {
+    /// The account's e-mail address.
+    pub email: String,
+    /// How many calls to add (1 to 1000).
+    #[arg(long, value_parser = clap::value_parser!(i64).range(1..=1000))]
+    pub calls: i64,
+    /// Why, for the audit trail (required).
+    ///
+    /// Example: --reason "ticket #7: the app crashed during two calls"
     #[arg(long)]
     pub reason: String,
     #[command(flatten)]

@@ -9,6 +9,7 @@
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
+//! | [`usage`] | entitlements, the desktop app's calls, the Free Trial's meter, operators' grants |
 //! | [`clock`] | "now", manual in tests |
 //!
 //! Each service is a struct holding its explicit dependencies, with its own error enum whose
@@ -21,3 +22,4 @@ pub mod desktop_auth;
 pub mod mail;
 pub mod password;
 pub mod store;
+pub mod usage;

@@ -16,6 +16,7 @@
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
+//! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
 
 pub mod catalogue;
 pub mod checkout;
@@ -27,3 +28,4 @@ pub mod plan;
 pub mod subscription;
 pub mod teams;
 pub mod tokens;
+pub mod usage;

@@ -9,3 +9,4 @@ mod billing;
 mod mail;
 mod safety;
 mod seed_and_stats;
+mod usage;

@@ -25,6 +25,7 @@ pub mod schema;
 pub mod sessions;
 pub mod stats;
 pub mod tokens;
+pub mod usage;
 pub mod users;
 
 pub use billing::{EventReceipt, Fulfilment, SubscriptionRecord, SubscriptionRow, WebhookEventRow};
@@ -32,6 +33,7 @@ pub use mail::{MailRow, NewMail};
 pub use plans::PlanRow;
 pub use sessions::{RefreshRow, SessionRow};
 pub use tokens::EmailTokenRow;
+pub use usage::{CallRow, GrantRow};
 pub use users::UserRow;
 
 #[derive(Clone, Debug)]

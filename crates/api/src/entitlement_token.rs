@@ -1,0 +1,122 @@
+//! The entitlement token: what the caller may do, signed with the access tokens' EdDSA key (the
+//! `kid` of `/.well-known/jwks.json`) so the desktop app can check it offline and answer from it
+//! until `valid_until`, and within the grace period while the API cannot be reached.
+
+use anyhow::Context;
+use closewise_domain::usage::{entitlement_times, Entitlements};
+use jsonwebtoken::{Algorithm, Header};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::jwt::Keys;
+
+pub const ENTITLEMENT_AUDIENCE: &str = "closewise-desktop";
+pub const ENTITLEMENT_TYP: &str = "entitlement+jwt";
+
+#[derive(Debug, Serialize, Deserialize, Clone, PartialEq, Eq)]
+pub struct EntitlementClaims {
+    pub iss: String,
+    pub aud: String,
+    pub sub: Uuid,
+    pub plan_type: String,
+    pub unlimited: bool,
+    pub calls_limit: Option<u32>,
+    pub calls_remaining: Option<u32>,
+    pub max_call_seconds: Option<u32>,
+    pub iat: i64,
+    pub valid_until: i64,
+    pub grace_until: i64,
+    pub exp: i64,
+}
+
+impl EntitlementClaims {
+    pub fn new(
+        issuer: &str,
+        user_id: Uuid,
+        e: &Entitlements,
+        now: OffsetDateTime,
+    ) -> EntitlementClaims {
+        let times = entitlement_times(now);
+        EntitlementClaims {
+            iss: issuer.to_owned(),
+            aud: ENTITLEMENT_AUDIENCE.to_owned(),
+            sub: user_id,
+            plan_type: e.plan_type.as_str().to_owned(),
+            unlimited: e.unlimited,
+            calls_limit: e.calls.map(|c| c.limit),
+            calls_remaining: e.calls.map(|c| c.remaining),
+            max_call_seconds: e.max_call_seconds,
+            iat: times.iat,
+            valid_until: times.valid_until,
+            grace_until: times.grace_until,
+            exp: times.exp,
+        }
+    }
+}
+
+impl Keys {
+    /// Signs an entitlement token: header `typ: entitlement+jwt` and the JWKS's `kid`.
+    pub fn issue_entitlement(&self, claims: &EntitlementClaims) -> anyhow::Result<String> {
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.typ = Some(ENTITLEMENT_TYP.to_owned());
+        header.kid = Some(self.kid().to_owned());
+        jsonwebtoken::encode(&header, claims, self.encoding_key())
+            .context("cannot sign the entitlement token")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use closewise_domain::usage::{entitlements, Access};
+    use jsonwebtoken::{DecodingKey, Validation};
+
+    fn decode(keys: &Keys, token: &str) -> Option<EntitlementClaims> {
+        let jwks = keys.jwks();
+        let x = jwks["keys"][0]["x"].as_str().unwrap();
+        let key = DecodingKey::from_ed_components(x).unwrap();
+        let mut v = Validation::new(Algorithm::EdDSA);
+        v.set_audience(&[ENTITLEMENT_AUDIENCE]);
+        v.validate_exp = false;
+        jsonwebtoken::decode::<EntitlementClaims>(token, &key, &v)
+            .ok()
+            .map(|d| d.claims)
+    }
+
+    #[test]
+    fn an_entitlement_token_carries_the_jwks_kid_its_type_and_the_claims() {
+        let keys = Keys::generate("http://localhost:8080").unwrap();
+        let now = OffsetDateTime::now_utc();
+        let e = entitlements(Access::Free, 3, 0);
+        let claims = EntitlementClaims::new(keys.issuer(), Uuid::now_v7(), &e, now);
+        let token = keys.issue_entitlement(&claims).unwrap();
+        let header = jsonwebtoken::decode_header(&token).unwrap();
+        assert_eq!(header.typ.as_deref(), Some("entitlement+jwt"));
+        assert_eq!(
+            header.kid.as_deref(),
+            keys.jwks()["keys"][0]["kid"].as_str()
+        );
+        assert_eq!(decode(&keys, &token), Some(claims.clone()));
+        assert_eq!(
+            (
+                claims.calls_limit,
+                claims.calls_remaining,
+                claims.max_call_seconds
+            ),
+            (Some(5), Some(2), Some(300))
+        );
+        assert_eq!(claims.exp - claims.iat, 8 * 24 * 3600);
+    }
+
+    #[test]
+    fn another_keys_entitlement_token_does_not_verify() {
+        let ours = Keys::generate("i").unwrap();
+        let theirs = Keys::generate("i").unwrap();
+        let e = entitlements(Access::Paid { warning: None }, 0, 0);
+        let claims = EntitlementClaims::new("i", Uuid::now_v7(), &e, OffsetDateTime::now_utc());
+        let token = theirs.issue_entitlement(&claims).unwrap();
+        assert_eq!(decode(&ours, &token), None);
+        assert!(claims.unlimited && claims.calls_limit.is_none());
+    }
+}

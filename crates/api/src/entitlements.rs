@@ -1,0 +1,77 @@
+//! `GET /api/entitlements`: what the caller may do now, asked by the desktop app before each call,
+//! with a signed entitlement token it can check offline.
+
+use axum::extract::State;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::entitlement_token::EntitlementClaims;
+use crate::error::ApiResult;
+use crate::extract::{AppJson, AuthUser};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(entitlements))
+}
+
+/// The Free Trial's meter.
+#[derive(Serialize, ToSchema)]
+#[schema(as = CallsBody)]
+pub struct CallsResponse {
+    /// 5 plus the calls operators granted.
+    pub limit: u32,
+    /// Calls started under the Free Trial.
+    pub used: u32,
+    pub remaining: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = EntitlementsBody)]
+pub struct EntitlementsResponse {
+    /// `free` or `monthly`.
+    pub plan_type: String,
+    pub unlimited: bool,
+    /// null on the paid plan.
+    pub calls: Option<CallsResponse>,
+    /// 300 on the Free Trial, null on the paid plan.
+    pub max_call_seconds: Option<u32>,
+    /// Calls started this calendar month (UTC), free or paid.
+    pub calls_this_month: u32,
+    /// `payment_failed` while a subscription's payment failed and it has not ended.
+    pub warning: Option<String>,
+    /// An EdDSA JWT (`typ: entitlement+jwt`, the `kid` of `/.well-known/jwks.json`, audience
+    /// `closewise-desktop`) with these entitlements, `valid_until` (iat + 24 h), `grace_until`
+    /// (valid_until + 7 days) and `exp` (= grace_until).
+    pub entitlement_token: String,
+}
+
+#[utoipa::path(get, path = "/api/entitlements", tag = "usage",
+    responses((status = 200, body = EntitlementsResponse), (status = 401, body = crate::error::ErrorBody)),
+    security(("bearer" = [])))]
+pub async fn entitlements(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<AppJson<EntitlementsResponse>> {
+    let current = state
+        .usage
+        .entitlements(auth.user_id, Some(auth.session_id))
+        .await?;
+    let e = current.entitlements;
+    let claims = EntitlementClaims::new(state.keys.issuer(), auth.user_id, &e, state.clock.now());
+    let entitlement_token = state.keys.issue_entitlement(&claims)?;
+    Ok(AppJson(EntitlementsResponse {
+        plan_type: e.plan_type.as_str().to_owned(),
+        unlimited: e.unlimited,
+        calls: e.calls.map(|c| CallsResponse {
+            limit: c.limit,
+            used: c.used,
+            remaining: c.remaining,
+        }),
+        max_call_seconds: e.max_call_seconds,
+        calls_this_month: current.calls_this_month,
+        warning: e.warning.map(|w| w.as_str().to_owned()),
+        entitlement_token,
+    }))
+}

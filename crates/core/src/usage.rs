@@ -1,0 +1,303 @@
+//! The usage service: what a signed-in user may do now (entitlements), and their calls — start
+//! (idempotent by `client_call_id`, exact under concurrency), heartbeat, end — with the Free
+//! Trial's meter and the calls operators grant. The rules are `closewise_domain::usage`'s; this
+//! service reads the facts, applies them and stores the outcome.
+//!
+//! Calls end lazily: nothing runs in the background. A call that lapsed (abandoned or over its cap)
+//! is ended when its user next asks for entitlements, starts a call, or touches that call.
+
+use closewise_domain::plan::FREE_TRIAL;
+use closewise_domain::usage::{
+    self, entitlements, free_calls_used_up_message, start_decision, ClientCallId, EndReason,
+    Entitlements, StartDecision,
+};
+use uuid::Uuid;
+
+use crate::clock::Clock;
+use crate::store::audit::NewAudit;
+use crate::store::usage::{CallRow, CallTerms, GrantRow, NewCall, StartOutcome, UsageFacts};
+use crate::store::Store;
+
+/// Why a usage step did not happen. `code()` is the machine code; the message is the user's.
+#[derive(Debug, thiserror::Error)]
+pub enum UsageError {
+    #[error("{}", usage::InvalidClientCallId)]
+    InvalidClientCallId,
+    #[error("{}", free_calls_used_up_message(*limit))]
+    FreeCallsUsedUp { limit: u32 },
+    #[error("{}", usage::CALL_NOT_FOUND_MESSAGE)]
+    CallNotFound,
+    #[error("{}", usage::CALL_ENDED_MESSAGE)]
+    CallEnded,
+    #[error("{}", usage::CALL_TIME_LIMIT_MESSAGE)]
+    CallTimeLimitReached,
+    #[error("{}", usage::InvalidGrant)]
+    InvalidGrant,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+impl UsageError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            UsageError::InvalidClientCallId => "invalid_client_call_id",
+            UsageError::FreeCallsUsedUp { .. } => "free_calls_used_up",
+            UsageError::CallNotFound => "call_not_found",
+            UsageError::CallEnded => "call_ended",
+            UsageError::CallTimeLimitReached => "call_time_limit_reached",
+            UsageError::InvalidGrant => "invalid_grant",
+            UsageError::Database(_) => "internal",
+        }
+    }
+}
+
+/// Entitlements as they stand, with the calls started this calendar month (UTC).
+#[derive(Clone, Debug)]
+pub struct Current {
+    pub entitlements: Entitlements,
+    pub calls_this_month: u32,
+}
+
+/// A call start: the call, and whether this request created it.
+#[derive(Clone, Debug)]
+pub struct Started {
+    pub call: CallRow,
+    pub created: bool,
+}
+
+/// A call still going after a heartbeat.
+#[derive(Clone, Debug)]
+pub struct Alive {
+    pub call: CallRow,
+    pub elapsed_seconds: i64,
+}
+
+/// One account's usage for operators.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub current: Current,
+    pub grants: Vec<GrantRow>,
+    /// Newest first; a call that lapsed shows how it ended (stored at its user's next request).
+    pub recent_calls: Vec<CallRow>,
+}
+
+#[derive(Clone)]
+pub struct Usage {
+    store: Store,
+    clock: Clock,
+}
+
+impl Usage {
+    pub fn new(store: Store, clock: Clock) -> Self {
+        Usage { store, clock }
+    }
+
+    fn decide(&self, facts: &UsageFacts) -> Entitlements {
+        let access = usage::access(&facts.billing, self.clock.now());
+        entitlements(access, facts.free_used, facts.granted)
+    }
+
+    /// Computed afresh at each call, so a plan change shows at once. `session_id`: the device
+    /// asking, noted as seen.
+    pub async fn entitlements(
+        &self,
+        user_id: Uuid,
+        session_id: Option<Uuid>,
+    ) -> Result<Current, UsageError> {
+        let now = self.clock.now();
+        if let Some(session) = session_id {
+            self.store.touch_session(session, now).await?;
+        }
+        self.end_lapsed_calls(user_id).await?;
+        self.current(user_id).await
+    }
+
+    async fn current(&self, user_id: Uuid) -> Result<Current, UsageError> {
+        let now = self.clock.now();
+        let facts = self.store.usage_facts(user_id).await?;
+        let calls_this_month = self
+            .store
+            .calls_since(user_id, usage::month_start(now))
+            .await?;
+        Ok(Current {
+            entitlements: self.decide(&facts),
+            calls_this_month,
+        })
+    }
+
+    /// Starts a call, or answers the one this `client_call_id` started before.
+    pub async fn start_call(
+        &self,
+        user_id: Uuid,
+        session_id: Option<Uuid>,
+        client_call_id: &str,
+    ) -> Result<Started, UsageError> {
+        let client_call_id =
+            ClientCallId::parse(client_call_id).map_err(|_| UsageError::InvalidClientCallId)?;
+        let now = self.clock.now();
+        if let Some(session) = session_id {
+            self.store.touch_session(session, now).await?;
+        }
+        self.end_lapsed_calls(user_id).await?;
+        let new = NewCall {
+            user_id,
+            client_call_id: client_call_id.as_str(),
+            session_id,
+            now,
+        };
+        let mut refused = None;
+        let outcome = self
+            .store
+            .start_call(&new, |facts| match start_decision(&self.decide(facts)) {
+                StartDecision::Start { free, max_seconds } => Some(CallTerms { free, max_seconds }),
+                StartDecision::FreeCallsUsedUp { limit } => {
+                    refused = Some(limit);
+                    None
+                }
+            })
+            .await?;
+        match outcome {
+            StartOutcome::Started(call) => {
+                tracing::info!(%user_id, call = %call.id, free = call.free, "call started");
+                Ok(Started {
+                    call,
+                    created: true,
+                })
+            }
+            StartOutcome::Existing(call) => Ok(Started {
+                call,
+                created: false,
+            }),
+            // `refused` is set whenever the decision refuses.
+            StartOutcome::Refused(facts) => Err(UsageError::FreeCallsUsedUp {
+                limit: refused.unwrap_or(FREE_TRIAL.calls.saturating_add(facts.granted)),
+            }),
+        }
+    }
+
+    /// The client says the call is still going. A call that lapsed is ended now, and says how.
+    pub async fn heartbeat(
+        &self,
+        user_id: Uuid,
+        session_id: Option<Uuid>,
+        call_id: Uuid,
+    ) -> Result<Alive, UsageError> {
+        let now = self.clock.now();
+        if let Some(session) = session_id {
+            self.store.touch_session(session, now).await?;
+        }
+        let call = self.settled(user_id, call_id).await?;
+        if let Some(reason) = call.end_reason() {
+            return Err(ended_error(reason));
+        }
+        if !self.store.heartbeat_call(call.id, now).await? {
+            // Ended by a concurrent request in between.
+            let call = self.settled(user_id, call_id).await?;
+            return Err(ended_error(call.end_reason().unwrap_or(EndReason::Ended)));
+        }
+        let elapsed_seconds = call.open().elapsed_seconds(now);
+        Ok(Alive {
+            call: CallRow {
+                last_heartbeat_at: now,
+                ..call
+            },
+            elapsed_seconds,
+        })
+    }
+
+    /// Ends the call (idempotent: an ended call answers as it ended).
+    pub async fn end_call(&self, user_id: Uuid, call_id: Uuid) -> Result<CallRow, UsageError> {
+        let call = self.settled(user_id, call_id).await?;
+        if call.ended_at.is_some() {
+            return Ok(call);
+        }
+        let ending = call.open().end(self.clock.now());
+        if self.store.end_call(call.id, &ending).await? {
+            tracing::info!(%user_id, call = %call.id, reason = ending.reason.as_str(), "call ended");
+            return Ok(call.ended(&ending));
+        }
+        self.find(user_id, call_id).await
+    }
+
+    /// The user's call, ended first if it lapsed.
+    async fn settled(&self, user_id: Uuid, call_id: Uuid) -> Result<CallRow, UsageError> {
+        let call = self.find(user_id, call_id).await?;
+        if call.ended_at.is_some() {
+            return Ok(call);
+        }
+        match call.open().lapse(self.clock.now()) {
+            None => Ok(call),
+            Some(ending) => {
+                if self.store.end_call(call.id, &ending).await? {
+                    Ok(call.ended(&ending))
+                } else {
+                    self.find(user_id, call_id).await
+                }
+            }
+        }
+    }
+
+    async fn find(&self, user_id: Uuid, call_id: Uuid) -> Result<CallRow, UsageError> {
+        self.store
+            .call_of(user_id, call_id)
+            .await?
+            .ok_or(UsageError::CallNotFound)
+    }
+
+    /// Ends the user's calls that lapsed; returns how many.
+    pub async fn end_lapsed_calls(&self, user_id: Uuid) -> Result<usize, UsageError> {
+        let now = self.clock.now();
+        let mut ended = 0;
+        for call in self.store.open_calls_of(user_id).await? {
+            if let Some(ending) = call.open().lapse(now) {
+                if self.store.end_call(call.id, &ending).await? {
+                    ended += 1;
+                }
+            }
+        }
+        Ok(ended)
+    }
+
+    /// What operators see: entitlements, grants and the newest calls. Reads only: a lapsed call
+    /// shows how it ended without being stored.
+    pub async fn summary(&self, user_id: Uuid, recent: i64) -> Result<Summary, UsageError> {
+        let now = self.clock.now();
+        let current = self.current(user_id).await?;
+        let grants = self.store.grants_of(user_id).await?;
+        let recent_calls = self
+            .store
+            .recent_calls(user_id, recent)
+            .await?
+            .into_iter()
+            .map(|c| match (c.ended_at, c.open().lapse(now)) {
+                (None, Some(ending)) => c.ended(&ending),
+                _ => c,
+            })
+            .collect();
+        Ok(Summary {
+            current,
+            grants,
+            recent_calls,
+        })
+    }
+
+    /// Grants the user more free calls; the audit row (actor, reason) is written with it.
+    pub async fn grant(
+        &self,
+        user_id: Uuid,
+        calls: i64,
+        audit: &NewAudit,
+    ) -> Result<GrantRow, UsageError> {
+        let calls = usage::parse_grant(calls).map_err(|_| UsageError::InvalidGrant)?;
+        let row = self.store.grant_calls(user_id, calls, audit).await?;
+        tracing::info!(%user_id, calls, actor = %audit.actor, "calls granted");
+        Ok(row)
+    }
+}
+
+fn ended_error(reason: EndReason) -> UsageError {
+    match reason {
+        EndReason::TimeLimit => UsageError::CallTimeLimitReached,
+        EndReason::Ended | EndReason::Stale => UsageError::CallEnded,
+    }
+}
