@@ -105,7 +105,7 @@ test("device sign-in: the code shown by the app, approved on /activate, signs th
     await devices.getByRole("button", { name: /Sign out/ }).first().click();
     await page.getByRole("dialog").getByRole("button", { name: /Sign out/ }).click();
     await expect(devices.getByText("Remote desktop")).toHaveCount(0);
-    const after = desktop.run(["entitlements", "--json", "--online"]);
+    const after = desktop.run(["entitlements", "--json"]);
     expect(after.status, after.stdout + after.stderr).not.toBe(0);
   } finally {
     desktop.remove();
@@ -137,12 +137,12 @@ test("with the API stopped, the app answers from its verified entitlement token 
     await page.goto(complete.replace(/^https?:\/\/[^/]+/, stack.baseUrl));
     await page.getByRole("button", { name: "Approve" }).click();
     expect((await login.exited).status).toBe(0);
-    expect(desktop.entitlements()).toMatchObject({ plan_type: "free", source: "api" });
+    expect(desktop.entitlements()).toMatchObject({ plan_type: "free", source: "online" });
 
     await stack.stop();
 
     // Within a day: the verified token answers as fresh.
-    expect(desktop.entitlements()).toMatchObject({ plan_type: "free", source: "token" });
+    expect(desktop.entitlements()).toMatchObject({ plan_type: "free", source: "offline" });
     // Two days later: the grace period, with a warning.
     const grace = desktop.entitlements({ CLOSEWISE_DESKTOP_CLOCK_OFFSET: String(2 * 86_400) });
     expect(grace).toMatchObject({ plan_type: "free", source: "grace" });

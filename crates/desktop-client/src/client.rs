@@ -328,11 +328,21 @@ pub(crate) fn describe(e: reqwest::Error) -> String {
     text
 }
 
+static CLOCK_OFFSET: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);
+
+/// Moves this process's idea of "now" forward by `seconds`: the binary's hidden `--clock-offset`,
+/// so a person (or the end-to-end suite) can watch the offline grace period without waiting a week.
+/// An embedding app never calls it.
+pub fn set_clock_offset(seconds: i64) {
+    CLOCK_OFFSET.store(seconds, std::sync::atomic::Ordering::Relaxed);
+}
+
 pub(crate) fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+        + CLOCK_OFFSET.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Reads a success body, or turns the answer into its error.

@@ -36,7 +36,7 @@ mod signin;
 mod store;
 
 pub use calls::{valid_client_call_id, EndedCall, Heartbeat, StartedCall, HEARTBEAT_SECONDS};
-pub use client::{Client, Logout, LogoutScope, User, CLIENT_ID};
+pub use client::{set_clock_offset, Client, Logout, LogoutScope, User, CLIENT_ID};
 pub use entitlements::{offline_entitlements, CallAllowance, Entitlements, Source};
 pub use error::{Error, Result};
 #[cfg(feature = "keyring")]

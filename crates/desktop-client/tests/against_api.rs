@@ -139,7 +139,6 @@ async fn allow_in_browser(app: &TestApp, email: &str, authorize_url: &str) -> St
 }
 
 #[tokio::test]
-#[ignore = "needs the desktop endpoints of issue 13 (server branches)"]
 async fn browser_sign_in_stores_a_session_and_the_server_s_keys() {
     let app = spawn().await;
     let (client, store) = client_of(&app);
@@ -161,7 +160,6 @@ async fn browser_sign_in_stores_a_session_and_the_server_s_keys() {
 }
 
 #[tokio::test]
-#[ignore = "needs the desktop endpoints of issue 13 (server branches)"]
 async fn device_sign_in_completes_once_the_user_approves_the_code() {
     let app = spawn().await;
     let (client, _) = client_of(&app);
@@ -190,7 +188,6 @@ async fn device_sign_in_completes_once_the_user_approves_the_code() {
 }
 
 #[tokio::test]
-#[ignore = "needs the desktop endpoints of issue 13 (server branches)"]
 async fn entitlements_verify_online_and_answer_offline_from_the_stored_token() {
     let app = spawn().await;
     let (client, store) = client_of(&app);
@@ -214,7 +211,6 @@ async fn entitlements_verify_online_and_answer_offline_from_the_stored_token() {
 }
 
 #[tokio::test]
-#[ignore = "needs the desktop endpoints of issue 13 (server branches)"]
 async fn the_free_trial_meters_calls_and_says_when_they_are_used_up() {
     let app = spawn().await;
     let (client, store) = client_of(&app);

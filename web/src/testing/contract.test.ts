@@ -21,21 +21,6 @@ type Doc = { paths: Record<string, Record<string, Operation>>; components: objec
 const here = dirname(fileURLToPath(import.meta.url));
 const doc = JSON.parse(readFileSync(resolve(here, "../../../docs/openapi.json"), "utf8")) as Doc;
 
-/**
- * Handlers for endpoints that docs/api.md describes but the generated document does not have yet.
- * The test fails as soon as one of them appears in the document, so that it is then checked too.
- */
-const NOT_YET_IN_OPENAPI = new Set<string>([
-  "get /api/auth/authorize",
-  "post /api/auth/authorize",
-  "post /api/auth/device/lookup",
-  "post /api/auth/device/approve",
-  "post /api/auth/device/deny",
-  "get /api/auth/devices",
-  "delete /api/auth/devices/{id}",
-  "get /api/entitlements",
-]);
-
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
@@ -218,15 +203,11 @@ async function exerciseHandlers() {
 }
 
 describe("MSW handlers against docs/openapi.json", () => {
-  it("handle only paths and methods the document has (or the known list still missing from it)", () => {
+  it("handle only paths and methods the document has", () => {
     for (const route of routes) {
       const key = `${route.method} ${route.path}`;
       const inDoc = Boolean(doc.paths[route.path]?.[route.method]);
-      if (NOT_YET_IN_OPENAPI.has(key)) {
-        expect(inDoc, `${key} is now in docs/openapi.json: remove it from NOT_YET_IN_OPENAPI`).toBe(false);
-      } else {
-        expect(inDoc, `${key} is answered by MSW but missing from docs/openapi.json`).toBe(true);
-      }
+      expect(inDoc, `${key} is answered by MSW but missing from docs/openapi.json`).toBe(true);
     }
   });
 
@@ -238,7 +219,6 @@ describe("MSW handlers against docs/openapi.json", () => {
     }
     const problems: string[] = [];
     for (const { key, status, body } of seen) {
-      if (NOT_YET_IN_OPENAPI.has(key)) continue;
       const [method, path] = key.split(" ") as [string, string];
       const op = doc.paths[path]?.[method];
       const response = op?.responses[String(status)];

@@ -21,6 +21,15 @@ pub struct Opt {
     /// The session file [default: <config dir>/closewise/desktop-session.json].
     #[arg(long, env = "CLOSEWISE_STORE", global = true)]
     pub store: Option<PathBuf>,
+    /// Pretend the clock is this many seconds ahead (to try the offline grace period).
+    #[arg(
+        long,
+        env = "CLOSEWISE_DESKTOP_CLOCK_OFFSET",
+        default_value_t = 0,
+        hide = true,
+        global = true
+    )]
+    pub clock_offset: i64,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -11,6 +11,7 @@ use closewise_desktop_client::{
 use crate::opt::{Call, Command, Login, Opt};
 
 pub async fn run(opt: Opt) -> anyhow::Result<()> {
+    closewise_desktop_client::set_clock_offset(opt.clock_offset);
     let store = open_store(opt.store, &opt.base_url).await?;
     let mut client = Client::new(&opt.base_url, store)?;
     if let Some(app_url) = &opt.app_url {
