@@ -13,7 +13,7 @@ use closewise_core::store::Store;
 
 use crate::config::Settings;
 use crate::jwt::Keys;
-use crate::ratelimit::Limiter;
+use crate::ratelimit::RateLimiter;
 
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -24,7 +24,7 @@ pub struct Inner {
     pub keys: Keys,
     pub hasher: Hasher,
     pub clock: Clock,
-    pub limiter: Limiter,
+    pub limiter: RateLimiter,
     pub mail: Composer,
     pub billing: Billing,
     pub accounts: Accounts,
@@ -42,7 +42,7 @@ impl AppState {
         let mail = Composer::new(&settings.base_url);
         let billing = Billing::new(store.clone(), stripe, clock.clone());
         let accounts = Accounts::new(store.clone(), billing.clone());
-        let limiter = Limiter::new(settings.limits.max_keys);
+        let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         AppState(Arc::new(Inner {
             settings,
             store,

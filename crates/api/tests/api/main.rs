@@ -14,6 +14,7 @@ mod ops;
 mod plans;
 mod recover;
 mod refresh;
+mod replicas;
 mod sessions;
 mod signin;
 mod signup;

@@ -20,6 +20,7 @@ pub mod audit;
 pub mod billing;
 pub mod mail;
 pub mod plans;
+pub mod ratelimits;
 pub mod schema;
 pub mod sessions;
 pub mod stats;
