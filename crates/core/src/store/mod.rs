@@ -18,6 +18,7 @@ use sqlx::{PgPool, SqlitePool};
 pub mod admin;
 pub mod audit;
 pub mod billing;
+pub mod locks;
 pub mod mail;
 pub mod plans;
 pub mod ratelimits;
@@ -43,7 +44,12 @@ pub enum Pool {
 #[derive(Clone, Debug)]
 pub struct Store {
     pub(crate) pool: Pool,
+    /// PostgreSQL: the small pool advisory locks hold their transactions on (`locks`).
+    pub(crate) locks: Option<PgPool>,
 }
+
+/// Connections kept for advisory locks: billing operations in flight at once per process.
+const LOCK_CONNECTIONS: u32 = 8;
 
 /// Runs `$body` with `$pool` bound to the concrete pool of either backend.
 macro_rules! dispatch {
@@ -68,9 +74,14 @@ impl Store {
             let pool = PgPoolOptions::new()
                 .max_connections(20)
                 .acquire_timeout(acquire_timeout)
+                .connect_lazy_with(options.clone());
+            let locks = PgPoolOptions::new()
+                .max_connections(LOCK_CONNECTIONS)
+                .acquire_timeout(acquire_timeout)
                 .connect_lazy_with(options);
             Ok(Store {
                 pool: Pool::Postgres(pool),
+                locks: Some(locks),
             })
         } else if url.starts_with("sqlite:") {
             let in_memory = url.contains(":memory:") || url.contains("mode=memory");
@@ -101,6 +112,7 @@ impl Store {
                 .context("cannot open the SQLite database")?;
             Ok(Store {
                 pool: Pool::Sqlite(pool),
+                locks: None,
             })
         } else {
             anyhow::bail!("DATABASE_URL must start with sqlite:// or postgres://")
@@ -130,6 +142,9 @@ impl Store {
     }
 
     pub async fn close(&self) {
+        if let Some(locks) = &self.locks {
+            locks.close().await;
+        }
         dispatch!(self, |p| p.close().await)
     }
 }
