@@ -193,3 +193,62 @@ async fn the_database_windows_answer_as_the_memory_limiter_does() {
         "every ended window is swept"
     );
 }
+
+fn audit(action: &'static str, now: OffsetDateTime) -> closewise_core::store::audit::NewAudit {
+    closewise_core::store::audit::NewAudit {
+        actor: "ops@example.com".into(),
+        action,
+        user_id: None,
+        target_email: Some("ana@example.com".into()),
+        reason: Some("test".into()),
+        details: serde_json::json!({}),
+        now,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_replica_signs_the_audit_rows_it_writes() {
+    let a = spawn_app_with(Backend::Postgres, |s| s.instance = "replica-a".into()).await;
+    let b = spawn_replica(&a, |s| s.instance = "replica-b".into()).await;
+    let now = a.state.clock.now();
+    a.state
+        .store
+        .record_audit(&audit("user.verify", now))
+        .await
+        .unwrap();
+    b.state
+        .store
+        .record_audit(&audit("user.sign_out", now))
+        .await
+        .unwrap();
+    let mut rows: Vec<_> = a
+        .state
+        .store
+        .audit_log(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.action, r.instance.unwrap_or_default()))
+        .collect();
+    rows.sort();
+    assert_eq!(
+        rows,
+        [
+            ("user.sign_out".into(), "replica-b".into()),
+            ("user.verify".into(), "replica-a".into())
+        ]
+    );
+}
+
+crate::both!(
+    async fn the_instance_defaults_to_app_instance_or_the_host_name(app) {
+        let settings = closewise_api::config::Settings::from_lookup(|k| (k == "APP_INSTANCE").then(|| " api-7 ".into())).unwrap();
+        assert_eq!(settings.instance, "api-7");
+        let default = closewise_api::config::Settings::from_lookup(|_| None).unwrap();
+        assert_eq!(default.instance, closewise_core::store::default_instance());
+        assert!(!default.instance.is_empty());
+        app.state.store.record_audit(&audit("user.verify", app.state.clock.now())).await.unwrap();
+        let row = app.state.store.audit_log(1).await.unwrap().remove(0);
+        assert_eq!(row.instance.as_deref(), Some(app.state.settings.instance.as_str()));
+    }
+);

@@ -46,6 +46,18 @@ pub struct Store {
     pub(crate) pool: Pool,
     /// PostgreSQL: the small pool advisory locks hold their transactions on (`locks`).
     pub(crate) locks: Option<PgPool>,
+    /// Who writes: recorded on audit rows (`with_instance`, default `default_instance()`).
+    pub(crate) instance: std::sync::Arc<str>,
+}
+
+/// This process's name in the audit trail when none is given: `APP_INSTANCE`, else the host name.
+pub fn default_instance() -> String {
+    let named = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+    named(std::env::var("APP_INSTANCE").ok())
+        .or_else(|| named(std::fs::read_to_string("/proc/sys/kernel/hostname").ok()))
+        .or_else(|| named(std::fs::read_to_string("/etc/hostname").ok()))
+        .or_else(|| named(std::env::var("HOSTNAME").ok()))
+        .unwrap_or_else(|| "unknown".into())
 }
 
 /// Connections kept for advisory locks: billing operations in flight at once per process.
@@ -82,6 +94,7 @@ impl Store {
             Ok(Store {
                 pool: Pool::Postgres(pool),
                 locks: Some(locks),
+                instance: default_instance().into(),
             })
         } else if url.starts_with("sqlite:") {
             let in_memory = url.contains(":memory:") || url.contains("mode=memory");
@@ -113,10 +126,21 @@ impl Store {
             Ok(Store {
                 pool: Pool::Sqlite(pool),
                 locks: None,
+                instance: default_instance().into(),
             })
         } else {
             anyhow::bail!("DATABASE_URL must start with sqlite:// or postgres://")
         }
+    }
+
+    /// The same store, writing `instance` as the author of its audit rows.
+    pub fn with_instance(mut self, instance: &str) -> Store {
+        self.instance = instance.into();
+        self
+    }
+
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     pub async fn migrate(&self) -> anyhow::Result<()> {
