@@ -58,6 +58,12 @@ impl Cluster {
         let config = stripe_mock::Config {
             secret_key: DEV_STRIPE_SECRET_KEY.into(),
             webhook_secret: DEV_STRIPE_WEBHOOK_SECRET.into(),
+            // Quick retries: a webhook that met the killed replica comes back within seconds.
+            webhook_retry_delays: [200, 400, 800, 1_600, 3_200]
+                .into_iter()
+                .map(Duration::from_millis)
+                .collect(),
+            webhook_timeout: Duration::from_secs(5),
             ..stripe_mock::Config::default()
         };
         let (mock_addr, mock) = stripe_mock::spawn(config).await.expect("stripe-mock");

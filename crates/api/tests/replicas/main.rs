@@ -4,6 +4,7 @@
 //! here: the test server is shared, and restarting it would break every other suite running.
 
 mod cluster;
+mod payments;
 #[allow(dead_code)]
 #[path = "../resilience/support.rs"]
 mod support;
@@ -93,7 +94,7 @@ async fn signing_out_through_one_replica_ends_the_token_on_the_other_within_a_se
         .any(|l| l.contains("replica-a") && l.contains("/api/auth/logout")));
 }
 
-fn checkout_body() -> Value {
+pub(crate) fn checkout_body() -> Value {
     json!({
         "price_id": "price_closewise_monthly",
         "mode": "subscription",
@@ -212,11 +213,13 @@ fn signup_load(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_replica_killed_under_sign_up_load_loses_nothing_and_rejoins() {
+async fn a_replica_killed_under_sign_up_and_checkout_load_loses_nothing_and_rejoins() {
     let mut c = Cluster::start(&[]).await;
     let stop = Arc::new(AtomicBool::new(false));
     let outcomes: Outcomes = Arc::default();
     let load = signup_load(&c, stop.clone(), outcomes.clone());
+    let paid: Arc<Mutex<Vec<String>>> = Arc::default();
+    let payments = payments::checkout_load(&c, stop.clone(), paid.clone());
     let acknowledged = |o: &Outcomes| {
         o.lock()
             .unwrap()
@@ -245,9 +248,11 @@ async fn a_replica_killed_under_sign_up_load_loses_nothing_and_rejoins() {
     .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     stop.store(true, Ordering::Relaxed);
-    for task in load {
+    for task in load.into_iter().chain(payments) {
         bounded(30, "the load's clients", task).await.unwrap();
     }
+    let paid = paid.lock().unwrap().clone();
+    payments::assert_every_payment_activated_once(&c, &paid).await;
     let outcomes = outcomes.lock().unwrap().clone();
     // The survivor kept answering: every request started after the kill was acknowledged.
     let after_kill: Vec<_> = outcomes
