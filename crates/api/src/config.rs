@@ -41,6 +41,9 @@ pub struct Settings {
     /// The absolute lifetime of a session: however often it refreshes, the user signs in again
     /// after this (`SESSION_MAX_AGE_DAYS`, default 90).
     pub session_max_age: Duration,
+    /// This replica's name in logs (every request's span) and on the audit rows it writes
+    /// (`APP_INSTANCE`, default the host name).
+    pub instance: String,
 }
 
 #[derive(Clone, Debug)]
@@ -213,6 +216,10 @@ impl Settings {
             session_max_age: Duration::from_secs(
                 num::<u64>(&get, "SESSION_MAX_AGE_DAYS", 90)?.clamp(1, 3650) * 24 * 3600,
             ),
+            instance: get("APP_INSTANCE")
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(closewise_core::store::default_instance),
         };
         settings.check()?;
         Ok(settings)

@@ -96,12 +96,32 @@ pub fn app(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
         }))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(RequestSpan {
+            instance: settings.instance.clone().into(),
+        }))
         // Outside the panic catcher, so even a 500 carries them.
         .layer(axum::middleware::from_fn_with_state(
             headers::SecurityHeaders::new(&settings),
             headers::security_headers,
         ))
+}
+
+/// Every request's span: tower-http's default fields and the replica that served it.
+#[derive(Clone)]
+struct RequestSpan {
+    instance: std::sync::Arc<str>,
+}
+
+impl<B> tower_http::trace::MakeSpan<B> for RequestSpan {
+    fn make_span(&mut self, request: &axum::http::Request<B>) -> tracing::Span {
+        tracing::info_span!(
+            "request",
+            instance = %self.instance,
+            method = %request.method(),
+            uri = %request.uri(),
+            version = ?request.version(),
+        )
+    }
 }
 
 /// Options that tests (and only tests) change.
@@ -137,7 +157,9 @@ impl Application {
         settings: Settings,
         options: BuildOptions,
     ) -> anyhow::Result<Application> {
-        let store = Store::connect(&settings.database_url, settings.db_acquire_timeout).await?;
+        let store = Store::connect(&settings.database_url, settings.db_acquire_timeout)
+            .await?
+            .with_instance(&settings.instance);
         store
             .migrate()
             .await

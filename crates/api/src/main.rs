@@ -16,6 +16,7 @@ async fn main() -> anyhow::Result<()> {
         addr = %app.local_addr(),
         url = %settings.base_url,
         database = %app.state().store.backend_name(),
+        instance = %settings.instance,
         "Closewise is listening"
     );
     if settings.is_development() && settings.smtp_url.is_none() {

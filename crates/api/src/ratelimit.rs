@@ -7,7 +7,12 @@
 //! one shard or one slot). The map is split into shards, each with its own lock and a hard cap;
 //! a new key in a full shard forgets the key that shard has held longest, so every request does a
 //! constant amount of work. Expired windows are removed by a timer (`sweep_every`), not by requests.
-//! Counters live in one process: with several replicas, move them to a shared store (docs/scale.md).
+//! These counters live in one process (SQLite deployments); on PostgreSQL `RateLimiter` keeps
+//! them in the database instead, shared by every replica (`shared`).
+
+mod shared;
+
+pub use shared::{RateLimiter, Spent};
 
 use std::collections::hash_map::{HashMap, RandomState};
 use std::collections::VecDeque;

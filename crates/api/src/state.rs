@@ -14,7 +14,7 @@ use closewise_core::usage::Usage;
 
 use crate::config::Settings;
 use crate::jwt::Keys;
-use crate::ratelimit::Limiter;
+use crate::ratelimit::RateLimiter;
 
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -25,7 +25,7 @@ pub struct Inner {
     pub keys: Keys,
     pub hasher: Hasher,
     pub clock: Clock,
-    pub limiter: Limiter,
+    pub limiter: RateLimiter,
     pub mail: Composer,
     pub billing: Billing,
     pub accounts: Accounts,
@@ -44,7 +44,7 @@ impl AppState {
         let mail = Composer::new(&settings.base_url);
         let billing = Billing::new(store.clone(), stripe, clock.clone());
         let accounts = Accounts::new(store.clone(), billing.clone());
-        let limiter = Limiter::new(settings.limits.max_keys);
+        let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
         AppState(Arc::new(Inner {
             settings,

@@ -89,6 +89,37 @@ pub async fn spawn_app_with_hasher(
     }
 }
 
+/// A second replica of `of`: another API process's worth of state (limiter, locks, caches) on the
+/// same database, with the same signing keys and the same manual clock.
+pub async fn spawn_replica(of: &TestApp, configure: impl FnOnce(&mut Settings)) -> TestApp {
+    let dir = TempDir::new();
+    let mut settings = of.state.settings.clone();
+    settings.addr = "127.0.0.1:0".parse().unwrap();
+    settings.data_dir = dir.0.clone();
+    configure(&mut settings);
+    let options = BuildOptions {
+        clock: of.state.clock.clone(),
+        hasher: Hasher::fast_for_tests(),
+        keys: Some(of.state.keys.clone()),
+    };
+    let app = Application::build_with(settings, options)
+        .await
+        .expect("replica builds");
+    let address = format!("http://{}", app.local_addr());
+    let state = app.state();
+    tokio::spawn(app.run());
+    TestApp {
+        address,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        state,
+        database_url: of.database_url.clone(),
+        _dir: dir,
+    }
+}
+
 pub async fn body(res: Response) -> (StatusCode, Value) {
     let status = res.status();
     let text = res.text().await.unwrap();

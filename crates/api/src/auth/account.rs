@@ -56,7 +56,7 @@ pub(super) async fn reconfirm_password(
         .user_by_id(auth.user_id)
         .await?
         .ok_or_else(ApiError::invalid_token)?;
-    let attempt = password_attempt(state, &user.email, &ip.to_string())?;
+    let attempt = password_attempt(state, &user.email, &ip.to_string()).await?;
     if !state
         .hasher
         .verify(password, Some(&user.password_hash))
@@ -64,7 +64,7 @@ pub(super) async fn reconfirm_password(
     {
         return Err(ApiError::bad_request("invalid_credentials", wrong));
     }
-    attempt.refund(state);
+    attempt.refund(state).await;
     Ok(user)
 }
 

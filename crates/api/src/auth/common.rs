@@ -28,7 +28,9 @@ pub(super) fn parse_password(raw: &str) -> ApiResult<Password> {
     Password::parse(raw).map_err(|e| ApiError::unprocessable("weak_password", e.to_string()))
 }
 
-pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()> {
+/// Spends one request of `bucket` for `key`, refusing with 429 when its budget is spent. Async:
+/// on PostgreSQL the windows are shared by every replica in the database.
+pub(super) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()> {
     let l = &state.settings.limits;
     let now = state.clock.now();
     let (n, window) = match bucket {
@@ -52,6 +54,7 @@ pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()
                     l.failed_signin_window,
                     now,
                 )
+                .await?
                 .map_err(|secs| {
                     ApiError::too_many(
                         "too_many_attempts",
@@ -67,6 +70,7 @@ pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()
             return state
                 .limiter
                 .hit(bucket, key, 1, window, now)
+                .await?
                 .map_err(|secs| {
                     ApiError::too_many(
                         "over_email_send_rate_limit",
@@ -85,6 +89,7 @@ pub(super) fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()
     state
         .limiter
         .hit(bucket, &key, n, window, now)
+        .await?
         .map_err(ApiError::rate_limited)
 }
 
@@ -105,18 +110,19 @@ pub(super) struct PasswordAttempt {
     pair: String,
 }
 
-pub(super) fn password_attempt(
+pub(super) async fn password_attempt(
     state: &AppState,
     account: &str,
     ip: &str,
 ) -> ApiResult<PasswordAttempt> {
     let pair = format!("{account}\n{}", address_key(ip));
-    limit(state, Bucket::FailedSigninPerAccountIp, &pair)?;
-    if let Err(e) = limit(state, Bucket::FailedSigninPerAccount, account) {
+    limit(state, Bucket::FailedSigninPerAccountIp, &pair).await?;
+    if let Err(e) = limit(state, Bucket::FailedSigninPerAccount, account).await {
         // Waiting out the account's delay costs the address nothing.
         state
             .limiter
-            .refund(Bucket::FailedSigninPerAccountIp, &pair);
+            .refund(Bucket::FailedSigninPerAccountIp, &pair)
+            .await;
         return Err(e);
     }
     Ok(PasswordAttempt {
@@ -126,13 +132,15 @@ pub(super) fn password_attempt(
 }
 
 impl PasswordAttempt {
-    pub(super) fn refund(self, state: &AppState) {
+    pub(super) async fn refund(self, state: &AppState) {
         state
             .limiter
-            .refund(Bucket::FailedSigninPerAccountIp, &self.pair);
+            .refund(Bucket::FailedSigninPerAccountIp, &self.pair)
+            .await;
         state
             .limiter
-            .refund(Bucket::FailedSigninPerAccount, &self.account);
+            .refund(Bucket::FailedSigninPerAccount, &self.account)
+            .await;
     }
 }
 

@@ -33,9 +33,9 @@ pub async fn recover(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<RecoverRequest>,
 ) -> ApiResult<AppJson<EmptyResponse>> {
-    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     let email = parse_email(&body.email)?;
-    limit(&state, Bucket::Recover, email.as_str())?;
+    limit(&state, Bucket::Recover, email.as_str()).await?;
     padded(async {
         if let Some(user) = state.store.user_by_email(email.as_str()).await? {
             let kind = EmailTokenKind::Reset;
@@ -63,7 +63,7 @@ pub async fn reset(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<ResetRequest>,
 ) -> ApiResult<AppJson<EmptyResponse>> {
-    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     let password = parse_password(&body.password)?;
     let link = LinkErrors("reset");
     let row = live_email_token(&state, EmailTokenKind::Reset, &body.token, link).await?;

@@ -49,10 +49,10 @@ pub async fn signup(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<SignupRequest>,
 ) -> ApiResult<AppJson<SignupResponse>> {
-    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     let email = parse_email(&body.email)?;
     let password = parse_password(&body.password)?;
-    limit(&state, Bucket::MailPerEmail, email.as_str())?;
+    limit(&state, Bucket::MailPerEmail, email.as_str()).await?;
     // Hashed before we know whether the e-mail is taken, so both answers take as long.
     let hash = state.hasher.hash(password.expose()).await?;
     let now = state.clock.now();

@@ -53,7 +53,7 @@ pub async fn token(
     jar: CookieJar,
     body: Bytes,
 ) -> ApiResult<Response> {
-    limit(&state, Bucket::TokenPerIp, &ip.to_string())?;
+    limit(&state, Bucket::TokenPerIp, &ip.to_string()).await?;
     let grant = query.grant_type.as_deref();
     if matches!(grant, Some("password" | "refresh_token")) {
         session::caller(&state, &headers)?;
@@ -125,7 +125,7 @@ pub(super) async fn password_grant(
         .map(|e| e.as_str().to_string())
         .unwrap_or_else(|| creds.email.trim().to_lowercase());
     // Spent before verifying, so concurrent guesses cannot overrun the budgets; refunded on success.
-    let attempt = password_attempt(state, &key, ip)?;
+    let attempt = password_attempt(state, &key, ip).await?;
     let user = match &email {
         Some(e) => state.store.user_by_email(e.as_str()).await?,
         None => None,
@@ -141,7 +141,7 @@ pub(super) async fn password_grant(
         (true, Some(user)) => user,
         _ => return Err(invalid_credentials()),
     };
-    attempt.refund(state);
+    attempt.refund(state).await;
     if user.email_confirmed_at.is_none() && !state.settings.allow_unverified_signin {
         return Err(ApiError::bad_request(
             "email_not_confirmed",

@@ -38,7 +38,7 @@ pub async fn verify(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<VerifyRequest>,
 ) -> ApiResult<AppJson<UserResponse>> {
-    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     let link = LinkErrors("verification");
     let row = live_email_token(&state, EmailTokenKind::Verification, &body.token, link).await?;
     let now = state.clock.now();
@@ -69,7 +69,7 @@ pub async fn resend(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<ResendRequest>,
 ) -> ApiResult<AppJson<EmptyResponse>> {
-    limit(&state, Bucket::MailPerIp, &ip.to_string())?;
+    limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     if body.kind != "signup" {
         return Err(ApiError::unprocessable(
             "invalid_type",
@@ -77,7 +77,7 @@ pub async fn resend(
         ));
     }
     let email = parse_email(&body.email)?;
-    limit(&state, Bucket::Resend, email.as_str())?;
+    limit(&state, Bucket::Resend, email.as_str()).await?;
     padded(async {
         if let Some(user) = state.store.user_by_email(email.as_str()).await? {
             if user.email_confirmed_at.is_none() {

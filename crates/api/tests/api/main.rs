@@ -19,6 +19,7 @@ mod ops;
 mod plans;
 mod recover;
 mod refresh;
+mod replicas;
 mod sessions;
 mod signin;
 mod signup;

@@ -100,7 +100,7 @@ impl Billing {
             Some(c) => match self.store.user_of_customer(c).await? {
                 Some(user) => {
                     self.store.link_webhook_event_user(event_id, user).await?;
-                    Some(self.lock(user).await)
+                    Some(self.lock(user).await?)
                 }
                 None => None,
             },

@@ -13,6 +13,7 @@ use tokio::sync::OwnedMutexGuard;
 use uuid::Uuid;
 
 use crate::clock::Clock;
+use crate::store::locks::AdvisoryLock;
 use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
 pub use self::events::{EventError, EventOutcome};
@@ -77,9 +78,16 @@ impl Billing {
         &self.stripe
     }
 
-    /// Serialises a user's read-from-Stripe-then-store steps.
-    pub async fn lock(&self, user_id: Uuid) -> OwnedMutexGuard<()> {
-        self.locks.lock(user_id).await
+    /// Serialises a user's read-from-Stripe-then-store steps, across every replica: the
+    /// in-process lock first (so one process's waiters queue in memory), then on PostgreSQL the
+    /// user's advisory lock, held by a transaction until the returned guard is dropped.
+    pub async fn lock(&self, user_id: Uuid) -> Result<UserLock, sqlx::Error> {
+        let local = self.locks.lock(user_id).await;
+        let shared = self.store.advisory_lock(advisory_key(user_id)).await?;
+        Ok(UserLock {
+            _shared: shared,
+            _local: local,
+        })
     }
 
     /// Stores Stripe's view of the user's subscription and sets the plan it gives: monthly with
@@ -124,7 +132,7 @@ impl Billing {
         if !is_stripe_id(id) {
             return Err(BillingError::SessionNotFound);
         }
-        let _serialised = self.lock(user_id).await;
+        let _serialised = self.lock(user_id).await?;
         let session = self
             .stripe
             .checkout_session(id)
@@ -153,8 +161,8 @@ impl Billing {
     pub async fn cancel_for_deletion(
         &self,
         user_id: Uuid,
-    ) -> Result<(OwnedMutexGuard<()>, Option<String>), BillingError> {
-        let guard = self.lock(user_id).await;
+    ) -> Result<(UserLock, Option<String>), BillingError> {
+        let guard = self.lock(user_id).await?;
         let Some(row) = self.store.subscription_of(user_id).await? else {
             return Ok((guard, None));
         };
@@ -174,10 +182,25 @@ impl Billing {
     }
 }
 
+/// A user's billing lock (`Billing::lock`), released when dropped: the advisory lock's
+/// transaction first, then the in-process lock.
+#[derive(Debug)]
+pub struct UserLock {
+    _shared: Option<AdvisoryLock>,
+    _local: OwnedMutexGuard<()>,
+}
+
+/// The advisory lock key of a user: the two halves of the id folded into one bigint. Two users
+/// sharing a key (one chance in 2^64) would only wait for each other.
+pub fn advisory_key(user_id: Uuid) -> i64 {
+    let (hi, lo) = user_id.as_u64_pair();
+    (hi ^ lo) as i64
+}
+
 /// One async lock per user, so that a read from Stripe and the write of what it said happen
 /// together: two concurrent reads (the confirm call and a webhook, or two webhooks) then store in
-/// the order they read, and an older answer never overwrites a newer one. In-process only, like
-/// the rate limits: several API instances would need a database lock here.
+/// the order they read, and an older answer never overwrites a newer one. In one process; on
+/// PostgreSQL `Billing::lock` adds the user's advisory lock, which holds across replicas.
 #[derive(Default)]
 pub struct UserLocks {
     locks: Mutex<HashMap<Uuid, Arc<tokio::sync::Mutex<()>>>>,

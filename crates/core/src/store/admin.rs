@@ -109,7 +109,7 @@ impl Store {
             .rows_affected()
                 == 1;
             if changed {
-                bind_audit!(audit).execute(&mut *tx).await?;
+                bind_audit!(self, audit).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(changed)
@@ -130,7 +130,7 @@ impl Store {
             .execute(&mut *tx)
             .await?
             .rows_affected();
-            bind_audit!(audit).execute(&mut *tx).await?;
+            bind_audit!(self, audit).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok(n)
         })
@@ -152,7 +152,7 @@ impl Store {
                 .rows_affected()
                 == 1;
             if deleted {
-                bind_audit!(audit).execute(&mut *tx).await?;
+                bind_audit!(self, audit).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(deleted)
@@ -193,7 +193,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             if let Some(audit) = audit {
-                bind_audit!(audit).execute(&mut *tx).await?;
+                bind_audit!(self, audit).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(before)
@@ -220,7 +220,7 @@ impl Store {
             .rows_affected()
                 == 1;
             if changed {
-                bind_audit!(audit).execute(&mut *tx).await?;
+                bind_audit!(self, audit).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(changed)
@@ -260,7 +260,7 @@ impl Store {
             .bind(user.now)
             .execute(&mut *tx)
             .await?;
-            bind_audit!(audit).execute(&mut *tx).await?;
+            bind_audit!(self, audit).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok(SeedOutcome::Created)
         })

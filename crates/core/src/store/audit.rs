@@ -32,15 +32,18 @@ pub struct AuditRow {
     pub details: String,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
+    /// The API replica or CLI host that wrote the row (`APP_INSTANCE`, default the host name);
+    /// None for rows older than migration 0007.
+    pub instance: Option<String>,
 }
 
 pub(crate) const INSERT_AUDIT: &str = "INSERT INTO audit_log \
-    (id, actor, action, user_id, target_email, reason, details, created_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    (id, actor, action, user_id, target_email, reason, details, created_at, instance) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
-/// Binds a `NewAudit` to `INSERT_AUDIT`.
+/// Binds a `NewAudit` to `INSERT_AUDIT`, written by `$store`'s instance.
 macro_rules! bind_audit {
-    ($audit:expr) => {
+    ($store:expr, $audit:expr) => {
         sqlx::query($crate::store::audit::INSERT_AUDIT)
             .bind(uuid::Uuid::now_v7())
             .bind(&$audit.actor)
@@ -50,15 +53,20 @@ macro_rules! bind_audit {
             .bind(&$audit.reason)
             .bind($audit.details.to_string())
             .bind($audit.now)
+            .bind(&*$store.instance)
     };
 }
 pub(crate) use bind_audit;
 
-const AUDIT_COLUMNS: &str = "id, actor, action, user_id, target_email, reason, details, created_at";
+const AUDIT_COLUMNS: &str =
+    "id, actor, action, user_id, target_email, reason, details, created_at, instance";
 
 impl Store {
     pub async fn record_audit(&self, audit: &NewAudit) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| bind_audit!(audit).execute(p).await.map(|_| ()))
+        dispatch!(self, |p| bind_audit!(self, audit)
+            .execute(p)
+            .await
+            .map(|_| ()))
     }
 
     /// The trail of one account, newest first: by id, and by address for what outlived it.

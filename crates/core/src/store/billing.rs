@@ -323,7 +323,7 @@ impl Store {
                     .await?,
             };
             if let Some(audit) = audit(&before, &after) {
-                bind_audit!(audit).execute(&mut *tx).await?;
+                bind_audit!(self, audit).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok((before, after))

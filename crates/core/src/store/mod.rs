@@ -18,9 +18,11 @@ use sqlx::{PgPool, SqlitePool};
 pub mod admin;
 pub mod audit;
 pub mod billing;
+pub mod locks;
 pub mod mail;
 pub mod oauth;
 pub mod plans;
+pub mod ratelimits;
 pub mod schema;
 pub mod sessions;
 pub mod stats;
@@ -45,7 +47,24 @@ pub enum Pool {
 #[derive(Clone, Debug)]
 pub struct Store {
     pub(crate) pool: Pool,
+    /// PostgreSQL: the small pool advisory locks hold their transactions on (`locks`).
+    pub(crate) locks: Option<PgPool>,
+    /// Who writes: recorded on audit rows (`with_instance`, default `default_instance()`).
+    pub(crate) instance: std::sync::Arc<str>,
 }
+
+/// This process's name in the audit trail when none is given: `APP_INSTANCE`, else the host name.
+pub fn default_instance() -> String {
+    let named = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+    named(std::env::var("APP_INSTANCE").ok())
+        .or_else(|| named(std::fs::read_to_string("/proc/sys/kernel/hostname").ok()))
+        .or_else(|| named(std::fs::read_to_string("/etc/hostname").ok()))
+        .or_else(|| named(std::env::var("HOSTNAME").ok()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Connections kept for advisory locks: billing operations in flight at once per process.
+const LOCK_CONNECTIONS: u32 = 8;
 
 /// Runs `$body` with `$pool` bound to the concrete pool of either backend.
 macro_rules! dispatch {
@@ -82,9 +101,15 @@ impl Store {
             let pool = PgPoolOptions::new()
                 .max_connections(20)
                 .acquire_timeout(acquire_timeout)
+                .connect_lazy_with(options.clone());
+            let locks = PgPoolOptions::new()
+                .max_connections(LOCK_CONNECTIONS)
+                .acquire_timeout(acquire_timeout)
                 .connect_lazy_with(options);
             Ok(Store {
                 pool: Pool::Postgres(pool),
+                locks: Some(locks),
+                instance: default_instance().into(),
             })
         } else if url.starts_with("sqlite:") {
             let in_memory = url.contains(":memory:") || url.contains("mode=memory");
@@ -115,10 +140,22 @@ impl Store {
                 .context("cannot open the SQLite database")?;
             Ok(Store {
                 pool: Pool::Sqlite(pool),
+                locks: None,
+                instance: default_instance().into(),
             })
         } else {
             anyhow::bail!("DATABASE_URL must start with sqlite:// or postgres://")
         }
+    }
+
+    /// The same store, writing `instance` as the author of its audit rows.
+    pub fn with_instance(mut self, instance: &str) -> Store {
+        self.instance = instance.into();
+        self
+    }
+
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     /// Applies this release's migrations that are not applied yet. Migrations a newer release has
@@ -147,6 +184,9 @@ impl Store {
     }
 
     pub async fn close(&self) {
+        if let Some(locks) = &self.locks {
+            locks.close().await;
+        }
         dispatch!(self, |p| p.close().await)
     }
 }

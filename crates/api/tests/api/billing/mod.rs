@@ -224,3 +224,4 @@ impl Billing {
 mod attacks;
 mod faults;
 mod flow;
+mod replicas;

@@ -1,0 +1,169 @@
+//! The limiter the handlers use, chosen by the database: on SQLite (one process) the in-memory
+//! `Limiter`; on PostgreSQL the windows live in the database (`rate_limits`, one upsert per
+//! counted request, `closewise_core::store::ratelimits`), so every replica spends the same
+//! budgets, to the request. Both follow the app's clock.
+
+use std::time::Duration;
+
+use closewise_core::clock::Clock;
+use closewise_core::store::Store;
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+use tokio::sync::watch;
+
+use super::{secs, whole_secs, Bucket, Limiter, Stats};
+
+#[derive(Clone)]
+pub enum RateLimiter {
+    /// In this process's memory (SQLite: one process).
+    Memory(Limiter),
+    /// In the database, shared by every replica (PostgreSQL).
+    Shared(Store),
+}
+
+/// What a counted request came to: `Ok(Err(seconds))` when it must wait; `Err` when the shared
+/// store could not be asked (the request then fails as the database does: 503).
+pub type Spent = Result<Result<(), u64>, sqlx::Error>;
+
+impl RateLimiter {
+    /// Shared windows on PostgreSQL, memory (at most about `max_keys` keys) on SQLite.
+    pub fn for_store(store: &Store, max_keys: usize) -> Self {
+        match store.backend_name() {
+            "postgres" => RateLimiter::Shared(store.clone()),
+            _ => RateLimiter::Memory(Limiter::new(max_keys)),
+        }
+    }
+
+    /// Spends one request of at most `limit` per `window`; `Ok(Err(seconds))` when it is full.
+    pub async fn hit(
+        &self,
+        bucket: Bucket,
+        key: &str,
+        limit: u32,
+        window: Duration,
+        now: OffsetDateTime,
+    ) -> Spent {
+        match self {
+            RateLimiter::Memory(l) => Ok(l.hit(bucket, key, limit, window, now)),
+            RateLimiter::Shared(store) => {
+                let now = i64::from(secs(now));
+                let limit = i32::try_from(limit).unwrap_or(i32::MAX);
+                let w = i64::from(whole_secs(window));
+                let out = store
+                    .rate_hit(&name(bucket), key_hash(key), now, w, limit)
+                    .await?;
+                Ok(if out.allowed {
+                    Ok(())
+                } else {
+                    Err(out.until.saturating_sub(now).max(1) as u64)
+                })
+            }
+        }
+    }
+
+    /// `Limiter::delay`: `free` attempts per window, then a doubling wait up to `max_delay`.
+    pub async fn delay(
+        &self,
+        bucket: Bucket,
+        key: &str,
+        free: u32,
+        max_delay: Duration,
+        window: Duration,
+        now: OffsetDateTime,
+    ) -> Spent {
+        match self {
+            RateLimiter::Memory(l) => Ok(l.delay(bucket, key, free, max_delay, window, now)),
+            RateLimiter::Shared(store) => {
+                let now = i64::from(secs(now));
+                let free = i32::try_from(free).unwrap_or(i32::MAX);
+                let (w, max) = (whole_secs(window), whole_secs(max_delay));
+                let out = store
+                    .rate_delay(
+                        &name(bucket),
+                        key_hash(key),
+                        now,
+                        i64::from(w),
+                        free,
+                        i64::from(max),
+                    )
+                    .await?;
+                Ok(if out.allowed {
+                    Ok(())
+                } else {
+                    Err(out.until.saturating_sub(now).max(1) as u64)
+                })
+            }
+        }
+    }
+
+    /// Gives back one spent request. A refund that cannot reach the database is logged: it costs
+    /// the client one request of its budget, nothing more.
+    pub async fn refund(&self, bucket: Bucket, key: &str) {
+        match self {
+            RateLimiter::Memory(l) => l.refund(bucket, key),
+            RateLimiter::Shared(store) => {
+                if let Err(e) = store.rate_refund(&name(bucket), key_hash(key)).await {
+                    tracing::warn!(error = %e, ?bucket, "rate-limit refund failed");
+                }
+            }
+        }
+    }
+
+    /// Removes the ended windows every `every` until `stop` fires (memory: while the limiter
+    /// lives; shared: every replica sweeps, the deletes are idempotent).
+    pub fn sweep_every(
+        &self,
+        clock: Clock,
+        every: Duration,
+        mut stop: watch::Receiver<bool>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>> {
+        match self {
+            RateLimiter::Memory(l) => Box::pin(l.sweep_every(clock, every, stop)),
+            RateLimiter::Shared(store) => {
+                let store = store.clone();
+                Box::pin(async move {
+                    let mut tick = tokio::time::interval(every.max(Duration::from_millis(1)));
+                    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                    tick.tick().await;
+                    loop {
+                        tokio::select! {
+                            _ = tick.tick() => {}
+                            _ = stop.changed() => return,
+                        }
+                        let now = i64::from(secs(clock.now()));
+                        if let Err(e) = store.rate_sweep(now).await {
+                            tracing::debug!(error = %e, "rate-limit sweep failed; next tick retries");
+                        }
+                    }
+                })
+            }
+        }
+    }
+
+    /// What the limiter holds. Shared windows are bounded by the sweep, not by a key count:
+    /// `max_keys` is `usize::MAX` there and nothing is evicted.
+    pub async fn stats(&self) -> Result<Stats, sqlx::Error> {
+        match self {
+            RateLimiter::Memory(l) => Ok(l.stats()),
+            RateLimiter::Shared(store) => Ok(Stats {
+                keys: store.rate_keys().await?.max(0) as usize,
+                max_keys: usize::MAX,
+                evicted: 0,
+            }),
+        }
+    }
+}
+
+/// The bucket's name in the table: its variant's name, so new buckets need no mapping.
+fn name(bucket: Bucket) -> String {
+    format!("{bucket:?}")
+}
+
+/// The first 8 bytes of SHA-256(key): the same on every replica, and no address or e-mail is
+/// stored. A collision (one in 2^64) would only make two keys share a window.
+fn key_hash(key: &str) -> i64 {
+    let digest = Sha256::digest(key.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    i64::from_be_bytes(first)
+}

@@ -1,0 +1,272 @@
+//! The replica suite's topology as plain processes: two `closewise-api` binaries on one fresh
+//! PostgreSQL database, stripe-mock in the test process, and a round-robin TCP proxy in front
+//! (a new connection goes to the next replica that accepts it, as a load balancer's would).
+
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use closewise_api::config::{DEV_STRIPE_SECRET_KEY, DEV_STRIPE_WEBHOOK_SECRET};
+use closewise_core::billing::signature::sign;
+use reqwest::StatusCode;
+use serde_json::Value;
+use sqlx::Connection;
+use stripe_mock::MockHandle;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::process::{Child, Command};
+
+use crate::support::{bounded, TempDir};
+
+pub const NAMES: [&str; 2] = ["replica-a", "replica-b"];
+pub const BASE: &str = "http://127.0.0.1:8080";
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub struct Cluster {
+    pub database_url: String,
+    pub dir: TempDir,
+    pub mock: MockHandle,
+    pub ports: [u16; 2],
+    children: [Option<Child>; 2],
+    env: Vec<(String, String)>,
+    pub proxy: SocketAddr,
+    /// Connections the proxy handed to each replica.
+    pub served: Arc<[AtomicU64; 2]>,
+    proxy_task: tokio::task::JoinHandle<()>,
+    /// A client that opens a new connection for each request, so the proxy spreads them.
+    pub client: reqwest::Client,
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.proxy_task.abort();
+    }
+}
+
+impl Cluster {
+    /// Both replicas started and ready; `env` adds to (or overrides) their environment.
+    pub async fn start(extra: &[(&str, &str)]) -> Cluster {
+        let database_url = closewise_testkit::fresh_postgres_database("replicas").await;
+        let config = stripe_mock::Config {
+            secret_key: DEV_STRIPE_SECRET_KEY.into(),
+            webhook_secret: DEV_STRIPE_WEBHOOK_SECRET.into(),
+            // Quick retries: a webhook that met the killed replica comes back within seconds.
+            webhook_retry_delays: [200, 400, 800, 1_600, 3_200]
+                .into_iter()
+                .map(Duration::from_millis)
+                .collect(),
+            webhook_timeout: Duration::from_secs(5),
+            ..stripe_mock::Config::default()
+        };
+        let (mock_addr, mock) = stripe_mock::spawn(config).await.expect("stripe-mock");
+        let mock_url = format!("http://{mock_addr}");
+        let ports = [free_port(), free_port()];
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let proxy = listener.local_addr().unwrap();
+        let served: Arc<[AtomicU64; 2]> = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+        let backends = ports.map(|p| SocketAddr::from(([127, 0, 0, 1], p)));
+        let proxy_task = tokio::spawn(round_robin(listener, backends, served.clone()));
+        let mut env: Vec<(String, String)> = [
+            ("APP_BASE_URL", BASE),
+            ("DATABASE_URL", database_url.as_str()),
+            ("STRIPE_API_BASE", mock_url.as_str()),
+            ("ALLOW_UNVERIFIED_SIGNIN", "true"),
+            ("RATE_LIMIT_MAIL_PER_IP", "1000000"),
+            ("RATE_LIMIT_MAIL_PER_EMAIL", "1000000"),
+            ("RATE_LIMIT_TOKEN_PER_IP", "1000000"),
+            ("RUST_LOG", "info,sqlx=warn,tower_http=debug"),
+            ("NO_COLOR", "1"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        // Later pairs win: `Command::envs` sets them in order.
+        env.extend(
+            extra
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+        );
+        let mut cluster = Cluster {
+            database_url,
+            dir: TempDir::new(),
+            mock,
+            ports,
+            children: [None, None],
+            env,
+            proxy,
+            served,
+            proxy_task,
+            client: reqwest::Client::builder()
+                .pool_max_idle_per_host(0)
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap(),
+        };
+        // One after the other: the first makes the signing key both share (one DATA_DIR).
+        cluster.start_replica(0).await;
+        cluster.start_replica(1).await;
+        cluster
+    }
+
+    pub fn log(&self, i: usize) -> String {
+        std::fs::read_to_string(self.dir.0.join(format!("{}.log", NAMES[i]))).unwrap_or_default()
+    }
+
+    pub async fn start_replica(&mut self, i: usize) {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.0.join(format!("{}.log", NAMES[i])))
+            .unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_closewise-api"))
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .env("APP_ADDR", format!("127.0.0.1:{}", self.ports[i]))
+            .env("APP_INSTANCE", NAMES[i])
+            .env("DATA_DIR", &self.dir.0)
+            .env("WEB_DIST", self.dir.0.join("web"))
+            .stdout(Stdio::from(log))
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start closewise-api");
+        self.children[i] = Some(child);
+        let url = self.direct(i, "/readyz");
+        let client = reqwest::Client::new();
+        bounded(60, "a replica to start", async {
+            loop {
+                if let Ok(r) = client.get(&url).send().await {
+                    if r.status() == StatusCode::OK {
+                        break;
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+        .await;
+    }
+
+    /// SIGKILL, no warning.
+    pub async fn kill(&mut self, i: usize) {
+        let mut child = self.children[i].take().expect("running");
+        child.start_kill().expect("SIGKILL");
+        let status = child.wait().await.unwrap();
+        assert!(!status.success(), "killed, not exited: {status:?}");
+    }
+
+    /// Through the proxy.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.proxy)
+    }
+
+    /// Straight to replica `i`.
+    pub fn direct(&self, i: usize, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.ports[i])
+    }
+
+    pub async fn post(&self, url: String, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        let mut req = self.client.post(url).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        json(req.send().await.unwrap()).await
+    }
+
+    pub async fn get(&self, url: String, token: &str) -> (StatusCode, Value) {
+        json(
+            self.client
+                .get(url)
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await
+    }
+
+    /// Signs up and in through the proxy; returns the access token.
+    pub async fn user(&self, email: &str) -> String {
+        let creds = serde_json::json!({ "email": email, "password": "Closewise-replicas-7f3" });
+        let (status, v) = self
+            .post(self.url("/api/auth/signup"), None, creds.clone())
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        // Verified as by the mailed link (checkout asks for it; the link is not what is tested).
+        let mut db = sqlx::PgConnection::connect(&self.database_url)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE users SET email_confirmed_at = now() WHERE email = $1")
+            .bind(email)
+            .execute(&mut db)
+            .await
+            .unwrap();
+        let (status, v) = self
+            .post(self.url("/api/auth/token?grant_type=password"), None, creds)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        v["access_token"].as_str().unwrap().to_owned()
+    }
+
+    /// POSTs a Stripe event to replica `i`'s webhook, signed now.
+    pub async fn deliver(&self, i: usize, event: &Value) -> (StatusCode, Value) {
+        let raw = serde_json::to_string(event).unwrap();
+        let t = time::OffsetDateTime::now_utc().unix_timestamp();
+        let res = self
+            .client
+            .post(self.direct(i, "/api/stripe/webhook"))
+            .header("content-type", "application/json")
+            .header(
+                "stripe-signature",
+                sign(DEV_STRIPE_WEBHOOK_SECRET, t, raw.as_bytes()),
+            )
+            .body(raw)
+            .send()
+            .await
+            .unwrap();
+        json(res).await
+    }
+}
+
+pub async fn json(res: reqwest::Response) -> (StatusCode, Value) {
+    let status = res.status();
+    let text = res.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Accepts connections and pipes each to the next backend that accepts it.
+async fn round_robin(
+    listener: TcpListener,
+    backends: [SocketAddr; 2],
+    served: Arc<[AtomicU64; 2]>,
+) {
+    let next = Arc::new(AtomicUsize::new(0));
+    loop {
+        let Ok((mut inbound, _)) = listener.accept().await else {
+            continue;
+        };
+        let (next, served) = (next.clone(), served.clone());
+        tokio::spawn(async move {
+            let first = next.fetch_add(1, Ordering::Relaxed);
+            for k in 0..backends.len() {
+                let i = (first + k) % backends.len();
+                if let Ok(mut outbound) = TcpStream::connect(backends[i]).await {
+                    served[i].fetch_add(1, Ordering::Relaxed);
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    return;
+                }
+            }
+        });
+    }
+}
