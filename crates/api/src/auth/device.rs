@@ -97,7 +97,7 @@ pub async fn request_device(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<DeviceRequest>,
 ) -> ApiResult<AppJson<DeviceResponse>> {
-    limit(&state, Bucket::DevicePerIp, &ip.to_string())?;
+    limit(&state, Bucket::DevicePerIp, &ip.to_string()).await?;
     if body.client_id != CLIENT_ID {
         return Err(ApiError::bad_request(
             "invalid_client",
@@ -164,8 +164,8 @@ pub struct DecisionResponse {
 /// Every use of a user code counts, right or wrong: per user and per client address.
 async fn code_attempt(state: &AppState, auth: &AuthUser, ip: std::net::IpAddr) -> ApiResult<()> {
     require_verified(state, auth).await?;
-    limit(state, Bucket::UserCodePerUser, &auth.user_id.to_string())?;
-    limit(state, Bucket::UserCodePerIp, &ip.to_string())
+    limit(state, Bucket::UserCodePerUser, &auth.user_id.to_string()).await?;
+    limit(state, Bucket::UserCodePerIp, &ip.to_string()).await
 }
 
 #[utoipa::path(post, path = "/api/auth/device/lookup", tag = "auth", request_body = UserCodeRequest,

@@ -385,7 +385,7 @@ impl Store {
             .bind(audit.now)
             .fetch_one(&mut *tx)
             .await?;
-            bind_audit!(audit).execute(&mut *tx).await?;
+            bind_audit!(self, audit).execute(&mut *tx).await?;
             tx.commit().await?;
             Ok(row)
         })
