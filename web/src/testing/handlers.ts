@@ -423,7 +423,11 @@ const accountRoutes: MockRoute[] = [
         }
         return ended();
       }
-      return apiError(400, "invalid_grant_type", "grant_type must be password, refresh_token, authorization_code or urn:ietf:params:oauth:grant-type:device_code");
+      return apiError(
+        400,
+        "invalid_grant_type",
+        "grant_type must be password, refresh_token, authorization_code or urn:ietf:params:oauth:grant-type:device_code",
+      );
     },
   },
   {
