@@ -8,6 +8,9 @@ import { CARD_OK, expect, PASSWORD, payOnCheckoutPage, signIn, test } from "../s
 import { Desktop } from "../support/desktop";
 import { startStack } from "../support/stack";
 
+// Screens at rest for axe (as a11y.spec): nothing half faded in when contrast is measured.
+test.use({ reducedMotion: "reduce" });
+
 test("browser sign-in from the app: sign in in Chromium, continue, the app's loopback gets the session; five free calls, the sixth refused, unlimited after checkout", async ({
   page,
   helpers,
@@ -28,6 +31,7 @@ test("browser sign-in from the app: sign in in Chromium, continue, the app's loo
     await expect(page).toHaveURL(/\/authorize\?/);
     await expect(page.getByText("E2E laptop")).toBeVisible();
     // The consent screen passes axe like every other screen (a11y.spec cannot reach it without a request).
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
     expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
     await page.getByRole("button", { name: "Continue" }).click();
