@@ -71,3 +71,7 @@ openapi:
 # The operator CLI, e.g. `./just cli mail list --to ana@example.com`.
 cli *ARGS:
     cargo run -q -p closewise-cli -- {{ARGS}}
+
+# The desktop client against ./just up, e.g. `./just desktop login --device` (crates/desktop-client).
+desktop *ARGS:
+    cargo run -q -p closewise-desktop-client --bin closewise-desktop -- {{ARGS}}
