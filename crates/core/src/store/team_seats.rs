@@ -215,12 +215,12 @@ impl Store {
                 if spent.rows_affected() != 1 {
                     return Ok(AcceptOutcome::Spent);
                 }
-                let in_team: Option<i64> =
-                    sqlx::query_scalar("SELECT 1 FROM team_members WHERE user_id = $1")
+                let in_team: i64 =
+                    sqlx::query_scalar("SELECT COUNT(*) FROM team_members WHERE user_id = $1")
                         .bind(user_id)
-                        .fetch_optional(&mut *tx)
+                        .fetch_one(&mut *tx)
                         .await?;
-                if in_team.is_some() {
+                if in_team > 0 {
                     return Ok(AcceptOutcome::AlreadyInTeam);
                 }
                 let seats = seats_in!(&mut *tx, invite.team_id, total, now, Some(invite.id));
