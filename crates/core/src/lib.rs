@@ -9,6 +9,7 @@
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
+//! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access |
 //! | [`usage`] | entitlements, the desktop app's calls, the Free Trial's meter, operators' grants |
 //! | [`clock`] | "now", manual in tests |
 //!
@@ -22,4 +23,5 @@ pub mod desktop_auth;
 pub mod mail;
 pub mod password;
 pub mod store;
+pub mod teams;
 pub mod usage;

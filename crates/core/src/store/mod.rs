@@ -26,6 +26,8 @@ pub mod ratelimits;
 pub mod schema;
 pub mod sessions;
 pub mod stats;
+pub mod team_seats;
+pub mod teams;
 pub mod tokens;
 pub mod usage;
 pub mod users;

@@ -1,0 +1,495 @@
+//! The teams service (docs/teams.md): a team, its members and roles, invitations by e-mail and the
+//! seats they hold. The rules are `closewise_domain::teams`'s (who may do what, who removes whom,
+//! seat arithmetic, invite lifetime, a member's paid access); this service finds the caller's team
+//! and role, applies them and stores the outcome. Every operation starts from the caller: another
+//! team's member or invite is `team_not_found`, never "forbidden".
+//!
+//! Seats are recorded only here; buying and changing them through Stripe comes later.
+
+use closewise_domain::email::{Email, EmailError};
+use closewise_domain::subscription::SubscriptionStatus;
+use closewise_domain::teams::{
+    invite_expires_at, invite_matches, may, may_remove, may_set_role, member_is_paid, team_name,
+    Action, Role, SeatError, Seats,
+};
+use closewise_domain::usage::month_start;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::clock::Clock;
+use crate::desktop_auth::{hash_code, random_code};
+use crate::store::team_seats::{AcceptOutcome, SeatOutcome};
+use crate::store::teams::{InviteRow, NewInvite, TeamRow};
+use crate::store::Store;
+
+/// Why a team operation did not happen. `code()` is the machine code; the message is the user's.
+#[derive(Debug, thiserror::Error)]
+pub enum TeamsError {
+    #[error("There is no such team.")]
+    TeamNotFound,
+    #[error("Your role in the team does not allow this.")]
+    ForbiddenRole,
+    #[error("You are already in a team. Leave it before joining or creating another.")]
+    AlreadyInTeam,
+    #[error("{0}")]
+    Seats(SeatError),
+    #[error("This invitation does not exist or was withdrawn.")]
+    InviteNotFound,
+    #[error("This invitation has expired. Ask the team for a new one.")]
+    InviteExpired,
+    #[error("This invitation has already been used.")]
+    InviteUsed,
+    #[error(
+        "This invitation is for another e-mail address. Sign in with the address it was sent to."
+    )]
+    InviteOtherAddress,
+    #[error("Please verify your e-mail address first.")]
+    EmailNotVerified,
+    #[error("{0}")]
+    InvalidName(&'static str),
+    #[error("{0}")]
+    InvalidEmail(EmailError),
+    #[error("An invitation makes someone an admin or a member.")]
+    InvalidRole,
+    #[error("Ownership goes to another member of the team.")]
+    InvalidTransfer,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+impl TeamsError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            TeamsError::TeamNotFound => "team_not_found",
+            TeamsError::ForbiddenRole => "forbidden_role",
+            TeamsError::AlreadyInTeam => "already_in_team",
+            TeamsError::Seats(e) => e.code(),
+            TeamsError::InviteNotFound => "invite_not_found",
+            TeamsError::InviteExpired => "invite_expired",
+            TeamsError::InviteUsed => "invite_used",
+            TeamsError::InviteOtherAddress => "invite_other_address",
+            TeamsError::EmailNotVerified => "email_not_verified",
+            TeamsError::InvalidName(_) => "invalid_team_name",
+            TeamsError::InvalidEmail(_) => "invalid_email",
+            TeamsError::InvalidRole => "invalid_role",
+            TeamsError::InvalidTransfer => "invalid_transfer",
+            TeamsError::Database(_) => "internal",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatsView {
+    pub total: u32,
+    pub used: u32,
+    pub free: u32,
+}
+
+impl From<Seats> for SeatsView {
+    fn from(s: Seats) -> Self {
+        SeatsView {
+            total: s.total,
+            used: s.used(),
+            free: s.free(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MemberView {
+    pub user_id: Uuid,
+    pub email: String,
+    pub role: Role,
+    pub joined_at: OffsetDateTime,
+    /// Calls started this calendar month (UTC).
+    pub calls_this_month: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct InviteView {
+    pub id: Uuid,
+    pub email: String,
+    pub role: Role,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+    pub last_sent_at: OffsetDateTime,
+    /// Expired invites hold no seat; a resend revives them when a seat is free.
+    pub expired: bool,
+}
+
+/// The team as its member sees it. `invites` is empty for members (admins' view only).
+#[derive(Clone, Debug)]
+pub struct TeamView {
+    pub id: Uuid,
+    pub name: String,
+    pub role: Role,
+    pub seats: SeatsView,
+    pub subscription_status: Option<String>,
+    pub join_domain: Option<String>,
+    pub members: Vec<MemberView>,
+    pub invites: Vec<InviteView>,
+}
+
+/// An invitation just sent or resent: the link's token in clear, for the mail only.
+#[derive(Clone, Debug)]
+pub struct Invitation {
+    pub invite_id: Uuid,
+    pub email: String,
+    pub token: String,
+    pub expires_at: OffsetDateTime,
+}
+
+/// What the invitation link shows before it is accepted.
+#[derive(Clone, Debug)]
+pub struct InviteLookup {
+    pub team_name: String,
+    pub role: Role,
+    pub email: String,
+}
+
+#[derive(Clone)]
+pub struct Teams {
+    store: Store,
+    clock: Clock,
+}
+
+/// False from the store: nothing by that id in the caller's team.
+fn found(done: bool) -> Result<(), TeamsError> {
+    done.then_some(()).ok_or(TeamsError::TeamNotFound)
+}
+
+fn seats_result<T>(outcome: SeatOutcome<T>) -> Result<T, TeamsError> {
+    match outcome {
+        SeatOutcome::Done(t) => Ok(t),
+        SeatOutcome::Refused(e) => Err(TeamsError::Seats(e)),
+        SeatOutcome::NoTeam => Err(TeamsError::TeamNotFound),
+    }
+}
+
+impl Teams {
+    pub fn new(store: Store, clock: Clock) -> Self {
+        Teams { store, clock }
+    }
+
+    /// The caller's team and role when their role allows `action`.
+    async fn caller(&self, user_id: Uuid, action: Action) -> Result<(Uuid, Role), TeamsError> {
+        let (team_id, role) = self
+            .store
+            .membership_of(user_id)
+            .await?
+            .ok_or(TeamsError::TeamNotFound)?;
+        if !may(role, action) {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        Ok((team_id, role))
+    }
+
+    /// The role of `user_id` in `team_id`; someone in another team (or none) is not found.
+    async fn role_in(&self, team_id: Uuid, user_id: Uuid) -> Result<Role, TeamsError> {
+        match self.store.membership_of(user_id).await? {
+            Some((team, role)) if team == team_id => Ok(role),
+            _ => Err(TeamsError::TeamNotFound),
+        }
+    }
+
+    async fn team(&self, team_id: Uuid) -> Result<TeamRow, TeamsError> {
+        self.store
+            .team_by_id(team_id)
+            .await?
+            .ok_or(TeamsError::TeamNotFound)
+    }
+
+    /// Creates a team with the caller as its owner (holding its first seat; seats are 0 until
+    /// bought). A user in a team already is refused.
+    pub async fn create(&self, user_id: Uuid, name: &str) -> Result<TeamView, TeamsError> {
+        let name = team_name(name).map_err(TeamsError::InvalidName)?;
+        let created = self
+            .store
+            .create_team(Uuid::now_v7(), &name, user_id, self.clock.now())
+            .await?;
+        if !created {
+            return Err(TeamsError::AlreadyInTeam);
+        }
+        self.view(user_id).await
+    }
+
+    /// The caller's team, seats, members with their calls this month, and (for admins and the
+    /// owner) the open invites.
+    pub async fn view(&self, user_id: Uuid) -> Result<TeamView, TeamsError> {
+        let (team_id, role) = self.caller(user_id, Action::View).await?;
+        let team = self.team(team_id).await?;
+        let now = self.clock.now();
+        let seats = self.store.team_seats(&team, now).await?;
+        let members = self
+            .store
+            .team_members(team_id, month_start(now))
+            .await?
+            .into_iter()
+            .map(|m| MemberView {
+                user_id: m.user_id,
+                role: m.role(),
+                email: m.email,
+                joined_at: m.joined_at,
+                calls_this_month: u32::try_from(m.calls_since.max(0)).unwrap_or(u32::MAX),
+            })
+            .collect();
+        let invites = if may(role, Action::Invite) {
+            self.store
+                .open_team_invites(team_id)
+                .await?
+                .into_iter()
+                .map(|i| InviteView {
+                    id: i.id,
+                    role: i.role(),
+                    expired: i.expired(now),
+                    email: i.email,
+                    created_at: i.created_at,
+                    expires_at: i.expires_at,
+                    last_sent_at: i.last_sent_at,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(TeamView {
+            id: team.id,
+            name: team.name,
+            role,
+            seats: seats.into(),
+            subscription_status: team.subscription_status,
+            join_domain: team.join_domain,
+            members,
+            invites,
+        })
+    }
+
+    pub async fn rename(&self, user_id: Uuid, name: &str) -> Result<TeamView, TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::Rename).await?;
+        let name = team_name(name).map_err(TeamsError::InvalidName)?;
+        found(
+            self.store
+                .rename_team(team_id, &name, self.clock.now())
+                .await?,
+        )?;
+        self.view(user_id).await
+    }
+
+    /// Invites an address when a seat is free. The answer is the same whether or not the address
+    /// has an account (nothing about it is looked up); an open invite of the same address is
+    /// replaced. The token is for the mail and is stored only as its hash.
+    pub async fn invite(
+        &self,
+        user_id: Uuid,
+        email: &str,
+        role: Role,
+    ) -> Result<Invitation, TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::Invite).await?;
+        let email = Email::parse(email).map_err(TeamsError::InvalidEmail)?;
+        if !role.invitable() {
+            return Err(TeamsError::InvalidRole);
+        }
+        let (now, token) = (self.clock.now(), random_code());
+        let new = NewInvite {
+            id: Uuid::now_v7(),
+            team_id,
+            email: email.as_str(),
+            role,
+            token_hash: &hash_code(&token),
+            invited_by: user_id,
+            now,
+            expires_at: invite_expires_at(now),
+        };
+        seats_result(self.store.invite_to_team(&new).await?)?;
+        Ok(Invitation {
+            invite_id: new.id,
+            email: email.as_str().to_owned(),
+            token,
+            expires_at: new.expires_at,
+        })
+    }
+
+    /// A new link for an open invite of the caller's team: the old token stops working and the
+    /// invite lives 7 days from now (an expired one needs a free seat again).
+    pub async fn resend(&self, user_id: Uuid, invite_id: Uuid) -> Result<Invitation, TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::ResendInvite).await?;
+        let invite = self.open_invite(team_id, invite_id).await?;
+        let (now, token) = (self.clock.now(), random_code());
+        let expires_at = invite_expires_at(now);
+        let resent = self
+            .store
+            .resend_team_invite(team_id, invite_id, &hash_code(&token), now, expires_at)
+            .await?;
+        found(seats_result(resent)?)?;
+        Ok(Invitation {
+            invite_id,
+            email: invite.email,
+            token,
+            expires_at,
+        })
+    }
+
+    pub async fn revoke(&self, user_id: Uuid, invite_id: Uuid) -> Result<(), TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::RevokeInvite).await?;
+        let revoked = self
+            .store
+            .revoke_team_invite(team_id, invite_id, self.clock.now())
+            .await?;
+        found(revoked)?;
+        Ok(())
+    }
+
+    /// The team's open invite by id: another team's, or a spent one, is not found.
+    async fn open_invite(&self, team_id: Uuid, invite_id: Uuid) -> Result<InviteRow, TeamsError> {
+        match self.store.team_invite(team_id, invite_id).await? {
+            Some(invite) if invite.open() => Ok(invite),
+            _ => Err(TeamsError::TeamNotFound),
+        }
+    }
+
+    /// The invite a link's token names, still usable.
+    async fn usable_invite(&self, token: &str) -> Result<InviteRow, TeamsError> {
+        let invite = self
+            .store
+            .team_invite_by_hash(&hash_code(token.trim()))
+            .await?
+            .ok_or(TeamsError::InviteNotFound)?;
+        if invite.revoked_at.is_some() {
+            return Err(TeamsError::InviteNotFound);
+        }
+        if invite.accepted_at.is_some() || invite.declined_at.is_some() {
+            return Err(TeamsError::InviteUsed);
+        }
+        if invite.expired(self.clock.now()) {
+            return Err(TeamsError::InviteExpired);
+        }
+        Ok(invite)
+    }
+
+    /// The usable invite of `token` when it is for the signed-in user's verified address.
+    async fn invite_for(&self, user_id: Uuid, token: &str) -> Result<InviteRow, TeamsError> {
+        let invite = self.usable_invite(token).await?;
+        let user = self
+            .store
+            .user_by_id(user_id)
+            .await?
+            .ok_or(TeamsError::InviteOtherAddress)?;
+        if !invite_matches(&invite.email, &user.email) {
+            return Err(TeamsError::InviteOtherAddress);
+        }
+        if user.email_confirmed_at.is_none() {
+            return Err(TeamsError::EmailNotVerified);
+        }
+        Ok(invite)
+    }
+
+    /// What an invitation link is for, shown before signing in (anyone holding the link).
+    pub async fn lookup(&self, token: &str) -> Result<InviteLookup, TeamsError> {
+        let invite = self.usable_invite(token).await?;
+        let team = self.team(invite.team_id).await?;
+        Ok(InviteLookup {
+            team_name: team.name,
+            role: invite.role(),
+            email: invite.email,
+        })
+    }
+
+    /// Joins the team with the invite's role: once, for the invited address only, when the user
+    /// is in no team and a seat is free for them.
+    pub async fn accept(&self, user_id: Uuid, token: &str) -> Result<TeamView, TeamsError> {
+        let invite = self.invite_for(user_id, token).await?;
+        let outcome = self
+            .store
+            .accept_team_invite(&invite, user_id, self.clock.now())
+            .await?;
+        match outcome {
+            AcceptOutcome::Joined => self.view(user_id).await,
+            AcceptOutcome::Spent => Err(TeamsError::InviteUsed),
+            AcceptOutcome::AlreadyInTeam => Err(TeamsError::AlreadyInTeam),
+            AcceptOutcome::Refused(e) => Err(TeamsError::Seats(e)),
+            AcceptOutcome::NoTeam => Err(TeamsError::InviteNotFound),
+        }
+    }
+
+    /// Declines the invite, once; its seat frees.
+    pub async fn decline(&self, user_id: Uuid, token: &str) -> Result<(), TeamsError> {
+        let invite = self.invite_for(user_id, token).await?;
+        let now = self.clock.now();
+        let declined = self.store.decline_team_invite(invite.id, now).await?;
+        declined.then_some(()).ok_or(TeamsError::InviteUsed)
+    }
+
+    /// Removes `target` from the caller's team (`teams::may_remove`); their seat frees.
+    pub async fn remove_member(&self, user_id: Uuid, target: Uuid) -> Result<(), TeamsError> {
+        let (team_id, role) = self.caller(user_id, Action::View).await?;
+        let target_role = self.role_in(team_id, target).await?;
+        if !may_remove(role, target_role) {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        found(self.store.remove_team_member(team_id, target).await?)?;
+        Ok(())
+    }
+
+    /// Gives `target` another role (`teams::may_set_role`: the owner, between admin and member).
+    pub async fn set_role(
+        &self,
+        user_id: Uuid,
+        target: Uuid,
+        new_role: Role,
+    ) -> Result<(), TeamsError> {
+        let (team_id, role) = self.caller(user_id, Action::View).await?;
+        let target_role = self.role_in(team_id, target).await?;
+        if !may_set_role(role, target_role, new_role) {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        found(
+            self.store
+                .set_team_member_role(team_id, target, new_role)
+                .await?,
+        )?;
+        Ok(())
+    }
+
+    /// Leaves the team (not the owner: they transfer ownership first).
+    pub async fn leave(&self, user_id: Uuid) -> Result<(), TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::Leave).await?;
+        found(self.store.remove_team_member(team_id, user_id).await?)?;
+        Ok(())
+    }
+
+    /// Makes another member the owner; the caller becomes an admin.
+    pub async fn transfer(&self, user_id: Uuid, target: Uuid) -> Result<(), TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::TransferOwnership).await?;
+        self.role_in(team_id, target).await?;
+        if target == user_id {
+            return Err(TeamsError::InvalidTransfer);
+        }
+        found(
+            self.store
+                .transfer_team(team_id, user_id, target, self.clock.now())
+                .await?,
+        )?;
+        Ok(())
+    }
+
+    /// Records the team's seats (1 to 500, never below members plus pending invites).
+    pub async fn set_seats(&self, user_id: Uuid, seats: u32) -> Result<SeatsView, TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::ChangeSeats).await?;
+        seats_result(
+            self.store
+                .set_team_seats(team_id, seats, self.clock.now())
+                .await?,
+        )?;
+        let team = self.team(team_id).await?;
+        Ok(self.store.team_seats(&team, self.clock.now()).await?.into())
+    }
+
+    /// Whether the user gets paid access through a team: they hold a seat in a team whose
+    /// subscription counts as subscribed (`teams::member_is_paid`). Computed at each call.
+    pub async fn member_paid(&self, user_id: Uuid) -> Result<bool, TeamsError> {
+        let status = self.store.team_subscription_of_member(user_id).await?;
+        let status = status
+            .flatten()
+            .and_then(|s| SubscriptionStatus::parse(&s).ok());
+        Ok(member_is_paid(status))
+    }
+}

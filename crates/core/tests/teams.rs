@@ -1,0 +1,479 @@
+//! The teams service on both databases: every role × action pair as `teams::may` says, who removes
+//! whom and who changes roles, another team's anything is not found, the last seat goes to exactly
+//! one of concurrent invites, invites are single use and for their address only, expire, and a
+//! member's paid access and seat follow their membership and their account.
+
+use std::time::Duration;
+
+use closewise_core::clock::Clock;
+use closewise_core::store::usage::{CallTerms, NewCall};
+use closewise_core::store::Store;
+use closewise_core::teams::{Invitation, Teams, TeamsError};
+use closewise_domain::teams::{may, may_remove, may_set_role, Action, Role};
+use closewise_testkit::{fresh_postgres_database, TempDir};
+use sqlx::{PgPool, SqlitePool};
+use uuid::Uuid;
+
+enum Db {
+    Pg(PgPool),
+    Lite(SqlitePool),
+}
+
+struct Fx {
+    teams: Teams,
+    store: Store,
+    clock: Clock,
+    db: Db,
+    _dir: TempDir,
+}
+
+/// A team of five with 10 seats: the owner, two admins and two members.
+struct Crew {
+    id: Uuid,
+    owner: Uuid,
+    admins: [Uuid; 2],
+    members: [Uuid; 2],
+}
+
+impl Crew {
+    /// The first user with `role`; `second`: another one with the same role (the owner is one).
+    fn by(&self, role: Role, second: bool) -> Uuid {
+        let i = usize::from(second);
+        match role {
+            Role::Owner => self.owner,
+            Role::Admin => self.admins[i],
+            Role::Member => self.members[i],
+        }
+    }
+}
+
+async fn fixture(postgres: bool) -> Fx {
+    let dir = TempDir::new();
+    let url = if postgres {
+        fresh_postgres_database("teams").await
+    } else {
+        format!("sqlite://{}/core.db", dir.0.display())
+    };
+    let store = Store::connect(&url, Duration::from_secs(10)).await.unwrap();
+    store.migrate().await.unwrap();
+    let db = if postgres {
+        Db::Pg(PgPool::connect(&url).await.unwrap())
+    } else {
+        Db::Lite(SqlitePool::connect(&url).await.unwrap())
+    };
+    let now = time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .unwrap();
+    let clock = Clock::manual(now);
+    Fx {
+        teams: Teams::new(store.clone(), clock.clone()),
+        store,
+        clock,
+        db,
+        _dir: dir,
+    }
+}
+
+fn code<T: std::fmt::Debug>(r: Result<T, TeamsError>) -> &'static str {
+    r.expect_err("refused").code()
+}
+
+impl Fx {
+    /// A user with a verified address.
+    async fn user(&self, email: &str) -> Uuid {
+        let (id, now) = (Uuid::now_v7(), self.clock.now());
+        let sql = "INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, \
+                   updated_at) VALUES ($1, $2, 'x', $3, $3, $3)";
+        let done = match &self.db {
+            Db::Pg(p) => sqlx::query(sql)
+                .bind(id)
+                .bind(email)
+                .bind(now)
+                .execute(p)
+                .await
+                .map(drop),
+            Db::Lite(p) => sqlx::query(sql)
+                .bind(id)
+                .bind(email)
+                .bind(now)
+                .execute(p)
+                .await
+                .map(drop),
+        };
+        done.unwrap();
+        id
+    }
+
+    /// A new user who joins the team of `inviter` with `role` through an invite.
+    async fn join(&self, inviter: Uuid, email: &str, role: Role) -> Uuid {
+        let invite = self.teams.invite(inviter, email, role).await.unwrap();
+        let user = self.user(email).await;
+        self.teams.accept(user, &invite.token).await.unwrap();
+        user
+    }
+
+    async fn crew(&self, tag: &str) -> Crew {
+        let owner = self.user(&format!("owner-{tag}@northwind.test")).await;
+        let team = self
+            .teams
+            .create(owner, &format!("Team {tag}"))
+            .await
+            .unwrap();
+        self.teams.set_seats(owner, 10).await.unwrap();
+        let mut people = Vec::new();
+        for (who, role) in [("a1", Role::Admin), ("a2", Role::Admin)]
+            .into_iter()
+            .chain([("m1", Role::Member), ("m2", Role::Member)])
+        {
+            let email = format!("{who}-{tag}@northwind.test");
+            people.push(self.join(owner, &email, role).await);
+        }
+        Crew {
+            id: team.id,
+            owner,
+            admins: [people[0], people[1]],
+            members: [people[2], people[3]],
+        }
+    }
+
+    async fn pending(&self, crew: &Crew, email: &str) -> Invitation {
+        self.teams
+            .invite(crew.owner, email, Role::Member)
+            .await
+            .unwrap()
+    }
+}
+
+/// Every action this slice has an operation for, by every role, compared with `teams::may`.
+async fn every_role_and_action_follows_the_domain(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let mut n = 0;
+    for role in Role::ALL {
+        for action in Action::ALL {
+            n += 1;
+            let crew = fx.crew(&n.to_string()).await;
+            let actor = crew.by(role, false);
+            let t = &fx.teams;
+            let result = match action {
+                Action::View => t.view(actor).await.map(drop),
+                Action::Rename => t.rename(actor, "Renamed").await.map(drop),
+                Action::TransferOwnership => t.transfer(actor, crew.members[1]).await,
+                Action::Invite => {
+                    let email = format!("new-{n}@northwind.test");
+                    t.invite(actor, &email, Role::Member).await.map(drop)
+                }
+                Action::ResendInvite => {
+                    let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
+                    t.resend(actor, invite.invite_id).await.map(drop)
+                }
+                Action::RevokeInvite => {
+                    let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
+                    t.revoke(actor, invite.invite_id).await
+                }
+                Action::ChangeSeats => t.set_seats(actor, 9).await.map(drop),
+                Action::Leave => t.leave(actor).await,
+                // Later slices: checkout and the portal, deleting the team, domain join.
+                Action::ManageBilling
+                | Action::Delete
+                | Action::ApproveJoin
+                | Action::ConfigureDomainJoin => continue,
+            };
+            match (may(role, action), result) {
+                (true, Ok(())) => {}
+                (false, Err(e)) => assert_eq!(e.code(), "forbidden_role", "{role:?} {action:?}"),
+                (allowed, r) => panic!("{role:?} {action:?}: may = {allowed}, got {r:?}"),
+            }
+        }
+    }
+}
+
+/// Who removes whom (`teams::may_remove`) and who gives which role (`teams::may_set_role`).
+async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
+    let fx = fixture(postgres).await;
+    for actor_role in Role::ALL {
+        for target_role in Role::ALL {
+            let crew = fx.crew(&format!("{actor_role:?}{target_role:?}")).await;
+            let actor = crew.by(actor_role, false);
+            let target = crew.by(target_role, actor_role == target_role);
+            for new_role in Role::ALL {
+                let result = fx.teams.set_role(actor, target, new_role).await;
+                let allowed = may_set_role(actor_role, target_role, new_role);
+                match (allowed, result) {
+                    (true, Ok(())) => {
+                        let view = fx.teams.view(crew.owner).await.unwrap();
+                        let row = view.members.iter().find(|m| m.user_id == target);
+                        assert_eq!(row.unwrap().role, new_role);
+                        fx.teams
+                            .set_role(crew.owner, target, target_role)
+                            .await
+                            .unwrap();
+                    }
+                    (false, Err(e)) => assert_eq!(e.code(), "forbidden_role"),
+                    (a, r) => {
+                        panic!("{actor_role:?} sets {target_role:?} to {new_role:?}: {a} {r:?}")
+                    }
+                }
+            }
+            let result = fx.teams.remove_member(actor, target).await;
+            match (may_remove(actor_role, target_role), result) {
+                (true, Ok(())) => assert_eq!(code(fx.teams.view(target).await), "team_not_found"),
+                (false, Err(e)) => assert_eq!(e.code(), "forbidden_role"),
+                (a, r) => panic!("{actor_role:?} removes {target_role:?}: {a} {r:?}"),
+            }
+        }
+    }
+}
+
+async fn another_teams_members_and_invites_are_not_found(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let (ours, theirs) = (fx.crew("ours").await, fx.crew("theirs").await);
+    let their_invite = fx.pending(&theirs, "pending@x.test").await;
+    let (t, me, them) = (&fx.teams, ours.owner, theirs.members[0]);
+    assert_eq!(code(t.remove_member(me, them).await), "team_not_found");
+    assert_eq!(
+        code(t.set_role(me, them, Role::Admin).await),
+        "team_not_found"
+    );
+    assert_eq!(code(t.transfer(me, them).await), "team_not_found");
+    assert_eq!(
+        code(t.resend(me, their_invite.invite_id).await),
+        "team_not_found"
+    );
+    assert_eq!(
+        code(t.revoke(me, their_invite.invite_id).await),
+        "team_not_found"
+    );
+    assert_eq!(code(t.resend(me, Uuid::now_v7()).await), "team_not_found");
+    // Nothing of theirs changed.
+    let view = t.view(theirs.owner).await.unwrap();
+    assert_eq!(view.members.len(), 5);
+    assert_eq!(view.invites.len(), 1);
+    // Someone in no team has no team, and cannot join a second one.
+    let loner = fx.user("loner@x.test").await;
+    assert_eq!(code(t.view(loner).await), "team_not_found");
+    assert_eq!(
+        code(t.invite(loner, "a@x.test", Role::Member).await),
+        "team_not_found"
+    );
+    assert_eq!(code(t.create(me, "Second").await), "already_in_team");
+    let invite = fx.pending(&theirs, "owner-ours@northwind.test").await;
+    assert_eq!(code(t.accept(me, &invite.token).await), "already_in_team");
+}
+
+async fn the_last_seat_goes_to_exactly_one_of_concurrent_invites(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let crew = fx.crew("race").await;
+    fx.teams.set_seats(crew.owner, 6).await.unwrap();
+    let inviters = [crew.owner, crew.admins[0], crew.admins[1]];
+    let tasks: Vec<_> = (0..9)
+        .map(|i| {
+            let (teams, inviter) = (fx.teams.clone(), inviters[i % 3]);
+            tokio::spawn(async move {
+                let email = format!("rep{i}@northwind.test");
+                teams.invite(inviter, &email, Role::Member).await
+            })
+        })
+        .collect();
+    let mut won = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(_) => won += 1,
+            Err(e) => {
+                assert_eq!(e.code(), "seats_taken");
+                let msg = "All 6 seats are taken. Add seats to invite more people.";
+                assert_eq!(e.to_string(), msg);
+            }
+        }
+    }
+    assert_eq!(won, 1);
+    let seats = fx.teams.view(crew.owner).await.unwrap().seats;
+    assert_eq!((seats.total, seats.used, seats.free), (6, 6, 0));
+    // Seats never go below members plus pending invites; up is fine.
+    assert_eq!(
+        code(fx.teams.set_seats(crew.owner, 5).await),
+        "seats_in_use"
+    );
+    assert_eq!(
+        code(fx.teams.set_seats(crew.owner, 0).await),
+        "invalid_seats"
+    );
+    assert_eq!(fx.teams.set_seats(crew.admins[0], 7).await.unwrap().free, 1);
+}
+
+async fn an_invite_is_single_use_and_for_its_address_only(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let crew = fx.crew("inv").await;
+    // No enumeration: an address with an account and one without get the same answer.
+    fx.user("has-account@x.test").await;
+    let known = fx
+        .teams
+        .invite(crew.admins[0], "has-account@x.test", Role::Admin)
+        .await;
+    let unknown = fx
+        .teams
+        .invite(crew.admins[0], "nobody@x.test", Role::Admin)
+        .await;
+    assert!(known.is_ok() && unknown.is_ok());
+    let (t, invite) = (&fx.teams, fx.pending(&crew, "Rep@NorthWind.test").await);
+    assert_eq!(invite.email, "rep@northwind.test");
+    let lookup = t.lookup(&invite.token).await.unwrap();
+    assert_eq!(
+        (lookup.team_name.as_str(), lookup.role),
+        ("Team inv", Role::Member)
+    );
+    let other = fx.user("other@x.test").await;
+    let err = t.accept(other, &invite.token).await.unwrap_err();
+    assert_eq!(err.code(), "invite_other_address");
+    assert_eq!(
+        err.to_string(),
+        "This invitation is for another e-mail address. Sign in with the address it was sent to."
+    );
+    assert_eq!(
+        code(t.decline(other, &invite.token).await),
+        "invite_other_address"
+    );
+    let rep = fx.user("rep@northwind.test").await;
+    let view = t.accept(rep, &invite.token).await.unwrap();
+    assert_eq!((view.id, view.role), (crew.id, Role::Member));
+    assert!(view.invites.is_empty(), "members see no invites");
+    assert_eq!(code(t.accept(rep, &invite.token).await), "invite_used");
+    assert_eq!(code(t.decline(rep, &invite.token).await), "invite_used");
+    assert_eq!(code(t.lookup("no-such-token").await), "invite_not_found");
+    // A resend voids the old link; a declined or revoked invite is over.
+    let first = fx.pending(&crew, "second@x.test").await;
+    let resent = t.resend(crew.admins[1], first.invite_id).await.unwrap();
+    assert_eq!(code(t.lookup(&first.token).await), "invite_not_found");
+    let second = fx.user("second@x.test").await;
+    t.decline(second, &resent.token).await.unwrap();
+    assert_eq!(code(t.accept(second, &resent.token).await), "invite_used");
+    let third = fx.pending(&crew, "third@x.test").await;
+    t.revoke(crew.owner, third.invite_id).await.unwrap();
+    assert_eq!(code(t.lookup(&third.token).await), "invite_not_found");
+    assert_eq!(
+        code(t.resend(crew.owner, third.invite_id).await),
+        "team_not_found"
+    );
+    assert_eq!(
+        code(t.invite(crew.owner, "x@x.test", Role::Owner).await),
+        "invalid_role"
+    );
+    assert_eq!(
+        code(t.invite(crew.owner, "not an address", Role::Member).await),
+        "invalid_email"
+    );
+}
+
+async fn an_expired_invite_holds_no_seat_and_cannot_be_accepted(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let crew = fx.crew("exp").await;
+    let t = &fx.teams;
+    t.set_seats(crew.owner, 6).await.unwrap();
+    let old = fx.pending(&crew, "late@x.test").await;
+    assert_eq!(t.view(crew.owner).await.unwrap().seats.free, 0);
+    fx.clock.advance(time::Duration::days(7));
+    let late = fx.user("late@x.test").await;
+    assert_eq!(code(t.accept(late, &old.token).await), "invite_expired");
+    assert_eq!(code(t.lookup(&old.token).await), "invite_expired");
+    let view = t.view(crew.owner).await.unwrap();
+    assert_eq!(view.seats.free, 1);
+    assert!(view
+        .invites
+        .iter()
+        .any(|i| i.id == old.invite_id && i.expired));
+    // Its seat went to someone else: reviving it needs a free seat again.
+    let fresh = fx.pending(&crew, "fresh@x.test").await;
+    assert_eq!(
+        code(t.resend(crew.owner, old.invite_id).await),
+        "seats_taken"
+    );
+    t.revoke(crew.owner, fresh.invite_id).await.unwrap();
+    let revived = t.resend(crew.owner, old.invite_id).await.unwrap();
+    assert_eq!(
+        t.accept(late, &revived.token).await.unwrap().members.len(),
+        6
+    );
+}
+
+async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let crew = fx.crew("paid").await;
+    let (t, now) = (&fx.teams, fx.clock.now());
+    assert!(
+        !t.member_paid(crew.members[0]).await.unwrap(),
+        "no subscription yet"
+    );
+    let s = &fx.store;
+    s.set_team_subscription_status(crew.id, Some("active"), now)
+        .await
+        .unwrap();
+    for user in [crew.owner, crew.admins[0], crew.members[0], crew.members[1]] {
+        assert!(t.member_paid(user).await.unwrap());
+    }
+    t.remove_member(crew.admins[0], crew.members[0])
+        .await
+        .unwrap();
+    assert!(!t.member_paid(crew.members[0]).await.unwrap(), "removed");
+    t.leave(crew.admins[1]).await.unwrap();
+    assert!(!t.member_paid(crew.admins[1]).await.unwrap(), "left");
+    s.set_team_subscription_status(crew.id, Some("canceled"), now)
+        .await
+        .unwrap();
+    assert!(
+        !t.member_paid(crew.owner).await.unwrap(),
+        "the team's subscription ended"
+    );
+    // Calls this month per member, and a deleted account frees its seat.
+    let call = NewCall {
+        user_id: crew.members[1],
+        client_call_id: "call-1",
+        session_id: None,
+        now,
+    };
+    let terms = CallTerms {
+        free: false,
+        max_seconds: None,
+    };
+    s.start_call(&call, |_| Some(terms)).await.unwrap();
+    let view = t.view(crew.owner).await.unwrap();
+    let calls = |v: &closewise_core::teams::TeamView, u: Uuid| {
+        v.members
+            .iter()
+            .find(|m| m.user_id == u)
+            .map(|m| m.calls_this_month)
+    };
+    assert_eq!(calls(&view, crew.members[1]), Some(1));
+    assert_eq!(calls(&view, crew.owner), Some(0));
+    assert_eq!(view.seats.used, 3);
+    assert!(s.delete_user(crew.members[1]).await.unwrap());
+    let view = t.view(crew.owner).await.unwrap();
+    assert_eq!((view.seats.used, view.members.len()), (2, 2));
+    // Ownership moves to an admin; the old owner becomes an admin and may leave.
+    t.transfer(crew.owner, crew.admins[0]).await.unwrap();
+    assert_eq!(t.view(crew.admins[0]).await.unwrap().role, Role::Owner);
+    assert_eq!(t.view(crew.owner).await.unwrap().role, Role::Admin);
+    t.leave(crew.owner).await.unwrap();
+    assert_eq!(code(t.leave(crew.admins[0]).await), "forbidden_role");
+}
+
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(false).await })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(true).await })*
+        }
+    };
+}
+
+both!(
+    every_role_and_action_follows_the_domain,
+    removing_members_and_changing_roles_follow_the_domain,
+    another_teams_members_and_invites_are_not_found,
+    the_last_seat_goes_to_exactly_one_of_concurrent_invites,
+    an_invite_is_single_use_and_for_its_address_only,
+    an_expired_invite_holds_no_seat_and_cannot_be_accepted,
+    paid_access_and_seats_follow_membership_and_accounts,
+);
