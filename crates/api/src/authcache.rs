@@ -20,13 +20,26 @@ use closewise_core::store::{Revoked, Store};
 use sha2::{Digest, Sha256};
 use sqlx::postgres::PgListener;
 use tokio::sync::watch;
+use uuid::Uuid;
 
-use crate::extract::AuthUser;
+/// The caller, from a valid bearer access token whose session is still active (the extractor is
+/// `extract`'s).
+#[derive(Clone, Debug)]
+pub struct AuthUser {
+    pub user_id: Uuid,
+    pub session_id: Uuid,
+    pub email: String,
+    pub email_verified: bool,
+}
 
 /// Tokens kept at most; the oldest goes first.
 pub const CAPACITY: usize = 10_000;
 /// How long an entry lives on SQLite at most (the CLI's revocations are not announced there).
 pub const SQLITE_MAX_AGE: Duration = Duration::from_secs(1);
+
+/// How often a quiet revocation channel is probed, and how long the probe may take.
+const PROBE_EVERY: Duration = Duration::from_secs(5);
+const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
 pub type Key = [u8; 32];
 
@@ -215,19 +228,30 @@ pub async fn listen(cache: Arc<AuthCache>, store: Store, mut shutdown: watch::Re
         tracing::info!(channel = CHANNEL, "listening for session revocations");
         loop {
             let next = tokio::select! {
-                n = listener.try_recv() => n,
+                n = listener.try_recv() => Some(n),
+                // A connection that died silently (no reset from a vanished network) says
+                // nothing: ask it something now and then.
+                _ = tokio::time::sleep(PROBE_EVERY) => None,
                 _ = shutdown.changed() => return,
             };
-            match next {
-                Ok(Some(n)) => match Revoked::parse(n.payload()) {
-                    Some(r) => cache.revoke(&r),
-                    None => tracing::warn!(payload = n.payload(), "unreadable revocation"),
-                },
-                Ok(None) | Err(_) => {
-                    cache.suspend();
-                    tracing::warn!("the revocation channel dropped: token cache cleared and bypassed until it listens again");
-                    break;
+            let alive = match next {
+                Some(Ok(Some(n))) => {
+                    match Revoked::parse(n.payload()) {
+                        Some(r) => cache.revoke(&r),
+                        None => tracing::warn!(payload = n.payload(), "unreadable revocation"),
+                    }
+                    true
                 }
+                Some(Ok(None)) | Some(Err(_)) => false,
+                None => {
+                    let probe = sqlx::query("SELECT 1").execute(&mut listener);
+                    matches!(tokio::time::timeout(PROBE_TIMEOUT, probe).await, Ok(Ok(_)))
+                }
+            };
+            if !alive {
+                cache.suspend();
+                tracing::warn!("the revocation channel dropped: token cache cleared and bypassed until it listens again");
+                break;
             }
         }
     }

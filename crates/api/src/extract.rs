@@ -6,7 +6,6 @@ use std::net::{IpAddr, SocketAddr};
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
-use uuid::Uuid;
 
 use crate::authcache::AuthCache;
 use crate::error::ApiError;
@@ -30,13 +29,7 @@ impl<T: serde::Serialize> axum::response::IntoResponse for AppJson<T> {
 pub struct AppQuery<T>(pub T);
 
 /// The caller, from a valid bearer access token whose session is still active.
-#[derive(Clone, Debug)]
-pub struct AuthUser {
-    pub user_id: Uuid,
-    pub session_id: Uuid,
-    pub email: String,
-    pub email_verified: bool,
-}
+pub use crate::authcache::AuthUser;
 
 /// Reads the bearer token: `None` when there is no Authorization header at all.
 pub fn bearer(headers: &HeaderMap) -> Option<Result<&str, ()>> {
