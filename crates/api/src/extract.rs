@@ -6,8 +6,8 @@ use std::net::{IpAddr, SocketAddr};
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
-use uuid::Uuid;
 
+use crate::authcache::AuthCache;
 use crate::error::ApiError;
 use crate::net;
 use crate::state::AppState;
@@ -29,13 +29,7 @@ impl<T: serde::Serialize> axum::response::IntoResponse for AppJson<T> {
 pub struct AppQuery<T>(pub T);
 
 /// The caller, from a valid bearer access token whose session is still active.
-#[derive(Clone, Debug)]
-pub struct AuthUser {
-    pub user_id: Uuid,
-    pub session_id: Uuid,
-    pub email: String,
-    pub email_verified: bool,
-}
+pub use crate::authcache::AuthUser;
 
 /// Reads the bearer token: `None` when there is no Authorization header at all.
 pub fn bearer(headers: &HeaderMap) -> Option<Result<&str, ()>> {
@@ -64,25 +58,44 @@ impl FromRequestParts<AppState> for AuthUser {
             Some(Err(())) => return Err(ApiError::invalid_token()),
             Some(Ok(t)) => t,
         };
-        let claims = state
-            .keys
-            .verify(token, state.clock.now())
-            .ok_or_else(ApiError::invalid_token)?;
-        // Signed-out sessions end at once, not when their access token expires.
-        if !state
-            .store
-            .session_is_active(claims.sid, claims.sub)
+        authenticate(state, token)
             .await?
-        {
-            return Err(ApiError::invalid_token());
-        }
-        Ok(AuthUser {
-            user_id: claims.sub,
-            session_id: claims.sid,
-            email: claims.email,
-            email_verified: claims.email_verified,
-        })
+            .ok_or_else(ApiError::invalid_token)
     }
+}
+
+/// The caller of a bearer token: valid, unexpired and of a session still active; `None` when
+/// not. A token checked before is answered from the cache (`authcache`) until its `exp` or the
+/// revocation of its session, whichever comes first.
+pub async fn authenticate(state: &AppState, token: &str) -> Result<Option<AuthUser>, ApiError> {
+    let now = state.clock.now();
+    let key = AuthCache::key(token);
+    if let Some(user) = state.auth_cache.get(&key, now.unix_timestamp()) {
+        return Ok(Some(user));
+    }
+    // Read before the session query: a revocation after it keeps this answer out of the cache.
+    let generation = state.auth_cache.generation();
+    let Some(claims) = state.keys.verify(token, now) else {
+        return Ok(None);
+    };
+    // Signed-out sessions end at once, not when their access token expires.
+    if !state
+        .store
+        .session_is_active(claims.sid, claims.sub)
+        .await?
+    {
+        return Ok(None);
+    }
+    let user = AuthUser {
+        user_id: claims.sub,
+        session_id: claims.sid,
+        email: claims.email,
+        email_verified: claims.email_verified,
+    };
+    state
+        .auth_cache
+        .insert(key, user.clone(), claims.exp, generation);
+    Ok(Some(user))
 }
 
 /// The client's address: the socket peer, or, when the peer is one of `TRUSTED_PROXIES`, the

@@ -5,6 +5,7 @@
 //! router alone, so tests can drive it in-process. `main.rs` only loads config and runs.
 
 pub mod auth;
+pub mod authcache;
 pub mod billing;
 pub mod calls;
 pub mod config;
@@ -217,6 +218,13 @@ impl Application {
                 state.settings.mail_worker_interval,
             )?;
             tokio::spawn(worker.run(shutdown.subscribe()));
+        }
+        if state.store.postgres_pool().is_some() {
+            tokio::spawn(authcache::listen(
+                state.auth_cache.clone(),
+                state.store.clone(),
+                shutdown.subscribe(),
+            ));
         }
         tokio::spawn(state.limiter.sweep_every(
             state.clock.clone(),

@@ -12,6 +12,7 @@ use closewise_core::password::Hasher;
 use closewise_core::store::Store;
 use closewise_core::usage::Usage;
 
+use crate::authcache::AuthCache;
 use crate::config::Settings;
 use crate::jwt::Keys;
 use crate::ratelimit::RateLimiter;
@@ -30,6 +31,8 @@ pub struct Inner {
     pub billing: Billing,
     pub accounts: Accounts,
     pub usage: Usage,
+    /// Verified access tokens of active sessions (`authcache`).
+    pub auth_cache: Arc<AuthCache>,
 }
 
 impl AppState {
@@ -46,6 +49,9 @@ impl AppState {
         let accounts = Accounts::new(store.clone(), billing.clone());
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
+        let auth_cache = Arc::new(AuthCache::for_store(&store));
+        let observer = auth_cache.clone();
+        store.on_revoked(move |revoked| observer.revoke(revoked));
         AppState(Arc::new(Inner {
             settings,
             store,
@@ -57,6 +63,7 @@ impl AppState {
             billing,
             accounts,
             usage,
+            auth_cache,
         }))
     }
 }

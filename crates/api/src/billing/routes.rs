@@ -127,17 +127,8 @@ async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Optio
         Some(Err(())) => return Ok(Some(None)),
         Some(Ok(t)) => t,
     };
-    let Some(claims) = state.keys.verify(token, state.clock.now()) else {
-        return Ok(Some(None));
-    };
-    if !state
-        .store
-        .session_is_active(claims.sid, claims.sub)
-        .await?
-    {
-        return Ok(Some(None));
-    }
-    Ok(Some(Some(claims.sub)))
+    let user = crate::extract::authenticate(state, token).await?;
+    Ok(Some(user.map(|u| u.user_id)))
 }
 
 #[utoipa::path(post, path = "/api/checkout", tag = "billing", request_body = StartCheckoutRequest,

@@ -20,6 +20,7 @@ mod plans;
 mod recover;
 mod refresh;
 mod replicas;
+mod revocation;
 mod sessions;
 mod signin;
 mod signup;

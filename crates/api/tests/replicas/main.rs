@@ -5,6 +5,7 @@
 
 mod cluster;
 mod payments;
+mod revocation;
 #[allow(dead_code)]
 #[path = "../resilience/support.rs"]
 mod support;

@@ -7,6 +7,7 @@ use uuid::Uuid;
 use super::audit::{bind_audit, NewAudit};
 use super::billing::WebhookEventRow;
 use super::plans::PlanRow;
+use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, domain_sql, is_unique_violation, Store};
 
 /// A user with their plan and subscription status, as `closewise users list` shows them.
@@ -119,7 +120,7 @@ impl Store {
     /// Ends every active session of the user; returns how many there were. The audit row is
     /// written even when there were none: the operator's intent is part of the story.
     pub async fn sign_out_user(&self, user_id: Uuid, audit: &NewAudit) -> Result<u64, sqlx::Error> {
-        dispatch!(self, |p| {
+        let n = dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             let n = sqlx::query(
                 "UPDATE sessions SET revoked_at = $2, revoked_reason = 'operator' \
@@ -130,10 +131,17 @@ impl Store {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+            if n > 0 {
+                notify_revoked!(self, tx, Revoked::User(user_id));
+            }
             bind_audit!(self, audit).execute(&mut *tx).await?;
             tx.commit().await?;
-            Ok(n)
-        })
+            Ok::<_, sqlx::Error>(n)
+        })?;
+        if n > 0 {
+            self.revoked(Revoked::User(user_id));
+        }
+        Ok(n)
     }
 
     /// Deletes the user (plans, tokens, sessions and subscription rows go with it by cascade)
@@ -143,7 +151,7 @@ impl Store {
         user_id: Uuid,
         audit: &NewAudit,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
+        let deleted = dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             let deleted = sqlx::query("DELETE FROM users WHERE id = $1")
                 .bind(user_id)
@@ -152,11 +160,16 @@ impl Store {
                 .rows_affected()
                 == 1;
             if deleted {
+                notify_revoked!(self, tx, Revoked::User(user_id));
                 bind_audit!(self, audit).execute(&mut *tx).await?;
             }
             tx.commit().await?;
-            Ok(deleted)
-        })
+            Ok::<_, sqlx::Error>(deleted)
+        })?;
+        if deleted {
+            self.revoked(Revoked::User(user_id));
+        }
+        Ok(deleted)
     }
 
     /// Sets the plan (creating the row if missing) and returns the plan it had. Going free

@@ -23,6 +23,7 @@ pub mod mail;
 pub mod oauth;
 pub mod plans;
 pub mod ratelimits;
+pub mod revocations;
 pub mod schema;
 pub mod sessions;
 pub mod stats;
@@ -35,6 +36,7 @@ pub mod users;
 pub use billing::{EventReceipt, Fulfilment, SubscriptionRecord, SubscriptionRow, WebhookEventRow};
 pub use mail::{MailRow, NewMail};
 pub use plans::PlanRow;
+pub use revocations::Revoked;
 pub use sessions::{RefreshRow, SessionRow};
 pub use tokens::EmailTokenRow;
 pub use usage::{CallRow, GrantRow};
@@ -53,6 +55,8 @@ pub struct Store {
     pub(crate) locks: Option<PgPool>,
     /// Who writes: recorded on audit rows (`with_instance`, default `default_instance()`).
     pub(crate) instance: std::sync::Arc<str>,
+    /// Who hears of this process's revocations (`revocations`).
+    pub(crate) observers: std::sync::Arc<revocations::Observers>,
 }
 
 /// This process's name in the audit trail when none is given: `APP_INSTANCE`, else the host name.
@@ -112,6 +116,7 @@ impl Store {
                 pool: Pool::Postgres(pool),
                 locks: Some(locks),
                 instance: default_instance().into(),
+                observers: Default::default(),
             })
         } else if url.starts_with("sqlite:") {
             let in_memory = url.contains(":memory:") || url.contains("mode=memory");
@@ -144,6 +149,7 @@ impl Store {
                 pool: Pool::Sqlite(pool),
                 locks: None,
                 instance: default_instance().into(),
+                observers: Default::default(),
             })
         } else {
             anyhow::bail!("DATABASE_URL must start with sqlite:// or postgres://")

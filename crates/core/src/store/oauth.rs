@@ -6,6 +6,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -345,15 +346,32 @@ impl Store {
         session_id: Uuid,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE sessions SET revoked_at = $3, revoked_reason = 'device_signed_out' \
-             WHERE id = $1 AND user_id = $2 AND client_id IS NOT NULL AND revoked_at IS NULL"
-        )
-        .bind(session_id)
-        .bind(user_id)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
+        let ended = dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let ended = sqlx::query(
+                "UPDATE sessions SET revoked_at = $3, revoked_reason = 'device_signed_out' \
+                 WHERE id = $1 AND user_id = $2 AND client_id IS NOT NULL AND revoked_at IS NULL",
+            )
+            .bind(session_id)
+            .bind(user_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            let revoked = Revoked::Session {
+                session_id,
+                user_id,
+            };
+            if ended {
+                notify_revoked!(self, tx, revoked);
+            }
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(ended.then_some(revoked))
+        })?;
+        if let Some(revoked) = ended {
+            self.revoked(revoked);
+        }
+        Ok(ended.is_some())
     }
 }

@@ -3,6 +3,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -142,23 +143,44 @@ impl Store {
         })
     }
 
+    /// Ends one session (told to the token cache: `revocations`); false when it had ended.
     pub async fn revoke_session(
         &self,
         session_id: Uuid,
         reason: &str,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
-            sqlx::query(
-            "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL"
-        )
-        .bind(session_id)
-        .bind(now)
-        .bind(reason)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1)
-        })
+        let user_id: Option<Uuid> = dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let user_id: Option<Uuid> = sqlx::query_scalar(
+                "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 \
+                 WHERE id = $1 AND revoked_at IS NULL RETURNING user_id",
+            )
+            .bind(session_id)
+            .bind(now)
+            .bind(reason)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some(user_id) = user_id {
+                notify_revoked!(
+                    self,
+                    tx,
+                    Revoked::Session {
+                        session_id,
+                        user_id
+                    }
+                );
+            }
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(user_id)
+        })?;
+        if let Some(user_id) = user_id {
+            self.revoked(Revoked::Session {
+                session_id,
+                user_id,
+            });
+        }
+        Ok(user_id.is_some())
     }
 
     /// Ends every session of the user; returns how many were active.
@@ -168,17 +190,28 @@ impl Store {
         reason: &str,
         now: OffsetDateTime,
     ) -> Result<u64, sqlx::Error> {
-        dispatch!(self, |p| {
-            sqlx::query(
-            "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL"
-        )
-        .bind(user_id)
-        .bind(now)
-        .bind(reason)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected())
-        })
+        let n = dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let n = sqlx::query(
+                "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 \
+                 WHERE user_id = $1 AND revoked_at IS NULL",
+            )
+            .bind(user_id)
+            .bind(now)
+            .bind(reason)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if n > 0 {
+                notify_revoked!(self, tx, Revoked::User(user_id));
+            }
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(n)
+        })?;
+        if n > 0 {
+            self.revoked(Revoked::User(user_id));
+        }
+        Ok(n)
     }
 
     /// True when the session exists, belongs to the user and has not been revoked.

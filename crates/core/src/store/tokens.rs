@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::mail::bind_mail;
+use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, NewMail, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -51,7 +52,7 @@ impl Store {
         user_id: Uuid,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
+        let first = dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             let spent = sqlx::query(SPEND_TOKEN)
                 .bind(token_id)
@@ -87,6 +88,7 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
+                notify_revoked!(self, tx, Revoked::User(user_id));
                 sqlx::query(VOID_TOKENS_OF_KIND)
                     .bind(user_id)
                     .bind(now)
@@ -95,8 +97,12 @@ impl Store {
                     .await?;
             }
             tx.commit().await?;
-            Ok(true)
-        })
+            Ok::<_, sqlx::Error>(first)
+        })?;
+        if first {
+            self.revoked(Revoked::User(user_id));
+        }
+        Ok(true)
     }
 
     /// The password of the newest sign-up of an unconfirmed account, for a resent link.
@@ -153,6 +159,7 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
+            notify_revoked!(self, tx, Revoked::User(user_id));
             sqlx::query(VOID_TOKENS_OF_KIND)
                 .bind(user_id)
                 .bind(now)
@@ -161,8 +168,10 @@ impl Store {
                 .await?;
             bind_mail!(mail).execute(&mut *tx).await?;
             tx.commit().await?;
-            Ok(true)
-        })
+            Ok::<_, sqlx::Error>(())
+        })?;
+        self.revoked(Revoked::User(user_id));
+        Ok(true)
     }
 
     /// Marks the user's e-mail confirmed (operator action).

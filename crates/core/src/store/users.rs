@@ -5,6 +5,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::mail::bind_mail;
+use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, domain_sql, is_unique_violation, NewMail, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -188,7 +189,7 @@ impl Store {
             .bind(confirm_email)
             .execute(&mut *tx)
             .await?;
-            sqlx::query(
+            let ended = sqlx::query(
                 "UPDATE sessions SET revoked_at = $2, revoked_reason = 'password_changed' \
                  WHERE user_id = $1 AND revoked_at IS NULL AND ($3 IS NULL OR id <> $3)",
             )
@@ -196,7 +197,11 @@ impl Store {
             .bind(now)
             .bind(keep_session)
             .execute(&mut *tx)
-            .await?;
+            .await?
+            .rows_affected();
+            if ended > 0 {
+                notify_revoked!(self, tx, Revoked::User(user_id));
+            }
             // A reset link mailed before the change must not undo it.
             sqlx::query(super::tokens::VOID_TOKENS_OF_KIND)
                 .bind(user_id)
@@ -206,17 +211,34 @@ impl Store {
                 .await?;
             bind_mail!(mail).execute(&mut *tx).await?;
             tx.commit().await?;
-            Ok(())
-        })
+            Ok::<_, sqlx::Error>(())
+        })?;
+        // Every session but the kept one ended; dropping the kept one's cached tokens too only
+        // costs it one more session check.
+        self.revoked(Revoked::User(user_id));
+        Ok(())
     }
 
     /// Deletes the user; plans, tokens and sessions go with it (ON DELETE CASCADE).
     pub async fn delete_user(&self, user_id: Uuid) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query("DELETE FROM users WHERE id = $1")
-            .bind(user_id)
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected() == 1))
+        let deleted = dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let deleted = sqlx::query("DELETE FROM users WHERE id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                == 1;
+            if deleted {
+                notify_revoked!(self, tx, Revoked::User(user_id));
+            }
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(deleted)
+        })?;
+        if deleted {
+            self.revoked(Revoked::User(user_id));
+        }
+        Ok(deleted)
     }
 
     pub async fn list_users(&self, limit: i64) -> Result<Vec<UserRow>, sqlx::Error> {
