@@ -22,7 +22,7 @@ use crate::support::{bounded, TempDir};
 pub const NAMES: [&str; 2] = ["replica-a", "replica-b"];
 pub const BASE: &str = "http://127.0.0.1:8080";
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -52,9 +52,15 @@ impl Drop for Cluster {
 }
 
 impl Cluster {
-    /// Both replicas started and ready; `env` adds to (or overrides) their environment.
+    /// Both replicas started and ready on a fresh database of the shared test server; `extra`
+    /// adds to (or overrides) their environment.
     pub async fn start(extra: &[(&str, &str)]) -> Cluster {
         let database_url = closewise_testkit::fresh_postgres_database("replicas").await;
+        Cluster::start_on(database_url, extra).await
+    }
+
+    /// Both replicas started and ready on the (empty) database at `database_url`.
+    pub async fn start_on(database_url: String, extra: &[(&str, &str)]) -> Cluster {
         let config = stripe_mock::Config {
             secret_key: DEV_STRIPE_SECRET_KEY.into(),
             webhook_secret: DEV_STRIPE_WEBHOOK_SECRET.into(),

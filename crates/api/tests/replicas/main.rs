@@ -1,10 +1,12 @@
 //! The replica suite (issue 16): two real `closewise-api` processes on one fresh PostgreSQL
 //! database, with stripe-mock, behind a round-robin proxy written here (`cluster`). Each test
-//! is bounded; the suite runs in well under two minutes. Restarting PostgreSQL under load is not
-//! here: the test server is shared, and restarting it would break every other suite running.
+//! is bounded; the suite runs in well under two minutes. Restarting PostgreSQL under load runs on
+//! a private cluster the test starts itself (`pgrestart`): the shared test server is never
+//! restarted.
 
 mod cluster;
 mod payments;
+mod pgrestart;
 mod revocation;
 #[allow(dead_code)]
 #[path = "../resilience/support.rs"]

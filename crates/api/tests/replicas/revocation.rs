@@ -19,7 +19,7 @@ const PASSWORD: &str = "Closewise-replicas-7f3";
 const LISTENING: &str = "listening for session revocations";
 
 /// Waits until replica `i` has listened on the channel `times` times.
-async fn listening(c: &Cluster, i: usize, times: usize) {
+pub(crate) async fn listening(c: &Cluster, i: usize, times: usize) {
     bounded(15, "the revocation channel listens", async {
         while c.log(i).matches(LISTENING).count() < times {
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -29,7 +29,7 @@ async fn listening(c: &Cluster, i: usize, times: usize) {
 }
 
 /// Uses `token` on both replicas (a second use is served from each one's cache).
-async fn warm(c: &Cluster, token: &str) {
+pub(crate) async fn warm(c: &Cluster, token: &str) {
     for i in [0, 1, 0, 1] {
         let (status, v) = c.get(c.direct(i, "/api/auth/user"), token).await;
         assert_eq!(status, StatusCode::OK, "{v}");
