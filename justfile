@@ -45,8 +45,9 @@ bench-web: web-deps
     cd web/bench && npm ci --no-audit --no-fund && node bench-web.mjs
 
 # The end-to-end suite in Chromium (e2e/): its own API and stripe-mock per worker, on SQLite and (sign-up to success) PostgreSQL.
+[positional-arguments]
 e2e *ARGS:
-    scripts/e2e.sh {{ARGS}}
+    scripts/e2e.sh "$@"
 
 # The end-to-end sign-up-to-success flow with the API on PostgreSQL only.
 e2e-postgres:
@@ -69,9 +70,11 @@ openapi:
     cargo run -q -p closewise-api --bin closewise-api -- openapi > docs/openapi.json
 
 # The operator CLI, e.g. `./just cli mail list --to ana@example.com`.
+[positional-arguments]
 cli *ARGS:
-    cargo run -q -p closewise-cli -- {{ARGS}}
+    cargo run -q -p closewise-cli -- "$@"
 
 # The desktop client against ./just up, e.g. `./just desktop login --device` (crates/desktop-client).
+[positional-arguments]
 desktop *ARGS:
-    cargo run -q -p closewise-desktop-client --bin closewise-desktop -- {{ARGS}}
+    cargo run -q -p closewise-desktop-client --bin closewise-desktop -- "$@"
