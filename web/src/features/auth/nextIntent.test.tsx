@@ -20,7 +20,10 @@ async function signUpVerifyAndSignIn(user: UserEvent, router: Router, email: str
   await screen.findByRole("heading", { name: "Check Your Email" });
   const link = new URL(db.lastMailTo(email)!.link!);
   await router.navigate(`${link.pathname}${link.search}`);
-  await user.click(await screen.findByRole("link", { name: "Go to Sign In" }));
+  // The verification page at rest (verified), so the link clicked is the one that stays.
+  await screen.findByRole("heading", { name: "Email verified", level: 1 });
+  await user.click(screen.getByRole("link", { name: "Go to Sign In" }));
+  await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
   await user.type(await screen.findByLabelText("Email", { exact: true }), email);
   await user.type(screen.getByLabelText("Password", { exact: true }), "secret123");
   await user.click(screen.getByRole("button", { name: "Sign In" }));
