@@ -26,6 +26,7 @@ pub mod oauth;
 pub mod password;
 pub mod plan;
 pub mod subscription;
+pub mod team_billing;
 pub mod teams;
 pub mod tokens;
 pub mod usage;

@@ -56,6 +56,8 @@ mod tests {
             "/pricing?checkout=price_closewise_monthly",
             "/activate?code=AB12#x",
             "/download",
+            "/invite?token=QWxhZGRpbjpvcGVuIHNlc2FtZQ",
+            "/team",
         ] {
             assert_eq!(return_path(ok), Some(ok), "{ok} should be kept");
         }

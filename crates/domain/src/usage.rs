@@ -28,6 +28,9 @@ pub const HEARTBEAT_INTERVAL_SECONDS: i64 = 30;
 pub const STALE_AFTER_SECONDS: i64 = 120;
 /// Operators grant at most this many calls at once (a typo guard, not a policy).
 pub const MAX_GRANT: u32 = 1000;
+/// Calls one user may start in an hour, paid or free (retries of a started call count too): far
+/// above any rep's day, low enough that a runaway client cannot fill the calls table.
+pub const CALL_STARTS_PER_HOUR: u32 = 60;
 
 /// An entitlement token answers for a day, then for a week more while the API cannot be reached.
 pub const ENTITLEMENT_VALID_FOR: Duration = Duration::hours(24);
