@@ -1,6 +1,9 @@
 //! Accounts: what the API's account screens and the operator's CLI do to an account that goes
 //! beyond one store call. Deleting an account cancels its live subscription at Stripe first.
 
+use closewise_domain::subscription::SubscriptionStatus;
+use closewise_domain::team_billing::{owner_may_delete_account, TEAM_OWNER_MESSAGE};
+use closewise_domain::teams::Role;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -13,6 +16,9 @@ pub enum AccountError {
     /// The live subscription could not be cancelled, so the account was kept.
     #[error("could not cancel the subscription at Stripe, so the account was kept: {0}")]
     SubscriptionNotCancelled(BillingError),
+    /// The owner of a team with other members or a subscription that has not ended.
+    #[error("{}", TEAM_OWNER_MESSAGE)]
+    TeamOwner,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -21,6 +27,7 @@ impl AccountError {
     pub fn code(&self) -> &'static str {
         match self {
             AccountError::SubscriptionNotCancelled(_) => "stripe_unavailable",
+            AccountError::TeamOwner => "team_owner",
             AccountError::Database(_) => "internal",
         }
     }
@@ -46,6 +53,27 @@ impl Accounts {
         Accounts { store, billing }
     }
 
+    /// A team's owner may go only with a team nobody else is in and nothing is paid for (it is
+    /// deleted with the account); a member's or admin's seat simply frees.
+    async fn check_team_ownership(&self, user_id: Uuid) -> Result<(), AccountError> {
+        let Some((team_id, Role::Owner)) = self.store.membership_of(user_id).await? else {
+            return Ok(());
+        };
+        let Some(team) = self.store.team_by_id(team_id).await? else {
+            return Ok(());
+        };
+        let (members, _) = self.store.team_headcount(team_id).await?;
+        let status = team
+            .subscription_status
+            .as_deref()
+            .and_then(|s| SubscriptionStatus::parse(s).ok());
+        if owner_may_delete_account(members.saturating_sub(1), status) {
+            Ok(())
+        } else {
+            Err(AccountError::TeamOwner)
+        }
+    }
+
     /// Cancels the live subscription (refusing the deletion when Stripe cannot be reached), then
     /// deletes the account with its plan, sessions and tokens. With an audit row (an operator's
     /// deletion) the row is written in the same transaction, its `details.subscription` set to
@@ -55,6 +83,7 @@ impl Accounts {
         user_id: Uuid,
         audit: Option<NewAudit>,
     ) -> Result<Deletion, AccountError> {
+        self.check_team_ownership(user_id).await?;
         // Held until the account is gone: a webhook about this user waits, then finds no user.
         let (_billing, cancelled) = match self.billing.cancel_for_deletion(user_id).await {
             Ok(done) => done,

@@ -10,6 +10,7 @@
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access |
+//! | [`teams_admin`] | teams as operators see and change them (the CLI), audited, as nobody's member |
 //! | [`usage`] | entitlements, the desktop app's calls, the Free Trial's meter, operators' grants |
 //! | [`clock`] | "now", manual in tests |
 //!
@@ -24,4 +25,5 @@ pub mod mail;
 pub mod password;
 pub mod store;
 pub mod teams;
+pub mod teams_admin;
 pub mod usage;

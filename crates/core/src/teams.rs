@@ -9,11 +9,10 @@
 use closewise_domain::email::{Email, EmailError};
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::{
-    invite_expires_at, invite_matches, may, may_remove, may_set_role, member_is_paid, team_name,
-    Action, Role, SeatError, Seats,
+    invite_expires_at, invite_matches, may, may_invite_as, member_is_paid, team_name, Action, Role,
+    SeatError,
 };
 use closewise_domain::usage::month_start;
-use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::clock::Clock;
@@ -21,6 +20,15 @@ use crate::desktop_auth::{hash_code, random_code};
 use crate::store::team_seats::{AcceptOutcome, SeatOutcome};
 use crate::store::teams::{InviteRow, NewInvite, TeamRow};
 use crate::store::Store;
+
+mod join;
+mod members;
+mod view;
+
+pub use join::JoinRequestView;
+pub use view::{
+    Invitation, InviteLookup, InviteView, MemberView, SeatsView, TeamSubscription, TeamView,
+};
 
 /// Why a team operation did not happen. `code()` is the machine code; the message is the user's.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +41,9 @@ pub enum TeamsError {
     AlreadyInTeam,
     #[error("{0}")]
     Seats(SeatError),
+    /// The invited address is a member of the team already (the inviter sees the members anyway).
+    #[error("{0} is already a member of this team.")]
+    AlreadyMember(String),
     #[error("This invitation does not exist or was withdrawn.")]
     InviteNotFound,
     #[error("This invitation has expired. Ask the team for a new one.")]
@@ -53,6 +64,9 @@ pub enum TeamsError {
     InvalidRole,
     #[error("Ownership goes to another member of the team.")]
     InvalidTransfer,
+    /// Domain join needs the owner's verified address at that domain, not a public mail domain.
+    #[error("Domain join works only for your own verified company domain.")]
+    DomainNotAllowed,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -63,6 +77,7 @@ impl TeamsError {
             TeamsError::TeamNotFound => "team_not_found",
             TeamsError::ForbiddenRole => "forbidden_role",
             TeamsError::AlreadyInTeam => "already_in_team",
+            TeamsError::AlreadyMember(_) => "already_member",
             TeamsError::Seats(e) => e.code(),
             TeamsError::InviteNotFound => "invite_not_found",
             TeamsError::InviteExpired => "invite_expired",
@@ -73,78 +88,10 @@ impl TeamsError {
             TeamsError::InvalidEmail(_) => "invalid_email",
             TeamsError::InvalidRole => "invalid_role",
             TeamsError::InvalidTransfer => "invalid_transfer",
+            TeamsError::DomainNotAllowed => "domain_not_allowed",
             TeamsError::Database(_) => "internal",
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SeatsView {
-    pub total: u32,
-    pub used: u32,
-    pub free: u32,
-}
-
-impl From<Seats> for SeatsView {
-    fn from(s: Seats) -> Self {
-        SeatsView {
-            total: s.total,
-            used: s.used(),
-            free: s.free(),
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct MemberView {
-    pub user_id: Uuid,
-    pub email: String,
-    pub role: Role,
-    pub joined_at: OffsetDateTime,
-    /// Calls started this calendar month (UTC).
-    pub calls_this_month: u32,
-}
-
-#[derive(Clone, Debug)]
-pub struct InviteView {
-    pub id: Uuid,
-    pub email: String,
-    pub role: Role,
-    pub created_at: OffsetDateTime,
-    pub expires_at: OffsetDateTime,
-    pub last_sent_at: OffsetDateTime,
-    /// Expired invites hold no seat; a resend revives them when a seat is free.
-    pub expired: bool,
-}
-
-/// The team as its member sees it. `invites` is empty for members (admins' view only).
-#[derive(Clone, Debug)]
-pub struct TeamView {
-    pub id: Uuid,
-    pub name: String,
-    pub role: Role,
-    pub seats: SeatsView,
-    pub subscription_status: Option<String>,
-    pub join_domain: Option<String>,
-    pub members: Vec<MemberView>,
-    pub invites: Vec<InviteView>,
-}
-
-/// An invitation just sent or resent: the link's token in clear, for the mail only.
-#[derive(Clone, Debug)]
-pub struct Invitation {
-    pub invite_id: Uuid,
-    pub email: String,
-    pub token: String,
-    pub expires_at: OffsetDateTime,
-}
-
-/// What the invitation link shows before it is accepted.
-#[derive(Clone, Debug)]
-pub struct InviteLookup {
-    pub team_name: String,
-    pub role: Role,
-    pub email: String,
 }
 
 #[derive(Clone)]
@@ -251,11 +198,26 @@ impl Teams {
         } else {
             Vec::new()
         };
+        let status = team.subscription_status.as_deref();
+        let paid = member_is_paid(status.and_then(|s| SubscriptionStatus::parse(s).ok()));
+        let personal_subscription_overlap = paid
+            && self
+                .store
+                .subscription_of(user_id)
+                .await?
+                .is_some_and(|s| s.counts_as_subscribed());
         Ok(TeamView {
             id: team.id,
             name: team.name,
             role,
             seats: seats.into(),
+            subscription: status.map(|status| TeamSubscription {
+                status: status.to_owned(),
+                current_period_end: team.current_period_end,
+                cancel_at_period_end: team.cancel_at_period_end,
+            }),
+            paid,
+            personal_subscription_overlap,
             subscription_status: team.subscription_status,
             join_domain: team.join_domain,
             members,
@@ -283,10 +245,20 @@ impl Teams {
         email: &str,
         role: Role,
     ) -> Result<Invitation, TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::Invite).await?;
+        let (team_id, caller_role) = self.caller(user_id, Action::Invite).await?;
         let email = Email::parse(email).map_err(TeamsError::InvalidEmail)?;
         if !role.invitable() {
             return Err(TeamsError::InvalidRole);
+        }
+        if !may_invite_as(caller_role, role) {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        // A member of this team needs no seat twice; someone in another team is not told apart
+        // from anyone else (accepting says `already_in_team` to them, not to the inviter).
+        if let Some(invitee) = self.store.user_by_email(email.as_str()).await? {
+            if matches!(self.store.membership_of(invitee.id).await?, Some((t, _)) if t == team_id) {
+                return Err(TeamsError::AlreadyMember(email.as_str().to_owned()));
+            }
         }
         let (now, token) = (self.clock.now(), random_code());
         let new = NewInvite {
@@ -302,6 +274,8 @@ impl Teams {
         seats_result(self.store.invite_to_team(&new).await?)?;
         Ok(Invitation {
             invite_id: new.id,
+            team_id,
+            role,
             email: email.as_str().to_owned(),
             token,
             expires_at: new.expires_at,
@@ -322,6 +296,8 @@ impl Teams {
         found(seats_result(resent)?)?;
         Ok(Invitation {
             invite_id,
+            team_id,
+            role: invite.role(),
             email: invite.email,
             token,
             expires_at,
@@ -387,6 +363,7 @@ impl Teams {
         let invite = self.usable_invite(token).await?;
         let team = self.team(invite.team_id).await?;
         Ok(InviteLookup {
+            team_id: team.id,
             team_name: team.name,
             role: invite.role(),
             email: invite.email,
@@ -399,7 +376,7 @@ impl Teams {
         let invite = self.invite_for(user_id, token).await?;
         let outcome = self
             .store
-            .accept_team_invite(&invite, user_id, self.clock.now())
+            .accept_team_invite(&invite, &hash_code(token.trim()), user_id, self.clock.now())
             .await?;
         match outcome {
             AcceptOutcome::Joined => self.view(user_id).await,
@@ -418,60 +395,7 @@ impl Teams {
         declined.then_some(()).ok_or(TeamsError::InviteUsed)
     }
 
-    /// Removes `target` from the caller's team (`teams::may_remove`); their seat frees.
-    pub async fn remove_member(&self, user_id: Uuid, target: Uuid) -> Result<(), TeamsError> {
-        let (team_id, role) = self.caller(user_id, Action::View).await?;
-        let target_role = self.role_in(team_id, target).await?;
-        if !may_remove(role, target_role) {
-            return Err(TeamsError::ForbiddenRole);
-        }
-        found(self.store.remove_team_member(team_id, target).await?)?;
-        Ok(())
-    }
-
-    /// Gives `target` another role (`teams::may_set_role`: the owner, between admin and member).
-    pub async fn set_role(
-        &self,
-        user_id: Uuid,
-        target: Uuid,
-        new_role: Role,
-    ) -> Result<(), TeamsError> {
-        let (team_id, role) = self.caller(user_id, Action::View).await?;
-        let target_role = self.role_in(team_id, target).await?;
-        if !may_set_role(role, target_role, new_role) {
-            return Err(TeamsError::ForbiddenRole);
-        }
-        found(
-            self.store
-                .set_team_member_role(team_id, target, new_role)
-                .await?,
-        )?;
-        Ok(())
-    }
-
-    /// Leaves the team (not the owner: they transfer ownership first).
-    pub async fn leave(&self, user_id: Uuid) -> Result<(), TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::Leave).await?;
-        found(self.store.remove_team_member(team_id, user_id).await?)?;
-        Ok(())
-    }
-
-    /// Makes another member the owner; the caller becomes an admin.
-    pub async fn transfer(&self, user_id: Uuid, target: Uuid) -> Result<(), TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::TransferOwnership).await?;
-        self.role_in(team_id, target).await?;
-        if target == user_id {
-            return Err(TeamsError::InvalidTransfer);
-        }
-        found(
-            self.store
-                .transfer_team(team_id, user_id, target, self.clock.now())
-                .await?,
-        )?;
-        Ok(())
-    }
-
-    /// Records the team's seats (1 to 500, never below members plus pending invites).
+    /// Records the team's seats (1 to 1000, never below members plus pending invites).
     pub async fn set_seats(&self, user_id: Uuid, seats: u32) -> Result<SeatsView, TeamsError> {
         let (team_id, _) = self.caller(user_id, Action::ChangeSeats).await?;
         seats_result(

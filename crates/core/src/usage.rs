@@ -7,6 +7,7 @@
 //! is ended when its user next asks for entitlements, starts a call, or touches that call.
 
 use closewise_domain::plan::FREE_TRIAL;
+use closewise_domain::team_billing::{access_with_team, Source};
 use closewise_domain::usage::{
     self, entitlements, free_calls_used_up_message, start_decision, ClientCallId, EndReason,
     Entitlements, StartDecision,
@@ -56,6 +57,16 @@ impl UsageError {
 pub struct Current {
     pub entitlements: Entitlements,
     pub calls_this_month: u32,
+    /// Where paid access comes from; None on the Free Trial.
+    pub source: Option<Source>,
+    /// The team whose seat the user holds, paid or not.
+    pub team: Option<TeamRef>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamRef {
+    pub id: Uuid,
+    pub name: String,
 }
 
 /// A call start: the call, and whether this request created it.
@@ -92,9 +103,11 @@ impl Usage {
         Usage { store, clock }
     }
 
-    fn decide(&self, facts: &UsageFacts) -> Entitlements {
-        let access = usage::access(&facts.billing, self.clock.now());
-        entitlements(access, facts.free_used, facts.granted)
+    /// Paid through the personal plan or a seat of a paid team (`access_with_team`).
+    fn decide(&self, facts: &UsageFacts) -> (Entitlements, Option<Source>) {
+        let team = facts.team.as_ref().map(|t| &t.subscription);
+        let (access, source) = access_with_team(&facts.billing, team, self.clock.now());
+        (entitlements(access, facts.free_used, facts.granted), source)
     }
 
     /// Computed afresh at each call, so a plan change shows at once. `session_id`: the device
@@ -119,9 +132,15 @@ impl Usage {
             .store
             .calls_since(user_id, usage::month_start(now))
             .await?;
+        let (entitlements, source) = self.decide(&facts);
         Ok(Current {
-            entitlements: self.decide(&facts),
+            entitlements,
             calls_this_month,
+            source,
+            team: facts.team.map(|t| TeamRef {
+                id: t.id,
+                name: t.name,
+            }),
         })
     }
 
@@ -148,7 +167,7 @@ impl Usage {
         let mut refused = None;
         let outcome = self
             .store
-            .start_call(&new, |facts| match start_decision(&self.decide(facts)) {
+            .start_call(&new, |facts| match start_decision(&self.decide(facts).0) {
                 StartDecision::Start { free, max_seconds } => Some(CallTerms { free, max_seconds }),
                 StartDecision::FreeCallsUsedUp { limit } => {
                     refused = Some(limit);

@@ -6,7 +6,7 @@
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{is_stripe_id, Billing, StripeFailure};
+use super::{is_stripe_id, Billing, CheckoutSessionView, StripeFailure};
 use crate::store::EventReceipt;
 
 /// What handling an event did.
@@ -96,15 +96,27 @@ impl Billing {
         }
         // The customer the event names only picks the lock (and the account the event is listed
         // under until processing finds better); what is stored comes from Stripe.
-        let _serialised = match event["data"]["object"]["customer"].as_str() {
+        // A team's events take the team's lock (its customer, else the team its metadata names).
+        let object = &event["data"]["object"];
+        let _serialised = match object["customer"].as_str() {
             Some(c) => match self.store.user_of_customer(c).await? {
                 Some(user) => {
                     self.store.link_webhook_event_user(event_id, user).await?;
                     Some(self.lock(user).await?)
                 }
-                None => None,
+                None => match self.store.team_of_customer(c).await? {
+                    Some(team) => Some(self.lock(team).await?),
+                    None => None,
+                },
             },
             None => None,
+        };
+        let _serialised = match (_serialised, object["metadata"]["team_id"].as_str()) {
+            (None, Some(team)) => match team.parse::<Uuid>() {
+                Ok(team) => Some(self.lock(team).await?),
+                Err(_) => None,
+            },
+            (held, _) => held,
         };
         match self
             .process(event_id, &subject(kind, &event["data"]["object"]))
@@ -151,6 +163,9 @@ impl Billing {
                 if !(session.complete && session.paid) {
                     return Ok("checkout session not paid");
                 }
+                if let Some(team) = session.metadata_team_id.as_deref() {
+                    return self.process_team_session(team, &session).await;
+                }
                 let by_customer = match &session.customer_id {
                     Some(c) => store.user_of_customer(c).await?,
                     None => None,
@@ -188,13 +203,49 @@ impl Billing {
                     other => other?,
                 };
                 let Some(user) = store.user_of_customer(&record.customer_id).await? else {
-                    return Ok("subscription of no customer of ours");
+                    let sub = self.stripe.team_subscription(id).await?;
+                    let Some(team) = self.team_of_subscription(&sub).await? else {
+                        return Ok("subscription of no customer of ours");
+                    };
+                    self.fulfil_team(team, &sub).await?;
+                    return Ok("team subscription synchronised");
                 };
                 store.link_webhook_event_user(event_id, user).await?;
                 self.fulfil(user, &record).await?;
                 Ok("subscription synchronised")
             }
         }
+    }
+}
+
+impl Billing {
+    /// A paid checkout of a team's seats: stored on the team named by its metadata when the
+    /// session's customer is that team's, read back from the subscription itself.
+    async fn process_team_session(
+        &self,
+        team: &str,
+        session: &CheckoutSessionView,
+    ) -> Result<&'static str, ProcessError> {
+        let Ok(team_id) = team.parse::<Uuid>() else {
+            return Ok("malformed team id");
+        };
+        let Some(team) = self.store.team_by_id(team_id).await? else {
+            return Ok("checkout of a deleted team");
+        };
+        let customer_ok = match (&team.stripe_customer_id, &session.customer_id) {
+            (Some(known), Some(theirs)) => known == theirs,
+            (Some(_), None) => false,
+            (None, _) => true,
+        };
+        let Some(record) = session.subscription.as_ref().filter(|_| customer_ok) else {
+            return Ok("team session references disagree");
+        };
+        let sub = self
+            .stripe
+            .team_subscription(&record.subscription_id)
+            .await?;
+        self.fulfil_team(team_id, &sub).await?;
+        Ok("team checkout fulfilled")
     }
 }
 

@@ -5,6 +5,7 @@
 mod events;
 pub mod signature;
 pub mod stripe;
+pub mod team;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -17,7 +18,11 @@ use crate::store::locks::AdvisoryLock;
 use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
 pub use self::events::{EventError, EventOutcome};
-pub use self::stripe::{CheckoutSessionView, StripeClient, StripeConnection, StripeFailure};
+pub use self::stripe::{
+    CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,
+    TeamSubscription,
+};
+pub use self::team::{TeamBillingError, TeamCheckout, TeamSeatsPreview};
 
 /// stripe-mock's local defaults, shared with `./just up`; production refuses them.
 pub const DEV_STRIPE_SECRET_KEY: &str = "sk_test_closewise_local";

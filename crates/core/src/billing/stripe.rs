@@ -21,6 +21,9 @@ use uuid::Uuid;
 
 use crate::store::SubscriptionRecord;
 
+mod team;
+pub use team::{SeatsPreview, TeamSubscription};
+
 /// Where Stripe is and how to talk to it: all a client needs (webhook secrets and prices are the
 /// API's business).
 #[derive(Clone, Debug)]
@@ -57,6 +60,8 @@ pub struct CheckoutSessionView {
     pub customer_id: Option<String>,
     pub client_reference_id: Option<String>,
     pub metadata_user_id: Option<String>,
+    /// Set on a team's checkout (`metadata.team_id`): the subscription is the team's.
+    pub metadata_team_id: Option<String>,
     /// The subscription it created, read in the same call (expanded).
     pub subscription: Option<SubscriptionRecord>,
 }
@@ -135,14 +140,30 @@ impl StripeClient {
         user_id: Uuid,
         email: &str,
     ) -> Result<String, StripeFailure> {
-        let key = IdempotencyKey::new(format!("closewise-customer-{user_id}"))
-            .map_err(|e| StripeFailure::Unavailable(e.to_string()))?;
+        let key = format!("closewise-customer-{user_id}");
+        self.create_customer_once(
+            "create customer",
+            &key,
+            CreateCustomer::new()
+                .email(email)
+                .metadata(user_metadata(user_id)),
+        )
+        .await
+    }
+
+    /// Creates `customer` under the idempotency `key`: racing callers get one customer.
+    pub(crate) async fn create_customer_once(
+        &self,
+        what: &'static str,
+        key: &str,
+        customer: CreateCustomer,
+    ) -> Result<String, StripeFailure> {
+        let key =
+            IdempotencyKey::new(key).map_err(|e| StripeFailure::Unavailable(e.to_string()))?;
         let customer = self
             .call(
-                "create customer",
-                CreateCustomer::new()
-                    .email(email)
-                    .metadata(user_metadata(user_id))
+                what,
+                customer
                     .customize()
                     .request_strategy(RequestStrategy::Idempotent(key))
                     .send(&self.client),
@@ -163,20 +184,24 @@ impl StripeClient {
         let mut item = CreateCheckoutSessionLineItems::new();
         item.price = Some(price_id.to_owned());
         item.quantity = Some(1);
-        let session = self
-            .call(
-                "create checkout session",
-                CreateCheckoutSession::new()
-                    .mode(CheckoutSessionMode::Subscription)
-                    .customer(customer_id)
-                    .line_items(vec![item])
-                    .success_url(success_url)
-                    .cancel_url(cancel_url)
-                    .client_reference_id(user_id.to_string())
-                    .metadata(user_metadata(user_id))
-                    .send(&self.client),
-            )
-            .await?;
+        let session = CreateCheckoutSession::new()
+            .mode(CheckoutSessionMode::Subscription)
+            .customer(customer_id)
+            .line_items(vec![item])
+            .success_url(success_url)
+            .cancel_url(cancel_url)
+            .client_reference_id(user_id.to_string())
+            .metadata(user_metadata(user_id));
+        self.checkout_url("create checkout session", &session).await
+    }
+
+    /// Creates the checkout session and returns its hosted page's URL (personal or a team's).
+    pub(super) async fn checkout_url(
+        &self,
+        what: &'static str,
+        session: &CreateCheckoutSession,
+    ) -> Result<String, StripeFailure> {
+        let session = self.call(what, session.send(&self.client)).await?;
         session
             .url
             .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
@@ -213,21 +238,28 @@ impl StripeClient {
             customer_id: s.customer.as_ref().map(|c| c.id().as_str().to_owned()),
             client_reference_id: s.client_reference_id.clone(),
             metadata_user_id: s.metadata.as_ref().and_then(|m| m.get("user_id").cloned()),
+            metadata_team_id: s.metadata.as_ref().and_then(|m| m.get("team_id").cloned()),
             subscription,
         })
     }
 
     /// The subscription as Stripe has it now, with its card.
     pub async fn subscription(&self, id: &str) -> Result<SubscriptionRecord, StripeFailure> {
-        let sub = self
-            .call(
-                "retrieve subscription",
-                RetrieveSubscription::new(id)
-                    .expand(vec!["default_payment_method".to_owned()])
-                    .send(&self.client),
-            )
-            .await?;
-        record(&sub)
+        record(&self.retrieve_subscription(id).await?)
+    }
+
+    /// Stripe's subscription object with its card expanded (a personal or a team's).
+    pub(super) async fn retrieve_subscription(
+        &self,
+        id: &str,
+    ) -> Result<Subscription, StripeFailure> {
+        self.call(
+            "retrieve subscription",
+            RetrieveSubscription::new(id)
+                .expand(vec!["default_payment_method".to_owned()])
+                .send(&self.client),
+        )
+        .await
     }
 
     /// Cancels at once (the account is being deleted).

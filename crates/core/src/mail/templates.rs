@@ -1,10 +1,21 @@
 //! The mails we send. Each has a plain-text and an HTML body; links are absolute.
 
 pub enum Template {
-    Verification { link: String },
-    Reset { link: String },
+    Verification {
+        link: String,
+    },
+    Reset {
+        link: String,
+    },
     PasswordChanged,
     AlreadyRegistered,
+    /// An invitation to a team: `role` is "an admin" or "a member", `inviter` an address.
+    TeamInvite {
+        link: String,
+        team: String,
+        role: String,
+        inviter: String,
+    },
 }
 
 pub struct Rendered {
@@ -20,12 +31,15 @@ impl Template {
             Template::Reset { .. } => "reset",
             Template::PasswordChanged => "password_changed",
             Template::AlreadyRegistered => "already_registered",
+            Template::TeamInvite { .. } => "team_invite",
         }
     }
 
     pub fn link(&self) -> Option<&str> {
         match self {
-            Template::Verification { link } | Template::Reset { link } => Some(link),
+            Template::Verification { link }
+            | Template::Reset { link }
+            | Template::TeamInvite { link, .. } => Some(link),
             _ => None,
         }
     }
@@ -66,6 +80,14 @@ impl Template {
                     "If it was not you, no action is needed.".into(),
                 ],
                 None,
+            ),
+            Template::TeamInvite { link, team, role, inviter } => (
+                format!("You're invited to join {team} on {product}"),
+                vec![
+                    format!("{inviter} invited you to join the team {team} on {product} as {role}."),
+                    "Sign in or create an account with this email address, then accept the invitation. The link is valid for 7 days and works once. If you were not expecting it, you can ignore this email.".into(),
+                ],
+                Some(("Accept the invitation", link.clone())),
             ),
         };
         let mut text = paragraphs.join("\n\n");
@@ -116,6 +138,25 @@ mod tests {
         assert!(r.text.contains(link));
         assert!(r.html.contains(link));
         assert_eq!(r.subject, "Confirm your Closewise account");
+    }
+
+    #[test]
+    fn the_team_invite_names_the_team_role_and_inviter_and_carries_its_link() {
+        let link = "http://127.0.0.1:8080/invite?token=abc";
+        let r = Template::TeamInvite {
+            link: link.into(),
+            team: "Northwind <Sales>".into(),
+            role: "a member".into(),
+            inviter: "ana@northwind.example".into(),
+        }
+        .render("Closewise", "http://127.0.0.1:8080");
+        assert_eq!(
+            r.subject,
+            "You're invited to join Northwind <Sales> on Closewise"
+        );
+        assert!(r.text.contains(link) && r.html.contains(link));
+        assert!(r.text.contains("ana@northwind.example") && r.text.contains("7 days"));
+        assert!(r.html.contains("Northwind &lt;Sales&gt;"), "{}", r.html);
     }
 
     #[test]

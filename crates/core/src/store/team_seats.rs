@@ -59,6 +59,40 @@ macro_rules! seats_in {
     }};
 }
 
+/// Inside `locked!`: makes `$user_id` a `$role` of the team when they are in no team and a seat
+/// is free for them (`$except`: the invite being accepted holds no seat of its own). Returns the
+/// refusal from the enclosing function (the transaction rolls back), else `AcceptOutcome::Joined`.
+macro_rules! join_team {
+    ($tx:ident, $team_id:expr, $total:expr, $now:expr, $user_id:expr, $role:expr, $except:expr) => {{
+        let in_team: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM team_members WHERE user_id = $1")
+                .bind($user_id)
+                .fetch_one(&mut *$tx)
+                .await?;
+        if in_team > 0 {
+            return Ok(AcceptOutcome::AlreadyInTeam);
+        }
+        let seats = seats_in!(&mut *$tx, $team_id, $total, $now, $except);
+        if let Err(e) = seats.check_invite() {
+            return Ok(AcceptOutcome::Refused(e));
+        }
+        let joined = sqlx::query(
+            "INSERT INTO team_members (team_id, user_id, role, joined_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind($team_id)
+        .bind($user_id)
+        .bind($role.as_str())
+        .bind($now)
+        .execute(&mut *$tx)
+        .await;
+        match joined {
+            Err(e) if is_unique_violation(&e) => return Ok(AcceptOutcome::AlreadyInTeam),
+            Err(e) => return Err(e),
+            Ok(_) => AcceptOutcome::Joined,
+        }
+    }};
+}
+
 /// Runs `$body` in a transaction holding the team's lock, with `$seats` bound to the team's seats
 /// column (`SeatOutcome::NoTeam`/`$gone` when the team is gone). Commits after the body.
 macro_rules! locked {
@@ -198,10 +232,15 @@ impl Store {
     pub async fn accept_team_invite(
         &self,
         invite: &InviteRow,
+        token_hash: &str,
         user_id: Uuid,
         now: OffsetDateTime,
     ) -> Result<AcceptOutcome, sqlx::Error> {
-        let spend = format!("UPDATE team_invites SET accepted_at = $2 WHERE id = $1 AND {OPEN}");
+        // Spent only through the link it has now: a resend between reading the invite and this
+        // lock gave it a new token, and the old link's accept finds it spent.
+        let spend = format!(
+            "UPDATE team_invites SET accepted_at = $2 WHERE id = $1 AND token_hash = $3 AND {OPEN}"
+        );
         Ok(locked!(
             self,
             invite.team_id,
@@ -210,39 +249,22 @@ impl Store {
                 let spent = sqlx::query(&spend)
                     .bind(invite.id)
                     .bind(now)
+                    .bind(token_hash)
                     .execute(&mut *tx)
                     .await?;
                 if spent.rows_affected() != 1 {
                     return Ok(AcceptOutcome::Spent);
                 }
-                let in_team: i64 =
-                    sqlx::query_scalar("SELECT COUNT(*) FROM team_members WHERE user_id = $1")
-                        .bind(user_id)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                if in_team > 0 {
-                    return Ok(AcceptOutcome::AlreadyInTeam);
-                }
-                let seats = seats_in!(&mut *tx, invite.team_id, total, now, Some(invite.id));
-                if let Err(e) = seats.check_invite() {
-                    return Ok(AcceptOutcome::Refused(e));
-                }
-                let joined = sqlx::query(
-                    "INSERT INTO team_members (team_id, user_id, role, joined_at) \
-                 VALUES ($1, $2, $3, $4)",
+                let role = invite.role();
+                join_team!(
+                    tx,
+                    invite.team_id,
+                    total,
+                    now,
+                    user_id,
+                    role,
+                    Some(invite.id)
                 )
-                .bind(invite.team_id)
-                .bind(user_id)
-                .bind(invite.role().as_str())
-                .bind(now)
-                .execute(&mut *tx)
-                .await;
-                match joined {
-                    Err(e) if is_unique_violation(&e) => return Ok(AcceptOutcome::AlreadyInTeam),
-                    Err(e) => return Err(e),
-                    Ok(_) => {}
-                }
-                AcceptOutcome::Joined
             }
         ))
     }
@@ -270,3 +292,6 @@ impl Store {
         }))
     }
 }
+
+// The domain-join approval (`team_join`) takes a seat the same way.
+pub(super) use {join_team, locked, seats_in};

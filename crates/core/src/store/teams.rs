@@ -5,6 +5,7 @@ use closewise_domain::teams::Role;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::audit::{bind_audit, NewAudit};
 use super::{dispatch, is_unique_violation, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -103,6 +104,19 @@ const TEAM_COLUMNS: &str = "id, name, owner_id, stripe_customer_id, subscription
 
 const INVITE_COLUMNS: &str = "id, team_id, email, role, invited_by, created_at, expires_at, \
     last_sent_at, accepted_at, declined_at, revoked_at";
+
+/// The roles a member-facing change was decided on (`teams::may_remove`, `may_set_role`): the
+/// change is made only while the target (`$3`) and the actor (`$4` with `$5`) still hold them,
+/// so a promotion or demotion landing in between is not overridden.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckedRoles {
+    pub actor: Uuid,
+    pub actor_role: Role,
+    pub target_role: Role,
+}
+
+const STILL_CHECKED: &str = "role = $3 AND EXISTS (SELECT 1 FROM team_members a \
+    WHERE a.team_id = $1 AND a.user_id = $4 AND a.role = $5)";
 
 pub(super) const OPEN: &str = "accepted_at IS NULL AND declined_at IS NULL AND revoked_at IS NULL";
 
@@ -281,49 +295,64 @@ impl Store {
             .map(|r| r.rows_affected() == 1))
     }
 
-    /// Removes a member who is not the owner. False when there is no such member.
+    /// Removes a member who is not the owner, while the roles `checked` still hold. False when
+    /// there is no such member or a role changed since the caller checked them.
     pub async fn remove_team_member(
         &self,
         team_id: Uuid,
         user_id: Uuid,
+        checked: &CheckedRoles,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 AND role <> 'owner'"
-        )
-        .bind(team_id)
-        .bind(user_id)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
+        let sql = format!(
+            "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 AND role <> 'owner' \
+             AND {STILL_CHECKED}"
+        );
+        dispatch!(self, |p| sqlx::query(&sql)
+            .bind(team_id)
+            .bind(user_id)
+            .bind(checked.target_role.as_str())
+            .bind(checked.actor)
+            .bind(checked.actor_role.as_str())
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected() == 1))
     }
 
-    /// Gives a member who is not the owner another role (admin or member).
+    /// Gives a member who is not the owner another role (admin or member), while the roles
+    /// `checked` still hold. False when there is no such member or a role changed meanwhile.
     pub async fn set_team_member_role(
         &self,
         team_id: Uuid,
         user_id: Uuid,
         role: Role,
+        checked: &CheckedRoles,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE team_members SET role = $3 WHERE team_id = $1 AND user_id = $2 \
-             AND role <> 'owner'"
-        )
-        .bind(team_id)
-        .bind(user_id)
-        .bind(role.as_str())
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
+        let sql = format!(
+            "UPDATE team_members SET role = $6 WHERE team_id = $1 AND user_id = $2 \
+             AND role <> 'owner' AND {STILL_CHECKED}"
+        );
+        dispatch!(self, |p| sqlx::query(&sql)
+            .bind(team_id)
+            .bind(user_id)
+            .bind(checked.target_role.as_str())
+            .bind(checked.actor)
+            .bind(checked.actor_role.as_str())
+            .bind(role.as_str())
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected() == 1))
     }
 
     /// Makes the member `to` the owner and the owner `from` an admin, in one transaction. False,
     /// with nothing changed, unless `from` owns the team and `to` is another of its members.
+    /// `audit` (an operator's transfer) is written in the same transaction.
     pub async fn transfer_team(
         &self,
         team_id: Uuid,
         from: Uuid,
         to: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<bool, sqlx::Error> {
         let set_role = "UPDATE team_members SET role = $3 WHERE team_id = $1 AND user_id = $2 \
              AND role = $4";
@@ -354,6 +383,9 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
+            if let Some(audit) = audit {
+                bind_audit!(self, audit).execute(&mut *tx).await?;
+            }
             tx.commit().await?;
             Ok(true)
         })

@@ -8,6 +8,7 @@
 
 use closewise_domain::plan::{PlanStatus, PlanType};
 use closewise_domain::subscription::SubscriptionStatus;
+use closewise_domain::team_billing::TeamSubscriptionFacts;
 use closewise_domain::usage::{BillingFacts, EndReason, Ending, OpenCall};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -73,9 +74,11 @@ pub struct GrantRow {
 }
 
 /// What the meter is decided from, read together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UsageFacts {
     pub billing: BillingFacts,
+    /// The team whose seat the user holds, if any.
+    pub team: Option<TeamFacts>,
     /// Calls started under the Free Trial.
     pub free_used: u32,
     /// Calls operators granted.
@@ -83,6 +86,39 @@ pub struct UsageFacts {
 }
 
 /// The terms a new call starts on.
+/// The team whose seat the user holds, and its subscription.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamFacts {
+    pub id: Uuid,
+    pub name: String,
+    pub subscription: TeamSubscriptionFacts,
+}
+
+#[derive(sqlx::FromRow)]
+struct TeamFactsRow {
+    id: Uuid,
+    name: String,
+    subscription_status: Option<String>,
+    current_period_end: Option<i64>,
+}
+
+impl TeamFactsRow {
+    fn facts(self) -> TeamFacts {
+        TeamFacts {
+            id: self.id,
+            name: self.name,
+            subscription: TeamSubscriptionFacts {
+                status: self
+                    .subscription_status
+                    .and_then(|s| SubscriptionStatus::parse(&s).ok()),
+                current_period_end: self
+                    .current_period_end
+                    .and_then(|t| OffsetDateTime::from_unix_timestamp(t).ok()),
+            },
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CallTerms {
     pub free: bool,
@@ -162,7 +198,15 @@ macro_rules! facts_in {
         .bind($user_id)
         .fetch_one($conn)
         .await?;
+        let team = sqlx::query_as::<_, TeamFactsRow>(
+            "SELECT t.id, t.name, t.subscription_status, t.current_period_end \
+             FROM team_members m JOIN teams t ON t.id = m.team_id WHERE m.user_id = $1",
+        )
+        .bind($user_id)
+        .fetch_optional($conn)
+        .await?;
         UsageFacts {
+            team: team.map(TeamFactsRow::facts),
             billing: BillingFacts {
                 plan_type: plan.plan_type,
                 plan_status: plan.status,

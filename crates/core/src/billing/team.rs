@@ -1,0 +1,440 @@
+//! Team billing (docs/teams.md, "Billing"): a checkout of N seats for the team's own Stripe
+//! customer, its confirmation, Stripe's events about a team's subscription, the seats' preview and
+//! change, and deleting a team with its subscription. The team row follows what Stripe says, read
+//! back under the team's lock (`Billing::lock` keyed by the team id: in process, and the advisory
+//! lock on PostgreSQL), never a personal plan. Role checks are the callers' (`team_for`).
+
+use closewise_domain::subscription::SubscriptionStatus;
+use closewise_domain::team_billing::{
+    checkout_seats, has_live_subscription, may_start_checkout, InvalidSeats,
+    NO_TEAM_SUBSCRIPTION_MESSAGE, TEAM_ALREADY_SUBSCRIBED_MESSAGE,
+};
+use closewise_domain::teams::{may, Action, Role, SeatError};
+use serde_json::json;
+use uuid::Uuid;
+
+use super::stripe::{SeatsPreview, TeamSubscription};
+use super::{is_stripe_id, Billing, StripeFailure};
+use crate::store::audit::NewAudit;
+use crate::store::team_billing::ResizeOutcome;
+use crate::store::teams::TeamRow;
+use crate::teams::SeatsView;
+
+/// Why a team billing step did not happen. `code()` is the machine code; the message is the
+/// user's (except the session errors, which the API answers with the activation message).
+#[derive(Debug, thiserror::Error)]
+pub enum TeamBillingError {
+    #[error("There is no such team.")]
+    TeamNotFound,
+    #[error("Your role in the team does not allow this.")]
+    ForbiddenRole,
+    #[error("{0}")]
+    InvalidSeats(InvalidSeats),
+    /// Seats out of range or below those in use (the domain's message).
+    #[error("{0}")]
+    Seats(SeatError),
+    #[error("{}", TEAM_ALREADY_SUBSCRIBED_MESSAGE)]
+    AlreadySubscribed,
+    #[error("{}", NO_TEAM_SUBSCRIPTION_MESSAGE)]
+    NoSubscription,
+    #[error("Stripe has no checkout session by that id")]
+    SessionNotFound,
+    #[error("the checkout session is not the team's")]
+    SessionNotYours,
+    #[error("the checkout session is not paid")]
+    SessionNotPaid,
+    /// Stripe refused the proration date (outside the current period).
+    #[error("The preview is out of date. Preview the change again.")]
+    InvalidProrationDate,
+    #[error("Stripe is unavailable: {0}")]
+    StripeUnavailable(StripeFailure),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+impl TeamBillingError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            TeamBillingError::TeamNotFound => "team_not_found",
+            TeamBillingError::ForbiddenRole => "forbidden_role",
+            TeamBillingError::InvalidSeats(e) => e.code(),
+            TeamBillingError::Seats(e) => e.code(),
+            TeamBillingError::AlreadySubscribed => "team_already_subscribed",
+            TeamBillingError::NoSubscription => "no_team_subscription",
+            TeamBillingError::SessionNotFound => "session_not_found",
+            TeamBillingError::SessionNotYours => "session_not_yours",
+            TeamBillingError::SessionNotPaid => "session_not_paid",
+            TeamBillingError::InvalidProrationDate => "invalid_proration_date",
+            TeamBillingError::StripeUnavailable(_) => "stripe_unavailable",
+            TeamBillingError::Database(_) => "internal",
+        }
+    }
+}
+
+/// A checkout of seats for the team, as the caller asked it.
+pub struct TeamCheckout<'a> {
+    pub seats: u32,
+    pub price_id: &'a str,
+    pub success_url: &'a str,
+    pub cancel_url: &'a str,
+    /// The address on the team's Stripe customer (the caller's).
+    pub email: &'a str,
+}
+
+/// A seat change priced by Stripe before it is made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamSeatsPreview {
+    pub seats: u32,
+    pub amount_due_now: i64,
+    pub next_total: i64,
+    pub currency: String,
+    /// Pass it back to `set_team_seats` to be charged what was shown.
+    pub proration_date: i64,
+}
+
+fn status_of(team: &TeamRow) -> Option<SubscriptionStatus> {
+    team.subscription_status
+        .as_deref()
+        .and_then(|s| SubscriptionStatus::parse(s).ok())
+}
+
+fn unavailable(e: StripeFailure) -> TeamBillingError {
+    TeamBillingError::StripeUnavailable(e)
+}
+
+impl Billing {
+    /// The caller's team and role when the role allows `action`; in no team: not found.
+    pub async fn team_for(
+        &self,
+        user_id: Uuid,
+        action: Action,
+    ) -> Result<(TeamRow, Role), TeamBillingError> {
+        let (team_id, role) = self
+            .store
+            .membership_of(user_id)
+            .await?
+            .ok_or(TeamBillingError::TeamNotFound)?;
+        if !may(role, action) {
+            return Err(TeamBillingError::ForbiddenRole);
+        }
+        let team = self.team_row(team_id).await?;
+        Ok((team, role))
+    }
+
+    async fn team_row(&self, team_id: Uuid) -> Result<TeamRow, TeamBillingError> {
+        self.store
+            .team_by_id(team_id)
+            .await?
+            .ok_or(TeamBillingError::TeamNotFound)
+    }
+
+    /// Starts a checkout of `seats` for the team with its own customer (created once); returns
+    /// the hosted page's URL. Stripe failures are `StripeUnavailable` (the API's checkout_failed).
+    pub async fn start_team_checkout(
+        &self,
+        team: &TeamRow,
+        checkout: &TeamCheckout<'_>,
+        actor: Uuid,
+    ) -> Result<String, TeamBillingError> {
+        // One payable checkout per team at a time: under the team's lock, the sessions it left
+        // open are expired before a new one starts, so two pages (two tabs, owner and admin)
+        // can never both be paid into two subscriptions.
+        let _serialised = self.lock(team.id).await?;
+        let team = &self.team_row(team.id).await?;
+        if !may_start_checkout(status_of(team)) {
+            return Err(TeamBillingError::AlreadySubscribed);
+        }
+        let now = self.clock.now();
+        let used = self.store.team_seats(team, now).await?.used();
+        let seats = checkout_seats(checkout.seats, used).map_err(TeamBillingError::InvalidSeats)?;
+        let customer = match &team.stripe_customer_id {
+            Some(c) => c.clone(),
+            None => {
+                let created = self
+                    .stripe
+                    .create_team_customer(team.id, checkout.email, &team.name)
+                    .await
+                    .map_err(unavailable)?;
+                self.store
+                    .save_team_customer(team.id, &created, now)
+                    .await?
+                    .unwrap_or(created)
+            }
+        };
+        self.expire_open_checkouts(&customer).await?;
+        let url = self
+            .stripe
+            .create_team_checkout_session(
+                team.id,
+                &customer,
+                checkout.price_id,
+                seats,
+                checkout.success_url,
+                checkout.cancel_url,
+            )
+            .await
+            .map_err(unavailable)?;
+        self.audit(
+            actor,
+            "team.checkout",
+            json!({"team_id": team.id, "seats": seats}),
+        )
+        .await?;
+        tracing::info!(team_id = %team.id, seats, "team checkout started");
+        Ok(url)
+    }
+
+    /// Expires the team customer's open checkout sessions. One paid in the meantime cannot be
+    /// expired: its subscription is on its way, so no second checkout starts.
+    async fn expire_open_checkouts(&self, customer: &str) -> Result<(), TeamBillingError> {
+        for id in self
+            .stripe
+            .open_checkout_sessions(customer)
+            .await
+            .map_err(unavailable)?
+        {
+            match self.stripe.expire_checkout_session(&id).await {
+                Ok(()) | Err(StripeFailure::NotFound) => {}
+                Err(StripeFailure::Refused { .. }) => {
+                    tracing::warn!(session = %id, "an open team checkout was paid meanwhile");
+                    return Err(TeamBillingError::AlreadySubscribed);
+                }
+                Err(e) => return Err(unavailable(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores Stripe's view of the team's subscription (seats = the item's quantity). Call it
+    /// under the team's lock, with what was just read from Stripe.
+    pub async fn fulfil_team(
+        &self,
+        team_id: Uuid,
+        sub: &TeamSubscription,
+    ) -> Result<bool, sqlx::Error> {
+        let stored = self
+            .store
+            .apply_team_subscription(team_id, &sub.record, sub.quantity, self.clock.now())
+            .await?;
+        tracing::info!(%team_id, subscription = %sub.record.subscription_id,
+            status = %sub.record.status, seats = sub.quantity, stored, "team subscription stored");
+        Ok(stored)
+    }
+
+    /// The success page's activation for a team: any member may confirm; the session must be
+    /// this team's (metadata and customer), complete and paid. Reads the subscription back.
+    pub async fn confirm_team_checkout(
+        &self,
+        user_id: Uuid,
+        session_id: &str,
+    ) -> Result<TeamRow, TeamBillingError> {
+        let id = session_id.trim();
+        let (team, _) = self.team_for(user_id, Action::View).await?;
+        if !is_stripe_id(id) {
+            return Err(TeamBillingError::SessionNotFound);
+        }
+        let _serialised = self.lock(team.id).await?;
+        let session = self
+            .stripe
+            .checkout_session(id)
+            .await
+            .map_err(|e| match e {
+                StripeFailure::NotFound => TeamBillingError::SessionNotFound,
+                other => unavailable(other),
+            })?;
+        let team = self.team_row(team.id).await?;
+        let named = session.metadata_team_id.as_deref() == Some(team.id.to_string().as_str());
+        let customer_ok = match (&team.stripe_customer_id, &session.customer_id) {
+            (Some(known), Some(theirs)) => known == theirs,
+            (Some(_), None) => false,
+            (None, _) => true,
+        };
+        if !named || !customer_ok {
+            tracing::warn!(session = %session.id, "team confirm of a session that is not the team's");
+            return Err(TeamBillingError::SessionNotYours);
+        }
+        let Some(record) = session
+            .subscription
+            .filter(|_| session.complete && session.paid)
+        else {
+            return Err(TeamBillingError::SessionNotPaid);
+        };
+        let sub = self
+            .stripe
+            .team_subscription(&record.subscription_id)
+            .await
+            .map_err(unavailable)?;
+        self.fulfil_team(team.id, &sub).await?;
+        self.team_row(team.id).await
+    }
+
+    /// The team a subscription of Stripe's belongs to: by its customer, else by its metadata
+    /// when that team has no other customer.
+    pub(super) async fn team_of_subscription(
+        &self,
+        sub: &TeamSubscription,
+    ) -> Result<Option<Uuid>, sqlx::Error> {
+        if let Some(team) = self.store.team_of_customer(&sub.record.customer_id).await? {
+            return Ok(Some(team));
+        }
+        let Some(team_id) = sub.team_id else {
+            return Ok(None);
+        };
+        Ok(match self.store.team_by_id(team_id).await? {
+            Some(t) if t.stripe_customer_id.is_none() => Some(team_id),
+            _ => None,
+        })
+    }
+
+    /// What changing the team's seats to `seats` would cost now, from Stripe's invoice preview.
+    pub async fn preview_team_seats(
+        &self,
+        team: &TeamRow,
+        seats: u32,
+    ) -> Result<TeamSeatsPreview, TeamBillingError> {
+        let (subscription_id, customer) = live_subscription(team)?;
+        let now = self.clock.now();
+        let current = self.store.team_seats(team, now).await?;
+        current
+            .check_resize(seats)
+            .map_err(TeamBillingError::Seats)?;
+        let sub = self
+            .stripe
+            .team_subscription(subscription_id)
+            .await
+            .map_err(unavailable)?;
+        let item = sub
+            .item_id
+            .as_deref()
+            .ok_or(TeamBillingError::NoSubscription)?;
+        let proration_date = sub.proration_date(now.unix_timestamp());
+        let SeatsPreview {
+            amount_due_now,
+            next_total,
+            currency,
+        } = self
+            .stripe
+            .preview_quantity(customer, subscription_id, item, seats, proration_date)
+            .await
+            .map_err(unavailable)?;
+        Ok(TeamSeatsPreview {
+            seats,
+            amount_due_now,
+            next_total,
+            currency,
+            proration_date,
+        })
+    }
+
+    /// Sets the team's seats: under the team's lock and row lock, checks them against members and
+    /// pending invites (`Seats::check_resize`), changes the subscription item's quantity at Stripe
+    /// (`create_prorations`, at `proration_date` or now), then stores the seats and subscription
+    /// Stripe answered. No role check: callers check roles.
+    pub async fn set_team_seats(
+        &self,
+        team_id: Uuid,
+        seats: u32,
+        proration_date: Option<i64>,
+    ) -> Result<SeatsView, TeamBillingError> {
+        let _serialised = self.lock(team_id).await?;
+        let team = self.team_row(team_id).await?;
+        let (subscription_id, _) = live_subscription(&team)?;
+        let now = self.clock.now();
+        let stripe = &self.stripe;
+        let outcome = self
+            .store
+            .resize_team_seats(team_id, seats, now, || async move {
+                let sub = stripe.team_subscription(subscription_id).await?;
+                let Some(item) = sub.item_id.as_deref() else {
+                    return Err(StripeFailure::NotFound);
+                };
+                let at = proration_date.unwrap_or_else(|| sub.proration_date(now.unix_timestamp()));
+                let changed = stripe
+                    .set_subscription_quantity(subscription_id, item, seats, at)
+                    .await?;
+                Ok((changed.record, changed.quantity))
+            })
+            .await?;
+        match outcome {
+            ResizeOutcome::Done(seats) => {
+                tracing::info!(%team_id, seats = seats.total, "team seats changed");
+                Ok(seats.into())
+            }
+            ResizeOutcome::Refused(e) => Err(TeamBillingError::Seats(e)),
+            ResizeOutcome::NoTeam => Err(TeamBillingError::TeamNotFound),
+            ResizeOutcome::Failed(StripeFailure::NotFound) => Err(TeamBillingError::NoSubscription),
+            ResizeOutcome::Failed(StripeFailure::Refused { .. }) if proration_date.is_some() => {
+                Err(TeamBillingError::InvalidProrationDate)
+            }
+            ResizeOutcome::Failed(e) => Err(unavailable(e)),
+        }
+    }
+
+    /// Cancels the team's subscription at Stripe at once (refusing, and keeping the team, when
+    /// Stripe cannot be reached), then deletes the team with its members and invites, audited.
+    /// Holds the team's lock throughout, so the cancellation's webhooks find no team.
+    pub async fn delete_team(
+        &self,
+        team_id: Uuid,
+        actor: Uuid,
+    ) -> Result<Option<String>, TeamBillingError> {
+        let _serialised = self.lock(team_id).await?;
+        let team = self.team_row(team_id).await?;
+        // A checkout left open must not be paid for a team that is gone.
+        if let Some(customer) = &team.stripe_customer_id {
+            self.expire_open_checkouts(customer).await?;
+        }
+        let cancelled = match (
+            &team.subscription_id,
+            has_live_subscription(status_of(&team)),
+        ) {
+            (Some(sub), true) => match self.stripe.cancel_subscription(sub).await {
+                Ok(()) | Err(StripeFailure::NotFound) => Some(sub.clone()),
+                Err(e) => return Err(unavailable(e)),
+            },
+            _ => None,
+        };
+        let audit = self.audit_row(
+            actor,
+            "team.delete",
+            json!({"team_id": team_id, "name": team.name, "subscription": cancelled}),
+        );
+        self.store.delete_team_audited(team_id, &audit).await?;
+        tracing::info!(%team_id, "team deleted");
+        Ok(cancelled)
+    }
+
+    fn audit_row(&self, actor: Uuid, action: &'static str, details: serde_json::Value) -> NewAudit {
+        NewAudit {
+            actor: actor.to_string(),
+            action,
+            user_id: Some(actor),
+            target_email: None,
+            reason: None,
+            details,
+            now: self.clock.now(),
+        }
+    }
+
+    /// Writes an audit row of a team change the user `actor` made.
+    pub async fn audit(
+        &self,
+        actor: Uuid,
+        action: &'static str,
+        details: serde_json::Value,
+    ) -> Result<(), sqlx::Error> {
+        self.store
+            .record_audit(&self.audit_row(actor, action, details))
+            .await
+    }
+}
+
+/// The team's subscription id and customer when it has a subscription that has not ended.
+fn live_subscription(team: &TeamRow) -> Result<(&str, &str), TeamBillingError> {
+    match (&team.subscription_id, &team.stripe_customer_id) {
+        (Some(sub), Some(customer)) if has_live_subscription(status_of(team)) => {
+            Ok((sub, customer))
+        }
+        _ => Err(TeamBillingError::NoSubscription),
+    }
+}

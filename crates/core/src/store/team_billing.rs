@@ -1,0 +1,191 @@
+//! A team's Stripe side (docs/teams.md, "Billing"): its customer, the subscription Stripe reports
+//! for it (seats = the item's quantity), a seat change made at Stripe under the team's row lock,
+//! and deleting the team.
+
+use std::future::Future;
+
+use closewise_domain::teams::Seats;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::audit::{bind_audit, NewAudit};
+use super::team_seats::{locked, seats_in};
+use super::teams::count;
+use super::teams::OPEN;
+use super::{dispatch, Pool, Store, SubscriptionRecord};
+
+/// A subscription that ended never replaces the one the team has now: only the same
+/// subscription, or the first, or one after the stored one ended, is written; and a live one
+/// replaces an abandoned first payment (`incomplete`), which `may_start_checkout` lets the team
+/// retry with a new checkout.
+const APPLY: &str = "UPDATE teams SET subscription_id = $2, price_id = $3, \
+    subscription_status = $4, current_period_end = $5, cancel_at_period_end = $6, seats = $7, \
+    stripe_customer_id = COALESCE(stripe_customer_id, $8), updated_at = $9 \
+    WHERE id = $1 AND (subscription_id IS NULL OR subscription_id = $2 \
+    OR subscription_status IN ('canceled', 'incomplete_expired') \
+    OR (subscription_status = 'incomplete' \
+        AND $4 NOT IN ('incomplete', 'incomplete_expired', 'canceled')))";
+
+fn seats_column(quantity: u32) -> i32 {
+    i32::try_from(quantity).unwrap_or(i32::MAX)
+}
+
+macro_rules! apply_team {
+    ($conn:expr, $team_id:expr, $record:expr, $quantity:expr, $now:expr) => {
+        sqlx::query(APPLY)
+            .bind($team_id)
+            .bind(&$record.subscription_id)
+            .bind(&$record.price_id)
+            .bind($record.status.as_str())
+            .bind($record.current_period_end)
+            .bind($record.cancel_at_period_end)
+            .bind(seats_column($quantity))
+            .bind(&$record.customer_id)
+            .bind($now)
+            .execute($conn)
+            .await
+            .map(|r| r.rows_affected() == 1)
+    };
+}
+
+/// How a seat change at Stripe ended.
+#[derive(Debug)]
+pub enum ResizeOutcome<E> {
+    /// Stripe changed the quantity; the team's row holds what it answered.
+    Done(Seats),
+    /// The domain refused the new seats; Stripe was not called.
+    Refused(closewise_domain::teams::SeatError),
+    /// Stripe failed; nothing changed here.
+    Failed(E),
+    NoTeam,
+}
+
+impl Store {
+    /// The team whose Stripe customer this is.
+    pub async fn team_of_customer(&self, customer_id: &str) -> Result<Option<Uuid>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
+            "SELECT id FROM teams WHERE stripe_customer_id = $1"
+        )
+        .bind(customer_id)
+        .fetch_optional(p)
+        .await)
+    }
+
+    /// Remembers the team's customer unless it has one; returns the one it has.
+    pub async fn save_team_customer(
+        &self,
+        team_id: Uuid,
+        customer_id: &str,
+        now: OffsetDateTime,
+    ) -> Result<Option<String>, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query(
+                "UPDATE teams SET stripe_customer_id = $2, updated_at = $3 \
+                 WHERE id = $1 AND stripe_customer_id IS NULL",
+            )
+            .bind(team_id)
+            .bind(customer_id)
+            .bind(now)
+            .execute(p)
+            .await?;
+            sqlx::query_scalar::<_, Option<String>>(
+                "SELECT stripe_customer_id FROM teams WHERE id = $1",
+            )
+            .bind(team_id)
+            .fetch_optional(p)
+            .await
+            .map(Option::flatten)
+        })
+    }
+
+    /// Stores Stripe's view of the team's subscription, seats = its item's quantity. False when
+    /// nothing was written (no such team, or an older subscription than the team's live one).
+    #[tracing::instrument(skip_all, fields(%team_id))]
+    pub async fn apply_team_subscription(
+        &self,
+        team_id: Uuid,
+        record: &SubscriptionRecord,
+        quantity: u32,
+        now: OffsetDateTime,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| apply_team!(p, team_id, record, quantity, now))
+    }
+
+    /// Changes the seats under the team's row lock: checks `seats` against the members and
+    /// pending invites (`Seats::check_resize`), runs `change` (the quantity change at Stripe),
+    /// then stores what it answered, before any invite or accept can take a seat in between.
+    #[tracing::instrument(skip_all, fields(%team_id, seats))]
+    pub async fn resize_team_seats<F, Fut, E>(
+        &self,
+        team_id: Uuid,
+        seats: u32,
+        now: OffsetDateTime,
+        change: F,
+    ) -> Result<ResizeOutcome<E>, sqlx::Error>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<(SubscriptionRecord, u32), E>>,
+    {
+        Ok(locked!(
+            self,
+            team_id,
+            ResizeOutcome::NoTeam,
+            |tx, total| {
+                let current = seats_in!(&mut *tx, team_id, total, now, None);
+                if let Err(e) = current.check_resize(seats) {
+                    return Ok(ResizeOutcome::Refused(e));
+                }
+                let (record, quantity) = match change().await {
+                    Ok(answer) => answer,
+                    Err(e) => return Ok(ResizeOutcome::Failed(e)),
+                };
+                apply_team!(&mut *tx, team_id, record, quantity, now)?;
+                ResizeOutcome::Done(Seats {
+                    total: quantity,
+                    ..current
+                })
+            }
+        ))
+    }
+
+    /// Deletes the team (members, invites and join requests go with it) and writes the audit
+    /// row in the same transaction. False when it was gone already.
+    #[tracing::instrument(skip_all, fields(%team_id))]
+    pub async fn delete_team_audited(
+        &self,
+        team_id: Uuid,
+        audit: &NewAudit,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let deleted = sqlx::query("DELETE FROM teams WHERE id = $1")
+                .bind(team_id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                == 1;
+            if deleted {
+                bind_audit!(self, audit).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok(deleted)
+        })
+    }
+
+    /// How many members the team has, and how many open invites (expired ones included).
+    pub async fn team_headcount(&self, team_id: Uuid) -> Result<(u32, u32), sqlx::Error> {
+        let invites = format!("SELECT COUNT(*) FROM team_invites WHERE team_id = $1 AND {OPEN}");
+        dispatch!(self, |p| {
+            let members: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM team_members WHERE team_id = $1")
+                    .bind(team_id)
+                    .fetch_one(p)
+                    .await?;
+            let open: i64 = sqlx::query_scalar(&invites)
+                .bind(team_id)
+                .fetch_one(p)
+                .await?;
+            Ok((count(members), count(open)))
+        })
+    }
+}

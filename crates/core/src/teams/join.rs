@@ -1,0 +1,133 @@
+//! Domain join: the owner turns it on for the company's mail domain (their own verified address's,
+//! never a public mail domain); verified users at that domain in no team ask to join; an admin
+//! approves (a free seat needed) or denies. The rules are `closewise_domain::teams`'s.
+
+use closewise_domain::teams::{
+    is_public_mail_domain, mail_domain, may_enable_domain_join, may_request_join, Action,
+};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::{found, TeamView, Teams, TeamsError};
+use crate::store::team_seats::AcceptOutcome;
+
+/// An undecided request to join the caller's team.
+#[derive(Clone, Debug)]
+pub struct JoinRequestView {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub email: String,
+    pub created_at: OffsetDateTime,
+}
+
+impl Teams {
+    /// Turns domain join on for `domain` (the owner's own verified company domain) or off (None).
+    pub async fn set_join_domain(
+        &self,
+        user_id: Uuid,
+        domain: Option<&str>,
+    ) -> Result<TeamView, TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::ConfigureDomainJoin).await?;
+        let domain = match domain.map(|d| d.trim().trim_end_matches('.').to_ascii_lowercase()) {
+            None => None,
+            Some(d) => {
+                let owner = self
+                    .store
+                    .user_by_id(user_id)
+                    .await?
+                    .ok_or(TeamsError::TeamNotFound)?;
+                let verified = owner.email_confirmed_at.is_some();
+                if !may_enable_domain_join(&owner.email, verified, &d) {
+                    return Err(TeamsError::DomainNotAllowed);
+                }
+                Some(d)
+            }
+        };
+        let now = self.clock.now();
+        found(
+            self.store
+                .set_team_join_domain(team_id, domain.as_deref(), now)
+                .await?,
+        )?;
+        self.view(user_id).await
+    }
+
+    /// The teams the caller may ask to join: those whose domain join is on for their verified
+    /// address's domain. Empty for an unverified user, one in a team, or a public mail domain.
+    pub async fn joinable(&self, user_id: Uuid) -> Result<Vec<(Uuid, String)>, TeamsError> {
+        let Some(user) = self.store.user_by_id(user_id).await? else {
+            return Ok(Vec::new());
+        };
+        let domain = mail_domain(&user.email).filter(|d| !is_public_mail_domain(d));
+        let eligible =
+            user.email_confirmed_at.is_some() && self.store.membership_of(user_id).await?.is_none();
+        match domain {
+            Some(domain) if eligible => Ok(self.store.teams_joinable_at(&domain).await?),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// Asks to join `team_id` (once while undecided). A team the caller may not ask (no domain
+    /// join for their domain, or no such team) is not found.
+    pub async fn request_join(&self, user_id: Uuid, team_id: Uuid) -> Result<(), TeamsError> {
+        let user = self
+            .store
+            .user_by_id(user_id)
+            .await?
+            .ok_or(TeamsError::TeamNotFound)?;
+        if user.email_confirmed_at.is_none() {
+            return Err(TeamsError::EmailNotVerified);
+        }
+        if self.store.membership_of(user_id).await?.is_some() {
+            return Err(TeamsError::AlreadyInTeam);
+        }
+        let team = self.team(team_id).await?;
+        if !may_request_join(&user.email, true, team.join_domain.as_deref()) {
+            return Err(TeamsError::TeamNotFound);
+        }
+        let now = self.clock.now();
+        self.store
+            .request_team_join(Uuid::now_v7(), team_id, user_id, now)
+            .await?;
+        Ok(())
+    }
+
+    /// The undecided requests to join the caller's team (admins and the owner).
+    pub async fn join_requests(&self, user_id: Uuid) -> Result<Vec<JoinRequestView>, TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::ApproveJoin).await?;
+        Ok(self
+            .store
+            .team_join_requests(team_id)
+            .await?
+            .into_iter()
+            .map(|r| JoinRequestView {
+                id: r.id,
+                user_id: r.user_id,
+                email: r.email,
+                created_at: r.created_at,
+            })
+            .collect())
+    }
+
+    /// Approves a request of the caller's team: its user becomes a member when a seat is free.
+    pub async fn approve_join(&self, user_id: Uuid, request_id: Uuid) -> Result<(), TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::ApproveJoin).await?;
+        let outcome = self
+            .store
+            .approve_team_join(team_id, request_id, self.clock.now())
+            .await?;
+        match outcome {
+            AcceptOutcome::Joined => Ok(()),
+            AcceptOutcome::Spent | AcceptOutcome::NoTeam => Err(TeamsError::TeamNotFound),
+            AcceptOutcome::AlreadyInTeam => Err(TeamsError::AlreadyInTeam),
+            AcceptOutcome::Refused(e) => Err(TeamsError::Seats(e)),
+        }
+    }
+
+    /// Denies a request of the caller's team.
+    pub async fn deny_join(&self, user_id: Uuid, request_id: Uuid) -> Result<(), TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::ApproveJoin).await?;
+        let now = self.clock.now();
+        found(self.store.deny_team_join(team_id, request_id, now).await?)
+    }
+}
