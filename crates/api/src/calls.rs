@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AuthUser};
+use crate::ratelimit::Bucket;
 use crate::state::AppState;
 use closewise_core::store::CallRow;
 use closewise_core::usage::UsageError;
@@ -84,6 +85,7 @@ fn started(call: &CallRow) -> CallStartedResponse {
         (status = 200, body = CallStartedResponse, description = "Started before with this client_call_id"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_client_call_id`"),
         (status = 403, body = crate::error::ErrorBody, description = "`free_calls_used_up`"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: more than 60 calls started in an hour"),
     ),
     security(("bearer" = [])))]
 pub async fn start(
@@ -91,6 +93,7 @@ pub async fn start(
     auth: AuthUser,
     AppJson(body): AppJson<StartCallRequest>,
 ) -> ApiResult<(StatusCode, AppJson<CallStartedResponse>)> {
+    crate::auth::limit(&state, Bucket::CallStartPerUser, &auth.user_id.to_string()).await?;
     let outcome = state
         .usage
         .start_call(auth.user_id, Some(auth.session_id), &body.client_call_id)

@@ -124,7 +124,10 @@ impl Settings {
         Self::from_lookup(|k| std::env::var(k).ok())
     }
 
-    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<Self> {
+    /// A variable set to an empty (or blank) value counts as unset: its default applies, as in
+    /// compose files that pass `${VAR:-}` through.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> anyhow::Result<Self> {
+        let get = |k: &str| lookup(k).filter(|v| !v.trim().is_empty());
         let env = match get("APP_ENV").as_deref() {
             None | Some("") | Some("development") => AppEnv::Development,
             Some("production") => AppEnv::Production,
@@ -446,6 +449,28 @@ mod tests {
         }
         let err = settings(&[("TRUST_X_FORWARDED_FOR", "true")]).unwrap_err();
         assert!(err.to_string().contains("TRUSTED_PROXIES"), "{err}");
+    }
+
+    #[test]
+    fn an_empty_variable_is_unset_and_takes_its_default() {
+        let blank = settings(&[
+            ("APP_ADDR", ""),
+            ("APP_BASE_URL", " "),
+            ("DATABASE_URL", ""),
+            ("MAIL_FROM", ""),
+            ("WEB_DIST", ""),
+            ("STRIPE_API_BASE", ""),
+            ("RATE_LIMIT_MAIL_PER_IP", ""),
+        ])
+        .unwrap();
+        let defaults = settings(&[]).unwrap();
+        assert_eq!(blank.addr, defaults.addr);
+        assert_eq!(blank.base_url, defaults.base_url);
+        assert_eq!(blank.database_url, defaults.database_url);
+        assert_eq!(blank.mail_from, defaults.mail_from);
+        assert_eq!(blank.web_dist, defaults.web_dist);
+        assert_eq!(blank.stripe.api_base, defaults.stripe.api_base);
+        assert_eq!(blank.limits.mail_per_ip, defaults.limits.mail_per_ip);
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct EntitlementClaims {
     pub calls_limit: Option<u32>,
     pub calls_remaining: Option<u32>,
     pub max_call_seconds: Option<u32>,
+    /// `personal` or `team` while paid; absent on the Free Trial (and in older tokens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     pub iat: i64,
     pub valid_until: i64,
     pub grace_until: i64,
@@ -47,6 +50,7 @@ impl EntitlementClaims {
             calls_limit: e.calls.map(|c| c.limit),
             calls_remaining: e.calls.map(|c| c.remaining),
             max_call_seconds: e.max_call_seconds,
+            source: None,
             iat: times.iat,
             valid_until: times.valid_until,
             grace_until: times.grace_until,

@@ -28,6 +28,12 @@ pub struct CallsResponse {
 }
 
 #[derive(Serialize, ToSchema)]
+pub struct EntitlementsTeam {
+    pub id: uuid::Uuid,
+    pub name: String,
+}
+
+#[derive(Serialize, ToSchema)]
 #[schema(as = EntitlementsBody)]
 pub struct EntitlementsResponse {
     /// `free` or `monthly`.
@@ -41,6 +47,11 @@ pub struct EntitlementsResponse {
     pub calls_this_month: u32,
     /// `payment_failed` while a subscription's payment failed and it has not ended.
     pub warning: Option<String>,
+    /// Where paid access comes from: `personal`, `team` (a seat of a paid team), or null on the
+    /// Free Trial.
+    pub source: Option<String>,
+    /// The team whose seat the caller holds, paid or not.
+    pub team: Option<EntitlementsTeam>,
     /// An EdDSA JWT (`typ: entitlement+jwt`, the `kid` of `/.well-known/jwks.json`, audience
     /// `closewise-desktop`) with these entitlements, `valid_until` (iat + 24 h), `grace_until`
     /// (valid_until + 7 days) and `exp` (= grace_until).
@@ -59,7 +70,10 @@ pub async fn entitlements(
         .entitlements(auth.user_id, Some(auth.session_id))
         .await?;
     let e = current.entitlements;
-    let claims = EntitlementClaims::new(state.keys.issuer(), auth.user_id, &e, state.clock.now());
+    let source = current.source.map(|s| s.as_str().to_owned());
+    let mut claims =
+        EntitlementClaims::new(state.keys.issuer(), auth.user_id, &e, state.clock.now());
+    claims.source = source.clone();
     let entitlement_token = state.keys.issue_entitlement(&claims)?;
     Ok(AppJson(EntitlementsResponse {
         plan_type: e.plan_type.as_str().to_owned(),
@@ -72,6 +86,11 @@ pub async fn entitlements(
         max_call_seconds: e.max_call_seconds,
         calls_this_month: current.calls_this_month,
         warning: e.warning.map(|w| w.as_str().to_owned()),
+        source,
+        team: current.team.map(|t| EntitlementsTeam {
+            id: t.id,
+            name: t.name,
+        }),
         entitlement_token,
     }))
 }

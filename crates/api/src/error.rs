@@ -6,7 +6,9 @@ use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use closewise_core::accounts::AccountError;
+use closewise_core::teams::TeamsError;
 use closewise_core::usage::UsageError;
+use closewise_domain::teams::SeatError;
 use serde::Serialize;
 
 #[derive(Debug)]
@@ -106,9 +108,20 @@ impl From<sqlx::Error> for ApiError {
             sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
                 ApiError::Unavailable(e.into())
             }
+            sqlx::Error::Database(ref db) if server_going_away(db.code().as_deref()) => {
+                ApiError::Unavailable(e.into())
+            }
             other => ApiError::Internal(other.into()),
         }
     }
+}
+
+/// PostgreSQL's SQLSTATEs for a server that is shutting down, starting up or dropped the
+/// connection (classes 57P and 08): a request in flight when it goes is `503 unavailable`, as a
+/// refused connection is, not a 500.
+fn server_going_away(code: Option<&str>) -> bool {
+    matches!(code, Some("57P01" | "57P02" | "57P03" | "57P05"))
+        || code.is_some_and(|c| c.starts_with("08"))
 }
 
 impl From<AccountError> for ApiError {
@@ -122,6 +135,11 @@ impl From<AccountError> for ApiError {
                     "We could not cancel your subscription just now, so your account was not deleted. Please try again.",
                 )
             }
+            AccountError::TeamOwner => ApiError::new(
+                StatusCode::CONFLICT,
+                "team_owner",
+                AccountError::TeamOwner.to_string(),
+            ),
             AccountError::Database(e) => e.into(),
         }
     }
@@ -135,6 +153,33 @@ impl From<UsageError> for ApiError {
             UsageError::FreeCallsUsedUp { .. } => StatusCode::FORBIDDEN,
             UsageError::CallNotFound => StatusCode::NOT_FOUND,
             UsageError::CallEnded | UsageError::CallTimeLimitReached => StatusCode::CONFLICT,
+        };
+        Self::new(status, e.code(), e.to_string())
+    }
+}
+
+impl From<TeamsError> for ApiError {
+    fn from(e: TeamsError) -> Self {
+        let e = match e {
+            TeamsError::Database(db) => return db.into(),
+            other => other,
+        };
+        let status = match &e {
+            TeamsError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            TeamsError::TeamNotFound | TeamsError::InviteNotFound => StatusCode::NOT_FOUND,
+            TeamsError::ForbiddenRole | TeamsError::EmailNotVerified => StatusCode::FORBIDDEN,
+            TeamsError::AlreadyInTeam
+            | TeamsError::AlreadyMember(_)
+            | TeamsError::InviteUsed
+            | TeamsError::InviteOtherAddress => StatusCode::CONFLICT,
+            TeamsError::Seats(SeatError::OutOfRange) => StatusCode::BAD_REQUEST,
+            TeamsError::Seats(_) => StatusCode::CONFLICT,
+            TeamsError::InviteExpired
+            | TeamsError::InvalidName(_)
+            | TeamsError::InvalidEmail(_)
+            | TeamsError::InvalidRole
+            | TeamsError::InvalidTransfer
+            | TeamsError::DomainNotAllowed => StatusCode::BAD_REQUEST,
         };
         Self::new(status, e.code(), e.to_string())
     }
@@ -232,5 +277,62 @@ impl IntoResponse for ApiError {
             }
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    #[derive(Debug)]
+    struct PgError(&'static str);
+
+    impl std::fmt::Display for PgError {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "SQLSTATE {}", self.0)
+        }
+    }
+
+    impl std::error::Error for PgError {}
+
+    impl sqlx::error::DatabaseError for PgError {
+        fn message(&self) -> &str {
+            "terminating connection due to administrator command"
+        }
+        fn code(&self) -> Option<Cow<'_, str>> {
+            Some(Cow::Borrowed(self.0))
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sqlx::error::ErrorKind {
+            sqlx::error::ErrorKind::Other
+        }
+    }
+
+    fn status_of(code: &'static str) -> StatusCode {
+        let e: ApiError = sqlx::Error::Database(Box::new(PgError(code))).into();
+        e.into_response().status()
+    }
+
+    #[test]
+    fn a_server_shutting_down_or_a_dropped_connection_is_unavailable() {
+        for code in ["57P01", "57P02", "57P03", "08006", "08003"] {
+            assert_eq!(status_of(code), StatusCode::SERVICE_UNAVAILABLE, "{code}");
+        }
+    }
+
+    #[test]
+    fn other_database_errors_stay_internal() {
+        for code in ["23505", "42P01", "40001"] {
+            assert_eq!(status_of(code), StatusCode::INTERNAL_SERVER_ERROR, "{code}");
+        }
     }
 }

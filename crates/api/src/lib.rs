@@ -21,6 +21,8 @@ pub mod ops;
 pub mod plans;
 pub mod ratelimit;
 pub mod state;
+pub mod team;
+pub mod team_billing;
 pub mod web;
 
 use std::net::SocketAddr;
@@ -59,6 +61,8 @@ pub fn api_router(development: bool) -> OpenApiRouter<AppState> {
         .merge(billing::router())
         .merge(entitlements::router())
         .merge(calls::router())
+        .merge(team::router())
+        .merge(team_billing::router())
         .merge(ops::router(development))
 }
 

@@ -40,6 +40,13 @@ pub enum Bucket {
     /// User-code lookups and decisions (right or wrong) per user, and per client address.
     UserCodePerUser,
     UserCodePerIp,
+    /// Team invitations (new and resent) per inviter, and new ones per invited address; a resend
+    /// of one address at most once a minute.
+    InvitePerInviter,
+    InvitePerAddress,
+    InviteResend,
+    /// Calls started per user (`closewise_domain::usage::CALL_STARTS_PER_HOUR`).
+    CallStartPerUser,
 }
 
 /// Keys kept when `RATE_LIMIT_MAX_KEYS` is not set.

@@ -10,6 +10,7 @@ use closewise_core::clock::Clock;
 use closewise_core::mail::Composer;
 use closewise_core::password::Hasher;
 use closewise_core::store::Store;
+use closewise_core::teams::Teams;
 use closewise_core::usage::Usage;
 
 use crate::authcache::AuthCache;
@@ -31,6 +32,7 @@ pub struct Inner {
     pub billing: Billing,
     pub accounts: Accounts,
     pub usage: Usage,
+    pub teams: Teams,
     /// Verified access tokens of active sessions (`authcache`).
     pub auth_cache: Arc<AuthCache>,
 }
@@ -49,6 +51,7 @@ impl AppState {
         let accounts = Accounts::new(store.clone(), billing.clone());
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
+        let teams = Teams::new(store.clone(), clock.clone());
         let auth_cache = Arc::new(AuthCache::for_store(&store));
         let observer = auth_cache.clone();
         store.on_revoked(move |revoked| observer.revoke(revoked));
@@ -63,6 +66,7 @@ impl AppState {
             billing,
             accounts,
             usage,
+            teams,
             auth_cache,
         }))
     }

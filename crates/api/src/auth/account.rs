@@ -44,7 +44,7 @@ pub async fn current_user(
 
 /// The signed-in caller proves it knows the password again before a sensitive change. Attempts
 /// count against the account's failed sign-in budget, like sign-in itself.
-pub(super) async fn reconfirm_password(
+pub(crate) async fn reconfirm_password(
     state: &AppState,
     auth: &AuthUser,
     ip: std::net::IpAddr,
@@ -70,7 +70,9 @@ pub(super) async fn reconfirm_password(
 
 #[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = ChangePasswordRequest,
     responses((status = 200, body = EmptyResponse), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
-        (status = 422, body = crate::error::ErrorBody)), security(("bearer" = [])))]
+        (status = 422, body = crate::error::ErrorBody),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts`: password checks count as sign-in attempts")),
+    security(("bearer" = [])))]
 #[tracing::instrument(skip_all)]
 pub async fn change_password(
     State(state): State<AppState>,
@@ -100,7 +102,10 @@ pub async fn change_password(
 }
 
 #[utoipa::path(delete, path = "/api/account", tag = "auth", request_body = DeleteAccountRequest,
-    responses((status = 204, description = "Account deleted"), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)),
+    responses((status = 204, description = "Account deleted"), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 409, body = crate::error::ErrorBody, description = "`team_owner`: transfer or delete the team first"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts`: password checks count as sign-in attempts"),
+        (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`: the subscription could not be cancelled; nothing deleted")),
     security(("bearer" = [])))]
 #[tracing::instrument(skip_all)]
 pub async fn delete_account(

@@ -30,7 +30,7 @@ pub(super) fn parse_password(raw: &str) -> ApiResult<Password> {
 
 /// Spends one request of `bucket` for `key`, refusing with 429 when its budget is spent. Async:
 /// on PostgreSQL the windows are shared by every replica in the database.
-pub(super) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()> {
+pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()> {
     let l = &state.settings.limits;
     let now = state.clock.now();
     let (n, window) = match bucket {
@@ -40,6 +40,18 @@ pub(super) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiRes
         Bucket::DevicePerIp => (l.device_per_ip, l.device_window),
         Bucket::UserCodePerUser => (l.user_codes_per_user, l.device_window),
         Bucket::UserCodePerIp => (l.user_codes_per_ip, l.device_window),
+        Bucket::InvitePerInviter => (l.mail_per_ip, l.mail_window),
+        Bucket::CallStartPerUser => (
+            closewise_domain::usage::CALL_STARTS_PER_HOUR,
+            std::time::Duration::from_secs(3600),
+        ),
+        Bucket::InvitePerAddress => (l.mail_per_email, l.mail_window),
+        Bucket::InviteResend => (
+            1,
+            RESEND_INTERVAL
+                .try_into()
+                .unwrap_or(std::time::Duration::from_secs(60)),
+        ),
         Bucket::FailedSigninPerAccountIp => {
             (l.failed_signins_per_account_ip, l.failed_signin_window)
         }

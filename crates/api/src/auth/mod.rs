@@ -2,7 +2,7 @@
 //! signed-in account, the desktop app's browser and device sign-in and its devices), sessions and
 //! their cookie, and e-mail tokens.
 
-mod account;
+pub(crate) mod account;
 mod authorize;
 mod common;
 mod device;
@@ -21,6 +21,7 @@ use utoipa_axum::routes;
 
 use crate::state::AppState;
 
+pub(crate) use common::limit;
 pub use common::{EmptyResponse, EMAIL_WORK_FLOOR};
 pub use grants::{CodeGrantRequest, DeviceGrantRequest};
 pub use token::RefreshRequest;

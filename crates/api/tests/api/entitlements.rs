@@ -203,3 +203,22 @@ both!(
         assert!(verify(&jwks, &token).is_none());
     }
 );
+
+both!(
+    async fn a_paid_user_starting_calls_nonstop_is_limited_per_hour(app) {
+        let (token, user_id) = user(&app, "ana@example.com").await;
+        subscription(&app, user_id, SubscriptionStatus::Active).await;
+        let per_hour = closewise_domain::usage::CALL_STARTS_PER_HOUR;
+        for n in 0..per_hour {
+            let (status, v) = start(&app, &token, &format!("burst-{n}")).await;
+            assert_eq!(status, StatusCode::CREATED, "call {n}: {v}");
+        }
+        let (status, v) = start(&app, &token, "one-too-many").await;
+        assert_eq!((status, error_code(&v)), (StatusCode::TOO_MANY_REQUESTS, "rate_limited"), "{v}");
+        // An hour later the budget is back.
+        app.state.clock.advance(Duration::hours(1) + Duration::seconds(1));
+        let token = another_session(&app, "ana@example.com").await;
+        let (status, v) = start(&app, &token, "next-hour").await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+    }
+);

@@ -25,5 +25,7 @@ mod sessions;
 mod signin;
 mod signup;
 mod takeover;
+mod team;
+mod team_billing;
 mod verify;
 mod web;

@@ -1,0 +1,235 @@
+//! The team itself and its members: `GET`/`POST`/`PATCH /api/team`, transfer, leave, removing a
+//! member and changing a role.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use closewise_core::teams::TeamsError;
+use serde::Deserialize;
+use serde_json::json;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::{
+    audit, no_content, parse_role, path_id, team_response, MaybeTeamResponse, TeamResponse,
+};
+use crate::error::ApiResult;
+use crate::extract::{AppJson, AuthUser};
+use crate::state::AppState;
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TeamNameBody)]
+pub struct NameRequest {
+    /// 1 to 80 characters (trimmed), no control characters.
+    pub name: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TransferBody)]
+pub struct TransferRequest {
+    /// The member who becomes the owner.
+    pub user_id: Uuid,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TeamRoleBody)]
+pub struct RoleRequest {
+    /// `admin` or `member`.
+    pub role: String,
+}
+
+#[utoipa::path(get, path = "/api/team", tag = "teams",
+    responses((status = 200, body = MaybeTeamResponse, description = "`team` is null when the caller is in no team")),
+    security(("bearer" = [])))]
+pub async fn get_team(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<AppJson<MaybeTeamResponse>> {
+    let team = match state.teams.view(auth.user_id).await {
+        Ok(t) => Some(t.into()),
+        Err(TeamsError::TeamNotFound) => None,
+        Err(e) => return Err(e.into()),
+    };
+    Ok(AppJson(MaybeTeamResponse { team }))
+}
+
+#[utoipa::path(post, path = "/api/team", tag = "teams", request_body = NameRequest,
+    responses(
+        (status = 201, body = TeamResponse, description = "Created: the caller is its owner, holding 1 seat of 0"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_team_name`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`email_not_verified`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`already_in_team`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn create_team(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<NameRequest>,
+) -> ApiResult<(StatusCode, AppJson<TeamResponse>)> {
+    // Read from the database, not the token, as the checkout does.
+    let verified = state
+        .store
+        .user_by_id(auth.user_id)
+        .await?
+        .is_some_and(|u| u.email_confirmed_at.is_some());
+    if !verified {
+        return Err(TeamsError::EmailNotVerified.into());
+    }
+    let team = state.teams.create(auth.user_id, &body.name).await?;
+    let details = json!({ "team_id": team.id, "name": team.name });
+    audit(&state, &auth, "team.create", None, None, details).await?;
+    Ok((StatusCode::CREATED, AppJson(team.into())))
+}
+
+#[utoipa::path(patch, path = "/api/team", tag = "teams", request_body = NameRequest,
+    responses(
+        (status = 200, body = TeamResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_team_name`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner renames)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn rename_team(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<NameRequest>,
+) -> ApiResult<AppJson<TeamResponse>> {
+    let team = state.teams.rename(auth.user_id, &body.name).await?;
+    let details = json!({ "team_id": team.id, "name": team.name });
+    audit(&state, &auth, "team.rename", None, None, details).await?;
+    Ok(AppJson(team.into()))
+}
+
+#[utoipa::path(post, path = "/api/team/transfer", tag = "teams", request_body = TransferRequest,
+    responses(
+        (status = 200, body = TeamResponse, description = "The target is the owner, the caller an admin"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_transfer` (to oneself)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner transfers)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found` (also: the target is not a member)"),
+    ),
+    security(("bearer" = [])))]
+pub async fn transfer(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<TransferRequest>,
+) -> ApiResult<AppJson<TeamResponse>> {
+    state.teams.transfer(auth.user_id, body.user_id).await?;
+    let team = team_response(&state, auth.user_id).await?;
+    let details = json!({ "team_id": team.team.id, "from": auth.user_id, "to": body.user_id });
+    audit(
+        &state,
+        &auth,
+        "team.transfer",
+        Some(body.user_id),
+        None,
+        details,
+    )
+    .await?;
+    Ok(AppJson(team))
+}
+
+#[utoipa::path(post, path = "/api/team/leave", tag = "teams",
+    responses(
+        (status = 204, description = "Left; the seat is free"),
+        (status = 400, body = crate::error::ErrorBody, description = "`owner_cannot_leave`: transfer the team first"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn leave(State(state): State<AppState>, auth: AuthUser) -> ApiResult<StatusCode> {
+    let team = state
+        .store
+        .membership_of(auth.user_id)
+        .await?
+        .map(|(team, _)| team);
+    match state.teams.leave(auth.user_id).await {
+        Err(TeamsError::ForbiddenRole) => {
+            return Err(crate::error::ApiError::bad_request(
+                "owner_cannot_leave",
+                "The owner cannot leave the team. Transfer it to another member first.",
+            ))
+        }
+        other => other?,
+    }
+    audit(
+        &state,
+        &auth,
+        "team.leave",
+        None,
+        None,
+        json!({ "team_id": team }),
+    )
+    .await?;
+    Ok(no_content())
+}
+
+#[utoipa::path(delete, path = "/api/team/members/{user_id}", tag = "teams",
+    params(("user_id" = Uuid, Path, description = "The member's user id")),
+    responses(
+        (status = 204, description = "Removed; their seat is free and their next entitlements follow"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (`teams::may_remove`)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`: not a member of the caller's team"),
+    ),
+    security(("bearer" = [])))]
+pub async fn remove_member(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(user_id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let target = path_id(&user_id)?;
+    let (team, target_email) = member_of_callers_team(&state, auth.user_id, target).await?;
+    state.teams.remove_member(auth.user_id, target).await?;
+    let details = json!({ "team_id": team });
+    audit(
+        &state,
+        &auth,
+        "team.member_remove",
+        Some(target),
+        target_email,
+        details,
+    )
+    .await?;
+    Ok(no_content())
+}
+
+#[utoipa::path(put, path = "/api/team/members/{user_id}/role", tag = "teams", request_body = RoleRequest,
+    params(("user_id" = Uuid, Path, description = "The member's user id")),
+    responses(
+        (status = 200, body = TeamResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_role` (only `admin` or `member`; ownership is transferred)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (`teams::may_set_role`: the owner)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn set_role(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(user_id): Path<String>,
+    AppJson(body): AppJson<RoleRequest>,
+) -> ApiResult<AppJson<TeamResponse>> {
+    let target = path_id(&user_id)?;
+    let role = parse_role(&body.role)?;
+    let (team, target_email) = member_of_callers_team(&state, auth.user_id, target).await?;
+    state.teams.set_role(auth.user_id, target, role).await?;
+    let details = json!({ "team_id": team, "role": role.as_str() });
+    audit(
+        &state,
+        &auth,
+        "team.member_role",
+        Some(target),
+        target_email,
+        details,
+    )
+    .await?;
+    Ok(AppJson(team_response(&state, auth.user_id).await?))
+}
+
+/// The caller's team id and the target's address, for the audit row (the service decides whether
+/// the target is a member of that team).
+async fn member_of_callers_team(
+    state: &AppState,
+    caller: Uuid,
+    target: Uuid,
+) -> ApiResult<(Option<Uuid>, Option<String>)> {
+    let team = state.store.membership_of(caller).await?.map(|(t, _)| t);
+    let email = state.store.user_by_id(target).await?.map(|u| u.email);
+    Ok((team, email))
+}

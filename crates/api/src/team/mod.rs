@@ -1,0 +1,262 @@
+//! The team endpoints (docs/api.md, "Teams"): the team, its members and roles, invitations, domain
+//! join. Billing for teams (checkout, seats, deleting the team) is `team_billing`'s, which answers
+//! the same `Team` body through `team_response`.
+//!
+//! The rules are the core's (`closewise_core::teams::Teams`, itself applying
+//! `closewise_domain::teams`); handlers parse, call, audit and answer.
+
+mod invites;
+mod join;
+mod manage;
+
+use axum::http::StatusCode;
+use closewise_core::store::audit::NewAudit;
+use closewise_core::teams::{TeamView, TeamsError};
+use closewise_domain::teams::Role;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::AuthUser;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(
+            manage::get_team,
+            manage::create_team,
+            manage::rename_team
+        ))
+        .routes(routes!(manage::transfer))
+        .routes(routes!(manage::leave))
+        .routes(routes!(manage::remove_member))
+        .routes(routes!(manage::set_role))
+        .routes(routes!(invites::invite))
+        .routes(routes!(invites::resend))
+        .routes(routes!(invites::revoke))
+        .routes(routes!(invites::lookup))
+        .routes(routes!(invites::accept))
+        .routes(routes!(invites::decline))
+        .routes(routes!(join::set_domain_join))
+        .routes(routes!(join::joinable))
+        .routes(routes!(join::request_join, join::join_requests))
+        .routes(routes!(join::approve))
+        .routes(routes!(join::deny))
+}
+
+/// A role in a team.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = TeamRole)]
+pub enum RoleBody {
+    Owner,
+    Admin,
+    Member,
+}
+
+impl From<Role> for RoleBody {
+    fn from(r: Role) -> Self {
+        match r {
+            Role::Owner => RoleBody::Owner,
+            Role::Admin => RoleBody::Admin,
+            Role::Member => RoleBody::Member,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamSeats)]
+pub struct SeatsBody {
+    /// The seats bought (the subscription's quantity; 0 before checkout).
+    pub total: u32,
+    /// Members plus pending invites.
+    pub used: u32,
+    pub free: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamSubscription)]
+pub struct TeamSubscriptionBody {
+    /// Stripe's status: `active`, `trialing`, `past_due`, `unpaid`, `canceled`, `incomplete`,
+    /// `incomplete_expired`, `paused`.
+    pub status: String,
+    /// Unix seconds.
+    pub current_period_end: Option<i64>,
+    pub cancel_at_period_end: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamMember)]
+pub struct MemberBody {
+    pub user_id: Uuid,
+    pub email: String,
+    pub role: RoleBody,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub joined_at: OffsetDateTime,
+    /// Calls started since the first of this month (UTC).
+    pub calls_this_month: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamInvite)]
+pub struct InviteBody {
+    pub id: Uuid,
+    pub email: String,
+    pub role: RoleBody,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub expires_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub last_sent_at: OffsetDateTime,
+    /// Expired invites hold no seat; a resend revives one when a seat is free.
+    pub expired: bool,
+}
+
+/// The team as the caller sees it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Team)]
+pub struct TeamBody {
+    pub id: Uuid,
+    pub name: String,
+    /// The caller's role.
+    pub role: RoleBody,
+    pub seats: SeatsBody,
+    /// Null before the first checkout.
+    pub subscription: Option<TeamSubscriptionBody>,
+    /// The team's subscription counts as subscribed (active or trialing).
+    pub paid: bool,
+    /// The domain whose verified addresses may ask to join; null: domain join is off.
+    pub join_domain: Option<String>,
+    /// The caller's own personal subscription counts as subscribed while the team is paid.
+    pub personal_subscription_overlap: bool,
+    pub members: Vec<MemberBody>,
+    /// Open invites (expired ones included); `[]` for members.
+    pub invites: Vec<InviteBody>,
+}
+
+impl From<TeamView> for TeamBody {
+    fn from(t: TeamView) -> Self {
+        TeamBody {
+            id: t.id,
+            name: t.name,
+            role: t.role.into(),
+            seats: SeatsBody {
+                total: t.seats.total,
+                used: t.seats.used,
+                free: t.seats.free,
+            },
+            subscription: t.subscription.map(|s| TeamSubscriptionBody {
+                status: s.status,
+                current_period_end: s.current_period_end,
+                cancel_at_period_end: s.cancel_at_period_end,
+            }),
+            paid: t.paid,
+            join_domain: t.join_domain,
+            personal_subscription_overlap: t.personal_subscription_overlap,
+            members: t
+                .members
+                .into_iter()
+                .map(|m| MemberBody {
+                    user_id: m.user_id,
+                    email: m.email,
+                    role: m.role.into(),
+                    joined_at: m.joined_at,
+                    calls_this_month: m.calls_this_month,
+                })
+                .collect(),
+            invites: t
+                .invites
+                .into_iter()
+                .map(|i| InviteBody {
+                    id: i.id,
+                    email: i.email,
+                    role: i.role.into(),
+                    created_at: i.created_at,
+                    expires_at: i.expires_at,
+                    last_sent_at: i.last_sent_at,
+                    expired: i.expired,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `{"team": Team}`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamAnswer)]
+pub struct TeamResponse {
+    pub team: TeamBody,
+}
+
+/// `{"team": Team | null}`: null when the caller is in no team.
+#[derive(Serialize, ToSchema)]
+#[schema(as = MaybeTeamAnswer)]
+pub struct MaybeTeamResponse {
+    pub team: Option<TeamBody>,
+}
+
+impl From<TeamView> for TeamResponse {
+    fn from(t: TeamView) -> Self {
+        TeamResponse { team: t.into() }
+    }
+}
+
+/// The caller's team as `{"team": Team}` (for the team billing endpoints too).
+pub async fn team_response(state: &AppState, user_id: Uuid) -> ApiResult<TeamResponse> {
+    Ok(state.teams.view(user_id).await?.into())
+}
+
+/// A role from a request: only `admin` and `member` can be given (ownership is transferred).
+pub(crate) fn parse_role(raw: &str) -> ApiResult<Role> {
+    Role::parse(raw.trim())
+        .filter(Role::invitable)
+        .ok_or_else(|| TeamsError::InvalidRole.into())
+}
+
+/// An id in a path that is not a UUID names nothing of the caller's team.
+pub(crate) fn path_id(raw: &str) -> ApiResult<Uuid> {
+    Uuid::parse_str(raw).map_err(|_| TeamsError::TeamNotFound.into())
+}
+
+/// Writes the audit row of a team change made by the caller (actor: their address).
+pub(crate) async fn audit(
+    state: &AppState,
+    auth: &AuthUser,
+    action: &'static str,
+    about: Option<Uuid>,
+    target_email: Option<String>,
+    details: serde_json::Value,
+) -> ApiResult<()> {
+    state
+        .store
+        .record_audit(&NewAudit {
+            actor: auth.email.clone(),
+            action,
+            user_id: Some(about.unwrap_or(auth.user_id)),
+            target_email,
+            reason: None,
+            details,
+            now: state.clock.now(),
+        })
+        .await?;
+    Ok(())
+}
+
+/// The 204 of a change with nothing to answer.
+pub(crate) fn no_content() -> StatusCode {
+    StatusCode::NO_CONTENT
+}
+
+/// The refusal of a team that does not exist for the caller.
+pub(crate) fn not_found() -> ApiError {
+    TeamsError::TeamNotFound.into()
+}

@@ -1,0 +1,328 @@
+//! Team billing (docs/teams.md): checkout of N seats, its confirmation, the seats' preview and
+//! change, and deleting the team with its subscription. The rules and Stripe calls are
+//! `closewise_core::billing::team`'s; these handlers check the caller's role, call it and map
+//! its errors. Another team's anything is `404 team_not_found`.
+
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use closewise_core::billing::{TeamBillingError, TeamCheckout};
+use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
+use closewise_domain::limits::same_origin;
+use closewise_domain::teams::Action;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AppJson, AuthUser, ClientIp};
+use crate::state::AppState;
+use crate::team::{team_response, TeamResponse};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(checkout))
+        .routes(routes!(confirm))
+        .routes(routes!(preview))
+        .routes(routes!(set_seats))
+        .routes(routes!(delete_team))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TeamCheckoutBody)]
+pub struct TeamCheckoutRequest {
+    /// At least the seats in use (members and pending invites), at most 1000.
+    pub seats: i64,
+    /// Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
+    /// replaced by Stripe).
+    pub success_url: String,
+    pub cancel_url: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamCheckoutAnswer)]
+pub struct TeamCheckoutResponse {
+    pub url: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TeamConfirmBody)]
+pub struct TeamConfirmRequest {
+    pub session_id: String,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct PreviewQuery {
+    /// The new number of seats.
+    pub seats: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = SeatsPreviewAnswer)]
+pub struct SeatsPreviewResponse {
+    pub seats: u32,
+    /// Cents: the prorated difference on the next invoice; negative for a credit.
+    pub amount_due_now: i64,
+    /// Cents: the new monthly total.
+    pub next_total: i64,
+    pub currency: String,
+    /// Unix seconds; send it back with `PUT /api/team/seats` to be charged what was shown.
+    pub proration_date: i64,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TeamSeatsBody)]
+pub struct SetSeatsRequest {
+    pub seats: i64,
+    /// From the preview; default now.
+    #[serde(default)]
+    pub proration_date: Option<i64>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TeamDeleteBody)]
+pub struct DeleteTeamRequest {
+    pub password: String,
+}
+
+/// The one mapping of team billing's errors; `session` answers the confirm's with the
+/// activation message, as `/api/checkout/confirm` does.
+fn error(e: TeamBillingError) -> ApiError {
+    use TeamBillingError as E;
+    let status = match &e {
+        E::Database(_) => match e {
+            E::Database(db) => return db.into(),
+            _ => unreachable!(),
+        },
+        E::TeamNotFound => StatusCode::NOT_FOUND,
+        E::ForbiddenRole => StatusCode::FORBIDDEN,
+        E::InvalidSeats(_) | E::InvalidProrationDate => StatusCode::BAD_REQUEST,
+        E::Seats(s) if s.code() == "invalid_seats" => StatusCode::BAD_REQUEST,
+        E::Seats(_) | E::AlreadySubscribed | E::NoSubscription => StatusCode::CONFLICT,
+        E::SessionNotFound => {
+            return ApiError::new(StatusCode::NOT_FOUND, e.code(), ACTIVATION_FAILED)
+        }
+        E::SessionNotYours => {
+            return ApiError::new(StatusCode::FORBIDDEN, e.code(), ACTIVATION_FAILED)
+        }
+        E::SessionNotPaid => {
+            return ApiError::new(StatusCode::CONFLICT, e.code(), ACTIVATION_FAILED)
+        }
+        E::StripeUnavailable(_) => StatusCode::BAD_GATEWAY,
+    };
+    let message = match &e {
+        E::StripeUnavailable(cause) => {
+            tracing::warn!(error = %cause, "team billing: Stripe failed");
+            "Stripe could not be reached. Please try again.".to_owned()
+        }
+        other => other.to_string(),
+    };
+    ApiError::new(status, e.code(), message)
+}
+
+/// Seats as a client sent them: out of `u32` is simply out of range.
+fn seats(n: i64) -> u32 {
+    u32::try_from(n).unwrap_or(if n < 0 { 0 } else { u32::MAX })
+}
+
+#[utoipa::path(post, path = "/api/team/checkout", tag = "teams", request_body = TeamCheckoutRequest,
+    responses(
+        (status = 200, body = TeamCheckoutResponse, description = "The hosted checkout of the seats"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_redirect_url`"),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`, `email_not_verified`"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`team_already_subscribed`"),
+        (status = 502, body = crate::error::ErrorBody, description = "`checkout_failed`"),
+    ),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user_id = %auth.user_id))]
+pub async fn checkout(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<TeamCheckoutRequest>,
+) -> ApiResult<AppJson<TeamCheckoutResponse>> {
+    let (team, _) = state
+        .billing
+        .team_for(auth.user_id, Action::ChangeSeats)
+        .await
+        .map_err(error)?;
+    let user = state
+        .store
+        .user_by_id(auth.user_id)
+        .await?
+        .ok_or_else(ApiError::invalid_token)?;
+    if user.email_confirmed_at.is_none() {
+        let r = CheckoutRefusal::EmailNotVerified;
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            r.code(),
+            r.to_string(),
+        ));
+    }
+    let base_url = &state.settings.base_url;
+    if !same_origin(base_url, &body.success_url) || !same_origin(base_url, &body.cancel_url) {
+        return Err(ApiError::bad_request(
+            "invalid_redirect_url",
+            "The return addresses must be pages of this site",
+        ));
+    }
+    let request = TeamCheckout {
+        seats: seats(body.seats),
+        price_id: &state.settings.stripe.price_id,
+        success_url: &body.success_url,
+        cancel_url: &body.cancel_url,
+        email: &user.email,
+    };
+    let url = state
+        .billing
+        .start_team_checkout(&team, &request, auth.user_id)
+        .await
+        .map_err(|e| match e {
+            TeamBillingError::StripeUnavailable(cause) => {
+                tracing::warn!(error = %cause, "team checkout failed");
+                ApiError::new(StatusCode::BAD_GATEWAY, "checkout_failed", CHECKOUT_FAILED)
+            }
+            other => error(other),
+        })?;
+    Ok(AppJson(TeamCheckoutResponse { url }))
+}
+
+#[utoipa::path(post, path = "/api/team/checkout/confirm", tag = "teams", request_body = TeamConfirmRequest,
+    responses(
+        (status = 200, body = TeamResponse, description = "The session was paid: the team's subscription and seats"),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`session_not_yours`"),
+        (status = 404, body = crate::error::ErrorBody, description = "`session_not_found`, `team_not_found`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`session_not_paid`"),
+        (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`"),
+    ),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user_id = %auth.user_id))]
+pub async fn confirm(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<TeamConfirmRequest>,
+) -> ApiResult<AppJson<TeamResponse>> {
+    state
+        .billing
+        .confirm_team_checkout(auth.user_id, &body.session_id)
+        .await
+        .map_err(|e| match e {
+            TeamBillingError::StripeUnavailable(_) => {
+                ApiError::new(StatusCode::BAD_GATEWAY, e.code(), ACTIVATION_FAILED)
+            }
+            other => error(other),
+        })?;
+    Ok(AppJson(team_response(&state, auth.user_id).await?))
+}
+
+#[utoipa::path(get, path = "/api/team/seats/preview", tag = "teams", params(PreviewQuery),
+    responses(
+        (status = 200, body = SeatsPreviewResponse, description = "What the change would cost, from Stripe's invoice preview"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`"),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`no_team_subscription`, `seats_in_use`"),
+        (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`"),
+    ),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user_id = %auth.user_id))]
+pub async fn preview(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    query: Result<Query<PreviewQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<AppJson<SeatsPreviewResponse>> {
+    let (team, _) = state
+        .billing
+        .team_for(auth.user_id, Action::ChangeSeats)
+        .await
+        .map_err(error)?;
+    let Query(query) = query?;
+    let p = state
+        .billing
+        .preview_team_seats(&team, seats(query.seats))
+        .await
+        .map_err(error)?;
+    Ok(AppJson(SeatsPreviewResponse {
+        seats: p.seats,
+        amount_due_now: p.amount_due_now,
+        next_total: p.next_total,
+        currency: p.currency,
+        proration_date: p.proration_date,
+    }))
+}
+
+#[utoipa::path(put, path = "/api/team/seats", tag = "teams", request_body = SetSeatsRequest,
+    responses(
+        (status = 200, body = TeamResponse, description = "The seats changed at Stripe, prorated on the next invoice"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_proration_date`"),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`no_team_subscription`, `seats_in_use`"),
+        (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`"),
+    ),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user_id = %auth.user_id))]
+pub async fn set_seats(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<SetSeatsRequest>,
+) -> ApiResult<AppJson<TeamResponse>> {
+    let (team, _) = state
+        .billing
+        .team_for(auth.user_id, Action::ChangeSeats)
+        .await
+        .map_err(error)?;
+    let before = team.seats();
+    let after = state
+        .billing
+        .set_team_seats(team.id, seats(body.seats), body.proration_date)
+        .await
+        .map_err(error)?;
+    let details = json!({"team_id": team.id, "seats": {"before": before, "after": after.total}});
+    state
+        .billing
+        .audit(auth.user_id, "team.seats", details)
+        .await?;
+    Ok(AppJson(team_response(&state, auth.user_id).await?))
+}
+
+#[utoipa::path(delete, path = "/api/team", tag = "teams", request_body = DeleteTeamRequest,
+    responses(
+        (status = 204, description = "The team's subscription was cancelled at Stripe and the team deleted"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_credentials`: the password is wrong"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`team_already_subscribed`: a checkout of the team was paid at that moment; once its subscription is stored, deleting cancels it"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts`: the password checks count as sign-in attempts"),
+        (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`: nothing was deleted"),
+    ),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user_id = %auth.user_id))]
+pub async fn delete_team(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<DeleteTeamRequest>,
+) -> ApiResult<Response> {
+    let (team, _) = state
+        .billing
+        .team_for(auth.user_id, Action::Delete)
+        .await
+        .map_err(error)?;
+    let wrong = "Password is incorrect";
+    // A wrong password is `400 invalid_credentials`, as for `DELETE /api/account` (a 401 would make
+    // the web app refresh its session and retry).
+    crate::auth::account::reconfirm_password(&state, &auth, ip, &body.password, wrong).await?;
+    state
+        .billing
+        .delete_team(team.id, auth.user_id)
+        .await
+        .map_err(error)?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
