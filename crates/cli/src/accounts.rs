@@ -115,7 +115,7 @@ fn session_json(s: &SessionRow) -> Value {
     })
 }
 
-fn unix_date(secs: Option<i64>) -> String {
+pub(crate) fn unix_date(secs: Option<i64>) -> String {
     secs.and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
         .map(when)
         .unwrap_or_else(|| "-".into())
@@ -172,7 +172,7 @@ fn plan_lines(plan: Option<&PlanRow>, sub: Option<&SubscriptionRow>) -> String {
 }
 
 /// Audit rows for JSON: `details` as the JSON it holds, not as a string.
-fn audit_json(rows: &[AuditRow]) -> Vec<Value> {
+pub(crate) fn audit_json(rows: &[AuditRow]) -> Vec<Value> {
     rows.iter()
         .map(|r| {
             let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
@@ -182,7 +182,7 @@ fn audit_json(rows: &[AuditRow]) -> Vec<Value> {
         .collect()
 }
 
-fn audit_table(rows: &[AuditRow], with_target: bool) -> String {
+pub(crate) fn audit_table(rows: &[AuditRow], with_target: bool) -> String {
     let rows: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -338,7 +338,7 @@ fn account_fields(user: &UserRow) -> String {
     ])
 }
 
-fn indent(s: &str) -> String {
+pub(crate) fn indent(s: &str) -> String {
     s.lines()
         .map(|l| format!("  {l}"))
         .collect::<Vec<_>>()

@@ -72,6 +72,19 @@ impl Ctx {
         }
     }
 
+    /// The account with this address or user id.
+    pub async fn user_by_email_or_id(&self, raw: &str) -> anyhow::Result<UserRow> {
+        let Ok(id) = uuid::Uuid::parse_str(raw.trim()) else {
+            return self.user(raw).await;
+        };
+        match self.store.user_by_id(id).await? {
+            Some(u) => Ok(u),
+            None => bail!(
+                "no account with the id {id}; find it with `closewise users list` or `closewise teams show TEAM`"
+            ),
+        }
+    }
+
     pub fn audit(
         &self,
         action: &'static str,

@@ -15,6 +15,8 @@ mod print;
 mod replay;
 mod seed;
 mod stats;
+mod team_changes;
+mod teams;
 mod usage;
 
 use std::process::ExitCode;
@@ -27,8 +29,8 @@ use closewise_core::store::Store;
 
 use crate::ctx::Ctx;
 use crate::opt::{
-    AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand, UsageCommand,
-    UsersCommand, WebhooksCommand,
+    AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand,
+    TeamSeatsCommand, TeamsCommand, UsageCommand, UsersCommand, WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -79,6 +81,7 @@ fn effect(command: &Command) -> Effect {
         Command::Users(UsersCommand::List(_) | UsersCommand::Show(_))
         | Command::Plans(PlansCommand::Show(_))
         | Command::Usage(UsageCommand::Show(_))
+        | Command::Teams(TeamsCommand::List(_) | TeamsCommand::Show(_))
         | Command::Mail(MailCommand::List(_))
         | Command::Webhooks(WebhooksCommand::List(_))
         | Command::Stats(_)
@@ -91,6 +94,11 @@ fn effect(command: &Command) -> Effect {
         )
         | Command::Plans(PlansCommand::Set(_))
         | Command::Usage(UsageCommand::Grant(_))
+        | Command::Teams(
+            TeamsCommand::RemoveMember(_)
+            | TeamsCommand::Transfer(_)
+            | TeamsCommand::Seats(TeamSeatsCommand::Set(_)),
+        )
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
         | Command::Webhooks(WebhooksCommand::Replay(_))
@@ -240,6 +248,13 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Webhooks(WebhooksCommand::Replay(a)) => replay::replay(ctx, a).await,
         Command::Usage(UsageCommand::Show(a)) => usage::show(ctx, a).await,
         Command::Usage(UsageCommand::Grant(a)) => usage::grant(ctx, a).await,
+        Command::Teams(TeamsCommand::List(a)) => teams::list(ctx, a).await,
+        Command::Teams(TeamsCommand::Show(a)) => teams::show(ctx, a).await,
+        Command::Teams(TeamsCommand::RemoveMember(a)) => team_changes::remove_member(ctx, a).await,
+        Command::Teams(TeamsCommand::Transfer(a)) => team_changes::transfer(ctx, a).await,
+        Command::Teams(TeamsCommand::Seats(TeamSeatsCommand::Set(a))) => {
+            team_changes::seats_set(ctx, a).await
+        }
         Command::Db(DbCommand::Migrate) => migrate(ctx).await,
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,
         Command::Stats(a) => stats::stats(ctx, a).await,

@@ -5,7 +5,11 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use uuid::Uuid;
 
-/// Inspect and fix Closewise accounts, plans, subscriptions, mail and webhooks.
+pub mod teams;
+
+pub use self::teams::{TeamSeatsCommand, TeamsCommand};
+
+/// Inspect and fix Closewise accounts, plans, subscriptions, teams, mail and webhooks.
 ///
 /// Every command first prints the database it targets (never its password) on standard error.
 /// Commands that change something ask first (--yes skips the question; without a terminal they
@@ -135,6 +139,9 @@ pub enum Command {
     /// The desktop app's calls: the Free Trial's meter and operators' grants.
     #[command(subcommand)]
     Usage(UsageCommand),
+    /// Sales teams: list, explain, remove a member, transfer ownership, set seats.
+    #[command(subcommand)]
+    Teams(TeamsCommand),
     /// The database itself.
     #[command(subcommand)]
     Db(DbCommand),

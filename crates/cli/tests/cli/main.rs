@@ -9,4 +9,5 @@ mod billing;
 mod mail;
 mod safety;
 mod seed_and_stats;
+mod teams;
 mod usage;

@@ -1,0 +1,92 @@
+//! `closewise teams ...`: options.
+
+use clap::{Args, Subcommand};
+
+use super::{Confirm, Output, StripeArgs};
+
+#[derive(Subcommand, Debug)]
+pub enum TeamsCommand {
+    /// Lists teams, newest first: owner, seats used of total, subscription status.
+    ///
+    /// Example: closewise teams list --json
+    List(TeamsList),
+    /// One screen that explains a team: members with their role and calls this month, pending
+    /// invites, seats, the subscription and the team's audit trail.
+    ///
+    /// Example: closewise teams show "Northwind Sales"
+    Show(TeamShow),
+    /// Removes a member from the team; their seat frees. The owner cannot be removed: transfer
+    /// the team first.
+    ///
+    /// Example: closewise teams remove-member "Northwind Sales" rep@northwind.example --reason "ticket #5" --yes
+    RemoveMember(TeamMemberChange),
+    /// Makes another member the team's owner; the owner becomes an admin.
+    ///
+    /// Example: closewise teams transfer 0193f1c2-... cy@northwind.example --reason "ana left" --yes
+    Transfer(TeamMemberChange),
+    /// The team's seats.
+    #[command(subcommand)]
+    Seats(TeamSeatsCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TeamSeatsCommand {
+    /// Sets the team's seats, never below its members plus pending invites. A team with a Stripe
+    /// subscription changes the subscription's quantity (prorated on the next invoice).
+    ///
+    /// Example: closewise teams seats set "Northwind Sales" 8 --reason "ticket #6: three more reps" --yes
+    Set(TeamSeatsSet),
+}
+
+#[derive(Args, Debug)]
+pub struct TeamsList {
+    /// At most this many.
+    #[arg(long, default_value_t = 100)]
+    pub limit: i64,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Args, Debug)]
+pub struct TeamShow {
+    /// The team's id, or its name (when no other team has it).
+    pub team: String,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+/// Why a team changes, for the audit trail (required).
+#[derive(Args, Debug, Clone)]
+pub struct TeamReason {
+    /// Why, for the audit trail (required).
+    ///
+    /// Example: --reason "ticket #5: the rep left the company"
+    #[arg(long)]
+    pub reason: String,
+}
+
+#[derive(Args, Debug)]
+pub struct TeamMemberChange {
+    /// The team's id, or its name (when no other team has it).
+    pub team: String,
+    /// The member's e-mail address or user id.
+    pub user: String,
+    #[command(flatten)]
+    pub reason: TeamReason,
+    #[command(flatten)]
+    pub confirm: Confirm,
+}
+
+#[derive(Args, Debug)]
+pub struct TeamSeatsSet {
+    /// The team's id, or its name (when no other team has it).
+    pub team: String,
+    /// The seats (1 to 1000).
+    pub seats: u32,
+    #[command(flatten)]
+    pub reason: TeamReason,
+    #[command(flatten)]
+    pub confirm: Confirm,
+    #[command(flatten)]
+    pub stripe: StripeArgs,
+}

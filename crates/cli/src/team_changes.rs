@@ -1,0 +1,206 @@
+//! `teams remove-member`, `teams transfer`, `teams seats set`: an operator's changes to a team,
+//! each asked first and audited with the operator as actor and the reason, through
+//! `closewise_core::teams_admin` (the rules that hold whoever acts: the owner stays until the
+//! team is transferred, seats never below members plus pending invites).
+
+use closewise_core::billing::{Billing, TeamBillingError};
+use closewise_core::clock::Clock;
+use closewise_core::store::audit::NewAudit;
+use closewise_core::store::teams::TeamRow;
+use closewise_core::store::UserRow;
+use closewise_core::teams::SeatsView;
+use closewise_core::teams_admin::{seats_route, SeatsRoute, TeamsAdmin, TeamsAdminError};
+use serde_json::Value;
+
+use crate::ctx::Ctx;
+use crate::opt::teams::{TeamMemberChange, TeamReason, TeamSeatsSet};
+use crate::opt::StripeArgs;
+use crate::teams::service;
+use crate::UsageError;
+
+/// The reason, trimmed; an empty one is a usage error.
+fn reason(r: &TeamReason, what: &str) -> anyhow::Result<String> {
+    let reason = r.reason.trim();
+    if reason.is_empty() {
+        return Err(UsageError(format!(
+            "--reason must say why {what} (it goes into the audit trail)"
+        ))
+        .into());
+    }
+    Ok(reason.to_owned())
+}
+
+/// The audit row of a team change; the core adds the team to its details.
+fn audit(
+    ctx: &Ctx,
+    action: &'static str,
+    user: Option<&UserRow>,
+    reason: String,
+) -> anyhow::Result<NewAudit> {
+    Ok(NewAudit {
+        actor: ctx.actor()?,
+        action,
+        user_id: user.map(|u| u.id),
+        target_email: user.map(|u| u.email.clone()),
+        reason: Some(reason),
+        details: Value::Null,
+        now: ctx.now(),
+    })
+}
+
+/// The core's refusal, with what to do next where there is something to do.
+fn explain(e: TeamsAdminError) -> anyhow::Error {
+    let hint = match &e {
+        TeamsAdminError::TeamNotFound(_) => "; find it with `closewise teams list`",
+        TeamsAdminError::AmbiguousName { .. } => "",
+        TeamsAdminError::OwnerCannotBeRemoved { .. } => {
+            " (`closewise teams transfer TEAM NEW_OWNER`), then remove them"
+        }
+        TeamsAdminError::NotAMember { .. } => "; see its members with `closewise teams show TEAM`",
+        _ => "",
+    };
+    anyhow::anyhow!("{e}{hint}")
+}
+
+fn seats_now(s: SeatsView) -> String {
+    format!("{} used of {}, {} free", s.used, s.total, s.free)
+}
+
+pub async fn remove_member(ctx: &Ctx, a: TeamMemberChange) -> anyhow::Result<()> {
+    let reason = reason(&a.reason, "the member is removed")?;
+    let admin = service(ctx);
+    let team = admin.find(&a.team).await.map_err(explain)?.team;
+    let user = ctx.user_by_email_or_id(&a.user).await?;
+    let role = admin.check_removal(&team, &user).await.map_err(explain)?;
+    ctx.confirm(
+        a.confirm.yes,
+        &format!(
+            "Remove {} ({}) from {} ({})? Their seat frees and they lose the team's plan.",
+            user.email,
+            role.as_str(),
+            team.name,
+            team.id
+        ),
+    )?;
+    let audit = audit(ctx, "team.member_remove", Some(&user), reason)?;
+    admin
+        .remove_member(&team, &user, audit)
+        .await
+        .map_err(explain)?;
+    let seats = seats_after(&admin, &team).await?;
+    println!(
+        "{} removed from {} ({} seats now).",
+        user.email,
+        team.name,
+        seats_now(seats)
+    );
+    Ok(())
+}
+
+pub async fn transfer(ctx: &Ctx, a: TeamMemberChange) -> anyhow::Result<()> {
+    let reason = reason(&a.reason, "the team changes hands")?;
+    let admin = service(ctx);
+    let found = admin.find(&a.team).await.map_err(explain)?;
+    let user = ctx.user_by_email_or_id(&a.user).await?;
+    let role = admin
+        .check_transfer(&found.team, &user)
+        .await
+        .map_err(explain)?;
+    ctx.confirm(
+        a.confirm.yes,
+        &format!(
+            "Make {} ({} now) the owner of {} ({})? {} becomes an admin.",
+            user.email,
+            role.as_str(),
+            found.team.name,
+            found.team.id,
+            found.owner_email
+        ),
+    )?;
+    let audit = audit(ctx, "team.transfer", Some(&user), reason)?;
+    admin
+        .transfer(&found.team, &found.owner_email, &user, audit)
+        .await
+        .map_err(explain)?;
+    println!(
+        "{} is now the owner of {}; {} is an admin.",
+        user.email, found.team.name, found.owner_email
+    );
+    Ok(())
+}
+
+pub async fn seats_set(ctx: &Ctx, a: TeamSeatsSet) -> anyhow::Result<()> {
+    let reason = reason(&a.reason, "the seats change")?;
+    let admin = service(ctx);
+    let team = admin.find(&a.team).await.map_err(explain)?.team;
+    let route = seats_route(&team);
+    let before = seats_after(&admin, &team).await?;
+    let via = match &route {
+        SeatsRoute::Record => String::new(),
+        SeatsRoute::Stripe { subscription_id } => format!(
+            " This changes the quantity of its Stripe subscription {subscription_id} (prorated on the next invoice)."
+        ),
+    };
+    ctx.confirm(
+        a.confirm.yes,
+        &format!(
+            "Set the seats of {} ({}) to {} (now {})?{via}",
+            team.name,
+            team.id,
+            a.seats,
+            seats_now(before)
+        ),
+    )?;
+    let audit = audit(ctx, "team.seats", None, reason)?;
+    let after = match route {
+        SeatsRoute::Record => admin
+            .record_seats(&team, a.seats, audit)
+            .await
+            .map_err(explain)?,
+        SeatsRoute::Stripe { .. } => {
+            let seats = stripe_seats(ctx, &team, a.seats, &a.stripe).await?;
+            admin
+                .seats_changed(&team, seats.total, true, audit)
+                .await
+                .map_err(explain)?
+        }
+    };
+    println!(
+        "{}: {} seats (was {}); {}.",
+        team.name,
+        a.seats,
+        team.seats(),
+        seats_now(after)
+    );
+    Ok(())
+}
+
+/// The seats of a team with a live Stripe subscription change through the billing service: under
+/// the team's lock it checks them against members and pending invites, changes the subscription
+/// item's quantity at Stripe (prorated from now) and stores what Stripe answered.
+async fn stripe_seats(
+    ctx: &Ctx,
+    team: &TeamRow,
+    seats: u32,
+    stripe: &StripeArgs,
+) -> anyhow::Result<SeatsView> {
+    let billing = Billing::new(
+        ctx.store.clone(),
+        crate::billing::client(stripe)?,
+        Clock::System,
+    );
+    billing
+        .set_team_seats(team.id, seats, None)
+        .await
+        .map_err(|e| match e {
+            TeamBillingError::StripeUnavailable(_) => anyhow::anyhow!(
+                "{e}; nothing changed. Try again, or check --stripe-api-base / STRIPE_API_BASE"
+            ),
+            e => anyhow::anyhow!("{e}"),
+        })
+}
+
+async fn seats_after(admin: &TeamsAdmin, team: &TeamRow) -> anyhow::Result<SeatsView> {
+    let found = admin.find(&team.id.to_string()).await.map_err(explain)?;
+    admin.seats(&found.team).await.map_err(explain)
+}
