@@ -23,5 +23,7 @@ export default [
   route("success", "app/success.tsx"),
   route("authorize", "app/authorize.tsx"),
   route("activate", "app/activate.tsx"),
+  route("team", "app/team.tsx"),
+  route("invite", "app/invite.tsx"),
   route("*", "app/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -17,7 +17,6 @@ export default function AuthorizeRoute() {
   return (
     <AppLayout>
       <RequireAuth
-        returnParam="next"
         fallback={
           <p role="status" className="flex items-center justify-center gap-2 p-16 text-slate-600">
             <Spinner /> Loading...

@@ -22,6 +22,15 @@ function seed() {
     plan: "monthly",
     subscription: { cancel_at_period_end: true },
   });
+  // A paid team: owner@ owns it, member@ holds a seat, and an invitation waits at /invite?token=….
+  db.createUser({ email: "owner@example.com", password: "secret123" });
+  const { tokens } = db.seedTeam({
+    owner: "owner@example.com",
+    seats: 3,
+    members: [{ email: "member@example.com" }],
+    invites: [{ email: "free@example.com", role: "admin" }],
+  });
+  console.info(`[mock API] team invitation for free@example.com: /invite?token=${tokens[0]}`);
 }
 
 export async function startMockApi() {
@@ -33,6 +42,6 @@ export async function startMockApi() {
   await worker.start({ onUnhandledRequest: "bypass" });
   (window as unknown as { closewiseMockDb: typeof db }).closewiseMockDb = db;
   console.info(
-    "[mock API] accounts free@, unverified@, paid@, cancelling@example.com, password secret123; device code WDJB-MJHT",
+    "[mock API] accounts free@, unverified@, paid@, cancelling@, owner@ (team Northwind Sales), member@example.com, password secret123; device code WDJB-MJHT",
   );
 }

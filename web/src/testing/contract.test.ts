@@ -47,7 +47,9 @@ const templates = [...new Set(routes.map((r) => r.path))]
 
 function operation(method: string, url: string): { key: string; op: Operation | undefined } {
   const concrete = new URL(url).pathname;
-  const path = templates.find((t) => t.pattern.test(concrete))?.path ?? concrete;
+  // A literal path wins over a template it also matches (/api/team/invites/lookup, not …/{id}).
+  const literal = routes.some((r) => r.path === concrete);
+  const path = literal ? concrete : (templates.find((t) => t.pattern.test(concrete))?.path ?? concrete);
   return { key: `${method.toLowerCase()} ${path}`, op: doc.paths[path]?.[method.toLowerCase()] };
 }
 
@@ -82,6 +84,135 @@ async function call(method: string, path: string, body?: unknown, token?: string
   });
   await response.text();
   return response.status;
+}
+
+/** The team endpoints (docs/teams.md), each through its success and its refusals. */
+async function exerciseTeamHandlers(base: string, pw: string) {
+  const tokenOf = (email: string) => db.startSession(db.createUser({ email, password: pw }).id).accessToken;
+  const owner = tokenOf("owner@team.example");
+  const admin = tokenOf("admin@team.example");
+  const member = tokenOf("member@team.example");
+  const outsider = tokenOf("outsider@team.example");
+  const unverified = db.startSession(db.createUser({ email: "unverified@team.example", verified: false }).id).accessToken;
+  await call("GET", "/api/team", undefined, owner);
+  await call("GET", "/api/team");
+  await call("POST", "/api/team", { name: "" }, owner);
+  await call("POST", "/api/team", { name: "Northwind" }, unverified);
+  await call("POST", "/api/team", { name: "Northwind" }, owner);
+  await call("POST", "/api/team", { name: "Again" }, owner);
+  await call("GET", "/api/team", undefined, owner);
+  await call("PATCH", "/api/team", { name: "Northwind Sales" }, owner);
+  await call("PATCH", "/api/team", { name: "x" }, outsider);
+  const team = db.team.teamOf(db.findUser("owner@team.example")!.user.id)!;
+  await call("POST", "/api/team/invites", { email: "admin@team.example", role: "admin" }, owner);
+  const checkout = {
+    seats: 3,
+    success_url: `${base}/team?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${base}/team`,
+  };
+  await call("POST", "/api/team/checkout", { ...checkout, seats: 0 }, owner);
+  await call("POST", "/api/team/checkout", { ...checkout, success_url: "https://evil.example/" }, owner);
+  await call("GET", "/api/team/seats/preview?seats=2", undefined, owner);
+  await call("POST", "/api/team/checkout", checkout, owner);
+  const sessionId = [...db.team.checkouts.keys()].at(-1)!;
+  await call("POST", "/api/team/checkout/confirm", { session_id: "cs_unknown" }, owner);
+  await call("POST", "/api/team/checkout/confirm", { session_id: sessionId }, outsider);
+  await call("POST", "/api/team/checkout/confirm", { session_id: sessionId }, owner);
+  await call("POST", "/api/team/checkout", checkout, owner);
+  await call("POST", "/api/team/invites", { email: "not-an-address", role: "member" }, owner);
+  await call("POST", "/api/team/invites", { email: "x@team.example", role: "owner" }, owner);
+  await call("POST", "/api/team/invites", { email: "admin@team.example", role: "admin" }, owner);
+  const adminInvite = db.team.invites.filter((i) => i.email === "admin@team.example").at(-1)!;
+  await call("POST", "/api/team/invites/lookup", { token: adminInvite.token });
+  await call("POST", "/api/team/invites/lookup", { token: "inv_unknown" });
+  await call("POST", "/api/team/invites/accept", { token: adminInvite.token }, outsider);
+  await call("POST", "/api/team/invites/accept", { token: adminInvite.token }, admin);
+  await call("POST", "/api/team/invites/accept", { token: adminInvite.token }, admin);
+  const memberToken = db.team.invite(team.id, "member@team.example", "member");
+  await call("POST", "/api/team/invites", { email: "full@team.example", role: "member" }, admin);
+  await call("POST", "/api/team/invites", { email: "another-admin@team.example", role: "admin" }, admin);
+  await call("POST", "/api/team/invites/accept", { token: memberToken }, member);
+  await call("POST", "/api/team/invites", { email: "member@team.example", role: "member" }, owner);
+  const declined = db.team.invite(team.id, "outsider@team.example", "member");
+  await call("POST", "/api/team/invites/decline", { token: declined }, outsider);
+  const expired = db.team.invite(team.id, "late@team.example", "member");
+  db.team.inviteByToken(expired)!.expiresAt = db.now() - 1;
+  await call("POST", "/api/team/invites/lookup", { token: expired });
+  await call("POST", "/api/team/invites", { email: "rep@team.example", role: "member" }, member);
+  await call("GET", "/api/team/seats/preview?seats=2", undefined, owner);
+  await call("GET", "/api/team/seats/preview?seats=0", undefined, owner);
+  await call("GET", "/api/team/seats/preview?seats=4", undefined, owner);
+  await call("GET", "/api/team/seats/preview?seats=4", undefined, member);
+  await call("PUT", "/api/team/seats", { seats: 2, proration_date: 1 }, owner);
+  await call("PUT", "/api/team/seats", { seats: 4, proration_date: 1 }, owner);
+  const pending = db.team.invite(team.id, "rep@team.example", "member");
+  const invite = db.team.inviteByToken(pending)!;
+  await call("POST", `/api/team/invites/${invite.id}/resend`, undefined, owner);
+  invite.lastSentAt -= 120_000;
+  await call("POST", `/api/team/invites/${invite.id}/resend`, undefined, owner);
+  await call("POST", `/api/team/invites/unknown/resend`, undefined, owner);
+  await call("DELETE", `/api/team/invites/${invite.id}`, undefined, owner);
+  await call("DELETE", `/api/team/invites/${invite.id}`, undefined, owner);
+  const memberId = db.findUser("member@team.example")!.user.id;
+  const adminId = db.findUser("admin@team.example")!.user.id;
+  await call("PUT", `/api/team/members/${memberId}/role`, { role: "admin" }, admin);
+  await call("PUT", `/api/team/members/${memberId}/role`, { role: "boss" }, owner);
+  await call("PUT", `/api/team/members/${memberId}/role`, { role: "admin" }, owner);
+  await call("DELETE", `/api/team/members/${adminId}`, undefined, member);
+  await call("DELETE", "/api/team/members/unknown", undefined, owner);
+  await call("POST", "/api/team/transfer", { user_id: "unknown" }, owner);
+  await call("POST", "/api/team/transfer", { user_id: adminId }, owner);
+  await call("POST", "/api/team/leave", undefined, admin);
+  await call("POST", "/api/team/leave", undefined, owner);
+  await call("DELETE", `/api/team/members/${memberId}`, undefined, owner);
+  await call("DELETE", "/api/team", { password: "wrong" }, admin);
+  await call("DELETE", "/api/team", { password: "wrong" }, owner);
+  await call("DELETE", "/api/team", { password: pw }, owner);
+  await call("POST", "/api/team/leave", undefined, owner);
+}
+
+/** Domain join (docs/api.md "Teams"): turning it on and off, asking to join, approving and denying. */
+async function exerciseDomainJoinHandlers(pw: string) {
+  const tokenOf = (email: string, verified = true) =>
+    db.startSession(db.createUser({ email, password: pw, verified }).id).accessToken;
+  const owner = tokenOf("boss@join.example");
+  const member = tokenOf("rep@join.example");
+  const asker = tokenOf("ana@join.example");
+  const late = tokenOf("bo@join.example");
+  const unverified = tokenOf("cy@join.example", false);
+  const { team } = db.seedTeam({
+    name: "Join Co",
+    owner: "boss@join.example",
+    seats: 3,
+    members: [{ email: "rep@join.example" }],
+  });
+  await call("PUT", "/api/team/domain-join", { domain: "gmail.com" }, owner);
+  await call("PUT", "/api/team/domain-join", { domain: "join.example" }, member);
+  await call("PUT", "/api/team/domain-join", { domain: "join.example" }, asker);
+  await call("PUT", "/api/team/domain-join", { domain: "join.example" });
+  await call("PUT", "/api/team/domain-join", { domain: "join.example" }, owner);
+  await call("GET", "/api/team/joinable", undefined, asker);
+  await call("GET", "/api/team/joinable", undefined, unverified);
+  await call("GET", "/api/team/joinable");
+  await call("POST", "/api/team/join-requests", {}, asker);
+  await call("POST", "/api/team/join-requests", { team_id: team.id }, unverified);
+  await call("POST", "/api/team/join-requests", { team_id: team.id }, member);
+  await call("POST", "/api/team/join-requests", { team_id: crypto.randomUUID() }, asker);
+  await call("POST", "/api/team/join-requests", { team_id: team.id }, asker);
+  await call("POST", "/api/team/join-requests", { team_id: team.id }, asker);
+  await call("POST", "/api/team/join-requests", { team_id: team.id }, late);
+  await call("GET", "/api/team/join-requests", undefined, member);
+  await call("GET", "/api/team/join-requests", undefined, asker);
+  await call("GET", "/api/team/join-requests", undefined, owner);
+  const [first, second] = db.team.openJoinRequests(team.id);
+  await call("POST", `/api/team/join-requests/${first!.id}/approve`, undefined, member);
+  await call("POST", `/api/team/join-requests/${first!.id}/approve`, undefined, owner);
+  await call("POST", `/api/team/join-requests/${first!.id}/approve`, undefined, owner);
+  await call("POST", `/api/team/join-requests/${second!.id}/approve`, undefined, owner);
+  await call("POST", `/api/team/join-requests/${second!.id}/deny`, undefined, member);
+  await call("POST", `/api/team/join-requests/${second!.id}/deny`, undefined, owner);
+  await call("POST", `/api/team/join-requests/${second!.id}/deny`, undefined, owner);
+  await call("PUT", "/api/team/domain-join", { domain: null }, owner);
 }
 
 /** Drives every handler through its success and error answers. */
@@ -195,6 +326,8 @@ async function exerciseHandlers() {
   await call("GET", "/api/entitlements", undefined, s2);
   await call("GET", "/api/entitlements", undefined, unverifiedToken);
   await call("GET", "/api/entitlements");
+  await exerciseTeamHandlers(BASE, pw);
+  await exerciseDomainJoinHandlers(pw);
   // sessions end
   await call("DELETE", "/api/account", { password: "wrong" }, otherToken);
   await call("DELETE", "/api/account", { password: pw }, otherToken);

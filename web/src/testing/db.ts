@@ -3,7 +3,9 @@
 //! reset tokens, sessions with rotating refresh tokens (some of them desktop apps), device codes, call
 //! usage, plans, subscriptions, checkout sessions and an outbox of sent mail.
 
-import type { Plan, Product, Subscription, User } from "../lib/api/types";
+import type { InviteRole, Plan, Product, Subscription, TeamRole, TeamSubscription, User } from "../lib/api/types";
+import { isSubscribed } from "../lib/billing/rules";
+import { createTeamStore, type TeamSnapshot } from "./teamStore";
 
 export interface DbUser {
   user: User;
@@ -104,6 +106,15 @@ export function createDb() {
     usage: new Map<string, UsageRow>(),
     lastMailAt: new Map<string, number>(),
     outbox: [] as Mail[],
+    /** Teams, memberships and invitations (docs/teams.md). */
+    team: createTeamStore({
+      now: (): number => db.now(),
+      uuid,
+      iso,
+      emailOf: (userId: string): string | undefined => db.userById(userId)?.user.email,
+      callsThisMonth: (userId: string): number => db.usage.get(userId)?.callsThisMonth ?? 0,
+      personalPaid: (userId: string): boolean => isSubscribed(db.subscriptions.get(userId)),
+    }),
     /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
     refreshCookie: null as string | null,
     accessTtlSeconds: 3600,
@@ -122,6 +133,7 @@ export function createDb() {
       db.usage.clear();
       db.lastMailAt.clear();
       db.outbox = [];
+      db.team.reset();
       db.refreshCookie = null;
       db.accessTtlSeconds = 3600;
       db.now = () => Date.now();
@@ -281,12 +293,41 @@ export function createDb() {
       for (const s of db.sessions) if (s.userId === userId && s.id !== except) s.revoked = true;
     },
 
+    /**
+     * Seeds a team owned by `owner` (an existing user's e-mail) with members (created if missing) and
+     * pending invites; `seats` > 0 subscribes it. Answers the team row and each invite's raw token.
+     */
+    seedTeam(input: {
+      name?: string;
+      owner: string;
+      seats?: number;
+      status?: TeamSubscription["status"];
+      members?: { email: string; role?: InviteRole }[];
+      invites?: { email: string; role?: InviteRole }[];
+      /** Domain join on for this domain. */
+      joinDomain?: string;
+    }) {
+      const owner = db.findUser(input.owner)!.user;
+      const team = db.team.create(input.name ?? "Northwind Sales", owner.id);
+      for (const m of input.members ?? []) {
+        const user = db.findUser(m.email)?.user ?? db.createUser({ email: m.email });
+        const role: TeamRole = m.role ?? "member";
+        db.team.members.push({ teamId: team.id, userId: user.id, role, joinedAt: db.now() });
+      }
+      if (input.seats) db.team.subscribe(team, input.seats, input.status);
+      if (input.joinDomain) team.joinDomain = input.joinDomain;
+      const tokens = (input.invites ?? []).map((i) => db.team.invite(team.id, i.email, i.role ?? "member"));
+      return { team, tokens };
+    },
+
     deleteUser(userId: string) {
       const row = db.userById(userId);
       if (row) db.users.delete(row.user.email);
       db.plans.delete(userId);
       db.subscriptions.delete(userId);
       db.usage.delete(userId);
+      db.team.members = db.team.members.filter((m) => m.userId !== userId);
+      db.team.joinRequests = db.team.joinRequests.filter((r) => r.userId !== userId);
       db.endSessions(userId);
     },
 
@@ -305,6 +346,7 @@ export function createDb() {
         usage: [...db.usage],
         lastMailAt: [...db.lastMailAt],
         outbox: db.outbox,
+        team: db.team.snapshot(),
         refreshCookie: db.refreshCookie,
       });
     },
@@ -323,6 +365,7 @@ export function createDb() {
         usage?: [string, UsageRow][];
         lastMailAt: [string, number][];
         outbox: Mail[];
+        team?: TeamSnapshot;
         refreshCookie: string | null;
       };
       db.users = new Map(data.users);
@@ -338,6 +381,7 @@ export function createDb() {
       db.usage = new Map(data.usage ?? []);
       db.lastMailAt = new Map(data.lastMailAt);
       db.outbox = data.outbox;
+      db.team.restore(data.team);
       db.refreshCookie = data.refreshCookie;
     },
 

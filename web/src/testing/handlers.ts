@@ -7,10 +7,12 @@ import { accountRoutes } from "./handlers/account";
 import { billingRoutes } from "./handlers/billing";
 import { type MockRoute } from "./handlers/common";
 import { desktopRoutes } from "./handlers/desktop";
+import { allTeamRoutes } from "./handlers/team";
+import { teamJoinRoutes } from "./handlers/teamJoin";
 
 export { apiError, type MockRoute } from "./handlers/common";
 
-export const routes: MockRoute[] = [...accountRoutes, ...billingRoutes, ...desktopRoutes];
+export const routes: MockRoute[] = [...accountRoutes, ...billingRoutes, ...desktopRoutes, ...allTeamRoutes, ...teamJoinRoutes];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */
 export const mswPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");

@@ -17,6 +17,8 @@ import SettingsRoute from "../app/settings";
 import SignInRoute from "../app/signin";
 import SignUpRoute from "../app/signup";
 import SuccessRoute from "../app/success";
+import TeamRoute from "../app/team";
+import InviteRoute from "../app/invite";
 import VerifyRoute from "../app/verify";
 import { AuthManager, type AuthManagerOptions } from "../lib/auth/session";
 import { db } from "./db";
@@ -50,6 +52,8 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
       { path: "success", element: <SuccessRoute /> },
       { path: "authorize", element: <AuthorizeRoute /> },
       { path: "activate", element: <ActivateRoute /> },
+      { path: "team", element: <TeamRoute /> },
+      { path: "invite", element: <InviteRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],
     path,

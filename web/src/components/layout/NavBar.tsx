@@ -1,4 +1,4 @@
-import { ChevronDown, Menu, Settings as SettingsIcon, UserCircle2, X } from "lucide-react";
+import { ChevronDown, Menu, Settings as SettingsIcon, UserCircle2, Users, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
@@ -82,6 +82,14 @@ function UserMenu({ email }: { email: string }) {
             className="mt-1 flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
           >
             <SettingsIcon aria-hidden className="h-4 w-4" /> Settings
+          </Link>
+          <Link
+            role="menuitem"
+            to="/team"
+            onClick={() => setOpen(false)}
+            className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
+            <Users aria-hidden className="h-4 w-4" /> Team
           </Link>
           <button
             role="menuitem"
@@ -180,6 +188,9 @@ export function NavBar({ className }: { className?: string } = {}) {
               </Link>
               <Link to="/settings" className={linkClass} onClick={() => setMobileOpen(false)}>
                 Settings
+              </Link>
+              <Link to="/team" className={linkClass} onClick={() => setMobileOpen(false)}>
+                Team
               </Link>
               <button
                 type="button"

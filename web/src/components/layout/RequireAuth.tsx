@@ -4,18 +4,10 @@ import { useAuth } from "../../lib/auth/AuthProvider";
 
 /**
  * Signed-out visitors go to /signin and come back here after signing in. Someone who signs out
- * while on the page (here or in another tab) goes home instead.
+ * while on the page (here or in another tab) goes home instead. The way back is `next`, as on every
+ * link into sign-in and sign-up (sign-in still reads the older `redirect` of bookmarked links).
  */
-export function RequireAuth({
-  children,
-  fallback,
-  returnParam = "redirect",
-}: {
-  children: ReactNode;
-  fallback: ReactNode;
-  /** The query parameter sign-in reads the way back from (`next` and the older `redirect` both work). */
-  returnParam?: "next" | "redirect";
-}) {
+export function RequireAuth({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
   const { status, manager } = useAuth();
   const location = useLocation();
   const [wasSignedIn, setWasSignedIn] = useState(false);
@@ -29,7 +21,7 @@ export function RequireAuth({
   if (status === "signedOut") {
     if (wasSignedIn) return <Navigate to="/" replace />;
     const back = `${location.pathname}${location.search}`;
-    return <Navigate to={`/signin?${returnParam}=${encodeURIComponent(back)}`} replace />;
+    return <Navigate to={`/signin?next=${encodeURIComponent(back)}`} replace />;
   }
   return <>{children}</>;
 }

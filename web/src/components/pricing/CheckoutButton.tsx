@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { track } from "../../lib/analytics";
 import { createCheckout } from "../../lib/api/billing";
 import { ApiError } from "../../lib/api/client";
-import { usePlan, useSubscription } from "../../lib/api/queries";
+import { useEntitlements, usePlan, useSubscription } from "../../lib/api/queries";
 import type { Product } from "../../lib/api/types";
 import { useAuth } from "../../lib/auth/AuthProvider";
 import {
@@ -17,24 +17,28 @@ import {
   type CheckoutState,
 } from "../../lib/billing/rules";
 import { redirect } from "../../lib/redirect";
+import { teamPlanName } from "../../lib/team/rules";
 import { buttonStyles } from "../ui/Button";
 
 export function CheckoutButton({ product, className }: { product: Product; className?: string }) {
   const auth = useAuth();
   const plan = usePlan();
   const subscription = useSubscription();
+  const entitlements = useEntitlements();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [busy, setBusy] = useState(false);
   const intentStarted = useRef(false);
 
   const signedIn = auth.status === "signedIn";
+  // A seat in a paid team is the paid plan already: nobody pays twice without being told.
+  const viaTeam = signedIn && entitlements.data?.source === "team" ? entitlements.data.team : null;
   const state: CheckoutState = {
     busy,
-    loading: auth.status === "loading" || (signedIn && (plan.isPending || subscription.isPending)),
+    loading: auth.status === "loading" || (signedIn && (plan.isPending || subscription.isPending || entitlements.isPending)),
     signedIn,
     verified: signedIn && Boolean(auth.user.email_confirmed_at),
-    current: signedIn && isPaid(plan.data, subscription.data),
+    current: signedIn && (isPaid(plan.data, subscription.data) || viaTeam !== null),
     mode: product.mode,
   };
   const label = checkoutLabel(state);
@@ -102,7 +106,7 @@ export function CheckoutButton({ product, className }: { product: Product; class
     );
   }
 
-  return (
+  const button = (
     <button
       type="button"
       onClick={() => void onClick()}
@@ -112,5 +116,12 @@ export function CheckoutButton({ product, className }: { product: Product; class
     >
       {label}
     </button>
+  );
+  if (!viaTeam || isPaid(plan.data, subscription.data)) return button;
+  return (
+    <>
+      {button}
+      <p className="mt-2 text-center text-sm text-slate-600">You have {teamPlanName(viaTeam.name)}.</p>
+    </>
   );
 }

@@ -86,6 +86,24 @@ describe("Pricing and the checkout button", () => {
     expect(await within(paidCard()).findByRole("button", { name: "Current Plan" })).toBeDisabled();
   });
 
+  it("tells a member with a seat in a paid team they have Pro through it, and offers no second subscription", async () => {
+    db.createUser({ email: "ana@northwind.example" });
+    db.seedTeam({ owner: "ana@northwind.example", seats: 2, members: [{ email: "bo@northwind.example" }] });
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    renderApp("/pricing?checkout=price_closewise_monthly", { signedInAs: "bo@northwind.example" });
+    expect(await within(paidCard()).findByRole("button", { name: "Current Plan" })).toBeDisabled();
+    expect(within(paidCard()).getByText("You have Pro through Northwind Sales.")).toBeInTheDocument();
+    expect(to).not.toHaveBeenCalled();
+  });
+
+  it("offers the subscription to a member of a team without a paid subscription", async () => {
+    db.createUser({ email: "ana@northwind.example" });
+    db.seedTeam({ owner: "ana@northwind.example", members: [{ email: "bo@northwind.example" }] });
+    renderApp("/pricing", { signedInAs: "bo@northwind.example" });
+    expect(await within(paidCard()).findByRole("button", { name: "Start Subscription" })).toBeEnabled();
+    expect(within(paidCard()).queryByText(/Pro through/)).not.toBeInTheDocument();
+  });
+
   it("starts the subscription: disabled while busy, then off to the checkout URL", async () => {
     db.createUser({ email: "ana@example.com" });
     const to = vi.spyOn(redirect, "to").mockImplementation(() => {});

@@ -12,7 +12,7 @@ describe("Dashboard", () => {
     db.createUser({ email: "ana@example.com", password: "secret123" });
     const { user, router } = renderApp("/dashboard");
     await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
-    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent("/dashboard")}`);
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent("/dashboard")}`);
     await user.type(await screen.findByLabelText("Email"), "ana@example.com");
     await user.type(screen.getByLabelText("Password"), "secret123");
     await user.click(screen.getByRole("button", { name: "Sign In" }));

@@ -6,7 +6,8 @@ import { freePlanFor } from "../billing/rules";
 import { getPlan, getProducts, getSubscription } from "./billing";
 import { listDevices } from "./desktop";
 import { getEntitlements } from "./entitlements";
-import type { Device, Plan, Product, Subscription } from "./types";
+import { getJoinableTeams, getJoinRequests, getTeam } from "./team";
+import type { Device, JoinableTeam, JoinRequest, Plan, Product, Subscription, Team } from "./types";
 
 export const queryKeys = {
   plan: (userId: string) => ["plan", userId] as const,
@@ -14,10 +15,14 @@ export const queryKeys = {
   products: ["products"] as const,
   devices: (userId: string) => ["devices", userId] as const,
   entitlements: (userId: string) => ["entitlements", userId] as const,
+  team: (userId: string) => ["team", userId] as const,
+  /** Under "team": whatever refreshes the team refreshes these too. */
+  joinRequests: (userId: string) => ["team", userId, "join-requests"] as const,
+  joinableTeams: (userId: string) => ["team", userId, "joinable"] as const,
 };
 
 /** Per-user data to forget when the user signs out. */
-export const accountQueryRoots = ["plan", "subscription", "devices", "entitlements"] as const;
+export const accountQueryRoots = ["plan", "subscription", "devices", "entitlements", "team"] as const;
 
 export function usePlan() {
   const { user } = useAuth();
@@ -80,5 +85,35 @@ export function useEntitlements() {
     queryKey: queryKeys.entitlements(user?.id ?? ""),
     enabled: Boolean(user),
     queryFn: getEntitlements,
+  });
+}
+
+/** The caller's team, or null when they are in none. */
+export function useTeam() {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: queryKeys.team(user?.id ?? ""),
+    enabled: Boolean(user),
+    queryFn: async (): Promise<Team | null> => (await getTeam()).team,
+  });
+}
+
+/** The undecided requests to join the caller's team (owner and admins only: `enabled`). */
+export function useJoinRequests(enabled: boolean) {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: queryKeys.joinRequests(user?.id ?? ""),
+    enabled: Boolean(user) && enabled,
+    queryFn: async (): Promise<JoinRequest[]> => (await getJoinRequests()).requests,
+  });
+}
+
+/** The teams the caller (in no team) may ask to join: domain join on for their verified domain. */
+export function useJoinableTeams() {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: queryKeys.joinableTeams(user?.id ?? ""),
+    enabled: Boolean(user),
+    queryFn: async (): Promise<JoinableTeam[]> => (await getJoinableTeams()).teams,
   });
 }

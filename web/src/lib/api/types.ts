@@ -151,6 +151,10 @@ export interface Entitlements {
   calls_this_month: number;
   warning: "payment_failed" | null;
   entitlement_token: string;
+  /** Where the paid plan comes from: the caller's own subscription, a team's seat, or null on the Free Trial. */
+  source: "personal" | "team" | null;
+  /** The team whose seat the caller holds, paid or not. */
+  team: { id: string; name: string } | null;
 }
 
 /** `POST /api/calls` (the desktop app's). */
@@ -175,4 +179,87 @@ export interface CallEnded {
   started_at: string;
   ended_at: string;
   duration_seconds: number;
+}
+
+// --- Teams (docs/teams.md "Endpoints") ------------------------------------------------------------
+
+export type TeamRole = "owner" | "admin" | "member";
+/** The roles an invitation (or a role change) can give; ownership moves by transfer. */
+export type InviteRole = Exclude<TeamRole, "owner">;
+
+export interface TeamSubscription {
+  status: Exclude<SubscriptionStatus, "not_started">;
+  /** Unix seconds. */
+  current_period_end: number | null;
+  cancel_at_period_end: boolean;
+}
+
+export interface TeamMember {
+  user_id: string;
+  email: string;
+  role: TeamRole;
+  joined_at: string;
+  calls_this_month: number;
+}
+
+export interface TeamInvite {
+  id: string;
+  email: string;
+  role: InviteRole;
+  created_at: string;
+  expires_at: string;
+  last_sent_at: string;
+  expired: boolean;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  /** The caller's role. */
+  role: TeamRole;
+  /** `used` counts members and pending invites. */
+  seats: { total: number; used: number; free: number };
+  /** Null before the first checkout. */
+  subscription: TeamSubscription | null;
+  /** The subscription counts as subscribed (active or trialing). */
+  paid: boolean;
+  join_domain: string | null;
+  /** The caller also pays for a personal subscription while the team is paid. */
+  personal_subscription_overlap: boolean;
+  members: TeamMember[];
+  /** Empty for members (admins' and the owner's view only). */
+  invites: TeamInvite[];
+}
+
+/** `POST /api/team/invites/lookup` (no auth). */
+export interface InviteLookup {
+  team_name: string;
+  role: InviteRole;
+  email: string;
+}
+
+/** `GET /api/team/joinable`: a team whose domain join is on for the caller's verified domain. */
+export interface JoinableTeam {
+  id: string;
+  name: string;
+}
+
+/** `GET /api/team/join-requests`: an undecided request to join the caller's team. */
+export interface JoinRequest {
+  id: string;
+  user_id: string;
+  email: string;
+  created_at: string;
+}
+
+/** `GET /api/team/seats/preview?seats=N`: amounts in the currency's smallest unit (cents). */
+export interface SeatsPreview {
+  seats: number;
+  /** The prorated difference due now; negative for a credit. */
+  amount_due_now: number;
+  /** The new monthly total. */
+  next_total: number;
+  currency: string;
+  /** Unix seconds; sent back with `PUT /api/team/seats` so the charge matches the preview. */
+  proration_date: number;
 }

@@ -9,7 +9,12 @@ import type { CheckoutMode, Plan, PlanType, Product, Subscription } from "../api
 
 /** Subscribed means an active or trialing subscription. */
 export function isSubscribed(subscription: Subscription | null | undefined): boolean {
-  return subscription?.subscription_status === "active" || subscription?.subscription_status === "trialing";
+  return isSubscribedStatus(subscription?.subscription_status);
+}
+
+/** The same rule for a bare status (a team's subscription). */
+export function isSubscribedStatus(status: Subscription["subscription_status"] | null | undefined): boolean {
+  return status === "active" || status === "trialing";
 }
 
 /** Paid when the plan says monthly, or the active-subscription check passes. */
@@ -126,7 +131,9 @@ export function planSummary(paid: boolean): string {
 // --- Subscriptions as shown ----------------------------------------------------------------------
 
 /** "Renews" or, when the subscription ends at the period end, "Expires", with `current_period_end` (Unix seconds). */
-export function periodEnd(subscription: Subscription): { label: "Renews" | "Expires"; date: string } | null {
+export function periodEnd(
+  subscription: Pick<Subscription, "current_period_end" | "cancel_at_period_end">,
+): { label: "Renews" | "Expires"; date: string } | null {
   if (subscription.current_period_end === null) return null;
   const date = new Date(subscription.current_period_end * 1000).toLocaleDateString("en-US", {
     year: "numeric",

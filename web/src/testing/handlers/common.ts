@@ -6,7 +6,7 @@ import type { Session } from "../../lib/api/types";
 import { safeRedirect } from "../../lib/redirect";
 import { db } from "../db";
 
-type Method = "get" | "post" | "delete";
+type Method = "get" | "post" | "delete" | "put" | "patch";
 
 export interface MockRoute {
   method: Method;

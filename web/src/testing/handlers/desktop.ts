@@ -2,7 +2,7 @@
 
 import { HttpResponse } from "msw";
 import type { Device, Entitlements } from "../../lib/api/types";
-import { isSubscribed } from "../../lib/billing/rules";
+import { isSubscribed, isSubscribedStatus } from "../../lib/billing/rules";
 import { db, FREE_CALL_LIMIT, formatUserCode, normalizeUserCode } from "../db";
 import { type MockRoute, apiError, jsonBody, invalidJson, stringField, authenticate } from "./common";
 
@@ -87,18 +87,26 @@ function entitlementsOf(userId: string): Entitlements {
   const sub = db.subscriptions.get(userId);
   const status = sub?.subscription_status;
   // The domain counts a past-due subscription as paid: the app warns, it does not lock.
-  const paid = plan?.plan_type === "monthly" && (isSubscribed(sub) || status === "past_due");
+  const personal = plan?.plan_type === "monthly" && (isSubscribed(sub) || status === "past_due");
+  const team = db.team.teamOf(userId);
+  const teamStatus = team?.subscription?.status;
+  const viaTeam = Boolean(team) && (isSubscribedStatus(teamStatus) || teamStatus === "past_due");
+  const paid = personal || viaTeam;
   const usage = db.usageOf(userId);
   const limit = FREE_CALL_LIMIT + usage.grantedCalls;
   const calls = paid ? null : { limit, used: usage.freeCallsUsed, remaining: Math.max(0, limit - usage.freeCallsUsed) };
+  const personalFailed = plan?.plan_type === "monthly" && (status === "past_due" || status === "unpaid");
+  const failed = personalFailed || (!personal && viaTeam && teamStatus === "past_due");
   return {
     plan_type: paid ? "monthly" : "free",
     unlimited: paid,
     calls,
     max_call_seconds: paid ? null : 300,
     calls_this_month: usage.callsThisMonth,
-    warning: plan?.plan_type === "monthly" && (status === "past_due" || status === "unpaid") ? "payment_failed" : null,
+    warning: failed ? "payment_failed" : null,
     entitlement_token: entitlementToken(userId, { plan_type: paid ? "monthly" : "free", unlimited: paid }),
+    source: personal ? "personal" : viaTeam ? "team" : null,
+    team: team ? { id: team.id, name: team.name } : null,
   };
 }
 

@@ -10,14 +10,15 @@ import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { useResendVerification } from "../../../lib/auth/useResendVerification";
 import { AuthCard } from "./AuthCard";
-import { useNextPath, withNext } from "./next";
+import { useEmailParam, useNextPath, withNext } from "./next";
 
 export function SignInForm() {
   const auth = useAuth();
   const navigate = useNavigate();
   const next = useNextPath();
   const target = next ?? "/dashboard";
-  const [email, setEmail] = useState("");
+  const prefilled = useEmailParam();
+  const [email, setEmail] = useState(prefilled);
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [busy, setBusy] = useState(false);
@@ -64,7 +65,7 @@ export function SignInForm() {
       subtitle={
         <>
           Don&apos;t have an account?{" "}
-          <Link to={withNext("/signup", next)} className="font-medium text-blue-700 underline hover:text-blue-900">
+          <Link to={withNext("/signup", next, prefilled)} className="font-medium text-blue-700 underline hover:text-blue-900">
             Sign up
           </Link>
         </>

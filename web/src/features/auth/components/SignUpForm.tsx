@@ -11,7 +11,7 @@ import { ApiError } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { AuthCard } from "./AuthCard";
-import { useNextPath, withNext } from "./next";
+import { useEmailParam, useNextPath, withNext } from "./next";
 import { ResendEmail } from "./ResendEmail";
 
 export const MIN_PASSWORD_LENGTH = 6;
@@ -67,7 +67,8 @@ function CheckYourEmail({ email, next, onTryAgain }: { email: string; next: stri
 }
 
 export function SignUpForm() {
-  const [email, setEmail] = useState("");
+  const prefilled = useEmailParam();
+  const [email, setEmail] = useState(prefilled);
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [errors, setErrors] = useState<Errors>({});
@@ -127,7 +128,7 @@ export function SignUpForm() {
       subtitle={
         <>
           Already have an account?{" "}
-          <Link to={withNext("/signin", next)} className="font-medium text-blue-700 underline hover:text-blue-900">
+          <Link to={withNext("/signin", next, prefilled)} className="font-medium text-blue-700 underline hover:text-blue-900">
             Sign in
           </Link>
         </>

@@ -10,6 +10,17 @@ export function useNextPath(): string | null {
   return safeRedirect(params.get("next") ?? params.get("redirect"), "") || null;
 }
 
-export function withNext(path: string, next: string | null): string {
-  return next ? `${path}?next=${encodeURIComponent(next)}` : path;
+/** The address to pre-fill (`email`, e.g. from a team invitation's sign-in link), or "". */
+export function useEmailParam(): string {
+  const [params] = useSearchParams();
+  return (params.get("email") ?? "").trim();
+}
+
+/** `path` carrying `next` and, when given, the pre-filled `email`. */
+export function withNext(path: string, next: string | null, email?: string): string {
+  const query = new URLSearchParams();
+  if (email) query.set("email", email);
+  if (next) query.set("next", next);
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
 }

@@ -1,4 +1,4 @@
-import { ArrowLeft, CheckCircle2, CreditCard, Crown, Download, Settings as SettingsIcon, ShieldAlert } from "lucide-react";
+import { ArrowLeft, CheckCircle2, CreditCard, Crown, Download, Settings as SettingsIcon, ShieldAlert, Users } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { EmailVerificationBanner } from "../../../components/account/EmailVerificationBanner";
@@ -7,7 +7,7 @@ import { PricingSection } from "../../../components/pricing/PricingSection";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { config } from "../../../config";
 import { getUser } from "../../../lib/api/auth";
-import { usePlan, useSubscription } from "../../../lib/api/queries";
+import { useEntitlements, usePlan, useSubscription } from "../../../lib/api/queries";
 import type { Subscription, User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import {
@@ -20,6 +20,7 @@ import {
   SUBSCRIPTION_STATUS_TEXT,
   subscriptionRefetchError,
 } from "../../../lib/billing/rules";
+import { teamPlanName } from "../../../lib/team/rules";
 import { useBillingPortal } from "./useBillingPortal";
 import { UsageMeter } from "./UsageMeter";
 
@@ -93,7 +94,16 @@ function InstallGuideLink() {
   );
 }
 
-function PaidPanels({ subscription, error }: { subscription: Subscription | null; error: string | null }) {
+function PaidPanels({
+  subscription,
+  error,
+  personal,
+}: {
+  subscription: Subscription | null;
+  error: string | null;
+  /** Paid by the user's own subscription (not only through a team's seat). */
+  personal: boolean;
+}) {
   return (
     <>
       <section aria-labelledby="all-set-title" className="rounded-2xl border border-green-200 bg-green-50 p-6">
@@ -109,7 +119,7 @@ function PaidPanels({ subscription, error }: { subscription: Subscription | null
         </div>
       </section>
       <UsageMeter />
-      <SubscriptionManagement subscription={subscription} error={error} />
+      {personal && <SubscriptionManagement subscription={subscription} error={error} />}
     </>
   );
 }
@@ -169,11 +179,16 @@ export function DashboardContent({ user }: { user: User }) {
   useRecheckVerification(user);
   const plan = usePlan();
   const subscription = useSubscription();
+  const entitlements = useEntitlements();
   const [bannerDismissed, setBannerDismissed] = useState(false);
 
   if (plan.isPending) return <DashboardSkeleton />;
 
-  const paid = isPaid(plan.data, subscription.data);
+  const personal = isPaid(plan.data, subscription.data);
+  // A seat in a paid team gives the paid plan too (docs/teams.md: entitlements' `source`).
+  const viaTeam = entitlements.data?.source === "team" ? entitlements.data.team : null;
+  const paid = personal || viaTeam !== null;
+  const team = entitlements.data?.team;
   const verified = Boolean(user.email_confirmed_at);
 
   return (
@@ -186,6 +201,11 @@ export function DashboardContent({ user }: { user: User }) {
           <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Home
         </Link>
         <div className="flex items-center gap-2">
+          {team !== undefined && (
+            <Link to="/team" className={buttonStyles("ghost")}>
+              <Users aria-hidden className="h-4 w-4" /> {team ? "Your team" : "Create a team"}
+            </Link>
+          )}
           <Link to="/settings" className={buttonStyles("ghost")}>
             <SettingsIcon aria-hidden className="h-4 w-4" /> Account settings
           </Link>
@@ -214,19 +234,26 @@ export function DashboardContent({ user }: { user: User }) {
           Your Plan
         </h2>
         <div className="mt-2 flex flex-wrap items-center gap-3">
-          <p className="text-2xl font-bold text-slate-900">{planName(paid)}</p>
+          <p className="text-2xl font-bold text-slate-900">{viaTeam ? teamPlanName(viaTeam.name) : planName(paid)}</p>
           {paid && (
             <span className="inline-flex items-center gap-1 rounded-full bg-blue-600 px-3 py-1 text-xs font-semibold text-white">
               <Crown aria-hidden className="h-3.5 w-3.5" /> {PAID_PLAN_BADGE}
             </span>
           )}
         </div>
-        <p className="mt-1 text-slate-600">{planSummary(paid)}</p>
+        <p className="mt-1 text-slate-600">
+          {viaTeam && !personal ? "Unlimited usage through your team's subscription." : planSummary(paid)}
+        </p>
+        {viaTeam && (
+          <Link to="/team" className="mt-1 inline-block text-sm font-medium text-blue-700 underline hover:text-blue-900">
+            View {viaTeam.name}
+          </Link>
+        )}
         <p className="mt-1 text-sm text-slate-500">Signed in as {user.email}</p>
       </section>
 
       {paid ? (
-        <PaidPanels subscription={subscription.data ?? null} error={subscriptionRefetchError(subscription)} />
+        <PaidPanels subscription={subscription.data ?? null} error={subscriptionRefetchError(subscription)} personal={personal} />
       ) : (
         <FreePanels />
       )}

@@ -1,0 +1,93 @@
+import { Globe } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/Button";
+import { TextField } from "../../../components/ui/TextField";
+import { ApiError } from "../../../lib/api/client";
+import { setDomainJoin } from "../../../lib/api/team";
+import type { Team } from "../../../lib/api/types";
+import { useAuth } from "../../../lib/auth/AuthProvider";
+import { isPublicMailDomain, mailDomain, mayDo } from "../../../lib/team/rules";
+import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
+
+const HOW_IT_WORKS =
+  "People who verify an address at that domain can ask to join; an admin approves each request, and each new member needs a free seat.";
+
+/** The owner's form: a company domain and Allow, or Turn off while it is on. */
+function DomainJoinForm({ team }: { team: Team }) {
+  const cache = useTeamCache();
+  const { user } = useAuth();
+  const own = user ? mailDomain(user.email) : null;
+  const [domain, setDomain] = useState(own && !isPublicMailDomain(own) ? own : "");
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function save(next: string | null) {
+    setFieldError(null);
+    setError(null);
+    setBusy(true);
+    try {
+      cache.set((await setDomainJoin(next)).team);
+      toast.success(next ? `Domain join is on for ${next}` : "Domain join is off");
+    } catch (e) {
+      if (e instanceof ApiError && e.code === "domain_not_allowed") setFieldError(e.message);
+      else setError(errorMessage(e));
+      if (e instanceof ApiError && [403, 404].includes(e.status)) void cache.refresh();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const value = domain.trim();
+    if (!value) return setFieldError("Please enter your company's domain.");
+    void save(value);
+  }
+
+  if (team.join_domain)
+    return (
+      <div className="mt-4 space-y-3">
+        <p className="font-medium text-slate-900">Domain join is on for {team.join_domain}.</p>
+        {error && <Problem>{error}</Problem>}
+        <Button variant="secondary" disabled={busy} aria-busy={busy} onClick={() => void save(null)}>
+          {busy ? "Turning off..." : "Turn off domain join"}
+        </Button>
+      </div>
+    );
+  return (
+    <form noValidate onSubmit={onSubmit} className="mt-4 space-y-3">
+      <TextField
+        label="Company domain"
+        name="join-domain"
+        autoComplete="off"
+        placeholder="northwind.example"
+        className="max-w-md"
+        value={domain}
+        error={fieldError}
+        onChange={(e) => setDomain(e.target.value)}
+      />
+      {error && <Problem>{error}</Problem>}
+      <Button type="submit" disabled={busy} aria-busy={busy}>
+        {busy ? "Saving..." : "Allow domain join"}
+      </Button>
+    </form>
+  );
+}
+
+/** Domain join: the owner turns it on for the company's domain or off; the others see whether it is on. */
+export function DomainJoin({ team }: { team: Team }) {
+  return (
+    <Section id="domain-join-title" title="Domain join" icon={<Globe aria-hidden className="h-5 w-5" />}>
+      <p className="mt-2 text-slate-600">{HOW_IT_WORKS}</p>
+      {mayDo(team.role, "configureDomainJoin") ? (
+        <DomainJoinForm team={team} />
+      ) : (
+        <p className="mt-3 text-slate-700">
+          {team.join_domain ? `Domain join is on for ${team.join_domain}.` : "Domain join is off. The owner can turn it on."}
+        </p>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,146 @@
+import { UsersRound } from "lucide-react";
+import { useState } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/Button";
+import { Modal } from "../../../components/ui/Modal";
+import { ApiError } from "../../../lib/api/client";
+import { removeMember, setMemberRole } from "../../../lib/api/team";
+import type { InviteRole, Team, TeamMember } from "../../../lib/api/types";
+import { useAuth } from "../../../lib/auth/AuthProvider";
+import { INVITE_ROLES, mayRemove, maySetRole, ROLE_NAMES } from "../../../lib/team/rules";
+import { errorMessage, Problem, Section, shortDate, useTeamCache } from "./TeamParts";
+
+function ConfirmRemove({ team, member, onClose }: { team: Team; member: TeamMember; onClose: () => void }) {
+  const cache = useTeamCache();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      await removeMember(member.user_id);
+      toast.success(`${member.email} was removed from ${team.name}`);
+      await cache.refresh();
+      onClose();
+    } catch (e) {
+      // Gone already or no longer allowed: the list is read again either way.
+      setError(errorMessage(e));
+      void cache.refresh();
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal open onClose={onClose} title={`Remove ${member.email}?`}>
+      <p className="text-slate-700">
+        {member.email} loses their seat and the team&apos;s paid plan at once. Their seat becomes free for someone else.
+      </p>
+      {error && <Problem className="mt-4">{error}</Problem>}
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button variant="danger" disabled={busy} aria-busy={busy} onClick={() => void confirm()}>
+          {busy ? "Removing..." : "Remove"}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+function RoleCell({ team, member }: { team: Team; member: TeamMember }) {
+  const cache = useTeamCache();
+  const [busy, setBusy] = useState(false);
+  if (!maySetRole(team.role, member.role)) return <>{ROLE_NAMES[member.role]}</>;
+  async function change(role: InviteRole) {
+    setBusy(true);
+    try {
+      cache.set((await setMemberRole(member.user_id, role)).team);
+      toast.success(`${member.email} is ${role === "admin" ? "an admin" : "a member"} now`);
+    } catch (e) {
+      toast.error(errorMessage(e));
+      if (e instanceof ApiError && [403, 404].includes(e.status)) void cache.refresh();
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <select
+      aria-label={`Role of ${member.email}`}
+      value={member.role}
+      disabled={busy}
+      aria-busy={busy}
+      onChange={(e) => void change(e.target.value as InviteRole)}
+      className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
+    >
+      {INVITE_ROLES.map((role) => (
+        <option key={role} value={role}>
+          {ROLE_NAMES[role]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** Everyone in the team; the owner and admins act on the rows `teams::may_remove` allows. */
+export function Members({ team }: { team: Team }) {
+  const { user } = useAuth();
+  const [removing, setRemoving] = useState<TeamMember | null>(null);
+  const actions = team.role !== "member";
+  return (
+    <Section id="members-title" title="Members" icon={<UsersRound aria-hidden className="h-5 w-5" />}>
+      <div className="mt-4 overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Members of {team.name}</caption>
+          <thead className="border-b border-slate-200 text-slate-500">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                E-mail
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Role
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Joined
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Calls this month
+              </th>
+              {actions && (
+                <th scope="col" className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {team.members.map((member) => (
+              <tr key={member.user_id}>
+                <th scope="row" className="break-all py-3 pr-4 font-medium text-slate-900">
+                  {member.email}
+                  {member.user_id === user?.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
+                </th>
+                <td className="py-3 pr-4 text-slate-700">
+                  <RoleCell team={team} member={member} />
+                </td>
+                <td className="py-3 pr-4 text-slate-700">
+                  <time dateTime={member.joined_at}>{shortDate(member.joined_at)}</time>
+                </td>
+                <td className="py-3 pr-4 text-slate-700">{member.calls_this_month}</td>
+                {actions && (
+                  <td className="py-3 text-right">
+                    {mayRemove(team.role, member.role) && member.user_id !== user?.id && (
+                      <Button variant="secondary" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
+                        Remove
+                      </Button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {removing && <ConfirmRemove team={team} member={removing} onClose={() => setRemoving(null)} />}
+    </Section>
+  );
+}

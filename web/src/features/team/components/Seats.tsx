@@ -1,0 +1,204 @@
+import { useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/Button";
+import { Modal } from "../../../components/ui/Modal";
+import { TextField } from "../../../components/ui/TextField";
+import { ApiError } from "../../../lib/api/client";
+import { useProducts } from "../../../lib/api/queries";
+import { changeSeats, previewSeats, startTeamCheckout } from "../../../lib/api/team";
+import type { SeatsPreview, Team } from "../../../lib/api/types";
+import { featuredProduct } from "../../../lib/billing/rules";
+import { redirect } from "../../../lib/redirect";
+import { formatMoney, MAX_SEATS, seatsProblem, teamCheckoutUrls } from "../../../lib/team/rules";
+import { errorMessage, Problem, useTeamCache } from "./TeamParts";
+
+function SeatsField({ value, error, onChange }: { value: string; error?: string | null; onChange: (value: string) => void }) {
+  return (
+    <TextField
+      label="Seats"
+      type="number"
+      inputMode="numeric"
+      min={1}
+      max={MAX_SEATS}
+      step={1}
+      className="w-32"
+      value={value}
+      error={error}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
+/** No paid subscription yet (or it ended): Stripe Checkout for `seats` seats, back to /team. */
+export function BuySeats({ team }: { team: Team }) {
+  const products = useProducts();
+  const price = featuredProduct(products.data).price;
+  const [seats, setSeats] = useState(String(Math.max(team.seats.used, team.seats.total, 1)));
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const count = Number(seats);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = seatsProblem(count, team.seats.used);
+    setFieldError(problem);
+    setError(null);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const { url } = await startTeamCheckout({ seats: count, ...teamCheckoutUrls(window.location.origin) });
+      redirect.to(url);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === "invalid_seats") setFieldError(e.message);
+      else setError(errorMessage(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-3 space-y-3">
+      <p className="text-sm text-slate-600">
+        {team.subscription
+          ? "The team's subscription is not active. Buy seats to give every member the paid plan again."
+          : "Buy a seat for each person in the team, yourself included. Everyone with a seat gets unlimited usage."}{" "}
+        ${price} per seat per month.
+      </p>
+      <div className="flex flex-wrap items-end gap-3">
+        <SeatsField
+          value={seats}
+          error={fieldError}
+          onChange={(value) => {
+            setSeats(value);
+            setFieldError(null);
+          }}
+        />
+        <Button type="submit" disabled={busy} aria-busy={busy}>
+          {busy ? "Opening checkout..." : "Buy seats"}
+        </Button>
+      </div>
+      {Number.isInteger(count) && count > 0 && !fieldError && (
+        <p className="text-sm text-slate-600">
+          {count} {count === 1 ? "seat" : "seats"}: ${count * price} per month
+        </p>
+      )}
+      {error && <Problem>{error}</Problem>}
+    </form>
+  );
+}
+
+function PreviewFigures({ preview }: { preview: SeatsPreview }) {
+  const credit = preview.amount_due_now < 0;
+  return (
+    <dl aria-live="polite" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-xl bg-slate-50 p-4 text-sm">
+      <dt className="text-slate-500">Due now</dt>
+      <dd className="font-medium text-slate-900">
+        {formatMoney(preview.amount_due_now, preview.currency)}
+        {credit && " (a credit on your next invoice)"}
+      </dd>
+      <dt className="text-slate-500">New monthly total</dt>
+      <dd className="font-medium text-slate-900">{formatMoney(preview.next_total, preview.currency)}</dd>
+    </dl>
+  );
+}
+
+function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void }) {
+  const cache = useTeamCache();
+  const [seats, setSeats] = useState(String(team.seats.total));
+  const [preview, setPreview] = useState<SeatsPreview | null>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<"preview" | "confirm" | null>(null);
+  const count = Number(seats);
+
+  function fail(e: unknown) {
+    if (e instanceof ApiError && ["invalid_seats", "seats_in_use"].includes(e.code)) setFieldError(e.message);
+    else setError(errorMessage(e));
+    if (e instanceof ApiError && [403, 404, 409].includes(e.status)) void cache.refresh();
+    setBusy(null);
+  }
+
+  async function onPreview(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const problem = count === team.seats.total ? "That is the current number of seats." : seatsProblem(count, team.seats.used);
+    setFieldError(problem);
+    if (problem) return;
+    setBusy("preview");
+    try {
+      setPreview(await previewSeats(count));
+      setBusy(null);
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  async function onConfirm(shown: SeatsPreview) {
+    setError(null);
+    setBusy("confirm");
+    try {
+      cache.set((await changeSeats(shown.seats, shown.proration_date)).team);
+      toast.success(`The team has ${shown.seats} ${shown.seats === 1 ? "seat" : "seats"} now`);
+      onClose();
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  return (
+    <Modal open onClose={onClose} title="Change seats">
+      <p className="text-slate-700">
+        {team.seats.used} of {team.seats.total} seats are in use (members and pending invitations). The change is prorated: you
+        see what it costs before you confirm.
+      </p>
+      <form noValidate onSubmit={(e) => void onPreview(e)} className="mt-4 flex flex-wrap items-end gap-3">
+        <SeatsField
+          value={seats}
+          error={fieldError}
+          onChange={(value) => {
+            setSeats(value);
+            setPreview(null);
+            setFieldError(null);
+          }}
+        />
+        <Button type="submit" variant="secondary" disabled={busy !== null} aria-busy={busy === "preview"}>
+          {busy === "preview" ? "Calculating..." : "Preview"}
+        </Button>
+      </form>
+      {preview && (
+        <div className="mt-4">
+          <PreviewFigures preview={preview} />
+        </div>
+      )}
+      {error && <Problem className="mt-4">{error}</Problem>}
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        {preview && (
+          <Button disabled={busy !== null} aria-busy={busy === "confirm"} onClick={() => void onConfirm(preview)}>
+            {busy === "confirm" ? "Updating..." : `Confirm ${preview.seats} seats`}
+          </Button>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+/** A paid team: a dialog to preview and confirm a new number of seats. */
+export function ChangeSeats({ team }: { team: Team }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-3">
+      <p className="text-sm text-slate-600">
+        {team.seats.free === 0
+          ? "Every seat is taken. Add seats to invite more people."
+          : `${team.seats.free} ${team.seats.free === 1 ? "seat is" : "seats are"} free.`}
+      </p>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        Change seats
+      </Button>
+      {open && <ChangeSeatsDialog team={team} onClose={() => setOpen(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { ArrowLeft, CheckCircle2 } from "lucide-react";
+import { Link } from "react-router";
+import { Button } from "../../../components/ui/Button";
+import { Spinner } from "../../../components/ui/Spinner";
+import { useTeam } from "../../../lib/api/queries";
+import type { Team as TeamData } from "../../../lib/api/types";
+import { mayDo } from "../../../lib/team/rules";
+import { CreateTeam } from "./CreateTeam";
+import { DomainJoin } from "./DomainJoin";
+import { Invites } from "./Invites";
+import { JoinableTeams } from "./JoinableTeams";
+import { JoinRequests } from "./JoinRequests";
+import { Members } from "./Members";
+import { OverlapNotice } from "./OverlapNotice";
+import { TeamDanger } from "./TeamDanger";
+import { Problem } from "./TeamParts";
+import { TeamSummary } from "./TeamSummary";
+import { type CheckoutReturn, useCheckoutReturn } from "./useCheckoutReturn";
+
+export function TeamLoading({ text = "Loading your team..." }: { text?: string }) {
+  return (
+    <p role="status" className="flex items-center gap-2 text-slate-600">
+      <Spinner /> {text}
+    </p>
+  );
+}
+
+function CheckoutResult({ result }: { result: CheckoutReturn }) {
+  if (result.kind === "confirming") return <TeamLoading text="Activating the team's subscription..." />;
+  if (result.kind === "done")
+    return (
+      <p role="status" className="flex items-center gap-2 rounded-xl border border-green-200 bg-green-50 p-4 text-green-900">
+        <CheckCircle2 aria-hidden className="h-5 w-5 shrink-0" /> Payment successful. Everyone with a seat has the paid plan now.
+      </p>
+    );
+  if (result.kind === "failed")
+    return (
+      <div>
+        <Problem>{result.message}</Problem>
+        <Button variant="secondary" className="mt-3" onClick={result.retry}>
+          Try again
+        </Button>
+      </div>
+    );
+  return null;
+}
+
+function TeamView({ team }: { team: TeamData }) {
+  return (
+    <>
+      {team.personal_subscription_overlap && <OverlapNotice teamName={team.name} />}
+      <TeamSummary team={team} />
+      <Members team={team} />
+      {mayDo(team.role, "approveJoin") && <JoinRequests team={team} />}
+      {mayDo(team.role, "invite") && <Invites team={team} />}
+      <DomainJoin team={team} />
+      <TeamDanger team={team} />
+    </>
+  );
+}
+
+function Body() {
+  const team = useTeam();
+  if (team.isPending) return <TeamLoading />;
+  if (team.isError)
+    return (
+      <div>
+        <Problem>Could not load your team.</Problem>
+        <Button variant="secondary" className="mt-3" onClick={() => void team.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  return team.data ? (
+    <TeamView team={team.data} />
+  ) : (
+    <>
+      <JoinableTeams />
+      <CreateTeam />
+    </>
+  );
+}
+
+/** `/team`: the caller's sales team (members read-only), or creating one. */
+export function TeamPage() {
+  const checkout = useCheckoutReturn();
+  return (
+    <div className="mx-auto max-w-4xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
+      <Link
+        to="/dashboard"
+        className="inline-flex items-center gap-1 rounded text-sm font-medium text-slate-600 hover:text-slate-900"
+      >
+        <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
+      </Link>
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">Team</h1>
+      <CheckoutResult result={checkout} />
+      <Body />
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import { AlertTriangle } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/Button";
+import { Modal } from "../../../components/ui/Modal";
+import { PasswordField } from "../../../components/ui/TextField";
+import { ApiError } from "../../../lib/api/client";
+import { deleteTeam, leaveTeam, transferTeam } from "../../../lib/api/team";
+import type { Team } from "../../../lib/api/types";
+import { useAuth } from "../../../lib/auth/AuthProvider";
+import { mayDo } from "../../../lib/team/rules";
+import { errorMessage, Problem, Section, SelectField, useTeamCache } from "./TeamParts";
+
+type Dialog = "leave" | "transfer" | "delete" | null;
+
+function Leave({ team, onClose }: { team: Team; onClose: () => void }) {
+  const cache = useTeamCache();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function confirm() {
+    setBusy(true);
+    try {
+      await leaveTeam();
+      toast.success(`You left ${team.name}`);
+      cache.set(null);
+    } catch (e) {
+      setError(errorMessage(e));
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal open onClose={onClose} title={`Leave ${team.name}?`}>
+      <p className="text-slate-700">
+        You lose your seat and the team&apos;s paid plan at once. To come back, someone in the team has to invite you again.
+      </p>
+      {error && <Problem className="mt-4">{error}</Problem>}
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button variant="danger" disabled={busy} aria-busy={busy} onClick={() => void confirm()}>
+          {busy ? "Leaving..." : "Leave team"}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
+  const cache = useTeamCache();
+  const { user } = useAuth();
+  const others = team.members.filter((m) => m.user_id !== user?.id);
+  const [target, setTarget] = useState(others[0]?.user_id ?? "");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!target) return;
+    setBusy(true);
+    try {
+      const { team: updated } = await transferTeam(target);
+      toast.success(`${others.find((m) => m.user_id === target)?.email ?? "They"} own ${team.name} now`);
+      cache.set(updated);
+      onClose();
+    } catch (e) {
+      setError(errorMessage(e));
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal open onClose={onClose} title="Transfer ownership">
+      {others.length === 0 ? (
+        <p className="text-slate-700">Invite someone first: ownership goes to another member of the team.</p>
+      ) : (
+        <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+          <p className="text-slate-700">
+            The new owner manages billing and can delete the team. You stay in the team as an admin.
+          </p>
+          <SelectField label="New owner" value={target} onChange={(e) => setTarget(e.target.value)}>
+            {others.map((m) => (
+              <option key={m.user_id} value={m.user_id}>
+                {m.email}
+              </option>
+            ))}
+          </SelectField>
+          {error && <Problem>{error}</Problem>}
+          <div className="flex flex-wrap justify-end gap-3">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={busy} aria-busy={busy}>
+              {busy ? "Transferring..." : "Transfer ownership"}
+            </Button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+function Delete({ team, onClose }: { team: Team; onClose: () => void }) {
+  const cache = useTeamCache();
+  const [password, setPassword] = useState("");
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!password) {
+      setFieldError("Password is required");
+      return;
+    }
+    setBusy(true);
+    try {
+      await deleteTeam(password);
+      toast.success(`${team.name} is deleted`);
+      cache.set(null);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === "invalid_credentials") setFieldError(e.message);
+      else setError(errorMessage(e));
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal open onClose={onClose} title={`Delete ${team.name}?`}>
+      <p className="text-slate-700">
+        The team&apos;s subscription is cancelled at once, every member loses their seat and pending invitations stop working. It
+        cannot be undone. Enter your password to confirm.
+      </p>
+      <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-4 space-y-4">
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          value={password}
+          error={fieldError}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {error && <Problem>{error}</Problem>}
+        <div className="flex flex-wrap justify-end gap-3">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="danger" disabled={busy} aria-busy={busy}>
+            {busy ? "Deleting..." : "Delete team"}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Leaving (admins and members), or for the owner: transfer and delete. */
+export function TeamDanger({ team }: { team: Team }) {
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+  const owner = mayDo(team.role, "delete");
+  return (
+    <Section
+      id="danger-title"
+      title={owner ? "Ownership" : "Leave the team"}
+      tone="danger"
+      icon={<AlertTriangle aria-hidden className="h-5 w-5" />}
+    >
+      <p className="mt-2 text-slate-600">
+        {owner
+          ? "Hand the team to another member, or delete it and cancel its subscription."
+          : "Leaving gives your seat back to the team."}
+      </p>
+      <div className="mt-4 flex flex-wrap gap-3">
+        {mayDo(team.role, "leave") && (
+          <Button variant="danger" onClick={() => setDialog("leave")}>
+            Leave team
+          </Button>
+        )}
+        {mayDo(team.role, "transfer") && (
+          <Button variant="secondary" onClick={() => setDialog("transfer")}>
+            Transfer ownership
+          </Button>
+        )}
+        {owner && (
+          <Button variant="danger" onClick={() => setDialog("delete")}>
+            Delete team
+          </Button>
+        )}
+      </div>
+      {dialog === "leave" && <Leave team={team} onClose={close} />}
+      {dialog === "transfer" && <Transfer team={team} onClose={close} />}
+      {dialog === "delete" && <Delete team={team} onClose={close} />}
+    </Section>
+  );
+}

@@ -1,0 +1,96 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useId, type ReactNode, type SelectHTMLAttributes } from "react";
+import { ApiError } from "../../../lib/api/client";
+import { queryKeys } from "../../../lib/api/queries";
+import type { Team } from "../../../lib/api/types";
+import { useAuth } from "../../../lib/auth/AuthProvider";
+
+export const errorMessage = (error: unknown) => (error instanceof ApiError ? error.message : "An unexpected error occurred");
+
+/**
+ * Puts the team an action answered into the cache (or null once the caller left it), and reads
+ * entitlements again: a seat gained or lost changes the plan.
+ */
+export function useTeamCache() {
+  const client = useQueryClient();
+  const { user } = useAuth();
+  const key = queryKeys.team(user?.id ?? "");
+  return {
+    set(team: Team | null) {
+      client.setQueryData(key, team);
+      void client.invalidateQueries({ queryKey: ["entitlements"] });
+    },
+    /** After a refusal that may mean the page is out of date (someone else changed the team). */
+    refresh() {
+      return client.invalidateQueries({ queryKey: ["team"] });
+    },
+  };
+}
+
+/** A card with a level-2 heading that names its region. */
+export function Section({
+  id,
+  title,
+  icon,
+  children,
+  tone = "plain",
+}: {
+  id: string;
+  title: string;
+  icon?: ReactNode;
+  children: ReactNode;
+  tone?: "plain" | "danger";
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className={`rounded-2xl border bg-white p-6 shadow-sm ${tone === "danger" ? "border-red-200" : "border-slate-200"}`}
+    >
+      <h2
+        id={id}
+        className={`flex items-center gap-2 text-lg font-semibold ${tone === "danger" ? "text-red-700" : "text-slate-900"}`}
+      >
+        {icon}
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** An error the user should hear about at once (a live region). */
+export function Problem({ children, className = "" }: { children: ReactNode; className?: string }) {
+  return (
+    <p role="alert" className={`rounded-xl border border-red-300 bg-red-50 p-3 text-sm text-red-900 ${className}`}>
+      {children}
+    </p>
+  );
+}
+
+/** A labelled select, styled like TextField. */
+export function SelectField({
+  label,
+  className,
+  children,
+  ...props
+}: Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> & { label: string }) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
+        {...props}
+      >
+        {children}
+      </select>
+    </div>
+  );
+}
+
+export function shortDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+}

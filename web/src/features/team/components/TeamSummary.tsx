@@ -1,0 +1,124 @@
+import { CreditCard, Pencil } from "lucide-react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/Button";
+import { TextField } from "../../../components/ui/TextField";
+import { ApiError } from "../../../lib/api/client";
+import { renameTeam } from "../../../lib/api/team";
+import type { Team } from "../../../lib/api/types";
+import { periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
+import { mayBuySeats, mayDo, ROLE_NAMES, teamNameProblem } from "../../../lib/team/rules";
+import { BuySeats, ChangeSeats } from "./Seats";
+import { errorMessage, useTeamCache } from "./TeamParts";
+
+function Rename({ team, onDone }: { team: Team; onDone: () => void }) {
+  const cache = useTeamCache();
+  const [name, setName] = useState(team.name);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // The field replaces the button that opened it: focus follows.
+  useEffect(() => form.current?.querySelector("input")?.focus(), []);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = teamNameProblem(name);
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      cache.set((await renameTeam(name.trim())).team);
+      toast.success("Team renamed");
+      onDone();
+    } catch (e) {
+      setError(errorMessage(e));
+      if (e instanceof ApiError && e.status === 403) void cache.refresh();
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form ref={form} noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-wrap items-end gap-3">
+      <TextField
+        label="Team name"
+        className="min-w-64 flex-1"
+        maxLength={80}
+        value={name}
+        error={error}
+        onChange={(e) => setName(e.target.value)}
+      />
+      <Button type="submit" disabled={busy} aria-busy={busy}>
+        {busy ? "Saving..." : "Save name"}
+      </Button>
+      <Button variant="secondary" onClick={onDone}>
+        Cancel
+      </Button>
+    </form>
+  );
+}
+
+function SubscriptionState({ team }: { team: Team }) {
+  const { subscription } = team;
+  const period = subscription ? periodEnd(subscription) : null;
+  return (
+    <>
+      <div>
+        <dt className="text-sm text-slate-500">Subscription</dt>
+        <dd className="font-medium text-slate-900">
+          {subscription ? SUBSCRIPTION_STATUS_TEXT[subscription.status] : "No subscription yet"}
+        </dd>
+      </div>
+      <div>
+        <dt className="text-sm text-slate-500">{period?.label ?? "Renews"}</dt>
+        <dd className="font-medium text-slate-900">{period?.date ?? "—"}</dd>
+      </div>
+    </>
+  );
+}
+
+/** The team's name (the owner renames it), the caller's role, seats and the subscription. */
+export function TeamSummary({ team }: { team: Team }) {
+  const [renaming, setRenaming] = useState(false);
+  const billing = mayBuySeats(team.role);
+  return (
+    <section aria-labelledby="team-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      {renaming ? (
+        <>
+          <h2 id="team-title" className="sr-only">
+            {team.name}
+          </h2>
+          <Rename team={team} onDone={() => setRenaming(false)} />
+        </>
+      ) : (
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="team-title" className="text-2xl font-bold text-slate-900">
+            {team.name}
+          </h2>
+          {mayDo(team.role, "rename") && (
+            <Button variant="ghost" onClick={() => setRenaming(true)}>
+              <Pencil aria-hidden className="h-4 w-4" /> Rename team
+            </Button>
+          )}
+        </div>
+      )}
+      <p className="mt-1 text-slate-600">Your role: {ROLE_NAMES[team.role]}</p>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-3">
+        <div>
+          <dt className="text-sm text-slate-500">Seats</dt>
+          <dd className="font-medium text-slate-900">
+            {team.seats.used} of {team.seats.total} used
+          </dd>
+        </div>
+        <SubscriptionState team={team} />
+      </dl>
+      {billing && (
+        <div className="mt-6 border-t border-slate-100 pt-4">
+          <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
+            <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
+          </h3>
+          {team.paid && team.subscription ? <ChangeSeats team={team} /> : <BuySeats team={team} />}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+//! The team's billing on /team: buying seats (Stripe Checkout and the way back), changing seats with
+//! a preview, and the notice for someone who also pays personally.
+
+import { screen, waitFor, within } from "@testing-library/react";
+import { http, HttpResponse } from "msw";
+import { describe, expect, it, vi } from "vitest";
+import { redirect } from "../../lib/redirect";
+import { db } from "../../testing/db";
+import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
+
+const OWNER = "ana@northwind.example";
+
+describe("/team billing", () => {
+  it("buys seats through Stripe Checkout with the team's success and cancel URLs", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, members: [{ email: "bo@northwind.example" }] });
+    const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    let sent: Record<string, unknown> | undefined;
+    server.events.on("request:start", ({ request }) => {
+      if (request.url.endsWith("/api/team/checkout"))
+        void request
+          .clone()
+          .json()
+          .then((body) => (sent = body as Record<string, unknown>));
+    });
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const seats = await screen.findByLabelText("Seats");
+    expect(seats).toHaveValue(2);
+    await user.clear(seats);
+    await user.type(seats, "1");
+    await user.click(screen.getByRole("button", { name: "Buy seats" }));
+    expect(await screen.findByText("2 seats are in use. Remove members or revoke invites first.")).toBeInTheDocument();
+    await user.clear(seats);
+    await user.type(seats, "3");
+    expect(screen.getByText("3 seats: $60 per month")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Buy seats" }));
+    await waitFor(() => expect(go).toHaveBeenCalled());
+    const origin = window.location.origin;
+    expect(sent).toEqual({
+      seats: 3,
+      success_url: `${origin}/team?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${origin}/team`,
+    });
+    expect(go.mock.calls[0]![0]).toMatch(/\/team\?checkout=success&session_id=cs_test_/);
+    server.events.removeAllListeners();
+  });
+
+  it("confirms the checkout on return, shows the team as paid and drops the query", async () => {
+    db.createUser({ email: OWNER });
+    const { team } = db.seedTeam({ owner: OWNER });
+    db.team.checkouts.set("cs_test_team", { id: "cs_test_team", teamId: team.id, seats: 3, paid: true });
+    const { router } = renderApp("/team?checkout=success&session_id=cs_test_team", { signedInAs: OWNER });
+    expect(await screen.findByText(/Payment successful/)).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(""));
+    expect(router.state.location.pathname).toBe("/team");
+    expect(await screen.findByText("1 of 3 used")).toBeInTheDocument();
+    expect(screen.getByText("Active")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Change seats" })).toBeInTheDocument();
+  });
+
+  it("says why a returned checkout could not be confirmed, with Try again", async () => {
+    db.createUser({ email: OWNER });
+    const { team } = db.seedTeam({ owner: OWNER });
+    db.team.checkouts.set("cs_test_unpaid", { id: "cs_test_unpaid", teamId: team.id, seats: 2, paid: false });
+    const { user } = renderApp("/team?checkout=success&session_id=cs_test_unpaid", { signedInAs: OWNER });
+    expect(await screen.findByText("Plan activation failed, but you can contact support.")).toBeInTheDocument();
+    db.team.checkouts.get("cs_test_unpaid")!.paid = true;
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText(/Payment successful/)).toBeInTheDocument();
+  });
+
+  it("previews a seat change (a credit when fewer) and applies it with the preview's proration date", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }] });
+    let put: Record<string, unknown> | undefined;
+    server.events.on("request:start", ({ request }) => {
+      if (request.method === "PUT" && request.url.endsWith("/api/team/seats"))
+        void request
+          .clone()
+          .json()
+          .then((body) => (put = body as Record<string, unknown>));
+    });
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    expect(await screen.findByText("1 seat is free.")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Change seats" }));
+    const dialog = screen.getByRole("dialog", { name: "Change seats" });
+    const field = within(dialog).getByLabelText("Seats");
+    await user.clear(field);
+    await user.type(field, "1");
+    await user.click(within(dialog).getByRole("button", { name: "Preview" }));
+    expect(await within(dialog).findByText(/2 seats are in use/)).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, "2");
+    await user.click(within(dialog).getByRole("button", { name: "Preview" }));
+    expect(await within(dialog).findByText("-$20.00 (a credit on your next invoice)")).toBeInTheDocument();
+    expect(within(dialog).getByText("$40.00")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Confirm 2 seats" }));
+    expect(await screen.findByText("The team has 2 seats now")).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(screen.getByText("2 of 2 used")).toBeInTheDocument();
+    expect(put).toEqual({ seats: 2, proration_date: expect.any(Number) as number });
+    server.events.removeAllListeners();
+  });
+
+  it("shows what is due now when adding seats, and the server's refusal", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2 });
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    await user.click(await screen.findByRole("button", { name: "Change seats" }));
+    const dialog = screen.getByRole("dialog", { name: "Change seats" });
+    await user.clear(within(dialog).getByLabelText("Seats"));
+    await user.type(within(dialog).getByLabelText("Seats"), "5");
+    await user.click(within(dialog).getByRole("button", { name: "Preview" }));
+    expect(await within(dialog).findByText("$60.00")).toBeInTheDocument();
+    expect(within(dialog).getByText("$100.00")).toBeInTheDocument();
+    server.use(
+      http.put("*/api/team/seats", () =>
+        HttpResponse.json({ error: { code: "stripe_unavailable", message: "Stripe is unavailable." } }, { status: 502 }),
+      ),
+    );
+    await user.click(within(dialog).getByRole("button", { name: "Confirm 5 seats" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("Stripe is unavailable.");
+  });
+
+  it("tells someone paying personally inside a paid team, and opens the billing portal back to /team", async () => {
+    db.createUser({ email: OWNER });
+    db.createUser({ email: "pro@northwind.example", plan: "monthly" });
+    db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "pro@northwind.example" }] });
+    const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    const { user } = renderApp("/team", { signedInAs: "pro@northwind.example" });
+    const notice = await screen.findByRole("region", { name: "You are paying twice" });
+    await user.click(within(notice).getByRole("button", { name: "Cancel personal subscription" }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith(`${window.location.origin}/team`));
+  });
+
+  it("shows no overlap notice to someone who pays only through the team", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "bo@northwind.example" }] });
+    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    expect(await screen.findByText("Your role: Member")).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "You are paying twice" })).not.toBeInTheDocument();
+  });
+});

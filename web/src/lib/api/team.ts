@@ -1,0 +1,109 @@
+//! Sales teams (docs/teams.md "Endpoints"): the caller's team, members, invitations, seats and the
+//! team's checkout, and domain join. Every call but the invitation lookup carries the bearer token.
+
+import { apiRequest } from "./client";
+import type { InviteLookup, InviteRole, JoinableTeam, JoinRequest, SeatsPreview, Team } from "./types";
+
+type TeamBody = { team: Team };
+
+export function getTeam() {
+  return apiRequest<{ team: Team | null }>("/api/team", { auth: true });
+}
+
+export function createTeam(name: string) {
+  return apiRequest<TeamBody>("/api/team", { method: "POST", body: { name }, auth: true });
+}
+
+export function renameTeam(name: string) {
+  return apiRequest<TeamBody>("/api/team", { method: "PATCH", body: { name }, auth: true });
+}
+
+export function deleteTeam(password: string) {
+  return apiRequest<void>("/api/team", { method: "DELETE", body: { password }, auth: true });
+}
+
+export function transferTeam(userId: string) {
+  return apiRequest<TeamBody>("/api/team/transfer", { method: "POST", body: { user_id: userId }, auth: true });
+}
+
+export function leaveTeam() {
+  return apiRequest<void>("/api/team/leave", { method: "POST", auth: true });
+}
+
+export function inviteToTeam(email: string, role: InviteRole) {
+  return apiRequest<Record<string, never>>("/api/team/invites", { method: "POST", body: { email, role }, auth: true });
+}
+
+export function resendInvite(id: string) {
+  return apiRequest<Record<string, never>>(`/api/team/invites/${encodeURIComponent(id)}/resend`, { method: "POST", auth: true });
+}
+
+export function revokeInvite(id: string) {
+  return apiRequest<void>(`/api/team/invites/${encodeURIComponent(id)}`, { method: "DELETE", auth: true });
+}
+
+/** No auth: the invitation page shows it to signed-out visitors too. */
+export function lookupInvite(token: string) {
+  return apiRequest<InviteLookup>("/api/team/invites/lookup", { method: "POST", body: { token } });
+}
+
+export function acceptInvite(token: string) {
+  return apiRequest<TeamBody>("/api/team/invites/accept", { method: "POST", body: { token }, auth: true });
+}
+
+export function declineInvite(token: string) {
+  return apiRequest<void>("/api/team/invites/decline", { method: "POST", body: { token }, auth: true });
+}
+
+export function removeMember(userId: string) {
+  return apiRequest<void>(`/api/team/members/${encodeURIComponent(userId)}`, { method: "DELETE", auth: true });
+}
+
+export function setMemberRole(userId: string, role: InviteRole) {
+  return apiRequest<TeamBody>(`/api/team/members/${encodeURIComponent(userId)}/role`, {
+    method: "PUT",
+    body: { role },
+    auth: true,
+  });
+}
+
+export function previewSeats(seats: number) {
+  return apiRequest<SeatsPreview>(`/api/team/seats/preview?seats=${seats}`, { auth: true });
+}
+
+export function changeSeats(seats: number, prorationDate: number) {
+  return apiRequest<TeamBody>("/api/team/seats", {
+    method: "PUT",
+    body: { seats, proration_date: prorationDate },
+    auth: true,
+  });
+}
+
+export function startTeamCheckout(body: { seats: number; success_url: string; cancel_url: string }) {
+  return apiRequest<{ url: string }>("/api/team/checkout", { method: "POST", body, auth: true });
+}
+
+export function confirmTeamCheckout(sessionId: string) {
+  return apiRequest<TeamBody>("/api/team/checkout/confirm", { method: "POST", body: { session_id: sessionId }, auth: true });
+}
+
+/** Domain join on for `domain` (the owner's own verified company domain), or off with null. */
+export function setDomainJoin(domain: string | null) {
+  return apiRequest<TeamBody>("/api/team/domain-join", { method: "PUT", body: { domain }, auth: true });
+}
+
+export function getJoinableTeams() {
+  return apiRequest<{ teams: JoinableTeam[] }>("/api/team/joinable", { auth: true });
+}
+
+export function requestToJoin(teamId: string) {
+  return apiRequest<Record<string, never>>("/api/team/join-requests", { method: "POST", body: { team_id: teamId }, auth: true });
+}
+
+export function getJoinRequests() {
+  return apiRequest<{ requests: JoinRequest[] }>("/api/team/join-requests", { auth: true });
+}
+
+export function decideJoinRequest(id: string, decision: "approve" | "deny") {
+  return apiRequest<void>(`/api/team/join-requests/${encodeURIComponent(id)}/${decision}`, { method: "POST", auth: true });
+}

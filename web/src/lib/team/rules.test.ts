@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import type { TeamRole } from "../api/types";
+import {
+  formatMoney,
+  mailDomain,
+  mayDo,
+  mayInviteAs,
+  mayEnableDomainJoin,
+  mayRemove,
+  mayRequestJoin,
+  maySetRole,
+  seatsProblem,
+  teamCheckoutUrls,
+  teamNameProblem,
+} from "./rules";
+
+const ROLES: TeamRole[] = ["owner", "admin", "member"];
+
+describe("team rules (crates/domain/src/teams.rs)", () => {
+  it("let the owner remove anyone but an owner, admins remove members only, members nobody", () => {
+    const allowed = ROLES.flatMap((actor) => ROLES.filter((target) => mayRemove(actor, target)).map((t) => `${actor}>${t}`));
+    expect(allowed).toEqual(["owner>admin", "owner>member", "admin>member"]);
+  });
+
+  it("let the owner invite admins and members, admins members only, members nobody", () => {
+    const allowed = ROLES.flatMap((actor) =>
+      (["admin", "member"] as const).filter((r) => mayInviteAs(actor, r)).map((r) => `${actor}>${r}`),
+    );
+    expect(allowed).toEqual(["owner>admin", "owner>member", "admin>member"]);
+  });
+
+  it("let only the owner change the roles of admins and members", () => {
+    const allowed = ROLES.flatMap((actor) => ROLES.filter((target) => maySetRole(actor, target)).map((t) => `${actor}>${t}`));
+    expect(allowed).toEqual(["owner>admin", "owner>member"]);
+  });
+
+  it("give the owner billing, transfer and delete; admins invitations and seats; everyone but the owner leaving", () => {
+    expect(ROLES.filter((r) => mayDo(r, "delete"))).toEqual(["owner"]);
+    expect(ROLES.filter((r) => mayDo(r, "rename"))).toEqual(["owner"]);
+    expect(ROLES.filter((r) => mayDo(r, "invite"))).toEqual(["owner", "admin"]);
+    expect(ROLES.filter((r) => mayDo(r, "changeSeats"))).toEqual(["owner", "admin"]);
+    expect(ROLES.filter((r) => mayDo(r, "leave"))).toEqual(["admin", "member"]);
+    expect(ROLES.filter((r) => mayDo(r, "configureDomainJoin"))).toEqual(["owner"]);
+    expect(ROLES.filter((r) => mayDo(r, "approveJoin"))).toEqual(["owner", "admin"]);
+  });
+
+  it("allow domain join for the owner's own verified company domain only, and requests from that domain", () => {
+    expect(mailDomain("Ana@Northwind.Example.")).toBe("northwind.example");
+    expect(mailDomain("nobody")).toBeNull();
+    expect(mayEnableDomainJoin("ana@northwind.example", true, " Northwind.example ")).toBe(true);
+    expect(mayEnableDomainJoin("ana@northwind.example", false, "northwind.example")).toBe(false);
+    expect(mayEnableDomainJoin("ana@northwind.example", true, "other.example")).toBe(false);
+    expect(mayEnableDomainJoin("boss@gmail.com", true, "gmail.com")).toBe(false);
+    expect(mayRequestJoin("rep@northwind.example", true, "northwind.example")).toBe(true);
+    expect(mayRequestJoin("rep@northwind.example", false, "northwind.example")).toBe(false);
+    expect(mayRequestJoin("rep@gmail.com", true, "gmail.com")).toBe(false);
+    expect(mayRequestJoin("rep@northwind.example", true, null)).toBe(false);
+  });
+
+  it("check team names and seat counts with the domain's messages", () => {
+    expect(teamNameProblem("  ")).toBe("Please enter a team name.");
+    expect(teamNameProblem("a".repeat(81))).toMatch(/at most 80 characters/);
+    expect(teamNameProblem("Northwind Sales")).toBeNull();
+    expect(seatsProblem(0, 1)).toBe("A team has between 1 and 1000 seats.");
+    expect(seatsProblem(1001, 1)).toBe("A team has between 1 and 1000 seats.");
+    expect(seatsProblem(2, 3)).toMatch(/^3 seats are in use/);
+    expect(seatsProblem(3, 3)).toBeNull();
+  });
+
+  it("send the team's checkout back to /team with the session id", () => {
+    expect(teamCheckoutUrls("https://closewise.app")).toEqual({
+      success_url: "https://closewise.app/team?checkout=success&session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "https://closewise.app/team",
+    });
+  });
+
+  it("format cents as money, credits negative", () => {
+    expect(formatMoney(4000, "usd")).toBe("$40.00");
+    expect(formatMoney(-667, "usd")).toBe("-$6.67");
+  });
+});

@@ -1,0 +1,167 @@
+//! The team rules the screens need, mirroring `crates/domain/src/teams.rs` (`may`, `may_remove`,
+//! `may_set_role`, the seat range, the team name, domain join). The API decides; these only choose what to offer.
+
+import type { InviteRole, TeamRole } from "../api/types";
+
+export type TeamAction =
+  | "rename"
+  | "manageBilling"
+  | "transfer"
+  | "delete"
+  | "invite"
+  | "resendInvite"
+  | "revokeInvite"
+  | "changeSeats"
+  | "leave"
+  | "approveJoin"
+  | "configureDomainJoin";
+
+/** `teams::may`: what a role may do to its own team. */
+export function mayDo(role: TeamRole, action: TeamAction): boolean {
+  switch (action) {
+    case "leave":
+      return role !== "owner";
+    case "invite":
+    case "resendInvite":
+    case "revokeInvite":
+    case "changeSeats":
+    case "approveJoin":
+      return role !== "member";
+    case "rename":
+    case "manageBilling":
+    case "transfer":
+    case "delete":
+    case "configureDomainJoin":
+      return role === "owner";
+  }
+}
+
+/** `teams::may_remove`: the owner removes anyone but themself; admins remove members only. */
+export function mayRemove(actor: TeamRole, target: TeamRole): boolean {
+  if (actor === "owner") return target !== "owner";
+  if (actor === "admin") return target === "member";
+  return false;
+}
+
+/** `teams::may_set_role`: only the owner changes roles, between member and admin. */
+export function maySetRole(actor: TeamRole, target: TeamRole): boolean {
+  return actor === "owner" && target !== "owner";
+}
+
+/** `teams::may_invite_as`: owner and admins invite members; only the owner invites admins. */
+export function mayInviteAs(actor: TeamRole, role: InviteRole): boolean {
+  return mayDo(actor, "invite") && (role === "member" || maySetRole(actor, "member"));
+}
+
+/** Who may start the team's checkout (docs/teams.md: owner or admin). */
+export const mayBuySeats = (role: TeamRole) => role !== "member";
+
+/** `teams::MAX_SEATS`. */
+export const MAX_SEATS = 1000;
+
+/** `teams::TEAM_NAME_MAX_CHARS`. */
+export const TEAM_NAME_MAX_CHARS = 80;
+
+export const ROLE_NAMES: Record<TeamRole, string> = { owner: "Owner", admin: "Admin", member: "Member" };
+export const INVITE_ROLES: InviteRole[] = ["member", "admin"];
+
+/** "an admin" / "a member" / "the owner", for sentences. */
+export function roleWithArticle(role: TeamRole): string {
+  return role === "owner" ? "the owner" : role === "admin" ? "an admin" : "a member";
+}
+
+/** `teams::team_name`: trimmed, 1 to 80 characters, no control characters; the message or null. */
+export function teamNameProblem(input: string): string | null {
+  const name = input.trim();
+  if (!name) return "Please enter a team name.";
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the rule
+  if ([...name].length > TEAM_NAME_MAX_CHARS || /[\u0000-\u001f\u007f-\u009f]/.test(name))
+    return "A team name is at most 80 characters, without control characters.";
+  return null;
+}
+
+/** A seat count the API can accept for `used` seats in use, or the message why not. */
+export function seatsProblem(seats: number, used: number): string | null {
+  if (!Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS) return `A team has between 1 and ${MAX_SEATS} seats.`;
+  if (seats < used) return `${used} seats are in use. Remove members or revoke invites first.`;
+  return null;
+}
+
+/** Where Stripe sends the browser back after the team's checkout. */
+export function teamCheckoutUrls(origin: string): { success_url: string; cancel_url: string } {
+  return {
+    success_url: `${origin}/team?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${origin}/team`,
+  };
+}
+
+/** Cents as money: 4000 usd → "$40.00", -667 → "-$6.67". */
+export function formatMoney(cents: number, currency: string): string {
+  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
+}
+
+/** The dashboard's plan name for a seat in a paid team. */
+export const teamPlanName = (teamName: string) => `Pro through ${teamName}`;
+
+/** `teams::PUBLIC_MAIL_DOMAINS`: anyone can get an address there, so never a company's domain. */
+export const PUBLIC_MAIL_DOMAINS: readonly string[] = [
+  "gmail.com",
+  "googlemail.com",
+  "yahoo.com",
+  "yahoo.co.uk",
+  "ymail.com",
+  "hotmail.com",
+  "hotmail.co.uk",
+  "outlook.com",
+  "live.com",
+  "msn.com",
+  "aol.com",
+  "icloud.com",
+  "me.com",
+  "mac.com",
+  "proton.me",
+  "protonmail.com",
+  "pm.me",
+  "gmx.com",
+  "gmx.de",
+  "gmx.net",
+  "web.de",
+  "mail.com",
+  "yandex.com",
+  "yandex.ru",
+  "zoho.com",
+  "fastmail.com",
+  "hey.com",
+  "qq.com",
+  "163.com",
+  "126.com",
+  "mail.ru",
+  "tutanota.com",
+  "example.com",
+];
+
+/** `teams::mail_domain`: the part after the last `@`, lower-cased, or null. */
+export function mailDomain(email: string): string | null {
+  const at = email.lastIndexOf("@");
+  if (at < 0) return null;
+  const domain = normalizeDomain(email.slice(at + 1));
+  return domain || null;
+}
+
+/** A domain as the API stores it: trimmed, no trailing dot, lower-case. */
+export const normalizeDomain = (domain: string) => domain.trim().replace(/\.+$/, "").toLowerCase();
+
+export const isPublicMailDomain = (domain: string) => PUBLIC_MAIL_DOMAINS.includes(domain.toLowerCase());
+
+/** `teams::may_enable_domain_join`: the owner's own verified address's domain, not a public one. */
+export function mayEnableDomainJoin(ownerEmail: string, ownerVerified: boolean, domain: string): boolean {
+  const d = normalizeDomain(domain);
+  return ownerVerified && !isPublicMailDomain(d) && mailDomain(ownerEmail) === d;
+}
+
+/** `teams::may_request_join`: a verified address at the team's join domain (not a public one). */
+export function mayRequestJoin(email: string, verified: boolean, joinDomain: string | null): boolean {
+  const domain = mailDomain(email);
+  if (!joinDomain || !domain) return false;
+  return verified && !isPublicMailDomain(domain) && domain === joinDomain.toLowerCase();
+}

@@ -1,0 +1,234 @@
+//! The team, its members, seats and checkout (docs/teams.md "Endpoints"). Invitations are in
+//! teamInvites.ts.
+
+import { HttpResponse } from "msw";
+import { mayRemove, maySetRole, teamNameProblem } from "../../lib/team/rules";
+import { db } from "../db";
+import { type MockRoute, apiError, authenticate, invalidJson, jsonBody, origin, stringField } from "./common";
+import {
+  SEAT_PRICE_CENTS,
+  forbiddenRole,
+  invalidRole,
+  isInviteRole,
+  notVerified,
+  resizeProblem,
+  teamBody,
+  teamCaller,
+  teamNotFound,
+} from "./teamCommon";
+import { teamInviteRoutes } from "./teamInvites";
+
+const invalidName = (problem: string) => apiError(400, "invalid_team_name", problem);
+const noContent = () => new HttpResponse(null, { status: 204 });
+const noSubscription = () => apiError(409, "no_team_subscription", "Buy seats for the team first.");
+const ACTIVATION_FAILED = "Plan activation failed, but you can contact support.";
+
+const teamRoutes: MockRoute[] = [
+  {
+    method: "get",
+    path: "/api/team",
+    resolver: ({ request }) => {
+      const auth = authenticate(request);
+      if ("error" in auth) return auth.error;
+      const team = db.team.teamOf(auth.row.user.id);
+      return HttpResponse.json({ team: team ? db.team.view(team, auth.row.user.id) : null });
+    },
+  },
+  {
+    method: "post",
+    path: "/api/team",
+    resolver: async ({ request }) => {
+      const auth = authenticate(request);
+      if ("error" in auth) return auth.error;
+      const body = await jsonBody(request);
+      const name = body && stringField(body, "name");
+      if (name === null) return invalidJson("Expected a JSON body with name");
+      const { user } = auth.row;
+      if (!user.email_confirmed_at) return notVerified();
+      if (db.team.membershipOf(user.id))
+        return apiError(409, "already_in_team", "You are already in a team. Leave it before joining or creating another.");
+      const problem = teamNameProblem(name);
+      if (problem) return invalidName(problem);
+      return teamBody(db.team.create(name.trim(), user.id), user.id, 201);
+    },
+  },
+  {
+    method: "patch",
+    path: "/api/team",
+    resolver: async ({ request }) => {
+      const caller = teamCaller(request, ["owner"]);
+      if ("error" in caller) return caller.error;
+      const body = await jsonBody(request);
+      const name = body && stringField(body, "name");
+      if (name === null) return invalidJson("Expected a JSON body with name");
+      const problem = teamNameProblem(name);
+      if (problem) return invalidName(problem);
+      caller.team.name = name.trim();
+      return teamBody(caller.team, caller.userId);
+    },
+  },
+  {
+    method: "delete",
+    path: "/api/team",
+    resolver: async ({ request }) => {
+      const caller = teamCaller(request, ["owner"]);
+      if ("error" in caller) return caller.error;
+      const body = await jsonBody(request);
+      const password = body && stringField(body, "password");
+      if (password === null) return invalidJson("Expected a JSON body with password");
+      if (db.findUser(caller.email)!.password !== password) return apiError(400, "invalid_credentials", "Password is incorrect");
+      db.team.remove(caller.team.id);
+      return noContent();
+    },
+  },
+  {
+    method: "post",
+    path: "/api/team/transfer",
+    resolver: async ({ request }) => {
+      const caller = teamCaller(request, ["owner"]);
+      if ("error" in caller) return caller.error;
+      const body = await jsonBody(request);
+      const userId = body && stringField(body, "user_id");
+      if (userId === null) return invalidJson("Expected a JSON body with user_id");
+      const target = db.team.membersOf(caller.team.id).find((m) => m.userId === userId);
+      if (!target || target.userId === caller.userId)
+        return apiError(400, "invalid_transfer", "Ownership goes to another member of the team.");
+      target.role = "owner";
+      caller.me.role = "admin";
+      caller.team.ownerId = target.userId;
+      return teamBody(caller.team, caller.userId);
+    },
+  },
+  {
+    method: "post",
+    path: "/api/team/leave",
+    resolver: ({ request }) => {
+      const caller = teamCaller(request);
+      if ("error" in caller) return caller.error;
+      if (caller.me.role === "owner")
+        return apiError(400, "owner_cannot_leave", "Transfer the team to another member or delete it before leaving.");
+      db.team.members = db.team.members.filter((m) => m !== caller.me);
+      return noContent();
+    },
+  },
+  {
+    method: "delete",
+    path: "/api/team/members/{user_id}",
+    resolver: ({ request, params }) => {
+      const caller = teamCaller(request);
+      if ("error" in caller) return caller.error;
+      const target = db.team.membersOf(caller.team.id).find((m) => m.userId === params.user_id);
+      if (!target) return teamNotFound();
+      if (!mayRemove(caller.me.role, target.role)) return forbiddenRole();
+      db.team.members = db.team.members.filter((m) => m !== target);
+      return noContent();
+    },
+  },
+  {
+    method: "put",
+    path: "/api/team/members/{user_id}/role",
+    resolver: async ({ request, params }) => {
+      const caller = teamCaller(request);
+      if ("error" in caller) return caller.error;
+      const body = await jsonBody(request);
+      const role = body && stringField(body, "role");
+      if (role === null) return invalidJson("Expected a JSON body with role");
+      const target = db.team.membersOf(caller.team.id).find((m) => m.userId === params.user_id);
+      if (!target) return teamNotFound();
+      if (!isInviteRole(role)) return invalidRole();
+      if (!maySetRole(caller.me.role, target.role)) return forbiddenRole();
+      target.role = role;
+      return teamBody(caller.team, caller.userId);
+    },
+  },
+  {
+    method: "post",
+    path: "/api/team/checkout",
+    resolver: async ({ request }) => {
+      const caller = teamCaller(request, ["owner", "admin"]);
+      if ("error" in caller) return caller.error;
+      const body = await jsonBody(request);
+      const successUrl = body && stringField(body, "success_url");
+      const cancelUrl = body && stringField(body, "cancel_url");
+      if (!body || successUrl === null || cancelUrl === null)
+        return invalidJson("Expected a JSON body with seats, success_url and cancel_url");
+      if (!caller.verified) return apiError(403, "email_not_verified", "Please verify your email address before subscribing");
+      if (db.team.paid(caller.team))
+        return apiError(409, "team_already_subscribed", "The team already has a subscription. Change its seats instead.");
+      const own = origin(request);
+      if (![successUrl, cancelUrl].every((url) => url.startsWith(`${own}/`)))
+        return apiError(400, "invalid_redirect_url", "success_url and cancel_url must be on this site");
+      const seats = body.seats;
+      const { used } = db.team.seats(caller.team);
+      if (typeof seats !== "number" || !Number.isInteger(seats) || seats < Math.max(1, used) || seats > 1000)
+        return apiError(
+          400,
+          "invalid_seats",
+          `Choose between ${Math.max(1, used)} and 1000 seats: everyone in the team needs one.`,
+        );
+      // No hosted checkout here: the mock session counts as paid and the browser goes straight back.
+      const id = db.id("cs_test");
+      db.team.checkouts.set(id, { id, teamId: caller.team.id, seats, paid: true });
+      return HttpResponse.json({ url: successUrl.replace("{CHECKOUT_SESSION_ID}", id) });
+    },
+  },
+  {
+    method: "post",
+    path: "/api/team/checkout/confirm",
+    resolver: async ({ request }) => {
+      const auth = authenticate(request);
+      if ("error" in auth) return auth.error;
+      const body = await jsonBody(request);
+      const sessionId = body && stringField(body, "session_id");
+      if (sessionId === null) return invalidJson("Expected a JSON body with session_id");
+      const row = db.team.checkouts.get(sessionId);
+      if (!row) return apiError(404, "session_not_found", ACTIVATION_FAILED);
+      const team = db.team.teamOf(auth.row.user.id);
+      if (!team || team.id !== row.teamId) return apiError(403, "session_not_yours", ACTIVATION_FAILED);
+      if (!row.paid) return apiError(409, "session_not_paid", ACTIVATION_FAILED);
+      if (!db.team.paid(team)) db.team.subscribe(team, row.seats);
+      return teamBody(team, auth.row.user.id);
+    },
+  },
+  {
+    method: "get",
+    path: "/api/team/seats/preview",
+    resolver: ({ request }) => {
+      const caller = teamCaller(request, ["owner", "admin"]);
+      if ("error" in caller) return caller.error;
+      const { team } = caller;
+      if (!team.subscription || !db.team.paid(team)) return noSubscription();
+      const raw = new URL(request.url).searchParams.get("seats");
+      const seats = raw !== null && /^\d+$/.test(raw) ? Number(raw) : NaN;
+      const problem = resizeProblem(team, seats);
+      if (problem) return problem;
+      const now = Math.floor(db.now() / 1000);
+      const end = team.subscription.current_period_end ?? now + 30 * 86_400;
+      const left = Math.max(0, Math.min(1, (end - now) / (30 * 86_400)));
+      return HttpResponse.json({
+        seats,
+        amount_due_now: Math.round((seats - team.seats) * SEAT_PRICE_CENTS * left),
+        next_total: seats * SEAT_PRICE_CENTS,
+        currency: "usd",
+        proration_date: now,
+      });
+    },
+  },
+  {
+    method: "put",
+    path: "/api/team/seats",
+    resolver: async ({ request }) => {
+      const caller = teamCaller(request, ["owner", "admin"]);
+      if ("error" in caller) return caller.error;
+      const body = await jsonBody(request);
+      if (!body) return invalidJson("Expected a JSON body with seats");
+      if (!caller.team.subscription || !db.team.paid(caller.team)) return noSubscription();
+      const problem = resizeProblem(caller.team, body.seats);
+      if (problem) return problem;
+      caller.team.seats = body.seats as number;
+      return teamBody(caller.team, caller.userId);
+    },
+  },
+];
+
+export const allTeamRoutes: MockRoute[] = [...teamRoutes, ...teamInviteRoutes];
