@@ -48,4 +48,5 @@ export const ACCOUNT_SCREENS: { path: string; heading: string }[] = [
   { path: "/dashboard", heading: "Dashboard" },
   { path: "/settings", heading: "Settings" },
   { path: "/activate", heading: "Activate the Closewise app" },
+  { path: "/team", heading: "Team" },
 ];

@@ -35,7 +35,7 @@ test.describe("session", () => {
   test("the guarded dashboard sends a visitor to sign in and back", async ({ page, helpers }) => {
     const email = await helpers.verifiedUser("guard");
     await page.goto("/dashboard");
-    await expect(page).toHaveURL(/\/signin\?redirect=%2Fdashboard$/);
+    await expect(page).toHaveURL(/\/signin\?next=%2Fdashboard$/);
     await expect(page.getByRole("heading", { name: "Sign in to your account" })).toBeVisible();
     await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
@@ -66,7 +66,7 @@ test.describe("session", () => {
 
     // The session is gone for good: a reload does not bring it back.
     await page.goto("/dashboard");
-    await expect(page).toHaveURL(/\/signin\?redirect=%2Fdashboard$/);
+    await expect(page).toHaveURL(/\/signin\?next=%2Fdashboard$/);
   });
 
   test("an expired access token is refreshed without the user noticing", async ({ page, helpers }) => {
