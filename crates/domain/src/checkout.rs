@@ -2,6 +2,8 @@
 //!
 //! The preconditions are the spec's, checked in its order, with its messages: signed in, a valid
 //! session token, a verified e-mail, and no subscription that counts as subscribed to the same price.
+//! A seat in a paid team counts as such a subscription (teams buy the same price per seat), so
+//! nobody pays twice for the plan they already have through their team.
 
 /// What the checkout endpoint knows about the caller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +14,9 @@ pub struct CheckoutRequest<'a> {
     pub price_id: &'a str,
     /// Price of the user's subscription that counts as subscribed (active or trialing), if any.
     pub active_subscription_price_id: Option<&'a str>,
+    /// Price of the team subscription that covers the caller: they hold a seat in a team whose
+    /// subscription counts as subscribed (`teams::member_is_paid`), if any.
+    pub team_price_id: Option<&'a str>,
 }
 
 /// Why a checkout may not start. The messages are shown to users as they are.
@@ -50,7 +55,9 @@ pub fn decide_checkout(req: &CheckoutRequest) -> Result<(), CheckoutRefusal> {
     if !req.email_verified {
         return Err(CheckoutRefusal::EmailNotVerified);
     }
-    if req.active_subscription_price_id == Some(req.price_id) {
+    if req.active_subscription_price_id == Some(req.price_id)
+        || req.team_price_id == Some(req.price_id)
+    {
         return Err(CheckoutRefusal::AlreadySubscribed);
     }
     Ok(())
@@ -72,6 +79,7 @@ mod tests {
         email_verified: true,
         price_id: "price_closewise_monthly",
         active_subscription_price_id: None,
+        team_price_id: None,
     };
 
     #[test]
@@ -165,11 +173,39 @@ mod tests {
         assert_eq!(decide_checkout(&other), Ok(()));
     }
 
-    fn request_strategy() -> impl Strategy<Value = (bool, bool, bool, Option<bool>)> {
+    #[test]
+    fn a_seat_in_a_paid_team_on_the_same_price_is_already_subscribed() {
+        let covered = CheckoutRequest {
+            team_price_id: Some("price_closewise_monthly"),
+            ..OK
+        };
+        assert_eq!(
+            decide_checkout(&covered),
+            Err(CheckoutRefusal::AlreadySubscribed)
+        );
+        let other = CheckoutRequest {
+            team_price_id: Some("price_old"),
+            ..OK
+        };
+        assert_eq!(decide_checkout(&other), Ok(()));
+        let unverified = CheckoutRequest {
+            email_verified: false,
+            ..covered
+        };
+        assert_eq!(
+            decide_checkout(&unverified),
+            Err(CheckoutRefusal::EmailNotVerified)
+        );
+    }
+
+    type Drawn = (bool, bool, bool, Option<bool>, Option<bool>);
+
+    fn request_strategy() -> impl Strategy<Value = Drawn> {
         (
             any::<bool>(),
             any::<bool>(),
             any::<bool>(),
+            proptest::option::of(any::<bool>()),
             proptest::option::of(any::<bool>()),
         )
     }
@@ -177,15 +213,18 @@ mod tests {
     proptest! {
         #[test]
         fn checkout_is_allowed_exactly_when_every_precondition_holds(
-            (auth, token, verified, sub) in request_strategy()
+            (auth, token, verified, sub, team) in request_strategy()
         ) {
-            // sub: None = no subscription, Some(true) = same price, Some(false) = another price.
+            // sub (the personal subscription) and team (a paid team's): None = none,
+            // Some(true) = the same price, Some(false) = another price.
+            let price = |same: bool| if same { "price_a" } else { "price_b" };
             let req = CheckoutRequest {
                 has_auth_header: auth,
                 token_valid: token,
                 email_verified: verified,
                 price_id: "price_a",
-                active_subscription_price_id: sub.map(|same| if same { "price_a" } else { "price_b" }),
+                active_subscription_price_id: sub.map(price),
+                team_price_id: team.map(price),
             };
             let expected = if !auth {
                 Err(CheckoutRefusal::NotSignedIn)
@@ -193,7 +232,7 @@ mod tests {
                 Err(CheckoutRefusal::InvalidToken)
             } else if !verified {
                 Err(CheckoutRefusal::EmailNotVerified)
-            } else if sub == Some(true) {
+            } else if sub == Some(true) || team == Some(true) {
                 Err(CheckoutRefusal::AlreadySubscribed)
             } else {
                 Ok(())

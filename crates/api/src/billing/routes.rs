@@ -137,7 +137,7 @@ async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Optio
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`, `unknown_price`"),
         (status = 401, body = crate::error::ErrorBody, description = "`not_signed_in`, `invalid_token`"),
         (status = 403, body = crate::error::ErrorBody, description = "`email_not_verified`"),
-        (status = 409, body = crate::error::ErrorBody, description = "`already_subscribed`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`already_subscribed`: a personal subscription to this price counts as subscribed, or a seat in a paid team (teams buy the same price)"),
         (status = 502, body = crate::error::ErrorBody, description = "`checkout_failed`"),
     ),
     security(("bearer" = [])))]
@@ -159,6 +159,7 @@ pub async fn checkout(
         email_verified: false,
         price_id: "",
         active_subscription_price_id: None,
+        team_price_id: None,
     };
     let Some(user) = user else {
         return Err(refusal(
@@ -177,9 +178,12 @@ pub async fn checkout(
         .subscription_of(user.id)
         .await?
         .filter(|s| s.counts_as_subscribed());
+    // Teams buy the configured price per seat.
+    let team_covers = state.teams.member_paid(user.id).await?;
     decide_checkout(&CheckoutRequest {
         price_id: &body.price_id,
         active_subscription_price_id: active.as_ref().and_then(|s| s.price_id.as_deref()),
+        team_price_id: team_covers.then_some(state.settings.stripe.price_id.as_str()),
         ..verified
     })
     .map_err(refusal)?;

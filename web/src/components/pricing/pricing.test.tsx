@@ -96,6 +96,32 @@ describe("Pricing and the checkout button", () => {
     expect(to).not.toHaveBeenCalled();
   });
 
+  it("has the mock API refuse a personal checkout to a member of a paid team, as the API does", async () => {
+    db.createUser({ email: "ana@northwind.example" });
+    const { team } = db.seedTeam({ owner: "ana@northwind.example", seats: 2, members: [{ email: "bo@northwind.example" }] });
+    const checkout = (email: string) =>
+      fetch("http://localhost:3000/api/checkout", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Authorization: `Bearer ${db.startSession(db.findUser(email)!.user.id).accessToken}`,
+        },
+        body: JSON.stringify({
+          price_id: "price_closewise_monthly",
+          mode: "subscription",
+          success_url: "http://localhost:3000/success?session_id={CHECKOUT_SESSION_ID}",
+          cancel_url: "http://localhost:3000/pricing",
+        }),
+      });
+    const refused = await checkout("bo@northwind.example");
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: { code: "already_subscribed", message: "You already have this subscription" },
+    });
+    team.subscription!.status = "canceled";
+    expect((await checkout("bo@northwind.example")).status).toBe(200);
+  });
+
   it("offers the subscription to a member of a team without a paid subscription", async () => {
     db.createUser({ email: "ana@northwind.example" });
     db.seedTeam({ owner: "ana@northwind.example", members: [{ email: "bo@northwind.example" }] });

@@ -50,6 +50,10 @@ export const billingRoutes: MockRoute[] = [
       const sub = db.subscriptions.get(user.id);
       if (sub && sub.price_id === priceId && isSubscribed(sub))
         return apiError(409, "already_subscribed", "You already have this subscription");
+      // A seat in a paid team counts as having the plan: teams buy the same price per seat.
+      const team = db.team.teamOf(user.id);
+      if (team && db.team.paid(team) && priceId === PRODUCTS[0]!.priceId)
+        return apiError(409, "already_subscribed", "You already have this subscription");
       const own = origin(request);
       if (![successUrl, cancelUrl].every((url) => url.startsWith(`${own}/`)))
         return apiError(400, "invalid_redirect_url", "success_url and cancel_url must be on this site");

@@ -50,7 +50,7 @@ pub async fn spawn_billing(backend: Backend) -> Billing {
     }
 }
 
-fn checkout_body() -> Value {
+pub(crate) fn checkout_body() -> Value {
     json!({
         "price_id": PRICE,
         "mode": "subscription",

@@ -48,6 +48,16 @@ each_backend!(
         assert_eq!(e["unlimited"], false);
         assert!(e["source"].is_null() && e["team"].is_null(), "{e}");
 
+        // Nobody pays twice: a seat in the paid team counts as having the plan, so a personal
+        // checkout of the same price is refused as for a personal subscriber; others may buy.
+        for p in [&owner, &member] {
+            let (status, v) = body(b.app.post_auth("/api/checkout", &p.token, crate::billing::checkout_body()).await).await;
+            assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "already_subscribed"), "{v}");
+            assert_eq!(error_message(&v), "You already have this subscription");
+        }
+        let (status, v) = body(b.app.post_auth("/api/checkout", &outsider.token, crate::billing::checkout_body()).await).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+
         // Calls use the same entitlements: a member's call is not a free one.
         let (status, c) = body(b.app.post_auth("/api/calls", &member.token, json!({"client_call_id": "c1"})).await).await;
         assert!(status.is_success(), "{c}");
