@@ -8,6 +8,7 @@ use std::time::Duration;
 use closewise_core::accounts::{AccountError, Accounts};
 use closewise_core::billing::{Billing, StripeClient, StripeConnection};
 use closewise_core::clock::Clock;
+use closewise_core::store::team_billing::ResizeOutcome;
 use closewise_core::store::{Store, SubscriptionRecord};
 use closewise_core::teams::Teams;
 use closewise_core::usage::Usage;
@@ -286,6 +287,91 @@ async fn an_owner_goes_only_with_a_team_nobody_needs(postgres: bool) {
     );
 }
 
+/// A seat change waiting for Stripe holds back only its own team: nothing else waits for it (on
+/// SQLite, with one writer, holding the database's write lock across Stripe made every other
+/// write wait behind Stripe and fail after the busy timeout), and no invite takes a seat it
+/// removes. A failed change gives the seats back.
+async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let (team, owner, _) = fx.team("d").await; // 3 seats, 2 used
+    let (_, other_owner, _) = fx.team("e").await;
+    let (started_tx, started) = tokio::sync::oneshot::channel::<()>();
+    let (release, wait) = tokio::sync::oneshot::channel::<()>();
+    let (store, now) = (fx.store.clone(), fx.clock.now());
+    let record = fx.record("sub_d", SubscriptionStatus::Active);
+    let resize = tokio::spawn(async move {
+        store
+            .resize_team_seats(team, 2, now, || async move {
+                started_tx.send(()).unwrap();
+                wait.await.unwrap(); // Stripe, taking its time
+                Ok::<_, ()>((record, 2))
+            })
+            .await
+            .unwrap()
+    });
+    started.await.unwrap();
+
+    let quick = Duration::from_secs(3);
+    tokio::time::timeout(
+        quick,
+        fx.teams
+            .invite(other_owner, "new-e@northwind.test", Role::Member),
+    )
+    .await
+    .expect("another team's invite is not held up")
+    .unwrap();
+    tokio::time::timeout(quick, fx.user("someone@else.test"))
+        .await
+        .expect("other writes are not held up");
+
+    let teams = fx.teams.clone();
+    let invite = tokio::spawn(async move {
+        teams
+            .invite(owner, "late-d@northwind.test", Role::Member)
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    release.send(()).unwrap();
+    match resize.await.unwrap() {
+        ResizeOutcome::Done(seats) => assert_eq!((seats.total, seats.members), (2, 2)),
+        other => panic!("{other:?}"),
+    }
+    let refused = invite.await.unwrap().unwrap_err();
+    assert_eq!(
+        refused.code(),
+        "seats_taken",
+        "the seat went with the change"
+    );
+    assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 2);
+
+    // Up to 3, then down to 2 with Stripe failing: the third seat stays, free to invite.
+    let record = fx.record("sub_d", SubscriptionStatus::Active);
+    let up = fx
+        .store
+        .resize_team_seats(team, 3, now, || async { Ok::<_, ()>((record, 3)) });
+    assert!(matches!(up.await.unwrap(), ResizeOutcome::Done(s) if s.total == 3));
+    let outcome = fx
+        .store
+        .resize_team_seats(team, 2, now, || async {
+            Err::<(SubscriptionRecord, u32), _>("down")
+        })
+        .await
+        .unwrap();
+    assert!(
+        matches!(outcome, ResizeOutcome::Failed("down")),
+        "{outcome:?}"
+    );
+    assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 3);
+    fx.teams
+        .invite(owner, "late-d@northwind.test", Role::Member)
+        .await
+        .expect("the seat is free again");
+    let refused = fx.store.resize_team_seats(team, 2, now, || async {
+        Err::<(SubscriptionRecord, u32), _>("never called")
+    });
+    assert!(matches!(refused.await.unwrap(), ResizeOutcome::Refused(_)));
+}
+
 #[tokio::test]
 async fn paid_through_a_team_seat_while_the_team_pays_sqlite() {
     paid_through_a_team_seat_while_the_team_pays(false).await
@@ -309,4 +395,12 @@ async fn a_retried_checkout_takes_over_from_an_abandoned_one_sqlite() {
 #[tokio::test]
 async fn a_retried_checkout_takes_over_from_an_abandoned_one_postgres() {
     a_retried_checkout_takes_over_from_an_abandoned_one(true).await
+}
+#[tokio::test]
+async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team_sqlite() {
+    a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(false).await
+}
+#[tokio::test]
+async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team_postgres() {
+    a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(true).await
 }

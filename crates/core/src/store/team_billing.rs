@@ -1,6 +1,6 @@
 //! A team's Stripe side (docs/teams.md, "Billing"): its customer, the subscription Stripe reports
-//! for it (seats = the item's quantity), a seat change made at Stripe under the team's row lock,
-//! and deleting the team.
+//! for it (seats = the item's quantity), a seat change made at Stripe with no seat given away
+//! meanwhile, and deleting the team.
 
 use std::future::Future;
 
@@ -25,6 +25,9 @@ const APPLY: &str = "UPDATE teams SET subscription_id = $2, price_id = $3, \
     OR subscription_status IN ('canceled', 'incomplete_expired') \
     OR (subscription_status = 'incomplete' \
         AND $4 NOT IN ('incomplete', 'incomplete_expired', 'canceled')))";
+
+/// SQLite's seat change: the team's seats `$2` where they are `$3`.
+const SET_SEATS: &str = "UPDATE teams SET seats = $2, updated_at = $4 WHERE id = $1 AND seats = $3";
 
 fn seats_column(quantity: u32) -> i32 {
     i32::try_from(quantity).unwrap_or(i32::MAX)
@@ -111,9 +114,14 @@ impl Store {
         dispatch!(self, |p| apply_team!(p, team_id, record, quantity, now))
     }
 
-    /// Changes the seats under the team's row lock: checks `seats` against the members and
-    /// pending invites (`Seats::check_resize`), runs `change` (the quantity change at Stripe),
-    /// then stores what it answered, before any invite or accept can take a seat in between.
+    /// Changes the seats: checks `seats` against the members and pending invites
+    /// (`Seats::check_resize`), runs `change` (the quantity change at Stripe), then stores what it
+    /// answered; no invite or accept takes a seat being removed in between. On PostgreSQL the
+    /// team's row stays locked (`FOR UPDATE`) throughout. SQLite has one write lock for the whole
+    /// database, which must not wait for Stripe (every other write would wait, then fail after
+    /// the busy timeout): there the check and a decrease's new total are written at once, Stripe
+    /// is called outside any transaction, and the old total comes back if Stripe fails. Callers
+    /// serialise seat changes of a team (`Billing::lock`).
     #[tracing::instrument(skip_all, fields(%team_id, seats))]
     pub async fn resize_team_seats<F, Fut, E>(
         &self,
@@ -126,6 +134,56 @@ impl Store {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<(SubscriptionRecord, u32), E>>,
     {
+        if let Pool::Sqlite(p) = &self.pool {
+            // The check, and the seats a decrease removes held back at once (no invite or accept,
+            // from this process or the CLI's, can take them), in one short write transaction.
+            let mut tx = p.begin_with("BEGIN IMMEDIATE").await?;
+            let total: Option<i32> = sqlx::query_scalar("SELECT seats FROM teams WHERE id = $1")
+                .bind(team_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            let Some(total) = total else {
+                return Ok(ResizeOutcome::NoTeam);
+            };
+            let current = seats_in!(&mut *tx, team_id, total, now, None);
+            if let Err(e) = current.check_resize(seats) {
+                return Ok(ResizeOutcome::Refused(e));
+            }
+            let held = seats_column(seats) < total;
+            if held {
+                sqlx::query(SET_SEATS)
+                    .bind(team_id)
+                    .bind(seats_column(seats))
+                    .bind(total)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            return match change().await {
+                Ok((record, quantity)) => {
+                    apply_team!(p, team_id, record, quantity, now)?;
+                    Ok(ResizeOutcome::Done(Seats {
+                        total: quantity,
+                        ..current
+                    }))
+                }
+                Err(e) => {
+                    if held {
+                        // Stripe said no (or nothing): the seats come back. Had it changed the
+                        // quantity after all, its `customer.subscription.updated` sets them.
+                        sqlx::query(SET_SEATS)
+                            .bind(team_id)
+                            .bind(total)
+                            .bind(seats_column(seats))
+                            .bind(now)
+                            .execute(p)
+                            .await?;
+                    }
+                    Ok(ResizeOutcome::Failed(e))
+                }
+            };
+        }
         Ok(locked!(
             self,
             team_id,
