@@ -1,8 +1,9 @@
 //! Team billing (docs/teams.md): checkout of N seats, its confirmation, the seats' preview and
-//! change, and deleting the team with its subscription. The rules and Stripe calls are
+//! change, the owner's billing portal, and deleting the team with its subscription. The rules and Stripe calls are
 //! `closewise_core::billing::team`'s; these handlers check the caller's role, call it and map
 //! its errors. Another team's anything is `404 team_not_found`.
 
+use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -27,6 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(confirm))
         .routes(routes!(preview))
         .routes(routes!(set_seats))
+        .routes(routes!(portal))
         .routes(routes!(delete_team))
 }
 
@@ -290,6 +292,40 @@ pub async fn set_seats(
         .audit(auth.user_id, "team.seats", details)
         .await?;
     Ok(AppJson(team_response(&state, auth.user_id).await?))
+}
+
+#[utoipa::path(post, path = "/api/team/billing/portal", tag = "teams",
+    request_body = crate::billing::routes::PortalRequest,
+    responses(
+        (status = 200, body = crate::billing::routes::UrlResponse, description = "The team customer's billing portal (card, invoices, cancel), back to `/team` by default"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`"),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`, `no_customer`"),
+        (status = 502, body = crate::error::ErrorBody, description = "`portal_failed`"),
+    ),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user_id = %auth.user_id))]
+pub async fn portal(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    raw: Bytes,
+) -> ApiResult<AppJson<crate::billing::routes::UrlResponse>> {
+    let (team, _) = state
+        .billing
+        .team_for(auth.user_id, Action::ManageBilling)
+        .await
+        .map_err(error)?;
+    let return_url = crate::billing::routes::portal_return_url(&state, &raw, "/team")?;
+    let customer = team.stripe_customer_id.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_customer",
+            "The team has no billing account yet. Buy seats first.",
+        )
+    })?;
+    let url = crate::billing::routes::open_portal(&state, &customer, &return_url).await?;
+    Ok(AppJson(crate::billing::routes::UrlResponse { url }))
 }
 
 #[utoipa::path(delete, path = "/api/team", tag = "teams", request_body = DeleteTeamRequest,

@@ -293,20 +293,7 @@ pub async fn portal(
     auth: AuthUser,
     raw: Bytes,
 ) -> ApiResult<AppJson<UrlResponse>> {
-    // The body is optional: no body at all means the default return address.
-    let body: PortalRequest = if raw.iter().all(u8::is_ascii_whitespace) {
-        PortalRequest::default()
-    } else {
-        serde_json::from_slice(&raw)
-            .map_err(|e| ApiError::bad_request("invalid_json", format!("Invalid request: {e}")))?
-    };
-    let base_url = &state.settings.base_url;
-    let return_url = body
-        .return_url
-        .unwrap_or_else(|| format!("{base_url}/dashboard"));
-    if !same_origin(base_url, &return_url) {
-        return Err(invalid_redirect());
-    }
+    let return_url = portal_return_url(&state, &raw, "/dashboard")?;
     let customer = state
         .store
         .stripe_customer_of(auth.user_id)
@@ -318,10 +305,43 @@ pub async fn portal(
                 "No billing account yet. Start a subscription first.",
             )
         })?;
-    let url = state
+    let url = open_portal(&state, &customer, &return_url).await?;
+    Ok(AppJson(UrlResponse { url }))
+}
+
+/// Where a billing portal's "back" link goes: the body's `return_url` (on this site), or
+/// `default_path` of this site when there is no body at all.
+pub(crate) fn portal_return_url(
+    state: &AppState,
+    raw: &[u8],
+    default_path: &str,
+) -> ApiResult<String> {
+    let body: PortalRequest = if raw.iter().all(u8::is_ascii_whitespace) {
+        PortalRequest::default()
+    } else {
+        serde_json::from_slice(raw)
+            .map_err(|e| ApiError::bad_request("invalid_json", format!("Invalid request: {e}")))?
+    };
+    let base_url = &state.settings.base_url;
+    let return_url = body
+        .return_url
+        .unwrap_or_else(|| format!("{base_url}{default_path}"));
+    if !same_origin(base_url, &return_url) {
+        return Err(invalid_redirect());
+    }
+    Ok(return_url)
+}
+
+/// A billing-portal session of `customer` at Stripe; its URL.
+pub(crate) async fn open_portal(
+    state: &AppState,
+    customer: &str,
+    return_url: &str,
+) -> ApiResult<String> {
+    state
         .billing
         .stripe()
-        .portal_session(&customer, &return_url)
+        .portal_session(customer, return_url)
         .await
         .map_err(|_| {
             ApiError::new(
@@ -329,6 +349,5 @@ pub async fn portal(
                 "portal_failed",
                 "Could not open the billing portal. Please try again.",
             )
-        })?;
-    Ok(AppJson(UrlResponse { url }))
+        })
 }

@@ -173,6 +173,10 @@ impl Store {
         if let Some(i) = self.invoices.get(id) {
             return Some(self.render_invoice(i, exp));
         }
+        // Stripe has no GET for portal sessions; the handle's `object` shows them to tests.
+        if let Some(p) = self.portal_sessions.get(id) {
+            return Some(self.render_portal(p));
+        }
         None
     }
 

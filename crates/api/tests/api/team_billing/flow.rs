@@ -187,3 +187,43 @@ each_backend!(
         assert_eq!(b.mock.object(&session_of(&open)).unwrap()["status"], "expired");
     }
 );
+
+each_backend!(
+    async fn the_owner_manages_the_teams_billing_in_the_portal_of_the_teams_customer(backend) {
+        let b = spawn_billing(backend).await;
+        b.mock.set_webhook_url(None);
+        let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
+        let portal = |token: String, body: Option<Value>| {
+            let b = &b;
+            async move { call(b, reqwest::Method::POST, "/api/team/billing/portal", &token, body).await }
+        };
+        let (status, v) = portal(owner.token.clone(), None).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "no_customer"), "{v}");
+        assert_eq!(error_message(&v), "The team has no billing account yet. Buy seats first.");
+
+        let session = buy(&b, &owner.token, 2).await;
+        let (status, v) = confirm(&b, &owner.token, &session).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let customer = team_row(&b, &owner).await.stripe_customer_id.unwrap();
+        let admin = join(&b, &owner, "adm@northwind.example", Role::Admin).await;
+        let loner = person(&b, "solo@else.example").await;
+
+        // No body: back to /team; the session is the team's customer's, never the owner's own.
+        let (status, v) = portal(owner.token.clone(), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let id = v["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+        let portal_session = b.mock.object(&id).unwrap();
+        assert_eq!(portal_session["customer"], customer.as_str());
+        assert_eq!(portal_session["return_url"], format!("{BASE}/team"));
+        let (status, v) = portal(owner.token.clone(), Some(json!({"return_url": format!("{BASE}/dashboard")}))).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let (status, v) = portal(owner.token.clone(), Some(json!({"return_url": "https://evil.example/team"}))).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_redirect_url"), "{v}");
+
+        // Billing is the owner's: admins are refused, people in no team find none.
+        let (status, v) = portal(admin.token.clone(), None).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::FORBIDDEN, "forbidden_role"), "{v}");
+        let (status, v) = portal(loner.token.clone(), None).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "team_not_found"), "{v}");
+    }
+);
