@@ -119,7 +119,9 @@ impl Teams {
     }
 
     /// The caller's team and role when their role allows `action`.
-    async fn caller(&self, user_id: Uuid, action: Action) -> Result<(Uuid, Role), TeamsError> {
+    /// The caller's team and role when the role allows `action` (`teams::may`); in no team: not
+    /// found. No side effects: the API asks before it spends a rate limit on the caller's behalf.
+    pub async fn caller(&self, user_id: Uuid, action: Action) -> Result<(Uuid, Role), TeamsError> {
         let (team_id, role) = self
             .store
             .membership_of(user_id)
@@ -245,14 +247,8 @@ impl Teams {
         email: &str,
         role: Role,
     ) -> Result<Invitation, TeamsError> {
-        let (team_id, caller_role) = self.caller(user_id, Action::Invite).await?;
+        let team_id = self.inviter(user_id, role).await?;
         let email = Email::parse(email).map_err(TeamsError::InvalidEmail)?;
-        if !role.invitable() {
-            return Err(TeamsError::InvalidRole);
-        }
-        if !may_invite_as(caller_role, role) {
-            return Err(TeamsError::ForbiddenRole);
-        }
         // A member of this team needs no seat twice; someone in another team is not told apart
         // from anyone else (accepting says `already_in_team` to them, not to the inviter).
         if let Some(invitee) = self.store.user_by_email(email.as_str()).await? {
@@ -280,6 +276,19 @@ impl Teams {
             token,
             expires_at: new.expires_at,
         })
+    }
+
+    /// The team the caller may invite to as `role` (`teams::may_invite_as`). No side effects: the
+    /// API asks before it spends rate limits, so refused tries cost nobody's mail budget.
+    pub async fn inviter(&self, user_id: Uuid, role: Role) -> Result<Uuid, TeamsError> {
+        let (team_id, caller_role) = self.caller(user_id, Action::Invite).await?;
+        if !role.invitable() {
+            return Err(TeamsError::InvalidRole);
+        }
+        if !may_invite_as(caller_role, role) {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        Ok(team_id)
     }
 
     /// A new link for an open invite of the caller's team: the old token stops working and the

@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use closewise_core::mail::Template;
 use closewise_core::teams::Invitation;
 use closewise_domain::email::Email;
-use closewise_domain::teams::Role;
+use closewise_domain::teams::{Action, Role};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
@@ -89,6 +89,8 @@ pub async fn invite(
 ) -> ApiResult<(StatusCode, AppJson<EmptyResponse>)> {
     let email = Email::parse(&body.email).map_err(TeamsError::InvalidEmail)?;
     let role = parse_role(&body.role)?;
+    // Who may invite is settled before any limit is spent: refused tries cost nobody's budget.
+    state.teams.inviter(auth.user_id, role).await?;
     limit(&state, Bucket::InvitePerInviter, &auth.user_id.to_string()).await?;
     limit(&state, Bucket::InvitePerAddress, email.as_str()).await?;
     let inv = state
@@ -119,10 +121,9 @@ pub async fn resend(
 ) -> ApiResult<(StatusCode, AppJson<EmptyResponse>)> {
     let id = path_id(&id)?;
     let (team_id, _) = state
-        .store
-        .membership_of(auth.user_id)
-        .await?
-        .ok_or_else(super::not_found)?;
+        .teams
+        .caller(auth.user_id, Action::ResendInvite)
+        .await?;
     // The address is known before the new link is made, so the limit comes first.
     let address = state
         .store

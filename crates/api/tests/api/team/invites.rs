@@ -210,3 +210,28 @@ both!(
         assert_eq!(invite(&app, &owner, "other@northwind.example", "member").await.0, StatusCode::ACCEPTED);
     }
 );
+
+both!(
+    async fn refused_invites_spend_no_ones_mail_limits(app) with |s| { s.limits.mail_per_email = 2; } {
+        // Someone in no team, and a member (who may not invite), try an address over and over:
+        // every try is refused for who they are, and the real inviter's budget is untouched.
+        let owner = user(&app, "ana@northwind.example").await;
+        team(&app, &owner, "Northwind Sales", 10).await;
+        let stranger = user(&app, "eve@else.example").await;
+        invite(&app, &owner, "bo@northwind.example", "member").await;
+        let member = user(&app, "bo@northwind.example").await;
+        let token = app.token_from_mail("bo@northwind.example", "team_invite").await;
+        let (status, v) = call(&app, Method::POST, "/api/team/invites/accept", Some(&member.token), Some(json!({"token": token}))).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        for _ in 0..3 {
+            assert_refused(invite(&app, &stranger, "ceo@northwind.example", "member").await, StatusCode::NOT_FOUND, "team_not_found", "no team");
+            assert_refused(invite(&app, &member, "ceo@northwind.example", "member").await, StatusCode::FORBIDDEN, "forbidden_role", "a member");
+        }
+        assert_eq!(invite(&app, &owner, "ceo@northwind.example", "member").await.0, StatusCode::ACCEPTED);
+        let id = invite_id(&app, &owner, "ceo@northwind.example").await;
+        let path = format!("/api/team/invites/{id}/resend");
+        assert_refused(call(&app, Method::POST, &path, Some(&member.token), None).await, StatusCode::FORBIDDEN, "forbidden_role", "a member resends");
+        app.advance(time::Duration::seconds(61));
+        assert_eq!(call(&app, Method::POST, &path, Some(&owner.token), None).await.0, StatusCode::ACCEPTED, "the resend budget is untouched");
+    }
+);
