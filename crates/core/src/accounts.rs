@@ -7,8 +7,9 @@ use closewise_domain::teams::Role;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::billing::{Billing, BillingError};
+use crate::billing::{Billing, BillingError, TeamBillingError};
 use crate::store::audit::NewAudit;
+use crate::store::user_deletion::UserDeletion;
 use crate::store::Store;
 
 #[derive(Debug, thiserror::Error)]
@@ -54,7 +55,8 @@ impl Accounts {
     }
 
     /// A team's owner may go only with a team nobody else is in and nothing is paid for (it is
-    /// deleted with the account); a member's or admin's seat simply frees.
+    /// deleted with the account, its open checkouts expired first); a member's or admin's seat
+    /// simply frees. The store checks again as it deletes (`UserDeletion::TeamOwner`).
     async fn check_team_ownership(&self, user_id: Uuid) -> Result<(), AccountError> {
         let Some((team_id, Role::Owner)) = self.store.membership_of(user_id).await? else {
             return Ok(());
@@ -62,15 +64,29 @@ impl Accounts {
         let Some(team) = self.store.team_by_id(team_id).await? else {
             return Ok(());
         };
+        let team_goes = |e: TeamBillingError| match e {
+            TeamBillingError::TeamNotFound => Ok(()),
+            TeamBillingError::AlreadySubscribed => Err(AccountError::TeamOwner),
+            TeamBillingError::Database(e) => Err(e.into()),
+            TeamBillingError::StripeUnavailable(f) => Err(AccountError::SubscriptionNotCancelled(
+                BillingError::StripeUnavailable(f),
+            )),
+            other => {
+                tracing::warn!(error = %other, "expiring the team's checkouts failed");
+                Err(AccountError::TeamOwner)
+            }
+        };
         let (members, _) = self.store.team_headcount(team_id).await?;
         let status = team
             .subscription_status
             .as_deref()
             .and_then(|s| SubscriptionStatus::parse(s).ok());
-        if owner_may_delete_account(members.saturating_sub(1), status) {
-            Ok(())
-        } else {
-            Err(AccountError::TeamOwner)
+        if !owner_may_delete_account(members.saturating_sub(1), status) {
+            return Err(AccountError::TeamOwner);
+        }
+        match self.billing.expire_team_checkouts(team_id).await {
+            Ok(()) => Ok(()),
+            Err(e) => team_goes(e),
         }
     }
 
@@ -90,7 +106,7 @@ impl Accounts {
             Err(BillingError::Database(e)) => return Err(e.into()),
             Err(e) => return Err(AccountError::SubscriptionNotCancelled(e)),
         };
-        let deleted = match audit {
+        let outcome = match audit {
             Some(mut audit) => {
                 if let Value::Object(details) = &mut audit.details {
                     details.insert("subscription".into(), cancelled.clone().into());
@@ -98,6 +114,12 @@ impl Accounts {
                 self.store.delete_user_audited(user_id, &audit).await?
             }
             None => self.store.delete_user(user_id).await?,
+        };
+        // The store decides again, atomically: a transfer may have made them an owner since.
+        let deleted = match outcome {
+            UserDeletion::Deleted => true,
+            UserDeletion::Gone => false,
+            UserDeletion::TeamOwner => return Err(AccountError::TeamOwner),
         };
         if deleted {
             tracing::info!(%user_id, "account deleted");

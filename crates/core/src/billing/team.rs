@@ -184,6 +184,18 @@ impl Billing {
         Ok(url)
     }
 
+    /// Before an owner's account goes, and with it their team that nobody needs: the team's open
+    /// checkouts are expired, so none is paid for a team that is gone. `AlreadySubscribed` when
+    /// one was paid meanwhile (the team is paid for now: the owner is needed).
+    pub async fn expire_team_checkouts(&self, team_id: Uuid) -> Result<(), TeamBillingError> {
+        let _serialised = self.lock(team_id).await?;
+        let team = self.team_row(team_id).await?;
+        if let Some(customer) = &team.stripe_customer_id {
+            self.expire_open_checkouts(customer).await?;
+        }
+        Ok(())
+    }
+
     /// Expires the team customer's open checkout sessions. One paid in the meantime cannot be
     /// expired: its subscription is on its way, so no second checkout starts.
     async fn expire_open_checkouts(&self, customer: &str) -> Result<(), TeamBillingError> {

@@ -144,34 +144,6 @@ impl Store {
         Ok(n)
     }
 
-    /// Deletes the user (plans, tokens, sessions and subscription rows go with it by cascade)
-    /// and records it. False when there was no such user.
-    pub async fn delete_user_audited(
-        &self,
-        user_id: Uuid,
-        audit: &NewAudit,
-    ) -> Result<bool, sqlx::Error> {
-        let deleted = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
-            let deleted = sqlx::query("DELETE FROM users WHERE id = $1")
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-                == 1;
-            if deleted {
-                notify_revoked!(self, tx, Revoked::User(user_id));
-                bind_audit!(self, audit).execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(deleted)
-        })?;
-        if deleted {
-            self.revoked(Revoked::User(user_id));
-        }
-        Ok(deleted)
-    }
-
     /// Sets the plan (creating the row if missing) and returns the plan it had. Going free
     /// forgets the subscription the plan came from, so a later sync can grant it again; going
     /// monthly by hand keeps whatever Stripe ids the row had. `audit` None is for fixtures.

@@ -34,6 +34,7 @@ pub mod teams;
 pub mod teams_admin;
 pub mod tokens;
 pub mod usage;
+pub mod user_deletion;
 pub mod users;
 
 pub use billing::{EventReceipt, Fulfilment, SubscriptionRecord, SubscriptionRow, WebhookEventRow};

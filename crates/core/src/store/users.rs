@@ -219,28 +219,6 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes the user; plans, tokens and sessions go with it (ON DELETE CASCADE).
-    pub async fn delete_user(&self, user_id: Uuid) -> Result<bool, sqlx::Error> {
-        let deleted = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
-            let deleted = sqlx::query("DELETE FROM users WHERE id = $1")
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-                == 1;
-            if deleted {
-                notify_revoked!(self, tx, Revoked::User(user_id));
-            }
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(deleted)
-        })?;
-        if deleted {
-            self.revoked(Revoked::User(user_id));
-        }
-        Ok(deleted)
-    }
-
     pub async fn list_users(&self, limit: i64) -> Result<Vec<UserRow>, sqlx::Error> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users ORDER BY created_at DESC LIMIT $1");
         dispatch!(self, |p| sqlx::query_as::<_, UserRow>(&sql)

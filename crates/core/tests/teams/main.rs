@@ -401,7 +401,10 @@ async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {
     assert_eq!(calls(&view, crew.members[1]), Some(1));
     assert_eq!(calls(&view, crew.owner), Some(0));
     assert_eq!(view.seats.used, 3);
-    assert!(s.delete_user(crew.members[1]).await.unwrap());
+    assert_eq!(
+        s.delete_user(crew.members[1]).await.unwrap(),
+        closewise_core::store::user_deletion::UserDeletion::Deleted
+    );
     let view = t.view(crew.owner).await.unwrap();
     assert_eq!((view.seats.used, view.members.len()), (2, 2));
     // Ownership moves to an admin; the old owner becomes an admin and may leave.

@@ -227,3 +227,21 @@ each_backend!(
         assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "team_not_found"), "{v}");
     }
 );
+
+each_backend!(
+    async fn an_owner_alone_goes_with_the_team_and_its_open_checkout_can_no_longer_be_paid(backend) {
+        let b = spawn_billing(backend).await;
+        let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
+        let team = team_row(&b, &owner).await;
+        let (status, v) = start_checkout(&b, &owner.token, 1).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let session = session_of(&v);
+        let resp = b.app.client.delete(b.app.url("/api/account")).bearer_auth(&owner.token)
+            .json(&json!({"password": PASSWORD})).send().await.unwrap();
+        let (status, v) = body(resp).await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "{v}");
+        assert!(b.app.state.store.team_by_id(team.id).await.unwrap().is_none());
+        assert_eq!(b.mock.object(&session).unwrap()["status"], "expired");
+        assert!(b.mock.pay(&session, CARD_OK).is_err(), "nothing to pay for a team that is gone");
+    }
+);
