@@ -162,6 +162,11 @@ impl Billing {
             }
         };
         self.expire_open_checkouts(&customer).await?;
+        self.refuse_if_paid_at_stripe(&TeamRow {
+            stripe_customer_id: Some(customer.clone()),
+            ..team.clone()
+        })
+        .await?;
         let url = self
             .stripe
             .create_team_checkout_session(
@@ -193,7 +198,7 @@ impl Billing {
         if let Some(customer) = &team.stripe_customer_id {
             self.expire_open_checkouts(customer).await?;
         }
-        Ok(())
+        self.refuse_if_paid_at_stripe(&team).await
     }
 
     /// Expires the team customer's open checkout sessions. One paid in the meantime cannot be
@@ -406,6 +411,9 @@ impl Billing {
             },
             _ => None,
         };
+        // Paid a moment ago and not stored yet: it bills all the same.
+        let unstored = self.cancel_live_at_stripe(&team).await?;
+        let cancelled = cancelled.or_else(|| unstored.into_iter().next());
         let audit = self.audit_row(
             actor,
             "team.delete",

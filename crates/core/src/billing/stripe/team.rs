@@ -8,7 +8,8 @@ use stripe_billing::invoice::{
     CreatePreviewInvoiceSubscriptionDetailsItems,
 };
 use stripe_billing::subscription::{
-    UpdateSubscription, UpdateSubscriptionItems, UpdateSubscriptionProrationBehavior,
+    ListSubscription, UpdateSubscription, UpdateSubscriptionItems,
+    UpdateSubscriptionProrationBehavior,
 };
 use stripe_billing::Subscription;
 use stripe_checkout::checkout_session::{
@@ -134,6 +135,32 @@ impl StripeClient {
             .data
             .into_iter()
             .map(|s| s.id.as_str().to_owned())
+            .collect())
+    }
+
+    /// The customer's subscriptions that have not ended (Stripe's list leaves out cancelled ones;
+    /// `incomplete_expired` ones are dropped here). At most 100: a team has one at a time.
+    pub async fn live_subscriptions(
+        &self,
+        customer_id: &str,
+    ) -> Result<Vec<TeamSubscription>, StripeFailure> {
+        let list = self
+            .call(
+                "list subscriptions",
+                ListSubscription::new()
+                    .customer(customer_id)
+                    .limit(100)
+                    .send(&self.client),
+            )
+            .await?;
+        let subs = list
+            .data
+            .iter()
+            .map(team_subscription)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(subs
+            .into_iter()
+            .filter(|s| !s.record.status.is_terminal())
             .collect())
     }
 
