@@ -67,6 +67,8 @@ pub enum TeamsError {
     /// Domain join needs the owner's verified address at that domain, not a public mail domain.
     #[error("Domain join works only for your own verified company domain.")]
     DomainNotAllowed,
+    #[error("The team's subscription is live: its seats change at Stripe.")]
+    SubscriptionLive,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -89,6 +91,7 @@ impl TeamsError {
             TeamsError::InvalidRole => "invalid_role",
             TeamsError::InvalidTransfer => "invalid_transfer",
             TeamsError::DomainNotAllowed => "domain_not_allowed",
+            TeamsError::SubscriptionLive => "team_already_subscribed",
             TeamsError::Database(_) => "internal",
         }
     }
@@ -404,14 +407,18 @@ impl Teams {
         declined.then_some(()).ok_or(TeamsError::InviteUsed)
     }
 
-    /// Records the team's seats (1 to 1000, never below members plus pending invites).
+    /// Records the team's seats (1 to 1000, never below members plus pending invites) of a team
+    /// Stripe does not bill; with a live subscription they change at Stripe (`SubscriptionLive`).
     pub async fn set_seats(&self, user_id: Uuid, seats: u32) -> Result<SeatsView, TeamsError> {
         let (team_id, _) = self.caller(user_id, Action::ChangeSeats).await?;
-        seats_result(
+        let recorded = seats_result(
             self.store
                 .set_team_seats(team_id, seats, self.clock.now())
                 .await?,
         )?;
+        if !recorded {
+            return Err(TeamsError::SubscriptionLive);
+        }
         let team = self.team(team_id).await?;
         Ok(self.store.team_seats(&team, self.clock.now()).await?.into())
     }

@@ -313,7 +313,9 @@ impl TeamsAdmin {
     ) -> Result<SeatsView, TeamsAdminError> {
         let now = self.clock.now();
         match self.store.set_team_seats(team.id, seats, now).await? {
-            SeatOutcome::Done(()) => {}
+            SeatOutcome::Done(true) => {}
+            // Paid for meanwhile: its seats are Stripe's now.
+            SeatOutcome::Done(false) => return Err(TeamsAdminError::Changed(team.name.clone())),
             SeatOutcome::Refused(e) => return Err(TeamsAdminError::Seats(e)),
             SeatOutcome::NoTeam => return Err(TeamsAdminError::TeamNotFound(team.id.to_string())),
         }

@@ -433,6 +433,55 @@ async fn the_owner_of_a_team_someone_needs_is_never_deleted(postgres: bool) {
     );
 }
 
+/// Seats recorded by hand (the operator's `teams seats set` for a team Stripe does not bill) are
+/// refused once the team has a live subscription, decided under the team's lock: a payment that
+/// lands while the operator confirms must not have its quantity overwritten.
+async fn seats_by_hand_are_refused_once_stripe_bills_the_team(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let (team, owner, _) = fx.team("g").await;
+    let row = fx.store.team_by_id(team).await.unwrap().unwrap(); // read before the prompt
+    fx.store
+        .apply_team_subscription(
+            team,
+            &fx.record("sub_g", SubscriptionStatus::Active),
+            2,
+            fx.clock.now(),
+        )
+        .await
+        .unwrap(); // paid meanwhile
+    let err = fx.teams.set_seats(owner, 5).await.unwrap_err();
+    assert_eq!(err.code(), "team_already_subscribed");
+    let admin = closewise_core::teams_admin::TeamsAdmin::new(fx.store.clone(), fx.clock.clone());
+    let audit = closewise_core::store::audit::NewAudit {
+        actor: "ops@closewise.test".into(),
+        action: "team.seats",
+        user_id: None,
+        target_email: None,
+        reason: Some("comp".into()),
+        details: serde_json::json!({}),
+        now: fx.clock.now(),
+    };
+    let err = admin.record_seats(&row, 50, audit).await.unwrap_err();
+    assert_eq!(err.code(), "team_changed");
+    assert_eq!(
+        fx.store.team_by_id(team).await.unwrap().unwrap().seats,
+        2,
+        "Stripe's quantity stays"
+    );
+    // Once the subscription has ended, seats are the operator's to record again.
+    fx.store
+        .apply_team_subscription(
+            team,
+            &fx.record("sub_g", SubscriptionStatus::Canceled),
+            2,
+            fx.clock.now(),
+        )
+        .await
+        .unwrap();
+    fx.teams.set_seats(owner, 4).await.unwrap();
+    assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 4);
+}
+
 #[tokio::test]
 async fn paid_through_a_team_seat_while_the_team_pays_sqlite() {
     paid_through_a_team_seat_while_the_team_pays(false).await
@@ -472,4 +521,12 @@ async fn the_owner_of_a_team_someone_needs_is_never_deleted_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_owner_of_a_team_someone_needs_is_never_deleted_postgres() {
     the_owner_of_a_team_someone_needs_is_never_deleted(true).await
+}
+#[tokio::test]
+async fn seats_by_hand_are_refused_once_stripe_bills_the_team_sqlite() {
+    seats_by_hand_are_refused_once_stripe_bills_the_team(false).await
+}
+#[tokio::test]
+async fn seats_by_hand_are_refused_once_stripe_bills_the_team_postgres() {
+    seats_by_hand_are_refused_once_stripe_bills_the_team(true).await
 }

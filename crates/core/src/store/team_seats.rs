@@ -5,6 +5,8 @@
 //! taking the database's write lock before it reads. Whether an invite is still pending (not
 //! expired) is decided in Rust.
 
+use closewise_domain::subscription::SubscriptionStatus;
+use closewise_domain::team_billing::has_live_subscription;
 use closewise_domain::teams::{SeatError, Seats};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -269,15 +271,29 @@ impl Store {
         ))
     }
 
-    /// Records the team's seats under its lock, never below the members and pending invites.
+    /// Records the team's seats under its lock, never below the members and pending invites, for
+    /// a team Stripe does not bill: `Done(false)`, nothing written, once its subscription is live
+    /// (its seats are the item's quantity, changed at Stripe) — decided under the lock, so a
+    /// payment landing meanwhile is never overwritten.
     #[tracing::instrument(skip_all, fields(team_id = %team_id))]
     pub async fn set_team_seats(
         &self,
         team_id: Uuid,
         seats: u32,
         now: OffsetDateTime,
-    ) -> Result<SeatOutcome<()>, sqlx::Error> {
+    ) -> Result<SeatOutcome<bool>, sqlx::Error> {
         Ok(locked!(self, team_id, SeatOutcome::NoTeam, |tx, total| {
+            let status: Option<String> =
+                sqlx::query_scalar("SELECT subscription_status FROM teams WHERE id = $1")
+                    .bind(team_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            let status = status
+                .as_deref()
+                .and_then(|s| SubscriptionStatus::parse(s).ok());
+            if has_live_subscription(status) {
+                return Ok(SeatOutcome::Done(false));
+            }
             let current = seats_in!(&mut *tx, team_id, total, now, None);
             if let Err(e) = current.check_resize(seats) {
                 return Ok(SeatOutcome::Refused(e));
@@ -288,7 +304,7 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-            SeatOutcome::Done(())
+            SeatOutcome::Done(true)
         }))
     }
 }
