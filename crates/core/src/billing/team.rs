@@ -17,6 +17,7 @@ use super::stripe::{SeatsPreview, TeamSubscription};
 use super::{is_stripe_id, Billing, StripeFailure};
 use crate::store::audit::NewAudit;
 use crate::store::team_billing::ResizeOutcome;
+use crate::store::team_seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 use crate::teams::SeatsView;
 
@@ -147,6 +148,15 @@ impl Billing {
         let now = self.clock.now();
         let used = self.store.team_seats(team, now).await?.used();
         let seats = checkout_seats(checkout.seats, used).map_err(TeamBillingError::InvalidSeats)?;
+        // Fewer seats than the team had: the new number holds from now (under the seats lock,
+        // never below those in use), so no invite meanwhile outgrows what the payment covers.
+        if seats < team.seats() {
+            match self.store.set_team_seats(team.id, seats, now).await? {
+                SeatOutcome::Done(_) => {}
+                SeatOutcome::Refused(e) => return Err(TeamBillingError::Seats(e)),
+                SeatOutcome::NoTeam => return Err(TeamBillingError::TeamNotFound),
+            }
+        }
         let customer = match &team.stripe_customer_id {
             Some(c) => c.clone(),
             None => {

@@ -112,7 +112,7 @@ each_backend!(
 each_backend!(
     async fn a_team_whose_subscription_ended_leaves_its_members_free(backend) {
         let b = spawn_billing(backend).await;
-        let (owner, sub) = paid_team(&b, "ana@northwind.example", 2).await;
+        let (owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
         let member = join(&b, &owner, "rep@northwind.example", Role::Member).await;
         assert_eq!(entitlements(&b, &member.token).await["unlimited"], true);
         let res = b.app.client.delete(format!("{}/v1/subscriptions/{sub}", b.mock_url))
@@ -122,6 +122,17 @@ each_backend!(
         assert_eq!(e["team"]["name"], "Northwind Sales", "still in the team, unpaid: {e}");
         assert!(e["source"].is_null());
         assert_eq!(team_row(&b, &owner).await.subscription_status.as_deref(), Some("canceled"));
+
+        // Buying again, fewer seats than before: the new number holds from the checkout on, so
+        // no invite meanwhile leaves more people in the team than the payment covers.
+        let (status, v) = start_checkout(&b, &owner.token, 2).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(team_row(&b, &owner).await.seats, 2);
+        let (status, v) = call(&b, reqwest::Method::POST, "/api/team/invites", &owner.token,
+            Some(json!({"email": "third@northwind.example", "role": "member"}))).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "seats_taken"), "{v}");
+        let (status, v) = start_checkout(&b, &owner.token, 1).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_seats"), "{v}");
     }
 );
 
