@@ -424,26 +424,36 @@ impl Billing {
         // Paid a moment ago and not stored yet: it bills all the same.
         let unstored = self.cancel_live_at_stripe(&team).await?;
         let cancelled = cancelled.or_else(|| unstored.into_iter().next());
-        let audit = self.audit_row(
-            actor,
-            "team.delete",
-            json!({"team_id": team_id, "name": team.name, "subscription": cancelled}),
-        );
+        let audit = self
+            .audit_row(
+                actor,
+                "team.delete",
+                json!({"team_id": team_id, "name": team.name, "subscription": cancelled}),
+            )
+            .await?;
         self.store.delete_team_audited(team_id, &audit).await?;
         tracing::info!(%team_id, "team deleted");
         Ok(cancelled)
     }
 
-    fn audit_row(&self, actor: Uuid, action: &'static str, details: serde_json::Value) -> NewAudit {
-        NewAudit {
-            actor: actor.to_string(),
+    /// The audit row of a change the user `actor` made; the actor is their address, as on every
+    /// team row (the id when the account is gone meanwhile).
+    async fn audit_row(
+        &self,
+        actor: Uuid,
+        action: &'static str,
+        details: serde_json::Value,
+    ) -> Result<NewAudit, sqlx::Error> {
+        let who = self.store.user_by_id(actor).await?;
+        Ok(NewAudit {
+            actor: who.map_or_else(|| actor.to_string(), |u| u.email),
             action,
             user_id: Some(actor),
             target_email: None,
             reason: None,
             details,
             now: self.clock.now(),
-        }
+        })
     }
 
     /// Writes an audit row of a team change the user `actor` made.
@@ -454,7 +464,7 @@ impl Billing {
         details: serde_json::Value,
     ) -> Result<(), sqlx::Error> {
         self.store
-            .record_audit(&self.audit_row(actor, action, details))
+            .record_audit(&self.audit_row(actor, action, details).await?)
             .await
     }
 }

@@ -60,6 +60,10 @@ each_backend!(
         assert!(lines.iter().any(|l| l["quantity"] == 2 && l["parent"]["subscription_item_details"]["proration"] == false), "{next}");
         let audit = b.app.state.store.audit_of(Some(owner.id), "ana@northwind.example", 10).await.unwrap();
         assert!(audit.iter().any(|a| a.action == "team.seats"), "{audit:?}");
+        // As for every team row, the actor is the caller's address (docs/api.md).
+        for row in audit.iter().filter(|a| a.action.starts_with("team.")) {
+            assert_eq!(row.actor, "ana@northwind.example", "{}", row.action);
+        }
     }
 );
 
