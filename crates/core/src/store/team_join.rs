@@ -5,7 +5,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use closewise_domain::teams::{Role, Seats};
+use closewise_domain::teams::{may_request_join, Role, Seats};
 
 use super::team_seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::teams::{count, OPEN};
@@ -24,22 +24,40 @@ pub struct JoinRequestRow {
 const UNDECIDED: &str = "decided_at IS NULL";
 
 impl Store {
-    /// Turns domain join on for `domain` (already checked and normalised) or off (None).
+    /// Turns domain join on for `domain` (already checked and normalised) or off (None). The
+    /// requests still waiting go when the domain changes or join goes off: nobody approves what
+    /// the owner no longer allows.
     pub async fn set_team_join_domain(
         &self,
         team_id: Uuid,
         domain: Option<&str>,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE teams SET join_domain = $2, updated_at = $3 WHERE id = $1"
-        )
-        .bind(team_id)
-        .bind(domain)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
+        let withdraw = format!(
+            "DELETE FROM team_join_requests WHERE team_id = $1 AND {UNDECIDED} \
+             AND EXISTS (SELECT 1 FROM teams WHERE id = $1 \
+                 AND ($2 IS NULL OR join_domain IS NULL OR join_domain <> $2))"
+        );
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            // The domain stored now, not the new one: a request made for it goes if it changes.
+            sqlx::query(&withdraw)
+                .bind(team_id)
+                .bind(domain)
+                .execute(&mut *tx)
+                .await?;
+            let set =
+                sqlx::query("UPDATE teams SET join_domain = $2, updated_at = $3 WHERE id = $1")
+                    .bind(team_id)
+                    .bind(domain)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected()
+                    == 1;
+            tx.commit().await?;
+            Ok(set)
+        })
     }
 
     /// The teams (id, name) whose domain join is on for `domain`, by name.
@@ -145,6 +163,18 @@ impl Store {
                 let Some(user_id) = user else {
                     return Ok(AcceptOutcome::Spent);
                 };
+                // Still allowed: domain join on, for the asker's (verified) address.
+                let (email, join_domain): (String, Option<String>) = sqlx::query_as(
+                    "SELECT u.email, t.join_domain FROM users u, teams t \
+                     WHERE u.id = $1 AND t.id = $2",
+                )
+                .bind(user_id)
+                .bind(team_id)
+                .fetch_one(&mut *tx)
+                .await?;
+                if !may_request_join(&email, true, join_domain.as_deref()) {
+                    return Ok(AcceptOutcome::Spent);
+                }
                 join_team!(tx, team_id, total, now, user_id, Role::Member, None)
             }
         ))

@@ -83,9 +83,14 @@ both!(
         assert_eq!(status, StatusCode::NO_CONTENT);
         assert_eq!(requests(&app, &owner).await, json!([]));
         assert_eq!(get_team(&app, &cy).await, json!(null));
-        // Off again: nobody sees it.
+        // Off again: nobody sees it, and a request still waiting goes with it (an admin cannot
+        // approve what the owner no longer allows).
+        assert_eq!(ask(&app, &cy, &id).await.0, StatusCode::ACCEPTED);
+        let waiting = requests(&app, &owner).await[0]["id"].as_str().unwrap().to_string();
         assert_eq!(put(json!(null)).await.1["team"]["join_domain"], json!(null));
         assert_eq!(joinable(&app, &cy).await, json!([]));
+        assert_eq!(requests(&app, &owner).await, json!([]));
+        assert_refused(approve(waiting).await, StatusCode::NOT_FOUND, "team_not_found", "domain join off");
         let actions = audit_actions(&app).await;
         for a in ["team.domain_join", "team.join_approve", "team.join_deny"] {
             assert!(actions.iter().any(|x| x == a), "{a} in {actions:?}");
