@@ -110,6 +110,11 @@ async function exerciseTeamHandlers(base: string, pw: string) {
     success_url: `${base}/team?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${base}/team`,
   };
+  // The team's billing portal before it has a Stripe customer, and the refusals that come first.
+  await call("POST", "/api/team/billing/portal", {}, owner);
+  await call("POST", "/api/team/billing/portal", {});
+  await call("POST", "/api/team/billing/portal", {}, outsider);
+  await call("POST", "/api/team/billing/portal", { return_url: "https://evil.example/team" }, owner);
   await call("POST", "/api/team/checkout", { ...checkout, seats: 0 }, owner);
   await call("POST", "/api/team/checkout", { ...checkout, success_url: "https://evil.example/" }, owner);
   await call("GET", "/api/team/seats/preview?seats=2", undefined, owner);
@@ -119,6 +124,11 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   await call("POST", "/api/team/checkout/confirm", { session_id: sessionId }, outsider);
   await call("POST", "/api/team/checkout/confirm", { session_id: sessionId }, owner);
   await call("POST", "/api/team/checkout", checkout, owner);
+  await call("POST", "/api/team/billing/portal", {}, owner);
+  await call("POST", "/api/team/billing/portal", { return_url: `${base}/team` }, owner);
+  db.team.portalDown = true;
+  await call("POST", "/api/team/billing/portal", {}, owner);
+  db.team.portalDown = false;
   await call("POST", "/api/team/invites", { email: "not-an-address", role: "member" }, owner);
   await call("POST", "/api/team/invites", { email: "x@team.example", role: "owner" }, owner);
   await call("POST", "/api/team/invites", { email: "admin@team.example", role: "admin" }, owner);
@@ -134,6 +144,9 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   await call("POST", "/api/team/invites/accept", { token: memberToken }, member);
   await call("POST", "/api/team/invites", { email: "member@team.example", role: "member" }, owner);
   const declined = db.team.invite(team.id, "outsider@team.example", "member");
+  const unverifiedInvite = db.team.invite(team.id, "unverified@team.example", "member");
+  await call("POST", "/api/team/invites/decline", { token: unverifiedInvite }, unverified);
+  db.team.inviteByToken(unverifiedInvite)!.revokedAt = db.now();
   await call("POST", "/api/team/invites/decline", { token: declined }, outsider);
   const expired = db.team.invite(team.id, "late@team.example", "member");
   db.team.inviteByToken(expired)!.expiresAt = db.now() - 1;
@@ -145,6 +158,8 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   await call("GET", "/api/team/seats/preview?seats=4", undefined, member);
   await call("PUT", "/api/team/seats", { seats: 2, proration_date: 1 }, owner);
   await call("PUT", "/api/team/seats", { seats: 4, proration_date: 1 }, owner);
+  await call("POST", "/api/team/billing/portal", {}, admin);
+  await call("POST", "/api/team/billing/portal", {}, member);
   const pending = db.team.invite(team.id, "rep@team.example", "member");
   const invite = db.team.inviteByToken(pending)!;
   await call("POST", `/api/team/invites/${invite.id}/resend`, undefined, owner);
@@ -161,6 +176,7 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   await call("DELETE", `/api/team/members/${adminId}`, undefined, member);
   await call("DELETE", "/api/team/members/unknown", undefined, owner);
   await call("POST", "/api/team/transfer", { user_id: "unknown" }, owner);
+  await call("POST", "/api/team/transfer", { user_id: db.findUser("owner@team.example")!.user.id }, owner);
   await call("POST", "/api/team/transfer", { user_id: adminId }, owner);
   await call("POST", "/api/team/leave", undefined, admin);
   await call("POST", "/api/team/leave", undefined, owner);

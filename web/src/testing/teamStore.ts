@@ -12,6 +12,8 @@ export interface TeamRow {
   /** The subscription item's quantity; 0 before checkout. */
   seats: number;
   subscription: TeamSubscription | null;
+  /** The team's own Stripe customer: created when its first checkout starts. */
+  customerId?: string | null;
   joinDomain: string | null;
   createdAt: number;
 }
@@ -80,6 +82,8 @@ export function createTeamStore(deps: Deps) {
     invites: [] as InviteRow[],
     checkouts: new Map<string, TeamCheckoutRow>(),
     joinRequests: [] as JoinRequestRow[],
+    /** Stripe's billing portal cannot be opened (`502 portal_failed`). */
+    portalDown: false,
 
     reset() {
       store.teams.clear();
@@ -87,6 +91,7 @@ export function createTeamStore(deps: Deps) {
       store.invites = [];
       store.checkouts.clear();
       store.joinRequests = [];
+      store.portalDown = false;
     },
 
     membershipOf(userId: string): MemberRow | undefined {
@@ -162,6 +167,7 @@ export function createTeamStore(deps: Deps) {
         ownerId,
         seats: 0,
         subscription: null,
+        customerId: null,
         joinDomain: null,
         createdAt: deps.now(),
       };
@@ -219,7 +225,13 @@ export function createTeamStore(deps: Deps) {
       store.joinRequests = store.joinRequests.filter((r) => r.teamId !== teamId);
     },
 
+    /** The team's Stripe customer, created once (as the first checkout does). */
+    customerOf(team: TeamRow): string {
+      return (team.customerId ??= `cus_team_${team.id.slice(0, 8)}`);
+    },
+
     subscribe(team: TeamRow, seats: number, status: TeamSubscription["status"] = "active") {
+      store.customerOf(team);
       team.seats = seats;
       team.subscription = {
         status,

@@ -4,14 +4,32 @@ import { createPortal } from "react-dom";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
-/** Keeps Tab inside `container`, closes on Escape and hands focus back to where it was on close. */
+/**
+ * Keeps Tab inside `container`, closes on Escape and hands focus back to where it was on close; when
+ * that element is gone (its row was removed, the view changed), to the first of the elements with the
+ * ids in `fallback` that exists (headings with `tabIndex={-1}`).
+ */
 export function useFocusTrap(
   open: boolean,
   container: React.RefObject<HTMLElement | null>,
   onClose: () => void,
   initial?: React.RefObject<HTMLElement | null>,
+  fallback?: readonly string[],
 ) {
   const close = useEffectEvent(onClose);
+  const restore = useEffectEvent((previous: HTMLElement | null) => {
+    if (previous?.isConnected) {
+      previous.focus?.();
+      return;
+    }
+    for (const id of fallback ?? []) {
+      const target = document.getElementById(id);
+      if (target) {
+        target.focus();
+        return;
+      }
+    }
+  });
   useEffect(() => {
     if (!open) return;
     const previous = document.activeElement as HTMLElement | null;
@@ -40,7 +58,7 @@ export function useFocusTrap(
     document.addEventListener("keydown", onKey);
     return () => {
       document.removeEventListener("keydown", onKey);
-      previous?.focus?.();
+      restore(previous);
     };
   }, [open, container, initial]);
 }
@@ -51,16 +69,19 @@ export function Modal({
   title,
   children,
   initialFocus,
+  fallbackFocus,
 }: {
   open: boolean;
   onClose: () => void;
   title: string;
   children: ReactNode;
   initialFocus?: React.RefObject<HTMLElement | null>;
+  /** Ids of elements to focus on close, in order, when the element that opened the dialog is gone. */
+  fallbackFocus?: readonly string[];
 }) {
   const panel = useRef<HTMLDivElement>(null);
   const titleId = useId();
-  useFocusTrap(open, panel, onClose, initialFocus);
+  useFocusTrap(open, panel, onClose, initialFocus, fallbackFocus);
   if (!open) return null;
   return createPortal(
     <div className="fixed inset-0 z-[60] flex items-center justify-center p-4">

@@ -44,6 +44,65 @@ describe("Dashboard", () => {
     expect(screen.queryByText("Loading your dashboard...")).not.toBeInTheDocument();
   });
 
+  it("keeps the skeleton while the entitlements load, then shows the plan", async () => {
+    db.createUser({ email: "ana@example.com" });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let planRead = false;
+    // Returning nothing falls through to the mock API's own handler.
+    server.use(
+      http.get("*/api/entitlements", async () => {
+        await gate;
+      }),
+      http.get("*/api/plan", () => {
+        planRead = true;
+      }),
+    );
+    renderApp("/dashboard", { signedInAs: "ana@example.com" });
+    expect(screen.getByText("Loading your dashboard...")).toBeInTheDocument();
+    // The plan is in; the entitlements (a team's seat, the meter) are not yet.
+    await waitFor(() => expect(planRead).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.queryByRole("region", { name: "Your Plan" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited" })).not.toBeInTheDocument();
+    expect(screen.getByText("Loading your dashboard...")).toBeInTheDocument();
+    release();
+    const plan = await screen.findByRole("region", { name: "Your Plan" });
+    expect(within(plan).getByText("Free Trial")).toBeInTheDocument();
+  });
+
+  it("says the plan could not be loaded, with Try again, instead of the free-plan upsell when the entitlements fail", async () => {
+    db.createUser({ email: "ana@northwind.example" });
+    db.seedTeam({ owner: "ana@northwind.example", seats: 2, members: [{ email: "bo@northwind.example" }] });
+    let fail = true;
+    server.use(
+      http.get("*/api/entitlements", () =>
+        fail ? HttpResponse.json({ error: { code: "unavailable", message: "Service unavailable" } }, { status: 503 }) : undefined,
+      ),
+    );
+    const { user } = renderApp("/dashboard", { signedInAs: "bo@northwind.example" });
+    const plan = await screen.findByRole("region", { name: "Your Plan" });
+    expect(within(plan).getByRole("alert")).toHaveTextContent("Could not load your plan.");
+    expect(within(plan).queryByText("Free Trial")).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Upgrade Now" })).not.toBeInTheDocument();
+    fail = false;
+    await user.click(within(plan).getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText("Pro through Northwind Sales")).toBeInTheDocument();
+    expect(within(screen.getByRole("region", { name: "Your Plan" })).queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("lets the header's buttons wrap on a narrow phone", async () => {
+    db.createUser({ email: "ana@example.com" });
+    renderApp("/dashboard", { signedInAs: "ana@example.com" });
+    const settings = await screen.findByRole("link", { name: "Account settings" });
+    await screen.findByRole("link", { name: "Create a team" });
+    const row = settings.parentElement!;
+    expect(row).toContainElement(screen.getByRole("button", { name: "Upgrade Now" }));
+    expect(row).toHaveClass("flex", "flex-wrap");
+    expect(row.parentElement).toHaveClass("flex-wrap");
+  });
+
   it("shows a free user the Free Trial, Upgrade Now, the pricing block and the Download panel", async () => {
     db.createUser({ email: "ana@example.com" });
     const { user } = renderApp("/dashboard", { signedInAs: "ana@example.com" });

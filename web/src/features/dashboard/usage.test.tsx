@@ -65,8 +65,31 @@ describe("Dashboard: the call meter", () => {
     await waitFor(() => expect(to).toHaveBeenCalledWith("http://localhost:3000/dashboard"));
   });
 
-  it("says it is loading, and an error leaves the rest of the dashboard as it is", async () => {
-    db.createUser({ email: "ana@example.com" });
+  it("tells a team member whose team's payment failed that the owner updates it on the Team page, without the personal portal", async () => {
+    db.createUser({ email: "ana@northwind.example" });
+    db.seedTeam({ owner: "ana@northwind.example", seats: 2, status: "past_due", members: [{ email: "bo@northwind.example" }] });
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    let portal = false;
+    server.events.on("request:start", ({ request }) => {
+      if (request.url.endsWith("/api/billing/portal")) portal = true;
+    });
+    const { user } = renderApp("/dashboard", { signedInAs: "bo@northwind.example" });
+    const region = await meter();
+    const warning = await within(region).findByRole("alert");
+    expect(warning).toHaveTextContent("Your team's last payment failed.");
+    expect(warning).toHaveTextContent("The team's owner can update the payment method on the Team page.");
+    expect(within(warning).queryByRole("button")).not.toBeInTheDocument();
+    const link = within(warning).getByRole("link", { name: "Team page" });
+    expect(link).toHaveAttribute("href", "/team");
+    await user.click(link);
+    expect(await screen.findByRole("heading", { name: "Team", level: 1 })).toBeInTheDocument();
+    expect(portal).toBe(false);
+    expect(to).not.toHaveBeenCalled();
+    server.events.removeAllListeners();
+  });
+
+  it("keeps a paying user's dashboard when the entitlements fail, and the meter says its usage cannot be shown", async () => {
+    db.createUser({ email: "pro@example.com", plan: "monthly" });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     server.use(
@@ -75,13 +98,13 @@ describe("Dashboard: the call meter", () => {
         return HttpResponse.json({ error: { code: "unavailable", message: "Service unavailable" } }, { status: 503 });
       }),
     );
-    renderApp("/dashboard", { signedInAs: "ana@example.com" });
-    const region = await meter();
-    expect(within(region).getByRole("status")).toHaveTextContent("Loading your call usage...");
+    renderApp("/dashboard", { signedInAs: "pro@example.com" });
+    expect(screen.getByText("Loading your dashboard...")).toBeInTheDocument();
     release();
+    const region = await meter();
     expect(await within(region).findByText("Your call usage cannot be shown right now.")).toBeInTheDocument();
-    expect(screen.getByRole("region", { name: "Your Plan" })).toHaveTextContent("Free Trial");
-    expect(screen.getByRole("region", { name: "Upgrade to Unlimited" })).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Upgrade Now" })).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Your Plan" })).toHaveTextContent("Unlimited Sales Copilot");
+    expect(screen.getByRole("region", { name: "Subscription Management" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Upgrade Now" })).not.toBeInTheDocument();
   });
 });

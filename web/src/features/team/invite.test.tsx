@@ -101,6 +101,37 @@ describe("/invite", () => {
     expect(await screen.findByText("This invitation has expired. Ask the team for a new one.")).toBeInTheDocument();
   });
 
+  it.each([
+    ["used", "Accept", "This invitation has already been used."],
+    ["revoked", "Decline", "This invitation does not exist or was withdrawn."],
+    ["expired", "Accept", "This invitation has expired. Ask the team for a new one."],
+  ] as const)("hides Accept and Decline once the invitation turns out %s, keeping the message", async (what, button, message) => {
+    const { token } = seedInvite();
+    db.createUser({ email: INVITED });
+    const { user } = renderApp(`/invite?token=${token}`, { signedInAs: INVITED });
+    const pressed = await screen.findByRole("button", { name: button });
+    // Meanwhile, in another tab or by the team.
+    const invite = db.team.inviteByToken(token)!;
+    if (what === "used") invite.acceptedAt = Date.now();
+    if (what === "revoked") invite.revokedAt = Date.now();
+    if (what === "expired") invite.expiresAt = Date.now() - 1;
+    await user.click(pressed);
+    expect(await screen.findByRole("alert")).toHaveTextContent(message);
+    expect(screen.queryByRole("button", { name: "Accept" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Decline" })).not.toBeInTheDocument();
+  });
+
+  it("keeps Accept after a refusal that may pass (all seats taken)", async () => {
+    const { token, team } = seedInvite();
+    db.createUser({ email: INVITED });
+    team.seats = 1;
+    const { user } = renderApp(`/invite?token=${token}`, { signedInAs: INVITED });
+    await user.click(await screen.findByRole("button", { name: "Accept" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("All 1 seats are taken.");
+    expect(screen.getByRole("button", { name: "Accept" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Decline" })).toBeEnabled();
+  });
+
   it("says a link without a token is incomplete", async () => {
     renderApp("/invite");
     expect(await screen.findByRole("alert")).toHaveTextContent("This invitation link is incomplete.");

@@ -121,6 +121,155 @@ describe("/team billing", () => {
     );
     await user.click(within(dialog).getByRole("button", { name: "Confirm 5 seats" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent("Stripe is unavailable.");
+    // The preview is stale now: nothing to confirm until a new one.
+    expect(within(dialog).queryByRole("button", { name: /^Confirm/ })).not.toBeInTheDocument();
+    expect(within(dialog).queryByText("$100.00")).not.toBeInTheDocument();
+  });
+
+  it("drops an earlier preview when a new one fails", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2 });
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    await user.click(await screen.findByRole("button", { name: "Change seats" }));
+    const dialog = screen.getByRole("dialog", { name: "Change seats" });
+    await user.clear(within(dialog).getByLabelText("Seats"));
+    await user.type(within(dialog).getByLabelText("Seats"), "5");
+    await user.click(within(dialog).getByRole("button", { name: "Preview" }));
+    expect(await within(dialog).findByRole("button", { name: "Confirm 5 seats" })).toBeInTheDocument();
+    server.use(
+      http.get("*/api/team/seats/preview", () =>
+        HttpResponse.json({ error: { code: "stripe_unavailable", message: "Stripe is unavailable." } }, { status: 502 }),
+      ),
+    );
+    await user.click(within(dialog).getByRole("button", { name: "Preview" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("Stripe is unavailable.");
+    expect(within(dialog).queryByRole("button", { name: /^Confirm/ })).not.toBeInTheDocument();
+  });
+
+  it("disables the seats field while a preview or a confirmation is on its way", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2 });
+    let release!: () => void;
+    let gate = new Promise<void>((resolve) => (release = resolve));
+    // Held until released, then answered by the mock API's own handlers.
+    server.use(
+      http.get("*/api/team/seats/preview", async () => {
+        await gate;
+      }),
+      http.put("*/api/team/seats", async () => {
+        await gate;
+      }),
+    );
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    await user.click(await screen.findByRole("button", { name: "Change seats" }));
+    const dialog = screen.getByRole("dialog", { name: "Change seats" });
+    const field = within(dialog).getByLabelText("Seats");
+    await user.clear(field);
+    await user.type(field, "3");
+    await user.click(within(dialog).getByRole("button", { name: "Preview" }));
+    expect(field).toBeDisabled();
+    release();
+    const confirm = await within(dialog).findByRole("button", { name: "Confirm 3 seats" });
+    expect(field).toBeEnabled();
+    gate = new Promise<void>((resolve) => (release = resolve));
+    await user.click(confirm);
+    expect(field).toBeDisabled();
+    release();
+    expect(await screen.findByText("The team has 3 seats now")).toBeInTheDocument();
+  });
+
+  it.each(["past_due", "unpaid", "paused"] as const)(
+    "offers Change seats (not Buy seats) to a team whose payment failed (%s), and the owner Manage billing",
+    async (status) => {
+      db.createUser({ email: OWNER });
+      db.seedTeam({ owner: OWNER, seats: 2, status });
+      const { user } = renderApp("/team", { signedInAs: OWNER });
+      expect(await screen.findByText("The team's last payment failed.")).toBeInTheDocument();
+      expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();
+      expect(screen.getByRole("button", { name: "Manage billing" })).toBeEnabled();
+      expect(screen.queryByText(/Ask the team's owner/)).not.toBeInTheDocument();
+      await user.click(screen.getByRole("button", { name: "Change seats" }));
+      const dialog = screen.getByRole("dialog", { name: "Change seats" });
+      await user.clear(within(dialog).getByLabelText("Seats"));
+      await user.type(within(dialog).getByLabelText("Seats"), "3");
+      await user.click(within(dialog).getByRole("button", { name: "Preview" }));
+      expect(await within(dialog).findByRole("button", { name: "Confirm 3 seats" })).toBeInTheDocument();
+    },
+  );
+
+  it("tells an admin of a team whose payment failed to ask the owner, without Manage billing", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2, status: "past_due", members: [{ email: "bo@northwind.example", role: "admin" }] });
+    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    expect(await screen.findByText("The team's last payment failed.")).toBeInTheDocument();
+    expect(screen.getByText("Ask the team's owner to update the payment method.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Change seats" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Manage billing" })).not.toBeInTheDocument();
+  });
+
+  it.each(["canceled", "incomplete", "incomplete_expired"] as const)(
+    "offers Buy seats again when the subscription is %s",
+    async (status) => {
+      db.createUser({ email: OWNER });
+      db.seedTeam({ owner: OWNER, seats: 2, status });
+      renderApp("/team", { signedInAs: OWNER });
+      expect(await screen.findByRole("button", { name: "Buy seats" })).toBeInTheDocument();
+      expect(screen.queryByRole("button", { name: "Change seats" })).not.toBeInTheDocument();
+      expect(screen.queryByText("The team's last payment failed.")).not.toBeInTheDocument();
+    },
+  );
+
+  it("gives the owner of a subscribed team Manage billing, which opens the team's portal back to /team", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2 });
+    const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    let sent: unknown;
+    server.events.on("request:start", ({ request }) => {
+      if (request.url.endsWith("/api/team/billing/portal"))
+        void request
+          .clone()
+          .json()
+          .then((body: unknown) => (sent = body));
+    });
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    await user.click(await screen.findByRole("button", { name: "Manage billing" }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith(`${window.location.origin}/team`));
+    expect(sent).toEqual({ return_url: `${window.location.origin}/team` });
+    expect(screen.queryByText("The team's last payment failed.")).not.toBeInTheDocument();
+    server.events.removeAllListeners();
+  });
+
+  it("disables Manage billing while the portal opens, and says why it could not", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2, status: "past_due" });
+    const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.post("*/api/team/billing/portal", async () => {
+        await gate;
+        return HttpResponse.json(
+          { error: { code: "portal_failed", message: "Could not open the billing portal. Please try again." } },
+          { status: 502 },
+        );
+      }),
+    );
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    await user.click(await screen.findByRole("button", { name: "Manage billing" }));
+    expect(screen.getByRole("button", { name: "Opening..." })).toBeDisabled();
+    release();
+    expect(await screen.findByText("Could not open the billing portal. Please try again.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Manage billing" })).toBeEnabled();
+    expect(go).not.toHaveBeenCalled();
+  });
+
+  it("offers no Manage billing before the team's first subscription", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER });
+    renderApp("/team", { signedInAs: OWNER });
+    expect(await screen.findByRole("button", { name: "Buy seats" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Manage billing" })).not.toBeInTheDocument();
   });
 
   it("tells someone paying personally inside a paid team, and opens the billing portal back to /team", async () => {

@@ -219,6 +219,8 @@ describe("/team", () => {
     await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Remove" }));
     await waitFor(() => expect(screen.queryByRole("rowheader", { name: /bo@northwind/ })).not.toBeInTheDocument());
     expect(db.team.membershipOf(db.findUser("bo@northwind.example")!.user.id)).toBeUndefined();
+    // The button that opened the dialog went with the row: focus goes to the list's heading.
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Members", level: 2 })).toHaveFocus());
   });
 
   it("lets a member leave after confirming, and then offers to create a team", async () => {
@@ -229,6 +231,57 @@ describe("/team", () => {
     await user.click(within(dialog).getByRole("button", { name: "Leave team" }));
     expect(await screen.findByText("You left Northwind Sales")).toBeInTheDocument();
     expect(await screen.findByRole("region", { name: "Create a team" })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Team", level: 1 })).toHaveFocus());
+  });
+
+  it("says why someone who became the owner meanwhile cannot leave, and shows them as the owner", async () => {
+    const { team } = seedNorthwind();
+    const { user } = renderApp("/team", { signedInAs: "cy@northwind.example" });
+    await user.click(await screen.findByRole("button", { name: "Leave team" }));
+    // Ana handed the team to Cy in another tab.
+    const cy = db.team.membershipOf(db.findUser("cy@northwind.example")!.user.id)!;
+    const ana = db.team.membershipOf(db.findUser(OWNER)!.user.id)!;
+    [cy.role, ana.role, team.ownerId] = ["owner", "admin", cy.userId];
+    const dialog = screen.getByRole("dialog", { name: "Leave Northwind Sales?" });
+    await user.click(within(dialog).getByRole("button", { name: "Leave team" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent(
+      "The owner cannot leave the team. Transfer it to another member first.",
+    );
+    expect(await screen.findByText("Your role: Owner")).toBeInTheDocument();
+    // Leave team is gone with the new role: closing the dialog puts focus on the section's heading.
+    expect(screen.getAllByRole("button", { name: "Leave team" })).toEqual([
+      within(dialog).getByRole("button", { name: "Leave team" }),
+    ]);
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Ownership", level: 2 })).toHaveFocus());
+  });
+
+  it("closes the Leave dialog and reads the team again when the caller is in it no longer", async () => {
+    seedNorthwind();
+    const { user } = renderApp("/team", { signedInAs: "cy@northwind.example" });
+    await user.click(await screen.findByRole("button", { name: "Leave team" }));
+    // Removed by the owner in the meantime.
+    db.team.members = db.team.members.filter((m) => m.userId !== db.findUser("cy@northwind.example")!.user.id);
+    const dialog = screen.getByRole("dialog", { name: "Leave Northwind Sales?" });
+    await user.click(within(dialog).getByRole("button", { name: "Leave team" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(await screen.findByRole("region", { name: "Create a team" })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Team", level: 1 })).toHaveFocus());
+  });
+
+  it("takes someone who left meanwhile out of the transfer picker after the API says they are not a member", async () => {
+    seedNorthwind();
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    await user.click(await screen.findByRole("button", { name: "Transfer ownership" }));
+    const dialog = screen.getByRole("dialog", { name: "Transfer ownership" });
+    await user.selectOptions(within(dialog).getByLabelText("New owner"), "cy@northwind.example");
+    db.team.members = db.team.members.filter((m) => m.userId !== db.findUser("cy@northwind.example")!.user.id);
+    await user.click(within(dialog).getByRole("button", { name: "Transfer ownership" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("There is no such team.");
+    await waitFor(() => expect(within(dialog).queryByRole("option", { name: "cy@northwind.example" })).not.toBeInTheDocument());
+    expect(within(dialog).getByLabelText("New owner")).toHaveValue(db.findUser("bo@northwind.example")!.user.id);
+    await user.click(within(dialog).getByRole("button", { name: "Transfer ownership" }));
+    expect(await screen.findByText("Your role: Admin")).toBeInTheDocument();
   });
 
   it("transfers ownership: the owner becomes an admin", async () => {
@@ -257,5 +310,6 @@ describe("/team", () => {
     await user.click(within(dialog).getByRole("button", { name: "Delete team" }));
     expect(await screen.findByRole("region", { name: "Create a team" })).toBeInTheDocument();
     expect(db.team.teams.size).toBe(0);
+    await waitFor(() => expect(screen.getByRole("heading", { name: "Team", level: 1 })).toHaveFocus());
   });
 });

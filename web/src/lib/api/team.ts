@@ -107,3 +107,12 @@ export function getJoinRequests() {
 export function decideJoinRequest(id: string, decision: "approve" | "deny") {
   return apiRequest<void>(`/api/team/join-requests/${encodeURIComponent(id)}/${decision}`, { method: "POST", auth: true });
 }
+
+/** The team's Stripe billing portal (the owner's): card, invoices, cancelling; back to `returnUrl`. */
+export function openTeamBillingPortal(returnUrl: string) {
+  return apiRequest<{ url: string }>("/api/team/billing/portal", {
+    method: "POST",
+    body: { return_url: returnUrl },
+    auth: true,
+  });
+}

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { TeamRole } from "../api/types";
+import type { TeamRole, TeamSubscription } from "../api/types";
 import {
   formatMoney,
   mailDomain,
+  hasLiveSubscription,
   mayDo,
   mayInviteAs,
+  mayStartCheckout,
   mayEnableDomainJoin,
   mayRemove,
   mayRequestJoin,
@@ -12,6 +14,7 @@ import {
   seatsProblem,
   teamCheckoutUrls,
   teamNameProblem,
+  teamPaymentFailed,
 } from "./rules";
 
 const ROLES: TeamRole[] = ["owner", "admin", "member"];
@@ -72,6 +75,24 @@ describe("team rules (crates/domain/src/teams.rs)", () => {
       success_url: "https://closewise.app/team?checkout=success&session_id={CHECKOUT_SESSION_ID}",
       cancel_url: "https://closewise.app/team",
     });
+  });
+
+  it("start a checkout only without a subscription, after it ended, or after an abandoned first payment (team_billing.rs)", () => {
+    const statuses: TeamSubscription["status"][] = [
+      "active",
+      "trialing",
+      "past_due",
+      "unpaid",
+      "paused",
+      "canceled",
+      "incomplete",
+      "incomplete_expired",
+    ];
+    expect(mayStartCheckout(null)).toBe(true);
+    expect(statuses.filter(mayStartCheckout)).toEqual(["canceled", "incomplete", "incomplete_expired"]);
+    expect(hasLiveSubscription(null)).toBe(false);
+    expect(statuses.filter(hasLiveSubscription)).toEqual(["active", "trialing", "past_due", "unpaid", "paused", "incomplete"]);
+    expect(statuses.filter(teamPaymentFailed)).toEqual(["past_due", "unpaid", "paused"]);
   });
 
   it("format cents as money, credits negative", () => {

@@ -1,7 +1,8 @@
 //! The team rules the screens need, mirroring `crates/domain/src/teams.rs` (`may`, `may_remove`,
-//! `may_set_role`, the seat range, the team name, domain join). The API decides; these only choose what to offer.
+//! `may_set_role`, the seat range, the team name, domain join) and `crates/domain/src/team_billing.rs`
+//! (`may_start_checkout`, `has_live_subscription`). The API decides; these only choose what to offer.
 
-import type { InviteRole, TeamRole } from "../api/types";
+import type { InviteRole, TeamRole, TeamSubscription } from "../api/types";
 
 export type TeamAction =
   | "rename"
@@ -55,6 +56,30 @@ export function mayInviteAs(actor: TeamRole, role: InviteRole): boolean {
 
 /** Who may start the team's checkout (docs/teams.md: owner or admin). */
 export const mayBuySeats = (role: TeamRole) => role !== "member";
+
+type TeamStatus = TeamSubscription["status"];
+
+/** `SubscriptionStatus::is_terminal`: the subscription has ended for good. */
+const isTerminal = (status: TeamStatus) => status === "canceled" || status === "incomplete_expired";
+
+/**
+ * `team_billing::may_start_checkout`: buying seats (a new subscription) only without one, after it
+ * ended, or after an abandoned first payment (`incomplete`); otherwise the API answers `409
+ * team_already_subscribed` and the seats change on the subscription the team has.
+ */
+export function mayStartCheckout(status: TeamStatus | null | undefined): boolean {
+  return !status || isTerminal(status) || status === "incomplete";
+}
+
+/** `team_billing::has_live_subscription`: a subscription that has not ended, whose seats can change. */
+export function hasLiveSubscription(status: TeamStatus | null | undefined): boolean {
+  return status !== null && status !== undefined && !isTerminal(status);
+}
+
+/** The team's last payment failed: its subscription is past due, unpaid or paused. */
+export function teamPaymentFailed(status: TeamStatus | null | undefined): boolean {
+  return status === "past_due" || status === "unpaid" || status === "paused";
+}
 
 /** `teams::MAX_SEATS`. */
 export const MAX_SEATS = 1000;

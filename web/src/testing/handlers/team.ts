@@ -2,7 +2,7 @@
 //! teamInvites.ts.
 
 import { HttpResponse } from "msw";
-import { mayRemove, maySetRole, teamNameProblem } from "../../lib/team/rules";
+import { hasLiveSubscription, mayRemove, mayStartCheckout, maySetRole, teamNameProblem } from "../../lib/team/rules";
 import { db } from "../db";
 import { type MockRoute, apiError, authenticate, invalidJson, jsonBody, origin, stringField } from "./common";
 import {
@@ -90,8 +90,10 @@ const teamRoutes: MockRoute[] = [
       const body = await jsonBody(request);
       const userId = body && stringField(body, "user_id");
       if (userId === null) return invalidJson("Expected a JSON body with user_id");
+      // Someone who is not a member is another team's (or nobody's): 404, as for members and invites.
       const target = db.team.membersOf(caller.team.id).find((m) => m.userId === userId);
-      if (!target || target.userId === caller.userId)
+      if (!target) return teamNotFound();
+      if (target.userId === caller.userId)
         return apiError(400, "invalid_transfer", "Ownership goes to another member of the team.");
       target.role = "owner";
       caller.me.role = "admin";
@@ -106,7 +108,7 @@ const teamRoutes: MockRoute[] = [
       const caller = teamCaller(request);
       if ("error" in caller) return caller.error;
       if (caller.me.role === "owner")
-        return apiError(400, "owner_cannot_leave", "Transfer the team to another member or delete it before leaving.");
+        return apiError(400, "owner_cannot_leave", "The owner cannot leave the team. Transfer it to another member first.");
       db.team.members = db.team.members.filter((m) => m !== caller.me);
       return noContent();
     },
@@ -153,7 +155,8 @@ const teamRoutes: MockRoute[] = [
       if (!body || successUrl === null || cancelUrl === null)
         return invalidJson("Expected a JSON body with seats, success_url and cancel_url");
       if (!caller.verified) return apiError(403, "email_not_verified", "Please verify your email address before subscribing");
-      if (db.team.paid(caller.team))
+      // team_billing::may_start_checkout: none yet, ended, or an abandoned first payment.
+      if (!mayStartCheckout(caller.team.subscription?.status))
         return apiError(409, "team_already_subscribed", "The team already has a subscription. Change its seats instead.");
       const own = origin(request);
       if (![successUrl, cancelUrl].every((url) => url.startsWith(`${own}/`)))
@@ -167,6 +170,7 @@ const teamRoutes: MockRoute[] = [
           `Choose between ${Math.max(1, used)} and 1000 seats: everyone in the team needs one.`,
         );
       // No hosted checkout here: the mock session counts as paid and the browser goes straight back.
+      db.team.customerOf(caller.team);
       const id = db.id("cs_test");
       db.team.checkouts.set(id, { id, teamId: caller.team.id, seats, paid: true });
       return HttpResponse.json({ url: successUrl.replace("{CHECKOUT_SESSION_ID}", id) });
@@ -197,7 +201,8 @@ const teamRoutes: MockRoute[] = [
       const caller = teamCaller(request, ["owner", "admin"]);
       if ("error" in caller) return caller.error;
       const { team } = caller;
-      if (!team.subscription || !db.team.paid(team)) return noSubscription();
+      // team_billing::has_live_subscription: any subscription that has not ended, failing ones too.
+      if (!team.subscription || !hasLiveSubscription(team.subscription.status)) return noSubscription();
       const raw = new URL(request.url).searchParams.get("seats");
       const seats = raw !== null && /^\d+$/.test(raw) ? Number(raw) : NaN;
       const problem = resizeProblem(team, seats);
@@ -222,11 +227,36 @@ const teamRoutes: MockRoute[] = [
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       if (!body) return invalidJson("Expected a JSON body with seats");
-      if (!caller.team.subscription || !db.team.paid(caller.team)) return noSubscription();
+      if (!hasLiveSubscription(caller.team.subscription?.status)) return noSubscription();
       const problem = resizeProblem(caller.team, body.seats);
       if (problem) return problem;
       caller.team.seats = body.seats as number;
       return teamBody(caller.team, caller.userId);
+    },
+  },
+  {
+    method: "post",
+    path: "/api/team/billing/portal",
+    resolver: async ({ request }) => {
+      const caller = teamCaller(request, ["owner"]);
+      if ("error" in caller) return caller.error;
+      // The body may be empty; `return_url` defaults to /team and must be on this site.
+      const text = await request.text();
+      let body: unknown = {};
+      try {
+        body = text.trim() ? JSON.parse(text) : {};
+      } catch {
+        return invalidJson("Invalid request: expected JSON");
+      }
+      const given = body && typeof body === "object" ? (body as Record<string, unknown>).return_url : undefined;
+      const own = origin(request);
+      const returnUrl = typeof given === "string" ? given : `${own}/team`;
+      if (returnUrl !== own && !returnUrl.startsWith(`${own}/`))
+        return apiError(400, "invalid_redirect_url", "The return addresses must be pages of this site");
+      if (!caller.team.customerId) return apiError(404, "no_customer", "The team has no billing account yet. Buy seats first.");
+      if (db.team.portalDown) return apiError(502, "portal_failed", "Could not open the billing portal. Please try again.");
+      // No hosted portal here: the browser goes straight back.
+      return HttpResponse.json({ url: returnUrl });
     },
   },
 ];

@@ -167,7 +167,9 @@ export const teamInviteRoutes: MockRoute[] = [
       if (token === null) return invalidJson("Expected a JSON body with token");
       const found = byToken(token);
       if ("error" in found) return found.error;
+      // As the service checks it (teams::invite_for): the address first, then that it is verified.
       if (auth.row.user.email !== found.invite.email) return otherAddress();
+      if (!auth.row.user.email_confirmed_at) return notVerified();
       found.invite.declinedAt = db.now();
       return new HttpResponse(null, { status: 204 });
     },

@@ -152,6 +152,61 @@ function FreePanels() {
   );
 }
 
+/** The entitlements could not be read: whether a team's seat makes the user paid is not known. */
+function PlanUnknown({ retrying, onRetry, email }: { retrying: boolean; onRetry: () => void; email: string }) {
+  return (
+    <section aria-labelledby="plan-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id="plan-title" className="text-sm font-medium uppercase tracking-wide text-slate-500">
+        Your Plan
+      </h2>
+      <p role="alert" className="mt-2 rounded-xl border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+        Could not load your plan.
+      </p>
+      <Button variant="secondary" className="mt-3" disabled={retrying} aria-busy={retrying} onClick={onRetry}>
+        Try again
+      </Button>
+      <p className="mt-3 text-sm text-slate-500">Signed in as {email}</p>
+    </section>
+  );
+}
+
+function PlanCard({
+  user,
+  paid,
+  personal,
+  viaTeam,
+}: {
+  user: User;
+  paid: boolean;
+  personal: boolean;
+  viaTeam: { id: string; name: string } | null;
+}) {
+  return (
+    <section aria-labelledby="plan-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id="plan-title" className="text-sm font-medium uppercase tracking-wide text-slate-500">
+        Your Plan
+      </h2>
+      <div className="mt-2 flex flex-wrap items-center gap-3">
+        <p className="text-2xl font-bold text-slate-900">{viaTeam ? teamPlanName(viaTeam.name) : planName(paid)}</p>
+        {paid && (
+          <span className="inline-flex items-center gap-1 rounded-full bg-blue-600 px-3 py-1 text-xs font-semibold text-white">
+            <Crown aria-hidden className="h-3.5 w-3.5" /> {PAID_PLAN_BADGE}
+          </span>
+        )}
+      </div>
+      <p className="mt-1 text-slate-600">
+        {viaTeam && !personal ? "Unlimited usage through your team's subscription." : planSummary(paid)}
+      </p>
+      {viaTeam && (
+        <Link to="/team" className="mt-1 inline-block text-sm font-medium text-blue-700 underline hover:text-blue-900">
+          View {viaTeam.name}
+        </Link>
+      )}
+      <p className="mt-1 text-sm text-slate-500">Signed in as {user.email}</p>
+    </section>
+  );
+}
+
 /** The link may be opened on another device: look again when the user comes back to this tab. */
 function useRecheckVerification(user: User) {
   const { manager } = useAuth();
@@ -182,9 +237,15 @@ export function DashboardContent({ user }: { user: User }) {
   const entitlements = useEntitlements();
   const [bannerDismissed, setBannerDismissed] = useState(false);
 
-  if (plan.isPending) return <DashboardSkeleton />;
+  // Entitlements say whether a team's seat makes the user paid: without them the plan is unknown.
+  // The entitlements say whether a team's seat makes the user paid: until they are in, the plan is
+  // not known. A retry after a failure (Try again, or the meter mounting) is not a first load.
+  const failed = entitlements.data === undefined && entitlements.errorUpdateCount > 0;
+  if (plan.isPending || (entitlements.isPending && !failed)) return <DashboardSkeleton />;
 
   const personal = isPaid(plan.data, subscription.data);
+  // Only the user's own subscription is known: offer no free-plan upgrade to someone a team may pay for.
+  const unknown = failed && !personal;
   // A seat in a paid team gives the paid plan too (docs/teams.md: entitlements' `source`).
   const viaTeam = entitlements.data?.source === "team" ? entitlements.data.team : null;
   const paid = personal || viaTeam !== null;
@@ -200,7 +261,7 @@ export function DashboardContent({ user }: { user: User }) {
         >
           <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Home
         </Link>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           {team !== undefined && (
             <Link to="/team" className={buttonStyles("ghost")}>
               <Users aria-hidden className="h-4 w-4" /> {team ? "Your team" : "Create a team"}
@@ -209,7 +270,7 @@ export function DashboardContent({ user }: { user: User }) {
           <Link to="/settings" className={buttonStyles("ghost")}>
             <SettingsIcon aria-hidden className="h-4 w-4" /> Account settings
           </Link>
-          {!paid && (
+          {!paid && !unknown && (
             <Button onClick={() => document.getElementById("upgrade")?.scrollIntoView({ behavior: "smooth", block: "start" })}>
               <Crown aria-hidden className="h-4 w-4" /> Upgrade Now
             </Button>
@@ -229,30 +290,13 @@ export function DashboardContent({ user }: { user: User }) {
         </div>
       )}
 
-      <section aria-labelledby="plan-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="plan-title" className="text-sm font-medium uppercase tracking-wide text-slate-500">
-          Your Plan
-        </h2>
-        <div className="mt-2 flex flex-wrap items-center gap-3">
-          <p className="text-2xl font-bold text-slate-900">{viaTeam ? teamPlanName(viaTeam.name) : planName(paid)}</p>
-          {paid && (
-            <span className="inline-flex items-center gap-1 rounded-full bg-blue-600 px-3 py-1 text-xs font-semibold text-white">
-              <Crown aria-hidden className="h-3.5 w-3.5" /> {PAID_PLAN_BADGE}
-            </span>
-          )}
-        </div>
-        <p className="mt-1 text-slate-600">
-          {viaTeam && !personal ? "Unlimited usage through your team's subscription." : planSummary(paid)}
-        </p>
-        {viaTeam && (
-          <Link to="/team" className="mt-1 inline-block text-sm font-medium text-blue-700 underline hover:text-blue-900">
-            View {viaTeam.name}
-          </Link>
-        )}
-        <p className="mt-1 text-sm text-slate-500">Signed in as {user.email}</p>
-      </section>
+      {unknown ? (
+        <PlanUnknown retrying={entitlements.isFetching} onRetry={() => void entitlements.refetch()} email={user.email} />
+      ) : (
+        <PlanCard user={user} paid={paid} personal={personal} viaTeam={viaTeam} />
+      )}
 
-      {paid ? (
+      {unknown ? null : paid ? (
         <PaidPanels subscription={subscription.data ?? null} error={subscriptionRefetchError(subscription)} personal={personal} />
       ) : (
         <FreePanels />

@@ -1,10 +1,29 @@
 import { AlertTriangle, PhoneCall } from "lucide-react";
+import { Link } from "react-router";
 import { Button } from "../../../components/ui/Button";
 import { useEntitlements } from "../../../lib/api/queries";
 import type { Entitlements } from "../../../lib/api/types";
 import { useBillingPortal } from "./useBillingPortal";
 
 export const usedUpText = (limit: number) => `You have used your ${limit} free calls. Upgrade to keep getting live hints.`;
+
+/** The team's payment failed: only its owner can fix it, on /team (never the member's own portal). */
+function TeamPaymentFailed() {
+  return (
+    <div role="alert" className="mt-4 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+      <p className="flex items-start gap-2">
+        <AlertTriangle aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
+        <span>
+          Your team&apos;s last payment failed. The team&apos;s owner can update the payment method on the{" "}
+          <Link to="/team" className="font-medium underline hover:text-amber-950">
+            Team page
+          </Link>
+          .
+        </span>
+      </p>
+    </div>
+  );
+}
 
 function PaymentFailed() {
   const portal = useBillingPortal();
@@ -68,7 +87,7 @@ function Body() {
           {count} {count === 1 ? "call" : "calls"} this month
         </p>
       )}
-      {data.warning === "payment_failed" && <PaymentFailed />}
+      {data.warning === "payment_failed" && (data.source === "team" ? <TeamPaymentFailed /> : <PaymentFailed />)}
     </>
   );
 }

@@ -16,6 +16,10 @@ type Lookup = { kind: "loading" } | { kind: "found"; invite: InviteLookup } | { 
 type Outcome =
   { kind: "idle" } | { kind: "busy"; action: "accept" | "decline" } | { kind: "declined" } | { kind: "error"; error: unknown };
 
+/** Refusals that trying again cannot change: the invitation is gone, expired or spent. */
+const FINAL_REFUSALS = ["invite_not_found", "invite_expired", "invite_used"];
+const isFinal = (error: unknown) => error instanceof ApiError && FINAL_REFUSALS.includes(error.code);
+
 const NO_TOKEN = "This invitation link is incomplete. Open the link in the e-mail again.";
 const linkClass = "font-medium text-blue-700 underline hover:text-blue-900";
 
@@ -182,20 +186,22 @@ export function Invite() {
         </Link>
       </p>
       {outcome.kind === "error" && <AcceptError error={outcome.error} onSignOut={() => void signOutAndSwitch()} />}
-      <div className="mt-6 flex flex-col gap-3 sm:flex-row-reverse">
-        <Button className="flex-1" disabled={busy !== null} aria-busy={busy === "accept"} onClick={() => void decide("accept")}>
-          {busy === "accept" ? "Joining..." : "Accept"}
-        </Button>
-        <Button
-          variant="secondary"
-          className="flex-1"
-          disabled={busy !== null}
-          aria-busy={busy === "decline"}
-          onClick={() => void decide("decline")}
-        >
-          {busy === "decline" ? "Declining..." : "Decline"}
-        </Button>
-      </div>
+      {!(outcome.kind === "error" && isFinal(outcome.error)) && (
+        <div className="mt-6 flex flex-col gap-3 sm:flex-row-reverse">
+          <Button className="flex-1" disabled={busy !== null} aria-busy={busy === "accept"} onClick={() => void decide("accept")}>
+            {busy === "accept" ? "Joining..." : "Accept"}
+          </Button>
+          <Button
+            variant="secondary"
+            className="flex-1"
+            disabled={busy !== null}
+            aria-busy={busy === "decline"}
+            onClick={() => void decide("decline")}
+          >
+            {busy === "decline" ? "Declining..." : "Decline"}
+          </Button>
+        </div>
+      )}
     </InviteCard>
   );
 }

@@ -1,5 +1,5 @@
 import { UsersRound } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
@@ -8,9 +8,21 @@ import { removeMember, setMemberRole } from "../../../lib/api/team";
 import type { InviteRole, Team, TeamMember } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { INVITE_ROLES, mayRemove, maySetRole, ROLE_NAMES } from "../../../lib/team/rules";
-import { errorMessage, Problem, Section, shortDate, useTeamCache } from "./TeamParts";
+import { errorMessage, Problem, Section, shortDate, TEAM_PAGE_HEADING, useTeamCache } from "./TeamParts";
 
-function ConfirmRemove({ team, member, onClose }: { team: Team; member: TeamMember; onClose: () => void }) {
+const HEADING = "members-title";
+
+function ConfirmRemove({
+  team,
+  member,
+  onClose,
+  onRemoved,
+}: {
+  team: Team;
+  member: TeamMember;
+  onClose: () => void;
+  onRemoved: () => void;
+}) {
   const cache = useTeamCache();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -19,6 +31,7 @@ function ConfirmRemove({ team, member, onClose }: { team: Team; member: TeamMemb
     setError(null);
     try {
       await removeMember(member.user_id);
+      onRemoved();
       toast.success(`${member.email} was removed from ${team.name}`);
       await cache.refresh();
       onClose();
@@ -30,7 +43,7 @@ function ConfirmRemove({ team, member, onClose }: { team: Team; member: TeamMemb
     }
   }
   return (
-    <Modal open onClose={onClose} title={`Remove ${member.email}?`}>
+    <Modal open onClose={onClose} title={`Remove ${member.email}?`} fallbackFocus={[HEADING, TEAM_PAGE_HEADING]}>
       <p className="text-slate-700">
         {member.email} loses their seat and the team&apos;s paid plan at once. Their seat becomes free for someone else.
       </p>
@@ -86,8 +99,16 @@ export function Members({ team }: { team: Team }) {
   const { user } = useAuth();
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const actions = team.role !== "member";
+  // The Remove button goes with the row: once the row is gone, focus moves to the list's heading.
+  const removed = useRef<string | null>(null);
+  useEffect(() => {
+    if (removed.current && !team.members.some((m) => m.user_id === removed.current)) {
+      removed.current = null;
+      document.getElementById(HEADING)?.focus();
+    }
+  }, [team.members]);
   return (
-    <Section id="members-title" title="Members" icon={<UsersRound aria-hidden className="h-5 w-5" />}>
+    <Section id={HEADING} title="Members" icon={<UsersRound aria-hidden className="h-5 w-5" />}>
       <div className="mt-4 overflow-x-auto">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Members of {team.name}</caption>
@@ -140,7 +161,14 @@ export function Members({ team }: { team: Team }) {
           </tbody>
         </table>
       </div>
-      {removing && <ConfirmRemove team={team} member={removing} onClose={() => setRemoving(null)} />}
+      {removing && (
+        <ConfirmRemove
+          team={team}
+          member={removing}
+          onClose={() => setRemoving(null)}
+          onRemoved={() => (removed.current = removing.user_id)}
+        />
+      )}
     </Section>
   );
 }

@@ -5,16 +5,27 @@ import { Modal } from "../../../components/ui/Modal";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import { useProducts } from "../../../lib/api/queries";
-import { changeSeats, previewSeats, startTeamCheckout } from "../../../lib/api/team";
+import { changeSeats, openTeamBillingPortal, previewSeats, startTeamCheckout } from "../../../lib/api/team";
 import type { SeatsPreview, Team } from "../../../lib/api/types";
 import { featuredProduct } from "../../../lib/billing/rules";
 import { redirect } from "../../../lib/redirect";
 import { formatMoney, MAX_SEATS, seatsProblem, teamCheckoutUrls } from "../../../lib/team/rules";
 import { errorMessage, Problem, useTeamCache } from "./TeamParts";
 
-function SeatsField({ value, error, onChange }: { value: string; error?: string | null; onChange: (value: string) => void }) {
+function SeatsField({
+  value,
+  error,
+  disabled,
+  onChange,
+}: {
+  value: string;
+  error?: string | null;
+  disabled?: boolean;
+  onChange: (value: string) => void;
+}) {
   return (
     <TextField
+      disabled={disabled}
       label="Seats"
       type="number"
       inputMode="numeric"
@@ -29,7 +40,37 @@ function SeatsField({ value, error, onChange }: { value: string; error?: string 
   );
 }
 
-/** No paid subscription yet (or it ended): Stripe Checkout for `seats` seats, back to /team. */
+/** The owner's way to the team's Stripe billing portal (card, invoices, cancelling), back to /team. */
+export function ManageBilling() {
+  const cache = useTeamCache();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function open() {
+    setBusy(true);
+    setError(null);
+    try {
+      const { url } = await openTeamBillingPortal(`${window.location.origin}/team`);
+      redirect.to(url);
+    } catch (e) {
+      setError(errorMessage(e));
+      // No longer the owner, or no longer in the team: the page is out of date.
+      if (e instanceof ApiError && (e.status === 403 || e.code === "team_not_found")) void cache.refresh();
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mt-3 space-y-3">
+      <Button variant="secondary" disabled={busy} aria-busy={busy} onClick={() => void open()}>
+        {busy ? "Opening..." : "Manage billing"}
+      </Button>
+      {error && <Problem>{error}</Problem>}
+    </div>
+  );
+}
+
+/** No subscription yet, it ended, or its first payment was abandoned: Stripe Checkout for `seats` seats, back to /team. */
 export function BuySeats({ team }: { team: Team }) {
   const products = useProducts();
   const price = featuredProduct(products.data).price;
@@ -112,6 +153,8 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
   const count = Number(seats);
 
   function fail(e: unknown) {
+    // What was previewed may no longer hold: nothing is confirmed until a new preview.
+    setPreview(null);
     if (e instanceof ApiError && ["invalid_seats", "seats_in_use"].includes(e.code)) setFieldError(e.message);
     else setError(errorMessage(e));
     if (e instanceof ApiError && [403, 404, 409].includes(e.status)) void cache.refresh();
@@ -155,6 +198,7 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
         <SeatsField
           value={seats}
           error={fieldError}
+          disabled={busy !== null}
           onChange={(value) => {
             setSeats(value);
             setPreview(null);
@@ -185,7 +229,7 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
   );
 }
 
-/** A paid team: a dialog to preview and confirm a new number of seats. */
+/** A team with a subscription that has not ended: a dialog to preview and confirm a new number of seats. */
 export function ChangeSeats({ team }: { team: Team }) {
   const [open, setOpen] = useState(false);
   return (

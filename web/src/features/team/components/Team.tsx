@@ -1,4 +1,5 @@
 import { ArrowLeft, CheckCircle2 } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
@@ -13,7 +14,7 @@ import { JoinRequests } from "./JoinRequests";
 import { Members } from "./Members";
 import { OverlapNotice } from "./OverlapNotice";
 import { TeamDanger } from "./TeamDanger";
-import { Problem } from "./TeamParts";
+import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
 import { type CheckoutReturn, useCheckoutReturn } from "./useCheckoutReturn";
 
@@ -59,8 +60,22 @@ function TeamView({ team }: { team: TeamData }) {
   );
 }
 
+/**
+ * After leaving or deleting the team (or finding oneself out of it) the whole view goes, with the
+ * element that had focus: focus moves to the page's heading instead of being lost.
+ */
+function useFocusWhenTeamGoes(hasTeam: boolean) {
+  const had = useRef(hasTeam);
+  useEffect(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (had.current && !hasTeam && lost) document.getElementById(TEAM_PAGE_HEADING)?.focus();
+    had.current = hasTeam;
+  }, [hasTeam]);
+}
+
 function Body() {
   const team = useTeam();
+  useFocusWhenTeamGoes(Boolean(team.data));
   if (team.isPending) return <TeamLoading />;
   if (team.isError)
     return (
@@ -92,7 +107,9 @@ export function TeamPage() {
       >
         <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
       </Link>
-      <h1 className="text-3xl font-bold tracking-tight text-slate-900">Team</h1>
+      <h1 id={TEAM_PAGE_HEADING} tabIndex={-1} className="text-3xl font-bold tracking-tight text-slate-900">
+        Team
+      </h1>
       <CheckoutResult result={checkout} />
       <Body />
     </div>

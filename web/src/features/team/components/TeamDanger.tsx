@@ -9,9 +9,14 @@ import { deleteTeam, leaveTeam, transferTeam } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { mayDo } from "../../../lib/team/rules";
-import { errorMessage, Problem, Section, SelectField, useTeamCache } from "./TeamParts";
+import { errorMessage, Problem, Section, SelectField, TEAM_PAGE_HEADING, useTeamCache } from "./TeamParts";
 
 type Dialog = "leave" | "transfer" | "delete" | null;
+
+/** Where focus goes when the dialog closes and its button is gone (a new role, or no team). */
+const FALLBACK_FOCUS = ["danger-title", TEAM_PAGE_HEADING];
+
+const notInTeam = (e: unknown) => e instanceof ApiError && e.code === "team_not_found";
 
 function Leave({ team, onClose }: { team: Team; onClose: () => void }) {
   const cache = useTeamCache();
@@ -24,12 +29,21 @@ function Leave({ team, onClose }: { team: Team; onClose: () => void }) {
       toast.success(`You left ${team.name}`);
       cache.set(null);
     } catch (e) {
-      setError(errorMessage(e));
       setBusy(false);
+      if (notInTeam(e)) {
+        // Removed meanwhile (or the team is gone): nothing to leave; the page reads the team again.
+        toast.error(`You are not in ${team.name} anymore`);
+        void cache.refresh();
+        onClose();
+        return;
+      }
+      setError(errorMessage(e));
+      // Made the owner meanwhile: the page shows it (and the owner's actions).
+      if (e instanceof ApiError && e.code === "owner_cannot_leave") void cache.refresh();
     }
   }
   return (
-    <Modal open onClose={onClose} title={`Leave ${team.name}?`}>
+    <Modal open onClose={onClose} title={`Leave ${team.name}?`} fallbackFocus={FALLBACK_FOCUS}>
       <p className="text-slate-700">
         You lose your seat and the team&apos;s paid plan at once. To come back, someone in the team has to invite you again.
       </p>
@@ -50,7 +64,9 @@ function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
   const cache = useTeamCache();
   const { user } = useAuth();
   const others = team.members.filter((m) => m.user_id !== user?.id);
-  const [target, setTarget] = useState(others[0]?.user_id ?? "");
+  const [chosen, setTarget] = useState(others[0]?.user_id ?? "");
+  // Someone who left meanwhile drops out of the list when the team is read again.
+  const target = others.some((m) => m.user_id === chosen) ? chosen : (others[0]?.user_id ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function onSubmit(event: FormEvent) {
@@ -65,10 +81,12 @@ function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
     } catch (e) {
       setError(errorMessage(e));
       setBusy(false);
+      // Not a member (any more), or no longer the owner: the picker and the page are out of date.
+      if (e instanceof ApiError && (notInTeam(e) || e.status === 403)) void cache.refresh();
     }
   }
   return (
-    <Modal open onClose={onClose} title="Transfer ownership">
+    <Modal open onClose={onClose} title="Transfer ownership" fallbackFocus={FALLBACK_FOCUS}>
       {others.length === 0 ? (
         <p className="text-slate-700">Invite someone first: ownership goes to another member of the team.</p>
       ) : (
@@ -117,13 +135,20 @@ function Delete({ team, onClose }: { team: Team; onClose: () => void }) {
       toast.success(`${team.name} is deleted`);
       cache.set(null);
     } catch (e) {
+      setBusy(false);
+      if (notInTeam(e)) {
+        toast.error(`You are not in ${team.name} anymore`);
+        void cache.refresh();
+        onClose();
+        return;
+      }
       if (e instanceof ApiError && e.code === "invalid_credentials") setFieldError(e.message);
       else setError(errorMessage(e));
-      setBusy(false);
+      if (e instanceof ApiError && e.status === 403) void cache.refresh();
     }
   }
   return (
-    <Modal open onClose={onClose} title={`Delete ${team.name}?`}>
+    <Modal open onClose={onClose} title={`Delete ${team.name}?`} fallbackFocus={FALLBACK_FOCUS}>
       <p className="text-slate-700">
         The team&apos;s subscription is cancelled at once, every member loses their seat and pending invitations stop working. It
         cannot be undone. Enter your password to confirm.

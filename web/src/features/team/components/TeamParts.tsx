@@ -27,6 +27,9 @@ export function useTeamCache() {
   };
 }
 
+/** The page's `h1` ("Team"): focus goes there when the team view it was in goes away. */
+export const TEAM_PAGE_HEADING = "team-page-title";
+
 /** A card with a level-2 heading that names its region. */
 export function Section({
   id,
@@ -46,8 +49,10 @@ export function Section({
       aria-labelledby={id}
       className={`rounded-2xl border bg-white p-6 shadow-sm ${tone === "danger" ? "border-red-200" : "border-slate-200"}`}
     >
+      {/* tabIndex -1: focus lands here when a dialog closes and the button that opened it is gone. */}
       <h2
         id={id}
+        tabIndex={-1}
         className={`flex items-center gap-2 text-lg font-semibold ${tone === "danger" ? "text-red-700" : "text-slate-900"}`}
       >
         {icon}

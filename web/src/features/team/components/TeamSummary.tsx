@@ -1,4 +1,4 @@
-import { CreditCard, Pencil } from "lucide-react";
+import { AlertTriangle, CreditCard, Pencil } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
@@ -7,8 +7,8 @@ import { ApiError } from "../../../lib/api/client";
 import { renameTeam } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
 import { periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
-import { mayBuySeats, mayDo, ROLE_NAMES, teamNameProblem } from "../../../lib/team/rules";
-import { BuySeats, ChangeSeats } from "./Seats";
+import { mayBuySeats, mayDo, mayStartCheckout, ROLE_NAMES, teamNameProblem, teamPaymentFailed } from "../../../lib/team/rules";
+import { BuySeats, ChangeSeats, ManageBilling } from "./Seats";
 import { errorMessage, useTeamCache } from "./TeamParts";
 
 function Rename({ team, onDone }: { team: Team; onDone: () => void }) {
@@ -76,10 +76,27 @@ function SubscriptionState({ team }: { team: Team }) {
   );
 }
 
+/** Past due, unpaid or paused: the owner fixes it in the billing portal, admins ask the owner. */
+function PaymentFailedNotice({ owner }: { owner: boolean }) {
+  return (
+    <div className="mt-3 flex items-start gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+      <AlertTriangle aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
+      <p>
+        <strong>The team&apos;s last payment failed.</strong>{" "}
+        {owner
+          ? "Update the payment method in Manage billing to keep the team's paid plan."
+          : "Ask the team's owner to update the payment method."}
+      </p>
+    </div>
+  );
+}
+
 /** The team's name (the owner renames it), the caller's role, seats and the subscription. */
 export function TeamSummary({ team }: { team: Team }) {
   const [renaming, setRenaming] = useState(false);
   const billing = mayBuySeats(team.role);
+  const status = team.subscription?.status;
+  const owner = mayDo(team.role, "manageBilling");
   return (
     <section aria-labelledby="team-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       {renaming ? (
@@ -116,7 +133,9 @@ export function TeamSummary({ team }: { team: Team }) {
           <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
             <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
           </h3>
-          {team.paid && team.subscription ? <ChangeSeats team={team} /> : <BuySeats team={team} />}
+          {teamPaymentFailed(status) && <PaymentFailedNotice owner={owner} />}
+          {mayStartCheckout(status) ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
+          {owner && team.subscription && <ManageBilling />}
         </div>
       )}
     </section>
