@@ -185,4 +185,13 @@ test("an owner buys 3 seats, two reps join by invitation, one is removed and sea
   const prorations = next.lines.data.filter((l) => l.parent?.subscription_item_details?.proration);
   expect(prorations.length, JSON.stringify(next.lines.data)).toBeGreaterThan(0);
   expect(prorations.some((l) => l.amount < 0), "a credit for the seat given back").toBe(true);
+
+  // The owner manages the team's billing in the portal of the team's own customer, back to /team.
+  await page.goto("/team");
+  await page.getByRole("button", { name: "Manage Billing" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${helpers.stack.mockUrl}/p/session/`));
+  await expect(page.getByRole("heading", { name: "Billing", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "Return to Closewise" }).click();
+  await expect(page).toHaveURL(/\/team$/);
+  await expect(page.getByText("2 of 2 used")).toBeVisible();
 });

@@ -179,14 +179,14 @@ describe("/team billing", () => {
   });
 
   it.each(["past_due", "unpaid", "paused"] as const)(
-    "offers Change seats (not Buy seats) to a team whose payment failed (%s), and the owner Manage billing",
+    "offers Change seats (not Buy seats) to a team whose payment failed (%s), and the owner Manage Billing",
     async (status) => {
       db.createUser({ email: OWNER });
       db.seedTeam({ owner: OWNER, seats: 2, status });
       const { user } = renderApp("/team", { signedInAs: OWNER });
       expect(await screen.findByText("The team's last payment failed.")).toBeInTheDocument();
       expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();
-      expect(screen.getByRole("button", { name: "Manage billing" })).toBeEnabled();
+      expect(screen.getByRole("button", { name: "Manage Billing" })).toBeEnabled();
       expect(screen.queryByText(/Ask the team's owner/)).not.toBeInTheDocument();
       await user.click(screen.getByRole("button", { name: "Change seats" }));
       const dialog = screen.getByRole("dialog", { name: "Change seats" });
@@ -197,7 +197,7 @@ describe("/team billing", () => {
     },
   );
 
-  it("tells an admin of a team whose payment failed to ask the owner, without Manage billing", async () => {
+  it("tells an admin of a team whose payment failed to ask the owner, without Manage Billing", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 2, status: "past_due", members: [{ email: "bo@northwind.example", role: "admin" }] });
     renderApp("/team", { signedInAs: "bo@northwind.example" });
@@ -205,7 +205,7 @@ describe("/team billing", () => {
     expect(screen.getByText("Ask the team's owner to update the payment method.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Change seats" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: "Manage billing" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Manage Billing" })).not.toBeInTheDocument();
   });
 
   it.each(["canceled", "incomplete", "incomplete_expired"] as const)(
@@ -220,7 +220,7 @@ describe("/team billing", () => {
     },
   );
 
-  it("gives the owner of a subscribed team Manage billing, which opens the team's portal back to /team", async () => {
+  it("gives the owner of a subscribed team Manage Billing, which opens the team's portal back to /team", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 2 });
     const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
@@ -233,14 +233,14 @@ describe("/team billing", () => {
           .then((body: unknown) => (sent = body));
     });
     const { user } = renderApp("/team", { signedInAs: OWNER });
-    await user.click(await screen.findByRole("button", { name: "Manage billing" }));
+    await user.click(await screen.findByRole("button", { name: "Manage Billing" }));
     await waitFor(() => expect(go).toHaveBeenCalledWith(`${window.location.origin}/team`));
     expect(sent).toEqual({ return_url: `${window.location.origin}/team` });
     expect(screen.queryByText("The team's last payment failed.")).not.toBeInTheDocument();
     server.events.removeAllListeners();
   });
 
-  it("disables Manage billing while the portal opens, and says why it could not", async () => {
+  it("disables Manage Billing while the portal opens, and says why it could not", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 2, status: "past_due" });
     const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
@@ -256,20 +256,20 @@ describe("/team billing", () => {
       }),
     );
     const { user } = renderApp("/team", { signedInAs: OWNER });
-    await user.click(await screen.findByRole("button", { name: "Manage billing" }));
+    await user.click(await screen.findByRole("button", { name: "Manage Billing" }));
     expect(screen.getByRole("button", { name: "Opening..." })).toBeDisabled();
     release();
     expect(await screen.findByText("Could not open the billing portal. Please try again.")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Manage billing" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Manage Billing" })).toBeEnabled();
     expect(go).not.toHaveBeenCalled();
   });
 
-  it("offers no Manage billing before the team's first subscription", async () => {
+  it("offers no Manage Billing before the team's first subscription", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER });
     renderApp("/team", { signedInAs: OWNER });
     expect(await screen.findByRole("button", { name: "Buy seats" })).toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: "Manage billing" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Manage Billing" })).not.toBeInTheDocument();
   });
 
   it("tells someone paying personally inside a paid team, and opens the billing portal back to /team", async () => {

@@ -63,7 +63,7 @@ export function ManageBilling() {
   return (
     <div className="mt-3 space-y-3">
       <Button variant="secondary" disabled={busy} aria-busy={busy} onClick={() => void open()}>
-        {busy ? "Opening..." : "Manage billing"}
+        {busy ? "Opening..." : "Manage Billing"}
       </Button>
       {error && <Problem>{error}</Problem>}
     </div>

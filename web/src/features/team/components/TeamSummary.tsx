@@ -84,7 +84,7 @@ function PaymentFailedNotice({ owner }: { owner: boolean }) {
       <p>
         <strong>The team&apos;s last payment failed.</strong>{" "}
         {owner
-          ? "Update the payment method in Manage billing to keep the team's paid plan."
+          ? "Update the payment method in Manage Billing to keep the team's paid plan."
           : "Ask the team's owner to update the payment method."}
       </p>
     </div>
