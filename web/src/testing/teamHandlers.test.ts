@@ -160,4 +160,21 @@ describe("the mock team's refusals", () => {
     });
     expect(db.team.inviteByToken(token)?.declinedAt).toBeNull();
   });
+
+  it("checks the address before the verification, without regard to case, as the service does", async () => {
+    const { team } = seed({ seats: 4 });
+    db.createUser({ email: "rep@northwind.example", verified: false });
+    db.createUser({ email: "eve@else.example", verified: false });
+    const token = db.team.invite(team.id, "Rep@Northwind.example", "member");
+    for (const path of ["/api/team/invites/accept", "/api/team/invites/decline"]) {
+      expect(await call("POST", path, tokenOf("eve@else.example"), { token })).toMatchObject({
+        status: 409,
+        code: "invite_other_address",
+      });
+      expect(await call("POST", path, tokenOf("rep@northwind.example"), { token })).toMatchObject({
+        status: 403,
+        code: "email_not_verified",
+      });
+    }
+  });
 });

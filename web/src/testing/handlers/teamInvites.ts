@@ -17,6 +17,9 @@ import {
   teamNotFound,
 } from "./teamCommon";
 
+/** `teams::invite_matches`: the invited address and the user's, trimmed, case aside. */
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
 const INVITE_RESEND_SECONDS = 60;
 
 const inviteNotFound = () => apiError(404, "invite_not_found", "This invitation does not exist or was withdrawn.");
@@ -145,8 +148,9 @@ export const teamInviteRoutes: MockRoute[] = [
       if ("error" in found) return found.error;
       const { invite } = found;
       const { user } = auth.row;
+      // As the service checks it (teams::invite_for): the address first, then that it is verified.
+      if (!sameAddress(user.email, invite.email)) return otherAddress();
       if (!user.email_confirmed_at) return notVerified();
-      if (user.email !== invite.email) return otherAddress();
       if (db.team.membershipOf(user.id))
         return apiError(409, "already_in_team", "You are already in a team. Leave it before joining or creating another.");
       const team = db.team.teams.get(invite.teamId)!;
@@ -168,7 +172,7 @@ export const teamInviteRoutes: MockRoute[] = [
       const found = byToken(token);
       if ("error" in found) return found.error;
       // As the service checks it (teams::invite_for): the address first, then that it is verified.
-      if (auth.row.user.email !== found.invite.email) return otherAddress();
+      if (!sameAddress(auth.row.user.email, found.invite.email)) return otherAddress();
       if (!auth.row.user.email_confirmed_at) return notVerified();
       found.invite.declinedAt = db.now();
       return new HttpResponse(null, { status: 204 });
