@@ -237,7 +237,6 @@ export function DashboardContent({ user }: { user: User }) {
   const entitlements = useEntitlements();
   const [bannerDismissed, setBannerDismissed] = useState(false);
 
-  // Entitlements say whether a team's seat makes the user paid: without them the plan is unknown.
   // The entitlements say whether a team's seat makes the user paid: until they are in, the plan is
   // not known. A retry after a failure (Try again, or the meter mounting) is not a first load.
   const failed = entitlements.data === undefined && entitlements.errorUpdateCount > 0;
