@@ -89,10 +89,11 @@ pub async fn invite(
 ) -> ApiResult<(StatusCode, AppJson<EmptyResponse>)> {
     let email = Email::parse(&body.email).map_err(TeamsError::InvalidEmail)?;
     let role = parse_role(&body.role)?;
-    // Who may invite is settled before any limit is spent: refused tries cost nobody's budget.
-    state.teams.inviter(auth.user_id, role).await?;
+    // Who may invite is settled before any limit is spent, and an address's budget is kept per
+    // team: nobody outside a team (nor a team of their own making) spends that team's.
+    let team_id = state.teams.inviter(auth.user_id, role).await?;
     limit(&state, Bucket::InvitePerInviter, &auth.user_id.to_string()).await?;
-    limit(&state, Bucket::InvitePerAddress, email.as_str()).await?;
+    limit(&state, Bucket::InvitePerAddress, &format!("{team_id}:{}", email.as_str())).await?;
     let inv = state
         .teams
         .invite(auth.user_id, email.as_str(), role)
@@ -132,7 +133,7 @@ pub async fn resend(
         .map(|i| i.email)
         .ok_or_else(super::not_found)?;
     limit(&state, Bucket::InvitePerInviter, &auth.user_id.to_string()).await?;
-    limit(&state, Bucket::InviteResend, &address).await?;
+    limit(&state, Bucket::InviteResend, &format!("{team_id}:{address}")).await?;
     let inv = state.teams.resend(auth.user_id, id).await?;
     mail_invitation(&state, &auth, &inv).await?;
     let details = json!({ "team_id": inv.team_id, "invite_id": inv.invite_id });

@@ -227,6 +227,12 @@ both!(
             assert_refused(invite(&app, &stranger, "ceo@northwind.example", "member").await, StatusCode::NOT_FOUND, "team_not_found", "no team");
             assert_refused(invite(&app, &member, "ceo@northwind.example", "member").await, StatusCode::FORBIDDEN, "forbidden_role", "a member");
         }
+        // Nor by creating a team of one's own (any verified user may): that team's tries spend
+        // that team's budget for the address, never another team's.
+        team(&app, &stranger, "Eve Co", 0).await;
+        for _ in 0..2 {
+            assert_refused(invite(&app, &stranger, "ceo@northwind.example", "member").await, StatusCode::CONFLICT, "seats_taken", "no seat");
+        }
         assert_eq!(invite(&app, &owner, "ceo@northwind.example", "member").await.0, StatusCode::ACCEPTED);
         let id = invite_id(&app, &owner, "ceo@northwind.example").await;
         let path = format!("/api/team/invites/{id}/resend");
