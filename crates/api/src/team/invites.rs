@@ -93,7 +93,12 @@ pub async fn invite(
     // team: nobody outside a team (nor a team of their own making) spends that team's.
     let team_id = state.teams.inviter(auth.user_id, role).await?;
     limit(&state, Bucket::InvitePerInviter, &auth.user_id.to_string()).await?;
-    limit(&state, Bucket::InvitePerAddress, &format!("{team_id}:{}", email.as_str())).await?;
+    limit(
+        &state,
+        Bucket::InvitePerAddress,
+        &format!("{team_id}:{}", email.as_str()),
+    )
+    .await?;
     let inv = state
         .teams
         .invite(auth.user_id, email.as_str(), role)
@@ -133,7 +138,12 @@ pub async fn resend(
         .map(|i| i.email)
         .ok_or_else(super::not_found)?;
     limit(&state, Bucket::InvitePerInviter, &auth.user_id.to_string()).await?;
-    limit(&state, Bucket::InviteResend, &format!("{team_id}:{address}")).await?;
+    limit(
+        &state,
+        Bucket::InviteResend,
+        &format!("{team_id}:{address}"),
+    )
+    .await?;
     let inv = state.teams.resend(auth.user_id, id).await?;
     mail_invitation(&state, &auth, &inv).await?;
     let details = json!({ "team_id": inv.team_id, "invite_id": inv.invite_id });

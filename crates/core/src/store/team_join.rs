@@ -163,16 +163,21 @@ impl Store {
                 let Some(user_id) = user else {
                     return Ok(AcceptOutcome::Spent);
                 };
-                // Still allowed: domain join on, for the asker's (verified) address.
-                let (email, join_domain): (String, Option<String>) = sqlx::query_as(
-                    "SELECT u.email, t.join_domain FROM users u, teams t \
-                     WHERE u.id = $1 AND t.id = $2",
-                )
-                .bind(user_id)
-                .bind(team_id)
-                .fetch_one(&mut *tx)
-                .await?;
-                if !may_request_join(&email, true, join_domain.as_deref()) {
+                // Still allowed: domain join on, for the asker's verified address (an account
+                // deleted meanwhile asks for nothing).
+                let asker: Option<(String, Option<OffsetDateTime>, Option<String>)> =
+                    sqlx::query_as(
+                        "SELECT u.email, u.email_confirmed_at, t.join_domain \
+                         FROM users u, teams t WHERE u.id = $1 AND t.id = $2",
+                    )
+                    .bind(user_id)
+                    .bind(team_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                let allowed = asker.is_some_and(|(email, verified, domain)| {
+                    may_request_join(&email, verified.is_some(), domain.as_deref())
+                });
+                if !allowed {
                     return Ok(AcceptOutcome::Spent);
                 }
                 join_team!(tx, team_id, total, now, user_id, Role::Member, None)

@@ -104,7 +104,13 @@ both!(
         let t = team(&app, &owner, "Northwind", 3).await;
         call(&app, Method::PUT, "/api/team/domain-join", Some(&owner.token), Some(json!({ "domain": "northwind.example" }))).await;
         let rep = user(&app, "rep@northwind.example").await;
+        // Asked while verified, unverified since (an address change): no longer approvable.
+        assert_eq!(ask(&app, &rep, &t["id"]).await.0, StatusCode::ACCEPTED);
+        let waiting = requests(&app, &owner).await[0]["id"].as_str().unwrap().to_string();
         app.execute("UPDATE users SET email_confirmed_at = NULL WHERE email = 'rep@northwind.example'").await;
+        let path = format!("/api/team/join-requests/{waiting}/approve");
+        assert_refused(call(&app, Method::POST, &path, Some(&owner.token), None).await, StatusCode::NOT_FOUND, "team_not_found", "unverified since");
+        assert_eq!(get_team(&app, &rep).await, json!(null));
         assert_eq!(joinable(&app, &rep).await, json!([]));
         assert_refused(ask(&app, &rep, &t["id"]).await, StatusCode::FORBIDDEN, "email_not_verified", "unverified");
     }
