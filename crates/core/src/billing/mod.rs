@@ -6,6 +6,7 @@ mod events;
 pub mod signature;
 pub mod stripe;
 pub mod team;
+mod team_checkout;
 mod team_unstored;
 
 use std::collections::HashMap;

@@ -6,8 +6,8 @@
 
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::{
-    checkout_seats, has_live_subscription, may_start_checkout, InvalidSeats,
-    NO_TEAM_SUBSCRIPTION_MESSAGE, TEAM_ALREADY_SUBSCRIBED_MESSAGE,
+    has_live_subscription, InvalidSeats, NO_TEAM_SUBSCRIPTION_MESSAGE,
+    TEAM_ALREADY_SUBSCRIBED_MESSAGE,
 };
 use closewise_domain::teams::{may, Action, Role, SeatError};
 use serde_json::json;
@@ -17,7 +17,6 @@ use super::stripe::{SeatsPreview, TeamSubscription};
 use super::{is_stripe_id, Billing, StripeFailure};
 use crate::store::audit::NewAudit;
 use crate::store::team_billing::ResizeOutcome;
-use crate::store::team_seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 use crate::teams::SeatsView;
 
@@ -93,13 +92,13 @@ pub struct TeamSeatsPreview {
     pub proration_date: i64,
 }
 
-fn status_of(team: &TeamRow) -> Option<SubscriptionStatus> {
+pub(super) fn status_of(team: &TeamRow) -> Option<SubscriptionStatus> {
     team.subscription_status
         .as_deref()
         .and_then(|s| SubscriptionStatus::parse(s).ok())
 }
 
-fn unavailable(e: StripeFailure) -> TeamBillingError {
+pub(super) fn unavailable(e: StripeFailure) -> TeamBillingError {
     TeamBillingError::StripeUnavailable(e)
 }
 
@@ -122,81 +121,11 @@ impl Billing {
         Ok((team, role))
     }
 
-    async fn team_row(&self, team_id: Uuid) -> Result<TeamRow, TeamBillingError> {
+    pub(super) async fn team_row(&self, team_id: Uuid) -> Result<TeamRow, TeamBillingError> {
         self.store
             .team_by_id(team_id)
             .await?
             .ok_or(TeamBillingError::TeamNotFound)
-    }
-
-    /// Starts a checkout of `seats` for the team with its own customer (created once); returns
-    /// the hosted page's URL. Stripe failures are `StripeUnavailable` (the API's checkout_failed).
-    pub async fn start_team_checkout(
-        &self,
-        team: &TeamRow,
-        checkout: &TeamCheckout<'_>,
-        actor: Uuid,
-    ) -> Result<String, TeamBillingError> {
-        // One payable checkout per team at a time: under the team's lock, the sessions it left
-        // open are expired before a new one starts, so two pages (two tabs, owner and admin)
-        // can never both be paid into two subscriptions.
-        let _serialised = self.lock(team.id).await?;
-        let team = &self.team_row(team.id).await?;
-        if !may_start_checkout(status_of(team)) {
-            return Err(TeamBillingError::AlreadySubscribed);
-        }
-        let now = self.clock.now();
-        let used = self.store.team_seats(team, now).await?.used();
-        let seats = checkout_seats(checkout.seats, used).map_err(TeamBillingError::InvalidSeats)?;
-        // Fewer seats than the team had: the new number holds from now (under the seats lock,
-        // never below those in use), so no invite meanwhile outgrows what the payment covers.
-        if seats < team.seats() {
-            match self.store.set_team_seats(team.id, seats, now).await? {
-                SeatOutcome::Done(_) => {}
-                SeatOutcome::Refused(e) => return Err(TeamBillingError::Seats(e)),
-                SeatOutcome::NoTeam => return Err(TeamBillingError::TeamNotFound),
-            }
-        }
-        let customer = match &team.stripe_customer_id {
-            Some(c) => c.clone(),
-            None => {
-                let created = self
-                    .stripe
-                    .create_team_customer(team.id, checkout.email, &team.name)
-                    .await
-                    .map_err(unavailable)?;
-                self.store
-                    .save_team_customer(team.id, &created, now)
-                    .await?
-                    .unwrap_or(created)
-            }
-        };
-        self.expire_open_checkouts(&customer).await?;
-        self.refuse_if_paid_at_stripe(&TeamRow {
-            stripe_customer_id: Some(customer.clone()),
-            ..team.clone()
-        })
-        .await?;
-        let url = self
-            .stripe
-            .create_team_checkout_session(
-                team.id,
-                &customer,
-                checkout.price_id,
-                seats,
-                checkout.success_url,
-                checkout.cancel_url,
-            )
-            .await
-            .map_err(unavailable)?;
-        self.audit(
-            actor,
-            "team.checkout",
-            json!({"team_id": team.id, "seats": seats}),
-        )
-        .await?;
-        tracing::info!(team_id = %team.id, seats, "team checkout started");
-        Ok(url)
     }
 
     /// Before an owner's account goes, and with it their team that nobody needs: the team's open
@@ -213,7 +142,10 @@ impl Billing {
 
     /// Expires the team customer's open checkout sessions. One paid in the meantime cannot be
     /// expired: its subscription is on its way, so no second checkout starts.
-    async fn expire_open_checkouts(&self, customer: &str) -> Result<(), TeamBillingError> {
+    pub(super) async fn expire_open_checkouts(
+        &self,
+        customer: &str,
+    ) -> Result<(), TeamBillingError> {
         for id in self
             .stripe
             .open_checkout_sessions(customer)
@@ -356,8 +288,22 @@ impl Billing {
     /// Sets the team's seats: under the team's lock and row lock, checks them against members and
     /// pending invites (`Seats::check_resize`), changes the subscription item's quantity at Stripe
     /// (`create_prorations`, at `proration_date` or now), then stores the seats and subscription
-    /// Stripe answered. No role check: callers check roles.
+    /// Stripe answered. No role check: callers check roles. It runs to its end on a task of its
+    /// own: a caller that goes away (a closed connection) does not cut it off between Stripe's
+    /// change and storing it, or before a failed decrease gives its seats back.
     pub async fn set_team_seats(
+        &self,
+        team_id: Uuid,
+        seats: u32,
+        proration_date: Option<i64>,
+    ) -> Result<SeatsView, TeamBillingError> {
+        let this = self.clone();
+        tokio::spawn(async move { this.resize(team_id, seats, proration_date).await })
+            .await
+            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
+    }
+
+    async fn resize(
         &self,
         team_id: Uuid,
         seats: u32,
@@ -411,19 +357,26 @@ impl Billing {
         if let Some(customer) = &team.stripe_customer_id {
             self.expire_open_checkouts(customer).await?;
         }
-        let cancelled = match (
+        // Every live subscription of the team's customer, the stored one and any paid a moment ago
+        // and not stored yet (it bills all the same); listed before anything is cancelled, so a
+        // failed list changes nothing.
+        let mut cancelled = self.cancel_live_at_stripe(&team).await?;
+        if let (Some(sub), true) = (
             &team.subscription_id,
             has_live_subscription(status_of(&team)),
         ) {
-            (Some(sub), true) => match self.stripe.cancel_subscription(sub).await {
-                Ok(()) | Err(StripeFailure::NotFound) => Some(sub.clone()),
-                Err(e) => return Err(unavailable(e)),
-            },
-            _ => None,
-        };
-        // Paid a moment ago and not stored yet: it bills all the same.
-        let unstored = self.cancel_live_at_stripe(&team).await?;
-        let cancelled = cancelled.or_else(|| unstored.into_iter().next());
+            if !cancelled.contains(sub) {
+                match self.stripe.cancel_subscription(sub).await {
+                    Ok(()) | Err(StripeFailure::NotFound) => cancelled.insert(0, sub.clone()),
+                    Err(e) => return Err(unavailable(e)),
+                }
+            }
+        }
+        let cancelled = team
+            .subscription_id
+            .clone()
+            .filter(|s| cancelled.contains(s))
+            .or_else(|| cancelled.into_iter().next());
         let audit = self
             .audit_row(
                 actor,

@@ -121,7 +121,9 @@ impl Store {
     /// database, which must not wait for Stripe (every other write would wait, then fail after
     /// the busy timeout): there the check and a decrease's new total are written at once, Stripe
     /// is called outside any transaction, and the old total comes back if Stripe fails. Callers
-    /// serialise seat changes of a team (`Billing::lock`).
+    /// serialise a team's seat changes within a process (`Billing::lock`); a CLI process changing
+    /// them at the same moment as the API is reconciled by the `customer.subscription.updated`
+    /// webhooks, which store Stripe's quantity as read back under the team's lock.
     #[tracing::instrument(skip_all, fields(%team_id, seats))]
     pub async fn resize_team_seats<F, Fut, E>(
         &self,

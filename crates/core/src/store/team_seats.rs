@@ -6,7 +6,7 @@
 //! expired) is decided in Rust.
 
 use closewise_domain::subscription::SubscriptionStatus;
-use closewise_domain::team_billing::has_live_subscription;
+use closewise_domain::team_billing::may_start_checkout;
 use closewise_domain::teams::{SeatError, Seats};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -273,7 +273,7 @@ impl Store {
 
     /// Records the team's seats under its lock, never below the members and pending invites, for
     /// a team Stripe does not bill: `Done(false)`, nothing written, once its subscription is live
-    /// (its seats are the item's quantity, changed at Stripe) — decided under the lock, so a
+    /// and not an abandoned first payment (its seats are the item's quantity, changed at Stripe) — decided under the lock, so a
     /// payment landing meanwhile is never overwritten.
     #[tracing::instrument(skip_all, fields(team_id = %team_id))]
     pub async fn set_team_seats(
@@ -291,7 +291,8 @@ impl Store {
             let status = status
                 .as_deref()
                 .and_then(|s| SubscriptionStatus::parse(s).ok());
-            if has_live_subscription(status) {
+            // An abandoned first payment (`incomplete`) bills nothing: as for a new checkout.
+            if !may_start_checkout(status) {
                 return Ok(SeatOutcome::Done(false));
             }
             let current = seats_in!(&mut *tx, team_id, total, now, None);

@@ -30,6 +30,7 @@ struct Fx {
     teams: Teams,
     usage: Usage,
     accounts: Accounts,
+    billing: Billing,
     clock: Clock,
     _dir: TempDir,
 }
@@ -64,7 +65,8 @@ async fn fixture(postgres: bool) -> Fx {
         db,
         teams: Teams::new(store.clone(), clock.clone()),
         usage: Usage::new(store.clone(), clock.clone()),
-        accounts: Accounts::new(store.clone(), billing),
+        accounts: Accounts::new(store.clone(), billing.clone()),
+        billing,
         store,
         clock,
         _dir: dir,

@@ -224,3 +224,50 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team_sqlite() {
 async fn seats_by_hand_are_refused_once_stripe_bills_the_team_postgres() {
     seats_by_hand_are_refused_once_stripe_bills_the_team(true).await
 }
+
+/// A checkout of fewer seats lowers them at once (no invite meanwhile outgrows the payment), and
+/// gives them back when no checkout opens after all (here Stripe is out of reach), also after an
+/// abandoned first payment (`incomplete`), which bills nothing.
+async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
+    let fx = fixture(postgres).await;
+    let (team, owner, _) = fx.team("h").await; // 3 seats recorded, 2 used
+    let checkout = closewise_core::billing::TeamCheckout {
+        seats: 2,
+        price_id: "price_closewise_monthly",
+        success_url: "http://127.0.0.1:8080/team",
+        cancel_url: "http://127.0.0.1:8080/team",
+        email: "owner-h@northwind.test",
+    };
+    for status in [None, Some(SubscriptionStatus::Incomplete)] {
+        if let Some(status) = status {
+            fx.store
+                .apply_team_subscription(team, &fx.record("sub_h", status), 3, fx.clock.now())
+                .await
+                .unwrap();
+        }
+        let row = fx.store.team_by_id(team).await.unwrap().unwrap();
+        assert_eq!(row.seats, 3);
+        let refused = fx.billing.start_team_checkout(&row, &checkout, owner).await;
+        assert!(
+            matches!(
+                refused,
+                Err(closewise_core::billing::TeamBillingError::StripeUnavailable(_))
+            ),
+            "{refused:?}"
+        );
+        assert_eq!(
+            fx.store.team_by_id(team).await.unwrap().unwrap().seats,
+            3,
+            "given back ({status:?})"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_checkout_that_does_not_open_gives_the_seats_back_sqlite() {
+    a_checkout_that_does_not_open_gives_the_seats_back(false).await
+}
+#[tokio::test]
+async fn a_checkout_that_does_not_open_gives_the_seats_back_postgres() {
+    a_checkout_that_does_not_open_gives_the_seats_back(true).await
+}

@@ -1,0 +1,105 @@
+//! A team's checkout of N seats (docs/teams.md, "Billing"): under the team's lock, one payable
+//! checkout at a time, on the team's own Stripe customer.
+
+use closewise_domain::team_billing::{checkout_seats, may_start_checkout};
+use serde_json::json;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::team::{status_of, unavailable, TeamBillingError, TeamCheckout};
+use super::Billing;
+use crate::store::team_seats::SeatOutcome;
+use crate::store::teams::TeamRow;
+
+impl Billing {
+    /// Starts a checkout of `seats` for the team with its own customer (created once); returns
+    /// the hosted page's URL. Stripe failures are `StripeUnavailable` (the API's checkout_failed).
+    pub async fn start_team_checkout(
+        &self,
+        team: &TeamRow,
+        checkout: &TeamCheckout<'_>,
+        actor: Uuid,
+    ) -> Result<String, TeamBillingError> {
+        // One payable checkout per team at a time: under the team's lock, the sessions it left
+        // open are expired before a new one starts, so two pages (two tabs, owner and admin)
+        // can never both be paid into two subscriptions.
+        let _serialised = self.lock(team.id).await?;
+        let team = &self.team_row(team.id).await?;
+        if !may_start_checkout(status_of(team)) {
+            return Err(TeamBillingError::AlreadySubscribed);
+        }
+        let now = self.clock.now();
+        let used = self.store.team_seats(team, now).await?.used();
+        let seats = checkout_seats(checkout.seats, used).map_err(TeamBillingError::InvalidSeats)?;
+        // Fewer seats than the team had: the new number holds from now (under the seats lock,
+        // never below those in use), so no invite meanwhile outgrows what the payment covers. If
+        // no checkout opens after all, the team gets its seats back.
+        let lowered = seats < team.seats()
+            && match self.store.set_team_seats(team.id, seats, now).await? {
+                SeatOutcome::Done(written) => written,
+                SeatOutcome::Refused(e) => return Err(TeamBillingError::Seats(e)),
+                SeatOutcome::NoTeam => return Err(TeamBillingError::TeamNotFound),
+            };
+        let url = match self.open_team_checkout(team, checkout, seats, now).await {
+            Ok(url) => url,
+            Err(e) => {
+                if lowered {
+                    if let Err(db) = self.store.set_team_seats(team.id, team.seats(), now).await {
+                        tracing::warn!(team_id = %team.id, error = %db, "seats not given back");
+                    }
+                }
+                return Err(e);
+            }
+        };
+        self.audit(
+            actor,
+            "team.checkout",
+            json!({"team_id": team.id, "seats": seats}),
+        )
+        .await?;
+        tracing::info!(team_id = %team.id, seats, "team checkout started");
+        Ok(url)
+    }
+
+    /// The team's customer (created once), its open checkouts expired, no payment at Stripe
+    /// waiting to be stored, then the new checkout session; its URL.
+    async fn open_team_checkout(
+        &self,
+        team: &TeamRow,
+        checkout: &TeamCheckout<'_>,
+        seats: u32,
+        now: OffsetDateTime,
+    ) -> Result<String, TeamBillingError> {
+        let customer = match &team.stripe_customer_id {
+            Some(c) => c.clone(),
+            None => {
+                let created = self
+                    .stripe
+                    .create_team_customer(team.id, checkout.email, &team.name)
+                    .await
+                    .map_err(unavailable)?;
+                self.store
+                    .save_team_customer(team.id, &created, now)
+                    .await?
+                    .unwrap_or(created)
+            }
+        };
+        self.expire_open_checkouts(&customer).await?;
+        self.refuse_if_paid_at_stripe(&TeamRow {
+            stripe_customer_id: Some(customer.clone()),
+            ..team.clone()
+        })
+        .await?;
+        self.stripe
+            .create_team_checkout_session(
+                team.id,
+                &customer,
+                checkout.price_id,
+                seats,
+                checkout.success_url,
+                checkout.cancel_url,
+            )
+            .await
+            .map_err(unavailable)
+    }
+}
