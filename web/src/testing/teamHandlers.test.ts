@@ -69,6 +69,22 @@ describe("the mock team checkout", () => {
     const { owner } = seed();
     expect((await call("POST", "/api/team/checkout", owner, checkout)).status).toBe(200);
   });
+
+  it("checks the return addresses before the subscription, as the API does", async () => {
+    const { owner } = seed({ seats: 3, status: "active" });
+    const got = await call("POST", "/api/team/checkout", owner, { ...checkout, success_url: "https://evil.example/team" });
+    expect(got).toMatchObject({
+      status: 400,
+      code: "invalid_redirect_url",
+      message: "The return addresses must be pages of this site",
+    });
+  });
+
+  it("holds a smaller number of seats from the checkout on", async () => {
+    const { owner, team } = seed({ seats: 5, status: "canceled" });
+    expect((await call("POST", "/api/team/checkout", owner, { ...checkout, seats: 3 })).status).toBe(200);
+    expect(team.seats).toBe(3);
+  });
 });
 
 describe("the mock team billing portal", () => {

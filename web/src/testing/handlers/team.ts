@@ -155,12 +155,13 @@ const teamRoutes: MockRoute[] = [
       if (!body || successUrl === null || cancelUrl === null)
         return invalidJson("Expected a JSON body with seats, success_url and cancel_url");
       if (!caller.verified) return apiError(403, "email_not_verified", "Please verify your email address before subscribing");
+      // In the API's order: the return addresses, then whether a checkout may start, then seats.
+      const own = origin(request);
+      if (![successUrl, cancelUrl].every((url) => url.startsWith(`${own}/`)))
+        return apiError(400, "invalid_redirect_url", "The return addresses must be pages of this site");
       // team_billing::may_start_checkout: none yet, ended, or an abandoned first payment.
       if (!mayStartCheckout(caller.team.subscription?.status))
         return apiError(409, "team_already_subscribed", "The team already has a subscription. Change its seats instead.");
-      const own = origin(request);
-      if (![successUrl, cancelUrl].every((url) => url.startsWith(`${own}/`)))
-        return apiError(400, "invalid_redirect_url", "success_url and cancel_url must be on this site");
       const seats = body.seats;
       const { used } = db.team.seats(caller.team);
       if (typeof seats !== "number" || !Number.isInteger(seats) || seats < Math.max(1, used) || seats > 1000)
@@ -169,6 +170,8 @@ const teamRoutes: MockRoute[] = [
           "invalid_seats",
           `Choose between ${Math.max(1, used)} and 1000 seats: everyone in the team needs one.`,
         );
+      // Fewer seats than the team had hold from the checkout on (billing/team_checkout.rs).
+      if (seats < caller.team.seats) caller.team.seats = seats;
       // No hosted checkout here: the mock session counts as paid and the browser goes straight back.
       db.team.customerOf(caller.team);
       const id = db.id("cs_test");
