@@ -166,10 +166,7 @@ pub async fn checkout(
     }
     let base_url = &state.settings.base_url;
     if !same_origin(base_url, &body.success_url) || !same_origin(base_url, &body.cancel_url) {
-        return Err(ApiError::bad_request(
-            "invalid_redirect_url",
-            "The return addresses must be pages of this site",
-        ));
+        return Err(crate::billing::routes::invalid_redirect());
     }
     let request = TeamCheckout {
         seats: seats(body.seats),

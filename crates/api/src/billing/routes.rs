@@ -112,7 +112,8 @@ fn activation_failed(status: StatusCode, code: &'static str) -> ApiError {
     ApiError::new(status, code, ACTIVATION_FAILED)
 }
 
-fn invalid_redirect() -> ApiError {
+/// A return address that is not a page of this site (personal and team checkout, the portals).
+pub(crate) fn invalid_redirect() -> ApiError {
     ApiError::bad_request(
         "invalid_redirect_url",
         "The return addresses must be pages of this site",
