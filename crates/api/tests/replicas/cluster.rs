@@ -2,9 +2,9 @@
 //! PostgreSQL database, stripe-mock in the test process, and a round-robin TCP proxy in front
 //! (a new connection goes to the next replica that accepts it, as a load balancer's would).
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::process::Stdio;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,17 +23,41 @@ pub const NAMES: [&str; 2] = ["replica-a", "replica-b"];
 pub const BASE: &str = "http://127.0.0.1:8080";
 
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
+    free_port_on(Ipv4Addr::LOCALHOST)
+}
+
+/// A port free on `ip` now. It is released before the caller binds it, so another test binding
+/// port 0 on the same address could take it first: the replicas therefore listen on a loopback
+/// address of their own cluster ([`cluster_ip`]), where nothing else binds.
+pub fn free_port_on(ip: Ipv4Addr) -> u16 {
+    std::net::TcpListener::bind((ip, 0))
         .unwrap()
         .local_addr()
         .unwrap()
         .port()
 }
 
+/// A loopback address (127.0.0.0/8 all reaches `lo`) no other cluster of this run or of another
+/// test process uses. Before it, a parallel test's proxy once took a port picked for a replica
+/// and the replica's requests were counted by the wrong cluster.
+pub fn cluster_ip() -> Ipv4Addr {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let pid = std::process::id();
+    Ipv4Addr::new(
+        127,
+        100 + (pid % 100) as u8,
+        (n / 250) as u8,
+        (n % 250 + 2) as u8,
+    )
+}
+
 pub struct Cluster {
     pub database_url: String,
     pub dir: TempDir,
     pub mock: MockHandle,
+    /// The replicas' own loopback address ([`cluster_ip`]) and ports.
+    pub ip: Ipv4Addr,
     pub ports: [u16; 2],
     children: [Option<Child>; 2],
     env: Vec<(String, String)>,
@@ -74,11 +98,12 @@ impl Cluster {
         };
         let (mock_addr, mock) = stripe_mock::spawn(config).await.expect("stripe-mock");
         let mock_url = format!("http://{mock_addr}");
-        let ports = [free_port(), free_port()];
+        let ip = cluster_ip();
+        let ports = [free_port_on(ip), free_port_on(ip)];
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let proxy = listener.local_addr().unwrap();
         let served: Arc<[AtomicU64; 2]> = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
-        let backends = ports.map(|p| SocketAddr::from(([127, 0, 0, 1], p)));
+        let backends = ports.map(|p| SocketAddr::from((ip, p)));
         let proxy_task = tokio::spawn(round_robin(listener, backends, served.clone()));
         let mut env: Vec<(String, String)> = [
             ("APP_BASE_URL", BASE),
@@ -104,6 +129,7 @@ impl Cluster {
             database_url,
             dir: TempDir::new(),
             mock,
+            ip,
             ports,
             children: [None, None],
             env,
@@ -136,7 +162,7 @@ impl Cluster {
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .env("APP_ADDR", format!("127.0.0.1:{}", self.ports[i]))
+            .env("APP_ADDR", format!("{}:{}", self.ip, self.ports[i]))
             .env("APP_INSTANCE", NAMES[i])
             .env("DATA_DIR", &self.dir.0)
             .env("WEB_DIST", self.dir.0.join("web"))
@@ -176,7 +202,7 @@ impl Cluster {
 
     /// Straight to replica `i`.
     pub fn direct(&self, i: usize, path: &str) -> String {
-        format!("http://127.0.0.1:{}{path}", self.ports[i])
+        format!("http://{}:{}{path}", self.ip, self.ports[i])
     }
 
     pub async fn post(&self, url: String, token: Option<&str>, body: Value) -> (StatusCode, Value) {
