@@ -56,6 +56,8 @@ pub enum Bucket {
     InviteResend,
     /// Calls started per user (`closewise_domain::usage::CALL_STARTS_PER_HOUR`).
     CallStartPerUser,
+    /// Requests that call Stripe for a user (checkouts, their confirmations, billing portals).
+    StripePerUser,
 }
 
 /// Keys kept when `RATE_LIMIT_MAX_KEYS` is not set.
