@@ -13,9 +13,10 @@
 //! else a flood of junk keys would reset a target's lockout (issue 22, item 4). When a shard holds
 //! nothing else, a new key is refused with 429 until one of those windows ends (fail closed). We
 //! chose that over a coarse per-network budget because the limiter sees keys, not addresses (an
-//! account's delay has no network to fall back on), and a flood from many networks would spend a
-//! per-network budget no faster than the keys it replaces. Filling a shard this way costs the
-//! attacker a whole budget per key, and it empties itself as the windows end.
+//! account's delay has no network to fall back on), and an attacker spread over many networks
+//! would find a fresh per-network budget on each, which is what the lockout had taken away.
+//! Filling a shard this way costs the attacker a whole budget per key, and it empties itself as
+//! the windows end.
 //! These counters live in one process (SQLite deployments); on PostgreSQL `RateLimiter` keeps
 //! them in the database instead, shared by every replica (`shared`).
 
@@ -80,7 +81,8 @@ struct Inner {
 #[derive(Default)]
 struct Shard {
     windows: HashMap<u64, Window>,
-    /// The shard's keys, oldest first: always exactly the keys of `windows`.
+    /// The shard's keys, the next to forget first: oldest first, except that held windows a look
+    /// for room passed over went to the back. Always exactly the keys of `windows`.
     order: VecDeque<u64>,
     evicted: u64,
     refused: u64,
