@@ -90,6 +90,10 @@ pub struct RateLimits {
     pub user_codes_per_user: u32,
     pub user_codes_per_ip: u32,
     pub device_window: Duration,
+    /// Requests that call Stripe (checkout, its confirmation, billing portals; personal and team)
+    /// per user, one budget for all of them, per `stripe_window`.
+    pub stripe_per_user: u32,
+    pub stripe_window: Duration,
     /// The most keys the limiter holds (its memory bound), and how often ended windows are swept.
     pub max_keys: usize,
     pub sweep_interval: Duration,
@@ -111,6 +115,8 @@ impl Default for RateLimits {
             user_codes_per_user: 10,
             user_codes_per_ip: 30,
             device_window: Duration::from_secs(600),
+            stripe_per_user: 20,
+            stripe_window: Duration::from_secs(600),
             max_keys: crate::ratelimit::DEFAULT_MAX_KEYS,
             sweep_interval: Duration::from_secs(60),
         }
@@ -171,6 +177,8 @@ impl Settings {
             user_codes_per_user: num(&get, "RATE_LIMIT_USER_CODES_PER_USER", 10)?,
             user_codes_per_ip: num(&get, "RATE_LIMIT_USER_CODES_PER_IP", 30)?,
             device_window: Duration::from_secs(num(&get, "RATE_LIMIT_DEVICE_WINDOW_SECS", 600)?),
+            stripe_per_user: num(&get, "RATE_LIMIT_STRIPE_PER_USER", 20)?,
+            stripe_window: Duration::from_secs(num(&get, "RATE_LIMIT_STRIPE_WINDOW_SECS", 600)?),
             max_keys: num(
                 &get,
                 "RATE_LIMIT_MAX_KEYS",

@@ -70,8 +70,11 @@ struct DevMail {
     sent_at: Option<String>,
 }
 
-/// Only a client on this machine (the raw peer address, never a forwarding header) may read the
-/// development mailbox: it holds every live verification and reset link. Others get a 404.
+/// Only a client on this machine (the raw peer address, never a forwarding header), asking for
+/// this machine by a loopback name, may read the development mailbox: it holds every live
+/// verification and reset link. A page of another site whose DNS name was rebound to 127.0.0.1,
+/// or a tunnel to this port, arrives from loopback too, but under its own name in `Host`. Others
+/// get a 404.
 pub struct LocalClient;
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LocalClient {
@@ -85,11 +88,31 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LocalClient {
             .extensions
             .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
             .map(|c| c.0.ip());
-        match peer {
-            Some(ip) if ip.is_loopback() => Ok(LocalClient),
+        // HTTP/2 names the host in the URI's authority instead of `Host`.
+        let host = parts
+            .headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| parts.uri.authority().map(|a| a.as_str()));
+        match (peer, host) {
+            (Some(ip), Some(host)) if ip.is_loopback() && is_loopback_host(host) => Ok(LocalClient),
             _ => Err(ApiError::not_found()),
         }
     }
+}
+
+/// `localhost`, `127.0.0.1` or `[::1]`, with any port: the names a browser on this machine uses.
+fn is_loopback_host(host: &str) -> bool {
+    let (name, port) = match host.rfind(':') {
+        Some(i) if !host[i..].contains(']') => (&host[..i], Some(&host[i + 1..])),
+        _ => (host, None),
+    };
+    let port_ok =
+        port.is_none_or(|p| (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()));
+    port_ok
+        && ["localhost", "127.0.0.1", "[::1]"]
+            .iter()
+            .any(|n| name.eq_ignore_ascii_case(n))
 }
 
 async fn mail_json(
@@ -160,4 +183,36 @@ async fn mail_page(
         "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     )];
     Ok((StatusCode::OK, csp, Html(html)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback_host;
+
+    #[test]
+    fn only_loopback_names_are_loopback_hosts() {
+        for ok in [
+            "localhost",
+            "LOCALHOST:80",
+            "127.0.0.1:8080",
+            "[::1]",
+            "[::1]:5173",
+        ] {
+            assert!(is_loopback_host(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "evil.example",
+            "localhost.evil.example",
+            "localhost:8080.evil.example",
+            "localhost:",
+            "localhost:123456",
+            "127.0.0.2",
+            "[::1].evil.example",
+            "[::1]x",
+            "::1",
+        ] {
+            assert!(!is_loopback_host(bad), "{bad}");
+        }
+    }
 }

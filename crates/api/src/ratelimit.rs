@@ -5,8 +5,18 @@
 //! Memory is bounded whatever clients send. A key is kept only as a 64-bit SipHash under a
 //! per-process random key (a 64 KiB "e-mail" costs what any key costs, and nobody can aim keys at
 //! one shard or one slot). The map is split into shards, each with its own lock and a hard cap;
-//! a new key in a full shard forgets the key that shard has held longest, so every request does a
-//! constant amount of work. Expired windows are removed by a timer (`sweep_every`), not by requests.
+//! a new key in a full shard forgets the oldest key that shard may forget, looking at no more than
+//! `SCAN` keys, so every request does a bounded amount of work. Expired windows are removed by a
+//! timer (`sweep_every`), not by requests.
+//!
+//! A window that is over its limit, or carries a sign-in delay, is never forgotten to make room:
+//! else a flood of junk keys would reset a target's lockout (issue 22, item 4). When a shard holds
+//! nothing else, a new key is refused with 429 until one of those windows ends (fail closed). We
+//! chose that over a coarse per-network budget because the limiter sees keys, not addresses (an
+//! account's delay has no network to fall back on), and an attacker spread over many networks
+//! would find a fresh per-network budget on each, which is what the lockout had taken away.
+//! Filling a shard this way costs the attacker a whole budget per key, and it empties itself as
+//! the windows end.
 //! These counters live in one process (SQLite deployments); on PostgreSQL `RateLimiter` keeps
 //! them in the database instead, shared by every replica (`shared`).
 
@@ -47,11 +57,15 @@ pub enum Bucket {
     InviteResend,
     /// Calls started per user (`closewise_domain::usage::CALL_STARTS_PER_HOUR`).
     CallStartPerUser,
+    /// Requests that call Stripe for a user (checkouts, their confirmations, billing portals).
+    StripePerUser,
 }
 
 /// Keys kept when `RATE_LIMIT_MAX_KEYS` is not set.
 pub const DEFAULT_MAX_KEYS: usize = 100_000;
 const SHARDS: usize = 16;
+/// The most keys a new key looks at in a full shard for one it may forget.
+const SCAN: usize = 64;
 
 #[derive(Clone)]
 pub struct Limiter {
@@ -67,17 +81,35 @@ struct Inner {
 #[derive(Default)]
 struct Shard {
     windows: HashMap<u64, Window>,
-    /// The shard's keys, oldest first: always exactly the keys of `windows`.
+    /// The shard's keys, the next to forget first: oldest first, except that held windows a look
+    /// for room passed over went to the back. Always exactly the keys of `windows`.
     order: VecDeque<u64>,
     evicted: u64,
+    refused: u64,
 }
 
-/// Times are whole seconds since the Unix epoch: 12 bytes a window.
+/// Times are whole seconds since the Unix epoch: 16 bytes a window.
 #[derive(Clone, Copy, Default)]
 struct Window {
     ends: u32,
     not_before: u32,
     count: u32,
+    /// The count from which the window must be kept until it ends: the limit of a fixed window,
+    /// the free attempts of a delay.
+    held_from: u32,
+}
+
+impl Window {
+    /// How long this window must be kept, in seconds: 0 when forgetting it gives nobody back a
+    /// spent budget or a running delay.
+    fn held_for(&self, now: u32) -> u32 {
+        let spent = if self.ends > now && self.count >= self.held_from {
+            self.ends - now
+        } else {
+            0
+        };
+        spent.max(self.not_before.saturating_sub(now))
+    }
 }
 
 /// What the limiter holds, for tests and metrics.
@@ -87,6 +119,8 @@ pub struct Stats {
     pub max_keys: usize,
     /// Keys forgotten because their shard was full.
     pub evicted: u64,
+    /// New keys refused because their shard was full of windows it may not forget.
+    pub refused: u64,
 }
 
 impl Default for Limiter {
@@ -126,6 +160,7 @@ impl Limiter {
         now: OffsetDateTime,
     ) -> Result<(), u64> {
         self.with_window(bucket, key, now, |w, now| {
+            w.held_from = limit;
             if w.ends <= now {
                 w.ends = now.saturating_add(whole_secs(window));
                 w.count = 0;
@@ -151,6 +186,7 @@ impl Limiter {
         now: OffsetDateTime,
     ) -> Result<(), u64> {
         self.with_window(bucket, key, now, |w, now| {
+            w.held_from = free;
             if now < w.not_before {
                 return Err(u64::from(w.not_before - now));
             }
@@ -223,11 +259,13 @@ impl Limiter {
             keys: 0,
             max_keys: self.inner.shard_cap * SHARDS,
             evicted: 0,
+            refused: 0,
         };
         for shard in self.inner.shards.iter() {
             let shard = shard.lock().unwrap_or_else(PoisonError::into_inner);
             stats.keys += shard.windows.len();
             stats.evicted += shard.evicted;
+            stats.refused += shard.refused;
         }
         stats
     }
@@ -245,28 +283,58 @@ impl Limiter {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn with_window<T>(
+    /// Runs `f` on the key's window; a new key in a full shard first makes room, or is refused
+    /// (`Err(seconds)` until a window it may forget is likely) when the shard holds only lockouts.
+    fn with_window(
         &self,
         bucket: Bucket,
         key: &str,
         now: OffsetDateTime,
-        f: impl FnOnce(&mut Window, u32) -> T,
-    ) -> T {
+        f: impl FnOnce(&mut Window, u32) -> Result<(), u64>,
+    ) -> Result<(), u64> {
         let h = self.key(bucket, key);
+        let now = secs(now);
         let mut shard = self.shard(h);
         if !shard.windows.contains_key(&h) {
-            // Full: forget the oldest key. `order` holds exactly the map's keys, so this removes one.
-            while shard.windows.len() >= self.inner.shard_cap {
-                let Some(oldest) = shard.order.pop_front() else {
-                    break;
-                };
-                if shard.windows.remove(&oldest).is_some() {
-                    shard.evicted += 1;
-                }
+            if let Err(wait) = shard.make_room(self.inner.shard_cap, now) {
+                shard.refused += 1;
+                return Err(u64::from(wait).max(1));
             }
             shard.order.push_back(h);
         }
-        f(shard.windows.entry(h).or_default(), secs(now))
+        f(shard.windows.entry(h).or_default(), now)
+    }
+}
+
+impl Shard {
+    /// Forgets the oldest windows that hold nothing (see `Window::held_for`) until one more key
+    /// fits. Held windows it passes go to the back of `order`, so the next look starts further on;
+    /// `order` keeps exactly the map's keys. `Err(seconds)`: the first of the held windows it saw
+    /// to end, when none of `SCAN` keys could go.
+    fn make_room(&mut self, cap: usize, now: u32) -> Result<(), u32> {
+        let mut looked = 0;
+        let mut wait = u32::MAX;
+        while self.windows.len() >= cap {
+            if looked >= SCAN.min(self.order.len()) {
+                return Err(wait);
+            }
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            looked += 1;
+            match self.windows.get(&oldest).map(|w| w.held_for(now)) {
+                Some(0) => {
+                    self.windows.remove(&oldest);
+                    self.evicted += 1;
+                }
+                Some(held) => {
+                    wait = wait.min(held);
+                    self.order.push_back(oldest);
+                }
+                None => {}
+            }
+        }
+        Ok(())
     }
 }
 
@@ -334,7 +402,7 @@ mod tests {
         let w = Duration::from_secs(60);
         for i in 0..10_000 {
             assert!(l
-                .hit(Bucket::MailPerEmail, &i.to_string(), 1, w, T0)
+                .hit(Bucket::MailPerEmail, &i.to_string(), 2, w, T0)
                 .is_ok());
         }
         let s = l.stats();
@@ -342,7 +410,47 @@ mod tests {
         assert!(s.keys <= 160 && s.keys > 100, "{s:?}");
         assert_eq!(s.evicted, 10_000 - s.keys as u64);
         // The newest are still counted.
-        assert!(l.hit(Bucket::MailPerEmail, "9999", 1, w, T0).is_err());
+        assert!(l.hit(Bucket::MailPerEmail, "9999", 2, w, T0).is_ok());
+        assert!(l.hit(Bucket::MailPerEmail, "9999", 2, w, T0).is_err());
+    }
+
+    #[test]
+    fn a_full_shard_forgets_free_windows_keeps_lockouts_and_refuses_when_it_holds_only_those() {
+        // One shard of one key: 16 keys in all.
+        let l = Limiter::new(16);
+        let (w, max) = (Duration::from_secs(60), Duration::from_secs(30));
+        let mut held = Vec::new();
+        for i in 0..200 {
+            let key = i.to_string();
+            // Half of the keys are locked out at once, half merely counted.
+            let limit = if i % 2 == 0 { 1 } else { 5 };
+            if l.hit(Bucket::MailPerEmail, &key, limit, w, T0).is_ok() && limit == 1 {
+                held.push(key);
+            }
+        }
+        let s = l.stats();
+        assert!(s.keys <= 16, "{s:?}");
+        assert!(s.refused > 0 && s.evicted > 0, "{s:?}");
+        for key in &held {
+            assert_eq!(
+                l.hit(Bucket::MailPerEmail, key, 1, w, at(10)),
+                Err(50),
+                "{key}"
+            );
+        }
+        // A running delay is kept as well, past the end of its window.
+        let d = Limiter::new(16);
+        for t in [0, 1, 3] {
+            d.delay(Bucket::FailedSigninPerAccount, "a", 1, max, w, at(t))
+                .unwrap();
+        }
+        for i in 0..200 {
+            let _ = d.hit(Bucket::MailPerEmail, &i.to_string(), 5, w, at(3));
+        }
+        assert_eq!(
+            d.delay(Bucket::FailedSigninPerAccount, "a", 1, max, w, at(3)),
+            Err(4)
+        );
     }
 
     #[test]

@@ -137,6 +137,7 @@ fn seats(n: i64) -> u32 {
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`, `email_not_verified`"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`team_already_subscribed`"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default"),
         (status = 502, body = crate::error::ErrorBody, description = "`checkout_failed`"),
     ),
     security(("bearer" = [])))]
@@ -146,6 +147,7 @@ pub async fn checkout(
     auth: AuthUser,
     AppJson(body): AppJson<TeamCheckoutRequest>,
 ) -> ApiResult<AppJson<TeamCheckoutResponse>> {
+    crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
     let (team, _) = state
         .billing
         .team_for(auth.user_id, Action::ChangeSeats)
@@ -196,6 +198,7 @@ pub async fn checkout(
         (status = 403, body = crate::error::ErrorBody, description = "`session_not_yours`"),
         (status = 404, body = crate::error::ErrorBody, description = "`session_not_found`, `team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`session_not_paid`"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default"),
         (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`"),
     ),
     security(("bearer" = [])))]
@@ -205,6 +208,7 @@ pub async fn confirm(
     auth: AuthUser,
     AppJson(body): AppJson<TeamConfirmRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
+    crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
     state
         .billing
         .confirm_team_checkout(auth.user_id, &body.session_id)
@@ -299,6 +303,7 @@ pub async fn set_seats(
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`, `no_customer`"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default"),
         (status = 502, body = crate::error::ErrorBody, description = "`portal_failed`"),
     ),
     security(("bearer" = [])))]
@@ -308,6 +313,7 @@ pub async fn portal(
     auth: AuthUser,
     raw: Bytes,
 ) -> ApiResult<AppJson<crate::billing::routes::UrlResponse>> {
+    crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
     let (team, _) = state
         .billing
         .team_for(auth.user_id, Action::ManageBilling)

@@ -167,8 +167,9 @@ pub fn clear_cookie(state: &AppState, jar: CookieJar) -> CookieJar {
 /// Who calls a session endpoint, as far as the refresh cookie is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Caller {
-    /// One of our own pages (`Origin` is ours, or `Sec-Fetch-Site: same-origin`): the refresh
-    /// token lives in the cookie only.
+    /// One of our own pages (`Origin` is the configured base URL, `Sec-Fetch-Site` is
+    /// `same-origin`, whichever of the two the browser sent): the refresh token lives in the
+    /// cookie only.
     Site,
     /// A client that is not a browser (sends neither header): tokens in the body, no cookie.
     Native,
@@ -176,6 +177,8 @@ pub enum Caller {
 
 /// Classifies the request; a browser request from anywhere but our own pages is refused, so a
 /// cross-site page can neither sign a visitor in (login CSRF) nor use or clear their cookie.
+/// Browsers send `Origin` with every POST: when it is there it decides, and `Sec-Fetch-Site`
+/// (same-origin for a rebound or tunnelled name too) only adds a refusal.
 pub fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
     let origin = headers
         .get(header::ORIGIN)
@@ -186,10 +189,8 @@ pub fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
     if origin.is_none() && fetch_site.is_none() {
         return Ok(Caller::Native);
     }
-    let same_site = match fetch_site {
-        Some(site) => site == "same-origin",
-        None => origin.is_some_and(|o| same_site_origin(&state.settings.base_url, headers, o)),
-    };
+    let same_site = origin.is_none_or(|o| same_site_origin(&state.settings.base_url, o))
+        && fetch_site.is_none_or(|site| site == "same-origin");
     if same_site {
         Ok(Caller::Site)
     } else {
@@ -201,24 +202,11 @@ pub fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
     }
 }
 
-/// An `Origin` is ours when it is the configured public URL, or the very host this request was
-/// sent to (the site opened as 127.0.0.1 rather than localhost): a page of another site cannot
-/// send its request with our Host and its own Origin.
-pub fn same_site_origin(base_url: &str, headers: &HeaderMap, origin: &str) -> bool {
-    if closewise_domain::limits::same_origin(base_url, origin) {
-        return true;
-    }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    match (host, url::Url::parse(origin)) {
-        (Some(host), Ok(o)) => {
-            let origin_host = match o.port() {
-                Some(port) => format!("{}:{port}", o.host_str().unwrap_or_default()),
-                None => o.host_str().unwrap_or_default().to_string(),
-            };
-            matches!(o.scheme(), "http" | "https") && origin_host.eq_ignore_ascii_case(host)
-        }
-        _ => false,
-    }
+/// An `Origin` is ours when it is the configured public URL (`APP_BASE_URL`), and only then. Never
+/// the `Host` the request names: a page under a DNS name rebound to this server, or a tunnel to
+/// it, sends its own name as both `Host` and `Origin`.
+pub fn same_site_origin(base_url: &str, origin: &str) -> bool {
+    closewise_domain::limits::same_origin(base_url, origin)
 }
 
 /// The session answer for `caller`: our pages get the refresh token as the cookie and not in the

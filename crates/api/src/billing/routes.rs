@@ -139,6 +139,7 @@ async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Optio
         (status = 401, body = crate::error::ErrorBody, description = "`not_signed_in`, `invalid_token`"),
         (status = 403, body = crate::error::ErrorBody, description = "`email_not_verified`"),
         (status = 409, body = crate::error::ErrorBody, description = "`already_subscribed`: a personal subscription to this price counts as subscribed, or a seat in a paid team (teams buy the same price)"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default"),
         (status = 502, body = crate::error::ErrorBody, description = "`checkout_failed`"),
     ),
     security(("bearer" = [])))]
@@ -167,6 +168,7 @@ pub async fn checkout(
             decide_checkout(&base).expect_err("no user, no checkout"),
         ));
     };
+    stripe_budget(&state, user.id).await?;
     // A verified e-mail comes before anything the body says.
     let verified = CheckoutRequest {
         email_verified: user.email_confirmed_at.is_some(),
@@ -233,6 +235,7 @@ pub async fn checkout(
         (status = 403, body = crate::error::ErrorBody, description = "`session_not_yours`"),
         (status = 404, body = crate::error::ErrorBody, description = "`session_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`session_not_paid`"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default"),
         (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`"),
     ),
     security(("bearer" = [])))]
@@ -242,6 +245,7 @@ pub async fn confirm(
     auth: AuthUser,
     AppJson(body): AppJson<ConfirmRequest>,
 ) -> ApiResult<AppJson<ConfirmResponse>> {
+    stripe_budget(&state, auth.user_id).await?;
     state
         .billing
         .confirm_checkout(auth.user_id, &body.session_id)
@@ -285,6 +289,7 @@ pub async fn subscription(
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody, description = "`no_customer`"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default"),
         (status = 502, body = crate::error::ErrorBody, description = "`portal_failed`"),
     ),
     security(("bearer" = [])))]
@@ -294,6 +299,7 @@ pub async fn portal(
     auth: AuthUser,
     raw: Bytes,
 ) -> ApiResult<AppJson<UrlResponse>> {
+    stripe_budget(&state, auth.user_id).await?;
     let return_url = portal_return_url(&state, &raw, "/dashboard")?;
     let customer = state
         .store
@@ -308,6 +314,19 @@ pub async fn portal(
         })?;
     let url = open_portal(&state, &customer, &return_url).await?;
     Ok(AppJson(UrlResponse { url }))
+}
+
+/// Spends one of the user's Stripe calls (`RATE_LIMIT_STRIPE_PER_USER` per
+/// `RATE_LIMIT_STRIPE_WINDOW_SECS`, one budget for checkouts, confirmations and portals, personal
+/// and team): every such request makes the app call Stripe, whose own rate limit is the whole
+/// site's. Counted as soon as the caller is known, whatever the answer.
+pub(crate) async fn stripe_budget(state: &AppState, user_id: Uuid) -> ApiResult<()> {
+    crate::auth::limit(
+        state,
+        crate::ratelimit::Bucket::StripePerUser,
+        &user_id.to_string(),
+    )
+    .await
 }
 
 /// Where a billing portal's "back" link goes: the body's `return_url` (on this site), or

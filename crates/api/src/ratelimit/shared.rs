@@ -141,7 +141,8 @@ impl RateLimiter {
     }
 
     /// What the limiter holds. Shared windows are bounded by the sweep, not by a key count:
-    /// `max_keys` is `usize::MAX` there and nothing is evicted.
+    /// `max_keys` is `usize::MAX` there and nothing is evicted or refused (the sweep removes only
+    /// windows that have ended and whose delay has run out, so no lockout is lost either).
     pub async fn stats(&self) -> Result<Stats, sqlx::Error> {
         match self {
             RateLimiter::Memory(l) => Ok(l.stats()),
@@ -149,6 +150,7 @@ impl RateLimiter {
                 keys: store.rate_keys().await?.max(0) as usize,
                 max_keys: usize::MAX,
                 evicted: 0,
+                refused: 0,
             }),
         }
     }

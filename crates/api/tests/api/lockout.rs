@@ -139,3 +139,42 @@ both!(
         assert_eq!(checked, 4);
     }
 );
+
+// Issue 22, item 4: a flood of fresh keys used to push the oldest windows out of a full in-memory
+// limiter, spent budgets included, and reopen guessing. On PostgreSQL the windows are rows with no
+// cap: this checks the sweep that bounds them removes no live lockout either.
+both!(
+    async fn a_flood_of_junk_sign_ins_does_not_reopen_guessing_on_a_target(app) with |s| {
+        s.limits.failed_signins_per_account_ip = 3;
+        s.limits.token_per_ip = 100_000;
+        s.limits.max_keys = 32;
+        s.limits.sweep_interval = std::time::Duration::from_millis(10);
+    } {
+        app.signed_in_user("ana@example.com", PASSWORD).await;
+        let attacker = client_from(2);
+        for _ in 0..3 {
+            let res = signin_from(&app, &attacker, "ana@example.com", "wrong-pass").await;
+            assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+        }
+        let res = signin_from(&app, &attacker, "ana@example.com", PASSWORD).await;
+        assert_eq!(res.status(), StatusCode::TOO_MANY_REQUESTS);
+        for i in 0..200 {
+            let res = signin_from(&app, &attacker, &format!("junk{i}@example.com"), "wrong-pass").await;
+            assert!(matches!(res.status(), StatusCode::BAD_REQUEST | StatusCode::TOO_MANY_REQUESTS));
+            if i % 50 == 0 {
+                // Time passes (within the window) and the sweeps run meanwhile.
+                app.advance(time::Duration::minutes(10));
+                tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+            }
+        }
+        let stats = app.state.limiter.stats().await.unwrap();
+        assert!(stats.keys <= stats.max_keys, "{stats:?}");
+        let (status, v) = body(signin_from(&app, &attacker, "ana@example.com", PASSWORD).await).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "the target's lockout outlived the flood: {v}");
+        assert_eq!(error_code(&v), "rate_limited");
+        // Not a lock: the window ends as it would have.
+        app.advance(time::Duration::minutes(21));
+        let res = signin_from(&app, &attacker, "ana@example.com", PASSWORD).await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+);

@@ -84,12 +84,48 @@ both!(
             let mut req = axum::http::Request::get(path)
                 // A forwarding header never makes a remote client local.
                 .header("x-forwarded-for", "127.0.0.1")
+                .header("host", "localhost:8080")
                 .body(axum::body::Body::empty())
                 .unwrap();
             req.extensions_mut()
                 .insert(ConnectInfo(peer.parse::<std::net::SocketAddr>().unwrap()));
             let res = router.clone().oneshot(req).await.unwrap();
             assert_eq!(res.status().as_u16(), expected.as_u16(), "{peer} {path}");
+        }
+    }
+);
+
+// Issue 22, item 9: a page of another site whose DNS name is rebound to 127.0.0.1 (or a tunnel
+// to this machine) reaches the server from loopback, but under its own name in `Host`.
+both!(
+    async fn the_dev_mailbox_answers_only_under_a_loopback_host_name(app) {
+        app.signup("lou@example.com", "sales-pro-2026").await;
+        for (host, ours) in [
+            ("localhost", true),
+            ("localhost:8080", true),
+            ("LocalHost:5173", true),
+            ("127.0.0.1", true),
+            ("127.0.0.1:8080", true),
+            ("[::1]", true),
+            ("[::1]:8080", true),
+            ("rebind.evil.example", false),
+            ("rebind.evil.example:8080", false),
+            ("localhost.evil.example", false),
+            ("127.0.0.1.nip.io:8080", false),
+            ("abc123.ngrok-free.app", false),
+            ("192.168.1.20:8080", false),
+            ("[::1].evil.example", false),
+            ("localhost:8080.evil.example", false),
+        ] {
+            for path in ["/dev/mail", "/dev/mail.json"] {
+                let res = app.client.get(app.url(path)).header("host", host).send().await.unwrap();
+                let expected = if ours { StatusCode::OK } else { StatusCode::NOT_FOUND };
+                assert_eq!(res.status(), expected, "{host} {path}");
+                if !ours {
+                    let text = res.text().await.unwrap();
+                    assert!(!text.contains("lou@example.com"), "{host} {path}: {text}");
+                }
+            }
         }
     }
 );

@@ -36,10 +36,15 @@ both!(
         let next_cookie = set.split(';').next().unwrap().to_string();
         assert!(next_cookie.starts_with("cw_refresh=") && next_cookie != cookie);
 
-        // The site opened under another name of this host (127.0.0.1 vs localhost) is still us.
+        // This host under a name other than the base URL's is not us (issue 22, item 9): the
+        // `Origin` is compared with `APP_BASE_URL`, never with `Host`.
         let own_host = app.address.clone();
         let res = app.client.post(app.url("/api/auth/token?grant_type=refresh_token"))
-            .header("cookie", next_cookie).header("origin", own_host).json(&json!({})).send().await.unwrap();
+            .header("cookie", &next_cookie).header("origin", own_host).json(&json!({})).send().await.unwrap();
+        let (status, v) = body(res).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::FORBIDDEN, "cross_site_request"), "{v}");
+        let res = app.client.post(app.url("/api/auth/token?grant_type=refresh_token"))
+            .header("cookie", &next_cookie).header("origin", "http://127.0.0.1:8080").json(&json!({})).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::OK);
 
         let none = app.client.post(app.url("/api/auth/token?grant_type=refresh_token")).json(&json!({})).send().await.unwrap();

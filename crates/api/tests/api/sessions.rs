@@ -253,3 +253,46 @@ both!(
         assert_eq!(status, StatusCode::UNAUTHORIZED);
     }
 );
+
+type Headers = Vec<(&'static str, String)>;
+
+// Issue 22, item 9: the Origin is ours only when it is the configured base URL. A page reached
+// under another name (a tunnel, a rebinding DNS name that points here) sends that name as both
+// `Host` and `Origin`, and is same-origin with itself.
+both!(
+    async fn the_origin_is_compared_with_the_base_url_never_with_the_host(app) {
+        verified(&app, "rae@example.com").await;
+        let port = app.address.rsplit(':').next().unwrap().to_string();
+        let rebound = format!("rebind.evil.example:{port}");
+        let cases: [(&str, Headers, bool); 5] = [
+            ("forged host and origin", vec![("host", rebound.clone()), ("origin", format!("http://{rebound}"))], false),
+            ("same-origin to itself", vec![
+                ("host", rebound.clone()),
+                ("origin", format!("http://{rebound}")),
+                ("sec-fetch-site", "same-origin".into()),
+            ], false),
+            ("this host under another name", vec![("origin", app.address.clone())], false),
+            ("the base URL, any host", vec![("host", rebound.clone()), ("origin", SITE.into())], true),
+            ("the base URL", vec![("origin", SITE.into()), ("sec-fetch-site", "same-origin".into())], true),
+        ];
+        for (case, headers, ours) in cases {
+            let mut req = app
+                .client
+                .post(app.url("/api/auth/token?grant_type=password"))
+                .json(&json!({"email": "rae@example.com", "password": PASSWORD}));
+            for (name, value) in &headers {
+                req = req.header(*name, value.as_str());
+            }
+            let res = req.send().await.unwrap();
+            let cookie = cookie_of(&res);
+            let (status, v) = body(res).await;
+            if ours {
+                assert_eq!(status, StatusCode::OK, "{case}: {v}");
+                assert!(cookie.is_some(), "{case}");
+            } else {
+                assert_eq!((status, error_code(&v)), (StatusCode::FORBIDDEN, "cross_site_request"), "{case}: {v}");
+                assert!(cookie.is_none(), "{case}");
+            }
+        }
+    }
+);

@@ -224,4 +224,5 @@ impl Billing {
 mod attacks;
 mod faults;
 mod flow;
+mod limits;
 mod replicas;
