@@ -148,7 +148,7 @@ pub async fn checkout(
 ) -> ApiResult<AppJson<TeamCheckoutResponse>> {
     let (team, _) = state
         .billing
-        .team_for(auth.user_id, Action::ChangeSeats)
+        .team_for(auth.user_id, Action::StartCheckout)
         .await
         .map_err(error)?;
     let user = state
@@ -237,7 +237,7 @@ pub async fn preview(
 ) -> ApiResult<AppJson<SeatsPreviewResponse>> {
     let (team, _) = state
         .billing
-        .team_for(auth.user_id, Action::ChangeSeats)
+        .team_for(auth.user_id, Action::PreviewSeats)
         .await
         .map_err(error)?;
     let Query(query) = query?;

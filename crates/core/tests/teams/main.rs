@@ -178,6 +178,9 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                 Action::Leave => t.leave(actor).await,
                 // Later slices: checkout and the portal, deleting the team, domain join.
                 Action::ManageBilling
+                | Action::StartCheckout
+                | Action::ConfirmCheckout
+                | Action::PreviewSeats
                 | Action::Delete
                 | Action::ApproveJoin
                 | Action::ConfigureDomainJoin => continue,
