@@ -1,5 +1,6 @@
 //! Team billing (docs/teams.md): checkout of N seats, its confirmation, the seats' preview and
-//! change, the owner's billing portal, and deleting the team with its subscription. The rules and Stripe calls are
+//! change, the billing portal, and deleting the team with its subscription. All of it is the
+//! owner's, whose card pays (`teams::Action::BILLING`), but reading back a checkout already paid. The rules and Stripe calls are
 //! `closewise_core::billing::team`'s; these handlers check the caller's role, call it and map
 //! its errors. Another team's anything is `404 team_not_found`.
 
@@ -134,7 +135,7 @@ fn seats(n: i64) -> u32 {
         (status = 200, body = TeamCheckoutResponse, description = "The hosted checkout of the seats"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_redirect_url`"),
         (status = 401, body = crate::error::ErrorBody),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`, `email_not_verified`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's; `email_not_verified`"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`team_already_subscribed`"),
         (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default"),
@@ -150,7 +151,7 @@ pub async fn checkout(
     crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
     let (team, _) = state
         .billing
-        .team_for(auth.user_id, Action::ChangeSeats)
+        .team_for(auth.user_id, Action::StartCheckout)
         .await
         .map_err(error)?;
     let user = state
@@ -227,7 +228,7 @@ pub async fn confirm(
         (status = 200, body = SeatsPreviewResponse, description = "What the change would cost, from Stripe's invoice preview"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`"),
         (status = 401, body = crate::error::ErrorBody),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`no_team_subscription`, `seats_in_use`"),
         (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`"),
@@ -241,7 +242,7 @@ pub async fn preview(
 ) -> ApiResult<AppJson<SeatsPreviewResponse>> {
     let (team, _) = state
         .billing
-        .team_for(auth.user_id, Action::ChangeSeats)
+        .team_for(auth.user_id, Action::PreviewSeats)
         .await
         .map_err(error)?;
     let Query(query) = query?;
@@ -264,7 +265,7 @@ pub async fn preview(
         (status = 200, body = TeamResponse, description = "The seats changed at Stripe, prorated on the next invoice"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_proration_date`"),
         (status = 401, body = crate::error::ErrorBody),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`no_team_subscription`, `seats_in_use`"),
         (status = 502, body = crate::error::ErrorBody, description = "`stripe_unavailable`"),

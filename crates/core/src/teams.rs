@@ -225,6 +225,7 @@ impl Teams {
             personal_subscription_overlap,
             subscription_status: team.subscription_status,
             join_domain: team.join_domain,
+            domain_join_offer: self.domain_join_offer(user_id, role).await?,
             members,
             invites,
         })

@@ -14,6 +14,7 @@
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
 //! - [`limits`]: the same-origin rule for redirect URLs.
+//! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
@@ -22,6 +23,7 @@ pub mod catalogue;
 pub mod checkout;
 pub mod email;
 pub mod limits;
+pub mod mail_domains;
 pub mod oauth;
 pub mod password;
 pub mod plan;

@@ -2,8 +2,10 @@
 //! member's plan is. Pure rules; the store and the services apply them.
 //!
 //! - A team has one owner, admins and members; a user belongs to at most one team.
-//! - The owner manages billing, renames, transfers ownership and deletes the team; admins invite,
-//!   remove members and change seats; members use the product.
+//! - The owner pays: the card on file is theirs, so every billing action that charges it or opens
+//!   the team's billing (buying seats, previewing and changing them, the billing portal) is the
+//!   owner's ([`Action::BILLING`]). The owner also renames, transfers ownership and deletes the
+//!   team; admins invite and remove members and approve join requests; members use the product.
 //! - Seats are the quantity of the team's subscription. Members and pending invites both hold a
 //!   seat, so seats can never go below their sum, and an invite needs a free seat.
 
@@ -48,8 +50,14 @@ pub enum Action {
     /// See the team, its members and seats (members get the read-only view).
     View,
     Rename,
-    /// Checkout, the billing portal, the subscription.
+    /// The team's billing portal: its card, invoices, cancelling.
     ManageBilling,
+    /// Buying seats: a checkout of the team's subscription, paid with the owner's card.
+    StartCheckout,
+    /// Reading back a checkout already paid (the success page; the webhook records the same).
+    ConfirmCheckout,
+    /// What a seat change would cost: the team's invoice preview at Stripe.
+    PreviewSeats,
     TransferOwnership,
     Delete,
     Invite,
@@ -64,10 +72,13 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 12] = [
+    pub const ALL: [Action; 15] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
+        Action::StartCheckout,
+        Action::ConfirmCheckout,
+        Action::PreviewSeats,
         Action::TransferOwnership,
         Action::Delete,
         Action::Invite,
@@ -78,6 +89,16 @@ impl Action {
         Action::ConfigureDomainJoin,
         Action::Leave,
     ];
+
+    /// What touches the team's billing. All but reading back a paid checkout are the owner's:
+    /// the card on file is the owner's, and a seat preview is only the first step of a change.
+    pub const BILLING: [Action; 5] = [
+        Action::StartCheckout,
+        Action::ConfirmCheckout,
+        Action::PreviewSeats,
+        Action::ChangeSeats,
+        Action::ManageBilling,
+    ];
 }
 
 /// Whether `role` may do `action` to their own team. Another team's anything is not found, never
@@ -85,13 +106,14 @@ impl Action {
 pub fn may(role: Role, action: Action) -> bool {
     use Action::*;
     match action {
-        View => true,
+        // A paid checkout changes nothing anyone chose: whoever lands on the success page may
+        // record it.
+        View | ConfirmCheckout => true,
         // The owner cannot leave: they transfer ownership or delete the team.
         Leave => role != Role::Owner,
-        Invite | ResendInvite | RevokeInvite | ChangeSeats | ApproveJoin => role >= Role::Admin,
-        Rename | ManageBilling | TransferOwnership | Delete | ConfigureDomainJoin => {
-            role == Role::Owner
-        }
+        Invite | ResendInvite | RevokeInvite | ApproveJoin => role >= Role::Admin,
+        StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
+        Rename | TransferOwnership | Delete | ConfigureDomainJoin => role == Role::Owner,
     }
 }
 
@@ -216,71 +238,10 @@ pub fn team_name(input: &str) -> Result<String, &'static str> {
     Ok(name.to_string())
 }
 
-/// Mail domains anyone can get an address at: never a company's domain for domain join.
-pub const PUBLIC_MAIL_DOMAINS: &[&str] = &[
-    "gmail.com",
-    "googlemail.com",
-    "yahoo.com",
-    "yahoo.co.uk",
-    "ymail.com",
-    "hotmail.com",
-    "hotmail.co.uk",
-    "outlook.com",
-    "live.com",
-    "msn.com",
-    "aol.com",
-    "icloud.com",
-    "me.com",
-    "mac.com",
-    "proton.me",
-    "protonmail.com",
-    "pm.me",
-    "gmx.com",
-    "gmx.de",
-    "gmx.net",
-    "web.de",
-    "mail.com",
-    "yandex.com",
-    "yandex.ru",
-    "zoho.com",
-    "fastmail.com",
-    "hey.com",
-    "qq.com",
-    "163.com",
-    "126.com",
-    "mail.ru",
-    "tutanota.com",
-    "example.com",
-];
-
-/// The domain of an address, lower-cased (the part after the last `@`).
-pub fn mail_domain(email: &str) -> Option<String> {
-    let (_, domain) = email.rsplit_once('@')?;
-    let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    (!domain.is_empty()).then_some(domain)
-}
-
-pub fn is_public_mail_domain(domain: &str) -> bool {
-    let domain = domain.to_ascii_lowercase();
-    PUBLIC_MAIL_DOMAINS.contains(&domain.as_str())
-}
-
-/// Domain join may be turned on for `domain` only when the owner's verified address is at that
-/// very domain and it is not a public mail domain.
-pub fn may_enable_domain_join(owner_email: &str, owner_verified: bool, domain: &str) -> bool {
-    let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    owner_verified
-        && !is_public_mail_domain(&domain)
-        && mail_domain(owner_email).as_deref() == Some(domain.as_str())
-}
-
-/// A verified address may ask to join a team that turned domain join on for its domain.
-pub fn may_request_join(email: &str, verified: bool, join_domain: Option<&str>) -> bool {
-    let (Some(join), Some(domain)) = (join_domain, mail_domain(email)) else {
-        return false;
-    };
-    verified && !is_public_mail_domain(&domain) && domain == join.to_ascii_lowercase()
-}
+mod domain_join;
+pub use domain_join::{
+    domain_join_offer, is_public_mail_domain, mail_domain, may_enable_domain_join, may_request_join,
+};
 
 /// An invitation is for one address: the signed-in user accepting it must have that address.
 pub fn invite_matches(invite_email: &str, user_email: &str) -> bool {
@@ -298,11 +259,14 @@ mod tests {
         let owner_only = [
             Rename,
             ManageBilling,
+            StartCheckout,
+            PreviewSeats,
+            ChangeSeats,
             TransferOwnership,
             Delete,
             ConfigureDomainJoin,
         ];
-        let admins = [Invite, ResendInvite, RevokeInvite, ChangeSeats, ApproveJoin];
+        let admins = [Invite, ResendInvite, RevokeInvite, ApproveJoin];
         for a in owner_only {
             assert!(may(Role::Owner, a), "{a:?}");
             assert!(!may(Role::Admin, a), "{a:?}");
@@ -319,6 +283,30 @@ mod tests {
         assert!(!may(Role::Owner, Leave));
         assert!(may(Role::Admin, Leave));
         assert!(may(Role::Member, Leave));
+    }
+
+    /// Who pays: each billing action by each role, written out as docs/teams.md's table has it.
+    #[test]
+    fn the_billing_table_gives_everything_that_charges_or_opens_billing_to_the_owner() {
+        use Action::*;
+        let table = [
+            // (action, owner, admin, member)
+            (StartCheckout, true, false, false),
+            (ConfirmCheckout, true, true, true),
+            (PreviewSeats, true, false, false),
+            (ChangeSeats, true, false, false),
+            (ManageBilling, true, false, false),
+        ];
+        assert_eq!(
+            table.map(|row| row.0),
+            Action::BILLING,
+            "every billing action, once"
+        );
+        for (action, owner, admin, member) in table {
+            assert_eq!(may(Role::Owner, action), owner, "owner {action:?}");
+            assert_eq!(may(Role::Admin, action), admin, "admin {action:?}");
+            assert_eq!(may(Role::Member, action), member, "member {action:?}");
+        }
     }
 
     #[test]
@@ -377,43 +365,6 @@ mod tests {
             SeatError::OutOfRange
         );
         assert!(full.check_resize(5).is_ok());
-    }
-
-    #[test]
-    fn domain_join_needs_the_owners_verified_company_address() {
-        assert!(may_enable_domain_join(
-            "boss@northwind.com",
-            true,
-            "Northwind.com"
-        ));
-        assert!(!may_enable_domain_join(
-            "boss@northwind.com",
-            false,
-            "northwind.com"
-        ));
-        assert!(!may_enable_domain_join("boss@gmail.com", true, "gmail.com"));
-        assert!(!may_enable_domain_join(
-            "boss@northwind.com",
-            true,
-            "contoso.com"
-        ));
-        assert!(may_request_join(
-            "rep@NorthWind.com",
-            true,
-            Some("northwind.com")
-        ));
-        assert!(!may_request_join(
-            "rep@northwind.com",
-            false,
-            Some("northwind.com")
-        ));
-        assert!(!may_request_join("rep@gmail.com", true, Some("gmail.com")));
-        assert!(!may_request_join("rep@northwind.com", true, None));
-        assert!(!may_request_join(
-            "rep@sub.northwind.com",
-            true,
-            Some("northwind.com")
-        ));
     }
 
     #[test]

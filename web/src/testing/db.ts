@@ -5,6 +5,7 @@
 
 import type { InviteRole, Plan, Product, Subscription, TeamRole, TeamSubscription, User } from "../lib/api/types";
 import { isSubscribed } from "../lib/billing/rules";
+import { domainJoinOffer } from "./domainJoinRules";
 import { createTeamStore, type TeamSnapshot } from "./teamStore";
 
 export interface DbUser {
@@ -114,6 +115,10 @@ export function createDb() {
       emailOf: (userId: string): string | undefined => db.userById(userId)?.user.email,
       callsThisMonth: (userId: string): number => db.usage.get(userId)?.callsThisMonth ?? 0,
       personalPaid: (userId: string): boolean => isSubscribed(db.subscriptions.get(userId)),
+      domainJoinOffer: (userId: string): string | null => {
+        const user = db.userById(userId)?.user;
+        return user ? domainJoinOffer(user.email, Boolean(user.email_confirmed_at)) : null;
+      },
     }),
     /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
     refreshCookie: null as string | null,

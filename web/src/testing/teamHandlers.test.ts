@@ -87,6 +87,29 @@ describe("the mock team checkout", () => {
   });
 });
 
+describe("the mock team's billing is the owner's (docs/teams.md, \"Who pays\")", () => {
+  it.each([
+    ["bo@northwind.example", "an admin"],
+    ["cy@northwind.example", "a member"],
+  ])("refuses %s (%s) buying, previewing and changing seats with 403 forbidden_role", async (email) => {
+    const { owner, team } = seed();
+    const caller = tokenOf(email);
+    expect(await call("POST", "/api/team/checkout", caller, checkout)).toMatchObject({ status: 403, code: "forbidden_role" });
+    expect(db.team.checkouts.size).toBe(0);
+    expect((await call("POST", "/api/team/checkout", owner, checkout)).status).toBe(200);
+    const sessionId = [...db.team.checkouts.keys()].at(-1)!;
+    db.team.checkouts.get(sessionId)!.paid = true;
+    // Reading a paid checkout back is harmless: anyone in the team.
+    expect((await call("POST", "/api/team/checkout/confirm", caller, { session_id: sessionId })).status).toBe(200);
+    expect(await call("GET", "/api/team/seats/preview?seats=4", caller)).toMatchObject({ status: 403, code: "forbidden_role" });
+    expect(await call("PUT", "/api/team/seats", caller, { seats: 4 })).toMatchObject({ status: 403, code: "forbidden_role" });
+    expect(team.seats).toBe(3);
+    expect((await call("GET", "/api/team/seats/preview?seats=4", owner)).status).toBe(200);
+    expect((await call("PUT", "/api/team/seats", owner, { seats: 4 })).status).toBe(200);
+    expect(team.seats).toBe(4);
+  });
+});
+
 describe("the mock team billing portal", () => {
   it("opens for the owner once the team has a customer, back to /team by default or to a page of this site", async () => {
     const { owner, team } = seed();

@@ -73,6 +73,8 @@ interface Deps {
   callsThisMonth: (userId: string) => number;
   /** The user's own subscription counts as subscribed. */
   personalPaid: (userId: string) => boolean;
+  /** `teams::domain_join_offer` for the user as owner. */
+  domainJoinOffer: (userId: string) => string | null;
 }
 
 export function createTeamStore(deps: Deps) {
@@ -137,6 +139,7 @@ export function createTeamStore(deps: Deps) {
         subscription: team.subscription,
         paid,
         join_domain: team.joinDomain,
+        domain_join_offer: role === "owner" ? deps.domainJoinOffer(userId) : null,
         personal_subscription_overlap: paid && deps.personalPaid(userId),
         members: store.membersOf(team.id).map((m) => ({
           user_id: m.userId,

@@ -136,6 +136,10 @@ pub struct TeamBody {
     pub paid: bool,
     /// The domain whose verified addresses may ask to join; null: domain join is off.
     pub join_domain: Option<String>,
+    /// The owner's view: the domain they may turn domain join on for (their verified address's,
+    /// unless a public mail provider's); null for an unverified owner or a public provider's
+    /// address, and always for admins and members. The server decides; the screen renders it.
+    pub domain_join_offer: Option<String>,
     /// The caller's own personal subscription counts as subscribed while the team is paid.
     pub personal_subscription_overlap: bool,
     pub members: Vec<MemberBody>,
@@ -161,6 +165,7 @@ impl From<TeamView> for TeamBody {
             }),
             paid: t.paid,
             join_domain: t.join_domain,
+            domain_join_offer: t.domain_join_offer,
             personal_subscription_overlap: t.personal_subscription_overlap,
             members: t
                 .members

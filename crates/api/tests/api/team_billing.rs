@@ -14,6 +14,7 @@ use crate::helpers::*;
 
 mod flow;
 mod seats;
+mod who_pays;
 
 const PASSWORD: &str = "sales-pro-2026";
 const BASE: &str = "http://127.0.0.1:8080";

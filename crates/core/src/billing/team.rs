@@ -188,7 +188,7 @@ impl Billing {
         session_id: &str,
     ) -> Result<TeamRow, TeamBillingError> {
         let id = session_id.trim();
-        let (team, _) = self.team_for(user_id, Action::View).await?;
+        let (team, _) = self.team_for(user_id, Action::ConfirmCheckout).await?;
         if !is_stripe_id(id) {
             return Err(TeamBillingError::SessionNotFound);
         }

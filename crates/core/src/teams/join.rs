@@ -3,7 +3,8 @@
 //! approves (a free seat needed) or denies. The rules are `closewise_domain::teams`'s.
 
 use closewise_domain::teams::{
-    is_public_mail_domain, mail_domain, may_enable_domain_join, may_request_join, Action,
+    domain_join_offer, is_public_mail_domain, mail_domain, may, may_enable_domain_join,
+    may_request_join, Action, Role,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -21,6 +22,24 @@ pub struct JoinRequestView {
 }
 
 impl Teams {
+    /// What the owner's screen offers for domain join, so the web needs no list of providers.
+    pub(super) async fn domain_join_offer(
+        &self,
+        user_id: Uuid,
+        role: Role,
+    ) -> Result<Option<String>, TeamsError> {
+        if !may(role, Action::ConfigureDomainJoin) {
+            return Ok(None);
+        }
+        let Some(user) = self.store.user_by_id(user_id).await? else {
+            return Ok(None);
+        };
+        Ok(domain_join_offer(
+            &user.email,
+            user.email_confirmed_at.is_some(),
+        ))
+    }
+
     /// Turns domain join on for `domain` (the owner's own verified company domain) or off (None).
     pub async fn set_join_domain(
         &self,

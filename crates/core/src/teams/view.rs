@@ -59,6 +59,9 @@ pub struct TeamView {
     /// The caller's own personal subscription counts as subscribed while the team is paid.
     pub personal_subscription_overlap: bool,
     pub join_domain: Option<String>,
+    /// The owner's view only: the domain they may turn domain join on for
+    /// (`teams::domain_join_offer`); `None` for everyone else.
+    pub domain_join_offer: Option<String>,
     pub members: Vec<MemberView>,
     pub invites: Vec<InviteView>,
 }

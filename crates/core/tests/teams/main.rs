@@ -178,6 +178,9 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                 Action::Leave => t.leave(actor).await,
                 // Later slices: checkout and the portal, deleting the team, domain join.
                 Action::ManageBilling
+                | Action::StartCheckout
+                | Action::ConfirmCheckout
+                | Action::PreviewSeats
                 | Action::Delete
                 | Action::ApproveJoin
                 | Action::ConfigureDomainJoin => continue,
@@ -348,7 +351,12 @@ async fn the_last_seat_goes_to_exactly_one_of_concurrent_invites(postgres: bool)
         code(fx.teams.set_seats(crew.owner, 0).await),
         "invalid_seats"
     );
-    assert_eq!(fx.teams.set_seats(crew.admins[0], 7).await.unwrap().free, 1);
+    assert_eq!(fx.teams.set_seats(crew.owner, 7).await.unwrap().free, 1);
+    // Seats are the owner's to change, whose card pays (docs/teams.md, "Who pays").
+    assert_eq!(
+        code(fx.teams.set_seats(crew.admins[0], 8).await),
+        "forbidden_role"
+    );
 }
 
 async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {

@@ -62,6 +62,28 @@ describe("/team domain join (owner)", () => {
     expect(await within(requests).findByText(/No one is waiting to join/)).toBeInTheDocument();
   });
 
+  it("offers an owner at a public mail provider no form, as the server says (domain_join_offer null)", async () => {
+    db.createUser({ email: "ana@orange.fr" });
+    db.seedTeam({ owner: "ana@orange.fr", seats: 2 });
+    renderApp("/team", { signedInAs: "ana@orange.fr" });
+    const section = await screen.findByRole("region", { name: "Domain join" });
+    expect(within(section).getByText(/Domain join needs a verified address at your company's own domain/)).toBeInTheDocument();
+    expect(within(section).queryByRole("textbox")).not.toBeInTheDocument();
+    expect(within(section).queryByRole("button")).not.toBeInTheDocument();
+  });
+
+  it("follows the server's offer, not what the address looks like to the browser", async () => {
+    const team = seedNorthwind();
+    const ownerId = db.findUser(OWNER)!.user.id;
+    server.use(
+      http.get("*/api/team", () => HttpResponse.json({ team: { ...db.team.view(team, ownerId), domain_join_offer: null } })),
+    );
+    renderApp("/team", { signedInAs: OWNER });
+    const section = await screen.findByRole("region", { name: "Domain join" });
+    expect(await within(section).findByText(/Domain join needs a verified address/)).toBeInTheDocument();
+    expect(within(section).queryByLabelText("Company domain")).not.toBeInTheDocument();
+  });
+
   it("asks for a domain before sending", async () => {
     seedNorthwind();
     const { user } = renderApp("/team", { signedInAs: OWNER });

@@ -119,10 +119,33 @@ describe("/team", () => {
     const invites = screen.getByRole("region", { name: "Invitations" });
     expect(within(invites).queryByRole("combobox", { name: "Role" })).not.toBeInTheDocument();
     expect(within(invites).getByText("Invited as members.")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Change seats" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Rename team" })).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Delete team" })).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Leave team" })).toBeInTheDocument();
+  });
+
+  it("shows an admin no Buy seats, Change seats or Manage Billing, and whom to ask: the card is the owner's", async () => {
+    seedNorthwind();
+    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    expect(await screen.findByText("Your role: Admin")).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        `Seats are paid with the owner's card, so only the owner buys or changes them. Need more seats? Ask ${OWNER}.`,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Change seats" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Manage Billing" })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText("Seats", { exact: true })).not.toBeInTheDocument();
+  });
+
+  it("shows an admin of a team without a subscription no Buy seats either", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "bo@northwind.example", role: "admin" }] });
+    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    expect(await screen.findByText("Your role: Admin")).toBeInTheDocument();
+    expect(screen.getByText(/only the owner buys or changes them/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();
   });
 
   it("shows a member a read-only team: no invitations, seat changes or removals", async () => {

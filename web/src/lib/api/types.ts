@@ -224,6 +224,11 @@ export interface Team {
   /** The subscription counts as subscribed (active or trialing). */
   paid: boolean;
   join_domain: string | null;
+  /**
+   * The owner's view: the domain they may turn domain join on for (their verified address's, unless
+   * a public mail provider's; the server's list decides). Null otherwise, and for admins and members.
+   */
+  domain_join_offer: string | null;
   /** The caller also pays for a personal subscription while the team is paid. */
   personal_subscription_overlap: boolean;
   members: TeamMember[];

@@ -1,12 +1,16 @@
 //! The team rules the screens need, mirroring `crates/domain/src/teams.rs` (`may`, `may_remove`,
-//! `may_set_role`, the seat range, the team name, domain join) and `crates/domain/src/team_billing.rs`
+//! `may_set_role`, the seat range, the team name) and `crates/domain/src/team_billing.rs`
 //! (`may_start_checkout`, `has_live_subscription`). The API decides; these only choose what to offer.
+//! Which domain domain join may be turned on for is the server's alone (its list of several thousand
+//! public mail providers is not shipped here): the screen renders `Team.domain_join_offer`.
 
 import type { InviteRole, TeamRole, TeamSubscription } from "../api/types";
 
 export type TeamAction =
   | "rename"
   | "manageBilling"
+  | "buySeats"
+  | "previewSeats"
   | "transfer"
   | "delete"
   | "invite"
@@ -25,11 +29,14 @@ export function mayDo(role: TeamRole, action: TeamAction): boolean {
     case "invite":
     case "resendInvite":
     case "revokeInvite":
-    case "changeSeats":
     case "approveJoin":
       return role !== "member";
-    case "rename":
+    // The card on file is the owner's: what charges it or opens the team's billing is theirs.
+    case "buySeats":
+    case "previewSeats":
+    case "changeSeats":
     case "manageBilling":
+    case "rename":
     case "transfer":
     case "delete":
     case "configureDomainJoin":
@@ -54,8 +61,8 @@ export function mayInviteAs(actor: TeamRole, role: InviteRole): boolean {
   return mayDo(actor, "invite") && (role === "member" || maySetRole(actor, "member"));
 }
 
-/** Who may start the team's checkout (docs/teams.md: owner or admin). */
-export const mayBuySeats = (role: TeamRole) => role !== "member";
+/** Who may buy or change the team's seats (docs/teams.md, "Who pays"): the owner alone. */
+export const mayBuySeats = (role: TeamRole) => mayDo(role, "buySeats");
 
 type TeamStatus = TeamSubscription["status"];
 
@@ -127,66 +134,3 @@ export function formatMoney(cents: number, currency: string): string {
 
 /** The dashboard's plan name for a seat in a paid team. */
 export const teamPlanName = (teamName: string) => `Pro through ${teamName}`;
-
-/** `teams::PUBLIC_MAIL_DOMAINS`: anyone can get an address there, so never a company's domain. */
-export const PUBLIC_MAIL_DOMAINS: readonly string[] = [
-  "gmail.com",
-  "googlemail.com",
-  "yahoo.com",
-  "yahoo.co.uk",
-  "ymail.com",
-  "hotmail.com",
-  "hotmail.co.uk",
-  "outlook.com",
-  "live.com",
-  "msn.com",
-  "aol.com",
-  "icloud.com",
-  "me.com",
-  "mac.com",
-  "proton.me",
-  "protonmail.com",
-  "pm.me",
-  "gmx.com",
-  "gmx.de",
-  "gmx.net",
-  "web.de",
-  "mail.com",
-  "yandex.com",
-  "yandex.ru",
-  "zoho.com",
-  "fastmail.com",
-  "hey.com",
-  "qq.com",
-  "163.com",
-  "126.com",
-  "mail.ru",
-  "tutanota.com",
-  "example.com",
-];
-
-/** `teams::mail_domain`: the part after the last `@`, lower-cased, or null. */
-export function mailDomain(email: string): string | null {
-  const at = email.lastIndexOf("@");
-  if (at < 0) return null;
-  const domain = normalizeDomain(email.slice(at + 1));
-  return domain || null;
-}
-
-/** A domain as the API stores it: trimmed, no trailing dot, lower-case. */
-export const normalizeDomain = (domain: string) => domain.trim().replace(/\.+$/, "").toLowerCase();
-
-export const isPublicMailDomain = (domain: string) => PUBLIC_MAIL_DOMAINS.includes(domain.toLowerCase());
-
-/** `teams::may_enable_domain_join`: the owner's own verified address's domain, not a public one. */
-export function mayEnableDomainJoin(ownerEmail: string, ownerVerified: boolean, domain: string): boolean {
-  const d = normalizeDomain(domain);
-  return ownerVerified && !isPublicMailDomain(d) && mailDomain(ownerEmail) === d;
-}
-
-/** `teams::may_request_join`: a verified address at the team's join domain (not a public one). */
-export function mayRequestJoin(email: string, verified: boolean, joinDomain: string | null): boolean {
-  const domain = mailDomain(email);
-  if (!joinDomain || !domain) return false;
-  return verified && !isPublicMailDomain(domain) && domain === joinDomain.toLowerCase();
-}

@@ -147,7 +147,7 @@ const teamRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/checkout",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, ["owner"]);
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const successUrl = body && stringField(body, "success_url");
@@ -201,7 +201,7 @@ const teamRoutes: MockRoute[] = [
     method: "get",
     path: "/api/team/seats/preview",
     resolver: ({ request }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, ["owner"]);
       if ("error" in caller) return caller.error;
       const { team } = caller;
       // team_billing::has_live_subscription: any subscription that has not ended, failing ones too.
@@ -226,7 +226,7 @@ const teamRoutes: MockRoute[] = [
     method: "put",
     path: "/api/team/seats",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, ["owner"]);
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       if (!body) return invalidJson("Expected a JSON body with seats");

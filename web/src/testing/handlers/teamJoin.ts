@@ -3,7 +3,7 @@
 //! approves (a free seat needed, as for an invite) or denies.
 
 import { HttpResponse } from "msw";
-import { mayEnableDomainJoin, mayRequestJoin, normalizeDomain } from "../../lib/team/rules";
+import { mayEnableDomainJoin, mayRequestJoin, normalizeDomain } from "../domainJoinRules";
 import { db } from "../db";
 import { type MockRoute, apiError, authenticate, invalidJson, jsonBody } from "./common";
 import { notVerified, seatsTaken, teamBody, teamCaller, teamNotFound } from "./teamCommon";

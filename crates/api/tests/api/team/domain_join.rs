@@ -115,3 +115,41 @@ both!(
         assert_refused(ask(&app, &rep, &t["id"]).await, StatusCode::FORBIDDEN, "email_not_verified", "unverified");
     }
 );
+
+/// Issue 22, item 12: providers the 33 hand-picked names missed, each refused by name.
+const ONCE_ACCEPTED: [&str; 6] = [
+    "outlook.fr",
+    "t-online.de",
+    "comcast.net",
+    "yahoo.fr",
+    "orange.fr",
+    "libero.it",
+];
+
+both!(
+    async fn public_mail_providers_of_the_vendored_list_never_get_domain_join(app) {
+        for (i, d) in ONCE_ACCEPTED.into_iter().enumerate() {
+            let owner = user(&app, &format!("boss{i}@{d}")).await;
+            let name = format!("Team {i}");
+            let t = team(&app, &owner, &name, 3).await;
+            assert_eq!(t["domain_join_offer"], json!(null), "{d}: the screen is offered nothing");
+            let got = call(&app, Method::PUT, "/api/team/domain-join", Some(&owner.token), Some(json!({ "domain": d }))).await;
+            assert_refused(got, StatusCode::BAD_REQUEST, "domain_not_allowed", d);
+            assert_eq!(get_team(&app, &owner).await["join_domain"], json!(null), "{d}");
+            // A team that turned it on before the list knew the provider lets nobody there in.
+            app.execute(&format!("UPDATE teams SET join_domain = '{d}' WHERE name = '{name}'")).await;
+            let rep = user(&app, &format!("rep{i}@{d}")).await;
+            assert_eq!(joinable(&app, &rep).await, json!([]), "{d}");
+            assert_refused(ask(&app, &rep, &t["id"]).await, StatusCode::NOT_FOUND, "team_not_found", d);
+            assert_eq!(requests(&app, &owner).await, json!([]), "{d}");
+        }
+        // A company's domain is offered to its verified owner, and only to the owner.
+        let owner = user(&app, "ana@northwind.example").await;
+        let t = team(&app, &owner, "Northwind", 3).await;
+        assert_eq!(t["domain_join_offer"], "northwind.example");
+        let admin = join(&app, &owner, "bo@northwind.example", "admin").await;
+        assert_eq!(get_team(&app, &admin).await["domain_join_offer"], json!(null), "an admin configures nothing");
+        app.execute("UPDATE users SET email_confirmed_at = NULL WHERE email = 'ana@northwind.example'").await;
+        assert_eq!(get_team(&app, &owner).await["domain_join_offer"], json!(null), "unverified since");
+    }
+);

@@ -24,6 +24,7 @@ both!(
         assert_eq!(t["subscription"], json!(null));
         assert_eq!(t["paid"], false);
         assert_eq!(t["join_domain"], json!(null));
+        assert_eq!(t["domain_join_offer"], "northwind.example");
         assert_eq!(t["personal_subscription_overlap"], false);
         assert_eq!(t["invites"], json!([]));
         let m = &t["members"][0];
@@ -31,7 +32,7 @@ both!(
         assert!(m["joined_at"].as_str().unwrap().ends_with('Z'));
         assert_eq!(m["calls_this_month"], 0);
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-        assert_eq!(keys.len(), 10, "exactly the documented fields: {keys:?}");
+        assert_eq!(keys.len(), 11, "exactly the documented fields: {keys:?}");
         assert_eq!(get_team(&app, &ana).await, *t);
         assert_refused(call(&app, Method::POST, "/api/team", Some(&ana.token), Some(json!({"name": "Another"}))).await,
             StatusCode::CONFLICT, "already_in_team", "a second team");

@@ -6,19 +6,22 @@ import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import { setDomainJoin } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
-import { useAuth } from "../../../lib/auth/AuthProvider";
-import { isPublicMailDomain, mailDomain, mayDo } from "../../../lib/team/rules";
+import { mayDo } from "../../../lib/team/rules";
 import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
 
 const HOW_IT_WORKS =
   "People who verify an address at that domain can ask to join; an admin approves each request, and each new member needs a free seat.";
 
-/** The owner's form: a company domain and Allow, or Turn off while it is on. */
+const NOTHING_TO_OFFER =
+  "Domain join needs a verified address at your company's own domain. Addresses at public mail providers (Gmail, Outlook, Orange and thousands more) cannot turn it on.";
+
+/**
+ * The owner's form: a company domain and Allow, or Turn off while it is on. The domain offered is
+ * the server's `domain_join_offer` (it alone knows the public mail providers); none: why not.
+ */
 function DomainJoinForm({ team }: { team: Team }) {
   const cache = useTeamCache();
-  const { user } = useAuth();
-  const own = user ? mailDomain(user.email) : null;
-  const [domain, setDomain] = useState(own && !isPublicMailDomain(own) ? own : "");
+  const [domain, setDomain] = useState(team.domain_join_offer ?? "");
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -56,6 +59,7 @@ function DomainJoinForm({ team }: { team: Team }) {
         </Button>
       </div>
     );
+  if (!team.domain_join_offer) return <p className="mt-3 text-slate-700">{NOTHING_TO_OFFER}</p>;
   return (
     <form noValidate onSubmit={onSubmit} className="mt-4 space-y-3">
       <TextField

@@ -91,6 +91,22 @@ function PaymentFailedNotice({ owner }: { owner: boolean }) {
   );
 }
 
+/** Admins invite but do not pay: the card on file is the owner's, so they are told whom to ask. */
+function AskTheOwner({ team }: { team: Team }) {
+  const owner = team.members.find((m) => m.role === "owner")?.email ?? "the team's owner";
+  return (
+    <div className="mt-6 border-t border-slate-100 pt-4">
+      <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
+        <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
+      </h3>
+      {teamPaymentFailed(team.subscription?.status) && <PaymentFailedNotice owner={false} />}
+      <p className="mt-2 text-sm text-slate-600">
+        Seats are paid with the owner&apos;s card, so only the owner buys or changes them. Need more seats? Ask {owner}.
+      </p>
+    </div>
+  );
+}
+
 /** The team's name (the owner renames it), the caller's role, seats and the subscription. */
 export function TeamSummary({ team }: { team: Team }) {
   const [renaming, setRenaming] = useState(false);
@@ -138,6 +154,7 @@ export function TeamSummary({ team }: { team: Team }) {
           {owner && team.subscription && <ManageBilling />}
         </div>
       )}
+      {!billing && mayDo(team.role, "invite") && <AskTheOwner team={team} />}
     </section>
   );
 }
