@@ -23,6 +23,7 @@ pub mod checkout;
 pub mod email;
 pub mod limits;
 pub mod oauth;
+pub mod over_seats;
 pub mod password;
 pub mod plan;
 pub mod subscription;
