@@ -18,8 +18,8 @@ export function OverSeatsNotice({ team }: { team: Team }) {
       {team.role === "owner" ? (
         <p className="mt-2 text-sm">
           {team.name} has {seats(team.seats.total)} for {members} members: {seats(team.seats_missing)} missing. Nobody was
-          removed, but nobody can be invited or join until every member has a seat. Buy {team.seats_missing} more below, or
-          remove members.
+          removed, but nobody can be invited or join until every member has a seat. Buy {team.seats_missing} more below, or remove
+          members.
         </p>
       ) : (
         <p className="mt-2 text-sm">
