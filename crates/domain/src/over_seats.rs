@@ -41,7 +41,13 @@ pub fn episode_starts(before: &Seats, after: &Seats) -> bool {
 /// The mail's words: what happened and the two ways out.
 pub fn owner_notice(team: &str, after: &Seats) -> Option<String> {
     let missing = after.over_seats()?;
-    let seats = |n: u32| if n == 1 { "1 seat".to_owned() } else { format!("{n} seats") };
+    let seats = |n: u32| {
+        if n == 1 {
+            "1 seat".to_owned()
+        } else {
+            format!("{n} seats")
+        }
+    };
     Some(format!(
         "{team} now has {} for {} members: {} missing. Nobody was removed, but nobody can be \
          invited or join the team until every member has a seat. Buy {missing} more, or remove \
@@ -89,19 +95,35 @@ mod tests {
     #[test]
     fn before_the_first_checkout_and_when_seats_cover_members_it_is_not() {
         assert_eq!(seats(0, 1, 0).over_seats(), None);
-        assert_eq!(seats(0, 1, 0).check_invite().unwrap_err().code(), "seats_taken");
+        assert_eq!(
+            seats(0, 1, 0).check_invite().unwrap_err().code(),
+            "seats_taken"
+        );
         assert_eq!(seats(3, 3, 0).over_seats(), None);
-        assert_eq!(seats(3, 2, 2).over_seats(), None, "invites hold no one's seat yet");
-        assert_eq!(seats(3, 3, 0).check_invite().unwrap_err().code(), "seats_taken");
+        assert_eq!(
+            seats(3, 2, 2).over_seats(),
+            None,
+            "invites hold no one's seat yet"
+        );
+        assert_eq!(
+            seats(3, 3, 0).check_invite().unwrap_err().code(),
+            "seats_taken"
+        );
         assert!(seats(4, 3, 0).check_invite().is_ok());
     }
 
     #[test]
     fn an_episode_starts_only_when_crossing_below_the_members() {
         assert!(episode_starts(&seats(3, 3, 0), &seats(1, 3, 0)));
-        assert!(!episode_starts(&seats(2, 3, 0), &seats(1, 3, 0)), "already over");
+        assert!(
+            !episode_starts(&seats(2, 3, 0), &seats(1, 3, 0)),
+            "already over"
+        );
         assert!(!episode_starts(&seats(1, 3, 0), &seats(3, 3, 0)), "cleared");
-        assert!(!episode_starts(&seats(0, 1, 0), &seats(2, 1, 0)), "first checkout");
+        assert!(
+            !episode_starts(&seats(0, 1, 0), &seats(2, 1, 0)),
+            "first checkout"
+        );
     }
 
     #[test]

@@ -20,7 +20,10 @@ pub const OVER_SEATS_MAIL: &str = "team_over_seats";
 
 impl Billing {
     /// The team's seats as they are now (None: the team is gone).
-    pub(super) async fn seats_now(&self, team_id: Uuid) -> Result<Option<(TeamRow, Seats)>, sqlx::Error> {
+    pub(super) async fn seats_now(
+        &self,
+        team_id: Uuid,
+    ) -> Result<Option<(TeamRow, Seats)>, sqlx::Error> {
         let Some(team) = self.store.team_by_id(team_id).await? else {
             return Ok(None);
         };
@@ -31,7 +34,11 @@ impl Billing {
     /// After Stripe's seats were stored: when they just fell below the members, mail the owner
     /// and audit it. Stored first, then mailed: a crash between the two loses the mail rather
     /// than sending it twice (the notice on `/team` stays).
-    pub(super) async fn note_over_seats(&self, before: &Seats, team_id: Uuid) -> Result<(), sqlx::Error> {
+    pub(super) async fn note_over_seats(
+        &self,
+        before: &Seats,
+        team_id: Uuid,
+    ) -> Result<(), sqlx::Error> {
         let Some((team, after)) = self.seats_now(team_id).await? else {
             return Ok(());
         };

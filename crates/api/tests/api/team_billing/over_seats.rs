@@ -10,8 +10,16 @@ use super::*;
 
 /// Lowers the quantity at Stripe, as its dashboard would; the webhook brings it to the team.
 async fn lower_at_stripe(b: &Billing, sub: &str, quantity: u32) {
-    let item = b.mock.object(sub).unwrap()["items"]["data"][0]["id"].as_str().unwrap().to_owned();
-    stripe_post(b, &format!("/v1/subscription_items/{item}"), &[("quantity", quantity.to_string())]).await;
+    let item = b.mock.object(sub).unwrap()["items"]["data"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    stripe_post(
+        b,
+        &format!("/v1/subscription_items/{item}"),
+        &[("quantity", quantity.to_string())],
+    )
+    .await;
 }
 
 async fn wait_for_team(b: &Billing, token: &str, check: impl Fn(&Value) -> bool) -> Value {
@@ -27,8 +35,16 @@ async fn wait_for_team(b: &Billing, token: &str, check: impl Fn(&Value) -> bool)
 }
 
 async fn over_seats_mails(b: &Billing, to: &str) -> Vec<closewise_core::store::MailRow> {
-    let all = b.app.state.store.list_mail(Some(to), MailFilter::All, 100).await.unwrap();
-    all.into_iter().filter(|m| m.kind == OVER_SEATS_MAIL).collect()
+    let all = b
+        .app
+        .state
+        .store
+        .list_mail(Some(to), MailFilter::All, 100)
+        .await
+        .unwrap();
+    all.into_iter()
+        .filter(|m| m.kind == OVER_SEATS_MAIL)
+        .collect()
 }
 
 /// The mail is queued just after the seats are stored: wait for the `n`th.
@@ -44,7 +60,14 @@ async fn wait_for_mails(b: &Billing, to: &str, n: usize) -> Vec<closewise_core::
 }
 
 async fn invite(b: &Billing, token: &str, email: &str) -> (StatusCode, Value) {
-    call(b, reqwest::Method::POST, "/api/team/invites", token, Some(json!({"email": email, "role": "member"}))).await
+    call(
+        b,
+        reqwest::Method::POST,
+        "/api/team/invites",
+        token,
+        Some(json!({"email": email, "role": "member"})),
+    )
+    .await
 }
 
 each_backend!(

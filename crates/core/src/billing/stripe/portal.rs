@@ -66,7 +66,9 @@ impl StripeClient {
         let mut after: Option<String> = None;
         // A few pages at most: an account has a handful of configurations.
         for _ in 0..10 {
-            let mut list = ListBillingPortalConfiguration::new().active(true).limit(100);
+            let mut list = ListBillingPortalConfiguration::new()
+                .active(true)
+                .limit(100);
             if let Some(a) = &after {
                 list = list.starting_after(a.as_str());
             }
