@@ -72,10 +72,7 @@ async fn create_portal_session(State(st): State<Shared>, p: Params) -> ApiResult
 }
 
 /// `features[<name>]` as a hash (absent: empty).
-fn feature<'a>(
-    features: &'a Map<String, Value>,
-    name: &str,
-) -> Result<Map<String, Value>, ApiError> {
+fn feature(features: &Map<String, Value>, name: &str) -> Result<Map<String, Value>, ApiError> {
     match features.get(name) {
         None => Ok(Map::new()),
         Some(Value::Object(m)) => Ok(m.clone()),

@@ -175,16 +175,14 @@ fn invoice_history(store: &Store, customer: &str) -> String {
     }
 }
 
-/// The session and its configuration, or the page answering why not.
+/// The session and its configuration.
 fn session_and_configuration(
     store: &Store,
     id: &str,
-) -> Result<(crate::store::PortalSession, PortalConfiguration), Response> {
-    let Some(session) = store.portal_sessions.get(id).cloned() else {
-        return Err(not_found("This billing portal session does not exist."));
-    };
+) -> Option<(crate::store::PortalSession, PortalConfiguration)> {
+    let session = store.portal_sessions.get(id).cloned()?;
     let configuration = store.session_configuration(&session);
-    Ok((session, configuration))
+    Some((session, configuration))
 }
 
 /// A posted action the session's configuration does not offer.
@@ -235,8 +233,8 @@ pub(super) async fn portal_page(
 fn portal_action(st: &AppState, id: &str, cancel: bool) -> Response {
     st.mutate(|store, now| {
         let (session, configuration) = match session_and_configuration(store, id) {
-            Ok(found) => found,
-            Err(page) => return page,
+            Some(found) => found,
+            None => return not_found("This billing portal session does not exist."),
         };
         if cancel && !configuration.features.subscription_cancel {
             return not_offered("cancelling the plan");
@@ -275,8 +273,8 @@ pub(super) async fn portal_card(
     let fields = form::parse(&body);
     st.mutate(|store, now| {
         let (session, configuration) = match session_and_configuration(store, &id) {
-            Ok(found) => found,
-            Err(page) => return page,
+            Some(found) => found,
+            None => return not_found("This billing portal session does not exist."),
         };
         if !configuration.features.payment_method_update {
             return not_offered("updating the card");
@@ -325,8 +323,8 @@ pub(super) async fn portal_quantity(
     let fields = form::parse(&body);
     st.mutate(|store, now| {
         let (session, configuration) = match session_and_configuration(store, &id) {
-            Ok(found) => found,
-            Err(page) => return page,
+            Some(found) => found,
+            None => return not_found("This billing portal session does not exist."),
         };
         if !configuration.features.quantity_changes() {
             return not_offered("changing the quantity");
