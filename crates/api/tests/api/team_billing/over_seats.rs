@@ -47,6 +47,19 @@ async fn over_seats_mails(b: &Billing, to: &str) -> Vec<closewise_core::store::M
         .collect()
 }
 
+/// Waits until every event so far was delivered and answered 2xx (processed, mail included).
+async fn settled(b: &Billing) {
+    for _ in 0..250 {
+        let ids: Vec<String> = b.mock.events().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+        let done = b.mock.deliveries();
+        if ids.iter().all(|id| done.iter().any(|d| &d.event_id == id && d.status.is_some_and(|s| (200..300).contains(&s)))) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("webhooks never settled");
+}
+
 /// The mail is queued just after the seats are stored: wait for the `n`th.
 async fn wait_for_mails(b: &Billing, to: &str, n: usize) -> Vec<closewise_core::store::MailRow> {
     for _ in 0..250 {
@@ -121,6 +134,7 @@ each_backend!(
         assert!(mails[0].text_body.contains(&format!("{BASE}/team")));
         lower_at_stripe(&b, &sub, 2).await;
         wait_for_team(&b, &owner.token, |t| t["seats_missing"] == 1).await;
+        settled(&b).await;
         assert_eq!(over_seats_mails(&b, "ana@northwind.example").await.len(), 1);
         for p in ["rep@northwind.example", "adm@northwind.example"] {
             assert!(over_seats_mails(&b, p).await.is_empty());
