@@ -50,9 +50,17 @@ async fn over_seats_mails(b: &Billing, to: &str) -> Vec<closewise_core::store::M
 /// Waits until every event so far was delivered and answered 2xx (processed, mail included).
 async fn settled(b: &Billing) {
     for _ in 0..250 {
-        let ids: Vec<String> = b.mock.events().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+        let ids: Vec<String> = b
+            .mock
+            .events()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap().to_owned())
+            .collect();
         let done = b.mock.deliveries();
-        if ids.iter().all(|id| done.iter().any(|d| &d.event_id == id && d.status.is_some_and(|s| (200..300).contains(&s)))) {
+        if ids.iter().all(|id| {
+            done.iter()
+                .any(|d| &d.event_id == id && d.status.is_some_and(|s| (200..300).contains(&s)))
+        }) {
             return;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -86,7 +86,23 @@ impl StripeClient {
         Ok(None)
     }
 
+    /// Creates it under one idempotency key. Another replica sending the same key at the same
+    /// moment makes Stripe answer `409` (its request still in flight): wait and send it again,
+    /// which then answers that replica's configuration.
     async fn create_team_configuration(&self) -> Result<String, StripeFailure> {
+        let mut attempt = 0u64;
+        loop {
+            match self.create_team_configuration_once().await {
+                Err(StripeFailure::Refused { status: 409, .. }) if attempt < 5 => {
+                    attempt += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(100 * attempt)).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn create_team_configuration_once(&self) -> Result<String, StripeFailure> {
         let key = IdempotencyKey::new(format!("closewise-portal-{TEAM_PORTAL_VALUE}"))
             .map_err(|e| StripeFailure::Unavailable(e.to_string()))?;
         let created = self
