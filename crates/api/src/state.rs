@@ -47,7 +47,8 @@ impl AppState {
         stripe: StripeClient,
     ) -> Self {
         let mail = Composer::new(&settings.base_url);
-        let billing = Billing::new(store.clone(), stripe, clock.clone());
+        let billing =
+            Billing::new(store.clone(), stripe, clock.clone()).with_base_url(&settings.base_url);
         let accounts = Accounts::new(store.clone(), billing.clone());
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());

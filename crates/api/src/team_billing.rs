@@ -299,7 +299,7 @@ pub async fn set_seats(
 #[utoipa::path(post, path = "/api/team/billing/portal", tag = "teams",
     request_body = crate::billing::routes::PortalRequest,
     responses(
-        (status = 200, body = crate::billing::routes::UrlResponse, description = "The team customer's billing portal (card, invoices, cancel), back to `/team` by default"),
+        (status = 200, body = crate::billing::routes::UrlResponse, description = "The team customer's billing portal (card, invoices, cancel; no quantity changes), back to `/team` by default"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's"),
@@ -328,8 +328,26 @@ pub async fn portal(
             "The team has no billing account yet. Buy seats first.",
         )
     })?;
-    let url = crate::billing::routes::open_portal(&state, &customer, &return_url).await?;
+    let url = open_team_portal(&state, &customer, &return_url).await?;
     Ok(AppJson(crate::billing::routes::UrlResponse { url }))
+}
+
+/// The team customer's portal with the team configuration (no quantity changes: seats change
+/// through `PUT /api/team/seats`, never below the members).
+async fn open_team_portal(state: &AppState, customer: &str, return_url: &str) -> ApiResult<String> {
+    state
+        .billing
+        .stripe()
+        .team_portal_session(customer, return_url)
+        .await
+        .map_err(|e| {
+            tracing::warn!(error = %e, "team portal failed");
+            ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                "portal_failed",
+                "Could not open the billing portal. Please try again.",
+            )
+        })
 }
 
 #[utoipa::path(delete, path = "/api/team", tag = "teams", request_body = DeleteTeamRequest,

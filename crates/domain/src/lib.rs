@@ -25,6 +25,7 @@ pub mod email;
 pub mod limits;
 pub mod mail_domains;
 pub mod oauth;
+pub mod over_seats;
 pub mod password;
 pub mod plan;
 pub mod subscription;

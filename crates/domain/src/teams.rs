@@ -165,6 +165,9 @@ pub enum SeatError {
         members: u32,
         pending: u32,
     },
+    /// Fewer seats than members (Stripe lowered them): `over_seats`.
+    #[error("The team has fewer seats than members ({missing} missing). Add seats or remove members before anyone else joins.")]
+    OverSeats { missing: u32 },
 }
 
 impl SeatError {
@@ -173,6 +176,7 @@ impl SeatError {
             SeatError::AllTaken { .. } => "seats_taken",
             SeatError::OutOfRange => "invalid_seats",
             SeatError::BelowUsed { .. } => "seats_in_use",
+            SeatError::OverSeats { .. } => "team_over_seats",
         }
     }
 }
@@ -188,6 +192,9 @@ impl Seats {
 
     /// An invite (or an approved join request) needs a free seat.
     pub fn check_invite(&self) -> Result<(), SeatError> {
+        if let Some(missing) = self.over_seats() {
+            return Err(SeatError::OverSeats { missing });
+        }
         if self.free() == 0 {
             return Err(SeatError::AllTaken { total: self.total });
         }

@@ -123,6 +123,12 @@ export function createTeamStore(deps: Deps) {
       return { total: team.seats, used, free: Math.max(0, team.seats - used) };
     },
 
+    /** As `Seats::over_seats`: seats bought (at least 1) below the members; pending invites do not count. */
+    seatsMissing(team: TeamRow): number {
+      const members = store.membersOf(team.id).length;
+      return team.seats >= 1 ? Math.max(0, members - team.seats) : 0;
+    },
+
     paid(team: TeamRow): boolean {
       return isSubscribedStatus(team.subscription?.status);
     },
@@ -141,6 +147,8 @@ export function createTeamStore(deps: Deps) {
         join_domain: team.joinDomain,
         domain_join_offer: role === "owner" ? deps.domainJoinOffer(userId) : null,
         personal_subscription_overlap: paid && deps.personalPaid(userId),
+        over_seats: store.seatsMissing(team) > 0,
+        seats_missing: store.seatsMissing(team),
         members: store.membersOf(team.id).map((m) => ({
           user_id: m.userId,
           email: deps.emailOf(m.userId) ?? "",

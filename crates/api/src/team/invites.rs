@@ -78,7 +78,7 @@ async fn mail_invitation(state: &AppState, auth: &AuthUser, inv: &Invitation) ->
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_email`, `invalid_role`"),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: owner and admins invite members; only the owner invites admins"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
-        (status = 409, body = crate::error::ErrorBody, description = "`seats_taken`, `already_member` (a member of this team)"),
+        (status = 409, body = crate::error::ErrorBody, description = "`seats_taken`, `team_over_seats` (fewer seats than members), `already_member` (a member of this team)"),
         (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`"),
     ),
     security(("bearer" = [])))]
@@ -116,7 +116,7 @@ pub async fn invite(
         (status = 202, body = EmptyResponse, description = "A new link (the old one stops working), valid 7 more days"),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found` (another team's, used or revoked invite)"),
-        (status = 409, body = crate::error::ErrorBody, description = "`seats_taken` (reviving an expired invite)"),
+        (status = 409, body = crate::error::ErrorBody, description = "`seats_taken`, `team_over_seats` (reviving an expired invite)"),
         (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: one resend a minute per address"),
     ),
     security(("bearer" = [])))]
@@ -211,7 +211,7 @@ pub async fn lookup(
         (status = 400, body = crate::error::ErrorBody, description = "`invite_expired`"),
         (status = 403, body = crate::error::ErrorBody, description = "`email_not_verified`"),
         (status = 404, body = crate::error::ErrorBody, description = "`invite_not_found`"),
-        (status = 409, body = crate::error::ErrorBody, description = "`invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats`"),
     ),
     security(("bearer" = [])))]
 pub async fn accept(

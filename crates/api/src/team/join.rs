@@ -144,7 +144,7 @@ pub async fn join_requests(
         (status = 204, description = "Approved: the user is a member"),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found` (another team's, decided or unknown request)"),
-        (status = 409, body = crate::error::ErrorBody, description = "`seats_taken`, `already_in_team`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`seats_taken`, `team_over_seats`, `already_in_team`"),
     ),
     security(("bearer" = [])))]
 pub async fn approve(

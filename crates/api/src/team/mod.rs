@@ -142,6 +142,11 @@ pub struct TeamBody {
     pub domain_join_offer: Option<String>,
     /// The caller's own personal subscription counts as subscribed while the team is paid.
     pub personal_subscription_overlap: bool,
+    /// Fewer seats than members (Stripe lowered them): nobody was removed, but invites, accepting
+    /// one and join approvals are `409 team_over_seats` until the seats cover the members.
+    pub over_seats: bool,
+    /// Seats to buy (or members to remove) until they do; 0 when not over seats.
+    pub seats_missing: u32,
     pub members: Vec<MemberBody>,
     /// Open invites (expired ones included); `[]` for members.
     pub invites: Vec<InviteBody>,
@@ -167,6 +172,8 @@ impl From<TeamView> for TeamBody {
             join_domain: t.join_domain,
             domain_join_offer: t.domain_join_offer,
             personal_subscription_overlap: t.personal_subscription_overlap,
+            over_seats: t.seats.missing > 0,
+            seats_missing: t.seats.missing,
             members: t
                 .members
                 .into_iter()

@@ -13,6 +13,7 @@ use crate::each_backend;
 use crate::helpers::*;
 
 mod flow;
+mod over_seats;
 mod seats;
 mod who_pays;
 

@@ -3,6 +3,7 @@
 //! replay and sync. The browser never grants a plan.
 
 mod events;
+mod over_seats;
 pub mod signature;
 pub mod stripe;
 pub mod team;
@@ -20,6 +21,7 @@ use crate::store::locks::AdvisoryLock;
 use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
 pub use self::events::{EventError, EventOutcome};
+pub use self::over_seats::OVER_SEATS_MAIL;
 pub use self::stripe::{
     CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,
     TeamSubscription,
@@ -69,6 +71,8 @@ pub struct Billing {
     stripe: StripeClient,
     clock: Clock,
     locks: Arc<UserLocks>,
+    /// The site's public base URL, for links in the mails billing sends (none from the CLI).
+    base_url: Option<String>,
 }
 
 impl Billing {
@@ -78,7 +82,14 @@ impl Billing {
             stripe,
             clock,
             locks: Arc::new(UserLocks::default()),
+            base_url: None,
         }
+    }
+
+    /// Links in billing's mails (the owner's over-seats notice) go to this site.
+    pub fn with_base_url(mut self, base_url: &str) -> Self {
+        self.base_url = Some(base_url.trim_end_matches('/').to_owned());
+        self
     }
 
     pub fn stripe(&self) -> &StripeClient {

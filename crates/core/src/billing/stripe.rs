@@ -21,7 +21,9 @@ use uuid::Uuid;
 
 use crate::store::SubscriptionRecord;
 
+mod portal;
 mod team;
+pub use portal::{TEAM_PORTAL_KEY, TEAM_PORTAL_VALUE};
 pub use team::{SeatsPreview, TeamSubscription};
 
 /// Where Stripe is and how to talk to it: all a client needs (webhook secrets and prices are the
@@ -86,6 +88,8 @@ impl CheckoutSessionView {
 pub struct StripeClient {
     client: Client,
     timeout: Duration,
+    /// The team portal configuration's id once known (`portal.rs`).
+    team_portal: std::sync::Arc<tokio::sync::Mutex<Option<String>>>,
 }
 
 impl std::fmt::Debug for StripeClient {
@@ -109,7 +113,11 @@ impl StripeClient {
             .app_info("closewise", Some(env!("CARGO_PKG_VERSION").into()), None)
             .build()
             .map_err(|e| anyhow::anyhow!("invalid Stripe configuration: {e}"))?;
-        Ok(StripeClient { client, timeout })
+        Ok(StripeClient {
+            client,
+            timeout,
+            team_portal: Default::default(),
+        })
     }
 
     /// Runs one call with the deadline (the client's own timeout covers the attempt; this one

@@ -165,16 +165,21 @@ impl Billing {
     }
 
     /// Stores Stripe's view of the team's subscription (seats = the item's quantity). Call it
-    /// under the team's lock, with what was just read from Stripe.
+    /// under the team's lock, with what was just read from Stripe. Fewer seats than members are
+    /// stored as they are (nobody is dropped) and start an over-seats episode (`over_seats.rs`).
     pub async fn fulfil_team(
         &self,
         team_id: Uuid,
         sub: &TeamSubscription,
     ) -> Result<bool, sqlx::Error> {
+        let before = self.seats_now(team_id).await?.map(|(_, seats)| seats);
         let stored = self
             .store
             .apply_team_subscription(team_id, &sub.record, sub.quantity, self.clock.now())
             .await?;
+        if let (Some(before), true) = (before, stored) {
+            self.note_over_seats(&before, team_id).await?;
+        }
         tracing::info!(%team_id, subscription = %sub.record.subscription_id,
             status = %sub.record.status, seats = sub.quantity, stored, "team subscription stored");
         Ok(stored)

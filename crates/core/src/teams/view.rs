@@ -10,6 +10,8 @@ pub struct SeatsView {
     pub total: u32,
     pub used: u32,
     pub free: u32,
+    /// Seats fewer than members (Stripe lowered them): `over_seats::OverSeats`.
+    pub missing: u32,
 }
 
 impl From<Seats> for SeatsView {
@@ -18,6 +20,7 @@ impl From<Seats> for SeatsView {
             total: s.total,
             used: s.used(),
             free: s.free(),
+            missing: s.standing().seats_missing,
         }
     }
 }

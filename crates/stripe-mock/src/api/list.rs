@@ -13,8 +13,8 @@ use super::ApiResult;
 use crate::error::ApiError;
 use crate::expand::Expand;
 use crate::store::{
-    CheckoutSession, Customer, Event, Invoice, InvoiceLine, LineItem, Price, Product, Subscription,
-    SubscriptionItem,
+    CheckoutSession, Customer, Event, Invoice, InvoiceLine, LineItem, PortalConfiguration, Price,
+    Product, Subscription, SubscriptionItem,
 };
 
 const DEFAULT_LIMIT: i64 = 10;
@@ -104,6 +104,7 @@ listed_by_creation! {
     CheckoutSession => "checkout.session",
     Subscription => "subscription",
     Invoice => "invoice",
+    PortalConfiguration => "billing_portal.configuration",
 }
 
 macro_rules! listed_as_kept {

@@ -29,6 +29,7 @@ pub fn router(state: Shared) -> Router {
         .route("/p/session/{id}/cancel", post(portal::portal_cancel))
         .route("/p/session/{id}/renew", post(portal::portal_renew))
         .route("/p/session/{id}/card", post(portal::portal_card))
+        .route("/p/session/{id}/quantity", post(portal::portal_quantity))
         .with_state(state)
 }
 

@@ -22,7 +22,9 @@ mod payment_methods;
 mod prorations;
 mod subscriptions;
 
-pub use billing_portal::PortalSession;
+pub use billing_portal::{
+    PortalConfiguration, PortalFeatures, PortalSession, DEFAULT_PORTAL_CONFIGURATION,
+};
 pub use catalogue::{Price, Product, Recurring};
 pub use checkout::{CheckoutSession, LineItem};
 pub use customers::Customer;
@@ -75,6 +77,9 @@ pub struct Store {
     pub subscriptions: BTreeMap<String, Subscription>,
     pub invoices: BTreeMap<String, Invoice>,
     pub portal_sessions: BTreeMap<String, PortalSession>,
+    /// Those created through the API; the default one is built in.
+    #[serde(default)]
+    pub portal_configurations: BTreeMap<String, PortalConfiguration>,
     /// In creation order.
     pub events: Vec<Event>,
     pub idempotency: HashMap<String, StoredResponse>,
@@ -176,6 +181,9 @@ impl Store {
         // Stripe has no GET for portal sessions; the handle's `object` shows them to tests.
         if let Some(p) = self.portal_sessions.get(id) {
             return Some(self.render_portal(p));
+        }
+        if let Ok(c) = self.portal_configuration(id) {
+            return Some(self.render_portal_configuration(&c));
         }
         None
     }

@@ -9,6 +9,7 @@ mod helpers;
 mod invoices;
 mod parameters;
 mod portal;
+mod portal_configurations;
 mod resources;
 mod seats;
 mod webhooks;

@@ -231,6 +231,11 @@ export interface Team {
   domain_join_offer: string | null;
   /** The caller also pays for a personal subscription while the team is paid. */
   personal_subscription_overlap: boolean;
+  /** Fewer seats than members (Stripe lowered them): nobody was removed, but invites, accepting one
+   * and join approvals are `409 team_over_seats` until the seats cover the members. */
+  over_seats: boolean;
+  /** Seats to buy (or members to remove) until they do; 0 when not over seats. */
+  seats_missing: number;
   members: TeamMember[];
   /** Empty for members (admins' and the owner's view only). */
   invites: TeamInvite[];

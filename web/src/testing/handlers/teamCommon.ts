@@ -53,5 +53,17 @@ export function resizeProblem(team: TeamRow, seats: unknown) {
   return null;
 }
 
+/** `team_over_seats` before `seats_taken`, as `Seats::check_invite` decides. */
+export function noSeatFor(team: TeamRow) {
+  const missing = db.team.seatsMissing(team);
+  if (missing > 0)
+    return apiError(
+      409,
+      "team_over_seats",
+      `The team has fewer seats than members (${missing} missing). Add seats or remove members before anyone else joins.`,
+    );
+  return null;
+}
+
 export const seatsTaken = (total: number) =>
   apiError(409, "seats_taken", `All ${total} seats are taken. Add seats to invite more people.`);

@@ -11,6 +11,7 @@ import {
   invalidRole,
   isInviteRole,
   notVerified,
+  noSeatFor,
   seatsTaken,
   teamBody,
   teamCaller,
@@ -81,6 +82,8 @@ export const teamInviteRoutes: MockRoute[] = [
       // account or not, gets the same answer.
       if (db.team.membersOf(team.id).some((m) => db.userById(m.userId)?.user.email === address))
         return apiError(409, "already_member", `${address} is already a member of this team.`);
+      const over = noSeatFor(team);
+      if (over) return over;
       const seats = db.team.seats(team);
       const replacing = db.team.openInvites(team.id).some((i) => i.email === address && db.team.isPending(i));
       if (seats.free === 0 && !replacing) return seatsTaken(seats.total);
@@ -103,6 +106,8 @@ export const teamInviteRoutes: MockRoute[] = [
           "Retry-After": String(wait),
         });
       const seats = db.team.seats(caller.team);
+      const over = db.team.isPending(invite) ? null : noSeatFor(caller.team);
+      if (over) return over;
       if (!db.team.isPending(invite) && seats.free === 0) return seatsTaken(seats.total);
       invite.token = `inv_${crypto.randomUUID().replace(/-/g, "")}`;
       invite.lastSentAt = db.now();
@@ -155,6 +160,8 @@ export const teamInviteRoutes: MockRoute[] = [
         return apiError(409, "already_in_team", "You are already in a team. Leave it before joining or creating another.");
       const team = db.team.teams.get(invite.teamId)!;
       // The pending invite holds the seat it becomes; only a team that shrank below it refuses.
+      const over = noSeatFor(team);
+      if (over) return over;
       if (db.team.membersOf(team.id).length >= team.seats) return seatsTaken(team.seats);
       invite.acceptedAt = db.now();
       db.team.members.push({ teamId: team.id, userId: user.id, role: invite.role, joinedAt: db.now() });

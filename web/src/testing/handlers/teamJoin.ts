@@ -6,7 +6,7 @@ import { HttpResponse } from "msw";
 import { mayEnableDomainJoin, mayRequestJoin, normalizeDomain } from "../domainJoinRules";
 import { db } from "../db";
 import { type MockRoute, apiError, authenticate, invalidJson, jsonBody } from "./common";
-import { notVerified, seatsTaken, teamBody, teamCaller, teamNotFound } from "./teamCommon";
+import { noSeatFor, notVerified, seatsTaken, teamBody, teamCaller, teamNotFound } from "./teamCommon";
 
 const alreadyInTeam = () =>
   apiError(409, "already_in_team", "You are already in a team. Leave it before joining or creating another.");
@@ -96,6 +96,8 @@ export const teamJoinRoutes: MockRoute[] = [
       if (!row) return teamNotFound();
       // As under the team's lock: nothing is written unless the user joins.
       if (db.team.membershipOf(row.userId)) return alreadyInTeam();
+      const over = noSeatFor(caller.team);
+      if (over) return over;
       const seats = db.team.seats(caller.team);
       if (seats.free === 0) return seatsTaken(seats.total);
       row.decidedAt = db.now();

@@ -37,7 +37,8 @@ function InviteForm({ actor }: { actor: TeamRole }) {
     } catch (e) {
       if (e instanceof ApiError && e.code === "invalid_email") setFieldError(e.message);
       else setError(errorMessage(e));
-      if (e instanceof ApiError && ["seats_taken", "forbidden_role", "team_not_found"].includes(e.code)) void cache.refresh();
+      if (e instanceof ApiError && ["seats_taken", "team_over_seats", "forbidden_role", "team_not_found"].includes(e.code))
+        void cache.refresh();
     } finally {
       setBusy(false);
     }

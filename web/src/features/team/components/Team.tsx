@@ -13,6 +13,7 @@ import { JoinableTeams } from "./JoinableTeams";
 import { JoinRequests } from "./JoinRequests";
 import { Members } from "./Members";
 import { OverlapNotice } from "./OverlapNotice";
+import { OverSeatsNotice } from "./OverSeatsNotice";
 import { TeamDanger } from "./TeamDanger";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
@@ -49,6 +50,7 @@ function CheckoutResult({ result }: { result: CheckoutReturn }) {
 function TeamView({ team }: { team: TeamData }) {
   return (
     <>
+      {team.over_seats && <OverSeatsNotice team={team} />}
       {team.personal_subscription_overlap && <OverlapNotice teamName={team.name} />}
       <TeamSummary team={team} />
       <Members team={team} />

@@ -1,0 +1,32 @@
+import { AlertTriangle } from "lucide-react";
+import type { Team } from "../../../lib/api/types";
+
+const seats = (n: number) => (n === 1 ? "1 seat" : `${n} seats`);
+
+/**
+ * Stripe lowered the team's seats below its members (`over_seats`): nobody was removed, but nobody
+ * new gets in until the seats cover the members. The owner is told how many are missing and the two
+ * ways out; the others only that invites are paused.
+ */
+export function OverSeatsNotice({ team }: { team: Team }) {
+  const members = team.members.length;
+  return (
+    <section aria-labelledby="over-seats-title" className="rounded-2xl border border-amber-300 bg-amber-50 p-6 text-amber-950">
+      <h2 id="over-seats-title" className="flex items-center gap-2 text-lg font-semibold">
+        <AlertTriangle aria-hidden className="h-5 w-5" /> Fewer seats than members
+      </h2>
+      {team.role === "owner" ? (
+        <p className="mt-2 text-sm">
+          {team.name} has {seats(team.seats.total)} for {members} members: {seats(team.seats_missing)} missing. Nobody was
+          removed, but nobody can be invited or join until every member has a seat. Buy {team.seats_missing} more below, or remove
+          members.
+        </p>
+      ) : (
+        <p className="mt-2 text-sm">
+          {team.name} has fewer seats than members. Nobody was removed, but invitations and join requests are paused until the
+          owner adds seats.
+        </p>
+      )}
+    </section>
+  );
+}
