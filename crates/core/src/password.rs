@@ -146,6 +146,27 @@ impl Hasher {
         .await
     }
 
+    /// A well-formed hash that no known password matches: a random output nobody computed, with
+    /// this hasher's parameters, so checking a password against it takes as long as against a real
+    /// one. For an account that has no password yet: sign-ups that disagreed
+    /// (`closewise_domain::signup`) until the clicker chooses one.
+    pub fn unusable_hash(&self) -> anyhow::Result<String> {
+        use argon2::password_hash::rand_core::RngCore;
+        let params = &self.inner.params;
+        let mut output = vec![0u8; params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN)];
+        OsRng.fill_bytes(&mut output);
+        let salt = SaltString::generate(&mut OsRng);
+        let hash = PasswordHash {
+            algorithm: Algorithm::Argon2id.ident(),
+            version: Some(Version::V0x13.into()),
+            params: ParamsString::try_from(params)
+                .map_err(|e| anyhow::anyhow!("argon2 parameters: {e}"))?,
+            salt: Some(salt.as_salt()),
+            hash: Some(Output::new(&output).map_err(|e| anyhow::anyhow!("argon2 output: {e}"))?),
+        };
+        Ok(hash.to_string())
+    }
+
     /// Verifies against `hash`, or against a fixed dummy hash when the user is unknown, so that
     /// both take the same time.
     pub async fn verify(&self, password: &str, hash: Option<&str>) -> anyhow::Result<bool> {
@@ -243,6 +264,17 @@ mod tests {
         assert!(hash.starts_with("$argon2id$"));
         assert!(hasher.verify("correct horse", Some(&hash)).await.unwrap());
         assert!(!hasher.verify("wrong horse", Some(&hash)).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn an_unusable_hash_is_readable_and_matches_no_password() {
+        let hasher = Hasher::fast_for_tests();
+        let hash = hasher.unusable_hash().unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert_ne!(hash, hasher.unusable_hash().unwrap(), "random each time");
+        for guess in ["", "password", "closewise-dummy-password-for-timing"] {
+            assert!(!hasher.verify(guess, Some(&hash)).await.unwrap(), "{guess}");
+        }
     }
 
     #[tokio::test]

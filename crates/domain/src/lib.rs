@@ -9,7 +9,8 @@
 //! User-facing strings (error messages, plan names) are the product spec's, verbatim,
 //! so the API and the web app show the same words.
 //!
-//! - [`email`], [`password`]: sign-up input.
+//! - [`email`], [`password`]: sign-up input; [`signup`]: when a verification link may activate a
+//!   sign-up's password (one sign-up) and when the clicker chooses it (sign-ups that disagree).
 //! - [`plan`], [`subscription`]: plan types, Stripe subscription statuses and what they mean.
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
@@ -28,6 +29,7 @@ pub mod oauth;
 pub mod over_seats;
 pub mod password;
 pub mod plan;
+pub mod signup;
 pub mod subscription;
 pub mod team_billing;
 pub mod teams;

@@ -243,6 +243,19 @@ async function exerciseHandlers() {
   await call("POST", "/api/auth/verify", { token: verifyToken });
   await call("POST", "/api/auth/verify", { token: "bogus" });
   await call("POST", "/api/auth/verify", { token: db.oneTimeToken("new@example.com", "verify", -1) });
+  // Two sign-ups of one unconfirmed address: the link asks for a password (docs/api.md).
+  await call("POST", "/api/auth/signup", { email: "twice@example.com", password: pw });
+  await call("POST", "/api/auth/signup", { email: "twice@example.com", password: "another-secret" });
+  const chooseAnswer = await fetch(`${BASE}/api/auth/verify`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: db.oneTimeToken("twice@example.com", "verify") }),
+  }).then((r) => r.json() as Promise<{ password_token: string }>);
+  const passwordToken = chooseAnswer.password_token;
+  await call("POST", "/api/auth/verify/password", { password_token: passwordToken, password: "abc" });
+  await call("POST", "/api/auth/verify/password", { password_token: "bogus", password: "chosen-secret" });
+  await call("POST", "/api/auth/verify/password", { password_token: passwordToken, password: "chosen-secret" });
+  await call("POST", "/api/auth/verify/password", { password_token: passwordToken, password: "chosen-secret" });
   db.createUser({ email: "unverified@example.com", password: pw, verified: false });
   await call("POST", "/api/auth/resend", { email: "unverified@example.com", type: "signup" });
   await call("POST", "/api/auth/resend", { email: "unverified@example.com", type: "signup" });

@@ -11,6 +11,8 @@ import { createTeamStore, type TeamSnapshot } from "./teamStore";
 export interface DbUser {
   user: User;
   password: string;
+  /** Sign-ups of the still unconfirmed address; more than one and verifying asks for a password. */
+  signups?: number;
 }
 
 interface OneTimeToken {

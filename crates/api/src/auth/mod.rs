@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(signup::signup))
         .routes(routes!(verify::verify))
+        .routes(routes!(verify::choose_password))
         .routes(routes!(verify::resend))
         .routes(routes!(token::token))
         .routes(routes!(logout::logout))

@@ -82,7 +82,7 @@ pub async fn reset(
     // session and voids every other reset link.
     if !state
         .store
-        .reset_password(row.id, user.id, &hash, &mail, now)
+        .reset_password(row.id, user.id, &hash, Some(&mail), now)
         .await?
     {
         return Err(used());

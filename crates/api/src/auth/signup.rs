@@ -57,7 +57,8 @@ pub async fn signup(
     let hash = state.hasher.hash(password.expose()).await?;
     let now = state.clock.now();
     let (token, mut token_row) = new_email_token(EmailTokenKind::Verification, now);
-    // The link confirms this sign-up's password, whoever registered the address first.
+    // The link confirms this sign-up's password, whoever registered the address first, as long
+    // as no other sign-up of the address came (closewise_domain::signup).
     token_row.password_hash = Some(hash.clone());
     let next = body.next.as_deref().and_then(return_path);
     let link = state.mail.link_with_next("/verify", &token, next);

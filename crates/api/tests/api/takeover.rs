@@ -80,6 +80,10 @@ both!(
         let token = app.token_from_mail("cy@example.com", "verification").await;
         let (status, v) = body(app.post("/api/auth/verify", json!({ "token": token })).await).await;
         assert_eq!(status, StatusCode::OK, "{v}");
+        // Two sign-ups disagree (api/prehijack.rs): the owner chooses the password on the page.
+        assert_eq!(v["status"], "choose_password", "{v}");
+        let chosen = json!({ "password_token": v["password_token"], "password": OWNER });
+        assert_eq!(app.post("/api/auth/verify/password", chosen).await.status(), StatusCode::OK);
         // The owner's password is the account's; the attacker's is not, and their session ended.
         assert_eq!(app.signin("cy@example.com", OWNER).await.status(), StatusCode::OK);
         let (status, v) = body(app.signin("cy@example.com", ATTACKER).await).await;
@@ -97,14 +101,15 @@ both!(
 );
 
 both!(
-    async fn the_first_signups_link_confirms_the_first_password_only(app) {
+    async fn the_first_signups_link_activates_neither_password_once_another_signup_came(app) {
         assert_eq!(app.signup("dee@example.com", OWNER).await.status(), StatusCode::OK);
         let first = app.token_from_mail("dee@example.com", "verification").await;
         app.advance(time::Duration::seconds(61));
         assert_eq!(app.signup("dee@example.com", ATTACKER).await.status(), StatusCode::OK);
-        let (status, _) = body(app.post("/api/auth/verify", json!({ "token": first })).await).await;
+        let (status, v) = body(app.post("/api/auth/verify", json!({ "token": first })).await).await;
         assert_eq!(status, StatusCode::OK);
-        assert_eq!(app.signin("dee@example.com", OWNER).await.status(), StatusCode::OK);
+        assert_eq!(v["status"], "choose_password", "{v}");
+        assert_eq!(app.signin("dee@example.com", OWNER).await.status(), StatusCode::BAD_REQUEST);
         assert_eq!(app.signin("dee@example.com", ATTACKER).await.status(), StatusCode::BAD_REQUEST);
     }
 );

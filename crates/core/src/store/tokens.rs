@@ -4,8 +4,11 @@ use closewise_domain::tokens::EmailTokenKind;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use closewise_domain::signup::{confirmation, Confirmation};
+
 use super::mail::bind_mail;
 use super::revocations::{notify_revoked, Revoked};
+use super::users::{NewEmailToken, INSERT_TOKEN};
 use super::{dispatch, NewMail, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -16,6 +19,15 @@ pub struct EmailTokenRow {
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
     pub used_at: Option<OffsetDateTime>,
+}
+
+/// What a verification link needs at hand in case the address's sign-ups disagree, made before
+/// the transaction that decides (`consume_verification_token`).
+pub struct ChoosePasswordSetup {
+    /// Replaces the pending passwords: a hash nobody knows the password of.
+    pub unusable_hash: String,
+    /// The single-use token of the page's "choose your password" step.
+    pub password_token: NewEmailToken,
 }
 
 /// Spends one token; a second spend changes no row.
@@ -41,18 +53,22 @@ impl Store {
         .await)
     }
 
-    /// Spends a verification token and confirms the e-mail, once. False when another request
-    /// spent it first. On the first confirmation the password becomes the one chosen in the
-    /// sign-up that sent this link (so whoever registered the address first does not own it),
-    /// every session opened before it ends, and the other unused verification links are voided.
+    /// Spends a verification token and confirms the e-mail, once. `None` when another request
+    /// spent it first. On the first confirmation every session opened before it ends and the other
+    /// unused verification links are voided; what becomes of the password follows
+    /// `closewise_domain::signup::confirmation` of the address's sign-ups:
+    /// - one sign-up: the password is the one chosen in the sign-up that sent this link;
+    /// - sign-ups that disagree: no pending password becomes the account's (`choose.unusable_hash`
+    ///   replaces them) and `choose.password_token` is stored for the clicker to choose one.
     #[tracing::instrument(skip_all)]
     pub async fn consume_verification_token(
         &self,
         token_id: Uuid,
         user_id: Uuid,
+        choose: &ChoosePasswordSetup,
         now: OffsetDateTime,
-    ) -> Result<bool, sqlx::Error> {
-        let first = dispatch!(self, |p| {
+    ) -> Result<Option<Confirmation>, sqlx::Error> {
+        let rule = dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             let spent = sqlx::query(SPEND_TOKEN)
                 .bind(token_id)
@@ -60,13 +76,26 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             if spent.rows_affected() != 1 {
-                return Ok(false);
+                return Ok(None);
             }
-            let (password_hash,): (Option<String>,) =
-                sqlx::query_as("SELECT password_hash FROM email_tokens WHERE id = $1")
-                    .bind(token_id)
-                    .fetch_one(&mut *tx)
-                    .await?;
+            // Locks the user (its row on PostgreSQL; SQLite holds the write lock already) so a
+            // sign-up counted meanwhile is counted before we read.
+            sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+            let (link_password, signups): (Option<String>, i64) = sqlx::query_as(
+                "SELECT t.password_hash, CAST(u.signup_passwords AS BIGINT) FROM email_tokens t \
+                 JOIN users u ON u.id = t.user_id WHERE t.id = $1",
+            )
+            .bind(token_id)
+            .fetch_one(&mut *tx)
+            .await?;
+            let rule = confirmation(u32::try_from(signups).unwrap_or(u32::MAX));
+            let password_hash = match rule {
+                Confirmation::OneClick => link_password,
+                Confirmation::ChoosePassword => Some(choose.unusable_hash.clone()),
+            };
             let first = sqlx::query(
                 "UPDATE users SET email_confirmed_at = $2, updated_at = $2, \
                  password_hash = COALESCE($3, password_hash) \
@@ -79,57 +108,57 @@ impl Store {
             .await?
             .rows_affected()
                 == 1;
-            if first {
-                sqlx::query(
-                    "UPDATE sessions SET revoked_at = $2, revoked_reason = 'email_confirmed' \
-                     WHERE user_id = $1 AND revoked_at IS NULL",
-                )
+            if !first {
+                // Confirmed before (an operator, a race): the link changes no password.
+                tx.commit().await?;
+                return Ok(Some(Confirmation::OneClick));
+            }
+            sqlx::query(
+                "UPDATE sessions SET revoked_at = $2, revoked_reason = 'email_confirmed' \
+                 WHERE user_id = $1 AND revoked_at IS NULL",
+            )
+            .bind(user_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            notify_revoked!(self, tx, Revoked::User(user_id));
+            sqlx::query(VOID_TOKENS_OF_KIND)
                 .bind(user_id)
                 .bind(now)
+                .bind(EmailTokenKind::Verification.as_str())
                 .execute(&mut *tx)
                 .await?;
-                notify_revoked!(self, tx, Revoked::User(user_id));
-                sqlx::query(VOID_TOKENS_OF_KIND)
+            if rule == Confirmation::ChoosePassword {
+                let t = &choose.password_token;
+                sqlx::query(INSERT_TOKEN)
+                    .bind(t.id)
                     .bind(user_id)
+                    .bind(t.kind)
+                    .bind(&t.token_hash)
                     .bind(now)
-                    .bind(EmailTokenKind::Verification.as_str())
+                    .bind(t.expires_at)
+                    .bind(&t.password_hash)
                     .execute(&mut *tx)
                     .await?;
             }
             tx.commit().await?;
-            Ok::<_, sqlx::Error>(first)
+            Ok::<_, sqlx::Error>(rule)
         })?;
-        if first {
-            self.revoked(Revoked::User(user_id));
-        }
-        Ok(true)
-    }
-
-    /// The password of the newest sign-up of an unconfirmed account, for a resent link.
-    pub async fn pending_signup_password(
-        &self,
-        user_id: Uuid,
-    ) -> Result<Option<String>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_as::<_, (Option<String>,)>(
-            "SELECT password_hash FROM email_tokens WHERE user_id = $1 AND kind = 'verification' \
-             AND password_hash IS NOT NULL ORDER BY created_at DESC LIMIT 1"
-        )
-        .bind(user_id)
-        .fetch_optional(p)
-        .await
-        .map(|r| r.and_then(|(h,)| h)))
+        self.revoked(Revoked::User(user_id));
+        Ok(Some(rule))
     }
 
     /// A password reset in one transaction: spends the link (false when it was spent already,
     /// and then nothing changes), sets the password, confirms the e-mail, ends every session,
-    /// voids every other reset link and writes the "password changed" mail.
+    /// voids every other reset link and writes the "password changed" mail, if any (none when the
+    /// password is the first one, chosen after sign-ups that disagreed).
     #[tracing::instrument(skip_all)]
     pub async fn reset_password(
         &self,
         token_id: Uuid,
         user_id: Uuid,
         password_hash: &str,
-        mail: &NewMail,
+        mail: Option<&NewMail>,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
@@ -166,7 +195,9 @@ impl Store {
                 .bind(EmailTokenKind::Reset.as_str())
                 .execute(&mut *tx)
                 .await?;
-            bind_mail!(mail).execute(&mut *tx).await?;
+            if let Some(mail) = mail {
+                bind_mail!(mail).execute(&mut *tx).await?;
+            }
             tx.commit().await?;
             Ok::<_, sqlx::Error>(())
         })?;

@@ -30,7 +30,8 @@ pub struct NewEmailToken {
     pub kind: &'static str,
     pub token_hash: String,
     pub expires_at: OffsetDateTime,
-    /// A verification link's password: the hash chosen in the sign-up that sends it.
+    /// A verification link's password: the hash chosen in the sign-up that sends it. Only sign-ups
+    /// set it, and each token written with one counts as a sign-up (`users.signup_passwords`).
     pub password_hash: Option<String>,
 }
 
@@ -158,6 +159,16 @@ impl Store {
                     .bind(&token.password_hash)
                     .execute(&mut *tx)
                     .await?;
+                if token.password_hash.is_some() {
+                    // Another sign-up of the unconfirmed address (closewise_domain::signup).
+                    sqlx::query(
+                        "UPDATE users SET signup_passwords = signup_passwords + 1 \
+                         WHERE id = $1 AND email_confirmed_at IS NULL",
+                    )
+                    .bind(user_id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
             }
             bind_mail!(mail).execute(&mut *tx).await?;
             tx.commit().await?;

@@ -61,4 +61,44 @@ describe("Verification link page", () => {
     expect(await screen.findByRole("heading", { name: "Dashboard", level: 1 })).toBeInTheDocument();
     expect(screen.queryByText(/Account Access Limited/)).not.toBeInTheDocument();
   });
+
+  describe("when the address was signed up for more than once", () => {
+    function twoSignups() {
+      db.createUser({ email: "ana@example.com", password: "attacker-pass", verified: false });
+      db.findUser("ana@example.com")!.signups = 2;
+      return db.oneTimeToken("ana@example.com", "verify");
+    }
+
+    it("asks for a password when the sign-ups disagreed, then sends to sign-in", async () => {
+      const { user } = renderApp(`/verify?token=${twoSignups()}`);
+      expect(await screen.findByRole("heading", { name: "Choose your password" })).toBeInTheDocument();
+      expect(screen.getByText("ana@example.com")).toBeInTheDocument();
+      expect(db.findUser("ana@example.com")!.password).not.toBe("attacker-pass");
+      await user.type(screen.getByLabelText("Password"), "chosen-on-the-page");
+      await user.type(screen.getByLabelText("Confirm password"), "chosen-on-the-page");
+      await user.click(screen.getByRole("button", { name: "Set password" }));
+      expect(await screen.findByRole("heading", { name: "Email verified" })).toBeInTheDocument();
+      expect(screen.getByRole("link", { name: "Go to Sign In" })).toHaveAttribute("href", "/signin");
+      expect(db.findUser("ana@example.com")!.password).toBe("chosen-on-the-page");
+    });
+
+    it("shows the password rules' message for a common password and keeps the form", async () => {
+      const { user } = renderApp(`/verify?token=${twoSignups()}`);
+      await user.type(await screen.findByLabelText("Password"), "password1");
+      await user.type(screen.getByLabelText("Confirm password"), "password1");
+      await user.click(screen.getByRole("button", { name: "Set password" }));
+      expect(await screen.findByText("This password is too common. Please choose another one")).toBeInTheDocument();
+      expect(screen.getByRole("heading", { name: "Choose your password" })).toBeInTheDocument();
+    });
+
+    it("offers a reset link when the password step's token is spent", async () => {
+      const { user } = renderApp(`/verify?token=${twoSignups()}`);
+      await user.type(await screen.findByLabelText("Password"), "chosen-on-the-page");
+      await user.type(screen.getByLabelText("Confirm password"), "chosen-on-the-page");
+      for (const row of db.tokens.values()) if (row.kind === "reset") row.used = true;
+      await user.click(screen.getByRole("button", { name: "Set password" }));
+      expect(await screen.findByText("This password link has already been used.")).toBeInTheDocument();
+      expect(screen.getByRole("link", { name: "Forgot password?" })).toHaveAttribute("href", "/forgot-password");
+    });
+  });
 });

@@ -1,7 +1,7 @@
 //! Account endpoints (docs/api.md "Accounts").
 
 import { ApiError, apiRequest } from "./client";
-import type { Session, User } from "./types";
+import type { Session, User, VerifyAnswer } from "./types";
 
 /** `next`: a same-origin path the verification link carries on to sign-in (the API drops any other). */
 export function signUp(body: { email: string; password: string; next?: string }) {
@@ -9,7 +9,12 @@ export function signUp(body: { email: string; password: string; next?: string })
 }
 
 export function verifyEmail(token: string) {
-  return apiRequest<{ user: User }>("/api/auth/verify", { method: "POST", body: { token } });
+  return apiRequest<VerifyAnswer>("/api/auth/verify", { method: "POST", body: { token } });
+}
+
+/** After `choose_password`: the clicker's password becomes the account's. */
+export function chooseVerifiedPassword(body: { password_token: string; password: string }) {
+  return apiRequest<{ user: User }>("/api/auth/verify/password", { method: "POST", body });
 }
 
 /** The spec's text when the service answered without a message of its own (a proxy's page, an empty body). */

@@ -7,6 +7,13 @@ export interface User {
   created_at: string;
 }
 
+/**
+ * `POST /api/auth/verify`: `choose_password` when the address was signed up for more than once; no
+ * pending password became the account's, and the page sends the clicker's to `/api/auth/verify/password`.
+ */
+export type VerifyAnswer =
+  { status: "confirmed"; user: User } | { status: "choose_password"; user: User; password_token: string };
+
 export interface Session {
   access_token: string;
   token_type: string;

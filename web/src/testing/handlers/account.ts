@@ -36,6 +36,7 @@ export const accountRoutes: MockRoute[] = [
         const user = db.createUser({ email, password, verified: false });
         db.sendMail(email, "Confirm your email", verifyLink(request, user.email, body));
       } else if (!existing.user.email_confirmed_at) {
+        existing.signups = (existing.signups ?? 1) + 1;
         db.sendMail(email, "Confirm your email", verifyLink(request, email, body));
       } else {
         db.sendMail(email, "You already have an account", `${origin(request)}/signin`);
@@ -56,9 +57,38 @@ export const accountRoutes: MockRoute[] = [
       if (row.expiresAt < db.now())
         return apiError(400, "token_expired", "This verification link has expired. Request a new one.");
       row.used = true;
-      const user = db.findUser(row.email)!.user;
+      const found = db.findUser(row.email)!;
+      const { user } = found;
+      if (!user.email_confirmed_at && (found.signups ?? 1) > 1) {
+        // The sign-ups disagree: none of their passwords is kept; the clicker chooses one.
+        user.email_confirmed_at = db.iso(db.now());
+        found.password = crypto.randomUUID();
+        const password_token = db.oneTimeToken(row.email, "reset", 3600_000);
+        return HttpResponse.json({ status: "choose_password", user, password_token });
+      }
       user.email_confirmed_at ??= db.iso(db.now());
-      return HttpResponse.json({ user });
+      return HttpResponse.json({ status: "confirmed", user });
+    },
+  },
+  {
+    method: "post",
+    path: "/api/auth/verify/password",
+    resolver: async ({ request }) => {
+      const body = await jsonBody(request);
+      const token = body && stringField(body, "password_token");
+      const password = body && stringField(body, "password");
+      if (token === null || password === null) return invalidJson("Expected a JSON body with password_token and password");
+      const weak = weakPassword(password);
+      if (weak) return weak;
+      const row = db.tokens.get(token);
+      if (!row || row.kind !== "reset") return apiError(400, "token_invalid", "This password link is invalid.");
+      if (row.used) return apiError(400, "token_used", "This password link has already been used.");
+      if (row.expiresAt < db.now()) return apiError(400, "token_expired", "This password link has expired. Request a new one.");
+      row.used = true;
+      const found = db.findUser(row.email)!;
+      found.password = password;
+      db.endSessions(found.user.id);
+      return HttpResponse.json({ user: found.user });
     },
   },
   {

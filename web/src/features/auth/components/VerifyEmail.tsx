@@ -9,9 +9,14 @@ import { ApiError } from "../../../lib/api/client";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { useResendVerification } from "../../../lib/auth/useResendVerification";
 import { AuthCard } from "./AuthCard";
+import { ChoosePassword } from "./ChoosePassword";
 import { useNextPath, withNext } from "./next";
 
-type State = { kind: "verifying" } | { kind: "verified" } | { kind: "failed"; message: string };
+type State =
+  | { kind: "verifying" }
+  | { kind: "verified" }
+  | { kind: "choose"; email: string; passwordToken: string }
+  | { kind: "failed"; message: string };
 
 export function VerifyEmail() {
   const [params] = useSearchParams();
@@ -30,9 +35,13 @@ export function VerifyEmail() {
     if (!token || started.current) return;
     started.current = true;
     verifyEmail(token)
-      .then(({ user }) => {
+      .then((answer) => {
+        if (answer.status === "choose_password") {
+          setState({ kind: "choose", email: answer.user.email, passwordToken: answer.password_token });
+          return;
+        }
         setState({ kind: "verified" });
-        auth.manager.updateUser(user);
+        auth.manager.updateUser(answer.user);
       })
       .catch((error: unknown) =>
         setState({
@@ -49,6 +58,19 @@ export function VerifyEmail() {
           <Spinner /> Verifying your email...
         </p>
       </AuthCard>
+    );
+  }
+
+  if (state.kind === "choose") {
+    return (
+      <ChoosePassword
+        email={state.email}
+        passwordToken={state.passwordToken}
+        onChosen={(user) => {
+          setState({ kind: "verified" });
+          auth.manager.updateUser(user);
+        }}
+      />
     );
   }
 
