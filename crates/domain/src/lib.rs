@@ -16,12 +16,14 @@
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
+//! - [`network`]: whether two client addresses are on the same network (/24, /64).
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
 
 pub mod catalogue;
 pub mod checkout;
 pub mod email;
 pub mod limits;
+pub mod network;
 pub mod oauth;
 pub mod password;
 pub mod plan;
