@@ -103,18 +103,23 @@ async fn login_prints_the_consent_page_then_reports_a_denial_in_the_browser() {
 }
 
 #[tokio::test]
-async fn login_refuses_a_redirect_that_carries_another_state() {
-    let (out, _) = login_no_browser(|url| {
+async fn login_answers_400_to_a_redirect_with_another_state_and_keeps_waiting_for_ours() {
+    let (out, forged) = login_no_browser(|url| {
+        let redirect = param(&url, "redirect_uri");
+        let forged = get(&format!("{redirect}?code=stolen&state=not-ours"));
+        // Still listening: our own answer ends the sign-in.
         get(&format!(
-            "{}?code=stolen&state=not-ours",
-            param(&url, "redirect_uri")
-        ))
+            "{redirect}?error=access_denied&state={}",
+            param(&url, "state")
+        ));
+        forged
     })
     .await;
     let (_, stderr) = text(&out);
+    assert!(forged.starts_with("HTTP/1.1 400"), "{forged}");
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr.contains("did not match this sign-in attempt"),
+        stderr.contains("Sign-in was cancelled in the browser."),
         "{stderr}"
     );
 }
