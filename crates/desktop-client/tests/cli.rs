@@ -136,7 +136,7 @@ async fn signed_in_store(app: &TestApp, dir: &TempDir) -> PathBuf {
         user_id: s["user"]["id"].as_str().unwrap().into(),
         email: "ana@example.com".into(),
         entitlement_token: None,
-        jwks: None,
+        highest_seen: 0,
     };
     let path = dir.0.join("session.json");
     use closewise_desktop_client::TokenStore;
@@ -174,6 +174,24 @@ async fn whoami_and_logout_work_against_the_api() {
     assert!(text(&out)
         .1
         .contains("You are signed out. Sign in to continue."));
+}
+
+#[test]
+fn the_hidden_clock_offset_refuses_to_move_the_clock_back() {
+    let dir = TempDir::new();
+    let store = dir.0.join("s.json");
+    let out = desktop("http://127.0.0.1:9", &store)
+        .args(["--clock-offset", "-86400", "entitlements"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out).1);
+    let out = desktop("http://127.0.0.1:9", &store)
+        .env("CLOSEWISE_DESKTOP_CLOCK_OFFSET", "-1")
+        .arg("entitlements")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out).1);
+    assert!(text(&out).1.contains("-1"), "{}", text(&out).1);
 }
 
 #[test]
