@@ -97,15 +97,17 @@ impl Client {
         let body: EntitlementsBody = read_json(resp).await?;
         let session = self.load().await?.ok_or(Error::SignedOut)?;
         let keys = &self.entitlement_keys;
-        let at = now().max(session.highest_seen);
+        let at = now();
         let claims = verify(&body.entitlement_token, keys, self.app_url(), at)
             .map_err(|r| Error::InvalidEntitlement(r.to_string()))?;
         check_session(&claims, &session, keys, self.app_url())?;
         let token = body.entitlement_token;
+        // The server has just vouched for the time (`iat`): start again from there, so a clock
+        // that was once far ahead does not keep refusing fresh tokens.
         let seen = at.max(claims.iat);
         self.update_session(move |s| {
             s.entitlement_token = Some(token);
-            s.highest_seen = s.highest_seen.max(seen);
+            s.highest_seen = seen;
         })
         .await?;
         Ok(Entitlements {

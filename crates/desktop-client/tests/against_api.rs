@@ -327,3 +327,21 @@ async fn the_free_trial_meters_calls_and_says_when_they_are_used_up() {
         Err(Error::CallNotFound(_))
     ));
 }
+
+#[tokio::test]
+async fn online_the_server_s_token_resets_a_highest_time_that_was_far_ahead() {
+    let app = spawn().await;
+    let (client, store) = client_of(&app);
+    let mut session = stored_session(&app, "ana@example.com").await;
+    // Once run with a clock a year ahead: offline, every token would look expired.
+    session.highest_seen = now() + 365 * 86_400;
+    store.save(&session).unwrap();
+    assert_eq!(client.entitlements().await.unwrap().source, Source::Online);
+    let seen = store.load().unwrap().unwrap().highest_seen;
+    assert!(seen <= now() + 5, "{seen}");
+    let offline = offline_client_of(&app, store.clone());
+    assert_eq!(
+        offline.entitlements().await.unwrap().source,
+        Source::Offline
+    );
+}
