@@ -74,7 +74,8 @@ openapi:
 cli *ARGS:
     cargo run -q -p closewise-cli -- "$@"
 
-# The desktop client against ./just up, e.g. `./just desktop login --device` (crates/desktop-client).
+# The desktop client against ./just up, e.g. `./just desktop login --device` (crates/desktop-client),
+# with that server's entitlement key pinned.
 [positional-arguments]
 desktop *ARGS:
-    cargo run -q -p closewise-desktop-client --bin closewise-desktop -- "$@"
+    scripts/desktop.sh "$@"

@@ -2,7 +2,7 @@
 //! terminal: each command is a real process against the stack's API, with its own token store.
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "@playwright/test";
@@ -59,8 +59,26 @@ export class Desktop {
     readonly env: NodeJS.ProcessEnv = {},
   ) {}
 
+  readonly jwks = path.join(this.dir, "jwks.json");
+
+  /** The stack's key, pinned for entitlement tokens as a development deployment pins its own
+   *  (the client trusts no key it fetches by itself). Fetched once, by a child node process so
+   *  that the commands stay synchronous. */
+  private pinnedKeys(): string {
+    if (!existsSync(this.jwks)) {
+      const url = `${this.baseUrl}/.well-known/jwks.json`;
+      const r = spawnSync(process.execPath, ["-e", `fetch(${JSON.stringify(url)}).then(r => r.text()).then(t => process.stdout.write(t))`], {
+        encoding: "utf8",
+        timeout: 10_000,
+      });
+      expect(r.status, `fetching ${url}: ${r.stderr}`).toBe(0);
+      writeFileSync(this.jwks, r.stdout);
+    }
+    return this.jwks;
+  }
+
   private args(args: string[]): string[] {
-    return ["--base-url", this.baseUrl, "--store", this.store, ...args];
+    return ["--base-url", this.baseUrl, "--store", this.store, "--entitlement-jwks", this.pinnedKeys(), ...args];
   }
 
   private bin(): string {

@@ -24,6 +24,9 @@ pub struct EntitlementClaims {
     pub calls_limit: Option<u32>,
     pub calls_remaining: Option<u32>,
     pub max_call_seconds: Option<u32>,
+    /// The session the token was issued to (a device's id is its session's): the desktop app
+    /// refuses a token of another session.
+    pub sid: Uuid,
     /// `personal` or `team` while paid; absent on the Free Trial (and in older tokens).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -37,6 +40,7 @@ impl EntitlementClaims {
     pub fn new(
         issuer: &str,
         user_id: Uuid,
+        session_id: Uuid,
         e: &Entitlements,
         now: OffsetDateTime,
     ) -> EntitlementClaims {
@@ -50,6 +54,7 @@ impl EntitlementClaims {
             calls_limit: e.calls.map(|c| c.limit),
             calls_remaining: e.calls.map(|c| c.remaining),
             max_call_seconds: e.max_call_seconds,
+            sid: session_id,
             source: None,
             iat: times.iat,
             valid_until: times.valid_until,
@@ -93,7 +98,7 @@ mod tests {
         let keys = Keys::generate("http://localhost:8080").unwrap();
         let now = OffsetDateTime::now_utc();
         let e = entitlements(Access::Free, 3, 0);
-        let claims = EntitlementClaims::new(keys.issuer(), Uuid::now_v7(), &e, now);
+        let claims = EntitlementClaims::new(keys.issuer(), Uuid::now_v7(), Uuid::now_v7(), &e, now);
         let token = keys.issue_entitlement(&claims).unwrap();
         let header = jsonwebtoken::decode_header(&token).unwrap();
         assert_eq!(header.typ.as_deref(), Some("entitlement+jwt"));
@@ -118,7 +123,13 @@ mod tests {
         let ours = Keys::generate("i").unwrap();
         let theirs = Keys::generate("i").unwrap();
         let e = entitlements(Access::Paid { warning: None }, 0, 0);
-        let claims = EntitlementClaims::new("i", Uuid::now_v7(), &e, OffsetDateTime::now_utc());
+        let claims = EntitlementClaims::new(
+            "i",
+            Uuid::now_v7(),
+            Uuid::now_v7(),
+            &e,
+            OffsetDateTime::now_utc(),
+        );
         let token = theirs.issue_entitlement(&claims).unwrap();
         assert_eq!(decode(&ours, &token), None);
         assert!(claims.unlimited && claims.calls_limit.is_none());

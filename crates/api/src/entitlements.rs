@@ -54,7 +54,8 @@ pub struct EntitlementsResponse {
     pub team: Option<EntitlementsTeam>,
     /// An EdDSA JWT (`typ: entitlement+jwt`, the `kid` of `/.well-known/jwks.json`, audience
     /// `closewise-desktop`) with these entitlements, `valid_until` (iat + 24 h), `grace_until`
-    /// (valid_until + 7 days) and `exp` (= grace_until).
+    /// (valid_until + 7 days), `exp` (= grace_until) and `sid`, the caller's session (a device's
+    /// id is its session's): the app refuses a token of another session.
     pub entitlement_token: String,
 }
 
@@ -71,8 +72,13 @@ pub async fn entitlements(
         .await?;
     let e = current.entitlements;
     let source = current.source.map(|s| s.as_str().to_owned());
-    let mut claims =
-        EntitlementClaims::new(state.keys.issuer(), auth.user_id, &e, state.clock.now());
+    let mut claims = EntitlementClaims::new(
+        state.keys.issuer(),
+        auth.user_id,
+        auth.session_id,
+        &e,
+        state.clock.now(),
+    );
     claims.source = source.clone();
     let entitlement_token = state.keys.issue_entitlement(&claims)?;
     Ok(AppJson(EntitlementsResponse {

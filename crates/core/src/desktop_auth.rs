@@ -13,6 +13,8 @@ use closewise_domain::oauth::{
 use closewise_domain::tokens::refresh_token_expiry;
 use rand::{Rng, RngCore};
 use sha2::{Digest, Sha256};
+use std::net::IpAddr;
+
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
@@ -88,6 +90,8 @@ pub struct PendingDevice {
     pub platform: String,
     pub requested_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
+    /// Where the request came from; `None` for requests stored before addresses were.
+    pub requested_ip: Option<IpAddr>,
 }
 
 /// A device of the Devices list.
@@ -210,13 +214,16 @@ impl DesktopAuth {
         }
     }
 
-    /// Starts a device sign-in request (the client id and the labels are checked by the caller).
+    /// Starts a device sign-in request from `ip` (the client id and the labels are checked by the
+    /// caller).
     pub async fn request_device(
         &self,
         device_name: &str,
         platform: &str,
+        ip: IpAddr,
     ) -> Result<DeviceGrant, DesktopAuthError> {
         let now = self.clock.now();
+        let requested_ip = ip.to_string();
         let device_code = random_code();
         let device_code_hash = hash_code(&device_code);
         // 20^8 codes: a collision with any stored request is rare; a few tries settle it.
@@ -237,6 +244,7 @@ impl DesktopAuth {
                     interval_secs: POLL_INTERVAL.whole_seconds() as i32,
                     now,
                     expires_at: now + DEVICE_CODE_TTL,
+                    requested_ip: Some(&requested_ip),
                 })
                 .await;
             match inserted {
@@ -279,6 +287,7 @@ impl DesktopAuth {
             platform: row.platform,
             requested_at: row.created_at,
             expires_at: row.expires_at,
+            requested_ip: row.requested_ip.and_then(|ip| ip.parse().ok()),
         })
     }
 

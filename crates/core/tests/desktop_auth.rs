@@ -118,7 +118,11 @@ async fn concurrent_exchanges_start_one_session_and_a_replay_revokes_it(postgres
 
 async fn an_approved_device_request_is_redeemed_once(postgres: bool) {
     let f = fixture(postgres).await;
-    let grant = f.auth.request_device("Ana's PC", "windows").await.unwrap();
+    let grant = f
+        .auth
+        .request_device("Ana's PC", "windows", [127, 0, 0, 1].into())
+        .await
+        .unwrap();
     let typed = grant.user_code.display().to_lowercase();
     assert_eq!(f.auth.lookup(&typed).await.unwrap().device_name, "Ana's PC");
     f.auth.decide(&typed, f.user_id, true).await.unwrap();

@@ -64,6 +64,8 @@ pub struct Client {
     write_lock: tokio::sync::Mutex<()>,
     /// One "second" of the device flow's polling interval; shortened in tests.
     pub(crate) poll_unit: Duration,
+    /// The keys entitlement tokens must be signed with (see `trust`).
+    pub(crate) entitlement_keys: Jwks,
 }
 
 impl Client {
@@ -86,7 +88,16 @@ impl Client {
             store: Arc::new(store),
             write_lock: tokio::sync::Mutex::new(()),
             poll_unit: Duration::from_secs(1),
+            entitlement_keys: crate::trust::built_in_keys(),
         })
+    }
+
+    /// Trusts these keys, and only these, to sign entitlement tokens instead of the ones built in:
+    /// for a deployment other than production (a development server, tests). Never pass keys
+    /// read from the session store or fetched from the server at run time.
+    pub fn with_entitlement_keys(mut self, keys: Jwks) -> Client {
+        self.entitlement_keys = keys;
+        self
     }
 
     /// The web app's address (`APP_BASE_URL`) when it is not the API's: the `/authorize` page is
@@ -248,14 +259,12 @@ impl Client {
         }
     }
 
-    /// Stores a new session from a grant's answer, with the server's public keys (best effort:
-    /// entitlements fetch them again when they are missing).
+    /// Stores a new session from a grant's answer.
     pub(crate) async fn start_session(&self, resp: Response) -> Result<User> {
         let body: SessionBody = read_json(resp).await?;
         let refresh_token = body
             .refresh_token
             .ok_or_else(|| Error::Protocol("the session has no refresh_token".into()))?;
-        let jwks = self.fetch_jwks().await.ok();
         let _guard = self.write_lock.lock().await;
         self.save(StoredSession {
             refresh_token,
@@ -264,17 +273,10 @@ impl Client {
             user_id: body.user.id.clone(),
             email: body.user.email.clone(),
             entitlement_token: None,
-            jwks,
+            highest_seen: now(),
         })
         .await?;
         Ok(body.user)
-    }
-
-    pub(crate) async fn fetch_jwks(&self) -> Result<Jwks> {
-        let resp = self
-            .send(self.http.get(self.url("/.well-known/jwks.json")))
-            .await?;
-        read_json(resp).await
     }
 
     /// Changes the stored session under the write lock; `SignedOut` when there is none.
@@ -332,9 +334,10 @@ static CLOCK_OFFSET: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64
 
 /// Moves this process's idea of "now" forward by `seconds`: the binary's hidden `--clock-offset`,
 /// so a person (or the end-to-end suite) can watch the offline grace period without waiting a week.
-/// An embedding app never calls it.
-pub fn set_clock_offset(seconds: i64) {
-    CLOCK_OFFSET.store(seconds, std::sync::atomic::Ordering::Relaxed);
+/// Forward only (unsigned): moving it back would stretch the grace period. An embedding app never
+/// calls it.
+pub fn set_clock_offset(seconds: u32) {
+    CLOCK_OFFSET.store(i64::from(seconds), std::sync::atomic::Ordering::Relaxed);
 }
 
 pub(crate) fn now() -> i64 {

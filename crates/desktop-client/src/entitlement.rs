@@ -55,6 +55,10 @@ pub struct EntitlementClaims {
     pub calls_limit: Option<u32>,
     pub calls_remaining: Option<u32>,
     pub max_call_seconds: Option<u64>,
+    /// The session (and so the device: a device's id is its session's) the token was issued to;
+    /// absent only in tokens older than the claim, which are then refused.
+    #[serde(default)]
+    pub sid: Option<String>,
     pub iat: i64,
     pub valid_until: i64,
     pub grace_until: i64,
@@ -91,13 +95,13 @@ struct Header {
     kid: Option<String>,
 }
 
-/// Verifies signature, header, audience, issuer and lifetime (at `now`, Unix seconds).
-pub fn verify(
-    token: &str,
+/// Checks the header (EdDSA, `typ` accepted by `typ_ok`, a `kid` of `jwks`) and the signature;
+/// answers the payload, still encoded.
+fn signed_payload<'t>(
+    token: &'t str,
     jwks: &Jwks,
-    issuer: &str,
-    now: i64,
-) -> Result<EntitlementClaims, Rejection> {
+    typ_ok: impl Fn(Option<&str>) -> bool,
+) -> Result<&'t str, Rejection> {
     let mut parts = token.split('.');
     let (Some(h), Some(p), Some(s), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
@@ -108,7 +112,7 @@ pub fn verify(
     if header.alg != "EdDSA" {
         return Err(Rejection::WrongAlgorithm(header.alg));
     }
-    if header.typ.as_deref() != Some(TOKEN_TYPE) {
+    if !typ_ok(header.typ.as_deref()) {
         return Err(Rejection::WrongType(header.typ));
     }
     let kid = header.kid.ok_or(Rejection::UnknownKey(String::new()))?;
@@ -120,6 +124,53 @@ pub fn verify(
         .ok_or(Rejection::Malformed("signature"))?;
     key.verify_strict(format!("{h}.{p}").as_bytes(), &signature)
         .map_err(|_| Rejection::BadSignature)?;
+    Ok(p)
+}
+
+/// Who an access token names: its user and its session. Read from the stored access token,
+/// verified against the same trusted keys, so the session an entitlement token must belong to is
+/// not a plain field of the editable store.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct AccessSession {
+    pub sub: String,
+    pub sid: String,
+}
+
+/// The access tokens' audience (the entitlement tokens' is [`AUDIENCE`]).
+pub const ACCESS_AUDIENCE: &str = "closewise";
+
+/// Verifies an access token's signature, audience and issuer, not its expiry: offline it has
+/// usually expired, and it only says which session this is.
+pub fn access_session(token: &str, jwks: &Jwks, issuer: &str) -> Result<AccessSession, Rejection> {
+    #[derive(Deserialize)]
+    struct Claims {
+        sub: String,
+        sid: String,
+        aud: String,
+        iss: String,
+    }
+    let p = signed_payload(token, jwks, |typ| typ.is_none_or(|t| t == "JWT"))?;
+    let c: Claims = decode_json(p).ok_or(Rejection::Malformed("claims"))?;
+    if c.aud != ACCESS_AUDIENCE {
+        return Err(Rejection::WrongAudience(c.aud));
+    }
+    if c.iss.trim_end_matches('/') != issuer.trim_end_matches('/') {
+        return Err(Rejection::WrongIssuer(c.iss));
+    }
+    Ok(AccessSession {
+        sub: c.sub,
+        sid: c.sid,
+    })
+}
+
+/// Verifies signature, header, audience, issuer and lifetime (at `now`, Unix seconds).
+pub fn verify(
+    token: &str,
+    jwks: &Jwks,
+    issuer: &str,
+    now: i64,
+) -> Result<EntitlementClaims, Rejection> {
+    let p = signed_payload(token, jwks, |typ| typ == Some(TOKEN_TYPE))?;
     let claims: EntitlementClaims = decode_json(p).ok_or(Rejection::Malformed("claims"))?;
     if claims.aud != AUDIENCE {
         return Err(Rejection::WrongAudience(claims.aud));
@@ -169,6 +220,8 @@ pub(crate) mod test_keys {
     use ed25519_dalek::{Signer, SigningKey};
 
     pub const ISSUER: &str = "http://localhost:8080";
+    /// The session of [`claims`] and, by default, of [`TestKey::access_token`].
+    pub const SID: &str = "s1";
 
     pub struct TestKey {
         pub key: SigningKey,
@@ -206,6 +259,15 @@ pub(crate) mod test_keys {
             let header = serde_json::json!({"alg": "EdDSA", "typ": TOKEN_TYPE, "kid": self.kid});
             self.sign_raw(&header, claims)
         }
+
+        /// An access token of session `sid` of user `sub`, as the server signs one (expired: it
+        /// only names the session).
+        pub fn access_token(&self, sub: &str, sid: &str) -> String {
+            let header = serde_json::json!({"alg": "EdDSA", "typ": "JWT", "kid": self.kid});
+            let claims = serde_json::json!({"sub": sub, "sid": sid, "email": "ana@example.com",
+                "email_verified": true, "iat": 1, "exp": 2, "iss": ISSUER, "aud": ACCESS_AUDIENCE});
+            self.sign_raw(&header, &claims)
+        }
     }
 
     /// Free plan claims issued at `iat`, with the server's lifetimes (24 h, then 7 days' grace).
@@ -214,7 +276,7 @@ pub(crate) mod test_keys {
         let grace_until = valid_until + 7 * 24 * 3600;
         serde_json::json!({
             "iss": ISSUER, "aud": AUDIENCE, "sub": sub, "plan_type": "free", "unlimited": false,
-            "calls_limit": 5, "calls_remaining": 2, "max_call_seconds": 300, "iat": iat,
+            "calls_limit": 5, "calls_remaining": 2, "max_call_seconds": 300, "sid": SID, "iat": iat,
             "valid_until": valid_until, "grace_until": grace_until, "exp": grace_until,
         })
     }
@@ -235,6 +297,29 @@ mod tests {
         assert_eq!(claims.sub, "u1");
         assert_eq!(claims.calls_remaining, Some(2));
         assert_eq!(freshness(&claims, NOW), Freshness::Fresh);
+    }
+
+    #[test]
+    fn an_access_token_names_its_session_only_when_signed_by_a_trusted_key_for_our_issuer() {
+        let k = TestKey::generate("k1");
+        let session = access_session(&k.access_token("u1", "s9"), &k.jwks(), ISSUER).unwrap();
+        assert_eq!((session.sub.as_str(), session.sid.as_str()), ("u1", "s9"));
+        let other = TestKey::generate("k1");
+        assert_eq!(
+            access_session(&other.access_token("u1", "s9"), &k.jwks(), ISSUER),
+            Err(Rejection::BadSignature)
+        );
+        assert!(matches!(
+            access_session(
+                &k.access_token("u1", "s9"),
+                &k.jwks(),
+                "https://evil.example"
+            ),
+            Err(Rejection::WrongIssuer(_))
+        ));
+        // An entitlement token is not an access token, nor the reverse.
+        assert!(access_session(&k.sign(&claims("u1", NOW)), &k.jwks(), ISSUER).is_err());
+        assert!(verify(&k.access_token("u1", "s9"), &k.jwks(), ISSUER, NOW).is_err());
     }
 
     #[test]

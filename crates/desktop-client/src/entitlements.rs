@@ -5,7 +5,9 @@ use reqwest::Method;
 use serde::{Deserialize, Serialize};
 
 use crate::client::{now, read_json, Client};
-use crate::entitlement::{freshness, verify, EntitlementClaims, Freshness, Jwks, Rejection};
+use crate::entitlement::{
+    access_session, freshness, verify, EntitlementClaims, Freshness, Jwks, Rejection,
+};
 use crate::error::{Error, Result};
 use crate::store::StoredSession;
 
@@ -75,7 +77,14 @@ impl Client {
         match self.fetch_entitlements().await {
             Err(Error::Unreachable(_)) => {
                 let session = self.load().await?.ok_or(Error::SignedOut)?;
-                offline_entitlements(&session, self.app_url(), now())
+                let at = now().max(session.highest_seen);
+                let answer =
+                    offline_entitlements(&session, &self.entitlement_keys, self.app_url(), at);
+                // Remember how late it has been, even when the answer is a refusal: a clock set
+                // back afterwards must not bring the grace period back.
+                self.update_session(|s| s.highest_seen = s.highest_seen.max(at))
+                    .await?;
+                answer
             }
             other => other,
         }
@@ -87,23 +96,18 @@ impl Client {
             .await?;
         let body: EntitlementsBody = read_json(resp).await?;
         let session = self.load().await?.ok_or(Error::SignedOut)?;
-        let mut jwks = match session.jwks {
-            Some(jwks) => jwks,
-            None => self.fetch_jwks().await?,
-        };
+        let keys = &self.entitlement_keys;
         let at = now();
-        let mut checked = verify(&body.entitlement_token, &jwks, self.app_url(), at);
-        if let Err(Rejection::UnknownKey(_)) = checked {
-            // The server may have rotated its key since we cached the set.
-            jwks = self.fetch_jwks().await?;
-            checked = verify(&body.entitlement_token, &jwks, self.app_url(), at);
-        }
-        let claims = checked.map_err(|r| Error::InvalidEntitlement(r.to_string()))?;
-        check_subject(&claims, &session.user_id)?;
+        let claims = verify(&body.entitlement_token, keys, self.app_url(), at)
+            .map_err(|r| Error::InvalidEntitlement(r.to_string()))?;
+        check_session(&claims, &session, keys, self.app_url())?;
         let token = body.entitlement_token;
+        // The server has just vouched for the time (`iat`): start again from there, so a clock
+        // that was once far ahead does not keep refusing fresh tokens.
+        let seen = at.max(claims.iat);
         self.update_session(move |s| {
             s.entitlement_token = Some(token);
-            s.jwks = Some(jwks);
+            s.highest_seen = seen;
         })
         .await?;
         Ok(Entitlements {
@@ -120,26 +124,44 @@ impl Client {
     }
 }
 
-fn check_subject(claims: &EntitlementClaims, user_id: &str) -> Result<()> {
-    if claims.sub == user_id {
-        Ok(())
-    } else {
-        Err(Error::InvalidEntitlement("issued to another user".into()))
+/// The token must be of this session: its user and session are the ones the stored access token
+/// names, and that token must itself verify against the trusted keys. An entitlement token copied
+/// from another account's (or another device's) session is refused.
+fn check_session(
+    claims: &EntitlementClaims,
+    session: &StoredSession,
+    keys: &Jwks,
+    issuer: &str,
+) -> Result<()> {
+    let ours = access_session(&session.access_token, keys, issuer).map_err(|r| {
+        Error::InvalidEntitlement(format!("the stored session cannot be checked: {r}"))
+    })?;
+    if claims.sub != ours.sub || ours.sub != session.user_id {
+        return Err(Error::InvalidEntitlement("issued to another user".into()));
     }
+    if claims.sid.as_deref() != Some(ours.sid.as_str()) {
+        return Err(Error::InvalidEntitlement(
+            "issued to another session".into(),
+        ));
+    }
+    Ok(())
 }
 
-/// The answer from the stored token at `now` (Unix seconds), re-verified: the store is a file a
-/// user can edit.
+/// The answer from the stored token at `now` (Unix seconds), re-verified against the trusted
+/// `keys`: the store is a file a user can edit. The caller passes the later of the clock and
+/// [`StoredSession::highest_seen`]; the token's own `iat` is a floor too.
 pub fn offline_entitlements(
     session: &StoredSession,
+    keys: &Jwks,
     issuer: &str,
     now: i64,
 ) -> Result<Entitlements> {
-    let (Some(token), Some(jwks)) = (&session.entitlement_token, &session.jwks) else {
+    let Some(token) = &session.entitlement_token else {
         return Err(Error::NoOfflineEntitlement);
     };
-    let claims = verify_stored(token, jwks, issuer, now)?;
-    check_subject(&claims, &session.user_id)?;
+    let claims = verify_stored(token, keys, issuer, now)?;
+    check_session(&claims, session, keys, issuer)?;
+    let now = now.max(claims.iat);
     let source = match freshness(&claims, now) {
         Freshness::Fresh => Source::Offline,
         Freshness::Grace => Source::Grace,
@@ -174,102 +196,5 @@ fn verify_stored(token: &str, jwks: &Jwks, issuer: &str, now: i64) -> Result<Ent
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::entitlement::test_keys::*;
-    use crate::store::MemoryStore;
-    use crate::store::TokenStore;
-
-    const NOW: i64 = 1_795_000_000;
-    const DAY: i64 = 24 * 3600;
-
-    fn stored(key: &TestKey, token: String) -> StoredSession {
-        StoredSession {
-            refresh_token: "rt".into(),
-            access_token: "at".into(),
-            expires_at: NOW + 3600,
-            user_id: "u1".into(),
-            email: "ana@example.com".into(),
-            entitlement_token: Some(token),
-            jwks: Some(key.jwks()),
-        }
-    }
-
-    #[test]
-    fn offline_the_stored_token_answers_fresh_then_grace_then_refuses() {
-        let k = TestKey::generate("k1");
-        let s = stored(&k, k.sign(&claims("u1", NOW)));
-        let fresh = offline_entitlements(&s, ISSUER, NOW + 3600).unwrap();
-        assert_eq!(fresh.source, Source::Offline);
-        assert_eq!(
-            fresh.calls,
-            Some(CallAllowance {
-                limit: 5,
-                used: 3,
-                remaining: 2
-            })
-        );
-        assert!(fresh.may_start_call());
-        let grace = offline_entitlements(&s, ISSUER, NOW + 3 * DAY).unwrap();
-        assert_eq!(grace.source, Source::Grace);
-        let late = offline_entitlements(&s, ISSUER, NOW + 9 * DAY);
-        assert!(matches!(late, Err(Error::OfflineTooLong)), "{late:?}");
-        assert_eq!(
-            late.unwrap_err().to_string(),
-            "Offline too long, connect to continue."
-        );
-    }
-
-    #[test]
-    fn offline_a_tampered_or_foreign_stored_token_is_refused() {
-        let k = TestKey::generate("k1");
-        let mut s = stored(&k, k.sign(&claims("u1", NOW)));
-        let token = s.entitlement_token.clone().unwrap();
-        let (head, _) = token.split_once('.').unwrap();
-        let (_, sig) = token.rsplit_once('.').unwrap();
-        let mut forged = claims("u1", NOW);
-        forged["unlimited"] = true.into();
-        use base64::Engine;
-        let body = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(forged.to_string());
-        s.entitlement_token = Some(format!("{head}.{body}.{sig}"));
-        assert!(matches!(
-            offline_entitlements(&s, ISSUER, NOW),
-            Err(Error::InvalidEntitlement(_))
-        ));
-
-        let other_user = stored(&k, k.sign(&claims("u2", NOW)));
-        assert!(matches!(
-            offline_entitlements(&other_user, ISSUER, NOW),
-            Err(Error::InvalidEntitlement(_))
-        ));
-        let mut nothing = other_user;
-        nothing.entitlement_token = None;
-        assert!(matches!(
-            offline_entitlements(&nothing, ISSUER, NOW),
-            Err(Error::NoOfflineEntitlement)
-        ));
-    }
-
-    #[tokio::test]
-    async fn when_the_api_cannot_be_reached_the_client_answers_from_the_store() {
-        // A port that was just free: nothing listens there.
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let base = format!("http://127.0.0.1:{port}");
-        let k = TestKey::generate("k1");
-        let now = now();
-        let mut c = claims("u1", now - 2 * DAY);
-        c["iss"] = base.clone().into();
-        let store = MemoryStore::new();
-        let mut session = stored(&k, k.sign(&c));
-        session.expires_at = now + 3600;
-        store.save(&session).unwrap();
-        let client = Client::new(&base, store).unwrap();
-        let answer = client.entitlements().await.unwrap();
-        assert_eq!(answer.source, Source::Grace);
-        assert_eq!(answer.plan_type, "free");
-    }
-}
+#[path = "entitlements_tests.rs"]
+mod tests;

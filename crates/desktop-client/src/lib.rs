@@ -34,6 +34,7 @@ mod loopback;
 mod pkce;
 mod signin;
 mod store;
+pub mod trust;
 
 pub use calls::{valid_client_call_id, EndedCall, Heartbeat, StartedCall, HEARTBEAT_SECONDS};
 pub use client::{set_clock_offset, Client, Logout, LogoutScope, User, CLIENT_ID};

@@ -1,6 +1,7 @@
 //! The loopback redirect of a browser sign-in (RFC 8252 §7.3): a one-shot HTTP listener on
 //! `127.0.0.1:{port}` that waits for `GET /callback?code=…&state=…`. Only the request line is
-//! read; stray requests (a browser's `/favicon.ico`, a port scan) get a 404 and are ignored.
+//! read; stray requests (a browser's `/favicon.ico`, a port scan) get a 404 and are ignored, and a
+//! callback with another `state` (which any web page can send) gets a 400 and is ignored too.
 
 use std::time::Duration;
 
@@ -104,7 +105,8 @@ impl Loopback {
     }
 
     /// Waits for the callback for at most `timeout`; answers the browser a small page and returns
-    /// the code once the state matches.
+    /// the code once the state matches. Callbacks with another state are answered 400 and do not
+    /// end the wait.
     pub async fn wait(self, expected_state: &str, timeout: Duration) -> Result<String> {
         tokio::time::timeout(timeout, self.accept_until_callback(expected_state))
             .await
@@ -129,6 +131,17 @@ impl Loopback {
                 continue;
             };
             let result = check_callback(callback, expected_state);
+            if let Err(Error::StateMismatch) = result {
+                // Not our sign-in's answer: any web page can make the browser load this address,
+                // so it must not end the sign-in. The right one may still come until the timeout.
+                let _ = respond(
+                    &mut stream,
+                    "400 Bad Request",
+                    "This is not the sign-in the Closewise app is waiting for.",
+                )
+                .await;
+                continue;
+            }
             let page = match &result {
                 Ok(_) => "Signed in. You can return to the Closewise app.",
                 Err(Error::AccessDenied) => {
@@ -264,13 +277,39 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_listener_reports_a_forged_state_and_a_denial() {
+    async fn a_callback_with_another_state_is_answered_400_and_the_listener_keeps_waiting() {
         let lb = Loopback::bind().await.unwrap();
         let port = lb.port();
         let waiting = tokio::spawn(lb.wait("st", Duration::from_secs(10)));
-        get(port, "/callback?code=c&state=other").await;
-        assert!(matches!(waiting.await.unwrap(), Err(Error::StateMismatch)));
+        // Any web page can make the browser load these: none may end the sign-in.
+        for forged in [
+            "/callback?code=c&state=other",
+            "/callback?error=access_denied&state=other",
+            "/callback?error=access_denied",
+            "/callback?code=c&state=",
+        ] {
+            let page = get(port, forged).await;
+            assert!(page.starts_with("HTTP/1.1 400"), "{forged}: {page}");
+            assert!(!waiting.is_finished(), "{forged} ended the sign-in");
+        }
+        let page = get(port, "/callback?code=the-code&state=st").await;
+        assert!(page.starts_with("HTTP/1.1 200"));
+        assert_eq!(waiting.await.unwrap().unwrap(), "the-code");
+    }
 
+    #[tokio::test]
+    async fn after_only_forged_callbacks_the_sign_in_times_out() {
+        let lb = Loopback::bind().await.unwrap();
+        let port = lb.port();
+        let waiting = tokio::spawn(lb.wait("st", Duration::from_millis(1500)));
+        assert!(get(port, "/callback?code=c&state=other")
+            .await
+            .starts_with("HTTP/1.1 400"));
+        assert!(matches!(waiting.await.unwrap(), Err(Error::SignInTimedOut)));
+    }
+
+    #[tokio::test]
+    async fn a_denial_with_our_state_ends_the_sign_in() {
         let lb = Loopback::bind().await.unwrap();
         let port = lb.port();
         let waiting = tokio::spawn(lb.wait("st", Duration::from_secs(10)));

@@ -132,7 +132,10 @@ async fn polling_waits_through_pending_and_slow_down_then_stores_the_session() {
         (stored.refresh_token.as_str(), stored.user_id.as_str()),
         ("rt", "u1")
     );
-    assert!(stored.jwks.is_some(), "the keys are cached at sign-in");
+    assert!(
+        stored.highest_seen > 0,
+        "the time of sign-in is the first time seen"
+    );
 
     let s = script.lock().unwrap();
     assert_eq!(

@@ -7,7 +7,6 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::entitlement::Jwks;
 use crate::error::{Error, Result};
 
 /// Everything the client keeps: one record, saved whole.
@@ -22,9 +21,11 @@ pub struct StoredSession {
     /// The last entitlement token that verified, for answering offline.
     #[serde(default)]
     pub entitlement_token: Option<String>,
-    /// The server's public keys, fetched at sign-in and when a token names an unknown `kid`.
+    /// The latest time (Unix seconds) this client has seen: its clock or a token's `iat`. Offline
+    /// answers use the later of it and the clock, so setting the clock back does not stretch the
+    /// grace period. (The server's keys are no longer kept here: they are pinned, see `trust`.)
     #[serde(default)]
-    pub jwks: Option<Jwks>,
+    pub highest_seen: i64,
 }
 
 impl std::fmt::Debug for StoredSession {
@@ -212,7 +213,7 @@ mod tests {
             user_id: "0193-user".into(),
             email: "ana@example.com".into(),
             entitlement_token: Some("eyJ.x.y".into()),
-            jwks: None,
+            highest_seen: 0,
         }
     }
 

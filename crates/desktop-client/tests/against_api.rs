@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use closewise_desktop_client::entitlement::Jwks;
 use closewise_desktop_client::{
     Client, Error, Logout, LogoutScope, MemoryStore, SignInOptions, Source, StoredSession,
     TokenStore,
@@ -20,13 +21,27 @@ async fn spawn() -> TestApp {
     spawn_app_with(Backend::Sqlite, |_| {}).await
 }
 
+/// The test server's key, pinned as a deployment other than production pins its own.
+fn keys_of(app: &TestApp) -> Jwks {
+    serde_json::from_value(app.state.keys.jwks()).unwrap()
+}
+
 /// A client of `app`, its store shared with the test. Entitlement tokens name `APP_BASE_URL`.
 fn client_of(app: &TestApp) -> (Client, Arc<MemoryStore>) {
     let store = Arc::new(MemoryStore::new());
     let client = Client::new(&app.address, store.clone())
         .unwrap()
-        .with_app_url(app.state.settings.base_url.clone());
+        .with_app_url(app.state.settings.base_url.clone())
+        .with_entitlement_keys(keys_of(app));
     (client, store)
+}
+
+/// The same store, with the API out of reach.
+fn offline_client_of(app: &TestApp, store: Arc<MemoryStore>) -> Client {
+    Client::new("http://127.0.0.1:9", store)
+        .unwrap()
+        .with_app_url(app.state.settings.base_url.clone())
+        .with_entitlement_keys(keys_of(app))
 }
 
 fn now() -> i64 {
@@ -38,7 +53,10 @@ fn now() -> i64 {
 
 /// A confirmed user signed in with a password as a native client would: the session as stored.
 async fn stored_session(app: &TestApp, email: &str) -> StoredSession {
-    let s = app.signed_in_user(email, PASSWORD).await;
+    as_stored(app.signed_in_user(email, PASSWORD).await)
+}
+
+fn as_stored(s: Value) -> StoredSession {
     StoredSession {
         refresh_token: s["refresh_token"]
             .as_str()
@@ -49,7 +67,7 @@ async fn stored_session(app: &TestApp, email: &str) -> StoredSession {
         user_id: s["user"]["id"].as_str().unwrap().into(),
         email: s["user"]["email"].as_str().unwrap().into(),
         entitlement_token: None,
-        jwks: None,
+        highest_seen: 0,
     }
 }
 
@@ -139,7 +157,7 @@ async fn allow_in_browser(app: &TestApp, email: &str, authorize_url: &str) -> St
 }
 
 #[tokio::test]
-async fn browser_sign_in_stores_a_session_and_the_server_s_keys() {
+async fn browser_sign_in_stores_a_session() {
     let app = spawn().await;
     let (client, store) = client_of(&app);
     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -156,7 +174,7 @@ async fn browser_sign_in_stores_a_session_and_the_server_s_keys() {
     assert_eq!(user.unwrap().email, "ana@example.com");
     assert!(page.contains("You can return to the Closewise app"));
     let stored = store.load().unwrap().unwrap();
-    assert!(stored.jwks.is_some());
+    assert_eq!(stored.email, "ana@example.com");
 }
 
 #[tokio::test]
@@ -201,13 +219,75 @@ async fn entitlements_verify_online_and_answer_offline_from_the_stored_token() {
     assert_eq!(online.calls.as_ref().map(|c| c.limit), Some(5));
     assert!(store.load().unwrap().unwrap().entitlement_token.is_some());
 
-    let offline = Client::new("http://127.0.0.1:9", store.clone())
-        .unwrap()
-        .with_app_url(app.state.settings.base_url.clone());
+    let offline = offline_client_of(&app, store.clone());
     assert_eq!(
         offline.entitlements().await.unwrap().source,
         Source::Offline
     );
+}
+
+#[tokio::test]
+async fn an_entitlement_token_names_its_session_and_another_session_s_is_refused_offline() {
+    let app = spawn().await;
+    let (client, store) = client_of(&app);
+    store
+        .save(&stored_session(&app, "ana@example.com").await)
+        .unwrap();
+    client.entitlements().await.unwrap();
+    let ours = store.load().unwrap().unwrap();
+    let token = ours.entitlement_token.clone().unwrap();
+    let payload = token.split('.').nth(1).unwrap();
+    use base64::Engine;
+    let claims: Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(payload)
+            .unwrap(),
+    )
+    .unwrap();
+    let sid = claims["sid"]
+        .as_str()
+        .expect("the session id is in the token");
+    let access: Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(ours.access_token.split('.').nth(1).unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(access["sid"].as_str(), Some(sid));
+
+    // The same user's other session (another device) holding this session's token.
+    let (status, second) = body(app.signin("ana@example.com", PASSWORD).await).await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    let mut other = as_stored(second);
+    other.entitlement_token = Some(token);
+    let other_store = Arc::new(MemoryStore::new());
+    other_store.save(&other).unwrap();
+    let answer = offline_client_of(&app, other_store).entitlements().await;
+    assert!(
+        matches!(&answer, Err(Error::InvalidEntitlement(why)) if why.contains("another session")),
+        "{answer:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_client_that_does_not_pin_the_server_s_key_refuses_its_entitlement_tokens() {
+    let app = spawn().await;
+    let store = Arc::new(MemoryStore::new());
+    store
+        .save(&stored_session(&app, "ana@example.com").await)
+        .unwrap();
+    let other_key = serde_json::json!({ "keys": [{ "kty": "OKP", "crv": "Ed25519",
+        "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", "kid": "other" }] });
+    let client = Client::new(&app.address, store.clone())
+        .unwrap()
+        .with_app_url(app.state.settings.base_url.clone())
+        .with_entitlement_keys(serde_json::from_value(other_key).unwrap());
+    let answer = client.entitlements().await;
+    assert!(
+        matches!(answer, Err(Error::InvalidEntitlement(_))),
+        "{answer:?}"
+    );
+    assert!(store.load().unwrap().unwrap().entitlement_token.is_none());
 }
 
 #[tokio::test]
@@ -246,4 +326,22 @@ async fn the_free_trial_meters_calls_and_says_when_they_are_used_up() {
             .await,
         Err(Error::CallNotFound(_))
     ));
+}
+
+#[tokio::test]
+async fn online_the_server_s_token_resets_a_highest_time_that_was_far_ahead() {
+    let app = spawn().await;
+    let (client, store) = client_of(&app);
+    let mut session = stored_session(&app, "ana@example.com").await;
+    // Once run with a clock a year ahead: offline, every token would look expired.
+    session.highest_seen = now() + 365 * 86_400;
+    store.save(&session).unwrap();
+    assert_eq!(client.entitlements().await.unwrap().source, Source::Online);
+    let seen = store.load().unwrap().unwrap().highest_seen;
+    assert!(seen <= now() + 5, "{seen}");
+    let offline = offline_client_of(&app, store.clone());
+    assert_eq!(
+        offline.entitlements().await.unwrap().source,
+        Source::Offline
+    );
 }

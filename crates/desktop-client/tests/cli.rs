@@ -103,18 +103,23 @@ async fn login_prints_the_consent_page_then_reports_a_denial_in_the_browser() {
 }
 
 #[tokio::test]
-async fn login_refuses_a_redirect_that_carries_another_state() {
-    let (out, _) = login_no_browser(|url| {
+async fn login_answers_400_to_a_redirect_with_another_state_and_keeps_waiting_for_ours() {
+    let (out, forged) = login_no_browser(|url| {
+        let redirect = param(&url, "redirect_uri");
+        let forged = get(&format!("{redirect}?code=stolen&state=not-ours"));
+        // Still listening: our own answer ends the sign-in.
         get(&format!(
-            "{}?code=stolen&state=not-ours",
-            param(&url, "redirect_uri")
-        ))
+            "{redirect}?error=access_denied&state={}",
+            param(&url, "state")
+        ));
+        forged
     })
     .await;
     let (_, stderr) = text(&out);
+    assert!(forged.starts_with("HTTP/1.1 400"), "{forged}");
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr.contains("did not match this sign-in attempt"),
+        stderr.contains("Sign-in was cancelled in the browser."),
         "{stderr}"
     );
 }
@@ -131,7 +136,7 @@ async fn signed_in_store(app: &TestApp, dir: &TempDir) -> PathBuf {
         user_id: s["user"]["id"].as_str().unwrap().into(),
         email: "ana@example.com".into(),
         entitlement_token: None,
-        jwks: None,
+        highest_seen: 0,
     };
     let path = dir.0.join("session.json");
     use closewise_desktop_client::TokenStore;
@@ -169,6 +174,24 @@ async fn whoami_and_logout_work_against_the_api() {
     assert!(text(&out)
         .1
         .contains("You are signed out. Sign in to continue."));
+}
+
+#[test]
+fn the_hidden_clock_offset_refuses_to_move_the_clock_back() {
+    let dir = TempDir::new();
+    let store = dir.0.join("s.json");
+    let out = desktop("http://127.0.0.1:9", &store)
+        .args(["--clock-offset", "-86400", "entitlements"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out).1);
+    let out = desktop("http://127.0.0.1:9", &store)
+        .env("CLOSEWISE_DESKTOP_CLOCK_OFFSET", "-1")
+        .arg("entitlements")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out).1);
+    assert!(text(&out).1.contains("-1"), "{}", text(&out).1);
 }
 
 #[test]

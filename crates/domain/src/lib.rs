@@ -18,6 +18,7 @@
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
+//! - [`network`]: whether two client addresses are on the same network (/24, /64).
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
 
 pub mod catalogue;
@@ -25,6 +26,7 @@ pub mod checkout;
 pub mod email;
 pub mod limits;
 pub mod mail_domains;
+pub mod network;
 pub mod oauth;
 pub mod over_seats;
 pub mod password;

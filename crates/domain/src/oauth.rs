@@ -89,6 +89,8 @@ pub enum AuthorizeError {
     InvalidRedirectUri,
     /// A missing or malformed parameter, named.
     InvalidRequest(&'static str),
+    /// A device name or platform with invisible or direction-changing characters.
+    InvalidDeviceName,
 }
 
 impl AuthorizeError {
@@ -97,6 +99,7 @@ impl AuthorizeError {
             AuthorizeError::InvalidClient => "invalid_client",
             AuthorizeError::InvalidRedirectUri => "invalid_redirect_uri",
             AuthorizeError::InvalidRequest(_) => "invalid_request",
+            AuthorizeError::InvalidDeviceName => "invalid_device_name",
         }
     }
 
@@ -109,6 +112,7 @@ impl AuthorizeError {
             AuthorizeError::InvalidRequest(p) => {
                 format!("This sign-in link has a missing or invalid {p}. Start the sign-in again from the app.")
             }
+            AuthorizeError::InvalidDeviceName => INVISIBLE_LABEL_MESSAGE.into(),
         }
     }
 }
@@ -136,12 +140,12 @@ pub struct AuthorizationRequest {
     pub platform: Option<String>,
 }
 
-/// A device name or platform: trimmed, 1–`max` characters, no control characters.
-pub fn device_label(raw: &str, max: usize) -> Option<String> {
-    let s = raw.trim();
-    let n = s.chars().count();
-    ((1..=max).contains(&n) && !s.chars().any(char::is_control)).then(|| s.to_string())
-}
+mod label;
+pub use label::{device_label, is_refused_in_label, LabelError};
+
+/// What the API answers with `invalid_device_name` when a name or platform hides characters.
+pub const INVISIBLE_LABEL_MESSAGE: &str =
+    "The device name and platform cannot contain invisible or text-direction characters.";
 
 impl AuthorizationRequest {
     /// Checks the client first, then the redirect URI (so an invalid one is never redirected to),
@@ -171,7 +175,10 @@ impl AuthorizationRequest {
             .ok_or(InvalidRequest("state"))?;
         let optional = |raw: Option<&str>, max, name| match raw.filter(|s| !s.is_empty()) {
             None => Ok(None),
-            Some(s) => device_label(s, max).map(Some).ok_or(InvalidRequest(name)),
+            Some(s) => device_label(s, max).map(Some).map_err(|e| match e {
+                LabelError::Invisible => InvalidDeviceName,
+                LabelError::Length => InvalidRequest(name),
+            }),
         };
         Ok(AuthorizationRequest {
             redirect_uri: redirect_uri.to_string(),

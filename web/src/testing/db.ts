@@ -40,6 +40,9 @@ export interface DeviceCodeRow {
   platform: string;
   requestedAt: number;
   expiresAt: number;
+  /** Where the request came from, and whether that is the approver's network (the API decides). */
+  requestedFrom: string | null;
+  sameNetwork: boolean;
   status: "pending" | "approved" | "denied";
   userId: string | null;
 }
@@ -272,7 +275,15 @@ export function createDb() {
 
     /** Seeds a pending device sign-in; answers its user code as shown ("WDJB-MJHT"). */
     deviceCode(
-      input: { deviceName?: string; platform?: string; code?: string; requestedAt?: number; ttlMs?: number } = {},
+      input: {
+        deviceName?: string;
+        platform?: string;
+        code?: string;
+        requestedAt?: number;
+        ttlMs?: number;
+        requestedFrom?: string | null;
+        sameNetwork?: boolean;
+      } = {},
     ): string {
       const code = input.code
         ? normalizeUserCode(input.code)
@@ -284,6 +295,8 @@ export function createDb() {
         platform: input.platform ?? "macos",
         requestedAt,
         expiresAt: requestedAt + (input.ttlMs ?? 600_000),
+        requestedFrom: input.requestedFrom === undefined ? "127.0.0.1" : input.requestedFrom,
+        sameNetwork: input.sameNetwork ?? true,
         status: "pending",
         userId: null,
       });

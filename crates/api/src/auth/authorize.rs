@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::grants::desktop;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{AppJson, AppQuery, AuthUser};
+use crate::extract::{AppJson, AppQuery, AuthUser, ClientIp};
 use crate::state::AppState;
 
 /// The request the desktop app opens in the browser.
@@ -28,6 +28,8 @@ pub struct AuthorizeQuery {
     pub code_challenge_method: Option<String>,
     /// 1–512 characters, returned verbatim.
     pub state: Option<String>,
+    /// 1–100 characters, no control, format (bidi, zero-width), line or paragraph separator
+    /// characters (`invalid_device_name`); the same for `platform` (1–40).
     pub device_name: Option<String>,
     pub platform: Option<String>,
 }
@@ -38,8 +40,12 @@ pub struct AuthorizeInfo {
     pub client_id: String,
     pub client_name: String,
     pub redirect_uri: String,
+    /// Chosen by the app that opened the page: anyone can name a request anything.
     pub device_name: Option<String>,
     pub platform: Option<String>,
+    /// The address this page was opened from, as this server sees it. The code goes back only to
+    /// `redirect_uri` on this same computer, so there is no other network to compare with.
+    pub requested_from: String,
 }
 
 #[derive(Deserialize, ToSchema, Clone, Copy, PartialEq, Eq)]
@@ -88,8 +94,9 @@ fn check(q: &AuthorizeQuery) -> ApiResult<AuthorizationRequest> {
 
 #[utoipa::path(get, path = "/api/auth/authorize", tag = "auth", params(AuthorizeQuery),
     responses((status = 200, body = AuthorizeInfo),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`")))]
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`, `invalid_device_name`")))]
 pub async fn authorize_info(
+    ClientIp(ip): ClientIp,
     AppQuery(q): AppQuery<AuthorizeQuery>,
 ) -> ApiResult<AppJson<AuthorizeInfo>> {
     let req = check(&q)?;
@@ -99,6 +106,7 @@ pub async fn authorize_info(
         redirect_uri: req.redirect_uri,
         device_name: req.device_name,
         platform: req.platform,
+        requested_from: ip.to_string(),
     }))
 }
 
@@ -108,7 +116,7 @@ fn encode(s: &str) -> String {
 
 #[utoipa::path(post, path = "/api/auth/authorize", tag = "auth", request_body = AuthorizeRequest,
     responses((status = 200, body = AuthorizeResponse),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`, `invalid_device_name`"),
         (status = 403, body = crate::error::ErrorBody, description = "`email_not_confirmed`")),
     security(("bearer" = [])))]
 pub async fn authorize(

@@ -5,7 +5,10 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use closewise_core::desktop_auth::DesktopAuthError;
-use closewise_domain::oauth::{device_label, CLIENT_ID, DEVICE_NAME_MAX, PLATFORM_MAX};
+use closewise_domain::network::same_network;
+use closewise_domain::oauth::{
+    device_label, LabelError, CLIENT_ID, DEVICE_NAME_MAX, INVISIBLE_LABEL_MESSAGE, PLATFORM_MAX,
+};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -68,10 +71,11 @@ pub(super) async fn require_verified(state: &AppState, auth: &AuthUser) -> ApiRe
 pub struct DeviceRequest {
     #[serde(default)]
     pub client_id: String,
-    /// 1–100 characters, shown to the user and kept on the session.
+    /// 1–100 characters, shown to the user and kept on the session; no control, format (bidi,
+    /// zero-width), line or paragraph separator characters (variation selectors are fine).
     #[serde(default)]
     pub device_name: String,
-    /// 1–40 characters.
+    /// 1–40 characters, the same characters as `device_name`.
     #[serde(default)]
     pub platform: String,
 }
@@ -90,7 +94,7 @@ pub struct DeviceResponse {
 
 #[utoipa::path(post, path = "/api/auth/device", tag = "auth", request_body = DeviceRequest,
     responses((status = 200, body = DeviceResponse),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_device_name`, `invalid_platform`"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_device_name` (also for hidden or direction-changing characters in the platform), `invalid_platform`"),
         (status = 429, body = crate::error::ErrorBody)))]
 pub async fn request_device(
     State(state): State<AppState>,
@@ -104,20 +108,22 @@ pub async fn request_device(
             "This sign-in is not from the Closewise app.",
         ));
     }
-    let device_name = device_label(&body.device_name, DEVICE_NAME_MAX).ok_or_else(|| {
-        ApiError::bad_request(
+    let device_name = device_label(&body.device_name, DEVICE_NAME_MAX).map_err(|e| {
+        label_error(
+            e,
             "invalid_device_name",
             "The device name must be 1 to 100 characters.",
         )
     })?;
-    let platform = device_label(&body.platform, PLATFORM_MAX).ok_or_else(|| {
-        ApiError::bad_request(
+    let platform = device_label(&body.platform, PLATFORM_MAX).map_err(|e| {
+        label_error(
+            e,
             "invalid_platform",
             "The platform must be 1 to 40 characters.",
         )
     })?;
     let grant = desktop(&state)
-        .request_device(&device_name, &platform)
+        .request_device(&device_name, &platform, ip)
         .await?;
     let verification_uri = format!("{}/activate", state.settings.base_url);
     let user_code = grant.user_code.display();
@@ -131,6 +137,17 @@ pub async fn request_device(
     }))
 }
 
+/// A hidden or direction-changing character is `invalid_device_name` for the platform too: the
+/// two are shown side by side, and the trick is the same.
+fn label_error(e: LabelError, length_code: &'static str, length_message: &str) -> ApiError {
+    match e {
+        LabelError::Invisible => {
+            ApiError::bad_request("invalid_device_name", INVISIBLE_LABEL_MESSAGE)
+        }
+        LabelError::Length => ApiError::bad_request(length_code, length_message),
+    }
+}
+
 #[derive(Deserialize, ToSchema)]
 #[schema(as = UserCodeBody)]
 pub struct UserCodeRequest {
@@ -142,8 +159,15 @@ pub struct UserCodeRequest {
 #[schema(as = PendingDevice)]
 pub struct LookupResponse {
     pub user_code: String,
+    /// Chosen by the device that asked: anyone can name a request anything.
     pub device_name: String,
     pub platform: String,
+    /// The address the request came from (as this server sees it); null for requests older than
+    /// the record of addresses.
+    pub requested_from: Option<String>,
+    /// Whether `requested_from` is on the caller's network (same IPv4 /24 or IPv6 /64); false
+    /// when unknown. The page warns when it is not.
+    pub same_network: bool,
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub requested_at: OffsetDateTime,
@@ -188,6 +212,8 @@ pub async fn lookup(
         user_code: d.user_code.display(),
         device_name: d.device_name,
         platform: d.platform,
+        requested_from: d.requested_ip.map(|r| r.to_string()),
+        same_network: d.requested_ip.is_some_and(|r| same_network(r, ip)),
         requested_at: d.requested_at,
         expires_at: d.expires_at,
         status: "pending".into(),

@@ -93,7 +93,7 @@ both!(
         let (status, info) = body(info).await;
         assert_eq!(status, StatusCode::OK, "{info}");
         assert_eq!(info, json!({ "client_id": "closewise-desktop", "client_name": "Closewise for desktop",
-            "redirect_uri": REDIRECT, "device_name": "Ana's MacBook", "platform": "macos" }));
+            "redirect_uri": REDIRECT, "device_name": "Ana's MacBook", "platform": "macos", "requested_from": "127.0.0.1" }));
 
         let (status, v) = authorize(&app, token, &[], "allow").await;
         assert_eq!(status, StatusCode::OK, "{v}");

@@ -10,6 +10,7 @@ mod billing;
 mod calls;
 mod client_ip;
 mod desktop_signin;
+mod device_names;
 mod device_signin;
 mod devices;
 mod entitlements;

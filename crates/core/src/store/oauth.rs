@@ -47,6 +47,8 @@ pub struct DeviceCodeRow {
     pub last_polled_at_ms: Option<i64>,
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
+    /// The requesting client's address, as text; NULL on requests older than the column.
+    pub requested_ip: Option<String>,
 }
 
 pub struct NewDeviceCode<'a> {
@@ -59,6 +61,7 @@ pub struct NewDeviceCode<'a> {
     pub interval_secs: i32,
     pub now: OffsetDateTime,
     pub expires_at: OffsetDateTime,
+    pub requested_ip: Option<&'a str>,
 }
 
 /// A device session to start: the session, its first refresh token and the device's name.
@@ -101,7 +104,7 @@ pub enum CodeRedemption {
 const CODE_COLUMNS: &str =
     "id, user_id, client_id, redirect_uri, code_challenge, device_name, platform, expires_at";
 const DEVICE_COLUMNS: &str = "id, user_code, client_id, device_name, platform, status, user_id, \
-    interval_secs, last_polled_at_ms, created_at, expires_at";
+    interval_secs, last_polled_at_ms, created_at, expires_at, requested_ip";
 const INSERT_DEVICE_SESSION: &str = "INSERT INTO sessions \
     (id, user_id, created_at, refreshed_at, client_id, device_name, platform, last_seen_at) \
     VALUES ($1, $2, $3, $3, $4, $5, $6, $3)";
@@ -211,8 +214,8 @@ impl Store {
     pub async fn insert_device_code(&self, d: &NewDeviceCode<'_>) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| sqlx::query(
             "INSERT INTO device_codes (id, device_code_hash, user_code, client_id, device_name, \
-             platform, status, interval_secs, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9)"
+             platform, status, interval_secs, created_at, expires_at, requested_ip) \
+             VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8, $9, $10)"
         )
         .bind(d.id)
         .bind(d.device_code_hash)
@@ -223,6 +226,7 @@ impl Store {
         .bind(d.interval_secs)
         .bind(d.now)
         .bind(d.expires_at)
+        .bind(d.requested_ip)
         .execute(p)
         .await
         .map(|_| ()))

@@ -41,6 +41,35 @@ describe("/activate", () => {
     expect(requested).toHaveTextContent(/\(\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\)/);
   });
 
+  it("shows where the request came from and labels the name as the device's own choice", async () => {
+    const email = signedIn();
+    const code = db.deviceCode({ deviceName: "Your MacBook (IT)", requestedFrom: "198.51.100.7", sameNetwork: true });
+    renderApp(`/activate?user_code=${code}`, { signedInAs: email });
+    const name = await screen.findByText("Your MacBook (IT)");
+    expect(name.previousElementSibling).toHaveTextContent("Name (chosen by the device)");
+    const from = screen.getByText("198.51.100.7");
+    expect(from.previousElementSibling).toHaveTextContent("Requested from");
+    expect(screen.queryByText(/different network/i)).not.toBeInTheDocument();
+  });
+
+  it("warns in words when the API says the request came from another network", async () => {
+    const email = signedIn();
+    const code = db.deviceCode({ requestedFrom: "203.0.113.9", sameNetwork: false });
+    renderApp(`/activate?user_code=${code}`, { signedInAs: email });
+    const warning = await screen.findByRole("alert");
+    expect(warning).toHaveTextContent("Different network (203.0.113.9).");
+    expect(warning).toHaveTextContent(/someone may be trying to get into your account/);
+    expect(screen.getByRole("button", { name: "Approve" })).toBeEnabled();
+  });
+
+  it("says the address is unknown for a request older than the record of addresses", async () => {
+    const email = signedIn();
+    const code = db.deviceCode({ requestedFrom: null, sameNetwork: false });
+    renderApp(`/activate?user_code=${code}`, { signedInAs: email });
+    expect(await screen.findByText("Unknown address")).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(/different network than yours/);
+  });
+
   it("says it is looking up, then approves: the device is signed in", async () => {
     const email = signedIn();
     const code = db.deviceCode();

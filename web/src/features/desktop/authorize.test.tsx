@@ -51,6 +51,7 @@ describe("/authorize", () => {
           redirect_uri: request.redirect_uri,
           device_name: null,
           platform: null,
+          requested_from: "127.0.0.1",
         });
       }),
     );
@@ -60,6 +61,21 @@ describe("/authorize", () => {
     expect(await screen.findByRole("heading", { name: "Closewise for desktop wants to sign in to your account" })).toBeVisible();
     expect(screen.getByText("Not named")).toBeInTheDocument();
     expect(screen.getByText("Unknown platform")).toBeInTheDocument();
+  });
+
+  it("labels the name as the device's own choice and shows the address the page was opened from", async () => {
+    db.createUser({ email: "ana@example.com" });
+    renderApp(path(), { signedInAs: "ana@example.com" });
+    const name = await screen.findByText("Ana's MacBook Pro");
+    expect(name.previousElementSibling).toHaveTextContent("Name (chosen by the device)");
+    expect(screen.getByText("127.0.0.1 (this browser)").previousElementSibling).toHaveTextContent("Requested from");
+  });
+
+  it("shows the API's refusal of a name with a hidden character", async () => {
+    db.createUser({ email: "ana@example.com" });
+    renderApp(path({ device_name: "Your MacBook \u202E(TI)" }), { signedInAs: "ana@example.com" });
+    expect(await screen.findByText(/cannot contain invisible or text-direction characters/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Continue" })).not.toBeInTheDocument();
   });
 
   it("shows the device, and Continue allows and goes back to the app with the code", async () => {

@@ -93,8 +93,11 @@ export interface AuthorizeCheck {
   client_id: string;
   client_name: string;
   redirect_uri: string;
+  /** Chosen by the app that opened the page: shown as such. */
   device_name: string | null;
   platform: string | null;
+  /** The address this page was opened from (the code only goes back to this computer). */
+  requested_from: string;
 }
 
 export type AuthorizeDecision = "allow" | "deny";
@@ -117,8 +120,13 @@ export interface DeviceAuthorization {
 /** `POST /api/auth/device/lookup`: the pending request behind a user code. */
 export interface DeviceCodeRequest {
   user_code: string;
+  /** Chosen by the device that asked: shown as such. */
   device_name: string;
   platform: string;
+  /** The address the request came from; null for requests older than the record of addresses. */
+  requested_from: string | null;
+  /** Computed by the server: the request came from the approver's network (/24, /64). */
+  same_network: boolean;
   requested_at: string;
   expires_at: string;
   status: "pending";

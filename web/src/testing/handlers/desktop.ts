@@ -26,6 +26,13 @@ function checkAuthorizeRequest(params: Record<string, unknown>) {
   if (text("code_challenge_method") !== "S256") return invalid("code_challenge_method must be S256");
   const state = text("state") ?? "";
   if (state.length < 1 || state.length > 512) return invalid("state is required (1 to 512 characters)");
+  // The API's rule (crates/domain, oauth/label.rs), less its short list of invisible fillers.
+  if ([text("device_name"), text("platform")].some((v) => v && /[\p{Cc}\p{Cf}\u2028\u2029]/u.test(v)))
+    return apiError(
+      400,
+      "invalid_device_name",
+      "The device name and platform cannot contain invisible or text-direction characters.",
+    );
   return null;
 }
 
@@ -124,6 +131,7 @@ export const desktopRoutes: MockRoute[] = [
         redirect_uri: params.redirect_uri,
         device_name: params.device_name ?? null,
         platform: params.platform ?? null,
+        requested_from: "127.0.0.1",
       });
     },
   },
@@ -163,6 +171,8 @@ export const desktopRoutes: MockRoute[] = [
         user_code: formatUserCode(row.userCode),
         device_name: row.deviceName,
         platform: row.platform,
+        requested_from: row.requestedFrom,
+        same_network: row.sameNetwork,
         requested_at: db.iso(row.requestedAt),
         expires_at: db.iso(row.expiresAt),
         status: "pending",

@@ -21,7 +21,8 @@ pub struct Opt {
     /// The session file [default: <config dir>/closewise/desktop-session.json].
     #[arg(long, env = "CLOSEWISE_STORE", global = true)]
     pub store: Option<PathBuf>,
-    /// Pretend the clock is this many seconds ahead (to try the offline grace period).
+    /// Pretend the clock is this many seconds ahead (to try the offline grace period); never
+    /// behind, which would stretch it.
     #[arg(
         long,
         env = "CLOSEWISE_DESKTOP_CLOCK_OFFSET",
@@ -29,7 +30,11 @@ pub struct Opt {
         hide = true,
         global = true
     )]
-    pub clock_offset: i64,
+    pub clock_offset: u32,
+    /// A JWKS file of the keys to trust for entitlement tokens instead of the built-in ones, for a
+    /// development server (save its /.well-known/jwks.json). Debug builds only.
+    #[arg(long, env = "CLOSEWISE_ENTITLEMENT_JWKS", global = true)]
+    pub entitlement_jwks: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }

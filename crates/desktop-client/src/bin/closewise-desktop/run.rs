@@ -17,6 +17,19 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
     if let Some(app_url) = &opt.app_url {
         client = client.with_app_url(app_url);
     }
+    if let Some(path) = &opt.entitlement_jwks {
+        // A release binary trusts only its built-in keys: a user who could pass a key of their
+        // own could sign their own entitlements.
+        anyhow::ensure!(
+            cfg!(debug_assertions),
+            "--entitlement-jwks is for development builds only"
+        );
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let keys = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a JWKS", path.display()))?;
+        client = client.with_entitlement_keys(keys);
+    }
     match opt.command {
         Command::Login(login) => sign_in(&client, login).await?,
         Command::Whoami => match client.user().await {

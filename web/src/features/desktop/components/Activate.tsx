@@ -8,6 +8,7 @@ import type { DeviceCodeRequest, User } from "../../../lib/api/types";
 import { absoluteTime, platformName, relativeTime } from "../../../lib/devices";
 import { formatUserCode, isCompleteUserCode } from "../userCode";
 import { DesktopCard, DeviceDetails, Problem } from "./DesktopCard";
+import { OtherNetworkWarning, requestedFromText } from "./RequestOrigin";
 
 const TITLE = "Activate the Closewise app";
 export const APPROVED_TEXT = "Your device is signed in. You can return to the Closewise app.";
@@ -48,11 +49,13 @@ function Confirm({
       <DeviceDetails
         rows={[
           ["Code", request.user_code],
-          ["Device", request.device_name],
+          ["Name (chosen by the device)", request.device_name],
           ["Platform", platformName(request.platform)],
+          ["Requested from", requestedFromText(request.requested_from)],
           ["Requested", <Requested key="at" at={request.requested_at} />],
         ]}
       />
+      {!request.same_network && <OtherNetworkWarning address={request.requested_from} />}
       {step.error && (
         <div className="mt-4">
           <Problem>{step.error}</Problem>

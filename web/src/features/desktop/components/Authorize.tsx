@@ -70,8 +70,9 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
       </p>
       <DeviceDetails
         rows={[
-          ["Device", check.device_name ?? "Not named"],
+          ["Name (chosen by the device)", check.device_name ?? "Not named"],
           ["Platform", platformName(check.platform)],
+          ["Requested from", `${check.requested_from} (this browser)`],
         ]}
       />
       {step.error && (
