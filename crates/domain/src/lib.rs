@@ -17,6 +17,7 @@
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
+//! - [`sweep`]: which expired rows are deleted and when; the cap on pending device requests.
 
 pub mod catalogue;
 pub mod checkout;
@@ -26,6 +27,7 @@ pub mod oauth;
 pub mod password;
 pub mod plan;
 pub mod subscription;
+pub mod sweep;
 pub mod team_billing;
 pub mod teams;
 pub mod tokens;
