@@ -111,7 +111,7 @@ pub async fn start(
     responses(
         (status = 200, body = HeartbeatResponse),
         (status = 404, body = crate::error::ErrorBody, description = "`call_not_found`"),
-        (status = 409, body = crate::error::ErrorBody, description = "`call_time_limit_reached` or `call_ended`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`call_time_limit_reached` (5 minutes free, 4 hours paid), `plan_lapsed` (a paid call whose plan ended) or `call_ended`"),
     ),
     security(("bearer" = [])))]
 pub async fn heartbeat(

@@ -8,6 +8,10 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use secrecy::{ExposeSecret, SecretString};
 
+use closewise_domain::sweep::{
+    DEFAULT_MAX_PENDING_DEVICE_REQUESTS as MAX_PENDING, DEFAULT_SWEEP_INTERVAL_SECS as SWEEP_SECS,
+};
+
 pub use closewise_core::billing::{
     StripeConnection, DEV_STRIPE_API_BASE, DEV_STRIPE_SECRET_KEY, DEV_STRIPE_WEBHOOK_SECRET,
 };
@@ -44,6 +48,11 @@ pub struct Settings {
     /// This replica's name in logs (every request's span) and on the audit rows it writes
     /// (`APP_INSTANCE`, default the host name).
     pub instance: String,
+    /// How often expired rows are swept (`SWEEP_INTERVAL_SECS`, default 300; 0: never).
+    pub sweep_interval: Duration,
+    /// The most device sign-in requests waiting at once (`DEVICE_REQUESTS_MAX_PENDING`, default
+    /// 10,000; 0: no cap).
+    pub device_requests_max_pending: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -231,6 +240,8 @@ impl Settings {
                 .map(|s| s.trim().to_owned())
                 .filter(|s| !s.is_empty())
                 .unwrap_or_else(closewise_core::store::default_instance),
+            sweep_interval: Duration::from_secs(num(&get, "SWEEP_INTERVAL_SECS", SWEEP_SECS)?),
+            device_requests_max_pending: num(&get, "DEVICE_REQUESTS_MAX_PENDING", MAX_PENDING)?,
         };
         settings.check()?;
         Ok(settings)

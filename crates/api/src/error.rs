@@ -84,6 +84,20 @@ impl ApiError {
         }
     }
 
+    /// `503` with `Retry-After`: a shared resource is full for now, not this client's fault.
+    pub fn unavailable_for(
+        code: &'static str,
+        message: impl Into<String>,
+        retry_after: u64,
+    ) -> Self {
+        ApiError::Client {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            code,
+            message: message.into(),
+            retry_after: Some(retry_after.max(1)),
+        }
+    }
+
     pub fn rate_limited(retry_after: u64) -> Self {
         let secs = retry_after.max(1);
         Self::too_many(
@@ -152,7 +166,9 @@ impl From<UsageError> for ApiError {
             UsageError::InvalidClientCallId | UsageError::InvalidGrant => StatusCode::BAD_REQUEST,
             UsageError::FreeCallsUsedUp { .. } => StatusCode::FORBIDDEN,
             UsageError::CallNotFound => StatusCode::NOT_FOUND,
-            UsageError::CallEnded | UsageError::CallTimeLimitReached => StatusCode::CONFLICT,
+            UsageError::CallEnded
+            | UsageError::CallTimeLimitReached { .. }
+            | UsageError::PlanLapsed => StatusCode::CONFLICT,
         };
         Self::new(status, e.code(), e.to_string())
     }

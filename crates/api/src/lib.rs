@@ -235,6 +235,11 @@ impl Application {
             state.settings.limits.sweep_interval,
             shutdown.subscribe(),
         ));
+        if !state.settings.sweep_interval.is_zero() {
+            let sweeper =
+                closewise_core::sweep::Sweeper::new(state.store.clone(), state.clock.clone());
+            tokio::spawn(sweeper.run(state.settings.sweep_interval, shutdown.subscribe()));
+        }
         let mut stop = shutdown.subscribe();
         let store = state.store.clone();
         let router = app(state);

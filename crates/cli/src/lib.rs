@@ -15,6 +15,7 @@ mod print;
 mod replay;
 mod seed;
 mod stats;
+mod sweep;
 mod team_changes;
 mod teams;
 mod usage;
@@ -102,7 +103,7 @@ fn effect(command: &Command) -> Effect {
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
         | Command::Webhooks(WebhooksCommand::Replay(_))
-        | Command::Db(DbCommand::Seed(_)) => Effect::Change,
+        | Command::Db(DbCommand::Seed(_) | DbCommand::Sweep(_)) => Effect::Change,
     }
 }
 
@@ -257,6 +258,7 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         }
         Command::Db(DbCommand::Migrate) => migrate(ctx).await,
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,
+        Command::Db(DbCommand::Sweep(a)) => sweep::sweep(ctx, a).await,
         Command::Stats(a) => stats::stats(ctx, a).await,
         Command::Audit(a) => accounts::audit(ctx, a).await,
     }

@@ -456,6 +456,21 @@ pub enum DbCommand {
     ///
     /// Example: closewise db seed fixtures/seed.json --yes
     Seed(DbSeed),
+    /// Deletes the rows that have stopped working, as the API does every SWEEP_INTERVAL_SECS:
+    /// expired device sign-in requests and authorization codes, old e-mail links, the refresh
+    /// tokens of ended sessions, ended rate-limit windows. Sessions, calls, the audit trail,
+    /// webhook events, mail and team invites are never deleted. Safe while the API runs.
+    ///
+    /// Example: closewise db sweep --yes --reason "disk alert"
+    Sweep(DbSweep),
+}
+
+#[derive(Args, Debug)]
+pub struct DbSweep {
+    #[command(flatten)]
+    pub reason: Reason,
+    #[command(flatten)]
+    pub confirm: Confirm,
 }
 
 #[derive(Args, Debug)]

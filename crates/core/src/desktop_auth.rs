@@ -10,6 +10,7 @@ use closewise_domain::oauth::{
     UserCode, AUTH_CODE_TTL, CLIENT_ID, DEFAULT_DEVICE_NAME, DEFAULT_PLATFORM, DEVICE_CODE_TTL,
     POLL_INTERVAL,
 };
+use closewise_domain::sweep::{device_request_allowed, DEFAULT_MAX_PENDING_DEVICE_REQUESTS};
 use closewise_domain::tokens::refresh_token_expiry;
 use rand::{Rng, RngCore};
 use sha2::{Digest, Sha256};
@@ -44,6 +45,9 @@ pub enum DesktopAuthError {
     UserCodeUsed,
     #[error("no such device")]
     DeviceNotFound,
+    /// Too many device requests are waiting for a decision, all clients together.
+    #[error("too many sign-in requests are waiting")]
+    TooManyDeviceRequests,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -60,6 +64,7 @@ impl DesktopAuthError {
             DesktopAuthError::ExpiredUserCode => "expired_user_code",
             DesktopAuthError::UserCodeUsed => "user_code_used",
             DesktopAuthError::DeviceNotFound => "device_not_found",
+            DesktopAuthError::TooManyDeviceRequests => "too_many_device_requests",
             DesktopAuthError::Database(_) => "internal",
         }
     }
@@ -121,6 +126,8 @@ pub struct DesktopAuth {
     store: Store,
     clock: Clock,
     session_max_age: Duration,
+    /// The most device requests waiting at once (`closewise_domain::sweep`; 0: no cap).
+    max_pending_devices: u32,
 }
 
 impl DesktopAuth {
@@ -129,7 +136,14 @@ impl DesktopAuth {
             store,
             clock,
             session_max_age,
+            max_pending_devices: DEFAULT_MAX_PENDING_DEVICE_REQUESTS,
         }
+    }
+
+    /// The same service with another cap on waiting device requests.
+    pub fn with_max_pending_devices(mut self, max: u32) -> Self {
+        self.max_pending_devices = max;
+        self
     }
 
     /// Issues an authorization code for `user_id` (who allowed the request); returns it in clear.
@@ -223,6 +237,18 @@ impl DesktopAuth {
         ip: IpAddr,
     ) -> Result<DeviceGrant, DesktopAuthError> {
         let now = self.clock.now();
+        // A global bound on top of the per-IP limit: many addresses together cannot fill the
+        // table faster than requests expire and the sweeper deletes them.
+        if self.max_pending_devices > 0 {
+            let pending = self
+                .store
+                .pending_device_codes(now, self.max_pending_devices)
+                .await?;
+            if !device_request_allowed(pending, self.max_pending_devices) {
+                tracing::warn!(pending, "device requests at their cap: refusing new ones");
+                return Err(DesktopAuthError::TooManyDeviceRequests);
+            }
+        }
         let requested_ip = ip.to_string();
         let device_code = random_code();
         let device_code_hash = hash_code(&device_code);

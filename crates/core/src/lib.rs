@@ -11,6 +11,7 @@
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access |
 //! | [`teams_admin`] | teams as operators see and change them (the CLI), audited, as nobody's member |
+//! | [`sweep`] | deletes expired rows (device and authorization codes, old links, ended sessions' tokens) |
 //! | [`usage`] | entitlements, the desktop app's calls, the Free Trial's meter, operators' grants |
 //! | [`clock`] | "now", manual in tests |
 //!
@@ -24,6 +25,7 @@ pub mod desktop_auth;
 pub mod mail;
 pub mod password;
 pub mod store;
+pub mod sweep;
 pub mod teams;
 pub mod teams_admin;
 pub mod usage;

@@ -3,14 +3,15 @@
 //! Trial's meter and the calls operators grant. The rules are `closewise_domain::usage`'s; this
 //! service reads the facts, applies them and stores the outcome.
 //!
-//! Calls end lazily: nothing runs in the background. A call that lapsed (abandoned or over its cap)
-//! is ended when its user next asks for entitlements, starts a call, or touches that call.
+//! Calls end lazily: nothing runs in the background. A call that lapsed (abandoned or over its cap,
+//! 5 minutes free, 4 hours paid) is ended when its user next asks for entitlements, starts a call,
+//! or touches that call; a heartbeat also ends a paid call whose plan has lapsed since it started.
 
 use closewise_domain::plan::FREE_TRIAL;
 use closewise_domain::team_billing::{access_with_team, Source};
 use closewise_domain::usage::{
-    self, entitlements, free_calls_used_up_message, start_decision, ClientCallId, EndReason,
-    Entitlements, StartDecision,
+    self, entitlements, free_calls_used_up_message, heartbeat_ending, start_decision, ClientCallId,
+    EndReason, Entitlements, StartDecision,
 };
 use uuid::Uuid;
 
@@ -30,8 +31,11 @@ pub enum UsageError {
     CallNotFound,
     #[error("{}", usage::CALL_ENDED_MESSAGE)]
     CallEnded,
-    #[error("{}", usage::CALL_TIME_LIMIT_MESSAGE)]
-    CallTimeLimitReached,
+    /// The call reached its cap; the message says which (`time_limit_message`).
+    #[error("{}", usage::time_limit_message(*max_seconds))]
+    CallTimeLimitReached { max_seconds: Option<u32> },
+    #[error("{}", usage::PLAN_LAPSED_MESSAGE)]
+    PlanLapsed,
     #[error("{}", usage::InvalidGrant)]
     InvalidGrant,
     #[error(transparent)]
@@ -45,7 +49,8 @@ impl UsageError {
             UsageError::FreeCallsUsedUp { .. } => "free_calls_used_up",
             UsageError::CallNotFound => "call_not_found",
             UsageError::CallEnded => "call_ended",
-            UsageError::CallTimeLimitReached => "call_time_limit_reached",
+            UsageError::CallTimeLimitReached { .. } => "call_time_limit_reached",
+            UsageError::PlanLapsed => "plan_lapsed",
             UsageError::InvalidGrant => "invalid_grant",
             UsageError::Database(_) => "internal",
         }
@@ -104,9 +109,13 @@ impl Usage {
     }
 
     /// Paid through the personal plan or a seat of a paid team (`access_with_team`).
-    fn decide(&self, facts: &UsageFacts) -> (Entitlements, Option<Source>) {
+    fn access(&self, facts: &UsageFacts) -> (usage::Access, Option<Source>) {
         let team = facts.team.as_ref().map(|t| &t.subscription);
-        let (access, source) = access_with_team(&facts.billing, team, self.clock.now());
+        access_with_team(&facts.billing, team, self.clock.now())
+    }
+
+    fn decide(&self, facts: &UsageFacts) -> (Entitlements, Option<Source>) {
+        let (access, source) = self.access(facts);
         (entitlements(access, facts.free_used, facts.granted), source)
     }
 
@@ -194,7 +203,8 @@ impl Usage {
         }
     }
 
-    /// The client says the call is still going. A call that lapsed is ended now, and says how.
+    /// The client says the call is still going. A call that lapsed is ended now, and says how; so
+    /// is a paid call whose plan lapsed since it started (subscription ended, seat removed).
     pub async fn heartbeat(
         &self,
         user_id: Uuid,
@@ -206,13 +216,25 @@ impl Usage {
             self.store.touch_session(session, now).await?;
         }
         let call = self.settled(user_id, call_id).await?;
-        if let Some(reason) = call.end_reason() {
-            return Err(ended_error(reason));
+        if call.end_reason().is_some() {
+            return Err(ended_error(&call));
+        }
+        if !call.free {
+            let (access, _) = self.access(&self.store.usage_facts(user_id).await?);
+            if let Some(ending) = heartbeat_ending(&call.open(), call.free, access, now) {
+                let call = if self.store.end_call(call.id, &ending).await? {
+                    tracing::info!(%user_id, call = %call.id, reason = ending.reason.as_str(), "call ended");
+                    call.ended(&ending)
+                } else {
+                    self.find(user_id, call_id).await?
+                };
+                return Err(ended_error(&call));
+            }
         }
         if !self.store.heartbeat_call(call.id, now).await? {
             // Ended by a concurrent request in between.
             let call = self.settled(user_id, call_id).await?;
-            return Err(ended_error(call.end_reason().unwrap_or(EndReason::Ended)));
+            return Err(ended_error(&call));
         }
         let elapsed_seconds = call.open().elapsed_seconds(now);
         Ok(Alive {
@@ -314,9 +336,13 @@ impl Usage {
     }
 }
 
-fn ended_error(reason: EndReason) -> UsageError {
-    match reason {
-        EndReason::TimeLimit => UsageError::CallTimeLimitReached,
+/// What touching an ended call answers: how it ended.
+fn ended_error(call: &CallRow) -> UsageError {
+    match call.end_reason().unwrap_or(EndReason::Ended) {
+        EndReason::TimeLimit => UsageError::CallTimeLimitReached {
+            max_seconds: call.max_seconds(),
+        },
+        EndReason::PlanLapsed => UsageError::PlanLapsed,
         EndReason::Ended | EndReason::Stale => UsageError::CallEnded,
     }
 }

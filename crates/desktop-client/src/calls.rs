@@ -1,6 +1,7 @@
 //! The call meter: start a call, send a heartbeat every 30 s, end it. The server decides; the
 //! errors the app acts on are typed ([`Error::FreeCallsUsedUp`], [`Error::CallTimeLimitReached`],
-//! [`Error::CallEnded`], [`Error::CallNotFound`]) and carry the server's message to show.
+//! [`Error::PlanLapsed`], [`Error::CallEnded`], [`Error::CallNotFound`]) and carry the server's
+//! message to show.
 
 use reqwest::{Method, StatusCode};
 use serde::{Deserialize, Serialize};
@@ -83,8 +84,9 @@ impl Client {
         Ok(call)
     }
 
-    /// Tells the server the call goes on. [`Error::CallTimeLimitReached`] means the free call was
-    /// ended at its limit: stop the hints and show the message.
+    /// Tells the server the call goes on. [`Error::CallTimeLimitReached`] means the call was ended
+    /// at its limit (5 minutes free, 4 hours paid), [`Error::PlanLapsed`] that the paid plan it
+    /// ran on has ended: stop the hints and show the message.
     pub async fn heartbeat(&self, call_id: &str) -> Result<Heartbeat> {
         let resp = self
             .authorized(Method::POST, &call_path(call_id, "heartbeat"), None)
@@ -140,6 +142,13 @@ mod tests {
         let limit = "Your free call has reached its 5-minute limit.";
         let e = error_from_body(409, body("call_time_limit_reached", limit).as_bytes());
         assert!(matches!(&e, Error::CallTimeLimitReached(m) if m == limit));
+        let lapsed = "Your paid plan is no longer active, so this call has ended. Renew to keep getting live hints.";
+        let e = error_from_body(409, body("plan_lapsed", lapsed).as_bytes());
+        assert!(matches!(&e, Error::PlanLapsed(m) if m == lapsed));
+        assert_eq!(
+            (e.code(), e.to_string().as_str()),
+            (Some("plan_lapsed"), lapsed)
+        );
         let e = error_from_body(
             409,
             body("call_ended", "This call has already ended.").as_bytes(),

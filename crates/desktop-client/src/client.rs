@@ -383,6 +383,7 @@ pub(crate) fn error_from_body(status: u16, body: &[u8]) -> Error {
     match error.code.as_str() {
         "free_calls_used_up" => Error::FreeCallsUsedUp(error.message),
         "call_time_limit_reached" => Error::CallTimeLimitReached(error.message),
+        "plan_lapsed" => Error::PlanLapsed(error.message),
         "call_ended" => Error::CallEnded(error.message),
         "call_not_found" => Error::CallNotFound(error.message),
         _ => Error::Api {

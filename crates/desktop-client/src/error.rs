@@ -31,9 +31,14 @@ pub enum Error {
     /// `403 free_calls_used_up`: the message names the limit.
     #[error("{0}")]
     FreeCallsUsedUp(String),
-    /// `409 call_time_limit_reached`: the free call hit its length limit and was ended.
+    /// `409 call_time_limit_reached`: the call hit its length limit (5 minutes free, 4 hours
+    /// paid) and was ended.
     #[error("{0}")]
     CallTimeLimitReached(String),
+    /// `409 plan_lapsed`: a paid call whose plan ended (subscription over, team seat removed) was
+    /// ended at this heartbeat.
+    #[error("{0}")]
+    PlanLapsed(String),
     /// `409 call_ended`.
     #[error("{0}")]
     CallEnded(String),
@@ -71,6 +76,7 @@ impl Error {
             Error::Api { code, .. } | Error::OAuth { code, .. } => Some(code),
             Error::FreeCallsUsedUp(_) => Some("free_calls_used_up"),
             Error::CallTimeLimitReached(_) => Some("call_time_limit_reached"),
+            Error::PlanLapsed(_) => Some("plan_lapsed"),
             Error::CallEnded(_) => Some("call_ended"),
             Error::CallNotFound(_) => Some("call_not_found"),
             _ => None,

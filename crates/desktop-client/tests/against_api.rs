@@ -345,3 +345,29 @@ async fn online_the_server_s_token_resets_a_highest_time_that_was_far_ahead() {
         Source::Offline
     );
 }
+
+#[tokio::test]
+async fn a_paid_call_whose_plan_lapsed_ends_at_the_next_heartbeat_with_its_reason() {
+    let app = spawn().await;
+    let (client, store) = client_of(&app);
+    store
+        .save(&stored_session(&app, "ana@example.com").await)
+        .unwrap();
+    let plan = |set: &str| {
+        format!(
+            "UPDATE user_plans SET {set} WHERE user_id = \
+             (SELECT id FROM users WHERE email = 'ana@example.com')"
+        )
+    };
+    client.entitlements().await.unwrap();
+    app.execute(&plan("plan_type = 'monthly', status = 'active'"))
+        .await;
+    let call = client.start_call(None).await.unwrap();
+    assert_eq!(call.max_seconds, None, "a paid call");
+    assert!(client.heartbeat(&call.call_id).await.is_ok());
+    app.execute(&plan("status = 'inactive'")).await;
+    let lapsed = client.heartbeat(&call.call_id).await.unwrap_err();
+    assert!(matches!(&lapsed, Error::PlanLapsed(_)), "{lapsed:?}");
+    assert_eq!(lapsed.code(), Some("plan_lapsed"));
+    assert!(lapsed.to_string().contains("no longer active"), "{lapsed}");
+}

@@ -20,6 +20,7 @@
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
 //! - [`network`]: whether two client addresses are on the same network (/24, /64).
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
+//! - [`sweep`]: which expired rows are deleted and when; the cap on pending device requests.
 
 pub mod catalogue;
 pub mod checkout;
@@ -33,6 +34,7 @@ pub mod password;
 pub mod plan;
 pub mod signup;
 pub mod subscription;
+pub mod sweep;
 pub mod team_billing;
 pub mod teams;
 pub mod tokens;

@@ -5,7 +5,11 @@
 //!   lasts, even if it ends at once. The same `client_call_id` again is the same call. Calls
 //!   started on the paid plan never count, also after a downgrade.
 //! - The Free Trial allows [`FREE_TRIAL`]`.calls` calls plus what operators granted, each at most
-//!   [`FREE_CALL_MAX_SECONDS`] long. Paid calls have no cap.
+//!   [`FREE_CALL_MAX_SECONDS`] long. Paid calls are not metered, but end after
+//!   [`PAID_CALL_MAX_SECONDS`]: a client that never ends a call (or a copied token heartbeating)
+//!   cannot hold one open for ever.
+//! - A paid call lives on its plan: the heartbeat that finds the plan lapsed (subscription ended,
+//!   team seat gone) ends it, [`EndReason::PlanLapsed`] ([`heartbeat_ending`]).
 //! - The client sends a heartbeat every [`HEARTBEAT_INTERVAL_SECONDS`]; a call without one for
 //!   [`STALE_AFTER_SECONDS`] has been abandoned and ends at its last heartbeat.
 //! - **Paid** is the plan row on monthly and active (what a subscription that counts as subscribed
@@ -22,6 +26,9 @@ use crate::subscription::SubscriptionStatus;
 
 /// The longest a free call runs: the Free Trial's minutes per call.
 pub const FREE_CALL_MAX_SECONDS: u32 = FREE_TRIAL.minutes_per_call * 60;
+/// The longest a paid call runs (4 hours): longer than any sales call, short enough that an
+/// abandoned-but-heartbeating client does not keep a call open for days.
+pub const PAID_CALL_MAX_SECONDS: u32 = 4 * 3600;
 /// How often the client reports that a call is still going.
 pub const HEARTBEAT_INTERVAL_SECONDS: i64 = 30;
 /// A call with no heartbeat for this long has been abandoned.
@@ -37,6 +44,10 @@ pub const ENTITLEMENT_VALID_FOR: Duration = Duration::hours(24);
 pub const ENTITLEMENT_GRACE: Duration = Duration::days(7);
 
 pub const CALL_TIME_LIMIT_MESSAGE: &str = "Your free call has reached its 5-minute limit.";
+pub const PAID_CALL_TIME_LIMIT_MESSAGE: &str =
+    "This call has reached its 4-hour limit. Start a new call to keep getting live hints.";
+pub const PLAN_LAPSED_MESSAGE: &str =
+    "Your paid plan is no longer active, so this call has ended. Renew to keep getting live hints.";
 pub const CALL_ENDED_MESSAGE: &str = "This call has already ended.";
 pub const CALL_NOT_FOUND_MESSAGE: &str = "There is no such call.";
 
@@ -226,6 +237,8 @@ pub enum EndReason {
     TimeLimit,
     /// No heartbeat for [`STALE_AFTER_SECONDS`].
     Stale,
+    /// A paid call whose plan had lapsed at a heartbeat.
+    PlanLapsed,
 }
 
 impl EndReason {
@@ -234,6 +247,7 @@ impl EndReason {
             EndReason::Ended => "ended",
             EndReason::TimeLimit => "time_limit",
             EndReason::Stale => "stale",
+            EndReason::PlanLapsed => "plan_lapsed",
         }
     }
 
@@ -242,6 +256,7 @@ impl EndReason {
         match s {
             "time_limit" => EndReason::TimeLimit,
             "stale" => EndReason::Stale,
+            "plan_lapsed" => EndReason::PlanLapsed,
             _ => EndReason::Ended,
         }
     }
@@ -264,17 +279,15 @@ pub struct Ending {
 }
 
 impl OpenCall {
-    /// The instant a free call reaches its cap.
-    pub fn cap(&self) -> Option<OffsetDateTime> {
-        self.max_seconds
-            .map(|m| self.started_at + Duration::seconds(i64::from(m)))
+    /// The instant the call reaches its cap: its own `max_seconds` (a free call's), else
+    /// [`PAID_CALL_MAX_SECONDS`] (a paid call's, also one stored before paid calls had a cap).
+    pub fn cap(&self) -> OffsetDateTime {
+        let max = self.max_seconds.unwrap_or(PAID_CALL_MAX_SECONDS);
+        self.started_at + Duration::seconds(i64::from(max))
     }
 
     fn capped(&self, t: OffsetDateTime) -> OffsetDateTime {
-        match self.cap() {
-            Some(cap) if t > cap => cap,
-            _ => t,
-        }
+        t.min(self.cap())
     }
 
     fn ending(&self, at: OffsetDateTime, reason: EndReason) -> Ending {
@@ -297,16 +310,37 @@ impl OpenCall {
         if now - self.last_heartbeat_at >= Duration::seconds(STALE_AFTER_SECONDS) {
             return Some(self.ending(self.last_heartbeat_at, EndReason::Stale));
         }
-        match self.cap() {
-            Some(cap) if now >= cap => Some(self.ending(cap, EndReason::TimeLimit)),
-            _ => None,
-        }
+        let cap = self.cap();
+        (now >= cap).then(|| self.ending(cap, EndReason::TimeLimit))
     }
 
     /// The client ends the call at `now` (unless it had already ended by itself).
     pub fn end(&self, now: OffsetDateTime) -> Ending {
         self.lapse(now)
             .unwrap_or_else(|| self.ending(now, EndReason::Ended))
+    }
+}
+
+/// What a heartbeat at `now` finds: the call ended by itself (`OpenCall::lapse`), or, for a call
+/// started on the paid plan (`free` false), ended now because `access` (the plan as it stands) is
+/// no longer paid. A call started free keeps its own terms whatever the plan does. None: it goes
+/// on. A paid plan whose payment is failing but has not ended is still paid (`access`).
+pub fn heartbeat_ending(
+    call: &OpenCall,
+    free: bool,
+    access: Access,
+    now: OffsetDateTime,
+) -> Option<Ending> {
+    call.lapse(now).or_else(|| {
+        (!free && access == Access::Free).then(|| call.ending(now, EndReason::PlanLapsed))
+    })
+}
+
+/// The message of a call that reached its cap: `max_seconds` is the call's own (None: paid).
+pub fn time_limit_message(max_seconds: Option<u32>) -> &'static str {
+    match max_seconds {
+        Some(_) => CALL_TIME_LIMIT_MESSAGE,
+        None => PAID_CALL_TIME_LIMIT_MESSAGE,
     }
 }
 

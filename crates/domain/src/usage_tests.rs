@@ -233,18 +233,91 @@ fn a_call_without_a_heartbeat_for_two_minutes_ends_at_its_last_heartbeat() {
 }
 
 #[test]
-fn a_paid_call_has_no_cap() {
+fn a_paid_call_is_not_metered_but_ends_after_four_hours() {
+    assert_eq!(PAID_CALL_MAX_SECONDS, 4 * 3600);
     let call = OpenCall {
         max_seconds: None,
         ..free_call(T0)
     };
-    assert_eq!(call.cap(), None);
+    assert_eq!(call.cap(), T0 + Duration::hours(4));
     let ending = call.end(T0 + Duration::seconds(100));
     assert_eq!(
         (ending.reason, ending.duration_seconds),
         (EndReason::Ended, 100)
     );
     assert_eq!(call.elapsed_seconds(T0 + Duration::seconds(4000)), 4000);
+    let beating = OpenCall {
+        last_heartbeat_at: T0 + Duration::hours(4) - Duration::seconds(10),
+        ..call
+    };
+    assert_eq!(
+        beating.lapse(T0 + Duration::hours(4) - Duration::seconds(1)),
+        None
+    );
+    assert_eq!(
+        beating.lapse(T0 + Duration::hours(4) + Duration::seconds(5)),
+        Some(Ending {
+            at: T0 + Duration::hours(4),
+            reason: EndReason::TimeLimit,
+            duration_seconds: 4 * 3600
+        })
+    );
+    assert_eq!(time_limit_message(None), PAID_CALL_TIME_LIMIT_MESSAGE);
+    assert_eq!(time_limit_message(Some(300)), CALL_TIME_LIMIT_MESSAGE);
+}
+
+#[test]
+fn a_heartbeat_ends_a_paid_call_whose_plan_lapsed_and_leaves_the_rest_alone() {
+    let paid = Access::Paid { warning: None };
+    let failing = Access::Paid {
+        warning: Some(Warning::PaymentFailed),
+    };
+    let call = OpenCall {
+        max_seconds: None,
+        ..free_call(T0)
+    };
+    let now = T0 + Duration::seconds(20);
+    assert_eq!(heartbeat_ending(&call, false, paid, now), None);
+    assert_eq!(
+        heartbeat_ending(&call, false, failing, now),
+        None,
+        "a failing payment warns only"
+    );
+    assert_eq!(
+        heartbeat_ending(&call, false, Access::Free, now),
+        Some(Ending {
+            at: now,
+            reason: EndReason::PlanLapsed,
+            duration_seconds: 20
+        })
+    );
+    // A free call keeps its own terms, whatever the plan does.
+    assert_eq!(
+        heartbeat_ending(&free_call(T0), true, Access::Free, now),
+        None
+    );
+    assert_eq!(
+        heartbeat_ending(&call, false, Access::Free, T0 + Duration::seconds(301)).map(|e| e.reason),
+        Some(EndReason::Stale),
+        "abandoned before the plan lapsed: it ended at its last heartbeat"
+    );
+    // Over its cap, the cap is the reason, not the plan.
+    let late = OpenCall {
+        last_heartbeat_at: T0 + Duration::hours(4),
+        ..call
+    };
+    assert_eq!(
+        heartbeat_ending(
+            &late,
+            false,
+            Access::Free,
+            T0 + Duration::hours(4) + Duration::seconds(1)
+        )
+        .map(|e| e.reason),
+        Some(EndReason::TimeLimit)
+    );
+    assert_eq!(EndReason::parse("plan_lapsed"), EndReason::PlanLapsed);
+    assert_eq!(EndReason::PlanLapsed.as_str(), "plan_lapsed");
 }
 
 #[test]

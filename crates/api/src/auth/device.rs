@@ -41,6 +41,11 @@ impl From<DesktopAuthError> for ApiError {
             DesktopAuthError::DeviceNotFound => {
                 ApiError::new(StatusCode::NOT_FOUND, code, "That device was not found.")
             }
+            DesktopAuthError::TooManyDeviceRequests => ApiError::unavailable_for(
+                code,
+                "Too many sign-in requests are waiting right now. Please try again in a minute.",
+                closewise_domain::sweep::DEVICE_REQUESTS_RETRY_AFTER_SECS,
+            ),
             DesktopAuthError::Database(e) => e.into(),
             other => ApiError::internal(other),
         }
@@ -95,7 +100,8 @@ pub struct DeviceResponse {
 #[utoipa::path(post, path = "/api/auth/device", tag = "auth", request_body = DeviceRequest,
     responses((status = 200, body = DeviceResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_device_name` (also for hidden or direction-changing characters in the platform), `invalid_platform`"),
-        (status = 429, body = crate::error::ErrorBody)))]
+        (status = 429, body = crate::error::ErrorBody),
+        (status = 503, body = crate::error::ErrorBody, description = "`too_many_device_requests`, with `Retry-After`: too many requests wait for a decision, all clients together")))]
 pub async fn request_device(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

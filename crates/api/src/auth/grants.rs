@@ -25,6 +25,7 @@ pub(super) fn desktop(state: &AppState) -> DesktopAuth {
         state.clock.clone(),
         max_session_age(state),
     )
+    .with_max_pending_devices(state.settings.device_requests_max_pending)
 }
 
 /// An OAuth error (RFC 6749 §5.2, RFC 8628 §3.5): the grants' answers, not our usual shape.

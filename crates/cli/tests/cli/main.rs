@@ -9,5 +9,6 @@ mod billing;
 mod mail;
 mod safety;
 mod seed_and_stats;
+mod sweep;
 mod teams;
 mod usage;

@@ -27,6 +27,7 @@ pub mod revocations;
 pub mod schema;
 pub mod sessions;
 pub mod stats;
+pub mod sweep;
 pub mod team_billing;
 pub mod team_join;
 pub mod team_seats;

@@ -65,7 +65,7 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
             }
         }
         Command::Call(Call::Heartbeat { id }) => {
-            let beat = client.heartbeat(&id).await?;
+            let beat = client.heartbeat(&id).await.map_err(|e| ended(&id, e))?;
             let limit = beat
                 .max_seconds
                 .map_or("no limit".into(), |m| format!("of {m} s"));
@@ -96,6 +96,20 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A heartbeat that found the call ended says why, with the server's reason code (`plan_lapsed`,
+/// `call_time_limit_reached`, `call_ended`), so a script can tell a lapsed plan from a time limit.
+fn ended(id: &str, e: Error) -> anyhow::Error {
+    match &e {
+        Error::PlanLapsed(m) | Error::CallTimeLimitReached(m) | Error::CallEnded(m) => {
+            anyhow::anyhow!(
+                "call {id} has ended ({}): {m}",
+                e.code().unwrap_or("call_ended")
+            )
+        }
+        _ => e.into(),
+    }
 }
 
 /// `--store PATH`: that file. Otherwise the system keychain for the tokens (the rest in the

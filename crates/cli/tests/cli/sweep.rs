@@ -1,0 +1,52 @@
+//! `db sweep`: the API's sweep run once by an operator, confirmed and audited.
+
+use closewise_core::desktop_auth::hash_code;
+use closewise_core::store::oauth::NewDeviceCode;
+use closewise_core::store::Store;
+use time::{Duration, OffsetDateTime};
+use uuid::Uuid;
+
+use crate::helpers::stderr;
+
+async fn device_code(store: &Store, tag: &str, expires_at: OffsetDateTime) {
+    store
+        .insert_device_code(&NewDeviceCode {
+            id: Uuid::now_v7(),
+            device_code_hash: &hash_code(tag),
+            user_code: &format!("{:0>8}", tag.to_uppercase()),
+            client_id: "closewise-desktop",
+            device_name: tag,
+            platform: "test",
+            interval_secs: 5,
+            now: expires_at - Duration::minutes(10),
+            expires_at,
+        })
+        .await
+        .unwrap();
+}
+
+both!(
+    async fn db_sweep_deletes_expired_requests_only_after_confirmation_and_audits_it(db) {
+        let store = db.store().await;
+        let now = OffsetDateTime::now_utc();
+        device_code(&store, "old", now - Duration::hours(2)).await;
+        device_code(&store, "live", now + Duration::minutes(10)).await;
+
+        let refused = db.run(&["db", "sweep"]).await;
+        assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+        assert!(stderr(&refused).contains("--yes"), "{}", stderr(&refused));
+        assert!(store.device_code_by_user_code("00000OLD").await.unwrap().is_some(), "nothing deleted");
+
+        let out = db.ok(&["db", "sweep", "--yes", "--reason", "disk alert"]).await;
+        assert!(out.contains("1 device request(s)"), "{out}");
+        assert!(store.device_code_by_user_code("00000OLD").await.unwrap().is_none());
+        assert!(store.device_code_by_user_code("0000LIVE").await.unwrap().is_some());
+        let audit = store.audit_log(5).await.unwrap();
+        assert_eq!(audit[0].action, "db.sweep");
+        assert_eq!(audit[0].actor, crate::helpers::ACTOR);
+        assert_eq!(audit[0].reason.as_deref(), Some("disk alert"));
+        let details: serde_json::Value = serde_json::from_str(&audit[0].details).unwrap();
+        assert_eq!(details["deleted"]["device_codes"], 1, "{details}");
+        store.close().await;
+    }
+);

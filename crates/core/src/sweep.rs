@@ -1,0 +1,90 @@
+//! The sweeper: deletes the rows that have stopped working — expired device sign-in requests and
+//! authorization codes, old e-mail links, the refresh tokens of sessions that are over, ended
+//! rate-limit windows — by the domain's rules (`closewise_domain::sweep`, which also lists what
+//! is never deleted). The API runs it every `SWEEP_INTERVAL_SECS` (`run`); operators run it once
+//! with `closewise db sweep`. One `sweep(now)` does everything, each table by its store method.
+//!
+//! Several replicas may sweep at once on PostgreSQL: the whole sweep holds one advisory lock, so
+//! they take turns (the second finds nothing left), and every delete is idempotent anyway.
+
+use std::time::Duration;
+
+use closewise_domain::sweep::cutoffs;
+use time::OffsetDateTime;
+use tokio::sync::watch;
+
+use crate::clock::Clock;
+use crate::store::Store;
+
+/// The advisory lock a sweep holds on PostgreSQL ("SWEEP" in ASCII, far from the billing keys'
+/// folded UUIDs by chance only, which is enough: a collision would only make one wait).
+pub const SWEEP_LOCK_KEY: i64 = 0x0053_5745_4550;
+
+/// How many rows one sweep deleted, per kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SweepReport {
+    pub device_codes: u64,
+    pub oauth_codes: u64,
+    pub email_tokens: u64,
+    pub session_tokens: u64,
+    pub rate_limits: u64,
+}
+
+impl SweepReport {
+    pub fn total(&self) -> u64 {
+        self.device_codes
+            + self.oauth_codes
+            + self.email_tokens
+            + self.session_tokens
+            + self.rate_limits
+    }
+}
+
+#[derive(Clone)]
+pub struct Sweeper {
+    store: Store,
+    clock: Clock,
+}
+
+impl Sweeper {
+    pub fn new(store: Store, clock: Clock) -> Self {
+        Sweeper { store, clock }
+    }
+
+    /// Deletes what has stopped working as of `now`.
+    pub async fn sweep(&self, now: OffsetDateTime) -> Result<SweepReport, sqlx::Error> {
+        let _turn = self.store.advisory_lock(SWEEP_LOCK_KEY).await?;
+        let before = cutoffs(now);
+        let report = SweepReport {
+            device_codes: self.store.sweep_device_codes(before.device_codes).await?,
+            oauth_codes: self.store.sweep_oauth_codes(before.auth_codes).await?,
+            email_tokens: self.store.sweep_email_tokens(before.email_tokens).await?,
+            session_tokens: self
+                .store
+                .sweep_session_tokens(before.session_tokens)
+                .await?,
+            rate_limits: self.store.rate_sweep(now.unix_timestamp()).await?,
+        };
+        if report.total() > 0 {
+            tracing::info!(?report, "swept expired rows");
+        }
+        Ok(report)
+    }
+
+    /// Sweeps every `every` (the first time one interval after the start) until `stop` fires. A
+    /// failed sweep is logged and the next tick tries again.
+    pub async fn run(self, every: Duration, mut stop: watch::Receiver<bool>) {
+        let mut tick = tokio::time::interval(every.max(Duration::from_millis(10)));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tick.tick().await;
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = stop.changed() => return,
+            }
+            if let Err(e) = self.sweep(self.clock.now()).await {
+                tracing::warn!(error = %e, "sweep failed; the next tick tries again");
+            }
+        }
+    }
+}
