@@ -35,6 +35,7 @@ async fn codes(app: &TestApp, user_id: Uuid, tag: &str, ttl: Duration) {
             interval_secs: 5,
             now,
             expires_at: now + ttl,
+            requested_ip: None,
         })
         .await
         .unwrap();

@@ -20,6 +20,7 @@ async fn device_code(store: &Store, tag: &str, expires_at: OffsetDateTime) {
             interval_secs: 5,
             now: expires_at - Duration::minutes(10),
             expires_at,
+            requested_ip: None,
         })
         .await
         .unwrap();
