@@ -4,16 +4,16 @@ use anyhow::bail;
 use closewise_core::accounts::{AccountError, Accounts};
 use closewise_core::billing::Billing;
 use closewise_core::clock::Clock;
+use closewise_core::password::Hasher;
 use closewise_core::store::admin::UserFilter;
-use closewise_core::store::audit::AuditRow;
 use closewise_core::store::mail::MailFilter;
 use closewise_core::store::{PlanRow, SessionRow, SubscriptionRow, UserRow};
+use closewise_domain::signup::Confirmation;
 use serde_json::{json, Value};
 
+use crate::audit::{audit_json, audit_table};
 use crate::ctx::Ctx;
-use crate::opt::{
-    AuditArgs, PlanSet, UserChange, UserDelete, UserDestructive, UserShow, UsersList,
-};
+use crate::opt::{PlanSet, UserChange, UserDelete, UserDestructive, UserShow, UsersList};
 use crate::print::{self, fields, rfc3339, rfc3339_opt, table, when, when_opt};
 
 pub async fn list(ctx: &Ctx, a: UsersList) -> anyhow::Result<()> {
@@ -171,50 +171,6 @@ fn plan_lines(plan: Option<&PlanRow>, sub: Option<&SubscriptionRow>) -> String {
     out
 }
 
-/// Audit rows for JSON: `details` as the JSON it holds, not as a string.
-pub(crate) fn audit_json(rows: &[AuditRow]) -> Vec<Value> {
-    rows.iter()
-        .map(|r| {
-            let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
-            v["details"] = serde_json::from_str(&r.details).unwrap_or(Value::Null);
-            v
-        })
-        .collect()
-}
-
-pub(crate) fn audit_table(rows: &[AuditRow], with_target: bool) -> String {
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            let mut row = vec![when(r.created_at), r.actor.clone(), r.action.clone()];
-            if with_target {
-                row.push(r.target_email.clone().unwrap_or_else(|| "-".into()));
-            }
-            row.push(r.reason.clone().unwrap_or_else(|| "-".into()));
-            row.push(r.details.clone());
-            row
-        })
-        .collect();
-    if with_target {
-        table(&["WHEN", "WHO", "WHAT", "ACCOUNT", "WHY", "DETAILS"], &rows)
-    } else {
-        table(&["WHEN", "WHO", "WHAT", "WHY", "DETAILS"], &rows)
-    }
-}
-
-pub async fn audit(ctx: &Ctx, a: AuditArgs) -> anyhow::Result<()> {
-    let rows = ctx.store.audit_log(a.limit).await?;
-    if a.output.json {
-        return print::json(&audit_json(&rows));
-    }
-    if rows.is_empty() {
-        println!("No operator changes yet.");
-    } else {
-        println!("{}", audit_table(&rows, true));
-    }
-    Ok(())
-}
-
 pub async fn show(ctx: &Ctx, a: UserShow) -> anyhow::Result<()> {
     let user = ctx.user(&a.email).await?;
     let plan = ctx.store.plan_of(user.id).await?;
@@ -351,8 +307,15 @@ pub async fn verify(ctx: &Ctx, a: UserChange) -> anyhow::Result<()> {
         ctx.confirm(a.confirm.yes, &format!("Mark {} as verified?", user.email))?;
     }
     let audit = ctx.audit("user.verify", &user, &a.reason, json!({"verified": true}))?;
-    if ctx.store.verify_user(user.id, &audit).await? {
+    let unusable = Hasher::new().unusable_hash()?;
+    if let Some(rule) = ctx.store.verify_user(user.id, &unusable, &audit).await? {
         println!("{} is now verified.", user.email);
+        if rule == Confirmation::ChoosePassword {
+            println!(
+                "It was signed up for more than once, so no sign-up's password is active: \
+                 the user sets one with \"Forgot password?\" on the sign-in page."
+            );
+        }
     } else {
         println!(
             "{} was already verified ({}); nothing changed.",

@@ -7,6 +7,7 @@
 //! `db migrate` refuses a schema that is behind. Changes then ask for confirmation (`Ctx::confirm`).
 
 mod accounts;
+mod audit;
 mod billing;
 mod ctx;
 mod mail;
@@ -260,6 +261,6 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,
         Command::Db(DbCommand::Sweep(a)) => sweep::sweep(ctx, a).await,
         Command::Stats(a) => stats::stats(ctx, a).await,
-        Command::Audit(a) => accounts::audit(ctx, a).await,
+        Command::Audit(a) => audit::audit(ctx, a).await,
     }
 }

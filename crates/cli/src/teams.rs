@@ -7,7 +7,8 @@ use closewise_core::teams::{InviteView, MemberView, SeatsView};
 use closewise_core::teams_admin::{TeamDetail, TeamSummary, TeamsAdmin};
 use serde_json::{json, Value};
 
-use crate::accounts::{audit_json, audit_table, indent, unix_date};
+use crate::accounts::{indent, unix_date};
+use crate::audit::{audit_json, audit_table};
 use crate::ctx::Ctx;
 use crate::opt::teams::{TeamShow, TeamsList};
 use crate::print::{self, fields, rfc3339, table, when};

@@ -126,6 +126,31 @@ both!(
 );
 
 both!(
+    async fn verify_after_sign_ups_that_disagreed_activates_neither_password(db) {
+        // Two sign-ups of one unconfirmed address (closewise_domain::signup): the password on the
+        // row may be the other person's, so the operator's confirmation must not make it usable.
+        let db = db.seeded().await;
+        db.execute("UPDATE users SET signup_passwords = 2 WHERE email = 'bo@example.com'").await;
+        let store = db.store().await;
+        let before = store.user_by_email("bo@example.com").await.unwrap().unwrap().password_hash;
+        let out = db.ok(&["users", "verify", "bo@example.com", "--reason", "ticket 13", "--yes"]).await;
+        assert!(out.contains("now verified"), "{out}");
+        assert!(out.contains("Forgot password?"), "the operator is told how the user gets in: {out}");
+        let after = store.user_by_email("bo@example.com").await.unwrap().unwrap().password_hash;
+        assert_ne!(after, before, "the pending password is not the account's");
+        assert!(after.starts_with("$argon2id$"), "a well-formed hash nobody knows: {after}");
+
+        // One sign-up keeps its password, as before.
+        db.execute("UPDATE users SET signup_passwords = 1, email_confirmed_at = NULL WHERE email = 'bo@example.com'").await;
+        let before = store.user_by_email("bo@example.com").await.unwrap().unwrap().password_hash;
+        let out = db.ok(&["users", "verify", "bo@example.com", "--reason", "ticket 14", "--yes"]).await;
+        assert!(!out.contains("Forgot password?"), "{out}");
+        let after = store.user_by_email("bo@example.com").await.unwrap().unwrap().password_hash;
+        assert_eq!(after, before);
+    }
+);
+
+both!(
     async fn sign_out_asks_first_then_ends_every_session(db) {
         let db = db.seeded().await;
         let store = db.store().await;

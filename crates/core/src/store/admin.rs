@@ -1,6 +1,7 @@
 //! What operators do to accounts through the CLI. Each change is written together with its audit
 //! row in one transaction, so the trail never misses a change nor records one that did not happen.
 
+use closewise_domain::signup::{confirmation, Confirmation};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -95,16 +96,42 @@ impl Store {
             .await)
     }
 
-    /// Confirms the user's address. False (and no audit row) when it already was.
-    pub async fn verify_user(&self, user_id: Uuid, audit: &NewAudit) -> Result<bool, sqlx::Error> {
+    /// Confirms the user's address (`None`, and no audit row, when it already was). After sign-ups
+    /// that disagreed (`closewise_domain::signup`) the password on the row may be another person's:
+    /// it is replaced by `unusable_hash`, and the user sets one with "Forgot password?", as the
+    /// verification link would have them do.
+    pub async fn verify_user(
+        &self,
+        user_id: Uuid,
+        unusable_hash: &str,
+        audit: &NewAudit,
+    ) -> Result<Option<Confirmation>, sqlx::Error> {
         dispatch!(self, |p| {
             let mut tx = p.begin().await?;
+            // Locks the row (SQLite holds the write lock from here) so a sign-up counted meanwhile
+            // is counted before we read.
+            sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
+            let (signups,): (i64,) =
+                sqlx::query_as("SELECT CAST(signup_passwords AS BIGINT) FROM users WHERE id = $1")
+                    .bind(user_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            let rule = confirmation(u32::try_from(signups).unwrap_or(u32::MAX));
+            let password_hash = match rule {
+                Confirmation::OneClick => None,
+                Confirmation::ChoosePassword => Some(unusable_hash),
+            };
             let changed = sqlx::query(
-                "UPDATE users SET email_confirmed_at = $2, updated_at = $2 \
+                "UPDATE users SET email_confirmed_at = $2, updated_at = $2, \
+                 password_hash = COALESCE($3, password_hash) \
                  WHERE id = $1 AND email_confirmed_at IS NULL",
             )
             .bind(user_id)
             .bind(audit.now)
+            .bind(password_hash)
             .execute(&mut *tx)
             .await?
             .rows_affected()
@@ -113,7 +140,7 @@ impl Store {
                 bind_audit!(self, audit).execute(&mut *tx).await?;
             }
             tx.commit().await?;
-            Ok(changed)
+            Ok(changed.then_some(rule))
         })
     }
 
