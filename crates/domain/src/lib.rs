@@ -17,6 +17,7 @@
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
+//! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
 
 pub mod catalogue;
 pub mod checkout;
@@ -25,6 +26,7 @@ pub mod limits;
 pub mod oauth;
 pub mod password;
 pub mod plan;
+pub mod reauth;
 pub mod subscription;
 pub mod team_billing;
 pub mod teams;

@@ -17,6 +17,7 @@ mod limits;
 mod lockout;
 mod ops;
 mod plans;
+mod reauth;
 mod recover;
 mod refresh;
 mod replicas;
