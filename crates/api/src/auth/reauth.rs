@@ -53,6 +53,7 @@ pub struct ReauthenticateResponse {
 
 #[utoipa::path(post, path = "/api/auth/reauthenticate", tag = "auth", request_body = ReauthenticateRequest,
     responses((status = 200, body = ReauthenticateResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_json`"),
         (status = 401, body = crate::error::ErrorBody, description = "`invalid_credentials`: the password is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in`"),
         (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts`: the same budgets as sign-in")),
     security(("bearer" = [])))]
