@@ -101,6 +101,11 @@ test("device sign-in: the code shown by the app, approved on /activate, signs th
     const result = await login.exited;
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(desktop.ok(["whoami"])).toContain(email);
+    // The account is told of the new sign-in: the device, where to sign it out, and no token.
+    const notice = (await helpers.mails(email)).find((m) => m.subject === "New sign-in to your Closewise account");
+    expect(notice?.text).toContain("Remote desktop");
+    expect(notice?.text).toContain(`${helpers.stack.baseUrl}/settings#devices`);
+    expect(notice?.link).toBeNull();
 
     // Settings lists the device; signing it out there ends the app's session at once.
     await page.goto("/settings");

@@ -20,9 +20,11 @@ use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
 use crate::clock::Clock;
+use crate::mail::{Composer, Template};
 use crate::store::oauth::{
     CodeRedemption, DeviceCodeRow, DeviceSessionRow, NewDeviceCode, NewDeviceSession, NewOauthCode,
 };
+use crate::store::NewMail;
 use crate::store::{is_unique_violation, Store};
 
 #[derive(Debug, thiserror::Error)]
@@ -128,7 +130,16 @@ pub struct DesktopAuth {
     session_max_age: Duration,
     /// The most device requests waiting at once (`closewise_domain::sweep`; 0: no cap).
     max_pending_devices: u32,
+    /// Mails the account at each new session when set (`with_signin_mail`).
+    mail: Option<Composer>,
+    /// The address of the client starting sessions through this service (the app's request).
+    ip: Option<String>,
 }
+
+/// How the new-sign-in mail writes its time: "25 Nov 2026, 17:35 UTC".
+const MAIL_TIME: &[time::format_description::FormatItem<'static>] = time::macros::format_description!(
+    "[day padding:none] [month repr:short] [year], [hour]:[minute] UTC"
+);
 
 impl DesktopAuth {
     pub fn new(store: Store, clock: Clock, session_max_age: Duration) -> Self {
@@ -137,6 +148,8 @@ impl DesktopAuth {
             clock,
             session_max_age,
             max_pending_devices: DEFAULT_MAX_PENDING_DEVICE_REQUESTS,
+            mail: None,
+            ip: None,
         }
     }
 
@@ -144,6 +157,30 @@ impl DesktopAuth {
     pub fn with_max_pending_devices(mut self, max: u32) -> Self {
         self.max_pending_devices = max;
         self
+    }
+
+    /// Every session this service starts mails its account (device, platform, `ip`, time and the
+    /// Devices page; never a token), in the session's transaction, and records `ip` on it.
+    pub fn with_signin_mail(mut self, mail: Composer, ip: Option<String>) -> Self {
+        self.mail = Some(mail);
+        self.ip = ip;
+        self
+    }
+
+    fn notice(&self, device_name: &str, platform: &str, now: OffsetDateTime) -> Option<NewMail> {
+        let mail = self.mail.as_ref()?;
+        let template = Template::NewSignin {
+            device_name: device_name.to_string(),
+            platform: platform.to_string(),
+            ip: self.ip.clone().unwrap_or_else(|| "unknown".into()),
+            at: now
+                .to_offset(time::UtcOffset::UTC)
+                .format(MAIL_TIME)
+                .unwrap_or_else(|_| now.to_string()),
+            link: mail.page("/settings#devices"),
+        };
+        // Addressed by the store to the account's stored address (`NewDeviceSession::notice`).
+        Some(mail.compose("", template, now))
     }
 
     /// Issues an authorization code for `user_id` (who allowed the request); returns it in clear.
@@ -191,19 +228,25 @@ impl DesktopAuth {
                 && row.redirect_uri == redirect_uri
                 && verify_pkce(verifier, &row.code_challenge)
         };
-        let session = |row: &crate::store::oauth::OauthCodeRow| NewDeviceSession {
-            id: session_id,
-            user_id: row.user_id,
-            refresh_id: Uuid::now_v7(),
-            refresh_hash: &refresh_hash,
-            refresh_expires_at,
-            client_id: CLIENT_ID,
-            device_name: row
+        let session = |row: &crate::store::oauth::OauthCodeRow| {
+            let device_name = row
                 .device_name
                 .clone()
-                .unwrap_or(DEFAULT_DEVICE_NAME.into()),
-            platform: row.platform.clone().unwrap_or(DEFAULT_PLATFORM.into()),
-            now,
+                .unwrap_or(DEFAULT_DEVICE_NAME.into());
+            let platform = row.platform.clone().unwrap_or(DEFAULT_PLATFORM.into());
+            NewDeviceSession {
+                id: session_id,
+                user_id: row.user_id,
+                refresh_id: Uuid::now_v7(),
+                refresh_hash: &refresh_hash,
+                refresh_expires_at,
+                client_id: CLIENT_ID,
+                notice: self.notice(&device_name, &platform, now),
+                ip: self.ip.clone(),
+                device_name,
+                platform,
+                now,
+            }
         };
         match self
             .store
@@ -395,6 +438,8 @@ impl DesktopAuth {
                     refresh_hash: &hash_code(&refresh),
                     refresh_expires_at: refresh_token_expiry(now, now, self.session_max_age),
                     client_id: CLIENT_ID,
+                    notice: self.notice(&row.device_name, &row.platform, now),
+                    ip: self.ip.clone(),
                     device_name: row.device_name,
                     platform: row.platform,
                     now,

@@ -21,6 +21,7 @@
 //! - [`network`]: whether two client addresses are on the same network (/24, /64).
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
 //! - [`sweep`]: which expired rows are deleted and when; the cap on pending device requests.
+//! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
 
 pub mod catalogue;
 pub mod checkout;
@@ -32,6 +33,7 @@ pub mod oauth;
 pub mod over_seats;
 pub mod password;
 pub mod plan;
+pub mod reauth;
 pub mod signup;
 pub mod subscription;
 pub mod sweep;

@@ -337,6 +337,15 @@ async function exerciseHandlers() {
   await call("POST", "/api/auth/authorize", { ...authorize, decision: "allow" });
   await call("POST", "/api/auth/authorize", { ...authorize, decision: "allow" }, unverifiedToken);
   await call("POST", "/api/auth/authorize", { ...authorize, state: "", decision: "allow" }, s2);
+  // sudo mode: a password entered 16 minutes ago is refused, then entered again (wrong, then right)
+  const stale = db.startSession(db.findUser("new@example.com")!.user.id);
+  stale.passwordAt = db.now() - 16 * 60_000;
+  await call("POST", "/api/auth/authorize", { ...authorize, decision: "allow" }, stale.accessToken);
+  await call("POST", "/api/auth/device/approve", { user_code: db.deviceCode() }, stale.accessToken);
+  await call("POST", "/api/auth/reauthenticate", { password: "wrong" }, stale.accessToken);
+  await call("POST", "/api/auth/reauthenticate", { password: "third-secret" });
+  await call("POST", "/api/auth/reauthenticate", { password: "third-secret" }, stale.accessToken);
+  await call("POST", "/api/auth/authorize", { ...authorize, decision: "allow" }, stale.accessToken);
   const code = db.deviceCode();
   await call("POST", "/api/auth/device/lookup", { user_code: code.toLowerCase() }, s2);
   await call("POST", "/api/auth/device/lookup", { user_code: "BCDF-GHJK" }, s2);

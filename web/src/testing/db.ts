@@ -29,6 +29,8 @@ interface SessionRow {
   accessExpiresAt: number;
   refreshToken: string;
   revoked: boolean;
+  /** When the password was last entered on it (sign-in, reauthenticate); null: never (a device's). */
+  passwordAt: number | null;
   /** Set for a desktop app's session (the web's own sessions are not devices). */
   device?: { name: string; platform: string; createdAt: number; lastSeenAt: number };
 }
@@ -233,6 +235,7 @@ export function createDb() {
       return [...db.outbox].reverse().find((mail) => mail.to === email.toLowerCase());
     },
 
+    /** A session as a password sign-in starts it: its re-authentication window opens now. */
     startSession(userId: string): SessionRow {
       const row: SessionRow = {
         id: uuid(),
@@ -241,6 +244,7 @@ export function createDb() {
         accessExpiresAt: Math.floor(db.now() / 1000) + db.accessTtlSeconds,
         refreshToken: id("rt"),
         revoked: false,
+        passwordAt: db.now(),
       };
       db.sessions.push(row);
       return row;
@@ -268,6 +272,7 @@ export function createDb() {
     /** Seeds a signed-in desktop app (a session with a device name and platform). */
     startDeviceSession(userId: string, name: string, platform: string, at?: number): SessionRow {
       const row = db.startSession(userId);
+      row.passwordAt = null;
       at ??= db.now();
       row.device = { name, platform, createdAt: at, lastSeenAt: at };
       return row;

@@ -43,7 +43,8 @@ pub async fn current_user(
 }
 
 /// The signed-in caller proves it knows the password again before a sensitive change. Attempts
-/// count against the account's failed sign-in budget, like sign-in itself.
+/// count against the account's failed sign-in budget, like sign-in itself. A right password is a
+/// password entry on the caller's session: it opens its re-authentication window (`reauth`).
 pub(crate) async fn reconfirm_password(
     state: &AppState,
     auth: &AuthUser,
@@ -51,6 +52,19 @@ pub(crate) async fn reconfirm_password(
     password: &str,
     wrong: &'static str,
 ) -> ApiResult<closewise_core::store::UserRow> {
+    check_password(state, auth, ip, password)
+        .await?
+        .ok_or_else(|| ApiError::bad_request("invalid_credentials", wrong))
+}
+
+/// The caller's account when `password` is its password (the session then stamped), `None` when
+/// it is not; spends a failed sign-in attempt first, refunded when right.
+pub(crate) async fn check_password(
+    state: &AppState,
+    auth: &AuthUser,
+    ip: std::net::IpAddr,
+    password: &str,
+) -> ApiResult<Option<closewise_core::store::UserRow>> {
     let user = state
         .store
         .user_by_id(auth.user_id)
@@ -62,10 +76,13 @@ pub(crate) async fn reconfirm_password(
         .verify(password, Some(&user.password_hash))
         .await?
     {
-        return Err(ApiError::bad_request("invalid_credentials", wrong));
+        return Ok(None);
     }
     attempt.refund(state).await;
-    Ok(user)
+    super::reauth::service(state)
+        .stamp(auth.session_id, auth.user_id)
+        .await?;
+    Ok(Some(user))
 }
 
 #[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = ChangePasswordRequest,

@@ -233,6 +233,10 @@ async fn decide(
     body: UserCodeRequest,
     approve: bool,
 ) -> ApiResult<AppJson<DecisionResponse>> {
+    if approve {
+        // Before the code is spent on the budgets: the page asks for the password and retries.
+        super::reauth::require_recent_password(&state, &auth).await?;
+    }
     code_attempt(&state, &auth, ip).await?;
     desktop(&state)
         .decide(&body.user_code, auth.user_id, approve)
@@ -246,7 +250,7 @@ async fn decide(
 #[utoipa::path(post, path = "/api/auth/device/approve", tag = "auth", request_body = UserCodeRequest,
     responses((status = 200, body = DecisionResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`expired_user_code`"),
-        (status = 403, body = crate::error::ErrorBody, description = "`email_not_confirmed`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password was not entered on this session in the last 15 minutes; `email_not_confirmed`"),
         (status = 404, body = crate::error::ErrorBody, description = "`invalid_user_code`"),
         (status = 409, body = crate::error::ErrorBody, description = "`user_code_used`"),
         (status = 429, body = crate::error::ErrorBody)),

@@ -28,6 +28,11 @@ pub(super) fn desktop(state: &AppState) -> DesktopAuth {
     .with_max_pending_devices(state.settings.device_requests_max_pending)
 }
 
+/// `desktop`, for the grants that start a session: each mails its account, naming `ip`.
+fn signing_in(state: &AppState, ip: std::net::IpAddr) -> DesktopAuth {
+    desktop(state).with_signin_mail(state.mail.clone(), Some(ip.to_string()))
+}
+
 /// An OAuth error (RFC 6749 §5.2, RFC 8628 §3.5): the grants' answers, not our usual shape.
 #[derive(Serialize, ToSchema, Debug)]
 #[schema(as = OAuthErrorBody)]
@@ -175,6 +180,7 @@ async fn issued(state: &AppState, s: IssuedSession) -> Result<Response, GrantErr
 
 pub(super) async fn authorization_code(
     state: &AppState,
+    ip: std::net::IpAddr,
     headers: &HeaderMap,
     body: &Bytes,
 ) -> ApiResult<Response> {
@@ -185,7 +191,7 @@ pub(super) async fn authorization_code(
             let verifier = required(req.code_verifier, "code_verifier")?;
             let redirect_uri = required(req.redirect_uri, "redirect_uri")?;
             let client_id = required(req.client_id, "client_id")?;
-            let s = desktop(state)
+            let s = signing_in(state, ip)
                 .exchange_code(&code, &verifier, &redirect_uri, &client_id)
                 .await?;
             issued(state, s).await
@@ -196,6 +202,7 @@ pub(super) async fn authorization_code(
 
 pub(super) async fn device_code(
     state: &AppState,
+    ip: std::net::IpAddr,
     headers: &HeaderMap,
     body: &Bytes,
 ) -> ApiResult<Response> {
@@ -211,7 +218,7 @@ pub(super) async fn device_code(
                 )
                 .into());
             }
-            let s = desktop(state).poll(&device_code, &client_id).await?;
+            let s = signing_in(state, ip).poll(&device_code, &client_id).await?;
             issued(state, s).await
         }
         .await,

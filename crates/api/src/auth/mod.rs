@@ -9,6 +9,7 @@ mod device;
 mod devices;
 mod grants;
 mod logout;
+pub(crate) mod reauth;
 mod recover;
 pub mod session;
 mod signup;
@@ -38,6 +39,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(recover::recover))
         .routes(routes!(recover::reset))
         .routes(routes!(account::change_password))
+        .routes(routes!(reauth::reauthenticate))
         .routes(routes!(account::delete_account))
         .routes(routes!(account::jwks))
         .routes(routes!(authorize::authorize_info, authorize::authorize))

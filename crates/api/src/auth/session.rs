@@ -136,6 +136,8 @@ pub async fn start(
             ),
             user_agent,
             ip,
+            // Only the password grant starts sessions here: the password was just entered.
+            password_entered: true,
             now,
         })
         .await?;

@@ -76,8 +76,8 @@ pub async fn token(
             };
             refresh_grant(&state, caller, jar, body).await
         }
-        Some("authorization_code") => grants::authorization_code(&state, &headers, &body).await,
-        Some(grants::DEVICE_CODE_GRANT) => grants::device_code(&state, &headers, &body).await,
+        Some("authorization_code") => grants::authorization_code(&state, ip, &headers, &body).await,
+        Some(grants::DEVICE_CODE_GRANT) => grants::device_code(&state, ip, &headers, &body).await,
         _ => Err(ApiError::bad_request(
             "invalid_grant_type",
             "grant_type must be password, refresh_token, authorization_code or urn:ietf:params:oauth:grant-type:device_code",

@@ -103,7 +103,7 @@ pub async fn rename_team(
     responses(
         (status = 200, body = TeamResponse, description = "The target is the owner, the caller an admin"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_transfer` (to oneself)"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner transfers)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner transfers); `reauthentication_required`: the password was not entered on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found` (also: the target is not a member)"),
     ),
     security(("bearer" = [])))]
@@ -112,6 +112,7 @@ pub async fn transfer(
     auth: AuthUser,
     AppJson(body): AppJson<TransferRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
+    crate::auth::reauth::require_recent_password(&state, &auth).await?;
     state.teams.transfer(auth.user_id, body.user_id).await?;
     let team = team_response(&state, auth.user_id).await?;
     let details = json!({ "team_id": team.team.id, "from": auth.user_id, "to": body.user_id });

@@ -20,6 +20,7 @@ mod ops;
 mod paid_calls;
 mod plans;
 mod prehijack;
+mod reauth;
 mod recover;
 mod refresh;
 mod replicas;

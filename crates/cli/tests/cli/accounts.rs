@@ -17,6 +17,7 @@ async fn sign_in(store: &Store, email: &str) {
             refresh_expires_at: now() + time::Duration::days(30),
             user_agent: Some("Firefox"),
             ip: Some("127.0.0.1"),
+            password_entered: true,
             now: now(),
         })
         .await

@@ -48,6 +48,11 @@ impl Composer {
         }
     }
 
+    /// A page of the site, without a token (e.g. `/settings#devices`).
+    pub fn page(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path)
+    }
+
     pub fn link(&self, path: &str, token: &str) -> String {
         format!("{}{}?token={}", self.base_url, path, token)
     }

@@ -16,6 +16,16 @@ pub enum Template {
         role: String,
         inviter: String,
     },
+    /// A new desktop session (device code approved or browser sign-in): what and where, and the
+    /// page to sign it out. Carries no token: `link` is the Devices list.
+    NewSignin {
+        device_name: String,
+        platform: String,
+        ip: String,
+        /// When, already written for people (UTC).
+        at: String,
+        link: String,
+    },
 }
 
 pub struct Rendered {
@@ -32,6 +42,7 @@ impl Template {
             Template::PasswordChanged => "password_changed",
             Template::AlreadyRegistered => "already_registered",
             Template::TeamInvite { .. } => "team_invite",
+            Template::NewSignin { .. } => "new_signin",
         }
     }
 
@@ -80,6 +91,15 @@ impl Template {
                     "If it was not you, no action is needed.".into(),
                 ],
                 None,
+            ),
+            Template::NewSignin { device_name, platform, ip, at, link } => (
+                format!("New sign-in to your {product} account"),
+                vec![
+                    format!("The {product} app was just signed in to your account on a new device."),
+                    format!("Device: {device_name} ({platform}). Address: {ip}. Time: {at}."),
+                    format!("If this was you, there is nothing to do. If it was not, sign that device out in Settings → Devices, then change your password. Forgot it? Reset it at {forgot}."),
+                ],
+                Some(("Review your devices", link.clone())),
             ),
             Template::TeamInvite { link, team, role, inviter } => (
                 format!("You're invited to join {team} on {product}"),
@@ -157,6 +177,30 @@ mod tests {
         assert!(r.text.contains(link) && r.html.contains(link));
         assert!(r.text.contains("ana@northwind.example") && r.text.contains("7 days"));
         assert!(r.html.contains("Northwind &lt;Sales&gt;"), "{}", r.html);
+    }
+
+    #[test]
+    fn the_new_signin_mail_names_the_device_address_and_time_and_links_to_devices() {
+        let r = Template::NewSignin {
+            device_name: "Ana's <MacBook>".into(),
+            platform: "macos".into(),
+            ip: "203.0.113.7".into(),
+            at: "25 Nov 2026, 17:35 UTC".into(),
+            link: "http://127.0.0.1:8080/settings#devices".into(),
+        }
+        .render("Closewise", "http://127.0.0.1:8080");
+        assert_eq!(r.subject, "New sign-in to your Closewise account");
+        for part in [
+            "Ana's <MacBook>",
+            "macos",
+            "203.0.113.7",
+            "25 Nov 2026, 17:35 UTC",
+        ] {
+            assert!(r.text.contains(part), "{part} in {}", r.text);
+        }
+        assert!(r.text.contains("http://127.0.0.1:8080/settings#devices"));
+        assert!(r.html.contains("Ana&#39;s &lt;MacBook&gt;"), "{}", r.html);
+        assert!(!r.html.contains("<MacBook>"));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::mail::{unix_ms, NewMail};
 use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, Store};
 
@@ -74,6 +75,11 @@ pub struct NewDeviceSession<'a> {
     pub client_id: &'a str,
     pub device_name: String,
     pub platform: String,
+    /// The address the session was started from (the app's exchange or poll).
+    pub ip: Option<String>,
+    /// The new-sign-in mail, written in the same transaction; its `to` is ignored: the mail goes
+    /// to the account's address as stored when the session starts.
+    pub notice: Option<NewMail>,
     pub now: OffsetDateTime,
 }
 
@@ -106,8 +112,12 @@ const CODE_COLUMNS: &str =
 const DEVICE_COLUMNS: &str = "id, user_code, client_id, device_name, platform, status, user_id, \
     interval_secs, last_polled_at_ms, created_at, expires_at, requested_ip";
 const INSERT_DEVICE_SESSION: &str = "INSERT INTO sessions \
-    (id, user_id, created_at, refreshed_at, client_id, device_name, platform, last_seen_at) \
-    VALUES ($1, $2, $3, $3, $4, $5, $6, $3)";
+    (id, user_id, created_at, refreshed_at, client_id, device_name, platform, last_seen_at, ip) \
+    VALUES ($1, $2, $3, $3, $4, $5, $6, $3, $7)";
+/// `INSERT_MAIL` addressed to the session's account.
+const INSERT_NOTICE: &str = "INSERT INTO mail_outbox \
+    (id, to_email, kind, subject, text_body, html_body, link, created_at, attempts, due_at_ms) \
+    SELECT $1, u.email, $2, $3, $4, $5, $6, $7, 0, $8 FROM users u WHERE u.id = $9";
 const INSERT_REFRESH: &str =
     "INSERT INTO refresh_tokens (id, session_id, token_hash, created_at, expires_at) \
     VALUES ($1, $2, $3, $4, $5)";
@@ -123,8 +133,23 @@ macro_rules! insert_device_session {
             .bind(s.client_id)
             .bind(&s.device_name)
             .bind(&s.platform)
+            .bind(&s.ip)
             .execute(&mut *$tx)
             .await?;
+        if let Some(mail) = &s.notice {
+            sqlx::query(INSERT_NOTICE)
+                .bind(mail.id)
+                .bind(mail.kind)
+                .bind(&mail.subject)
+                .bind(&mail.text_body)
+                .bind(&mail.html_body)
+                .bind(&mail.link)
+                .bind(mail.created_at)
+                .bind(unix_ms(mail.created_at))
+                .bind(s.user_id)
+                .execute(&mut *$tx)
+                .await?;
+        }
         sqlx::query(INSERT_REFRESH)
             .bind(s.refresh_id)
             .bind(s.id)

@@ -45,6 +45,9 @@ pub struct NewSession<'a> {
     pub refresh_expires_at: OffsetDateTime,
     pub user_agent: Option<&'a str>,
     pub ip: Option<&'a str>,
+    /// The session starts with its password entered now (a password sign-in): its re-authentication
+    /// window (`closewise_domain::reauth`) opens at `now`.
+    pub password_entered: bool,
     pub now: OffsetDateTime,
 }
 
@@ -65,14 +68,16 @@ impl Store {
         dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             sqlx::query(
-                "INSERT INTO sessions (id, user_id, created_at, refreshed_at, user_agent, ip) \
-                 VALUES ($1, $2, $3, $3, $4, $5)",
+                "INSERT INTO sessions \
+                 (id, user_id, created_at, refreshed_at, user_agent, ip, password_at) \
+                 VALUES ($1, $2, $3, $3, $4, $5, $6)",
             )
             .bind(s.id)
             .bind(s.user_id)
             .bind(s.now)
             .bind(s.user_agent)
             .bind(s.ip)
+            .bind(s.password_entered.then_some(s.now))
             .execute(&mut *tx)
             .await?;
             sqlx::query(INSERT_REFRESH)
@@ -261,6 +266,45 @@ impl Store {
             .execute(p)
             .await
             .map(|_| ())
+        })
+    }
+
+    /// Records that the password was entered on the session just now (re-authentication); false
+    /// when the session is not the user's or has ended. Never called by refresh: rotating a
+    /// refresh token keeps the time of the last entry.
+    pub async fn stamp_password(
+        &self,
+        session_id: Uuid,
+        user_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query(
+                "UPDATE sessions SET password_at = $3 \
+                 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL",
+            )
+            .bind(session_id)
+            .bind(user_id)
+            .bind(now)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected() == 1)
+        })
+    }
+
+    /// When the password was last entered on the session; `None` when never (or no such session).
+    pub async fn session_password_at(
+        &self,
+        session_id: Uuid,
+    ) -> Result<Option<OffsetDateTime>, sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query_scalar::<_, Option<OffsetDateTime>>(
+                "SELECT password_at FROM sessions WHERE id = $1",
+            )
+            .bind(session_id)
+            .fetch_optional(p)
+            .await
+            .map(Option::flatten)
         })
     }
 }

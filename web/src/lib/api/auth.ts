@@ -1,7 +1,7 @@
 //! Account endpoints (docs/api.md "Accounts").
 
 import { ApiError, apiRequest } from "./client";
-import type { Session, User, VerifyAnswer } from "./types";
+import type { Reauthenticated, Session, User, VerifyAnswer } from "./types";
 
 /** `next`: a same-origin path the verification link carries on to sign-in (the API drops any other). */
 export function signUp(body: { email: string; password: string; next?: string }) {
@@ -73,4 +73,13 @@ export function changePassword(body: { current_password: string; password: strin
 
 export function deleteAccount(password: string) {
   return apiRequest<void>("/api/account", { method: "DELETE", body: { password }, auth: true });
+}
+
+/**
+ * Re-enters the password on this session (sudo mode: approving a device, allowing the app, handing
+ * over a team). Sent with the current token and no refresh-and-retry: its 401 `invalid_credentials`
+ * is a wrong password, not an ended session, and a retry would count a second failed attempt.
+ */
+export function reauthenticate(password: string, token: string) {
+  return apiRequest<Reauthenticated>("/api/auth/reauthenticate", { method: "POST", body: { password }, token });
 }

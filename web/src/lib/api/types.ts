@@ -137,6 +137,11 @@ export interface DeviceCodeDecision {
   status: "approved" | "denied";
 }
 
+/** `POST /api/auth/reauthenticate`: until when the session may take sensitive actions. */
+export interface Reauthenticated {
+  reauthenticated_until: string;
+}
+
 /** One of `GET /api/auth/devices`: a live desktop session. */
 export interface Device {
   id: string;

@@ -16,6 +16,7 @@ import {
   rateLimited,
   origin,
   verifyLink,
+  REAUTH_WINDOW_MS,
 } from "./common";
 
 export const accountRoutes: MockRoute[] = [
@@ -233,6 +234,21 @@ export const accountRoutes: MockRoute[] = [
       auth.row.password = password;
       db.endSessions(auth.row.user.id, auth.session.id);
       return HttpResponse.json({});
+    },
+  },
+  {
+    method: "post",
+    path: "/api/auth/reauthenticate",
+    resolver: async ({ request }) => {
+      const auth = authenticate(request);
+      if ("error" in auth) return auth.error;
+      const body = await jsonBody(request);
+      if (!body) return invalidJson("Expected a JSON body with password");
+      // A missing password is a wrong one, as the API's `#[serde(default)]` reads it.
+      if (auth.row.password !== (stringField(body, "password") ?? ""))
+        return apiError(401, "invalid_credentials", "Invalid login credentials");
+      auth.session.passwordAt = db.now();
+      return HttpResponse.json({ reauthenticated_until: db.iso(db.now() + REAUTH_WINDOW_MS) });
     },
   },
   {

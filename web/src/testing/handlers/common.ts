@@ -58,6 +58,15 @@ export function authenticate(request: Request) {
   return { session, row } as const;
 }
 
+/** The API's 15-minute sudo window, as a flag check: `passwordAt` is set by sign-in and reauthenticate. */
+export const REAUTH_WINDOW_MS = 15 * 60_000;
+
+export function reauthenticationRequired(session: { passwordAt: number | null }) {
+  return session.passwordAt !== null && db.now() - session.passwordAt < REAUTH_WINDOW_MS
+    ? null
+    : apiError(403, "reauthentication_required", "Please confirm your password to continue.");
+}
+
 export function sessionResponse(sessionId: string) {
   const row = db.sessions.find((s) => s.id === sessionId)!;
   const user = db.userById(row.userId)!.user;

@@ -4,7 +4,7 @@ import { HttpResponse } from "msw";
 import type { Device, Entitlements } from "../../lib/api/types";
 import { isSubscribed, isSubscribedStatus } from "../../lib/billing/rules";
 import { db, FREE_CALL_LIMIT, formatUserCode, normalizeUserCode } from "../db";
-import { type MockRoute, apiError, jsonBody, invalidJson, stringField, authenticate } from "./common";
+import { type MockRoute, apiError, jsonBody, invalidJson, stringField, authenticate, reauthenticationRequired } from "./common";
 
 const CLIENT_ID = "closewise-desktop";
 const LOOPBACK = /^http:\/\/(?:127\.0\.0\.1|\[::1\]):(\d{1,5})\/callback$/;
@@ -151,6 +151,8 @@ export const desktopRoutes: MockRoute[] = [
       const redirectUri = stringField(body, "redirect_uri")!;
       const state = encodeURIComponent(stringField(body, "state")!);
       if (decision === "deny") return HttpResponse.json({ redirect_to: `${redirectUri}?error=access_denied&state=${state}` });
+      const stale = reauthenticationRequired(auth.session);
+      if (stale) return stale;
       // The app exchanges the code at once; the mock starts its session here so the devices list shows it.
       db.startDeviceSession(
         auth.row.user.id,
@@ -183,6 +185,9 @@ export const desktopRoutes: MockRoute[] = [
     method: "post",
     path: "/api/auth/device/approve",
     resolver: async ({ request }) => {
+      const caller = authenticate(request);
+      const stale = "error" in caller ? null : reauthenticationRequired(caller.session);
+      if (stale) return stale;
       const found = await pendingDeviceCode(request, false);
       if ("error" in found) return found.error;
       const { row, auth } = found;

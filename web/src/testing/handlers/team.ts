@@ -4,7 +4,16 @@
 import { HttpResponse } from "msw";
 import { hasLiveSubscription, mayRemove, mayStartCheckout, maySetRole, teamNameProblem } from "../../lib/team/rules";
 import { db } from "../db";
-import { type MockRoute, apiError, authenticate, invalidJson, jsonBody, origin, stringField } from "./common";
+import {
+  type MockRoute,
+  apiError,
+  authenticate,
+  invalidJson,
+  jsonBody,
+  origin,
+  reauthenticationRequired,
+  stringField,
+} from "./common";
 import {
   SEAT_PRICE_CENTS,
   forbiddenRole,
@@ -85,6 +94,9 @@ const teamRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/transfer",
     resolver: async ({ request }) => {
+      const auth = authenticate(request);
+      const stale = "error" in auth ? null : reauthenticationRequired(auth.session);
+      if (stale) return stale;
       const caller = teamCaller(request, ["owner"]);
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);

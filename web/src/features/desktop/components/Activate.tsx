@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useRef, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
+import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
@@ -87,6 +88,7 @@ export function Activate({ user }: { user: User }) {
   const [code, setCode] = useState(initial);
   const [step, setStep] = useState<Step>({ kind: "enter", busy: isCompleteUserCode(initial), error: null });
   const started = useRef(false);
+  const password = useConfirmPassword();
 
   async function lookUp(value: string) {
     setStep({ kind: "enter", busy: true, error: null });
@@ -108,7 +110,8 @@ export function Activate({ user }: { user: User }) {
   async function decide(request: DeviceCodeRequest, decision: "approve" | "deny") {
     setStep({ kind: "confirm", request, busy: decision, error: null });
     try {
-      const { status } = await decideDeviceCode(request.user_code, decision);
+      // Approving needs the password entered on this session lately; the dialog asks for it.
+      const { status } = await password.guard(() => decideDeviceCode(request.user_code, decision));
       setStep({ kind: "done", status });
     } catch (error) {
       // The code went bad meanwhile (expired, used, unknown): back to the field with the reason.
@@ -144,6 +147,7 @@ export function Activate({ user }: { user: User }) {
           onDecide={(decision) => void decide(step.request, decision)}
           onOtherCode={() => setStep({ kind: "enter", busy: false, error: null })}
         />
+        {password.dialog}
       </DesktopCard>
     );
   return (

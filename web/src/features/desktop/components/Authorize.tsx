@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { REAUTHENTICATION_REQUIRED, useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { ApiError } from "../../../lib/api/client";
 import { authorizeParams, checkAuthorize, decideAuthorize } from "../../../lib/api/desktop";
@@ -24,11 +25,13 @@ type Step =
 
 function Consent({ check, params, user }: { check: AuthorizeCheck; params: Partial<AuthorizeParams>; user: User }) {
   const [step, setStep] = useState<Step>({ kind: "asking", busy: null, error: null });
+  const password = useConfirmPassword();
 
   async function decide(decision: AuthorizeDecision) {
     setStep({ kind: "asking", busy: decision, error: null });
     try {
-      const { redirect_to } = await decideAuthorize(params, decision);
+      // Allowing needs the password entered on this session lately; the dialog asks for it.
+      const { redirect_to } = await password.guard(() => decideAuthorize(params, decision));
       if (!returnsToApp(redirect_to, check.redirect_uri)) {
         setStep({ kind: "refused", message: UNEXPECTED });
         return;
@@ -36,8 +39,9 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
       setStep({ kind: "leaving", decision });
       redirect.to(redirect_to);
     } catch (error) {
-      // The API refused the request or the account (400, 403): asking again cannot help.
-      if (error instanceof ApiError && (error.status === 400 || error.status === 403))
+      // The API refused the request or the account (400, 403): asking again cannot help. The password
+      // not confirmed (the dialog cancelled) can: the buttons stay.
+      if (error instanceof ApiError && (error.status === 400 || error.status === 403) && error.code !== REAUTHENTICATION_REQUIRED)
         setStep({ kind: "refused", message: error.message });
       else setStep({ kind: "asking", busy: null, error: message(error) });
     }
@@ -88,6 +92,7 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
           {step.busy === "deny" ? "Cancelling..." : "Cancel"}
         </Button>
       </div>
+      {password.dialog}
     </DesktopCard>
   );
 }

@@ -111,7 +111,11 @@ function DeviceList() {
 /** The desktop apps signed in to this account, each with its own Sign out. */
 export function Devices() {
   return (
-    <section aria-labelledby="devices-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+    <section
+      id="devices"
+      aria-labelledby="devices-title"
+      className="scroll-mt-20 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+    >
       <h2 id="devices-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
         <Laptop aria-hidden className="h-5 w-5" /> Devices
       </h2>

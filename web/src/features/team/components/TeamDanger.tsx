@@ -1,6 +1,7 @@
 import { AlertTriangle } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
+import { REAUTHENTICATION_REQUIRED, useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import { PasswordField } from "../../../components/ui/TextField";
@@ -69,12 +70,15 @@ function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
   const target = others.some((m) => m.user_id === chosen) ? chosen : (others[0]?.user_id ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const password = useConfirmPassword();
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!target) return;
     setBusy(true);
+    setError(null);
     try {
-      const { team: updated } = await transferTeam(target);
+      // Handing over needs the password entered on this session lately: asked here, in this dialog.
+      const { team: updated } = await password.guard(() => transferTeam(target));
       toast.success(`${others.find((m) => m.user_id === target)?.email ?? "They"} own ${team.name} now`);
       cache.set(updated);
       onClose();
@@ -82,12 +86,15 @@ function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
       setError(errorMessage(e));
       setBusy(false);
       // Not a member (any more), or no longer the owner: the picker and the page are out of date.
-      if (e instanceof ApiError && (notInTeam(e) || e.status === 403)) void cache.refresh();
+      if (e instanceof ApiError && (notInTeam(e) || (e.status === 403 && e.code !== REAUTHENTICATION_REQUIRED)))
+        void cache.refresh();
     }
   }
   return (
     <Modal open onClose={onClose} title="Transfer ownership" fallbackFocus={FALLBACK_FOCUS}>
-      {others.length === 0 ? (
+      {password.asking ? (
+        password.form
+      ) : others.length === 0 ? (
         <p className="text-slate-700">Invite someone first: ownership goes to another member of the team.</p>
       ) : (
         <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">

@@ -1,0 +1,81 @@
+//! Re-authentication ("sudo mode", docs/security.md): `POST /api/auth/reauthenticate` checks the
+//! password and stamps the caller's session; sensitive actions call `require_recent_password`,
+//! which asks the core (`closewise_core::reauth`) whether the stamp is recent enough.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use closewise_core::reauth::Reauth;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{AppJson, AuthUser, ClientIp};
+use crate::state::AppState;
+
+/// The re-authentication service over this state's store and clock.
+pub(crate) fn service(state: &AppState) -> Reauth {
+    Reauth::new(state.store.clone(), state.clock.clone())
+}
+
+pub const REAUTHENTICATION_REQUIRED: &str = "reauthentication_required";
+
+/// `403 reauthentication_required` unless the password was entered on the caller's session within
+/// the window (a password sign-in or `POST /api/auth/reauthenticate`); a refreshed session keeps
+/// the time of its last entry, so an access token alone cannot open the window again.
+pub(crate) async fn require_recent_password(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
+    if service(state).is_recent(auth.session_id).await? {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            REAUTHENTICATION_REQUIRED,
+            "Please confirm your password to continue.",
+        ))
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = ReauthenticateBody)]
+pub struct ReauthenticateRequest {
+    #[serde(default)]
+    pub password: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = Reauthenticated)]
+pub struct ReauthenticateResponse {
+    /// Until when this session may take sensitive actions without entering the password again.
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub reauthenticated_until: OffsetDateTime,
+}
+
+#[utoipa::path(post, path = "/api/auth/reauthenticate", tag = "auth", request_body = ReauthenticateRequest,
+    responses((status = 200, body = ReauthenticateResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_json`"),
+        (status = 401, body = crate::error::ErrorBody, description = "`invalid_credentials`: the password is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in`"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts`: the same budgets as sign-in")),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all)]
+pub async fn reauthenticate(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<ReauthenticateRequest>,
+) -> ApiResult<AppJson<ReauthenticateResponse>> {
+    if super::account::check_password(&state, &auth, ip, &body.password)
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "invalid_credentials",
+            "Invalid login credentials",
+        ));
+    }
+    let until = closewise_domain::reauth::reauth_until(state.clock.now());
+    Ok(AppJson(ReauthenticateResponse {
+        reauthenticated_until: until,
+    }))
+}
