@@ -1,11 +1,9 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
-import { Button } from "../../../components/ui/Button";
-import { PasswordField } from "../../../components/ui/TextField";
 import { chooseVerifiedPassword } from "../../../lib/api/auth";
-import { ApiError } from "../../../lib/api/client";
 import type { User } from "../../../lib/api/types";
 import { AuthCard } from "./AuthCard";
+import { NewPasswordForm } from "./NewPasswordForm";
 
 /**
  * The verification link's second step when the address was signed up for more than once: none of
@@ -21,31 +19,8 @@ export function ChoosePassword({
   passwordToken: string;
   onChosen: (user: User) => void;
 }) {
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
   const [linkError, setLinkError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const next: typeof errors = {};
-    if (password !== confirm) next.confirm = "Passwords do not match";
-    else if (password.length < 6) next.password = "Password must be at least 6 characters";
-    setErrors(next);
-    if (next.password || next.confirm) return;
-    setBusy(true);
-    try {
-      const { user } = await chooseVerifiedPassword({ password_token: passwordToken, password });
-      onChosen(user);
-    } catch (e) {
-      if (e instanceof ApiError && e.code.startsWith("token_")) setLinkError(e.message);
-      else if (e instanceof ApiError && e.code === "weak_password") setErrors({ password: e.message });
-      else setErrors({ password: e instanceof ApiError ? e.message : "An unexpected error occurred" });
-    } finally {
-      setBusy(false);
-    }
-  }
+  const [otherError, setOtherError] = useState<string | null>(null);
 
   if (linkError) {
     return (
@@ -67,27 +42,27 @@ export function ChoosePassword({
         Your email address has been verified. It was used to sign up more than once, so no password is set yet: choose the
         password for <strong>{email}</strong>.
       </p>
-      <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-6 space-y-4">
-        {/* Lets password managers file the new password under the right account. */}
-        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          value={password}
-          error={errors.password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <PasswordField
-          label="Confirm password"
-          autoComplete="new-password"
-          value={confirm}
-          error={errors.confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-        />
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? "Saving..." : "Set password"}
-        </Button>
-      </form>
+      {otherError && (
+        <p role="alert" className="mt-4 text-sm text-red-700">
+          {otherError}
+        </p>
+      )}
+      <div className="mt-6">
+        <NewPasswordForm
+          labels={{ password: "Password", confirm: "Confirm password" }}
+          submitLabel="Set password"
+          submit={async (password) => {
+            setOtherError(null);
+            const { user } = await chooseVerifiedPassword({ password_token: passwordToken, password });
+            onChosen(user);
+          }}
+          onLinkError={setLinkError}
+          onOtherError={setOtherError}
+        >
+          {/* Lets password managers file the new password under the right account. */}
+          <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+        </NewPasswordForm>
+      </div>
     </AuthCard>
   );
 }
