@@ -1,7 +1,6 @@
 //! The client against the real API (`closewise-testkit` spawns it on port 0 with a fresh SQLite
-//! database). The session tests run today: the refresh grant, the JWKS and logout exist. The
-//! desktop flows (browser and device sign-in, entitlements, calls) are written against
-//! docs/api.md and ignored until the server branches of issue 13 land: remove the `ignore`s then.
+//! database): the session (refresh, logout) and the desktop flows (browser and device sign-in,
+//! entitlements online and offline, calls), as docs/api.md describes them.
 //! The test plays the user in the browser by calling the same endpoints the web pages call.
 
 use std::sync::Arc;
