@@ -12,7 +12,9 @@ if command -v curl >/dev/null && curl -fsS "$url/.well-known/jwks.json" -o "$key
 else
   rm -f "$keys.tmp"
 fi
-if [ -z "${CLOSEWISE_ENTITLEMENT_JWKS:-}" ] && [ -f "$keys" ]; then
-  export CLOSEWISE_ENTITLEMENT_JWKS="$PWD/$keys"
+# A file named at run time; CLOSEWISE_ENTITLEMENT_JWKS is the build's own key list (a JWKS, read by
+# the compiler), so it must not hold a path.
+if [ -z "${CLOSEWISE_ENTITLEMENT_JWKS_FILE:-}" ] && [ -f "$keys" ]; then
+  export CLOSEWISE_ENTITLEMENT_JWKS_FILE="$PWD/$keys"
 fi
 exec cargo run -q -p closewise-desktop-client --bin closewise-desktop -- "$@"

@@ -204,3 +204,34 @@ fn a_bad_call_id_is_refused_before_anything_is_sent() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("is not a call id"));
 }
+
+/// The development key file is named at run time by `CLOSEWISE_ENTITLEMENT_JWKS_FILE` (what
+/// `./just desktop` sets). `CLOSEWISE_ENTITLEMENT_JWKS` is the build's own list of keys (a JWKS,
+/// read when the client is compiled): sharing that name made `./just desktop` compile a path in as
+/// the key list, and every run then stopped on it.
+#[tokio::test]
+async fn the_key_file_named_at_run_time_pins_the_development_servers_key() {
+    let app = spawn_app_with(Backend::Sqlite, |_| {}).await;
+    let dir = TempDir::new();
+    let store = signed_in_store(&app, &dir).await;
+    let jwks = reqwest::get(format!("{}/.well-known/jwks.json", app.address))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let keys = dir.0.join("dev-jwks.json");
+    std::fs::write(&keys, jwks).unwrap();
+    let mut cmd = desktop(&app.address, &store);
+    cmd.env("CLOSEWISE_ENTITLEMENT_JWKS_FILE", &keys).args([
+        "--app-url",
+        &app.state.settings.base_url,
+        "entitlements",
+    ]);
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("Free Trial"), "{stdout}");
+}

@@ -32,8 +32,9 @@ pub struct Opt {
     )]
     pub clock_offset: u32,
     /// A JWKS file of the keys to trust for entitlement tokens instead of the built-in ones, for a
-    /// development server (save its /.well-known/jwks.json). Debug builds only.
-    #[arg(long, env = "CLOSEWISE_ENTITLEMENT_JWKS", global = true)]
+    /// development server (save its /.well-known/jwks.json). Debug builds only. Not
+    /// `CLOSEWISE_ENTITLEMENT_JWKS`: that is the build's own list, a JWKS read at compile time.
+    #[arg(long, env = "CLOSEWISE_ENTITLEMENT_JWKS_FILE", global = true)]
     pub entitlement_jwks: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
