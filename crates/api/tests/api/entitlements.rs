@@ -16,7 +16,8 @@ use crate::both;
 use crate::calls::{another_session, end, entitlements, heartbeat, start, started, user};
 use crate::helpers::*;
 
-async fn subscription(app: &TestApp, user_id: Uuid, status: SubscriptionStatus) {
+/// Stores a subscription of `status` for the user, as a webhook would (also used by `paid_calls`).
+pub async fn subscription(app: &TestApp, user_id: Uuid, status: SubscriptionStatus) {
     let record = SubscriptionRecord {
         customer_id: "cus_ana".into(),
         subscription_id: "sub_ana".into(),

@@ -11,25 +11,8 @@ use uuid::Uuid;
 
 use crate::both;
 use crate::calls::{another_session, end, entitlements, heartbeat, started, user};
+use crate::entitlements::subscription;
 use crate::helpers::*;
-
-async fn subscription(app: &TestApp, user_id: Uuid, status: SubscriptionStatus) {
-    let record = SubscriptionRecord {
-        customer_id: "cus_ana".into(),
-        subscription_id: "sub_ana".into(),
-        price_id: Some("price_closewise_monthly".into()),
-        status,
-        cancel_at_period_end: false,
-        current_period_end: Some(app.state.clock.now().unix_timestamp() + 30 * 86_400),
-        payment_method_brand: Some("visa".into()),
-        payment_method_last4: Some("4242".into()),
-    };
-    app.state
-        .store
-        .apply_subscription(user_id, &record, app.state.clock.now())
-        .await
-        .unwrap();
-}
 
 both!(
     async fn a_paid_call_ends_at_the_next_heartbeat_once_the_subscription_lapsed(app) {
