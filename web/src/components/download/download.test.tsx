@@ -1,5 +1,6 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { renderToString } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import * as analytics from "../../lib/analytics";
 import { DownloadButton } from "./DownloadButton";
@@ -14,6 +15,12 @@ vi.mock("../../config", async (original) => {
 });
 
 describe("Download modal", () => {
+  it("is a link to the download page in the prerendered HTML, so a click before the scripts have run still leads somewhere", () => {
+    const html = renderToString(<DownloadButton />);
+    expect(html).toMatch(/<a [^>]*href="\/download"[^>]*>.*Download for Mac<\/a>/);
+    expect(html).not.toContain("<button");
+  });
+
   it("opens from the download button with both Mac versions, Windows coming soon, and returns focus on Escape", async () => {
     const user = userEvent.setup();
     render(<DownloadButton />);
