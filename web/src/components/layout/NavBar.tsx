@@ -5,6 +5,7 @@ import { Link, useNavigate } from "react-router";
 import { config } from "../../config";
 import { useAuth } from "../../lib/auth/AuthProvider";
 import { useFocusTrap } from "../ui/Modal";
+import { useHydrated } from "../ui/useHydrated";
 import { buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
 
@@ -112,6 +113,8 @@ export function NavBar({ className }: { className?: string } = {}) {
   const auth = useAuth();
   const scrolled = useScrolledPast(NAV_SHADOW_AFTER_PX);
   const [mobileOpen, setMobileOpen] = useState(false);
+  // Disabled in prerendered HTML until hydration: a tap then waits instead of being lost.
+  const hydrated = useHydrated();
   const signOut = useSignOut();
   const mobilePanel = useRef<HTMLDivElement>(null);
   useFocusTrap(mobileOpen, mobilePanel, () => setMobileOpen(false));
@@ -168,6 +171,7 @@ export function NavBar({ className }: { className?: string } = {}) {
           aria-label={mobileOpen ? "Close menu" : "Open menu"}
           aria-expanded={mobileOpen}
           aria-controls="mobile-menu"
+          disabled={!hydrated}
           onClick={() => setMobileOpen((o) => !o)}
         >
           {mobileOpen ? <X aria-hidden className="h-6 w-6" /> : <Menu aria-hidden className="h-6 w-6" />}

@@ -113,6 +113,19 @@ describe("marketing pages carry their content without JavaScript", () => {
     expect(body).toContain(squash(demoScript[0].email.subject));
     expect(body).toContain("Free Trial");
   });
+
+  it("/ has no control that would swallow a click made before the scripts run", () => {
+    const doc = load("/");
+    // Download for Mac leads to the download page; the menu toggle waits (disabled) for hydration.
+    const downloads = [...doc.querySelectorAll("a, button")].filter((el) => el.textContent?.includes("Download for Mac"));
+    expect(downloads.length).toBeGreaterThan(0);
+    for (const el of downloads) {
+      expect(el.tagName).toBe("A");
+      expect(el.getAttribute("href")).toBe("/download");
+    }
+    const toggle = doc.querySelector('button[aria-controls="mobile-menu"]');
+    expect(toggle?.hasAttribute("disabled")).toBe(true);
+  });
 });
 
 describe("crawler files", () => {
