@@ -3,6 +3,7 @@
 
 import { HttpResponse, type HttpResponseResolver } from "msw";
 import type { Session } from "../../lib/api/types";
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../lib/auth/password";
 import { safeRedirect } from "../../lib/redirect";
 import { db } from "../db";
 
@@ -24,7 +25,7 @@ export const COMMON_PASSWORDS = new Set(["password", "123456", "12345678", "qwer
 export const COOKIE = "cw_refresh";
 
 export function weakPassword(password: string) {
-  if (password.length < 6) return apiError(422, "weak_password", "Password must be at least 6 characters");
+  if (password.length < MIN_PASSWORD_LENGTH) return apiError(422, "weak_password", PASSWORD_TOO_SHORT);
   if (password.length > 128) return apiError(422, "weak_password", "Password must be at most 128 characters");
   if (COMMON_PASSWORDS.has(password.toLowerCase()))
     return apiError(422, "weak_password", "This password is too common. Please choose another one");
