@@ -11,7 +11,11 @@ type Schemas = components["schemas"];
 type Narrow<T, K extends keyof T, V> = Omit<T, K> & { [P in K]: V };
 
 export type User = Schemas["UserBody"];
-export type Session = Schemas["SessionBody"];
+/**
+ * The refresh token is for native clients (the desktop app); this site's lives in the httpOnly
+ * `cw_refresh` cookie, so the web's type has none and `tsc` fails on any use (docs/security.md 12.2).
+ */
+export type Session = Omit<Schemas["SessionBody"], "refresh_token"> & { refresh_token?: never };
 /** `POST /api/auth/verify`: `choose_password` comes with a `password_token`. */
 export type VerifyAnswer = Schemas["VerifyAnswer"];
 export type ApiErrorBody = Schemas["ErrorBody"];
