@@ -1,76 +1,14 @@
 //! Drift test: the MSW handlers must answer only what docs/openapi.json (generated from the API's code)
-//! describes. Every handler's path and method must be in the document, and every response the handlers
-//! give in the scenarios below (successes and errors) must validate against the document's schema for
-//! that status.
+//! describes. Every handler's path and method must be in the document, and the scenarios below drive
+//! each one through its successes and refusals; setup.ts validates every answer (here) and every
+//! request (in the other tests) against the document's schemas (./openapi.ts).
 
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpResponse } from "msw";
+import { describe, expect, it } from "vitest";
 import { db } from "./db";
-import { routes } from "./handlers";
+import { exchanges, routes, toHandler } from "./handlers";
+import { contractCheck, operation } from "./openapi";
 import { server } from "./server";
-
-interface Operation {
-  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
-}
-type Doc = { paths: Record<string, Record<string, Operation>>; components: object };
-
-const here = dirname(fileURLToPath(import.meta.url));
-const doc = JSON.parse(readFileSync(resolve(here, "../../../docs/openapi.json"), "utf8")) as Doc;
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
-ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
-ajv.addSchema({ $id: "openapi.json", components: doc.components });
-
-function rewriteRefs(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(rewriteRefs);
-  if (schema && typeof schema === "object") {
-    return Object.fromEntries(
-      Object.entries(schema).map(([k, v]) => [
-        k,
-        k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `openapi.json${v}` : rewriteRefs(v),
-      ]),
-    );
-  }
-  return schema;
-}
-
-/** The handlers' paths with `{param}` templates, as patterns for the concrete paths requested. */
-const templates = [...new Set(routes.map((r) => r.path))]
-  .filter((path) => path.includes("{"))
-  .map((path) => ({ path, pattern: new RegExp(`^${path.replace(/\{\w+\}/g, "[^/]+")}$`) }));
-
-function operation(method: string, url: string): { key: string; op: Operation | undefined } {
-  const concrete = new URL(url).pathname;
-  // A literal path wins over a template it also matches (/api/team/invites/lookup, not …/{id}).
-  const literal = routes.some((r) => r.path === concrete);
-  const path = literal ? concrete : (templates.find((t) => t.pattern.test(concrete))?.path ?? concrete);
-  return { key: `${method.toLowerCase()} ${path}`, op: doc.paths[path]?.[method.toLowerCase()] };
-}
-
-interface Seen {
-  key: string;
-  status: number;
-  body: unknown;
-}
-const seen: Seen[] = [];
-
-beforeAll(() => {
-  server.events.on("response:mocked", async ({ request, response }) => {
-    const text = await response.clone().text();
-    seen.push({
-      key: operation(request.method, request.url).key,
-      status: response.status,
-      body: text ? (JSON.parse(text) as unknown) : undefined,
-    });
-  });
-});
-afterAll(() => server.events.removeAllListeners());
 
 const BASE = "http://localhost:3000";
 async function call(method: string, path: string, body?: unknown, token?: string) {
@@ -377,34 +315,41 @@ describe("MSW handlers against docs/openapi.json", () => {
   it("handle only paths and methods the document has", () => {
     for (const route of routes) {
       const key = `${route.method} ${route.path}`;
-      const inDoc = Boolean(doc.paths[route.path]?.[route.method]);
-      expect(inDoc, `${key} is answered by MSW but missing from docs/openapi.json`).toBe(true);
+      expect(operation(route.method, route.path), `${key} is answered by MSW but missing from docs/openapi.json`).toBeDefined();
     }
   });
 
   it("answer, for success and error alike, only what the document's response schemas allow", async () => {
-    await exerciseHandlers();
-    const exercised = new Set(seen.map((s) => s.key));
+    // The scenarios send malformed requests on purpose, to see them refused.
+    contractCheck.requests = false;
+    const exercised = new Set<string>();
+    const check = exchanges.check!;
+    exchanges.check = (method, path, request, response) => {
+      exercised.add(`${method} ${path}`);
+      return check(method, path, request, response);
+    };
+    try {
+      await exerciseHandlers();
+    } finally {
+      exchanges.check = check;
+    }
     for (const route of routes) {
       expect(exercised, `no scenario exercises ${route.method} ${route.path}`).toContain(`${route.method} ${route.path}`);
     }
-    const problems: string[] = [];
-    for (const { key, status, body } of seen) {
-      const [method, path] = key.split(" ") as [string, string];
-      const op = doc.paths[path]?.[method];
-      const response = op?.responses[String(status)];
-      if (!response) {
-        problems.push(`${key} answered ${status}, which the document does not list`);
-        continue;
-      }
-      const schema = response.content?.["application/json"]?.schema;
-      if (!schema) {
-        if (body !== undefined) problems.push(`${key} ${status} has a body the document does not describe`);
-        continue;
-      }
-      const validate = ajv.compile(rewriteRefs(schema) as object);
-      if (!validate(body)) problems.push(`${key} ${status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body)}`);
-    }
-    expect(problems).toEqual([]);
+    expect(contractCheck.problems.splice(0)).toEqual([]);
+  });
+
+  it("catch a handler answering outside the document, and a request outside it", async () => {
+    server.use(
+      toHandler({ method: "get", path: "/api/plan", resolver: () => HttpResponse.json({ plan_type: 1 }) }),
+      toHandler({ method: "post", path: "/api/auth/recover", resolver: () => HttpResponse.json({}, { status: 418 }) }),
+    );
+    await call("GET", "/api/plan");
+    await call("POST", "/api/auth/recover", { mail: "ana@example.com" });
+    expect(contractCheck.problems.splice(0)).toEqual([
+      expect.stringMatching(/^get \/api\/plan 200: .*must have required property/),
+      expect.stringMatching(/^post \/api\/auth\/recover request: .*must have required property 'email'/),
+      "post /api/auth/recover answered 418, which the document does not list",
+    ]);
   });
 });

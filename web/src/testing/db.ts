@@ -98,22 +98,34 @@ const uuid = () =>
     : `00000000-0000-4000-8000-${(++counter).toString().padStart(12, "0")}`;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
+/** The tables: what `reset` empties and a snapshot keeps (`dev:mock` across page loads). */
+const tables = () => ({
+  users: new Map<string, DbUser>(),
+  tokens: new Map<string, OneTimeToken>(),
+  sessions: [] as SessionRow[],
+  /** Refresh tokens that were rotated away, and the session they belonged to. */
+  spentRefresh: new Map<string, string>(),
+  plans: new Map<string, Plan>(),
+  subscriptions: new Map<string, Subscription>(),
+  checkoutSessions: new Map<string, CheckoutSessionRow>(),
+  deviceCodes: new Map<string, DeviceCodeRow>(),
+  /** When each user looked up a device code (the API's per-user budget). */
+  codeLookups: new Map<string, number[]>(),
+  usage: new Map<string, UsageRow>(),
+  lastMailAt: new Map<string, number>(),
+  outbox: [] as Mail[],
+  /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
+  refreshCookie: null as string | null,
+});
+
+/** JSON keeps Maps as `{"$map": entries}`. */
+const replacer = (_key: string, value: unknown) => (value instanceof Map ? { $map: [...value] } : value);
+const reviver = (_key: string, value: unknown) =>
+  value && typeof value === "object" && "$map" in value ? new Map((value as { $map: [unknown, unknown][] }).$map) : value;
+
 export function createDb() {
   const db = {
-    users: new Map<string, DbUser>(),
-    tokens: new Map<string, OneTimeToken>(),
-    sessions: [] as SessionRow[],
-    /** Refresh tokens that were rotated away, and the session they belonged to. */
-    spentRefresh: new Map<string, string>(),
-    plans: new Map<string, Plan>(),
-    subscriptions: new Map<string, Subscription>(),
-    checkoutSessions: new Map<string, CheckoutSessionRow>(),
-    deviceCodes: new Map<string, DeviceCodeRow>(),
-    /** When each user looked up a device code (the API's per-user budget). */
-    codeLookups: new Map<string, number[]>(),
-    usage: new Map<string, UsageRow>(),
-    lastMailAt: new Map<string, number>(),
-    outbox: [] as Mail[],
+    ...tables(),
     /** Teams, memberships and invitations (docs/teams.md). */
     team: createTeamStore({
       now: (): number => db.now(),
@@ -127,26 +139,12 @@ export function createDb() {
         return user ? domainJoinOffer(user.email, Boolean(user.email_confirmed_at)) : null;
       },
     }),
-    /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
-    refreshCookie: null as string | null,
     accessTtlSeconds: 3600,
     now: () => Date.now(),
 
     reset() {
-      db.users.clear();
-      db.tokens.clear();
-      db.sessions = [];
-      db.spentRefresh.clear();
-      db.plans.clear();
-      db.subscriptions.clear();
-      db.checkoutSessions.clear();
-      db.deviceCodes.clear();
-      db.codeLookups.clear();
-      db.usage.clear();
-      db.lastMailAt.clear();
-      db.outbox = [];
+      Object.assign(db, tables());
       db.team.reset();
-      db.refreshCookie = null;
       db.accessTtlSeconds = 3600;
       db.now = () => Date.now();
     },
@@ -358,56 +356,14 @@ export function createDb() {
 
     /** A JSON snapshot, so `dev:mock` keeps its data across page loads (checkout leaves the page). */
     snapshot(): string {
-      return JSON.stringify({
-        users: [...db.users],
-        tokens: [...db.tokens],
-        sessions: db.sessions,
-        spentRefresh: [...db.spentRefresh],
-        plans: [...db.plans],
-        subscriptions: [...db.subscriptions],
-        checkoutSessions: [...db.checkoutSessions],
-        deviceCodes: [...db.deviceCodes],
-        codeLookups: [...db.codeLookups],
-        usage: [...db.usage],
-        lastMailAt: [...db.lastMailAt],
-        outbox: db.outbox,
-        team: db.team.snapshot(),
-        refreshCookie: db.refreshCookie,
-      });
+      const data = Object.fromEntries(Object.keys(tables()).map((key) => [key, db[key as keyof ReturnType<typeof tables>]]));
+      return JSON.stringify({ ...data, team: db.team.snapshot() }, replacer);
     },
 
     restore(json: string) {
-      const data = JSON.parse(json) as {
-        users: [string, DbUser][];
-        tokens: [string, OneTimeToken][];
-        sessions: SessionRow[];
-        spentRefresh: [string, string][];
-        plans: [string, Plan][];
-        subscriptions: [string, Subscription][];
-        checkoutSessions: [string, CheckoutSessionRow][];
-        deviceCodes?: [string, DeviceCodeRow][];
-        codeLookups?: [string, number[]][];
-        usage?: [string, UsageRow][];
-        lastMailAt: [string, number][];
-        outbox: Mail[];
-        team?: TeamSnapshot;
-        refreshCookie: string | null;
-      };
-      db.users = new Map(data.users);
-      db.tokens = new Map(data.tokens);
-      db.sessions = data.sessions;
-      db.spentRefresh = new Map(data.spentRefresh);
-      db.plans = new Map(data.plans);
-      db.subscriptions = new Map(data.subscriptions);
-      db.checkoutSessions = new Map(data.checkoutSessions);
-      // Snapshots saved before the desktop app's tables existed have none of them.
-      db.deviceCodes = new Map(data.deviceCodes ?? []);
-      db.codeLookups = new Map(data.codeLookups ?? []);
-      db.usage = new Map(data.usage ?? []);
-      db.lastMailAt = new Map(data.lastMailAt);
-      db.outbox = data.outbox;
-      db.team.restore(data.team);
-      db.refreshCookie = data.refreshCookie;
+      const { team, ...data } = JSON.parse(json, reviver) as Partial<ReturnType<typeof tables>> & { team?: TeamSnapshot };
+      Object.assign(db, tables(), data);
+      db.team.restore(team);
     },
 
     iso,

@@ -1,8 +1,8 @@
 //! MSW handlers that follow docs/api.md, backed by the in-memory db, one file per flow under
 //! handlers/. Used by Vitest and by `npm run dev:mock`. `routes` is the list the drift test checks
-//! against docs/openapi.json.
+//! against docs/openapi.json; in tests every exchange goes to `exchanges.check` (setup.ts validates it).
 
-import { http } from "msw";
+import { http, type HttpResponseResolver } from "msw";
 import { accountRoutes } from "./handlers/account";
 import { billingRoutes } from "./handlers/billing";
 import { type MockRoute } from "./handlers/common";
@@ -17,4 +17,21 @@ export const routes: MockRoute[] = [...accountRoutes, ...billingRoutes, ...deskt
 /** OpenAPI's `{id}` is MSW's `:id`. */
 export const mswPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
-export const handlers = routes.map((route) => http[route.method](`*${mswPath(route.path)}`, route.resolver));
+/** Who sees each exchange (copies of the request and the answer); set by the test setup. */
+export const exchanges: {
+  check?: (method: string, path: string, request: Request, response: Response | undefined) => Promise<void>;
+} = {};
+
+/** A route as an MSW handler whose exchanges `exchanges.check` sees. */
+export function toHandler(route: MockRoute) {
+  const resolver: HttpResponseResolver = async (info) => {
+    const request = info.request.clone();
+    const response = await route.resolver(info);
+    const copy = response instanceof Response ? response.clone() : undefined;
+    await exchanges.check?.(route.method, route.path, request, copy);
+    return response;
+  };
+  return http[route.method](`*${mswPath(route.path)}`, resolver);
+}
+
+export const handlers = routes.map(toHandler);

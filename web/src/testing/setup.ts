@@ -3,6 +3,8 @@ import { cleanup, configure } from "@testing-library/react";
 import toast from "react-hot-toast";
 import { afterAll, afterEach, beforeAll, vi } from "vitest";
 import { db } from "./db";
+import { exchanges } from "./handlers";
+import { checkExchange, contractCheck } from "./openapi";
 import { server } from "./server";
 
 // The machine running the suite is shared and slow at times: wait for what the user would see longer.
@@ -26,6 +28,9 @@ Object.defineProperty(window, "matchMedia", {
 Element.prototype.scrollIntoView = vi.fn();
 window.scrollTo = vi.fn();
 
+// Every request an MSW handler receives and every answer it gives must be docs/openapi.json's.
+exchanges.check = checkExchange;
+
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {
   cleanup();
@@ -37,5 +42,9 @@ afterEach(() => {
   document.cookie.split(";").forEach((c) => {
     document.cookie = `${c.split("=")[0]!.trim()}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
   });
+  // Last, once everything is reset: a throwing hook stops the ones after it.
+  const problems = contractCheck.problems.splice(0);
+  contractCheck.requests = true;
+  if (problems.length > 0) throw new Error(`The MSW handlers left docs/openapi.json:\n${problems.join("\n")}`);
 });
 afterAll(() => server.close());

@@ -134,7 +134,7 @@ export function planSummary(paid: boolean): string {
 export function periodEnd(
   subscription: Pick<Subscription, "current_period_end" | "cancel_at_period_end">,
 ): { label: "Renews" | "Expires"; date: string } | null {
-  if (subscription.current_period_end === null) return null;
+  if (subscription.current_period_end == null) return null;
   const date = new Date(subscription.current_period_end * 1000).toLocaleDateString("en-US", {
     year: "numeric",
     month: "long",

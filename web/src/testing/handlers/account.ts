@@ -7,9 +7,7 @@ import {
   apiError,
   EMAIL,
   weakPassword,
-  jsonBody,
-  invalidJson,
-  stringField,
+  readBody,
   authenticate,
   sessionResponse,
   clearCookieHeaders,
@@ -24,11 +22,9 @@ export const accountRoutes: MockRoute[] = [
     method: "post",
     path: "/api/auth/signup",
     resolver: async ({ request }) => {
-      const body = await jsonBody(request);
-      const rawEmail = body && stringField(body, "email");
-      const password = body && stringField(body, "password");
-      if (rawEmail === null || password === null) return invalidJson("Expected a JSON body with email and password");
-      const email = rawEmail.trim().toLowerCase();
+      const body = await readBody<"SignupBody">(request);
+      const { password } = body;
+      const email = body.email.trim().toLowerCase();
       if (!EMAIL.test(email)) return apiError(422, "invalid_email", "Please enter a valid email address");
       const weak = weakPassword(password);
       if (weak) return weak;
@@ -49,9 +45,7 @@ export const accountRoutes: MockRoute[] = [
     method: "post",
     path: "/api/auth/verify",
     resolver: async ({ request }) => {
-      const body = await jsonBody(request);
-      const token = body && stringField(body, "token");
-      if (token === null) return invalidJson("Expected a JSON body with token");
+      const { token } = await readBody<"TokenBody">(request);
       const row = db.tokens.get(token);
       if (!row || row.kind !== "verify") return apiError(400, "token_invalid", "This verification link is invalid.");
       if (row.used) return apiError(400, "token_used", "This verification link has already been used.");
@@ -75,10 +69,7 @@ export const accountRoutes: MockRoute[] = [
     method: "post",
     path: "/api/auth/verify/password",
     resolver: async ({ request }) => {
-      const body = await jsonBody(request);
-      const token = body && stringField(body, "password_token");
-      const password = body && stringField(body, "password");
-      if (token === null || password === null) return invalidJson("Expected a JSON body with password_token and password");
+      const { password_token: token, password } = await readBody<"ChoosePasswordBody">(request);
       const weak = weakPassword(password);
       if (weak) return weak;
       const row = db.tokens.get(token);
@@ -96,12 +87,9 @@ export const accountRoutes: MockRoute[] = [
     method: "post",
     path: "/api/auth/resend",
     resolver: async ({ request }) => {
-      const body = await jsonBody(request);
-      const rawEmail = body && stringField(body, "email");
-      const type = body && stringField(body, "type");
-      if (rawEmail === null || type === null) return invalidJson("Expected a JSON body with email and type");
-      if (type !== "signup") return apiError(422, "invalid_type", "Only type signup can be resent");
-      const email = rawEmail.trim().toLowerCase();
+      const body = await readBody<"ResendBody">(request);
+      if (body.type !== "signup") return apiError(422, "invalid_type", "Only type signup can be resent");
+      const email = body.email.trim().toLowerCase();
       const limited = rateLimited(email);
       if (limited) return limited;
       const row = db.findUser(email);
@@ -118,11 +106,8 @@ export const accountRoutes: MockRoute[] = [
     path: "/api/auth/token",
     resolver: async ({ request }) => {
       const grant = new URL(request.url).searchParams.get("grant_type");
-      const body = await jsonBody(request);
       if (grant === "password") {
-        const email = body && stringField(body, "email");
-        const password = body && stringField(body, "password");
-        if (email === null || password === null) return invalidJson("Expected a JSON body with email and password");
+        const { email, password } = await readBody<"Credentials">(request);
         const row = db.findUser(email);
         if (!row || row.password !== password) return apiError(400, "invalid_credentials", "Invalid login credentials");
         if (!row.user.email_confirmed_at) return apiError(400, "email_not_confirmed", "Email not confirmed");
@@ -130,7 +115,7 @@ export const accountRoutes: MockRoute[] = [
       }
       if (grant === "refresh_token") {
         // The site refreshes by cookie alone; a token in the body is the desktop app's way.
-        const presented = (body && stringField(body, "refresh_token")) ?? db.refreshCookie;
+        const presented = (await readBody<"RefreshBody">(request)).refresh_token ?? db.refreshCookie;
         const ended = () =>
           apiError(401, "invalid_refresh_token", "Your session has ended. Please sign in again.", clearCookieHeaders());
         if (!presented) return ended();
@@ -178,10 +163,7 @@ export const accountRoutes: MockRoute[] = [
     method: "post",
     path: "/api/auth/recover",
     resolver: async ({ request }) => {
-      const body = await jsonBody(request);
-      const rawEmail = body && stringField(body, "email");
-      if (rawEmail === null) return invalidJson("Expected a JSON body with email");
-      const email = rawEmail.trim().toLowerCase();
+      const email = (await readBody<"EmailBody">(request)).email.trim().toLowerCase();
       const limited = rateLimited(email);
       if (limited) return limited;
       if (db.findUser(email)) {
@@ -200,10 +182,7 @@ export const accountRoutes: MockRoute[] = [
     method: "post",
     path: "/api/auth/reset",
     resolver: async ({ request }) => {
-      const body = await jsonBody(request);
-      const token = body && stringField(body, "token");
-      const password = body && stringField(body, "password");
-      if (token === null || password === null) return invalidJson("Expected a JSON body with token and password");
+      const { token, password } = await readBody<"ResetBody">(request);
       const row = db.tokens.get(token);
       if (!row || row.kind !== "reset") return apiError(400, "token_invalid", "This reset link is invalid.");
       if (row.used) return apiError(400, "token_used", "This reset link has already been used.");
@@ -224,10 +203,7 @@ export const accountRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
-      const body = await jsonBody(request);
-      const current = body && stringField(body, "current_password");
-      const password = body && stringField(body, "password");
-      if (current === null || password === null) return invalidJson("Expected a JSON body with current_password and password");
+      const { current_password: current, password } = await readBody<"ChangePasswordBody">(request);
       if (auth.row.password !== current) return apiError(400, "invalid_credentials", "Current password is incorrect");
       const weak = weakPassword(password);
       if (weak) return weak;
@@ -242,10 +218,8 @@ export const accountRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
-      const body = await jsonBody(request);
-      if (!body) return invalidJson("Expected a JSON body with password");
       // A missing password is a wrong one, as the API's `#[serde(default)]` reads it.
-      if (auth.row.password !== (stringField(body, "password") ?? ""))
+      if (auth.row.password !== ((await readBody<"ReauthenticateBody">(request)).password ?? ""))
         return apiError(401, "invalid_credentials", "Invalid login credentials");
       auth.session.passwordAt = db.now();
       return HttpResponse.json({ reauthenticated_until: db.iso(db.now() + REAUTH_WINDOW_MS) });
@@ -257,9 +231,7 @@ export const accountRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
-      const body = await jsonBody(request);
-      const password = body && stringField(body, "password");
-      if (password === null) return invalidJson("Expected a JSON body with password");
+      const { password } = await readBody<"PasswordBody">(request);
       if (auth.row.password !== password) return apiError(400, "invalid_credentials", "Password is incorrect");
       db.deleteUser(auth.row.user.id);
       return new HttpResponse(null, { status: 204, headers: clearCookieHeaders() });

@@ -3,7 +3,7 @@
 import { HttpResponse } from "msw";
 import { isSubscribed } from "../../lib/billing/rules";
 import { db, PRODUCTS } from "../db";
-import { type MockRoute, apiError, jsonBody, invalidJson, stringField, authenticate, origin } from "./common";
+import { type MockRoute, apiError, readBody, authenticate, origin } from "./common";
 
 export const billingRoutes: MockRoute[] = [
   {
@@ -37,13 +37,7 @@ export const billingRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
-      const body = await jsonBody(request);
-      const priceId = body && stringField(body, "price_id");
-      const mode = body && stringField(body, "mode");
-      const successUrl = body && stringField(body, "success_url");
-      const cancelUrl = body && stringField(body, "cancel_url");
-      if (priceId === null || mode === null || successUrl === null || cancelUrl === null)
-        return invalidJson("Expected a JSON body with price_id, mode, success_url and cancel_url");
+      const { price_id: priceId, success_url: successUrl, cancel_url: cancelUrl } = await readBody<"CheckoutBody">(request);
       const { user } = auth.row;
       if (!user.email_confirmed_at)
         return apiError(403, "email_not_verified", "Please verify your email address before subscribing");
@@ -70,9 +64,7 @@ export const billingRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
-      const body = await jsonBody(request);
-      const sessionId = body && stringField(body, "session_id");
-      if (sessionId === null) return invalidJson("Expected a JSON body with session_id");
+      const { session_id: sessionId } = await readBody<"ConfirmBody">(request);
       const failed = "Plan activation failed, but you can contact support.";
       const row = db.checkoutSessions.get(sessionId);
       if (!row) return apiError(404, "session_not_found", failed);
@@ -108,10 +100,10 @@ export const billingRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
-      const body = (await jsonBody(request)) ?? {};
+      const body = await readBody<"PortalBody">(request);
       const plan = db.plans.get(auth.row.user.id);
       if (!plan?.stripe_customer_id) return apiError(404, "no_customer", "No billing account yet. Start a subscription first.");
-      return HttpResponse.json({ url: stringField(body, "return_url") ?? `${origin(request)}/dashboard` });
+      return HttpResponse.json({ url: body.return_url ?? `${origin(request)}/dashboard` });
     },
   },
 ];

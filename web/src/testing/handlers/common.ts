@@ -2,7 +2,9 @@
 //! from the bearer token, sessions and their cookie, the mail rate limit.
 
 import { HttpResponse, type HttpResponseResolver } from "msw";
+import type { components } from "../../lib/api/schema.gen";
 import type { Session } from "../../lib/api/types";
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../lib/auth/password";
 import { safeRedirect } from "../../lib/redirect";
 import { db } from "../db";
 
@@ -24,11 +26,19 @@ export const COMMON_PASSWORDS = new Set(["password", "123456", "12345678", "qwer
 export const COOKIE = "cw_refresh";
 
 export function weakPassword(password: string) {
-  if (password.length < 6) return apiError(422, "weak_password", "Password must be at least 6 characters");
+  if (password.length < MIN_PASSWORD_LENGTH) return apiError(422, "weak_password", PASSWORD_TOO_SHORT);
   if (password.length > 128) return apiError(422, "weak_password", "Password must be at most 128 characters");
   if (COMMON_PASSWORDS.has(password.toLowerCase()))
     return apiError(422, "weak_password", "This password is too common. Please choose another one");
   return null;
+}
+
+/**
+ * The request's JSON body as docs/openapi.json types it: the test setup validates every request a
+ * handler receives against the document, so a handler reads it as is. `{}` when there is none.
+ */
+export async function readBody<K extends keyof components["schemas"]>(request: Request): Promise<components["schemas"][K]> {
+  return ((await jsonBody(request)) ?? {}) as components["schemas"][K];
 }
 
 export async function jsonBody(request: Request): Promise<Record<string, unknown> | null> {
@@ -103,9 +113,9 @@ export function origin(request: Request) {
 }
 
 /** The verification link, carrying `next` when it is a same-origin path (the API drops any other). */
-export function verifyLink(request: Request, email: string, body: Record<string, unknown> | null) {
+export function verifyLink(request: Request, email: string, body: { next?: string | null }) {
   const link = `${origin(request)}/verify?token=${db.oneTimeToken(email, "verify")}`;
-  const next = body && typeof body.next === "string" ? body.next : "";
+  const next = body.next ?? "";
   const safe = next !== "" && safeRedirect(next, "") === next;
   return safe ? `${link}&next=${encodeURIComponent(next)}` : link;
 }

@@ -4,7 +4,7 @@ import { HttpResponse } from "msw";
 import type { Device, Entitlements } from "../../lib/api/types";
 import { isSubscribed, isSubscribedStatus } from "../../lib/billing/rules";
 import { db, FREE_CALL_LIMIT, formatUserCode, normalizeUserCode } from "../db";
-import { type MockRoute, apiError, jsonBody, invalidJson, stringField, authenticate, reauthenticationRequired } from "./common";
+import { type MockRoute, apiError, readBody, authenticate, reauthenticationRequired } from "./common";
 
 const CLIENT_ID = "closewise-desktop";
 const LOOPBACK = /^http:\/\/(?:127\.0\.0\.1|\[::1\]):(\d{1,5})\/callback$/;
@@ -60,9 +60,7 @@ function lookupBudgetSpent(userId: string) {
 async function pendingDeviceCode(request: Request, countLookup: boolean) {
   const auth = authenticate(request);
   if ("error" in auth) return { error: auth.error } as const;
-  const body = await jsonBody(request);
-  const raw = body && stringField(body, "user_code");
-  if (raw === null) return { error: invalidJson("Expected a JSON body with user_code") } as const;
+  const raw = (await readBody<"UserCodeBody">(request)).user_code;
   if (!auth.row.user.email_confirmed_at) return { error: emailNotConfirmed() } as const;
   const limited = countLookup ? lookupBudgetSpent(auth.row.user.id) : null;
   if (limited) return { error: limited } as const;
@@ -141,24 +139,18 @@ export const desktopRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
-      const body = await jsonBody(request);
-      if (!body) return invalidJson("Expected a JSON body with the authorization request and decision");
+      const body = await readBody<"AuthorizeBody">(request);
       const problem = checkAuthorizeRequest(body);
       if (problem) return problem;
       if (!auth.row.user.email_confirmed_at) return emailNotConfirmed();
-      const decision = stringField(body, "decision");
-      if (decision !== "allow" && decision !== "deny") return invalidJson("decision must be allow or deny");
-      const redirectUri = stringField(body, "redirect_uri")!;
-      const state = encodeURIComponent(stringField(body, "state")!);
-      if (decision === "deny") return HttpResponse.json({ redirect_to: `${redirectUri}?error=access_denied&state=${state}` });
+      const redirectUri = body.redirect_uri!;
+      const state = encodeURIComponent(body.state!);
+      if (body.decision === "deny")
+        return HttpResponse.json({ redirect_to: `${redirectUri}?error=access_denied&state=${state}` });
       const stale = reauthenticationRequired(auth.session);
       if (stale) return stale;
       // The app exchanges the code at once; the mock starts its session here so the devices list shows it.
-      db.startDeviceSession(
-        auth.row.user.id,
-        stringField(body, "device_name") ?? "Desktop app",
-        stringField(body, "platform") ?? "unknown",
-      );
+      db.startDeviceSession(auth.row.user.id, body.device_name ?? "Desktop app", body.platform ?? "unknown");
       return HttpResponse.json({ redirect_to: `${redirectUri}?code=${db.id("code")}&state=${state}` });
     },
   },

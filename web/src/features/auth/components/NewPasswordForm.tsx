@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { Button } from "../../../components/ui/Button";
 import { PasswordField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../../lib/auth/password";
 
 /**
  * A new password typed twice and sent with a link's token: the reset page and the verification
@@ -32,7 +33,7 @@ export function NewPasswordForm({
     event.preventDefault();
     const next: typeof errors = {};
     if (password !== confirm) next.confirm = "Passwords do not match";
-    else if (password.length < 6) next.password = "Password must be at least 6 characters";
+    else if (password.length < MIN_PASSWORD_LENGTH) next.password = PASSWORD_TOO_SHORT;
     setErrors(next);
     if (next.password || next.confirm) return;
     setBusy(true);

@@ -10,11 +10,11 @@ import { signUp } from "../../../lib/api/auth";
 import { ApiError } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../../lib/auth/password";
 import { AuthCard } from "./AuthCard";
 import { useEmailParam, useNextPath, withNext } from "./next";
 import { ResendEmail } from "./ResendEmail";
 
-export const MIN_PASSWORD_LENGTH = 6;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface Errors {
@@ -29,7 +29,7 @@ export function validateSignUp(email: string, password: string, confirm: string)
   if (!email.trim()) errors.email = "Email is required";
   else if (!EMAIL.test(email.trim())) errors.email = "Please enter a valid email address";
   if (password !== confirm) errors.confirm = "Passwords do not match";
-  else if (password.length < MIN_PASSWORD_LENGTH) errors.password = "Password must be at least 6 characters";
+  else if (password.length < MIN_PASSWORD_LENGTH) errors.password = PASSWORD_TOO_SHORT;
   return errors;
 }
 

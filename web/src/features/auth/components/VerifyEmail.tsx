@@ -37,7 +37,7 @@ export function VerifyEmail() {
     verifyEmail(token)
       .then((answer) => {
         if (answer.status === "choose_password") {
-          setState({ kind: "choose", email: answer.user.email, passwordToken: answer.password_token });
+          setState({ kind: "choose", email: answer.user.email, passwordToken: answer.password_token ?? "" });
           return;
         }
         setState({ kind: "verified" });

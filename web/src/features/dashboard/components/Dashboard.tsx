@@ -246,7 +246,7 @@ export function DashboardContent({ user }: { user: User }) {
   // Only the user's own subscription is known: offer no free-plan upgrade to someone a team may pay for.
   const unknown = failed && !personal;
   // A seat in a paid team gives the paid plan too (docs/teams.md: entitlements' `source`).
-  const viaTeam = entitlements.data?.source === "team" ? entitlements.data.team : null;
+  const viaTeam = entitlements.data?.source === "team" ? (entitlements.data.team ?? null) : null;
   const paid = personal || viaTeam !== null;
   const team = entitlements.data?.team;
   const verified = Boolean(user.email_confirmed_at);

@@ -52,11 +52,11 @@ function Confirm({
           ["Code", request.user_code],
           ["Name (chosen by the device)", request.device_name],
           ["Platform", platformName(request.platform)],
-          ["Requested from", requestedFromText(request.requested_from)],
+          ["Requested from", requestedFromText(request.requested_from ?? null)],
           ["Requested", <Requested key="at" at={request.requested_at} />],
         ]}
       />
-      {!request.same_network && <OtherNetworkWarning address={request.requested_from} />}
+      {!request.same_network && <OtherNetworkWarning address={request.requested_from ?? null} />}
       {step.error && (
         <div className="mt-4">
           <Problem>{step.error}</Problem>

@@ -55,8 +55,13 @@ function DeviceRow({ device, onSignOut }: { device: Device; onSignOut: () => voi
           )}
         </p>
         <p className="text-sm text-slate-600">
-          {platformName(device.platform)} · Signed in <time dateTime={device.created_at}>{absoluteTime(device.created_at)}</time>{" "}
-          · Last seen <time dateTime={device.last_seen_at}>{relativeTime(device.last_seen_at)}</time>
+          {platformName(device.platform)} · Signed in <time dateTime={device.created_at}>{absoluteTime(device.created_at)}</time>
+          {device.last_seen_at && (
+            <>
+              {" "}
+              · Last seen <time dateTime={device.last_seen_at}>{relativeTime(device.last_seen_at)}</time>
+            </>
+          )}
         </p>
       </div>
       <Button variant="secondary" aria-label={`Sign out ${device.name}`} onClick={onSignOut}>

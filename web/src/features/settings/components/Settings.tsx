@@ -9,6 +9,7 @@ import { changePassword, deleteAccount } from "../../../lib/api/auth";
 import { ApiError } from "../../../lib/api/client";
 import type { User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../../lib/auth/password";
 import { Devices } from "./Devices";
 
 const message = (error: unknown) => (error instanceof ApiError ? error.message : "An unexpected error occurred");
@@ -25,7 +26,7 @@ function ChangePassword() {
     const next: typeof errors = {};
     if (!current) next.current = "Current password is required";
     if (password !== confirm) next.confirm = "Passwords do not match";
-    else if (password.length < 6) next.password = "Password must be at least 6 characters";
+    else if (password.length < MIN_PASSWORD_LENGTH) next.password = PASSWORD_TOO_SHORT;
     setErrors(next);
     if (Object.keys(next).length) return;
     setBusy(true);

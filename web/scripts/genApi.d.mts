@@ -1,0 +1,3 @@
+export declare const documentPath: string;
+export declare const outputPath: string;
+export declare function generate(document?: unknown): Promise<string>;
