@@ -155,6 +155,16 @@ impl From<AccountError> for ApiError {
                 AccountError::TeamOwner.to_string(),
             ),
             AccountError::Database(e) => e.into(),
+            AccountError::Internal(e) => e.into(),
+            AccountError::NotSignedIn => ApiError::invalid_token(),
+            AccountError::InvalidCredentials => {
+                Self::new(StatusCode::UNAUTHORIZED, e.code(), e.to_string())
+            }
+            AccountError::LinkInvalid(_)
+            | AccountError::LinkUsed(_)
+            | AccountError::LinkExpired(_)
+            | AccountError::WrongCurrentPassword
+            | AccountError::WrongPassword => Self::bad_request(e.code(), e.to_string()),
         }
     }
 }

@@ -49,7 +49,13 @@ impl AppState {
         let mail = Composer::new(&settings.base_url);
         let billing =
             Billing::new(store.clone(), stripe, clock.clone()).with_base_url(&settings.base_url);
-        let accounts = Accounts::new(store.clone(), billing.clone());
+        let accounts = Accounts::new(
+            store.clone(),
+            billing.clone(),
+            hasher.clone(),
+            mail.clone(),
+            clock.clone(),
+        );
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());

@@ -1,7 +1,7 @@
 //! `users ...` and `plans ...`.
 
 use anyhow::bail;
-use closewise_core::accounts::{AccountError, Accounts};
+use closewise_core::accounts::{confirm_by_operator, AccountDeletion, AccountError};
 use closewise_core::billing::Billing;
 use closewise_core::clock::Clock;
 use closewise_core::password::Hasher;
@@ -307,8 +307,8 @@ pub async fn verify(ctx: &Ctx, a: UserChange) -> anyhow::Result<()> {
         ctx.confirm(a.confirm.yes, &format!("Mark {} as verified?", user.email))?;
     }
     let audit = ctx.audit("user.verify", &user, &a.reason, json!({"verified": true}))?;
-    let unusable = Hasher::new().unusable_hash()?;
-    if let Some(rule) = ctx.store.verify_user(user.id, &unusable, &audit).await? {
+    // The verification link's rule, from the same core flow the API's link goes through.
+    if let Some(rule) = confirm_by_operator(&ctx.store, &Hasher::new(), user.id, &audit).await? {
         println!("{} is now verified.", user.email);
         if rule == Confirmation::ChoosePassword {
             println!(
@@ -368,7 +368,7 @@ pub async fn delete(ctx: &Ctx, a: UserDelete) -> anyhow::Result<()> {
         &a.reason,
         json!({ "created_at": rfc3339(user.created_at) }),
     )?;
-    let deletion = match Accounts::new(ctx.store.clone(), billing)
+    let deletion = match AccountDeletion::new(ctx.store.clone(), billing)
         .delete(user.id, Some(audit))
         .await
     {

@@ -4,7 +4,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`store`] | persistence on both databases, rows decoded into the domain's types |
-//! | [`accounts`] | account deletion (cancels the subscription first) |
+//! | [`accounts`] | sign-up, verification, resend, recovery, password change, re-authentication, deletion |
 //! | [`desktop_auth`] | the desktop app's sign-in: authorization codes, device requests, device sessions |
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |

@@ -9,7 +9,7 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::CookieJar;
-use closewise_core::mail::Template;
+use closewise_core::accounts::{Caller, PasswordBudget};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -32,19 +32,51 @@ pub async fn current_user(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<UserResponse>> {
-    let user = state
-        .store
-        .user_by_id(auth.user_id)
-        .await?
-        .ok_or_else(ApiError::invalid_token)?;
+    let user = state.accounts.user(auth.user_id).await?;
     Ok(AppJson(UserResponse {
         user: (&user).into(),
     }))
 }
 
-/// The signed-in caller proves it knows the password again before a sensitive change. Attempts
-/// count against the account's failed sign-in budget, like sign-in itself. A right password is a
-/// password entry on the caller's session: it opens its re-authentication window (`reauth`).
+/// Sign-in's budget of password checks (`password_attempt`) for a caller at `ip`: the account
+/// flows spend it before they compare a password, as sign-in does.
+pub(super) struct SigninBudget<'a> {
+    state: &'a AppState,
+    ip: String,
+}
+
+impl<'a> SigninBudget<'a> {
+    pub(super) fn new(state: &'a AppState, ip: std::net::IpAddr) -> Self {
+        SigninBudget {
+            state,
+            ip: ip.to_string(),
+        }
+    }
+}
+
+impl PasswordBudget for SigninBudget<'_> {
+    type Spent = PasswordAttempt;
+    type Refusal = ApiError;
+
+    async fn spend(&self, account: &str) -> ApiResult<PasswordAttempt> {
+        password_attempt(self.state, account, &self.ip).await
+    }
+
+    async fn refund(&self, spent: PasswordAttempt) {
+        spent.refund(self.state).await
+    }
+}
+
+/// The caller of a signed-in request, as the account flows know it.
+pub(super) fn caller(auth: &AuthUser) -> Caller {
+    Caller {
+        user_id: auth.user_id,
+        session_id: auth.session_id,
+    }
+}
+
+/// The signed-in caller proves it knows the password again before a sensitive change (team
+/// billing's): `Accounts::check_password`, refused with `wrong` when it is not the password.
 pub(crate) async fn reconfirm_password(
     state: &AppState,
     auth: &AuthUser,
@@ -52,37 +84,12 @@ pub(crate) async fn reconfirm_password(
     password: &str,
     wrong: &'static str,
 ) -> ApiResult<closewise_core::store::UserRow> {
-    check_password(state, auth, ip, password)
-        .await?
+    let budget = SigninBudget::new(state, ip);
+    state
+        .accounts
+        .check_password(caller(auth), password, &budget)
+        .await??
         .ok_or_else(|| ApiError::bad_request("invalid_credentials", wrong))
-}
-
-/// The caller's account when `password` is its password (the session then stamped), `None` when
-/// it is not; spends a failed sign-in attempt first, refunded when right.
-pub(crate) async fn check_password(
-    state: &AppState,
-    auth: &AuthUser,
-    ip: std::net::IpAddr,
-    password: &str,
-) -> ApiResult<Option<closewise_core::store::UserRow>> {
-    let user = state
-        .store
-        .user_by_id(auth.user_id)
-        .await?
-        .ok_or_else(ApiError::invalid_token)?;
-    let attempt = password_attempt(state, &user.email, &ip.to_string()).await?;
-    if !state
-        .hasher
-        .verify(password, Some(&user.password_hash))
-        .await?
-    {
-        return Ok(None);
-    }
-    attempt.refund(state).await;
-    super::reauth::service(state)
-        .stamp(auth.session_id, auth.user_id)
-        .await?;
-    Ok(Some(user))
 }
 
 #[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = ChangePasswordRequest,
@@ -98,23 +105,11 @@ pub async fn change_password(
     AppJson(body): AppJson<ChangePasswordRequest>,
 ) -> ApiResult<AppJson<EmptyResponse>> {
     let password = parse_password(&body.password)?;
-    let user = reconfirm_password(
-        &state,
-        &auth,
-        ip,
-        &body.current_password,
-        "Current password is incorrect",
-    )
-    .await?;
-    let hash = state.hasher.hash(password.expose()).await?;
-    let now = state.clock.now();
-    let mail = state
-        .mail
-        .compose(&user.email, Template::PasswordChanged, now);
+    let budget = SigninBudget::new(&state, ip);
     state
-        .store
-        .change_password(user.id, &hash, Some(auth.session_id), false, &mail, now)
-        .await?;
+        .accounts
+        .change_password(caller(&auth), &body.current_password, &password, &budget)
+        .await??;
     Ok(AppJson(EmptyResponse {}))
 }
 
@@ -132,9 +127,11 @@ pub async fn delete_account(
     jar: CookieJar,
     AppJson(body): AppJson<DeleteAccountRequest>,
 ) -> ApiResult<Response> {
-    let user =
-        reconfirm_password(&state, &auth, ip, &body.password, "Password is incorrect").await?;
-    state.accounts.delete(user.id, None).await?;
+    let budget = SigninBudget::new(&state, ip);
+    state
+        .accounts
+        .delete_own(caller(&auth), &body.password, &budget)
+        .await??;
     let jar = session::clear_cookie(&state, jar);
     Ok((StatusCode::NO_CONTENT, jar).into_response())
 }

@@ -1,20 +1,16 @@
-//! What the account flows share: input parsing, rate limits, the timing floor of mail-sending
-//! answers, e-mail tokens and their links.
+//! What the account flows share: input parsing, rate limits and sign-in's budget of password
+//! checks. The flows themselves, e-mail links included, are `closewise_core::accounts`.
 
-use super::tokens::{hash_token, random_token};
 use crate::error::{ApiError, ApiResult};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
-use closewise_core::mail::Template;
-use closewise_core::store::users::NewEmailToken;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;
-use closewise_domain::tokens::{
-    check_email_token, expires_at, resend_wait_message, EmailTokenKind, TokenCheck, RESEND_INTERVAL,
-};
+use closewise_domain::tokens::{resend_wait_message, RESEND_INTERVAL};
 use serde::Serialize;
 use utoipa::ToSchema;
-use uuid::Uuid;
+
+pub use closewise_core::accounts::EMAIL_WORK_FLOOR;
 
 #[derive(Serialize, ToSchema, Default)]
 #[schema(as = Empty)]
@@ -154,128 +150,5 @@ impl PasswordAttempt {
             .limiter
             .refund(Bucket::FailedSigninPerAccount, &self.account)
             .await;
-    }
-}
-
-/// How long sign-up (after hashing), resend and recover take at least. Their database work differs
-/// between known and unknown e-mails (a mail written or not, a failed or a full insert); padding
-/// the answer to a floor well above that work makes the two indistinguishable by timing
-/// (resilience suite: `enumeration::timing_does_not_tell_known_from_unknown_emails_*`).
-pub const EMAIL_WORK_FLOOR: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// Runs `work`, then waits until `EMAIL_WORK_FLOOR` has passed since it started.
-pub(super) async fn padded<T>(
-    work: impl std::future::Future<Output = ApiResult<T>>,
-) -> ApiResult<T> {
-    let started = tokio::time::Instant::now();
-    let outcome = work.await;
-    tokio::time::sleep_until(started + EMAIL_WORK_FLOOR).await;
-    outcome
-}
-
-pub(super) fn new_email_token(
-    kind: EmailTokenKind,
-    now: time::OffsetDateTime,
-) -> (String, NewEmailToken) {
-    let token = random_token();
-    let row = NewEmailToken {
-        id: Uuid::now_v7(),
-        kind: kind.as_str(),
-        token_hash: hash_token(&token),
-        expires_at: expires_at(kind, now),
-        password_hash: None,
-    };
-    (token, row)
-}
-
-/// Mails the user a fresh single-use link of `kind` (verification or reset), unless a mail of that
-/// kind went to the address less than `min_interval` ago.
-pub(super) async fn send_link(
-    state: &AppState,
-    user_id: Uuid,
-    email: &str,
-    kind: EmailTokenKind,
-    min_interval: time::Duration,
-    password_hash: Option<String>,
-) -> ApiResult<()> {
-    send_link_next(
-        state,
-        user_id,
-        email,
-        kind,
-        min_interval,
-        password_hash,
-        None,
-    )
-    .await
-}
-
-/// `send_link` whose link carries `next`, a return path already checked with `return_path`.
-pub(super) async fn send_link_next(
-    state: &AppState,
-    user_id: Uuid,
-    email: &str,
-    kind: EmailTokenKind,
-    min_interval: time::Duration,
-    password_hash: Option<String>,
-    next: Option<&str>,
-) -> ApiResult<()> {
-    let now = state.clock.now();
-    let (token, mut token_row) = new_email_token(kind, now);
-    token_row.password_hash = password_hash;
-    let template = match kind {
-        EmailTokenKind::Verification => Template::Verification {
-            link: state.mail.link_with_next("/verify", &token, next),
-        },
-        EmailTokenKind::Reset => Template::Reset {
-            link: state.mail.link_with_next("/reset-password", &token, next),
-        },
-    };
-    let mail = state.mail.compose(email, template, now);
-    state
-        .store
-        .mail_user_throttled(user_id, Some(&token_row), &mail, min_interval)
-        .await?;
-    Ok(())
-}
-
-/// The errors of an e-mail link ("verification" or "reset"), worded for the page that shows them.
-#[derive(Clone, Copy)]
-pub(super) struct LinkErrors(pub(super) &'static str);
-
-impl LinkErrors {
-    pub(super) fn invalid(self) -> ApiError {
-        ApiError::bad_request("token_invalid", format!("This {} link is invalid.", self.0))
-    }
-    pub(super) fn used(self) -> ApiError {
-        ApiError::bad_request(
-            "token_used",
-            format!("This {} link has already been used.", self.0),
-        )
-    }
-    fn expired(self) -> ApiError {
-        ApiError::bad_request(
-            "token_expired",
-            format!("This {} link has expired. Request a new one.", self.0),
-        )
-    }
-}
-
-/// The stored row of an e-mail link's token, if it is known, unused and unexpired.
-pub(super) async fn live_email_token(
-    state: &AppState,
-    kind: EmailTokenKind,
-    token: &str,
-    link: LinkErrors,
-) -> ApiResult<closewise_core::store::EmailTokenRow> {
-    let row = state
-        .store
-        .email_token_by_hash(kind.as_str(), &hash_token(token.trim()))
-        .await?
-        .ok_or_else(|| link.invalid())?;
-    match check_email_token(row.expires_at, row.used_at, state.clock.now()) {
-        TokenCheck::Used => Err(link.used()),
-        TokenCheck::Expired => Err(link.expired()),
-        TokenCheck::Valid => Ok(row),
     }
 }

@@ -64,17 +64,11 @@ pub async fn reauthenticate(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<ReauthenticateRequest>,
 ) -> ApiResult<AppJson<ReauthenticateResponse>> {
-    if super::account::check_password(&state, &auth, ip, &body.password)
-        .await?
-        .is_none()
-    {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "invalid_credentials",
-            "Invalid login credentials",
-        ));
-    }
-    let until = closewise_domain::reauth::reauth_until(state.clock.now());
+    let budget = super::account::SigninBudget::new(&state, ip);
+    let until = state
+        .accounts
+        .reauthenticate(super::account::caller(&auth), &body.password, &budget)
+        .await??;
     Ok(AppJson(ReauthenticateResponse {
         reauthenticated_until: until,
     }))

@@ -1,4 +1,5 @@
-//! `POST /api/auth/recover` and `POST /api/auth/reset`: forgotten passwords.
+//! `POST /api/auth/recover` and `POST /api/auth/reset`: forgotten passwords
+//! (`closewise_core::accounts`).
 
 use super::common::*;
 use crate::error::ApiResult;
@@ -6,8 +7,6 @@ use crate::extract::{AppJson, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
 use axum::extract::State;
-use closewise_core::mail::Template;
-use closewise_domain::tokens::EmailTokenKind;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -36,22 +35,7 @@ pub async fn recover(
     limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     let email = parse_email(&body.email)?;
     limit(&state, Bucket::Recover, email.as_str()).await?;
-    padded(async {
-        if let Some(user) = state.store.user_by_email(email.as_str()).await? {
-            let kind = EmailTokenKind::Reset;
-            send_link(
-                &state,
-                user.id,
-                email.as_str(),
-                kind,
-                time::Duration::ZERO,
-                None,
-            )
-            .await?;
-        }
-        Ok(())
-    })
-    .await?;
+    state.accounts.recover(&email).await?;
     Ok(AppJson(EmptyResponse {}))
 }
 
@@ -65,27 +49,6 @@ pub async fn reset(
 ) -> ApiResult<AppJson<EmptyResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     let password = parse_password(&body.password)?;
-    let link = LinkErrors("reset");
-    let row = live_email_token(&state, EmailTokenKind::Reset, &body.token, link).await?;
-    let now = state.clock.now();
-    let (invalid, used) = (|| link.invalid(), || link.used());
-    let user = state
-        .store
-        .user_by_id(row.user_id)
-        .await?
-        .ok_or_else(invalid)?;
-    let hash = state.hasher.hash(password.expose()).await?;
-    let mail = state
-        .mail
-        .compose(&user.email, Template::PasswordChanged, now);
-    // Spending the link and changing the password are one transaction, which also ends every
-    // session and voids every other reset link.
-    if !state
-        .store
-        .reset_password(row.id, user.id, &hash, Some(&mail), now)
-        .await?
-    {
-        return Err(used());
-    }
+    state.accounts.reset(&body.token, &password).await?;
     Ok(AppJson(EmptyResponse {}))
 }

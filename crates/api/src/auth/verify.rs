@@ -8,10 +8,7 @@ use crate::extract::{AppJson, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
 use axum::extract::State;
-use closewise_core::store::tokens::ChoosePasswordSetup;
-use closewise_domain::limits::return_path;
 use closewise_domain::signup::Confirmation;
-use closewise_domain::tokens::EmailTokenKind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -71,34 +68,15 @@ pub async fn verify(
     AppJson(body): AppJson<VerifyRequest>,
 ) -> ApiResult<AppJson<VerifyResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
-    let link = LinkErrors("verification");
-    let row = live_email_token(&state, EmailTokenKind::Verification, &body.token, link).await?;
-    let now = state.clock.now();
-    let (invalid, used) = (|| link.invalid(), || link.used());
-    // Made whether or not the sign-ups disagree: the store decides under the user's lock.
-    let (password_token, token_row) = new_email_token(EmailTokenKind::Reset, now);
-    let choose = ChoosePasswordSetup {
-        unusable_hash: state.hasher.unusable_hash()?,
-        password_token: token_row,
-    };
-    let rule = state
-        .store
-        .consume_verification_token(row.id, row.user_id, &choose, now)
-        .await?
-        .ok_or_else(used)?;
-    let user = state
-        .store
-        .user_by_id(row.user_id)
-        .await?
-        .ok_or_else(invalid)?;
-    let (status, password_token) = match rule {
-        Confirmation::OneClick => (VerifyStatus::Confirmed, None),
-        Confirmation::ChoosePassword => (VerifyStatus::ChoosePassword, Some(password_token)),
+    let verified = state.accounts.verify(&body.token).await?;
+    let status = match verified.confirmation {
+        Confirmation::OneClick => VerifyStatus::Confirmed,
+        Confirmation::ChoosePassword => VerifyStatus::ChoosePassword,
     };
     Ok(AppJson(VerifyResponse {
         status,
-        user: (&user).into(),
-        password_token,
+        user: (&verified.user).into(),
+        password_token: verified.password_token,
     }))
 }
 
@@ -113,23 +91,10 @@ pub async fn choose_password(
 ) -> ApiResult<AppJson<UserResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     let password = parse_password(&body.password)?;
-    let link = LinkErrors("password");
-    let row = live_email_token(&state, EmailTokenKind::Reset, &body.password_token, link).await?;
-    let hash = state.hasher.hash(password.expose()).await?;
-    let now = state.clock.now();
-    // A reset without the "password changed" mail: the account had no password anyone knew.
-    if !state
-        .store
-        .reset_password(row.id, row.user_id, &hash, None, now)
-        .await?
-    {
-        return Err(link.used());
-    }
     let user = state
-        .store
-        .user_by_id(row.user_id)
-        .await?
-        .ok_or_else(|| link.invalid())?;
+        .accounts
+        .choose_password(&body.password_token, &password)
+        .await?;
     Ok(AppJson(UserResponse {
         user: (&user).into(),
     }))
@@ -153,26 +118,6 @@ pub async fn resend(
     }
     let email = parse_email(&body.email)?;
     limit(&state, Bucket::Resend, email.as_str()).await?;
-    padded(async {
-        if let Some(user) = state.store.user_by_email(email.as_str()).await? {
-            if user.email_confirmed_at.is_none() {
-                let kind = EmailTokenKind::Verification;
-                // The resent link carries no password of its own, so it is no sign-up: it confirms
-                // the only sign-up's password, or asks for one when they disagree.
-                send_link_next(
-                    &state,
-                    user.id,
-                    email.as_str(),
-                    kind,
-                    time::Duration::ZERO,
-                    None,
-                    body.next.as_deref().and_then(return_path),
-                )
-                .await?;
-            }
-        }
-        Ok(())
-    })
-    .await?;
+    state.accounts.resend(&email, body.next.as_deref()).await?;
     Ok(AppJson(EmptyResponse {}))
 }

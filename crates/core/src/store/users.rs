@@ -1,6 +1,6 @@
 //! Users, and the transactions that create or change them together with their plan, tokens and mail.
 
-use closewise_domain::tokens::EmailTokenKind;
+use closewise_domain::tokens::{resend_wait, EmailTokenKind};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -114,16 +114,17 @@ impl Store {
             .await)
     }
 
-    /// Sends `mail` to an existing user unless a mail of the same kind went to that address less
-    /// than `min_interval` ago. The user's row is locked first, so concurrent callers queue up and
-    /// at most one mail is written. Optionally writes a fresh e-mail token with it.
+    /// Sends `mail` to an existing user; when `throttled`, only if no mail of the same kind went to
+    /// that address within the resend interval (`closewise_domain::tokens::resend_wait`). The
+    /// user's row is locked first, so concurrent callers queue up and at most one mail is written.
+    /// Optionally writes a fresh e-mail token with it.
     #[tracing::instrument(skip_all)]
     pub async fn mail_user_throttled(
         &self,
         user_id: Uuid,
         token: Option<&NewEmailToken>,
         mail: &NewMail,
-        min_interval: time::Duration,
+        throttled: bool,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
             let mut tx = p.begin().await?;
@@ -135,16 +136,16 @@ impl Store {
             if locked.rows_affected() == 0 {
                 return Ok(false);
             }
-            let last: Option<(OffsetDateTime,)> = sqlx::query_as(
-                "SELECT created_at FROM mail_outbox WHERE to_email = $1 AND kind = $2 \
-                 ORDER BY created_at DESC LIMIT 1",
-            )
-            .bind(&mail.to)
-            .bind(mail.kind)
-            .fetch_optional(&mut *tx)
-            .await?;
-            if let Some((last,)) = last {
-                if mail.created_at - last < min_interval {
+            if throttled {
+                let last: Option<(OffsetDateTime,)> = sqlx::query_as(
+                    "SELECT created_at FROM mail_outbox WHERE to_email = $1 AND kind = $2 \
+                     ORDER BY created_at DESC LIMIT 1",
+                )
+                .bind(&mail.to)
+                .bind(mail.kind)
+                .fetch_optional(&mut *tx)
+                .await?;
+                if resend_wait(last.map(|(at,)| at), mail.created_at).is_some() {
                     return Ok(false);
                 }
             }

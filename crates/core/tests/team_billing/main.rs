@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use closewise_core::accounts::{AccountError, Accounts};
+use closewise_core::accounts::{AccountDeletion, AccountError};
 use closewise_core::billing::{Billing, StripeClient, StripeConnection};
 use closewise_core::clock::Clock;
 use closewise_core::store::team_billing::ResizeOutcome;
@@ -29,7 +29,7 @@ struct Fx {
     store: Store,
     teams: Teams,
     usage: Usage,
-    accounts: Accounts,
+    accounts: AccountDeletion,
     billing: Billing,
     clock: Clock,
     _dir: TempDir,
@@ -65,7 +65,7 @@ async fn fixture(postgres: bool) -> Fx {
         db,
         teams: Teams::new(store.clone(), clock.clone()),
         usage: Usage::new(store.clone(), clock.clone()),
-        accounts: Accounts::new(store.clone(), billing.clone()),
+        accounts: AccountDeletion::new(store.clone(), billing.clone()),
         billing,
         store,
         clock,

@@ -1,8 +1,8 @@
-//! Accounts: what the API's account screens and the operator's CLI do to an account that goes
-//! beyond one store call. Deleting an account cancels its live subscription at Stripe first.
+//! Deleting an account: by its owner after entering the password (the API), or by an operator
+//! with an audit row (the CLI). Either way its live subscription is cancelled at Stripe first.
 
 use closewise_domain::subscription::SubscriptionStatus;
-use closewise_domain::team_billing::{owner_may_delete_account, TEAM_OWNER_MESSAGE};
+use closewise_domain::team_billing::owner_may_delete_account;
 use closewise_domain::teams::Role;
 use serde_json::Value;
 use uuid::Uuid;
@@ -12,27 +12,7 @@ use crate::store::audit::NewAudit;
 use crate::store::user_deletion::UserDeletion;
 use crate::store::Store;
 
-#[derive(Debug, thiserror::Error)]
-pub enum AccountError {
-    /// The live subscription could not be cancelled, so the account was kept.
-    #[error("could not cancel the subscription at Stripe, so the account was kept: {0}")]
-    SubscriptionNotCancelled(BillingError),
-    /// The owner of a team with other members or a subscription that has not ended.
-    #[error("{}", TEAM_OWNER_MESSAGE)]
-    TeamOwner,
-    #[error(transparent)]
-    Database(#[from] sqlx::Error),
-}
-
-impl AccountError {
-    pub fn code(&self) -> &'static str {
-        match self {
-            AccountError::SubscriptionNotCancelled(_) => "stripe_unavailable",
-            AccountError::TeamOwner => "team_owner",
-            AccountError::Database(_) => "internal",
-        }
-    }
-}
+use super::{AccountError, Accounts, Caller, Checked, PasswordBudget};
 
 /// What a deletion did.
 #[derive(Debug, PartialEq, Eq)]
@@ -43,15 +23,16 @@ pub struct Deletion {
     pub cancelled_subscription: Option<String>,
 }
 
+/// Deletion needs no more than the store and Stripe, so the CLI builds it on its own.
 #[derive(Clone)]
-pub struct Accounts {
+pub struct AccountDeletion {
     store: Store,
     billing: Billing,
 }
 
-impl Accounts {
+impl AccountDeletion {
     pub fn new(store: Store, billing: Billing) -> Self {
-        Accounts { store, billing }
+        AccountDeletion { store, billing }
     }
 
     /// A team's owner may go only with a team nobody else is in and nothing is paid for (it is
@@ -128,5 +109,22 @@ impl Accounts {
             deleted,
             cancelled_subscription: cancelled,
         })
+    }
+}
+
+impl Accounts {
+    /// The signed-in caller deletes their own account after entering its password.
+    pub async fn delete_own<B: PasswordBudget>(
+        &self,
+        caller: Caller,
+        password: &str,
+        budget: &B,
+    ) -> Checked<Deletion, B::Refusal> {
+        let user = match self.check_password(caller, password, budget).await? {
+            Err(refusal) => return Ok(Err(refusal)),
+            Ok(None) => return Err(AccountError::WrongPassword),
+            Ok(Some(user)) => user,
+        };
+        self.deletion.delete(user.id, None).await.map(Ok)
     }
 }

@@ -1,0 +1,95 @@
+//! The signed-in caller's password: checking it again before a sensitive change (which opens the
+//! session's re-authentication window, `crate::reauth`), changing it, and re-authenticating.
+
+use closewise_domain::password::Password;
+use closewise_domain::reauth::reauth_until;
+use time::OffsetDateTime;
+
+use crate::mail::Template;
+use crate::reauth::Reauth;
+use crate::store::UserRow;
+
+use super::{AccountError, Accounts, Caller, Checked, PasswordBudget};
+
+impl Accounts {
+    /// The caller's account when `password` is its password (the session then stamped), `None`
+    /// when it is not. Spends one check of `budget` first, refunded when right.
+    pub async fn check_password<B: PasswordBudget>(
+        &self,
+        caller: Caller,
+        password: &str,
+        budget: &B,
+    ) -> Checked<Option<UserRow>, B::Refusal> {
+        let user = self
+            .store
+            .user_by_id(caller.user_id)
+            .await?
+            .ok_or(AccountError::NotSignedIn)?;
+        let spent = match budget.spend(&user.email).await {
+            Ok(spent) => spent,
+            Err(refusal) => return Ok(Err(refusal)),
+        };
+        if !self
+            .hasher
+            .verify(password, Some(&user.password_hash))
+            .await?
+        {
+            return Ok(Ok(None));
+        }
+        budget.refund(spent).await;
+        Reauth::new(self.store.clone(), self.clock.clone())
+            .stamp(caller.session_id, caller.user_id)
+            .await?;
+        Ok(Ok(Some(user)))
+    }
+
+    /// Sets `password` after checking `current`; ends every other session and mails a notice.
+    #[tracing::instrument(skip_all)]
+    pub async fn change_password<B: PasswordBudget>(
+        &self,
+        caller: Caller,
+        current: &str,
+        password: &Password,
+        budget: &B,
+    ) -> Checked<(), B::Refusal> {
+        let user = match self.check_password(caller, current, budget).await? {
+            Err(refusal) => return Ok(Err(refusal)),
+            Ok(None) => return Err(AccountError::WrongCurrentPassword),
+            Ok(Some(user)) => user,
+        };
+        let hash = self.hasher.hash(password.expose()).await?;
+        let now = self.clock.now();
+        let mail = self
+            .mail
+            .compose(&user.email, Template::PasswordChanged, now);
+        self.store
+            .change_password(user.id, &hash, Some(caller.session_id), false, &mail, now)
+            .await?;
+        Ok(Ok(()))
+    }
+
+    /// Opens the caller's re-authentication window with its password; answers when it closes.
+    #[tracing::instrument(skip_all)]
+    pub async fn reauthenticate<B: PasswordBudget>(
+        &self,
+        caller: Caller,
+        password: &str,
+        budget: &B,
+    ) -> Checked<OffsetDateTime, B::Refusal> {
+        match self.check_password(caller, password, budget).await? {
+            Err(refusal) => Ok(Err(refusal)),
+            Ok(None) => Err(AccountError::InvalidCredentials),
+            Ok(Some(_)) => Ok(Ok(reauth_until(self.clock.now()))),
+        }
+    }
+}
+
+impl Accounts {
+    /// The signed-in caller's account.
+    pub async fn user(&self, user_id: uuid::Uuid) -> Result<UserRow, AccountError> {
+        self.store
+            .user_by_id(user_id)
+            .await?
+            .ok_or(AccountError::NotSignedIn)
+    }
+}

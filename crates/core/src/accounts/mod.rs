@@ -1,0 +1,147 @@
+//! Accounts: every flow of an account's life that the API and the CLI run, each one method —
+//! sign-up ([`signup`]), the verification link, its password step and its resend
+//! ([`verification`]), forgotten passwords ([`recovery`]), the signed-in caller's password
+//! checks: change, re-authentication ([`credentials`]), and deletion ([`deletion`]).
+//!
+//! The adapters parse the input into the domain's types and keep their own request budgets; the
+//! budget that password checks share with sign-in is handed in as a [`PasswordBudget`], so a
+//! check spends it before the hash is compared, whatever adapter asks.
+
+mod credentials;
+pub mod deletion;
+mod email_links;
+mod recovery;
+mod signup;
+mod verification;
+
+use std::future::Future;
+
+use uuid::Uuid;
+
+use crate::billing::{Billing, BillingError};
+use crate::clock::Clock;
+use crate::mail::Composer;
+use crate::password::Hasher;
+use crate::store::Store;
+
+pub use deletion::{AccountDeletion, Deletion};
+pub use email_links::Link;
+pub use verification::{confirm_by_operator, Verified};
+
+use closewise_domain::team_billing::TEAM_OWNER_MESSAGE;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// The live subscription could not be cancelled, so the account was kept.
+    #[error("could not cancel the subscription at Stripe, so the account was kept: {0}")]
+    SubscriptionNotCancelled(BillingError),
+    /// The owner of a team with other members or a subscription that has not ended.
+    #[error("{}", TEAM_OWNER_MESSAGE)]
+    TeamOwner,
+    #[error("This {0} link is invalid.")]
+    LinkInvalid(Link),
+    #[error("This {0} link has already been used.")]
+    LinkUsed(Link),
+    #[error("This {0} link has expired. Request a new one.")]
+    LinkExpired(Link),
+    /// The signed-in caller's account is gone.
+    #[error("Authentication required. Please sign in again.")]
+    NotSignedIn,
+    /// A password change whose current password is wrong.
+    #[error("Current password is incorrect")]
+    WrongCurrentPassword,
+    /// A deletion whose password is wrong.
+    #[error("Password is incorrect")]
+    WrongPassword,
+    /// A re-authentication whose password is wrong: worded as sign-in's.
+    #[error("Invalid login credentials")]
+    InvalidCredentials,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    /// Hashing failed: a fault of ours.
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl AccountError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            AccountError::SubscriptionNotCancelled(_) => "stripe_unavailable",
+            AccountError::TeamOwner => "team_owner",
+            AccountError::LinkInvalid(_) => "token_invalid",
+            AccountError::LinkUsed(_) => "token_used",
+            AccountError::LinkExpired(_) => "token_expired",
+            AccountError::NotSignedIn => "invalid_token",
+            AccountError::WrongCurrentPassword
+            | AccountError::WrongPassword
+            | AccountError::InvalidCredentials => "invalid_credentials",
+            AccountError::Database(_) | AccountError::Internal(_) => "internal",
+        }
+    }
+}
+
+/// The budget of password checks that sign-in spends too, kept by the adapter (the API's rate
+/// limiter): one is spent before each check of an account, so racing guesses cannot overrun it,
+/// and refunded when the password was right. A refusal is the adapter's and passes through as is.
+pub trait PasswordBudget: Sync {
+    type Spent: Send;
+    type Refusal: Send;
+    /// Spends one check of `account` (its e-mail).
+    fn spend(
+        &self,
+        account: &str,
+    ) -> impl Future<Output = Result<Self::Spent, Self::Refusal>> + Send;
+    fn refund(&self, spent: Self::Spent) -> impl Future<Output = ()> + Send;
+}
+
+/// The answer of a flow that checks a password: the outer error is the flow's, the inner one the
+/// budget's refusal.
+pub type Checked<T, R> = Result<Result<T, R>, AccountError>;
+
+/// The signed-in caller of a flow: its account and the session it came with.
+#[derive(Clone, Copy, Debug)]
+pub struct Caller {
+    pub user_id: Uuid,
+    pub session_id: Uuid,
+}
+
+/// How long sign-up (after hashing), resend and recover take at least. Their database work differs
+/// between known and unknown e-mails (a mail written or not, a failed or a full insert); padding
+/// the answer to a floor well above that work makes the two indistinguishable by timing
+/// (resilience suite: `enumeration::timing_does_not_tell_known_from_unknown_emails_*`).
+pub const EMAIL_WORK_FLOOR: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Runs `work`, then waits until `EMAIL_WORK_FLOOR` has passed since it started.
+async fn padded<T>(work: impl Future<Output = Result<T, AccountError>>) -> Result<T, AccountError> {
+    let started = tokio::time::Instant::now();
+    let outcome = work.await;
+    tokio::time::sleep_until(started + EMAIL_WORK_FLOOR).await;
+    outcome
+}
+
+#[derive(Clone)]
+pub struct Accounts {
+    store: Store,
+    hasher: Hasher,
+    mail: Composer,
+    clock: Clock,
+    deletion: AccountDeletion,
+}
+
+impl Accounts {
+    pub fn new(
+        store: Store,
+        billing: Billing,
+        hasher: Hasher,
+        mail: Composer,
+        clock: Clock,
+    ) -> Self {
+        Accounts {
+            deletion: AccountDeletion::new(store.clone(), billing),
+            store,
+            hasher,
+            mail,
+            clock,
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Forgotten passwords: a reset link by mail, and the reset it allows.
+
+use closewise_domain::email::Email;
+use closewise_domain::password::Password;
+use closewise_domain::tokens::EmailTokenKind;
+
+use crate::mail::Template;
+
+use super::{padded, AccountError, Accounts, Link};
+
+impl Accounts {
+    /// Mails a reset link to a registered address; does nothing, as slowly, for others.
+    #[tracing::instrument(skip_all)]
+    pub async fn recover(&self, email: &Email) -> Result<(), AccountError> {
+        padded(async {
+            if let Some(user) = self.store.user_by_email(email.as_str()).await? {
+                let kind = EmailTokenKind::Reset;
+                self.send_link(user.id, email.as_str(), kind, false, None, None)
+                    .await?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// Spends a reset link and sets `password`.
+    #[tracing::instrument(skip_all)]
+    pub async fn reset(&self, token: &str, password: &Password) -> Result<(), AccountError> {
+        let link = Link::Reset;
+        let row = self
+            .live_email_token(EmailTokenKind::Reset, token, link)
+            .await?;
+        let now = self.clock.now();
+        let user = self
+            .store
+            .user_by_id(row.user_id)
+            .await?
+            .ok_or(AccountError::LinkInvalid(link))?;
+        let hash = self.hasher.hash(password.expose()).await?;
+        let mail = self
+            .mail
+            .compose(&user.email, Template::PasswordChanged, now);
+        // Spending the link and changing the password are one transaction, which also ends every
+        // session and voids every other reset link.
+        if !self
+            .store
+            .reset_password(row.id, user.id, &hash, Some(&mail), now)
+            .await?
+        {
+            return Err(AccountError::LinkUsed(link));
+        }
+        Ok(())
+    }
+}
