@@ -70,6 +70,15 @@ export interface Product {
   interval: string;
 }
 
+/** A Mac build: Apple Silicon or Intel. */
+export type MacArch = "arm64" | "x64";
+
+/** `GET /api/downloads`: the desktop release the download chooser offers, set at run time. */
+export interface Downloads {
+  version: string;
+  mac: Record<MacArch, string>;
+}
+
 export interface ApiErrorBody {
   error: { code: string; message: string };
 }
