@@ -8,7 +8,7 @@
 #   deploy/*.sh, this      shellcheck
 #   agreement              the Caddyfile's upstreams are compose's api-* services; TRUSTED_PROXIES
 #                          is the proxy's fixed address in its subnet; compose's ${VARS} are the ones
-#                          in deploy/.env.example; every variable crates/api/src/config.rs reads is
+#                          in deploy/.env.example; every variable crates/api/src/config/ reads is
 #                          passed to the replicas (or set by the image, with a reason) and named in
 #                          docs/deploy.md, and so is every build argument of the Dockerfile
 #   self-test              each of the above must reject a deliberately broken copy, so a check
@@ -129,7 +129,7 @@ lint_caddyfile() {
 
 lint_shell() { "$shellcheck" --severity=style "$@"; }
 
-# Args: compose.yaml Caddyfile .env.example Dockerfile docs/deploy.md crates/api/src/config.rs
+# Args: compose.yaml Caddyfile .env.example Dockerfile docs/deploy.md crates/api/src/config/
 #       Dockerfile.dockerignore
 check_agreement() {
   "$python" - "$@" <<'PY'
@@ -178,7 +178,10 @@ for name in sorted(listed - used):
     problems.append(f"{env_path} lists {name}, which {compose_path} never uses")
 
 # Every variable the API reads reaches the replicas, or has a reason not to.
-config = open(config_path).read().split("#[cfg(test)]")[0]
+import glob, os
+config_files = sorted(glob.glob(os.path.join(config_path, "*.rs"))) if os.path.isdir(config_path) else [config_path]
+config = "\n".join(open(f).read().split("#[cfg(test)]")[0] for f in config_files
+                   if not f.endswith("/tests.rs"))
 read = set(re.findall(r'"([A-Z][A-Z0-9_]{2,})"', config))
 not_passed = {
     "DATA_DIR": "set by the image",
@@ -246,7 +249,7 @@ PY
 }
 
 agreement_files=(deploy/compose.yaml deploy/Caddyfile deploy/.env.example deploy/Dockerfile docs/deploy.md
-  crates/api/src/config.rs deploy/Dockerfile.dockerignore)
+  crates/api/src/config/ deploy/Dockerfile.dockerignore)
 
 passed=0
 failed=0
@@ -317,8 +320,8 @@ refuses "a Caddyfile missing a replica of compose.yaml" check_agreement deploy/c
 # A variable the API reads that the docs do not name.
 # shellcheck disable=SC2016 # backquotes in Markdown, not a command
 sed 's/`RATE_LIMIT_SWEEP_SECS`/RATE_LIMIT_SWEEP_SECS/g' docs/deploy.md >"$b/deploy.md"
-refuses "docs/deploy.md missing a variable of config.rs" check_agreement deploy/compose.yaml deploy/Caddyfile \
-  deploy/.env.example deploy/Dockerfile "$b/deploy.md" crates/api/src/config.rs deploy/Dockerfile.dockerignore
+refuses "docs/deploy.md missing a variable of config/" check_agreement deploy/compose.yaml deploy/Caddyfile \
+  deploy/.env.example deploy/Dockerfile "$b/deploy.md" crates/api/src/config/ deploy/Dockerfile.dockerignore
 # A file the Dockerfile copies but the build context leaves out.
 grep -v '^!deploy/docker-entrypoint.sh$' deploy/Dockerfile.dockerignore >"$b/Dockerfile.dockerignore"
 refuses "a .dockerignore leaving out a file the Dockerfile copies" check_agreement "${agreement_files[@]:0:6}" \

@@ -39,7 +39,7 @@ fi
 scripts/web-deps.sh
 echo "==> building the web app"
 # A release address for the download chooser (the build refuses to invent one; see web/README.md).
-(cd web && VITE_DOWNLOAD_BASE_URL="${VITE_DOWNLOAD_BASE_URL:-https://github.com/closewise/closewise-desktop/releases/download}" npm run build)
+(cd web && npm run build)
 echo "==> building the API, stripe-mock, the CLI and the desktop client"
 cargo build -p closewise-api -p stripe-mock -p closewise-cli -p closewise-desktop-client
 

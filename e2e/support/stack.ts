@@ -129,7 +129,7 @@ function createPostgresDatabase(): { url: string; drop: () => void } {
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
-    if (/^(APP_|DATABASE_URL$|DATA_DIR$|WEB_DIST$|SMTP_URL$|JWT_PRIVATE_KEY$|STRIPE_|RATE_LIMIT_|ALLOW_UNVERIFIED_SIGNIN$)/.test(key)) {
+    if (/^(APP_|DATABASE_URL$|DATA_DIR$|WEB_DIST$|SMTP_URL$|JWT_PRIVATE_KEY$|STRIPE_|RATE_LIMIT_|ALLOW_UNVERIFIED_SIGNIN$|DOWNLOAD_BASE_URL$|DESKTOP_VERSION$)/.test(key)) {
       delete env[key];
     }
   }

@@ -102,13 +102,14 @@ test.describe("on a phone", () => {
   });
 });
 
-test("the download modal offers both chips and links to the v1.0.0 disk images", async ({ page }) => {
+test("the download modal offers both chips and links to the v1.0.0 disk images", async ({ page, baseURL }) => {
   await page.goto("/");
   await page.getByRole("button", { name: "Download for Mac" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Choose Your Mac Version" });
   await expect(dialog).toBeVisible();
 
-  const release = "https://github.com/closewise/closewise-desktop/releases/download/v1.0.0";
+  // Out of the box (no DOWNLOAD_BASE_URL, as after ./just up) the release is this server's own.
+  const release = `${baseURL}/downloads/v1.0.0`;
   const silicon = dialog.getByRole("link", { name: /Apple Silicon/ });
   const intel = dialog.getByRole("link", { name: /Intel/ });
   await expect(silicon).toContainText("M1, M2, M3 (2020 and newer)");
@@ -124,6 +125,11 @@ test("the download modal offers both chips and links to the v1.0.0 disk images",
 
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
+
+  // With no disk image there, the link answers with a page that says what to do.
+  const missing = await page.request.get(`${release}/Closewise-1.0.0-arm64.dmg`);
+  expect(missing.status()).toBe(404);
+  expect(await missing.text()).toContain("DOWNLOAD_BASE_URL");
 });
 
 test("the demo moves on within 5 s", async ({ page }) => {

@@ -42,10 +42,6 @@ const manifest = { prerendered: prerendered(to).sort(), client, shell: SHELL };
 if (process.env.VITE_POSTHOG_KEY) {
   manifest.analytics_origin = new URL(process.env.VITE_POSTHOG_HOST || "https://us.i.posthog.com").origin;
 }
-// The download chooser needs the release's address; without it the site says the download is not available.
-if (!process.env.VITE_DOWNLOAD_BASE_URL?.trim()) {
-  console.warn("postbuild: VITE_DOWNLOAD_BASE_URL is not set: the download chooser says the download is not available");
-}
 for (const path of client) {
   if (manifest.prerendered.includes(path)) throw new Error(`postbuild: ${path} is both prerendered and client-only`);
 }

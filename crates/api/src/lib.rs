@@ -9,6 +9,7 @@ pub mod authcache;
 pub mod billing;
 pub mod calls;
 pub mod config;
+pub mod downloads;
 pub mod entitlement_token;
 pub mod entitlements;
 pub mod error;
@@ -61,6 +62,7 @@ pub fn api_router(development: bool) -> OpenApiRouter<AppState> {
         .merge(billing::router())
         .merge(entitlements::router())
         .merge(calls::router())
+        .merge(downloads::router())
         .merge(team::router())
         .merge(team_billing::router())
         .merge(ops::router(development))
@@ -83,7 +85,12 @@ pub fn app(state: AppState) -> Router {
     let development = state.settings.is_development();
     let settings = state.settings.clone();
     let web = web::router(&state.settings);
-    routes(development)
+    let local_downloads = downloads::local_files(&state.settings);
+    let routes = match local_downloads {
+        Some((path, files)) => routes(development).nest_service(path, files),
+        None => routes(development),
+    };
+    routes
         .route(
             "/api/{*rest}",
             axum::routing::any(|| async { ApiError::not_found() }),

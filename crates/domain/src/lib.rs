@@ -14,6 +14,7 @@
 //! - [`plan`], [`subscription`]: plan types, Stripe subscription statuses and what they mean.
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
+//! - [`downloads`]: the desktop release the site offers and its disk images' addresses.
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
@@ -25,6 +26,7 @@
 
 pub mod catalogue;
 pub mod checkout;
+pub mod downloads;
 pub mod email;
 pub mod limits;
 pub mod mail_domains;

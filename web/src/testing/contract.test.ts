@@ -228,6 +228,7 @@ async function exerciseHandlers() {
   await call("GET", "/api/plan", undefined, s2);
   await call("GET", "/api/plan");
   await call("GET", "/api/products");
+  await call("GET", "/api/downloads");
   await call("GET", "/api/subscription", undefined, s2);
   await call("GET", "/api/subscription");
   const success = `${BASE}/success?session_id={CHECKOUT_SESSION_ID}`;

@@ -7,12 +7,20 @@ import { accountRoutes } from "./handlers/account";
 import { billingRoutes } from "./handlers/billing";
 import { type MockRoute } from "./handlers/common";
 import { desktopRoutes } from "./handlers/desktop";
+import { downloadRoutes } from "./handlers/downloads";
 import { allTeamRoutes } from "./handlers/team";
 import { teamJoinRoutes } from "./handlers/teamJoin";
 
 export { apiError, type MockRoute } from "./handlers/common";
 
-export const routes: MockRoute[] = [...accountRoutes, ...billingRoutes, ...desktopRoutes, ...allTeamRoutes, ...teamJoinRoutes];
+export const routes: MockRoute[] = [
+  ...accountRoutes,
+  ...billingRoutes,
+  ...desktopRoutes,
+  ...downloadRoutes,
+  ...allTeamRoutes,
+  ...teamJoinRoutes,
+];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */
 export const mswPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");

@@ -13,6 +13,7 @@ mod desktop_signin;
 mod device_names;
 mod device_signin;
 mod devices;
+mod downloads;
 mod entitlements;
 mod limits;
 mod lockout;

@@ -1,7 +1,9 @@
 import { Apple, Cpu, HelpCircle, Monitor } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { config, macDownloads, type MacArch } from "../../config";
+import { config } from "../../config";
+import { loadDownloads } from "../../lib/api/downloads";
+import type { Downloads, MacArch } from "../../lib/api/types";
 import { track } from "../../lib/analytics";
 import { useAuthStatus } from "../../lib/auth/AuthProvider";
 import { Modal } from "../ui/Modal";
@@ -32,18 +34,48 @@ export function DownloadModal({
   open,
   onClose,
   detect = detectMacChip,
-  downloads = macDownloads(config),
+  load = loadDownloads,
 }: {
   open: boolean;
   onClose: () => void;
   detect?: () => Promise<MacArch | null>;
-  /** The disk images; null in a build without download addresses. */
-  downloads?: Record<MacArch, string> | null;
+  /** The release and its disk images (the API's run-time settings). */
+  load?: () => Promise<Downloads>;
 }) {
+  // undefined: still asking; null: the API did not answer.
+  const [release, setRelease] = useState<Downloads | null | undefined>(undefined);
+  const downloads = release?.mac;
   const [likely, setLikely] = useState<MacArch | null>(null);
   const [showHelp, setShowHelp] = useState(false);
   const first = useRef<HTMLAnchorElement>(null);
   const links = useRef<Partial<Record<MacArch, HTMLAnchorElement | null>>>({});
+
+  // Where the dialog put focus on opening (it runs its effect first): the links replace it on arrival.
+  const focusAtOpen = useRef<Element | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    focusAtOpen.current = document.activeElement;
+    let live = true;
+    load().then(
+      (answer) => live && setRelease(answer),
+      () => live && setRelease(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [open, load]);
+
+  // Once the links are there, focus goes to the first (or the likely chip), unless the visitor has
+  // already moved it.
+  useEffect(() => {
+    if (!downloads) return;
+    const active = document.activeElement;
+    if (active === focusAtOpen.current || active === document.body) {
+      (likely ? links.current[likely] : first.current)?.focus();
+      focusAtOpen.current = null;
+    }
+  }, [downloads, likely]);
 
   useEffect(() => {
     if (!open) return;
@@ -62,11 +94,17 @@ export function DownloadModal({
   return (
     <Modal open={open} onClose={onClose} title="Choose Your Mac Version" initialFocus={first}>
       <p className="mb-4 text-sm text-slate-600">
-        Download {config.productName} {config.appVersion} for macOS. Installation takes about 2 minutes.
+        Download {config.productName}
+        {release ? ` ${release.version}` : ""} for macOS. Installation takes about 2 minutes.
       </p>
-      {!downloads && (
+      {release === undefined && (
+        <p role="status" className="mb-4 text-sm text-slate-600">
+          Loading the download links…
+        </p>
+      )}
+      {release === null && (
         <p role="status" className="mb-4 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
-          The download is not available from this site yet. Write to{" "}
+          The download links could not be loaded. Try again in a moment, or write to{" "}
           <a href={`mailto:${config.supportEmail}`} className="font-medium underline">
             {config.supportEmail}
           </a>{" "}
@@ -86,7 +124,7 @@ export function DownloadModal({
               rel="noopener noreferrer"
               aria-describedby={likely === option.arch ? `likely-${option.arch}` : undefined}
               onClick={() => {
-                track("app_download_started", { arch: option.arch, version: config.appVersion });
+                track("app_download_started", { arch: option.arch, version: release?.version ?? "" });
                 onClose();
               }}
               className={cn(

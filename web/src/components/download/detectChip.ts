@@ -1,4 +1,4 @@
-import type { MacArch } from "../../config";
+import type { MacArch } from "../../lib/api/types";
 
 interface UADataLike {
   platform?: string;

@@ -1,20 +1,16 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { renderToString } from "react-dom/server";
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import * as analytics from "../../lib/analytics";
 import { DownloadButton } from "./DownloadButton";
 import { DownloadModal } from "./DownloadModal";
-import type * as configModule from "../../config";
-
-// This suite's build has its download addresses set; the last test shows a build without them.
-vi.mock("../../config", async (original) => {
-  const actual = await original<typeof configModule>();
-  const config = { ...actual.config, downloadBaseUrl: "https://dl.example.com/releases" };
-  return { ...actual, config };
-});
+import { forgetDownloads } from "../../lib/api/downloads";
+import { DOWNLOADS } from "../../testing/handlers/downloads";
 
 describe("Download modal", () => {
+  beforeEach(() => forgetDownloads());
+
   it("is a link to the download page in the prerendered HTML, so a click before the scripts have run still leads somewhere", () => {
     const html = renderToString(<DownloadButton />);
     expect(html).toMatch(/<a [^>]*href="\/download"[^>]*>.*Download for Mac<\/a>/);
@@ -27,12 +23,14 @@ describe("Download modal", () => {
     const button = screen.getByRole("button", { name: "Download for Mac" });
     await user.click(button);
     const dialog = await screen.findByRole("dialog", { name: "Choose Your Mac Version" });
-    const arm = within(dialog).getByRole("link", { name: /Apple Silicon/ });
+    // The addresses are the API's run-time answer (GET /api/downloads), not the build's.
+    const arm = await within(dialog).findByRole("link", { name: /Apple Silicon/ });
     const intel = within(dialog).getByRole("link", { name: /Intel/ });
+    expect(dialog).toHaveTextContent("Download Closewise v1.0.0 for macOS.");
     expect(arm).toHaveTextContent("M1, M2, M3 (2020 and newer)");
     expect(intel).toHaveTextContent("2019 and older");
-    expect(arm).toHaveAttribute("href", "https://dl.example.com/releases/v1.0.0/Closewise-1.0.0-arm64.dmg");
-    expect(intel).toHaveAttribute("href", "https://dl.example.com/releases/v1.0.0/Closewise-1.0.0-x64.dmg");
+    expect(arm).toHaveAttribute("href", DOWNLOADS.mac.arm64);
+    expect(intel).toHaveAttribute("href", DOWNLOADS.mac.x64);
     for (const link of [arm, intel]) {
       expect(link).toHaveAttribute("target", "_blank");
       expect(link).toHaveAttribute("rel", "noopener noreferrer");
@@ -69,7 +67,7 @@ describe("Download modal", () => {
     const onClose = vi.fn();
     const user = userEvent.setup();
     render(<DownloadModal open onClose={onClose} detect={async () => null} />);
-    const intel = screen.getByRole("link", { name: /Intel/ });
+    const intel = await screen.findByRole("link", { name: /Intel/ });
     intel.addEventListener("click", (e) => e.preventDefault());
     await user.click(intel);
     expect(track).toHaveBeenCalledWith("app_download_started", { arch: "x64", version: "v1.0.0" });
@@ -88,11 +86,31 @@ describe("Download modal", () => {
     await waitFor(() => expect(screen.getByRole("link", { name: /Intel/ })).toHaveFocus());
   });
 
-  it("says clearly that the download is not available, instead of a broken link, when the build has no addresses", async () => {
-    render(<DownloadModal open onClose={() => {}} detect={async () => null} downloads={null} />);
+  it("shows another release set at run time without a new build", async () => {
+    const load = async () => ({
+      version: "v1.2.3",
+      mac: { arm64: "https://dl.example.com/a.dmg", x64: "https://dl.example.com/i.dmg" },
+    });
+    render(<DownloadModal open onClose={() => {}} detect={async () => null} load={load} />);
     const dialog = screen.getByRole("dialog", { name: "Choose Your Mac Version" });
+    expect(await within(dialog).findByRole("link", { name: /Apple Silicon/ })).toHaveAttribute(
+      "href",
+      "https://dl.example.com/a.dmg",
+    );
+    expect(dialog).toHaveTextContent("Download Closewise v1.2.3 for macOS.");
+  });
+
+  it("says clearly that the links could not be loaded, instead of a broken link, when the API does not answer", async () => {
+    const load = () => Promise.reject(new Error("offline"));
+    render(<DownloadModal open onClose={() => {}} detect={async () => null} load={load} />);
+    const dialog = screen.getByRole("dialog", { name: "Choose Your Mac Version" });
+    expect(within(dialog).getByRole("status")).toHaveTextContent("Loading the download links…");
+    await waitFor(() =>
+      expect(within(dialog).getByRole("status")).toHaveTextContent(
+        "The download links could not be loaded. Try again in a moment",
+      ),
+    );
     expect(within(dialog).queryByRole("link", { name: /Apple Silicon|Intel/ })).not.toBeInTheDocument();
-    expect(within(dialog).getByRole("status")).toHaveTextContent("The download is not available from this site yet.");
     expect(within(dialog).getByRole("link", { name: "support@closewise.app" })).toHaveAttribute(
       "href",
       "mailto:support@closewise.app",

@@ -2161,6 +2161,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/downloads": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The desktop release the download chooser offers, and where each Mac's disk image is. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["DownloadsBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/entitlements": {
     parameters: {
       query?: never;
@@ -4781,6 +4816,11 @@ export interface components {
       /** @description The owner's own verified company domain (`northwind.example`), or null to turn it off. */
       domain?: string | null;
     };
+    DownloadsBody: {
+      mac: components["schemas"]["MacDownloads"];
+      /** @description The desktop release, e.g. `v1.0.0`. */
+      version: string;
+    };
     EmailBody: {
       email: string;
     };
@@ -4863,6 +4903,13 @@ export interface components {
     };
     JoinRequestsAnswer: {
       requests: components["schemas"]["JoinRequest"][];
+    };
+    /** @description The disk image of each Mac build. */
+    MacDownloads: {
+      /** @description Apple Silicon (M1, M2, M3; 2020 and newer). */
+      arm64: string;
+      /** @description Intel (2019 and older). */
+      x64: string;
     };
     /** @description `{"team": Team | null}`: null when the caller is in no team. */
     MaybeTeamAnswer: {

@@ -28,6 +28,11 @@ export type Subscription = Narrow<Schemas["SubscriptionBody"], "subscription_sta
 export type CheckoutMode = "subscription" | "payment";
 export type Product = Narrow<Schemas["ProductBody"], "mode", CheckoutMode>;
 
+/** A Mac build: Apple Silicon or Intel. */
+export type MacArch = keyof Schemas["MacDownloads"];
+/** `GET /api/downloads`: the desktop release the download chooser offers, set at run time. */
+export type Downloads = Schemas["DownloadsBody"];
+
 // The desktop app (docs/api.md "The desktop app").
 /** The query the desktop app opens `/authorize` with (RFC 8252 loopback + PKCE). */
 export type AuthorizeParams = NonNullable<paths["/api/auth/authorize"]["get"]["parameters"]["query"]>;

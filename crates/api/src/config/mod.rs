@@ -12,6 +12,11 @@ use closewise_domain::sweep::{
     DEFAULT_MAX_PENDING_DEVICE_REQUESTS as MAX_PENDING, DEFAULT_SWEEP_INTERVAL_SECS as SWEEP_SECS,
 };
 
+mod downloads;
+mod limits;
+pub use downloads::{DownloadSettings, LOCAL_DOWNLOADS_PATH};
+pub use limits::RateLimits;
+
 pub use closewise_core::billing::{
     StripeConnection, DEV_STRIPE_API_BASE, DEV_STRIPE_SECRET_KEY, DEV_STRIPE_WEBHOOK_SECRET,
 };
@@ -53,6 +58,8 @@ pub struct Settings {
     /// The most device sign-in requests waiting at once (`DEVICE_REQUESTS_MAX_PENDING`, default
     /// 10,000; 0: no cap).
     pub device_requests_max_pending: u32,
+    /// The download chooser's release (`DOWNLOAD_BASE_URL`, `DESKTOP_VERSION`).
+    pub downloads: DownloadSettings,
 }
 
 #[derive(Clone, Debug)]
@@ -71,63 +78,6 @@ impl StripeSettings {
             api_base: self.api_base.clone(),
             secret_key: self.secret_key.clone(),
             timeout: self.timeout,
-        }
-    }
-}
-
-/// Requests allowed per window. Defaults are documented in README and `.env.example`.
-#[derive(Clone, Debug)]
-pub struct RateLimits {
-    /// Sign-up, resend, recover, verify: per IP.
-    pub mail_per_ip: u32,
-    pub mail_window: Duration,
-    /// Sign-up, resend, recover: per e-mail address.
-    pub mail_per_email: u32,
-    /// The token endpoint: per IP.
-    pub token_per_ip: u32,
-    pub token_window: Duration,
-    /// Failed sign-ins per (account, client address): a hard limit.
-    pub failed_signins_per_account_ip: u32,
-    /// Failed sign-ins per account, from anywhere, before each further attempt waits a delay that
-    /// doubles from one second up to `signin_delay_max` (never a lock).
-    pub failed_signins_per_account: u32,
-    pub failed_signin_window: Duration,
-    pub signin_delay_max: Duration,
-    /// Device sign-in requests per IP, and user-code lookups and decisions per user and per IP,
-    /// each per `device_window`.
-    pub device_per_ip: u32,
-    pub user_codes_per_user: u32,
-    pub user_codes_per_ip: u32,
-    pub device_window: Duration,
-    /// Requests that call Stripe (checkout, its confirmation, billing portals; personal and team)
-    /// per user, one budget for all of them, per `stripe_window`.
-    pub stripe_per_user: u32,
-    pub stripe_window: Duration,
-    /// The most keys the limiter holds (its memory bound), and how often ended windows are swept.
-    pub max_keys: usize,
-    pub sweep_interval: Duration,
-}
-
-impl Default for RateLimits {
-    fn default() -> Self {
-        RateLimits {
-            mail_per_ip: 30,
-            mail_window: Duration::from_secs(300),
-            mail_per_email: 10,
-            token_per_ip: 150,
-            token_window: Duration::from_secs(300),
-            failed_signins_per_account_ip: 10,
-            failed_signins_per_account: 5,
-            failed_signin_window: Duration::from_secs(3600),
-            signin_delay_max: Duration::from_secs(300),
-            device_per_ip: 10,
-            user_codes_per_user: 10,
-            user_codes_per_ip: 30,
-            device_window: Duration::from_secs(600),
-            stripe_per_user: 20,
-            stripe_window: Duration::from_secs(600),
-            max_keys: crate::ratelimit::DEFAULT_MAX_KEYS,
-            sweep_interval: Duration::from_secs(60),
         }
     }
 }
@@ -160,41 +110,8 @@ impl Settings {
         let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "data".into()));
         let database_url = get("DATABASE_URL")
             .unwrap_or_else(|| format!("sqlite://{}/closewise.db", data_dir.display()));
-        let limits = RateLimits {
-            mail_per_ip: num(&get, "RATE_LIMIT_MAIL_PER_IP", 30)?,
-            mail_window: Duration::from_secs(num(&get, "RATE_LIMIT_MAIL_WINDOW_SECS", 300)?),
-            mail_per_email: num(&get, "RATE_LIMIT_MAIL_PER_EMAIL", 10)?,
-            token_per_ip: num(&get, "RATE_LIMIT_TOKEN_PER_IP", 150)?,
-            token_window: Duration::from_secs(num(&get, "RATE_LIMIT_TOKEN_WINDOW_SECS", 300)?),
-            failed_signins_per_account_ip: num(
-                &get,
-                "RATE_LIMIT_FAILED_SIGNINS_PER_ACCOUNT_IP",
-                10,
-            )?,
-            failed_signins_per_account: num(&get, "RATE_LIMIT_FAILED_SIGNINS_PER_ACCOUNT", 5)?,
-            failed_signin_window: Duration::from_secs(num(
-                &get,
-                "RATE_LIMIT_FAILED_SIGNIN_WINDOW_SECS",
-                3600,
-            )?),
-            signin_delay_max: Duration::from_secs(num(
-                &get,
-                "RATE_LIMIT_SIGNIN_DELAY_MAX_SECS",
-                300,
-            )?),
-            device_per_ip: num(&get, "RATE_LIMIT_DEVICE_PER_IP", 10)?,
-            user_codes_per_user: num(&get, "RATE_LIMIT_USER_CODES_PER_USER", 10)?,
-            user_codes_per_ip: num(&get, "RATE_LIMIT_USER_CODES_PER_IP", 30)?,
-            device_window: Duration::from_secs(num(&get, "RATE_LIMIT_DEVICE_WINDOW_SECS", 600)?),
-            stripe_per_user: num(&get, "RATE_LIMIT_STRIPE_PER_USER", 20)?,
-            stripe_window: Duration::from_secs(num(&get, "RATE_LIMIT_STRIPE_WINDOW_SECS", 600)?),
-            max_keys: num(
-                &get,
-                "RATE_LIMIT_MAX_KEYS",
-                crate::ratelimit::DEFAULT_MAX_KEYS,
-            )?,
-            sweep_interval: Duration::from_secs(num(&get, "RATE_LIMIT_SWEEP_SECS", 60)?),
-        };
+        let limits = RateLimits::from_lookup(&get)?;
+        let downloads = DownloadSettings::from_lookup(&get)?;
         let settings = Settings {
             env,
             addr,
@@ -242,6 +159,7 @@ impl Settings {
                 .unwrap_or_else(closewise_core::store::default_instance),
             sweep_interval: Duration::from_secs(num(&get, "SWEEP_INTERVAL_SECS", SWEEP_SECS)?),
             device_requests_max_pending: num(&get, "DEVICE_REQUESTS_MAX_PENDING", MAX_PENDING)?,
+            downloads,
         };
         settings.check()?;
         Ok(settings)
@@ -296,6 +214,7 @@ impl Settings {
         if !self.base_url.starts_with("https://") {
             bail!("APP_BASE_URL must be https in production");
         }
+        self.downloads.check_production()?;
         Ok(())
     }
 
@@ -345,156 +264,4 @@ fn flag(get: &impl Fn(&str) -> Option<String>, key: &str) -> anyhow::Result<bool
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashMap;
-
-    fn settings(vars: &[(&str, &str)]) -> anyhow::Result<Settings> {
-        let map: HashMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        Settings::from_lookup(|k| map.get(k).cloned())
-    }
-
-    #[test]
-    fn no_variables_give_the_local_defaults() {
-        let s = settings(&[]).unwrap();
-        assert_eq!(s.base_url, "http://localhost:8080");
-        assert_eq!(s.database_url, "sqlite://data/closewise.db");
-        assert_eq!(s.stripe.api_base, DEV_STRIPE_API_BASE);
-        assert!(s.smtp_url.is_none());
-        assert!(s.insecure_cookies());
-    }
-
-    #[test]
-    fn production_refuses_the_development_defaults() {
-        let err = settings(&[("APP_ENV", "production")]).unwrap_err();
-        assert!(err.to_string().contains("JWT_PRIVATE_KEY"), "{err}");
-        let err = settings(&[
-            ("APP_ENV", "production"),
-            ("JWT_PRIVATE_KEY", "pem"),
-            ("APP_BASE_URL", "https://closewise.app"),
-        ])
-        .unwrap_err();
-        assert!(err.to_string().contains("local mock"), "{err}");
-        let err = settings(&[
-            ("APP_ENV", "production"),
-            ("JWT_PRIVATE_KEY", "pem"),
-            ("APP_BASE_URL", "https://closewise.app"),
-            ("STRIPE_API_BASE", "https://api.stripe.com"),
-        ])
-        .unwrap_err();
-        assert!(err.to_string().contains("STRIPE_SECRET_KEY"), "{err}");
-    }
-
-    #[test]
-    fn development_refuses_to_listen_beyond_this_machine() {
-        for addr in ["0.0.0.0:8080", "[::]:8080", "192.0.2.10:8080"] {
-            let err = settings(&[("APP_ADDR", addr)]).unwrap_err();
-            assert!(
-                err.to_string().contains("APP_ENV=production"),
-                "{addr}: {err}"
-            );
-        }
-        for addr in ["127.0.0.1:8080", "127.0.0.2:9000", "[::1]:8080"] {
-            assert!(settings(&[("APP_ADDR", addr)]).is_ok(), "{addr}");
-        }
-    }
-
-    const PROD: [(&str, &str); 6] = [
-        ("APP_ENV", "production"),
-        ("JWT_PRIVATE_KEY", "pem"),
-        ("APP_BASE_URL", "https://closewise.app"),
-        ("STRIPE_API_BASE", "https://api.stripe.com"),
-        ("STRIPE_SECRET_KEY", "sk_live_x"),
-        ("STRIPE_WEBHOOK_SECRET", "whsec_live_x"),
-    ];
-
-    fn prod_with(extra: &[(&'static str, &'static str)]) -> anyhow::Result<Settings> {
-        let mut vars: Vec<(&str, &str)> = PROD
-            .iter()
-            .filter(|(k, _)| !extra.iter().any(|(e, _)| e == k))
-            .copied()
-            .collect();
-        vars.extend_from_slice(extra);
-        settings(&vars)
-    }
-
-    #[test]
-    fn production_accepts_only_what_it_allows() {
-        let ok = prod_with(&[("APP_ADDR", "0.0.0.0:8080")]).unwrap();
-        assert!(!ok.is_development());
-        for (extra, names) in [
-            (
-                ("STRIPE_API_BASE", "http://stripe.internal"),
-                "STRIPE_API_BASE",
-            ),
-            (
-                ("STRIPE_API_BASE", "https://127.0.0.1:12111"),
-                "STRIPE_API_BASE",
-            ),
-            (
-                ("ALLOW_UNVERIFIED_SIGNIN", "true"),
-                "ALLOW_UNVERIFIED_SIGNIN",
-            ),
-            (("APP_BASE_URL", "http://closewise.app"), "APP_BASE_URL"),
-            (
-                ("STRIPE_SECRET_KEY", DEV_STRIPE_SECRET_KEY),
-                "STRIPE_SECRET_KEY",
-            ),
-            (
-                ("STRIPE_WEBHOOK_SECRET", DEV_STRIPE_WEBHOOK_SECRET),
-                "STRIPE_WEBHOOK_SECRET",
-            ),
-            (("JWT_PRIVATE_KEY", ""), "JWT_PRIVATE_KEY"),
-            // An empty webhook secret would let anyone sign webhooks.
-            (("STRIPE_SECRET_KEY", ""), "STRIPE_SECRET_KEY"),
-            (("STRIPE_WEBHOOK_SECRET", " "), "STRIPE_WEBHOOK_SECRET"),
-        ] {
-            let err = prod_with(&[extra]).unwrap_err();
-            assert!(err.to_string().contains(names), "{extra:?}: {err}");
-        }
-    }
-
-    #[test]
-    fn trusted_proxies_are_a_list_of_cidrs_and_a_malformed_one_refuses_to_start() {
-        assert!(settings(&[]).unwrap().trusted_proxies.is_empty());
-        let s = settings(&[("TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.1,fd00::/8")]).unwrap();
-        assert_eq!(s.trusted_proxies.len(), 3);
-        for bad in ["10.0.0.0/33", "10.0.0.0/8;fd00::/8", "proxy.internal"] {
-            let err = settings(&[("TRUSTED_PROXIES", bad)]).unwrap_err();
-            assert!(err.to_string().contains("TRUSTED_PROXIES"), "{bad}: {err}");
-        }
-        let err = settings(&[("TRUST_X_FORWARDED_FOR", "true")]).unwrap_err();
-        assert!(err.to_string().contains("TRUSTED_PROXIES"), "{err}");
-    }
-
-    #[test]
-    fn an_empty_variable_is_unset_and_takes_its_default() {
-        let blank = settings(&[
-            ("APP_ADDR", ""),
-            ("APP_BASE_URL", " "),
-            ("DATABASE_URL", ""),
-            ("MAIL_FROM", ""),
-            ("WEB_DIST", ""),
-            ("STRIPE_API_BASE", ""),
-            ("RATE_LIMIT_MAIL_PER_IP", ""),
-        ])
-        .unwrap();
-        let defaults = settings(&[]).unwrap();
-        assert_eq!(blank.addr, defaults.addr);
-        assert_eq!(blank.base_url, defaults.base_url);
-        assert_eq!(blank.database_url, defaults.database_url);
-        assert_eq!(blank.mail_from, defaults.mail_from);
-        assert_eq!(blank.web_dist, defaults.web_dist);
-        assert_eq!(blank.stripe.api_base, defaults.stripe.api_base);
-        assert_eq!(blank.limits.mail_per_ip, defaults.limits.mail_per_ip);
-    }
-
-    #[test]
-    fn a_bad_number_names_its_variable() {
-        let err = settings(&[("RATE_LIMIT_MAIL_PER_IP", "lots")]).unwrap_err();
-        assert!(err.to_string().contains("RATE_LIMIT_MAIL_PER_IP"), "{err}");
-    }
-}
+mod tests;
