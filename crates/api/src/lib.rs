@@ -9,7 +9,6 @@ pub mod authcache;
 pub mod billing;
 pub mod calls;
 pub mod config;
-pub mod entitlement_token;
 pub mod entitlements;
 pub mod error;
 pub mod extract;
