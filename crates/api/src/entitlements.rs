@@ -1,5 +1,5 @@
 //! `GET /api/entitlements`: what the caller may do now, asked by the desktop app before each call,
-//! with a signed entitlement token it can check offline.
+//! with a signed entitlement token it can check offline (`signed_token`).
 
 use axum::extract::State;
 use serde::Serialize;
@@ -7,7 +7,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::entitlement_token::EntitlementClaims;
+pub mod signed_token;
+
+use self::signed_token::EntitlementClaims;
+
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;

@@ -6,6 +6,7 @@ use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use closewise_core::accounts::AccountError;
+use closewise_core::billing::{BillingError, PersonalBillingError};
 use closewise_core::teams::TeamsError;
 use closewise_core::usage::UsageError;
 use closewise_domain::teams::SeatError;
@@ -209,6 +210,50 @@ impl From<TeamsError> for ApiError {
             | TeamsError::DomainNotAllowed => StatusCode::BAD_REQUEST,
         };
         Self::new(status, e.code(), e.to_string())
+    }
+}
+
+impl From<PersonalBillingError> for ApiError {
+    fn from(e: PersonalBillingError) -> Self {
+        use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
+        let code = e.code();
+        let (status, message) = match e {
+            PersonalBillingError::Database(db)
+            | PersonalBillingError::Activation(BillingError::Database(db)) => return db.into(),
+            PersonalBillingError::Refused(r) => {
+                let status = match r {
+                    CheckoutRefusal::NotSignedIn | CheckoutRefusal::InvalidToken => {
+                        StatusCode::UNAUTHORIZED
+                    }
+                    CheckoutRefusal::EmailNotVerified => StatusCode::FORBIDDEN,
+                    CheckoutRefusal::AlreadySubscribed => StatusCode::CONFLICT,
+                };
+                (status, r.to_string())
+            }
+            PersonalBillingError::UnknownPrice | PersonalBillingError::InvalidRedirect => {
+                (StatusCode::BAD_REQUEST, e.to_string())
+            }
+            PersonalBillingError::CheckoutFailed(_) => {
+                (StatusCode::BAD_GATEWAY, CHECKOUT_FAILED.to_owned())
+            }
+            PersonalBillingError::Activation(a) => {
+                let status = match a {
+                    BillingError::SessionNotFound => StatusCode::NOT_FOUND,
+                    BillingError::SessionNotYours => StatusCode::FORBIDDEN,
+                    BillingError::SessionNotPaid => StatusCode::CONFLICT,
+                    BillingError::StripeUnavailable(_) | BillingError::Database(_) => {
+                        StatusCode::BAD_GATEWAY
+                    }
+                };
+                (status, ACTIVATION_FAILED.to_owned())
+            }
+            PersonalBillingError::NoCustomer => (StatusCode::NOT_FOUND, e.to_string()),
+            PersonalBillingError::PortalFailed(_) => (
+                StatusCode::BAD_GATEWAY,
+                "Could not open the billing portal. Please try again.".to_owned(),
+            ),
+        };
+        Self::new(status, code, message)
     }
 }
 

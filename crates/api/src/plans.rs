@@ -91,10 +91,7 @@ pub async fn plan(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<PlanResponse>> {
-    let row = state
-        .store
-        .plan_for(auth.user_id, state.clock.now())
-        .await?;
+    let row = state.billing.plan(auth.user_id).await?;
     Ok(AppJson(row.into()))
 }
 

@@ -162,7 +162,7 @@ async fn sync_one(
     let id = match (id, ctx.store.stripe_customer_of(user.id).await?) {
         (Some(id), _) => id,
         (None, None) => return Ok(report),
-        (None, Some(customer)) => match customer_subscription(&a.stripe, &customer).await {
+        (None, Some(customer)) => match stripe.customer_subscription(&customer).await {
             Ok(Some(id)) => id,
             Ok(None) => return Ok(report),
             Err(e) => {
@@ -228,41 +228,6 @@ async fn sync_one(
         ));
     }
     Ok(report)
-}
-
-/// The customer's subscription that matters: a live one, else the newest. The core's
-/// Stripe client has no list call, so this one is made here, read-only; the subscription itself is then
-/// read through that client like every other.
-async fn customer_subscription(a: &StripeArgs, customer: &str) -> Result<Option<String>, String> {
-    let res = reqwest::Client::builder()
-        .timeout(Duration::from_secs(a.stripe_timeout_secs.clamp(1, 10)))
-        .build()
-        .map_err(|e| e.to_string())?
-        .get(format!(
-            "{}/v1/subscriptions",
-            a.stripe_api_base.trim_end_matches('/')
-        ))
-        .query(&[("customer", customer), ("status", "all"), ("limit", "100")])
-        .bearer_auth(&a.stripe_secret_key)
-        .send()
-        .await
-        .map_err(|e| format!("Stripe is unavailable ({e})"))?;
-    if !res.status().is_success() {
-        return Err(format!("Stripe answered {}", res.status()));
-    }
-    let list: Value = res.json().await.map_err(|e| e.to_string())?;
-    let subs: Vec<(&str, &str)> = list["data"]
-        .as_array()
-        .map(|d| {
-            d.iter()
-                .filter_map(|s| Some((s["id"].as_str()?, s["status"].as_str()?)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let live = subs
-        .iter()
-        .find(|(_, status)| matches!(*status, "active" | "trialing"));
-    Ok(live.or(subs.first()).map(|(id, _)| (*id).to_owned()))
 }
 
 pub async fn sync(ctx: &Ctx, a: SubscriptionSync) -> anyhow::Result<()> {

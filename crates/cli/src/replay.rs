@@ -3,8 +3,8 @@
 //! by event id, the subject read back from Stripe and fulfilled. Nothing here decides what an
 //! event means.
 
-use anyhow::{bail, Context};
-use closewise_core::billing::{Billing, EventError};
+use anyhow::bail;
+use closewise_core::billing::{Billing, EventError, StripeClient, StripeFailure};
 use closewise_core::clock::Clock;
 use closewise_core::store::audit::NewAudit;
 use serde_json::{json, Value};
@@ -24,33 +24,23 @@ fn check_event_id(id: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn fetch_event(a: &StripeArgs, id: &str) -> anyhow::Result<Value> {
-    let url = format!("{}/v1/events/{id}", a.stripe_api_base.trim_end_matches('/'));
-    let res = reqwest::Client::builder()
-        .timeout(std::time::Duration::from_secs(
-            a.stripe_timeout_secs.clamp(1, 10),
-        ))
-        .build()?
-        .get(&url)
-        .bearer_auth(&a.stripe_secret_key)
-        .send()
-        .await
-        .with_context(|| {
-            format!(
-                "cannot reach Stripe at {}; check --stripe-api-base",
-                a.stripe_api_base
-            )
-        })?;
-    match res.status().as_u16() {
-        200 => Ok(res
-            .json()
-            .await
-            .context("Stripe answered something that is not an event")?),
-        404 => bail!(
+/// The event as Stripe keeps it, read through core's client.
+async fn fetch_event(stripe: &StripeClient, a: &StripeArgs, id: &str) -> anyhow::Result<Value> {
+    match stripe.event(id).await {
+        Ok(event) => Ok(event),
+        Err(StripeFailure::NotFound) => bail!(
             "Stripe has no event {id} (events are kept 30 days); check the id and --stripe-api-base"
         ),
-        401 | 403 => bail!("Stripe refused the key; check STRIPE_SECRET_KEY"),
-        s => bail!("Stripe answered {s}; try again later"),
+        Err(StripeFailure::Refused {
+            status: 401 | 403, ..
+        }) => bail!("Stripe refused the key; check STRIPE_SECRET_KEY"),
+        Err(StripeFailure::Refused { status, message }) => {
+            bail!("Stripe answered {status} ({message}); try again later")
+        }
+        Err(StripeFailure::Unavailable(e)) => bail!(
+            "cannot reach Stripe at {} ({e}); check --stripe-api-base or try again later",
+            a.stripe_api_base
+        ),
     }
 }
 
@@ -94,13 +84,10 @@ pub async fn replay(ctx: &Ctx, a: WebhookReplay) -> anyhow::Result<()> {
         &format!("Fetch Stripe event {} and process it again?", a.event_id),
     )?;
     let actor = ctx.actor()?;
-    let event = fetch_event(&a.stripe, &a.event_id).await?;
+    let stripe = crate::billing::client(&a.stripe)?;
+    let event = fetch_event(&stripe, &a.stripe, &a.event_id).await?;
     let kind = event["type"].as_str().unwrap_or("unknown").to_owned();
-    let billing = Billing::new(
-        ctx.store.clone(),
-        crate::billing::client(&a.stripe)?,
-        Clock::System,
-    );
+    let billing = Billing::new(ctx.store.clone(), stripe, Clock::System);
     let answer = match billing.handle_event(&event).await {
         Err(EventError::Invalid) => bail!("Stripe's event {} has no id or type", a.event_id),
         other => other,

@@ -23,6 +23,7 @@
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
 //! - [`sweep`]: which expired rows are deleted and when; the cap on pending device requests.
 //! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
+//! - [`stats`]: what the operator's figures count as paying, live and churned.
 
 pub mod catalogue;
 pub mod checkout;
@@ -37,6 +38,7 @@ pub mod password;
 pub mod plan;
 pub mod reauth;
 pub mod signup;
+pub mod stats;
 pub mod subscription;
 pub mod sweep;
 pub mod team_billing;

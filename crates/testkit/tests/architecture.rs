@@ -62,6 +62,20 @@ fn the_cli_and_the_core_do_not_depend_on_the_http_server() {
 }
 
 #[test]
+fn stripe_is_called_through_the_core_only() {
+    let api = dependencies("api");
+    assert!(
+        !api.iter().any(|d| d.starts_with("async-stripe")),
+        "crates/api calls Stripe through core's billing: {api:?}"
+    );
+    let cli = dependencies("cli");
+    assert!(
+        !cli.iter().any(|d| d == "reqwest"),
+        "crates/cli calls Stripe through core's client, and nothing else over HTTP: {cli:?}"
+    );
+}
+
+#[test]
 fn no_rust_source_file_is_over_500_lines() {
     let mut files = Vec::new();
     rust_files(&crates_dir(), &mut files);

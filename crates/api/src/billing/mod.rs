@@ -1,6 +1,7 @@
 //! Billing over HTTP: checkout, the success page's confirmation, the subscription, the billing
-//! portal and Stripe's webhooks. The rules and Stripe calls live in `closewise_core::billing`;
-//! these handlers extract, call the service and map its errors.
+//! portal and Stripe's webhooks. The flows, their rules and every Stripe call live in
+//! `closewise_core::billing`; these handlers extract, call the service and answer (its errors
+//! map to HTTP in `crate::error`).
 
 pub mod routes;
 pub mod webhook;

@@ -3,11 +3,7 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use closewise_domain::catalogue::{catalogue, find_by_price};
-use closewise_domain::checkout::{
-    decide_checkout, CheckoutRefusal, CheckoutRequest, ACTIVATION_FAILED, CHECKOUT_FAILED,
-};
+use axum::http::HeaderMap;
 use closewise_domain::limits::same_origin;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -17,7 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{bearer, AppJson, AuthUser};
 use crate::plans::PlanResponse;
 use crate::state::AppState;
-use closewise_core::billing::BillingError;
+use closewise_core::billing::{Caller, PersonalCheckout};
 use closewise_core::store::SubscriptionRow;
 
 #[derive(Deserialize, ToSchema)]
@@ -95,23 +91,6 @@ pub struct PortalRequest {
     pub return_url: Option<String>,
 }
 
-fn refusal(r: CheckoutRefusal) -> ApiError {
-    let status = match r {
-        CheckoutRefusal::NotSignedIn | CheckoutRefusal::InvalidToken => StatusCode::UNAUTHORIZED,
-        CheckoutRefusal::EmailNotVerified => StatusCode::FORBIDDEN,
-        CheckoutRefusal::AlreadySubscribed => StatusCode::CONFLICT,
-    };
-    ApiError::new(status, r.code(), r.to_string())
-}
-
-fn checkout_failed() -> ApiError {
-    ApiError::new(StatusCode::BAD_GATEWAY, "checkout_failed", CHECKOUT_FAILED)
-}
-
-fn activation_failed(status: StatusCode, code: &'static str) -> ApiError {
-    ApiError::new(status, code, ACTIVATION_FAILED)
-}
-
 /// A return address that is not a page of this site (personal and team checkout, the portals).
 pub(crate) fn invalid_redirect() -> ApiError {
     ApiError::bad_request(
@@ -121,15 +100,28 @@ pub(crate) fn invalid_redirect() -> ApiError {
 }
 
 /// Who is calling, checked in the spec's order: a token at all, then a valid one whose session
-/// is still active. `None` when there is no Authorization header.
-async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Option<Option<Uuid>>> {
+/// is still active.
+async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
     let token = match bearer(headers) {
-        None => return Ok(None),
-        Some(Err(())) => return Ok(Some(None)),
-        Some(Ok(t)) => t,
+        None => {
+            return Ok(Caller {
+                has_auth_header: false,
+                user_id: None,
+            })
+        }
+        Some(Err(())) => None,
+        Some(Ok(t)) => Some(t),
     };
-    let user = crate::extract::authenticate(state, token).await?;
-    Ok(Some(user.map(|u| u.user_id)))
+    let user_id = match token {
+        Some(t) => crate::extract::authenticate(state, t)
+            .await?
+            .map(|u| u.user_id),
+        None => None,
+    };
+    Ok(Caller {
+        has_auth_header: true,
+        user_id,
+    })
 }
 
 #[utoipa::path(post, path = "/api/checkout", tag = "billing", request_body = StartCheckoutRequest,
@@ -150,81 +142,19 @@ pub async fn checkout(
     body: Result<AppJson<StartCheckoutRequest>, ApiError>,
 ) -> ApiResult<AppJson<UrlResponse>> {
     // The spec's checks, in its order; the body is only read once the caller is known and verified.
-    let who = caller(&state, &headers).await?;
-    let user = match who {
-        Some(Some(user_id)) => state.store.user_by_id(user_id).await?,
-        _ => None,
-    };
-    let base = CheckoutRequest {
-        has_auth_header: who.is_some(),
-        token_valid: user.is_some(),
-        email_verified: false,
-        price_id: "",
-        active_subscription_price_id: None,
-        team_price_id: None,
-    };
-    let Some(user) = user else {
-        return Err(refusal(
-            decide_checkout(&base).expect_err("no user, no checkout"),
-        ));
-    };
-    stripe_budget(&state, user.id).await?;
-    // A verified e-mail comes before anything the body says.
-    let verified = CheckoutRequest {
-        email_verified: user.email_confirmed_at.is_some(),
-        ..base
-    };
-    decide_checkout(&verified).map_err(refusal)?;
+    let buyer = state.billing.buyer(caller(&state, &headers).await?).await?;
+    stripe_budget(&state, buyer.user_id()).await?;
+    buyer.may_check_out()?;
     let AppJson(body) = body?;
-    let active = state
-        .store
-        .subscription_of(user.id)
-        .await?
-        .filter(|s| s.counts_as_subscribed());
-    // Teams buy the configured price per seat.
-    let team_covers = state.teams.member_paid(user.id).await?;
-    decide_checkout(&CheckoutRequest {
+    let order = PersonalCheckout {
         price_id: &body.price_id,
-        active_subscription_price_id: active.as_ref().and_then(|s| s.price_id.as_deref()),
-        team_price_id: team_covers.then_some(state.settings.stripe.price_id.as_str()),
-        ..verified
-    })
-    .map_err(refusal)?;
-
-    let products = catalogue(&state.settings.stripe.price_id);
-    let product = find_by_price(&products, &body.price_id)
-        .filter(|p| p.mode.as_str() == body.mode)
-        .ok_or_else(|| ApiError::bad_request("unknown_price", "This product is not available"))?;
-    let base_url = &state.settings.base_url;
-    if !same_origin(base_url, &body.success_url) || !same_origin(base_url, &body.cancel_url) {
-        return Err(invalid_redirect());
-    }
-
-    let stripe = state.billing.stripe();
-    let customer = match state.store.stripe_customer_of(user.id).await? {
-        Some(c) => c,
-        None => {
-            let created = stripe
-                .create_customer(user.id, &user.email)
-                .await
-                .map_err(|_| checkout_failed())?;
-            state
-                .store
-                .save_stripe_customer(user.id, &created, state.clock.now())
-                .await?
-        }
+        mode: &body.mode,
+        success_url: &body.success_url,
+        cancel_url: &body.cancel_url,
+        catalogue_price_id: &state.settings.stripe.price_id,
+        site: &state.settings.base_url,
     };
-    let url = stripe
-        .create_checkout_session(
-            user.id,
-            &customer,
-            &product.price_id,
-            &body.success_url,
-            &body.cancel_url,
-        )
-        .await
-        .map_err(|_| checkout_failed())?;
-    tracing::info!(user_id = %user.id, "checkout started");
+    let url = state.billing.start_checkout(&buyer, &order).await?;
     Ok(AppJson(UrlResponse { url }))
 }
 
@@ -246,27 +176,13 @@ pub async fn confirm(
     AppJson(body): AppJson<ConfirmRequest>,
 ) -> ApiResult<AppJson<ConfirmResponse>> {
     stripe_budget(&state, auth.user_id).await?;
-    state
+    let activation = state
         .billing
-        .confirm_checkout(auth.user_id, &body.session_id)
-        .await
-        .map_err(|e| match e {
-            BillingError::SessionNotFound => activation_failed(StatusCode::NOT_FOUND, e.code()),
-            BillingError::SessionNotYours => activation_failed(StatusCode::FORBIDDEN, e.code()),
-            BillingError::SessionNotPaid => activation_failed(StatusCode::CONFLICT, e.code()),
-            BillingError::StripeUnavailable(_) => {
-                activation_failed(StatusCode::BAD_GATEWAY, e.code())
-            }
-            BillingError::Database(e) => e.into(),
-        })?;
-    let plan = state
-        .store
-        .plan_for(auth.user_id, state.clock.now())
+        .activate(auth.user_id, &body.session_id)
         .await?;
-    let subscription = state.store.subscription_of(auth.user_id).await?;
     Ok(AppJson(ConfirmResponse {
-        plan: plan.into(),
-        subscription: subscription.map(Into::into),
+        plan: activation.plan.into(),
+        subscription: activation.subscription.map(Into::into),
     }))
 }
 
@@ -277,7 +193,7 @@ pub async fn subscription(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<SubscriptionResponse>> {
-    let row = state.store.subscription_of(auth.user_id).await?;
+    let row = state.billing.subscription(auth.user_id).await?;
     Ok(AppJson(SubscriptionResponse {
         subscription: row.map(Into::into),
     }))
@@ -301,18 +217,7 @@ pub async fn portal(
 ) -> ApiResult<AppJson<UrlResponse>> {
     stripe_budget(&state, auth.user_id).await?;
     let return_url = portal_return_url(&state, &raw, "/dashboard")?;
-    let customer = state
-        .store
-        .stripe_customer_of(auth.user_id)
-        .await?
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "no_customer",
-                "No billing account yet. Start a subscription first.",
-            )
-        })?;
-    let url = open_portal(&state, &customer, &return_url).await?;
+    let url = state.billing.open_portal(auth.user_id, &return_url).await?;
     Ok(AppJson(UrlResponse { url }))
 }
 
@@ -350,24 +255,4 @@ pub(crate) fn portal_return_url(
         return Err(invalid_redirect());
     }
     Ok(return_url)
-}
-
-/// A billing-portal session of `customer` at Stripe; its URL.
-pub(crate) async fn open_portal(
-    state: &AppState,
-    customer: &str,
-    return_url: &str,
-) -> ApiResult<String> {
-    state
-        .billing
-        .stripe()
-        .portal_session(customer, return_url)
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                "portal_failed",
-                "Could not open the billing portal. Please try again.",
-            )
-        })
 }

@@ -6,12 +6,13 @@
 use std::time::Duration;
 
 use closewise_core::clock::Clock;
+use closewise_core::store::ratelimits::RateLimitError;
+pub use closewise_core::store::ratelimits::Spent;
 use closewise_core::store::Store;
-use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use tokio::sync::watch;
 
-use super::{secs, whole_secs, Bucket, Limiter, Stats};
+use super::{Bucket, Limiter, Stats};
 
 #[derive(Clone)]
 pub enum RateLimiter {
@@ -20,10 +21,6 @@ pub enum RateLimiter {
     /// In the database, shared by every replica (PostgreSQL).
     Shared(Store),
 }
-
-/// What a counted request came to: `Ok(Err(seconds))` when it must wait; `Err` when the shared
-/// store could not be asked (the request then fails as the database does: 503).
-pub type Spent = Result<Result<(), u64>, sqlx::Error>;
 
 impl RateLimiter {
     /// Shared windows on PostgreSQL, memory (at most about `max_keys` keys) on SQLite.
@@ -46,17 +43,9 @@ impl RateLimiter {
         match self {
             RateLimiter::Memory(l) => Ok(l.hit(bucket, key, limit, window, now)),
             RateLimiter::Shared(store) => {
-                let now = i64::from(secs(now));
-                let limit = i32::try_from(limit).unwrap_or(i32::MAX);
-                let w = i64::from(whole_secs(window));
-                let out = store
-                    .rate_hit(&name(bucket), key_hash(key), now, w, limit)
-                    .await?;
-                Ok(if out.allowed {
-                    Ok(())
-                } else {
-                    Err(out.until.saturating_sub(now).max(1) as u64)
-                })
+                store
+                    .spend_window(&name(bucket), key, limit, window, now)
+                    .await
             }
         }
     }
@@ -74,24 +63,9 @@ impl RateLimiter {
         match self {
             RateLimiter::Memory(l) => Ok(l.delay(bucket, key, free, max_delay, window, now)),
             RateLimiter::Shared(store) => {
-                let now = i64::from(secs(now));
-                let free = i32::try_from(free).unwrap_or(i32::MAX);
-                let (w, max) = (whole_secs(window), whole_secs(max_delay));
-                let out = store
-                    .rate_delay(
-                        &name(bucket),
-                        key_hash(key),
-                        now,
-                        i64::from(w),
-                        free,
-                        i64::from(max),
-                    )
-                    .await?;
-                Ok(if out.allowed {
-                    Ok(())
-                } else {
-                    Err(out.until.saturating_sub(now).max(1) as u64)
-                })
+                store
+                    .spend_delay(&name(bucket), key, free, max_delay, window, now)
+                    .await
             }
         }
     }
@@ -102,7 +76,7 @@ impl RateLimiter {
         match self {
             RateLimiter::Memory(l) => l.refund(bucket, key),
             RateLimiter::Shared(store) => {
-                if let Err(e) = store.rate_refund(&name(bucket), key_hash(key)).await {
+                if let Err(e) = store.refund_window(&name(bucket), key).await {
                     tracing::warn!(error = %e, ?bucket, "rate-limit refund failed");
                 }
             }
@@ -130,8 +104,7 @@ impl RateLimiter {
                             _ = tick.tick() => {}
                             _ = stop.changed() => return,
                         }
-                        let now = i64::from(secs(clock.now()));
-                        if let Err(e) = store.rate_sweep(now).await {
+                        if let Err(e) = store.sweep_windows(clock.now()).await {
                             tracing::debug!(error = %e, "rate-limit sweep failed; next tick retries");
                         }
                     }
@@ -143,11 +116,11 @@ impl RateLimiter {
     /// What the limiter holds. Shared windows are bounded by the sweep, not by a key count:
     /// `max_keys` is `usize::MAX` there and nothing is evicted or refused (the sweep removes only
     /// windows that have ended and whose delay has run out, so no lockout is lost either).
-    pub async fn stats(&self) -> Result<Stats, sqlx::Error> {
+    pub async fn stats(&self) -> Result<Stats, RateLimitError> {
         match self {
             RateLimiter::Memory(l) => Ok(l.stats()),
             RateLimiter::Shared(store) => Ok(Stats {
-                keys: store.rate_keys().await?.max(0) as usize,
+                keys: store.window_count().await?,
                 max_keys: usize::MAX,
                 evicted: 0,
                 refused: 0,
@@ -159,13 +132,4 @@ impl RateLimiter {
 /// The bucket's name in the table: its variant's name, so new buckets need no mapping.
 fn name(bucket: Bucket) -> String {
     format!("{bucket:?}")
-}
-
-/// The first 8 bytes of SHA-256(key): the same on every replica, and no address or e-mail is
-/// stored. A collision (one in 2^64) would only make two keys share a window.
-fn key_hash(key: &str) -> i64 {
-    let digest = Sha256::digest(key.as_bytes());
-    let mut first = [0u8; 8];
-    first.copy_from_slice(&digest[..8]);
-    i64::from_be_bytes(first)
 }

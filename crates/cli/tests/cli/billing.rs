@@ -28,27 +28,18 @@ async fn subscribe_and(db: &TestDb, mock: &MockHandle, email: &str, store_it: bo
     let user = store.user_by_email(email).await.unwrap().unwrap();
     let client = stripe(mock);
     let customer = client.create_customer(user.id, email).await.unwrap();
-    let session: serde_json::Value = reqwest::Client::new()
-        .post(format!("{}/v1/checkout/sessions", mock.base_url()))
-        .bearer_auth(stripe_mock::DEFAULT_SECRET_KEY)
-        .form(&[
-            ("mode", "subscription"),
-            ("customer", customer.as_str()),
-            ("line_items[0][price]", stripe_mock::SEED_PRICE),
-            ("line_items[0][quantity]", "1"),
-            (
-                "success_url",
-                "http://127.0.0.1:8080/success?session_id={CHECKOUT_SESSION_ID}",
-            ),
-            ("cancel_url", "http://127.0.0.1:8080/pricing"),
-        ])
-        .send()
-        .await
-        .unwrap()
-        .json()
+    let page = client
+        .create_checkout_session(
+            user.id,
+            &customer,
+            stripe_mock::SEED_PRICE,
+            "http://127.0.0.1:8080/success?session_id={CHECKOUT_SESSION_ID}",
+            "http://127.0.0.1:8080/pricing",
+        )
         .await
         .unwrap();
-    let session_id = session["id"].as_str().unwrap();
+    // The hosted page is `/c/pay/<session id>`.
+    let session_id = page.rsplit('/').next().unwrap();
     mock.pay(session_id, "4242424242424242").unwrap();
     let record = client
         .checkout_session(session_id)

@@ -54,15 +54,19 @@ fn with_password(db: &TestDb) -> (String, String) {
             (db.url.clone(), format!("closewise: target sqlite {path}"))
         }
         Backend::Postgres => {
-            let mut url = reqwest::Url::parse(&db.url).unwrap();
-            url.set_password(Some("s3cret-pw")).unwrap();
-            let line = format!(
-                "closewise: target postgres {}:{}{}",
-                url.host_str().unwrap(),
-                url.port().unwrap_or(5432),
-                url.path()
-            );
-            (url.to_string(), line)
+            // postgres://user[:password]@host[:port]/database
+            let (scheme, rest) = db.url.split_once("://").unwrap();
+            let (userinfo, place) = rest.split_once('@').unwrap();
+            let user = userinfo.split(':').next().unwrap();
+            let (host_port, database) = place.split_once('/').unwrap();
+            let (host, port) = match host_port.rsplit_once(':') {
+                Some((host, port)) => (host, port.parse::<u16>().unwrap()),
+                None => (host_port, 5432),
+            };
+            let database = database.split('?').next().unwrap();
+            let url = format!("{scheme}://{user}:s3cret-pw@{host_port}/{database}");
+            let line = format!("closewise: target postgres {host}:{port}/{database}");
+            (url, line)
         }
     }
 }

@@ -2,8 +2,10 @@
 //! idempotent fulfilment used by the success page's confirmation, Stripe's webhooks, the CLI's
 //! replay and sync. The browser never grants a plan.
 
+mod checkout;
 mod events;
 mod over_seats;
+mod personal;
 pub mod signature;
 pub mod stripe;
 pub mod team;
@@ -20,6 +22,7 @@ use crate::clock::Clock;
 use crate::store::locks::AdvisoryLock;
 use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
+pub use self::checkout::{Activation, Buyer, Caller, PersonalBillingError, PersonalCheckout};
 pub use self::events::{EventError, EventOutcome};
 pub use self::over_seats::OVER_SEATS_MAIL;
 pub use self::stripe::{

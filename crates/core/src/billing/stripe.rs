@@ -21,6 +21,7 @@ use uuid::Uuid;
 
 use crate::store::SubscriptionRecord;
 
+mod operator;
 mod portal;
 mod team;
 pub use portal::{TEAM_PORTAL_KEY, TEAM_PORTAL_VALUE};

@@ -5,7 +5,20 @@
 //! request, refused requests not counted, and a doubling delay for the delay buckets.
 //! Plain SQL that SQLite accepts too (tests), though SQLite deployments count in memory.
 
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+
 use super::{dispatch, Store};
+
+/// Why the shared windows could not be asked: the database's error (the request then fails as
+/// the database does: 503).
+pub type RateLimitError = sqlx::Error;
+
+/// What a counted request came to: `Ok(Err(seconds))` when it must wait; `Err` when the shared
+/// windows could not be asked.
+pub type Spent = Result<Result<(), u64>, RateLimitError>;
 
 /// The outcome of one counted request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +72,95 @@ pub fn attempt_delay(n: i32, free: i32, max: i64) -> Option<i64> {
         let shift = (n - free).min(40) as u32;
         (1i64 << shift).min(max)
     })
+}
+
+/// Unix seconds as the windows keep them (the in-memory limiter's range).
+fn secs(t: OffsetDateTime) -> i64 {
+    t.unix_timestamp().clamp(0, i64::from(u32::MAX))
+}
+
+fn whole_secs(d: Duration) -> i64 {
+    d.as_secs().min(u64::from(u32::MAX)) as i64
+}
+
+/// The first 8 bytes of SHA-256(key): the same on every replica, and no address or e-mail is
+/// stored. A collision (one in 2^64) would only make two keys share a window.
+fn key_hash(key: &str) -> i64 {
+    let digest = Sha256::digest(key.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    i64::from_be_bytes(first)
+}
+
+/// The wait left until `until` (at least a second), for a refused request.
+fn wait(allowed: bool, until: i64, now: i64) -> Result<(), u64> {
+    if allowed {
+        Ok(())
+    } else {
+        Err(until.saturating_sub(now).max(1) as u64)
+    }
+}
+
+/// The shared windows as the API's limiter spends them: a bucket by name, the client's key
+/// (hashed here), the app's clock.
+impl Store {
+    /// Spends one request of `bucket` for `key`, at most `limit` per `window`.
+    pub async fn spend_window(
+        &self,
+        bucket: &str,
+        key: &str,
+        limit: u32,
+        window: Duration,
+        now: OffsetDateTime,
+    ) -> Spent {
+        let now = secs(now);
+        let limit = i32::try_from(limit).unwrap_or(i32::MAX);
+        let out = self
+            .rate_hit(bucket, key_hash(key), now, whole_secs(window), limit)
+            .await?;
+        Ok(wait(out.allowed, out.until, now))
+    }
+
+    /// Spends one attempt of a delay bucket: `free` per window, then a doubling wait up to
+    /// `max_delay`.
+    pub async fn spend_delay(
+        &self,
+        bucket: &str,
+        key: &str,
+        free: u32,
+        max_delay: Duration,
+        window: Duration,
+        now: OffsetDateTime,
+    ) -> Spent {
+        let now = secs(now);
+        let free = i32::try_from(free).unwrap_or(i32::MAX);
+        let out = self
+            .rate_delay(
+                bucket,
+                key_hash(key),
+                now,
+                whole_secs(window),
+                free,
+                whole_secs(max_delay),
+            )
+            .await?;
+        Ok(wait(out.allowed, out.until, now))
+    }
+
+    /// Gives one spent request of `bucket` for `key` back.
+    pub async fn refund_window(&self, bucket: &str, key: &str) -> Result<(), RateLimitError> {
+        self.rate_refund(bucket, key_hash(key)).await
+    }
+
+    /// Removes the windows that ended by `now`; returns how many.
+    pub async fn sweep_windows(&self, now: OffsetDateTime) -> Result<u64, RateLimitError> {
+        self.rate_sweep(secs(now)).await
+    }
+
+    /// How many windows are kept.
+    pub async fn window_count(&self) -> Result<usize, RateLimitError> {
+        Ok(self.rate_keys().await?.max(0) as usize)
+    }
 }
 
 impl Store {

@@ -2,7 +2,8 @@
 //! plan and subscription; the figures are computed in Rust (`Stats::compute`), so both databases
 //! count alike and the arithmetic is tested without one.
 
-use closewise_domain::catalogue::PRICE_CENTS;
+use closewise_domain::plan::{PlanStatus, PlanType};
+use closewise_domain::stats::{churn_percent, has_churned, is_live, is_paying, mrr_cents, percent};
 use closewise_domain::subscription::SubscriptionStatus;
 use time::{Date, Duration, OffsetDateTime};
 
@@ -54,14 +55,6 @@ pub struct Stats {
     pub per_day: Vec<DayCount>,
 }
 
-fn percent(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        (part as f64 * 1000.0 / whole as f64).round() / 10.0
-    }
-}
-
 fn day_string(d: Date) -> String {
     format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
 }
@@ -97,8 +90,12 @@ impl Stats {
             per_day: Vec::new(),
         };
         for r in rows {
-            let paid = r.plan_type.as_deref() == Some("monthly")
-                && r.plan_status.as_deref() == Some("active");
+            let paid = is_paying(
+                r.plan_type.as_deref().and_then(|t| PlanType::parse(t).ok()),
+                r.plan_status
+                    .as_deref()
+                    .and_then(|t| PlanStatus::parse(t).ok()),
+            );
             let status = r
                 .subscription_status
                 .as_deref()
@@ -106,12 +103,10 @@ impl Stats {
             if paid {
                 s.paid += 1;
             }
-            if status.is_some_and(|st| st.counts_as_subscribed()) {
+            if is_live(status) {
                 s.active_subscriptions += 1;
             }
-            if status.is_some_and(|st| st.is_terminal())
-                && r.subscription_updated_at.is_some_and(in_window)
-            {
+            if has_churned(status, r.subscription_updated_at.is_some_and(in_window)) {
                 s.churned += 1;
             }
             if in_window(r.created_at) {
@@ -131,8 +126,8 @@ impl Stats {
         }
         s.per_day = per_day;
         s.conversion_percent = percent(s.converted, s.signups);
-        s.mrr_cents = s.active_subscriptions as i64 * PRICE_CENTS;
-        s.churn_percent = percent(s.churned, s.active_subscriptions + s.churned);
+        s.mrr_cents = mrr_cents(s.active_subscriptions);
+        s.churn_percent = churn_percent(s.churned, s.active_subscriptions);
         s
     }
 }
@@ -157,6 +152,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use closewise_domain::catalogue::PRICE_CENTS;
     use time::macros::datetime;
 
     fn row(created: OffsetDateTime) -> StatsRow {
