@@ -1,7 +1,7 @@
 //! What the account flows share: input parsing, rate limits, the timing floor of mail-sending
 //! answers, e-mail tokens and their links.
 
-use super::tokens::{hash_token, random_token};
+use super::opaque_tokens::{hash_token, random_token};
 use crate::error::{ApiError, ApiResult};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;

@@ -10,8 +10,7 @@ use closewise_domain::oauth::CLIENT_ID;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::session;
-use super::token::max_session_age;
+use super::session::{self, max_session_age};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
 use crate::state::AppState;

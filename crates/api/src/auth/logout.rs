@@ -1,7 +1,7 @@
 //! `POST /api/auth/logout`: ends this session, or every session with `scope=global`.
 
+use super::opaque_tokens::hash_token;
 use super::session::{self, Caller, REFRESH_COOKIE};
-use super::tokens::hash_token;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{bearer, AppQuery};
 use crate::state::AppState;

@@ -11,7 +11,7 @@ use closewise_domain::tokens::{
     refresh_token_expiry, ACCESS_TOKEN_TTL, DEFAULT_SESSION_MAX_AGE, REFRESH_TOKEN_TTL,
 };
 
-use super::tokens::{hash_token, random_token};
+use super::opaque_tokens::{hash_token, random_token};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
@@ -111,6 +111,11 @@ pub fn session_body(
     })
 }
 
+/// How long a session lives at most, refreshes included (`SESSION_MAX_AGE`).
+pub fn max_session_age(state: &AppState) -> time::Duration {
+    time::Duration::try_from(state.settings.session_max_age).unwrap_or(DEFAULT_SESSION_MAX_AGE)
+}
+
 /// Starts a new session for `user`.
 pub async fn start(
     state: &AppState,
@@ -128,12 +133,7 @@ pub async fn start(
             user_id: user.id,
             refresh_id: Uuid::now_v7(),
             refresh_hash: &hash_token(&refresh),
-            refresh_expires_at: refresh_token_expiry(
-                now,
-                now,
-                time::Duration::try_from(state.settings.session_max_age)
-                    .unwrap_or(DEFAULT_SESSION_MAX_AGE),
-            ),
+            refresh_expires_at: refresh_token_expiry(now, now, max_session_age(state)),
             user_agent,
             ip,
             // Only the password grant starts sessions here: the password was just entered.

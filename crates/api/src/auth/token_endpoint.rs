@@ -3,9 +3,9 @@
 
 use super::common::*;
 use super::grants;
+use super::opaque_tokens::{hash_token, successor_token};
 use super::session::{self, Caller, SessionResponse, REFRESH_COOKIE};
 use super::signup::CredentialsRequest;
-use super::tokens::{hash_token, successor_token};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{user_agent, AppQuery, ClientIp};
 use crate::ratelimit::Bucket;
@@ -19,7 +19,6 @@ use closewise_core::store::sessions::Rotation;
 use closewise_domain::email::Email;
 use closewise_domain::tokens::{
     decide_refresh, refresh_token_expiry, RefreshDecision, RefreshTokenState,
-    DEFAULT_SESSION_MAX_AGE,
 };
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -42,7 +41,7 @@ pub struct GrantQuery {
 
 #[utoipa::path(post, path = "/api/auth/token", tag = "auth", params(GrantQuery),
     request_body(content = CredentialsRequest, description = "`{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant"),
-    responses((status = 200, body = SessionResponse), (status = 400, body = super::grants::TokenErrorBody, description = "`ErrorBody` for the password and refresh grants; `OAuthErrorBody` (RFC 6749 §5.2, RFC 8628 §3.5) for `authorization_code` and the device-code grant"),
+    responses((status = 200, body = SessionResponse), (status = 400, body = grants::TokenErrorBody, description = "`ErrorBody` for the password and refresh grants; `OAuthErrorBody` (RFC 6749 §5.2, RFC 8628 §3.5) for `authorization_code` and the device-code grant"),
         (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: a browser request from a page that is not ours"), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
@@ -221,7 +220,11 @@ pub(super) async fn refresh_grant(
                     row.session_id,
                     Uuid::now_v7(),
                     &hash_token(&successor),
-                    refresh_token_expiry(now, row.session_created_at, max_session_age(state)),
+                    refresh_token_expiry(
+                        now,
+                        row.session_created_at,
+                        session::max_session_age(state),
+                    ),
                     now,
                 )
                 .await?;
@@ -259,8 +262,4 @@ fn no_session() -> ApiError {
         "no_session",
         "Please sign in to continue",
     )
-}
-
-pub(super) fn max_session_age(state: &AppState) -> time::Duration {
-    time::Duration::try_from(state.settings.session_max_age).unwrap_or(DEFAULT_SESSION_MAX_AGE)
 }
