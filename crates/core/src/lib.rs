@@ -9,6 +9,7 @@
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
+//! | [`sessions`] | signing in with the password, refresh, sign-out; the cache of verified access tokens and the revocation listener |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access |
 //! | [`teams_admin`] | teams as operators see and change them (the CLI), audited, as nobody's member |
@@ -26,6 +27,7 @@ pub mod desktop_auth;
 pub mod mail;
 pub mod password;
 pub mod reauth;
+pub mod sessions;
 pub mod store;
 pub mod sweep;
 pub mod teams;

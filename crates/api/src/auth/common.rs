@@ -1,11 +1,11 @@
 //! What the account flows share: input parsing, rate limits, the timing floor of mail-sending
 //! answers, e-mail tokens and their links.
 
-use super::opaque_tokens::{hash_token, random_token};
 use crate::error::{ApiError, ApiResult};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
 use closewise_core::mail::Template;
+use closewise_core::sessions::opaque_tokens::{hash_token, random_token};
 use closewise_core::store::users::NewEmailToken;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;

@@ -3,8 +3,6 @@
 //! endpoint (`grants.rs`) then gets the session. Guessing codes is limited per user and per IP.
 
 use axum::extract::State;
-use axum::http::StatusCode;
-use closewise_core::desktop_auth::DesktopAuthError;
 use closewise_domain::network::same_network;
 use closewise_domain::oauth::{
     device_label, LabelError, CLIENT_ID, DEVICE_NAME_MAX, INVISIBLE_LABEL_MESSAGE, PLATFORM_MAX,
@@ -20,54 +18,10 @@ use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
 
-impl From<DesktopAuthError> for ApiError {
-    fn from(e: DesktopAuthError) -> Self {
-        let code = e.code();
-        match e {
-            DesktopAuthError::InvalidUserCode => ApiError::new(
-                StatusCode::NOT_FOUND,
-                code,
-                "That code is not valid. Check the code shown in the app and try again.",
-            ),
-            DesktopAuthError::ExpiredUserCode => ApiError::bad_request(
-                code,
-                "That code has expired. Start the sign-in again in the app.",
-            ),
-            DesktopAuthError::UserCodeUsed => ApiError::new(
-                StatusCode::CONFLICT,
-                code,
-                "That code has already been used.",
-            ),
-            DesktopAuthError::DeviceNotFound => {
-                ApiError::new(StatusCode::NOT_FOUND, code, "That device was not found.")
-            }
-            DesktopAuthError::TooManyDeviceRequests => ApiError::unavailable_for(
-                code,
-                "Too many sign-in requests are waiting right now. Please try again in a minute.",
-                closewise_domain::sweep::DEVICE_REQUESTS_RETRY_AFTER_SECS,
-            ),
-            DesktopAuthError::Database(e) => e.into(),
-            other => ApiError::internal(other),
-        }
-    }
-}
-
 /// `403 email_not_confirmed` unless the caller's e-mail is confirmed (read now, not from the
 /// token, which may predate the confirmation).
 pub(super) async fn require_verified(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
-    let user = state
-        .store
-        .user_by_id(auth.user_id)
-        .await?
-        .ok_or_else(ApiError::invalid_token)?;
-    if user.email_confirmed_at.is_none() {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "email_not_confirmed",
-            "Email not confirmed",
-        ));
-    }
-    Ok(())
+    Ok(state.sessions.require_verified(auth.user_id).await?)
 }
 
 /// A missing field is refused like an empty one, with its own code.

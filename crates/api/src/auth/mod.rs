@@ -9,7 +9,6 @@ mod device;
 mod devices;
 mod grants;
 mod logout;
-pub mod opaque_tokens;
 pub(crate) mod reauth;
 mod recover;
 pub mod session;

@@ -3,7 +3,6 @@
 
 use super::common::*;
 use super::grants;
-use super::opaque_tokens::{hash_token, successor_token};
 use super::session::{self, Caller, SessionResponse, REFRESH_COOKIE};
 use super::signup::CredentialsRequest;
 use crate::error::{ApiError, ApiResult};
@@ -12,17 +11,13 @@ use crate::ratelimit::Bucket;
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::CookieJar;
-use closewise_core::store::sessions::Rotation;
+use closewise_core::sessions::SessionError;
 use closewise_domain::email::Email;
-use closewise_domain::tokens::{
-    decide_refresh, refresh_token_expiry, RefreshDecision, RefreshTokenState,
-};
 use serde::Deserialize;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
 #[derive(Deserialize, ToSchema, Default)]
 #[schema(as = RefreshBody)]
@@ -94,21 +89,12 @@ pub(super) fn require_json(headers: &HeaderMap) -> ApiResult<()> {
     if json {
         Ok(())
     } else {
-        Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            "Expected a JSON body with Content-Type: application/json",
-        ))
+        Err(ApiError::unsupported_media_type())
     }
 }
 
 pub(super) fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> ApiResult<T> {
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad_request("invalid_json", format!("Invalid request: {e}")))
-}
-
-pub(super) fn invalid_credentials() -> ApiError {
-    ApiError::bad_request("invalid_credentials", "Invalid login credentials")
+    serde_json::from_slice(body).map_err(ApiError::invalid_json)
 }
 
 pub(super) async fn password_grant(
@@ -125,51 +111,17 @@ pub(super) async fn password_grant(
         .unwrap_or_else(|| creds.email.trim().to_lowercase());
     // Spent before verifying, so concurrent guesses cannot overrun the budgets; refunded on success.
     let attempt = password_attempt(state, &key, ip).await?;
-    let user = match &email {
-        Some(e) => state.store.user_by_email(e.as_str()).await?,
-        None => None,
-    };
-    let ok = state
-        .hasher
-        .verify(
-            &creds.password,
-            user.as_ref().map(|u| u.password_hash.as_str()),
-        )
+    let user = state
+        .sessions
+        .check_password(email.as_ref(), &creds.password)
         .await?;
-    let user = match (ok, user) {
-        (true, Some(user)) => user,
-        _ => return Err(invalid_credentials()),
-    };
     attempt.refund(state).await;
-    if user.email_confirmed_at.is_none() && !state.settings.allow_unverified_signin {
-        return Err(ApiError::bad_request(
-            "email_not_confirmed",
-            "Email not confirmed",
-        ));
-    }
     let ua = user_agent(headers);
-    session::start(state, &user, ua.as_deref(), Some(ip)).await
-}
-
-pub(super) fn session_ended(
-    state: &AppState,
-    jar: CookieJar,
-    caller: Caller,
-    code: &'static str,
-) -> Response {
-    let jar = match caller {
-        Caller::Site => session::clear_cookie(state, jar),
-        Caller::Native => jar,
-    };
-    (
-        jar,
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            code,
-            "Your session has ended. Please sign in again.",
-        ),
-    )
-        .into_response()
+    let session = state
+        .sessions
+        .password_sign_in(user, ua.as_deref(), Some(ip))
+        .await?;
+    session::session_body(state, session)
 }
 
 pub(super) async fn refresh_grant(
@@ -180,86 +132,30 @@ pub(super) async fn refresh_grant(
 ) -> ApiResult<Response> {
     let from_body = body.refresh_token.filter(|t| !t.trim().is_empty());
     let presented = match (from_body, caller) {
-        (Some(t), _) => t,
+        (Some(t), _) => Some(t),
         // The cookie rides along automatically: only our own pages may use it.
-        (None, Caller::Native) => return Err(no_session()),
-        (None, Caller::Site) => {
-            match jar
-                .get(REFRESH_COOKIE)
-                .map(|c| c.value().to_string())
-                .filter(|v| !v.is_empty())
-            {
-                Some(t) => t,
-                None => return Err(no_session()),
-            }
-        }
+        (None, Caller::Native) => None,
+        (None, Caller::Site) => jar
+            .get(REFRESH_COOKIE)
+            .map(|c| c.value().to_string())
+            .filter(|v| !v.is_empty()),
     };
-    let Some(row) = state
-        .store
-        .refresh_token_by_hash(&hash_token(&presented))
-        .await?
-    else {
-        return Ok(session_ended(state, jar, caller, "invalid_refresh_token"));
+    let Some(presented) = presented else {
+        return Err(SessionError::NoSession.into());
     };
-    let now = state.clock.now();
-    let decision = decide_refresh(
-        &RefreshTokenState {
-            expires_at: row.expires_at,
-            revoked: row.session_revoked_at.is_some(),
-            rotated_at: row.rotated_at,
-        },
-        now,
-    );
-    let successor = successor_token(state.keys.refresh_key(), &presented);
-    match decision {
-        RefreshDecision::Rotate => {
-            let rotation = state
-                .store
-                .rotate_refresh_token(
-                    row.id,
-                    row.session_id,
-                    Uuid::now_v7(),
-                    &hash_token(&successor),
-                    refresh_token_expiry(
-                        now,
-                        row.session_created_at,
-                        session::max_session_age(state),
-                    ),
-                    now,
-                )
-                .await?;
-            // Losing the race means another request rotated it a moment ago: the grace case.
-            debug_assert!(matches!(
-                rotation,
-                Rotation::Rotated | Rotation::AlreadySpent
-            ));
+    match state.sessions.refresh(&presented).await {
+        Ok(session) => {
+            let body = session::session_body(state, session)?;
+            Ok(session::respond(state, jar, caller, body))
         }
-        RefreshDecision::GraceReplay => {}
-        RefreshDecision::ReuseDetected => {
-            tracing::warn!(session_id = %row.session_id, "refresh token reused: revoking the session");
-            state
-                .store
-                .revoke_session(row.session_id, "refresh_token_reused", now)
-                .await?;
-            return Ok(session_ended(state, jar, caller, "refresh_token_reused"));
+        // An ended session's cookie goes with it.
+        Err(e) if e.session_ended() => {
+            let jar = match caller {
+                Caller::Site => session::clear_cookie(state, jar),
+                Caller::Native => jar,
+            };
+            Ok((jar, ApiError::from(e)).into_response())
         }
-        RefreshDecision::Expired | RefreshDecision::Revoked => {
-            return Ok(session_ended(state, jar, caller, "invalid_refresh_token"))
-        }
+        Err(e) => Err(e.into()),
     }
-    let Some(user) = state.store.user_by_id(row.user_id).await? else {
-        return Ok(session_ended(state, jar, caller, "invalid_refresh_token"));
-    };
-    // The Devices list's "last seen" (at most one write a minute per session).
-    state.store.touch_session(row.session_id, now).await?;
-    let body = session::session_body(state, &user, row.session_id, successor, now)?;
-    Ok(session::respond(state, jar, caller, body))
-}
-
-fn no_session() -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "no_session",
-        "Please sign in to continue",
-    )
 }
