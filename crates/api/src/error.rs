@@ -6,12 +6,12 @@ use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use closewise_core::accounts::AccountError;
-use closewise_core::desktop_auth::DesktopAuthError;
+use closewise_core::sessions::desktop::DesktopAuthError;
 use closewise_core::sessions::SessionError;
 use closewise_core::store::{is_unavailable, DbError};
 use closewise_core::teams::TeamsError;
 use closewise_core::usage::UsageError;
-use closewise_domain::oauth::AuthorizeError;
+use closewise_domain::oauth::{AuthorizeError, LabelError, INVISIBLE_LABEL_MESSAGE};
 use closewise_domain::teams::SeatError;
 use serde::Serialize;
 
@@ -132,6 +132,51 @@ impl ApiError {
 
     pub fn invalid_json(detail: impl std::fmt::Display) -> Self {
         Self::bad_request("invalid_json", format!("Invalid request: {detail}"))
+    }
+
+    pub fn invalid_grant_type() -> Self {
+        Self::bad_request(
+            "invalid_grant_type",
+            "grant_type must be password, refresh_token, authorization_code or urn:ietf:params:oauth:grant-type:device_code",
+        )
+    }
+
+    /// A device request from another client than the app.
+    pub fn invalid_client() -> Self {
+        Self::bad_request(
+            "invalid_client",
+            "This sign-in is not from the Closewise app.",
+        )
+    }
+
+    /// A device name or platform refused: a hidden or direction-changing character is
+    /// `invalid_device_name` for the platform too (the two are shown side by side, and the trick
+    /// is the same); a bad length has the field's own code.
+    pub fn device_label(e: LabelError, length_code: &'static str, length_message: &str) -> Self {
+        match e {
+            LabelError::Invisible => {
+                Self::bad_request("invalid_device_name", INVISIBLE_LABEL_MESSAGE)
+            }
+            LabelError::Length => Self::bad_request(length_code, length_message),
+        }
+    }
+
+    /// The account's growing delay after failed sign-ins.
+    pub fn too_many_attempts(secs: u64) -> Self {
+        Self::too_many(
+            "too_many_attempts",
+            format!("Too many sign-in attempts. Please try again in {secs} seconds."),
+            secs,
+        )
+    }
+
+    /// One mail of a kind per address a minute.
+    pub fn resend_wait(secs: u64) -> Self {
+        Self::too_many(
+            "over_email_send_rate_limit",
+            closewise_domain::tokens::resend_wait_message(secs),
+            secs,
+        )
     }
 
     pub fn cross_site_request() -> Self {

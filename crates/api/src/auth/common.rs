@@ -10,7 +10,7 @@ use closewise_core::store::users::NewEmailToken;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;
 use closewise_domain::tokens::{
-    check_email_token, expires_at, resend_wait_message, EmailTokenKind, TokenCheck, RESEND_INTERVAL,
+    check_email_token, expires_at, EmailTokenKind, TokenCheck, RESEND_INTERVAL,
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -68,13 +68,7 @@ pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiRes
                     now,
                 )
                 .await?
-                .map_err(|secs| {
-                    ApiError::too_many(
-                        "too_many_attempts",
-                        format!("Too many sign-in attempts. Please try again in {secs} seconds."),
-                        secs,
-                    )
-                });
+                .map_err(ApiError::too_many_attempts);
         }
         Bucket::Resend | Bucket::Recover => {
             let window = RESEND_INTERVAL
@@ -84,13 +78,7 @@ pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiRes
                 .limiter
                 .hit(bucket, key, 1, window, now)
                 .await?
-                .map_err(|secs| {
-                    ApiError::too_many(
-                        "over_email_send_rate_limit",
-                        resend_wait_message(secs),
-                        secs,
-                    )
-                });
+                .map_err(ApiError::resend_wait);
         }
     };
     let key = match bucket {

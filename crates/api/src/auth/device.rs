@@ -4,9 +4,7 @@
 
 use axum::extract::State;
 use closewise_domain::network::same_network;
-use closewise_domain::oauth::{
-    device_label, LabelError, CLIENT_ID, DEVICE_NAME_MAX, INVISIBLE_LABEL_MESSAGE, PLATFORM_MAX,
-};
+use closewise_domain::oauth::{device_label, CLIENT_ID, DEVICE_NAME_MAX, PLATFORM_MAX};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -63,20 +61,17 @@ pub async fn request_device(
 ) -> ApiResult<AppJson<DeviceResponse>> {
     limit(&state, Bucket::DevicePerIp, &ip.to_string()).await?;
     if body.client_id != CLIENT_ID {
-        return Err(ApiError::bad_request(
-            "invalid_client",
-            "This sign-in is not from the Closewise app.",
-        ));
+        return Err(ApiError::invalid_client());
     }
     let device_name = device_label(&body.device_name, DEVICE_NAME_MAX).map_err(|e| {
-        label_error(
+        ApiError::device_label(
             e,
             "invalid_device_name",
             "The device name must be 1 to 100 characters.",
         )
     })?;
     let platform = device_label(&body.platform, PLATFORM_MAX).map_err(|e| {
-        label_error(
+        ApiError::device_label(
             e,
             "invalid_platform",
             "The platform must be 1 to 40 characters.",
@@ -95,17 +90,6 @@ pub async fn request_device(
         expires_in: grant.expires_in,
         interval: grant.interval,
     }))
-}
-
-/// A hidden or direction-changing character is `invalid_device_name` for the platform too: the
-/// two are shown side by side, and the trick is the same.
-fn label_error(e: LabelError, length_code: &'static str, length_message: &str) -> ApiError {
-    match e {
-        LabelError::Invisible => {
-            ApiError::bad_request("invalid_device_name", INVISIBLE_LABEL_MESSAGE)
-        }
-        LabelError::Length => ApiError::bad_request(length_code, length_message),
-    }
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -11,7 +11,7 @@ use super::grants::desktop;
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
-use closewise_core::desktop_auth::DesktopAuthError;
+use closewise_core::sessions::desktop::DesktopAuthError;
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = Device)]

@@ -5,7 +5,7 @@
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use closewise_core::desktop_auth::{DesktopAuth, DesktopAuthError, IssuedSession};
+use closewise_core::sessions::desktop::{DesktopAuth, DesktopAuthError, IssuedSession};
 use closewise_domain::oauth::CLIENT_ID;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

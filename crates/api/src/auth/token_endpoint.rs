@@ -72,10 +72,7 @@ pub async fn token(
         }
         Some("authorization_code") => grants::authorization_code(&state, ip, &headers, &body).await,
         Some(grants::DEVICE_CODE_GRANT) => grants::device_code(&state, ip, &headers, &body).await,
-        _ => Err(ApiError::bad_request(
-            "invalid_grant_type",
-            "grant_type must be password, refresh_token, authorization_code or urn:ietf:params:oauth:grant-type:device_code",
-        )),
+        _ => Err(ApiError::invalid_grant_type()),
     }
 }
 

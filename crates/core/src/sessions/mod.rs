@@ -6,6 +6,7 @@
 //!
 //! | file | what |
 //! |---|---|
+//! | `desktop` | the desktop app's sign-in: authorization codes, device requests, device sessions |
 //! | `password_sign_in` | the password grant: the password checked, a session started |
 //! | `refresh` | the refresh grant: rotation, the grace replay, reuse detection |
 //! | `sign_out` | signing out this session or every session |
@@ -15,6 +16,7 @@
 //! | `error` | what the flows refuse |
 
 pub mod auth_cache;
+pub mod desktop;
 mod error;
 pub mod opaque_tokens;
 mod password_sign_in;
@@ -29,9 +31,9 @@ use time::Duration;
 use uuid::Uuid;
 
 use crate::clock::Clock;
-use crate::desktop_auth::IssuedSession;
 use crate::password::Hasher;
 use crate::store::{Store, UserRow};
+use desktop::IssuedSession;
 
 pub use error::SessionError;
 pub use sign_out::Credential;
