@@ -7,8 +7,12 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use closewise_core::accounts::AccountError;
 use closewise_core::billing::{BillingError, PersonalBillingError};
+use closewise_core::sessions::desktop::DesktopAuthError;
+use closewise_core::sessions::SessionError;
+use closewise_core::store::{is_unavailable, DbError};
 use closewise_core::teams::TeamsError;
 use closewise_core::usage::UsageError;
+use closewise_domain::oauth::{AuthorizeError, LabelError, INVISIBLE_LABEL_MESSAGE};
 use closewise_domain::teams::SeatError;
 use serde::Serialize;
 
@@ -117,26 +121,142 @@ impl ApiError {
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> Self {
+/// The HTTP layer's own refusals: the request's shape and origin, before any flow runs.
+impl ApiError {
+    pub fn unsupported_media_type() -> Self {
+        Self::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "Expected a JSON body with Content-Type: application/json",
+        )
+    }
+
+    pub fn invalid_json(detail: impl std::fmt::Display) -> Self {
+        Self::bad_request("invalid_json", format!("Invalid request: {detail}"))
+    }
+
+    pub fn invalid_grant_type() -> Self {
+        Self::bad_request(
+            "invalid_grant_type",
+            "grant_type must be password, refresh_token, authorization_code or urn:ietf:params:oauth:grant-type:device_code",
+        )
+    }
+
+    /// A device request from another client than the app.
+    pub fn invalid_client() -> Self {
+        Self::bad_request(
+            "invalid_client",
+            "This sign-in is not from the Closewise app.",
+        )
+    }
+
+    /// A device name or platform refused: a hidden or direction-changing character is
+    /// `invalid_device_name` for the platform too (the two are shown side by side, and the trick
+    /// is the same); a bad length has the field's own code.
+    pub fn device_label(e: LabelError, length_code: &'static str, length_message: &str) -> Self {
         match e {
-            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
-                ApiError::Unavailable(e.into())
+            LabelError::Invisible => {
+                Self::bad_request("invalid_device_name", INVISIBLE_LABEL_MESSAGE)
             }
-            sqlx::Error::Database(ref db) if server_going_away(db.code().as_deref()) => {
-                ApiError::Unavailable(e.into())
-            }
-            other => ApiError::Internal(other.into()),
+            LabelError::Length => Self::bad_request(length_code, length_message),
+        }
+    }
+
+    /// The account's growing delay after failed sign-ins.
+    pub fn too_many_attempts(secs: u64) -> Self {
+        Self::too_many(
+            "too_many_attempts",
+            format!("Too many sign-in attempts. Please try again in {secs} seconds."),
+            secs,
+        )
+    }
+
+    /// One mail of a kind per address a minute.
+    pub fn resend_wait(secs: u64) -> Self {
+        Self::too_many(
+            "over_email_send_rate_limit",
+            closewise_domain::tokens::resend_wait_message(secs),
+            secs,
+        )
+    }
+
+    pub fn cross_site_request() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "cross_site_request",
+            "Cross-site requests cannot use the session",
+        )
+    }
+}
+
+/// A database out of reach (no connection, a server going away) is `503 unavailable`, as a
+/// refused connection is; any other database error is a fault of ours.
+impl From<DbError> for ApiError {
+    fn from(e: DbError) -> Self {
+        if is_unavailable(&e) {
+            ApiError::Unavailable(e.into())
+        } else {
+            ApiError::Internal(e.into())
         }
     }
 }
 
-/// PostgreSQL's SQLSTATEs for a server that is shutting down, starting up or dropped the
-/// connection (classes 57P and 08): a request in flight when it goes is `503 unavailable`, as a
-/// refused connection is, not a 500.
-fn server_going_away(code: Option<&str>) -> bool {
-    matches!(code, Some("57P01" | "57P02" | "57P03" | "57P05"))
-        || code.is_some_and(|c| c.starts_with("08"))
+impl From<SessionError> for ApiError {
+    fn from(e: SessionError) -> Self {
+        let status = match e {
+            SessionError::Database(db) => return db.into(),
+            SessionError::Internal(e) => return e.into(),
+            SessionError::InvalidCredentials
+            | SessionError::EmailNotConfirmed
+            | SessionError::InvalidScope => StatusCode::BAD_REQUEST,
+            SessionError::VerificationRequired => StatusCode::FORBIDDEN,
+            SessionError::NoSession
+            | SessionError::InvalidRefreshToken
+            | SessionError::RefreshTokenReused
+            | SessionError::InvalidToken
+            | SessionError::NotSignedIn => StatusCode::UNAUTHORIZED,
+        };
+        Self::new(status, e.code(), e.to_string())
+    }
+}
+
+/// The desktop app's sign-in, outside the token endpoint (whose grants answer OAuth errors).
+impl From<DesktopAuthError> for ApiError {
+    fn from(e: DesktopAuthError) -> Self {
+        let code = e.code();
+        match e {
+            DesktopAuthError::InvalidUserCode => ApiError::new(
+                StatusCode::NOT_FOUND,
+                code,
+                "That code is not valid. Check the code shown in the app and try again.",
+            ),
+            DesktopAuthError::ExpiredUserCode => ApiError::bad_request(
+                code,
+                "That code has expired. Start the sign-in again in the app.",
+            ),
+            DesktopAuthError::UserCodeUsed => ApiError::new(
+                StatusCode::CONFLICT,
+                code,
+                "That code has already been used.",
+            ),
+            DesktopAuthError::DeviceNotFound => {
+                ApiError::new(StatusCode::NOT_FOUND, code, "That device was not found.")
+            }
+            DesktopAuthError::TooManyDeviceRequests => ApiError::unavailable_for(
+                code,
+                "Too many sign-in requests are waiting right now. Please try again in a minute.",
+                closewise_domain::sweep::DEVICE_REQUESTS_RETRY_AFTER_SECS,
+            ),
+            DesktopAuthError::Database(e) => e.into(),
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl From<AuthorizeError> for ApiError {
+    fn from(e: AuthorizeError) -> Self {
+        Self::bad_request(e.code(), e.message())
+    }
 }
 
 impl From<AccountError> for ApiError {
@@ -260,8 +380,8 @@ impl From<PersonalBillingError> for ApiError {
 impl From<anyhow::Error> for ApiError {
     fn from(e: anyhow::Error) -> Self {
         // A database fault wrapped in anyhow still means "unavailable" when the pool is down.
-        match e.downcast::<sqlx::Error>() {
-            Ok(sqlx_err) => sqlx_err.into(),
+        match e.downcast::<DbError>() {
+            Ok(db) => db.into(),
             Err(e) => ApiError::Internal(e),
         }
     }
@@ -270,18 +390,11 @@ impl From<anyhow::Error> for ApiError {
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
         match rejection {
-            JsonRejection::MissingJsonContentType(_) => Self::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
-                "Expected a JSON body with Content-Type: application/json",
-            ),
+            JsonRejection::MissingJsonContentType(_) => Self::unsupported_media_type(),
             JsonRejection::JsonSyntaxError(e) => {
                 Self::bad_request("invalid_json", format!("Malformed JSON: {}", e.body_text()))
             }
-            JsonRejection::JsonDataError(e) => Self::bad_request(
-                "invalid_json",
-                format!("Invalid request: {}", e.body_text()),
-            ),
+            JsonRejection::JsonDataError(e) => Self::invalid_json(e.body_text()),
             JsonRejection::BytesRejection(e) => e.into(),
             other => Self::bad_request("invalid_json", other.body_text()),
         }
@@ -349,62 +462,5 @@ impl IntoResponse for ApiError {
             }
         }
         response
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::borrow::Cow;
-
-    #[derive(Debug)]
-    struct PgError(&'static str);
-
-    impl std::fmt::Display for PgError {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(f, "SQLSTATE {}", self.0)
-        }
-    }
-
-    impl std::error::Error for PgError {}
-
-    impl sqlx::error::DatabaseError for PgError {
-        fn message(&self) -> &str {
-            "terminating connection due to administrator command"
-        }
-        fn code(&self) -> Option<Cow<'_, str>> {
-            Some(Cow::Borrowed(self.0))
-        }
-        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
-            self
-        }
-        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
-            self
-        }
-        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
-            self
-        }
-        fn kind(&self) -> sqlx::error::ErrorKind {
-            sqlx::error::ErrorKind::Other
-        }
-    }
-
-    fn status_of(code: &'static str) -> StatusCode {
-        let e: ApiError = sqlx::Error::Database(Box::new(PgError(code))).into();
-        e.into_response().status()
-    }
-
-    #[test]
-    fn a_server_shutting_down_or_a_dropped_connection_is_unavailable() {
-        for code in ["57P01", "57P02", "57P03", "08006", "08003"] {
-            assert_eq!(status_of(code), StatusCode::SERVICE_UNAVAILABLE, "{code}");
-        }
-    }
-
-    #[test]
-    fn other_database_errors_stay_internal() {
-        for code in ["23505", "42P01", "40001"] {
-            assert_eq!(status_of(code), StatusCode::INTERNAL_SERVER_ERROR, "{code}");
-        }
     }
 }

@@ -7,10 +7,10 @@ use axum::extract::{ConnectInfo, FromRequest, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
 
-use crate::authcache::AuthCache;
 use crate::error::ApiError;
 use crate::net;
 use crate::state::AppState;
+use closewise_core::sessions::auth_cache::AuthCache;
 
 /// `axum::Json` with rejections turned into `{"error": {...}}` answers.
 #[derive(FromRequest)]
@@ -29,7 +29,7 @@ impl<T: serde::Serialize> axum::response::IntoResponse for AppJson<T> {
 pub struct AppQuery<T>(pub T);
 
 /// The caller, from a valid bearer access token whose session is still active.
-pub use crate::authcache::AuthUser;
+pub use closewise_core::sessions::auth_cache::AuthUser;
 
 /// Reads the bearer token: `None` when there is no Authorization header at all.
 pub fn bearer(headers: &HeaderMap) -> Option<Result<&str, ()>> {
@@ -65,7 +65,7 @@ impl FromRequestParts<AppState> for AuthUser {
 }
 
 /// The caller of a bearer token: valid, unexpired and of a session still active; `None` when
-/// not. A token checked before is answered from the cache (`authcache`) until its `exp` or the
+/// not. A token checked before is answered from the cache (`closewise_core::sessions::auth_cache`) until its `exp` or the
 /// revocation of its session, whichever comes first.
 pub async fn authenticate(state: &AppState, token: &str) -> Result<Option<AuthUser>, ApiError> {
     let now = state.clock.now();

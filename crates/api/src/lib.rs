@@ -5,7 +5,6 @@
 //! router alone, so tests can drive it in-process. `main.rs` only loads config and runs.
 
 pub mod auth;
-pub mod authcache;
 pub mod billing;
 pub mod calls;
 pub mod config;
@@ -230,7 +229,7 @@ impl Application {
             tokio::spawn(worker.run(shutdown.subscribe()));
         }
         if state.store.postgres_pool().is_some() {
-            tokio::spawn(authcache::listen(
+            tokio::spawn(closewise_core::sessions::revocation_listener::listen(
                 state.auth_cache.clone(),
                 state.store.clone(),
                 shutdown.subscribe(),

@@ -9,11 +9,12 @@ use closewise_core::billing::{Billing, StripeClient};
 use closewise_core::clock::Clock;
 use closewise_core::mail::Composer;
 use closewise_core::password::Hasher;
+use closewise_core::sessions::auth_cache::AuthCache;
+use closewise_core::sessions::Sessions;
 use closewise_core::store::Store;
 use closewise_core::teams::Teams;
 use closewise_core::usage::Usage;
 
-use crate::authcache::AuthCache;
 use crate::config::Settings;
 use crate::jwt::Keys;
 use crate::ratelimit::RateLimiter;
@@ -33,7 +34,9 @@ pub struct Inner {
     pub accounts: Accounts,
     pub usage: Usage,
     pub teams: Teams,
-    /// Verified access tokens of active sessions (`authcache`).
+    /// Signing in with the password, refresh, sign-out.
+    pub sessions: Sessions,
+    /// Verified access tokens of active sessions (`closewise_core::sessions::auth_cache`).
     pub auth_cache: Arc<AuthCache>,
 }
 
@@ -59,9 +62,15 @@ impl AppState {
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());
-        let auth_cache = Arc::new(AuthCache::for_store(&store));
-        let observer = auth_cache.clone();
-        store.on_revoked(move |revoked| observer.revoke(revoked));
+        let auth_cache = AuthCache::for_store(&store);
+        let sessions = Sessions::new(
+            store.clone(),
+            clock.clone(),
+            hasher.clone(),
+            closewise_core::sessions::max_age(settings.session_max_age),
+            keys.refresh_key(),
+        )
+        .allowing_unverified_signin(settings.allow_unverified_signin);
         AppState(Arc::new(Inner {
             settings,
             store,
@@ -74,6 +83,7 @@ impl AppState {
             accounts,
             usage,
             teams,
+            sessions,
             auth_cache,
         }))
     }

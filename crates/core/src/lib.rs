@@ -5,10 +5,10 @@
 //! |---|---|
 //! | [`store`] | persistence on both databases, rows decoded into the domain's types |
 //! | [`accounts`] | sign-up, verification, resend, recovery, password change, re-authentication, deletion |
-//! | [`desktop_auth`] | the desktop app's sign-in: authorization codes, device requests, device sessions |
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
+//! | [`sessions`] | signing in with the password or the desktop app (`desktop`, also `desktop_auth`), refresh, sign-out, devices; the cache of verified access tokens and the revocation listener |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access |
 //! | [`teams_admin`] | teams as operators see and change them (the CLI), audited, as nobody's member |
@@ -22,10 +22,12 @@
 pub mod accounts;
 pub mod billing;
 pub mod clock;
-pub mod desktop_auth;
+/// The desktop app's sign-in, by its former name.
+pub use sessions::desktop as desktop_auth;
 pub mod mail;
 pub mod password;
 pub mod reauth;
+pub mod sessions;
 pub mod store;
 pub mod sweep;
 pub mod teams;

@@ -1,5 +1,6 @@
 //! The shape of the workspace, checked: the CLI and the core do not depend on the HTTP server, no
-//! crate's modules import each other in a cycle, and no Rust source file grows past 500 lines.
+//! crate's modules import each other in a cycle (at any depth, `crate::`, `super::` and `self::`
+//! imports followed), and no Rust source file grows past 500 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -93,36 +94,128 @@ fn no_rust_source_file_is_over_500_lines() {
     );
 }
 
-/// Top-level module → the top-level modules of the same crate it imports (`crate::x`), tests
-/// excluded.
+/// A source file's module path: `auth/grants.rs` is `auth::grants`, `auth/mod.rs` is `auth`,
+/// `lib.rs` and `main.rs` the crate's root. `None` for a test module kept in its own file.
+fn module_path(src: &Path, file: &Path) -> Option<Vec<String>> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut path: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let last = path.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem.ends_with("_tests") {
+        return None;
+    }
+    if !(path.is_empty() && (stem == "lib" || stem == "main")) && stem != "mod" {
+        path.push(stem.to_owned());
+    }
+    Some(path)
+}
+
+/// The paths named right after an import prefix: `a::b` gives `[a, b]`, `{a, b::c}` gives
+/// `[a]` and `[b, c]` (groups nest).
+fn paths_after(code: &str) -> Vec<Vec<String>> {
+    fn ident(s: &str) -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    }
+    fn group(s: &str) -> Vec<&str> {
+        let (mut depth, mut from, mut items) = (0, 1, Vec::new());
+        for (i, c) in s.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' | ',' if depth == 1 => {
+                    items.push(&s[from..i]);
+                    from = i + 1;
+                    if c == '}' {
+                        break;
+                    }
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        items
+    }
+    let code = code.trim_start();
+    if code.starts_with('{') {
+        return group(code).into_iter().flat_map(paths_after).collect();
+    }
+    let first = ident(code);
+    if first.is_empty() {
+        return vec![vec![]];
+    }
+    let rest = &code[first.len()..];
+    match rest.strip_prefix("::") {
+        Some(rest) => paths_after(rest)
+            .into_iter()
+            .map(|tail| std::iter::once(first.clone()).chain(tail).collect())
+            .collect(),
+        None => vec![vec![first]],
+    }
+}
+
+/// Module → the modules of the same crate it imports (`crate::…`, `super::…`, `self::…`), tests
+/// excluded. An import is an edge between the two sibling modules that hold the importer and the
+/// imported (`auth::grants` using `crate::state` is `auth` → `state`; using `super::session` it is
+/// `auth::grants` → `auth::session`); a module using its own parent or child is no edge.
 fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
+    let modules: BTreeSet<Vec<String>> = files.iter().filter_map(|f| module_path(src, f)).collect();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in files {
-        let rel = file.strip_prefix(src).unwrap();
-        let top = rel
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_owned();
-        if top == "lib" || top == "main" {
+        let Some(here) = module_path(src, &file) else {
             continue;
-        }
+        };
         let text = std::fs::read_to_string(&file).unwrap();
         let code = text.split("#[cfg(test)]").next().unwrap();
-        let edges = graph.entry(top.clone()).or_default();
+        let mut targets = Vec::new();
         for (i, _) in code.match_indices("crate::") {
-            let name: String = code[i + 7..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !name.is_empty() && name != top && name.chars().next().unwrap().is_lowercase() {
-                edges.insert(name);
+            if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
             }
+            targets.extend(paths_after(&code[i + 7..]));
+        }
+        for prefix in ["super::", "self::"] {
+            for (i, _) in code.match_indices(prefix) {
+                if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
+                    continue;
+                }
+                let mut base = here.clone();
+                let mut rest = &code[i..];
+                if prefix == "self::" {
+                    rest = &rest[6..];
+                } else {
+                    while let Some(r) = rest.strip_prefix("super::") {
+                        base.pop();
+                        rest = r;
+                    }
+                }
+                for tail in paths_after(rest) {
+                    targets.push(base.iter().cloned().chain(tail).collect());
+                }
+            }
+        }
+        for target in targets {
+            // The module the path lands in: its longest prefix that is a module.
+            let Some(there) = (0..=target.len())
+                .rev()
+                .map(|n| target[..n].to_vec())
+                .find(|p| modules.contains(p))
+            else {
+                continue;
+            };
+            let shared = here.iter().zip(&there).take_while(|(a, b)| a == b).count();
+            if shared == here.len() || shared == there.len() {
+                continue;
+            }
+            graph
+                .entry(here[..=shared].join("::"))
+                .or_default()
+                .insert(there[..=shared].join("::"));
         }
     }
     graph
@@ -197,4 +290,41 @@ fn a_cycle_is_found_when_there_is_one() {
     let mut acyclic = graph.clone();
     acyclic.get_mut("extract").unwrap().clear();
     assert_eq!(find_cycle(&acyclic), None);
+}
+
+#[test]
+fn a_cycle_through_super_imports_is_found() {
+    let src = std::env::temp_dir().join(format!("architecture-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(src.join("auth")).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(src.join(name), text).unwrap();
+    write("lib.rs", "mod auth;\nmod state;\n");
+    write("state.rs", "pub struct AppState;\n");
+    write(
+        "auth/mod.rs",
+        "mod grants;\nmod token;\npub use grants::X;\n",
+    );
+    write(
+        "auth/grants.rs",
+        "use super::token::max_age;\nuse crate::state::AppState;\n",
+    );
+    write(
+        "auth/token.rs",
+        "use super::{common, grants};\npub fn max_age() {}\n",
+    );
+    write("auth/common.rs", "use super::super::state::AppState;\n");
+    let graph = module_graph(&src);
+    assert_eq!(
+        graph["auth::token"],
+        ["auth::common", "auth::grants"]
+            .map(str::to_owned)
+            .into_iter()
+            .collect()
+    );
+    assert!(graph["auth"].contains("state"));
+    let cycle = find_cycle(&graph).expect("grants <-> token");
+    assert!(cycle.contains(&"auth::grants".to_owned()), "{cycle:?}");
+    write("auth/token.rs", "use super::common;\npub fn max_age() {}\n");
+    assert_eq!(find_cycle(&module_graph(&src)), None);
+    std::fs::remove_dir_all(&src).unwrap();
 }

@@ -89,7 +89,7 @@ fn check(q: &AuthorizeQuery) -> ApiResult<AuthorizationRequest> {
         device_name: q.device_name.as_deref(),
         platform: q.platform.as_deref(),
     })
-    .map_err(|e| ApiError::bad_request(e.code(), e.message()))
+    .map_err(ApiError::from)
 }
 
 #[utoipa::path(get, path = "/api/auth/authorize", tag = "auth", params(AuthorizeQuery),

@@ -6,7 +6,7 @@ use crate::ratelimit::Bucket;
 use crate::state::AppState;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;
-use closewise_domain::tokens::{resend_wait_message, RESEND_INTERVAL};
+use closewise_domain::tokens::RESEND_INTERVAL;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -64,13 +64,7 @@ pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiRes
                     now,
                 )
                 .await?
-                .map_err(|secs| {
-                    ApiError::too_many(
-                        "too_many_attempts",
-                        format!("Too many sign-in attempts. Please try again in {secs} seconds."),
-                        secs,
-                    )
-                });
+                .map_err(ApiError::too_many_attempts);
         }
         Bucket::Resend | Bucket::Recover => {
             let window = RESEND_INTERVAL
@@ -80,13 +74,7 @@ pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiRes
                 .limiter
                 .hit(bucket, key, 1, window, now)
                 .await?
-                .map_err(|secs| {
-                    ApiError::too_many(
-                        "over_email_send_rate_limit",
-                        resend_wait_message(secs),
-                        secs,
-                    )
-                });
+                .map_err(ApiError::resend_wait);
         }
     };
     let key = match bucket {

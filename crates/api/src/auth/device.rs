@@ -3,12 +3,8 @@
 //! endpoint (`grants.rs`) then gets the session. Guessing codes is limited per user and per IP.
 
 use axum::extract::State;
-use axum::http::StatusCode;
-use closewise_core::desktop_auth::DesktopAuthError;
 use closewise_domain::network::same_network;
-use closewise_domain::oauth::{
-    device_label, LabelError, CLIENT_ID, DEVICE_NAME_MAX, INVISIBLE_LABEL_MESSAGE, PLATFORM_MAX,
-};
+use closewise_domain::oauth::{device_label, CLIENT_ID, DEVICE_NAME_MAX, PLATFORM_MAX};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -20,54 +16,10 @@ use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
 
-impl From<DesktopAuthError> for ApiError {
-    fn from(e: DesktopAuthError) -> Self {
-        let code = e.code();
-        match e {
-            DesktopAuthError::InvalidUserCode => ApiError::new(
-                StatusCode::NOT_FOUND,
-                code,
-                "That code is not valid. Check the code shown in the app and try again.",
-            ),
-            DesktopAuthError::ExpiredUserCode => ApiError::bad_request(
-                code,
-                "That code has expired. Start the sign-in again in the app.",
-            ),
-            DesktopAuthError::UserCodeUsed => ApiError::new(
-                StatusCode::CONFLICT,
-                code,
-                "That code has already been used.",
-            ),
-            DesktopAuthError::DeviceNotFound => {
-                ApiError::new(StatusCode::NOT_FOUND, code, "That device was not found.")
-            }
-            DesktopAuthError::TooManyDeviceRequests => ApiError::unavailable_for(
-                code,
-                "Too many sign-in requests are waiting right now. Please try again in a minute.",
-                closewise_domain::sweep::DEVICE_REQUESTS_RETRY_AFTER_SECS,
-            ),
-            DesktopAuthError::Database(e) => e.into(),
-            other => ApiError::internal(other),
-        }
-    }
-}
-
 /// `403 email_not_confirmed` unless the caller's e-mail is confirmed (read now, not from the
 /// token, which may predate the confirmation).
 pub(super) async fn require_verified(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
-    let user = state
-        .store
-        .user_by_id(auth.user_id)
-        .await?
-        .ok_or_else(ApiError::invalid_token)?;
-    if user.email_confirmed_at.is_none() {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "email_not_confirmed",
-            "Email not confirmed",
-        ));
-    }
-    Ok(())
+    Ok(state.sessions.require_verified(auth.user_id).await?)
 }
 
 /// A missing field is refused like an empty one, with its own code.
@@ -109,20 +61,17 @@ pub async fn request_device(
 ) -> ApiResult<AppJson<DeviceResponse>> {
     limit(&state, Bucket::DevicePerIp, &ip.to_string()).await?;
     if body.client_id != CLIENT_ID {
-        return Err(ApiError::bad_request(
-            "invalid_client",
-            "This sign-in is not from the Closewise app.",
-        ));
+        return Err(ApiError::invalid_client());
     }
     let device_name = device_label(&body.device_name, DEVICE_NAME_MAX).map_err(|e| {
-        label_error(
+        ApiError::device_label(
             e,
             "invalid_device_name",
             "The device name must be 1 to 100 characters.",
         )
     })?;
     let platform = device_label(&body.platform, PLATFORM_MAX).map_err(|e| {
-        label_error(
+        ApiError::device_label(
             e,
             "invalid_platform",
             "The platform must be 1 to 40 characters.",
@@ -141,17 +90,6 @@ pub async fn request_device(
         expires_in: grant.expires_in,
         interval: grant.interval,
     }))
-}
-
-/// A hidden or direction-changing character is `invalid_device_name` for the platform too: the
-/// two are shown side by side, and the trick is the same.
-fn label_error(e: LabelError, length_code: &'static str, length_message: &str) -> ApiError {
-    match e {
-        LabelError::Invisible => {
-            ApiError::bad_request("invalid_device_name", INVISIBLE_LABEL_MESSAGE)
-        }
-        LabelError::Length => ApiError::bad_request(length_code, length_message),
-    }
 }
 
 #[derive(Deserialize, ToSchema)]

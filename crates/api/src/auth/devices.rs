@@ -8,9 +8,10 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::grants::desktop;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
+use closewise_core::sessions::desktop::DesktopAuthError;
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = Device)]
@@ -70,9 +71,7 @@ pub async fn sign_out_device(
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
     // A malformed id names no device: the same 404 as another user's.
-    let id = Uuid::parse_str(&id).map_err(|_| {
-        ApiError::from(closewise_core::desktop_auth::DesktopAuthError::DeviceNotFound)
-    })?;
+    let id = Uuid::parse_str(&id).map_err(|_| DesktopAuthError::DeviceNotFound)?;
     desktop(&state).sign_out_device(auth.user_id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

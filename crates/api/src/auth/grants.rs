@@ -5,13 +5,12 @@
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use closewise_core::desktop_auth::{DesktopAuth, DesktopAuthError, IssuedSession};
+use closewise_core::sessions::desktop::{DesktopAuth, DesktopAuthError, IssuedSession};
 use closewise_domain::oauth::CLIENT_ID;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::session;
-use super::token::max_session_age;
+use super::session::{self, max_session_age};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
 use crate::state::AppState;
@@ -23,7 +22,7 @@ pub(super) fn desktop(state: &AppState) -> DesktopAuth {
     DesktopAuth::new(
         state.store.clone(),
         state.clock.clone(),
-        max_session_age(state),
+        max_session_age(&state.settings),
     )
     .with_max_pending_devices(state.settings.device_requests_max_pending)
 }
@@ -167,15 +166,8 @@ fn answer(result: Result<Response, GrantError>) -> ApiResult<Response> {
 
 /// The session for a native client: the refresh token in the body, no cookie.
 async fn issued(state: &AppState, s: IssuedSession) -> Result<Response, GrantError> {
-    let user = state
-        .store
-        .user_by_id(s.user_id)
-        .await
-        .map_err(ApiError::from)?
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the session's user is gone")))?;
-    let now = state.clock.now();
-    let body = session::session_body(state, &user, s.session_id, s.refresh_token, now)?;
-    Ok(AppJson(body).into_response())
+    let session = state.sessions.issued(s).await.map_err(ApiError::from)?;
+    Ok(AppJson(session::session_body(state, session)?).into_response())
 }
 
 pub(super) async fn authorization_code(

@@ -1,14 +1,14 @@
 //! `POST /api/auth/logout`: ends this session, or every session with `scope=global`.
 
 use super::session::{self, Caller, REFRESH_COOKIE};
-use super::tokens::hash_token;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::{bearer, AppQuery};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::CookieJar;
+use closewise_core::sessions::Credential;
 use serde::Deserialize;
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -30,58 +30,25 @@ pub async fn logout(
 ) -> ApiResult<Response> {
     // Clearing the cookie is the cookie's business: our own pages, or a client without one.
     let caller = session::caller(&state, &headers)?;
-    let now = state.clock.now();
-    // With an access token of an active session, sign out that session; with only the cookie (an
-    // expired access token), the cookie's session — but only for a live refresh token (unspent,
-    // unexpired). A dead credential signs nothing out.
+    // With an access token (its session may have ended since), that session; without a valid
+    // one, the cookie's session, for our own pages only.
     let from_bearer = match bearer(&headers) {
-        Some(Ok(token)) => state.keys.verify(token, now).map(|c| (c.sid, c.sub)),
+        Some(Ok(token)) => state.keys.verify(token, state.clock.now()),
         _ => None,
     };
-    let session = match from_bearer {
-        Some((sid, uid)) => state
-            .store
-            .session_is_active(sid, uid)
-            .await?
-            .then_some((sid, uid)),
-        None => match (
-            caller,
-            jar.get(REFRESH_COOKIE).map(|c| c.value().to_string()),
-        ) {
-            (Caller::Site, Some(t)) if !t.is_empty() => state
-                .store
-                .refresh_token_by_hash(&hash_token(&t))
-                .await?
-                .filter(|r| r.is_live(now))
-                .map(|r| (r.session_id, r.user_id)),
-            _ => None,
+    let cookie = jar.get(REFRESH_COOKIE).map(|c| c.value().to_string());
+    let credential = match (from_bearer, caller, cookie.as_deref()) {
+        (Some(claims), _, _) => Credential::Access {
+            session_id: claims.sid,
+            user_id: claims.sub,
         },
+        (None, Caller::Site, Some(token)) if !token.is_empty() => Credential::RefreshCookie(token),
+        _ => Credential::None,
     };
-    let Some((session_id, user_id)) = session else {
-        return Err(ApiError::not_signed_in());
-    };
-    // Who is asking comes first: without a session the answer is 401, whatever the scope.
-    let global = match query.scope.as_deref() {
-        None | Some("local") => false,
-        Some("global") => true,
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "invalid_scope",
-                "scope must be local or global",
-            ))
-        }
-    };
-    if global {
-        state
-            .store
-            .revoke_all_sessions(user_id, "signed_out_everywhere", now)
-            .await?;
-    } else {
-        state
-            .store
-            .revoke_session(session_id, "signed_out", now)
-            .await?;
-    }
+    state
+        .sessions
+        .sign_out(credential, query.scope.as_deref())
+        .await?;
     match caller {
         Caller::Site => {
             let jar = session::clear_cookie(&state, jar);

@@ -13,8 +13,7 @@ pub(crate) mod reauth;
 mod recover;
 pub mod session;
 mod signup;
-mod token;
-pub mod tokens;
+mod token_endpoint;
 mod verify;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -25,7 +24,7 @@ use crate::state::AppState;
 pub(crate) use common::limit;
 pub use common::{EmptyResponse, EMAIL_WORK_FLOOR};
 pub use grants::{CodeGrantRequest, DeviceGrantRequest};
-pub use token::RefreshRequest;
+pub use token_endpoint::RefreshRequest;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -33,7 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(verify::verify))
         .routes(routes!(verify::choose_password))
         .routes(routes!(verify::resend))
-        .routes(routes!(token::token))
+        .routes(routes!(token_endpoint::token))
         .routes(routes!(logout::logout))
         .routes(routes!(account::current_user))
         .routes(routes!(recover::recover))

@@ -7,19 +7,17 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use closewise_domain::tokens::{
-    refresh_token_expiry, ACCESS_TOKEN_TTL, DEFAULT_SESSION_MAX_AGE, REFRESH_TOKEN_TTL,
-};
+use closewise_domain::tokens::{ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL};
 
-use super::tokens::{hash_token, random_token};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 
+use crate::config::Settings;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
 use crate::jwt::{Claims, AUDIENCE};
 use crate::state::AppState;
-use closewise_core::store::sessions::NewSession;
+use closewise_core::sessions::Session;
 use closewise_core::store::UserRow;
 
 pub const REFRESH_COOKIE: &str = "cw_refresh";
@@ -93,55 +91,25 @@ pub fn access_token(
     Ok((state.keys.issue(&claims)?, exp.unix_timestamp()))
 }
 
-pub fn session_body(
-    state: &AppState,
-    user: &UserRow,
-    session_id: Uuid,
-    refresh_token: String,
-    now: OffsetDateTime,
-) -> ApiResult<SessionResponse> {
-    let (access_token, expires_at) = access_token(state, user, session_id, now)?;
+/// The answer for a session core just started or refreshed: an access token signed for it, and
+/// its refresh token.
+pub fn session_body(state: &AppState, session: Session) -> ApiResult<SessionResponse> {
+    let now = state.clock.now();
+    let user = &session.user;
+    let (access_token, expires_at) = access_token(state, user, session.session_id, now)?;
     Ok(SessionResponse {
         access_token,
         token_type: "bearer".into(),
         expires_in: ACCESS_TOKEN_TTL.whole_seconds(),
         expires_at,
-        refresh_token: Some(refresh_token),
+        refresh_token: Some(session.refresh_token),
         user: user.into(),
     })
 }
 
-/// Starts a new session for `user`.
-pub async fn start(
-    state: &AppState,
-    user: &UserRow,
-    user_agent: Option<&str>,
-    ip: Option<&str>,
-) -> ApiResult<SessionResponse> {
-    let now = state.clock.now();
-    let refresh = random_token();
-    let session_id = Uuid::now_v7();
-    state
-        .store
-        .create_session(&NewSession {
-            id: session_id,
-            user_id: user.id,
-            refresh_id: Uuid::now_v7(),
-            refresh_hash: &hash_token(&refresh),
-            refresh_expires_at: refresh_token_expiry(
-                now,
-                now,
-                time::Duration::try_from(state.settings.session_max_age)
-                    .unwrap_or(DEFAULT_SESSION_MAX_AGE),
-            ),
-            user_agent,
-            ip,
-            // Only the password grant starts sessions here: the password was just entered.
-            password_entered: true,
-            now,
-        })
-        .await?;
-    session_body(state, user, session_id, refresh, now)
+/// How long a session lives at most, refreshes included (`SESSION_MAX_AGE`).
+pub fn max_session_age(settings: &Settings) -> time::Duration {
+    closewise_core::sessions::max_age(settings.session_max_age)
 }
 
 pub fn set_cookie(state: &AppState, jar: CookieJar, refresh_token: &str) -> CookieJar {
@@ -196,11 +164,7 @@ pub fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
     if same_site {
         Ok(Caller::Site)
     } else {
-        Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "cross_site_request",
-            "Cross-site requests cannot use the session",
-        ))
+        Err(ApiError::cross_site_request())
     }
 }
 

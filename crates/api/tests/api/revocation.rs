@@ -3,7 +3,7 @@
 //! already holds, is refused. On both databases, in one process; `tests/replicas` covers other
 //! processes.
 
-use closewise_api::authcache::AuthCache;
+use closewise_core::sessions::auth_cache::AuthCache;
 use closewise_core::store::audit::NewAudit;
 use closewise_core::store::Store;
 use reqwest::StatusCode;

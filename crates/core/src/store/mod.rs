@@ -18,6 +18,7 @@ use sqlx::{PgPool, SqlitePool};
 pub mod admin;
 pub mod audit;
 pub mod billing;
+pub mod db_errors;
 pub mod locks;
 pub mod mail;
 pub mod oauth;
@@ -39,6 +40,7 @@ pub mod user_deletion;
 pub mod users;
 
 pub use billing::{EventReceipt, Fulfilment, SubscriptionRecord, SubscriptionRow, WebhookEventRow};
+pub use db_errors::{is_unavailable, DbError};
 pub use mail::{MailRow, NewMail};
 pub use plans::PlanRow;
 pub use revocations::Revoked;

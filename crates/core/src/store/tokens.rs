@@ -8,7 +8,7 @@ use closewise_domain::signup::{confirmation, Confirmation};
 
 use super::mail::bind_mail;
 use super::revocations::{notify_revoked, Revoked};
-use super::users::{NewEmailToken, INSERT_TOKEN};
+use super::users::{NewEmailToken, INSERT_TOKEN, VOID_TOKENS_OF_KIND};
 use super::{dispatch, NewMail, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -32,10 +32,6 @@ pub struct ChoosePasswordSetup {
 
 /// Spends one token; a second spend changes no row.
 const SPEND_TOKEN: &str = "UPDATE email_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL";
-
-/// Spends every outstanding token of one kind of a user ($3: the kind).
-pub(crate) const VOID_TOKENS_OF_KIND: &str =
-    "UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 AND kind = $3 AND used_at IS NULL";
 
 impl Store {
     pub async fn email_token_by_hash(

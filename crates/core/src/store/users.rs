@@ -47,6 +47,10 @@ pub(crate) const INSERT_TOKEN: &str = "INSERT INTO email_tokens \
     (id, user_id, kind, token_hash, created_at, expires_at, password_hash) \
     VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
+/// Spends every outstanding token of one kind of a user ($3: the kind).
+pub(crate) const VOID_TOKENS_OF_KIND: &str =
+    "UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 AND kind = $3 AND used_at IS NULL";
+
 impl Store {
     /// Creates the user, its free plan row, its verification token and mail in one transaction.
     /// An e-mail that is already registered changes nothing and says so.
@@ -215,7 +219,7 @@ impl Store {
                 notify_revoked!(self, tx, Revoked::User(user_id));
             }
             // A reset link mailed before the change must not undo it.
-            sqlx::query(super::tokens::VOID_TOKENS_OF_KIND)
+            sqlx::query(VOID_TOKENS_OF_KIND)
                 .bind(user_id)
                 .bind(now)
                 .bind(EmailTokenKind::Reset.as_str())

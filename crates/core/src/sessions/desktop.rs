@@ -3,8 +3,6 @@
 //! domain's (`closewise_domain::oauth`); this service stores codes hashed, spends them atomically
 //! and starts sessions. Access tokens are the adapter's: it signs one for the session returned.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use closewise_domain::oauth::{
     decide_poll, verify_pkce, AuthorizationRequest, DevicePollState, DeviceStatus, PollDecision,
     UserCode, AUTH_CODE_TTL, CLIENT_ID, DEFAULT_DEVICE_NAME, DEFAULT_PLATFORM, DEVICE_CODE_TTL,
@@ -12,8 +10,7 @@ use closewise_domain::oauth::{
 };
 use closewise_domain::sweep::{device_request_allowed, DEFAULT_MAX_PENDING_DEVICE_REQUESTS};
 use closewise_domain::tokens::refresh_token_expiry;
-use rand::{Rng, RngCore};
-use sha2::{Digest, Sha256};
+use rand::Rng;
 use std::net::IpAddr;
 
 use time::{Duration, OffsetDateTime};
@@ -111,17 +108,8 @@ pub struct Device {
     pub last_seen_at: Option<OffsetDateTime>,
 }
 
-/// 256 random bits, base64url: a code given out once and stored only as its hash.
-pub fn random_code() -> String {
-    let mut bytes = [0u8; 32];
-    rand::thread_rng().fill_bytes(&mut bytes);
-    URL_SAFE_NO_PAD.encode(bytes)
-}
-
-/// How codes and refresh tokens are stored: hex SHA-256.
-pub fn hash_code(code: &str) -> String {
-    hex::encode(Sha256::digest(code.as_bytes()))
-}
+/// Codes are opaque tokens too: 256 random bits, base64url, given out once and stored hashed.
+pub use super::opaque_tokens::{hash_token as hash_code, random_token as random_code};
 
 #[derive(Clone)]
 pub struct DesktopAuth {

@@ -3,8 +3,9 @@
 //! a session query.
 //!
 //! Revocation stays immediate: the store tells this process's cache of every revocation it
-//! commits (`Store::on_revoked`), before the revoking request answers; on PostgreSQL every other
-//! process hears of it through `NOTIFY session_revoked` (`listen`), and while that channel is down
+//! commits (`Store::on_revoked`, registered by `for_store`), before the revoking request answers;
+//! on PostgreSQL every other process hears of it through `NOTIFY session_revoked`
+//! (`revocation_listener::listen`), and while that channel is down
 //! the cache is empty and bypassed, so no notification missed meanwhile can leave a grant behind.
 //! A check that began before a revocation never fills the cache after it (`generation`). On
 //! SQLite, whose other process is the CLI on the same file, an entry also lives at most
@@ -15,15 +16,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use closewise_core::store::revocations::CHANNEL;
-use closewise_core::store::{Revoked, Store};
 use sha2::{Digest, Sha256};
-use sqlx::postgres::PgListener;
-use tokio::sync::watch;
 use uuid::Uuid;
 
-/// The caller, from a valid bearer access token whose session is still active (the extractor is
-/// `extract`'s).
+use crate::store::{Revoked, Store};
+
+/// The caller, from a valid bearer access token whose session is still active (the API's
+/// extractor builds it).
 #[derive(Clone, Debug)]
 pub struct AuthUser {
     pub user_id: Uuid,
@@ -36,10 +35,6 @@ pub struct AuthUser {
 pub const CAPACITY: usize = 10_000;
 /// How long an entry lives on SQLite at most (the CLI's revocations are not announced there).
 pub const SQLITE_MAX_AGE: Duration = Duration::from_secs(1);
-
-/// How often a quiet revocation channel is probed, and how long the probe may take.
-const PROBE_EVERY: Duration = Duration::from_secs(5);
-const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
 pub type Key = [u8; 32];
 
@@ -82,12 +77,16 @@ impl AuthCache {
         }
     }
 
-    /// The cache for this store: live at once on SQLite; on PostgreSQL once `listen` listens.
-    pub fn for_store(store: &Store) -> AuthCache {
-        match store.postgres_pool() {
+    /// The cache for this store, told of every revocation the store commits in this process:
+    /// live at once on SQLite; on PostgreSQL once `revocation_listener::listen` listens.
+    pub fn for_store(store: &Store) -> Arc<AuthCache> {
+        let cache = Arc::new(match store.postgres_pool() {
             Some(_) => AuthCache::new(CAPACITY, None, false),
             None => AuthCache::new(CAPACITY, Some(SQLITE_MAX_AGE), true),
-        }
+        });
+        let observer = cache.clone();
+        store.on_revoked(move |revoked| observer.revoke(revoked));
+        cache
     }
 
     /// The key of a token: its SHA-256 (the token itself is never kept).
@@ -194,69 +193,6 @@ impl AuthCache {
     }
 }
 
-/// PostgreSQL: listens on `CHANNEL` and drops what each notification revoked. When the
-/// connection drops, the cache is emptied and bypassed until a new connection listens again.
-pub async fn listen(cache: Arc<AuthCache>, store: Store, mut shutdown: watch::Receiver<bool>) {
-    let Some(pool) = store.postgres_pool().cloned() else {
-        return;
-    };
-    let mut delay = Duration::from_millis(100);
-    loop {
-        let connect = async {
-            let mut listener = PgListener::connect_with(&pool).await?;
-            listener.listen(CHANNEL).await?;
-            Ok::<_, sqlx::Error>(listener)
-        };
-        let connected = tokio::select! {
-            r = connect => r,
-            _ = shutdown.changed() => return,
-        };
-        let mut listener = match connected {
-            Ok(l) => l,
-            Err(e) => {
-                tracing::warn!(error = %e, "the revocation channel cannot listen yet; retrying");
-                tokio::select! {
-                    _ = tokio::time::sleep(delay) => {}
-                    _ = shutdown.changed() => return,
-                }
-                delay = (delay * 2).min(Duration::from_secs(2));
-                continue;
-            }
-        };
-        delay = Duration::from_millis(100);
-        cache.resume();
-        tracing::info!(channel = CHANNEL, "listening for session revocations");
-        loop {
-            let next = tokio::select! {
-                n = listener.try_recv() => Some(n),
-                // A connection that died silently (no reset from a vanished network) says
-                // nothing: ask it something now and then.
-                _ = tokio::time::sleep(PROBE_EVERY) => None,
-                _ = shutdown.changed() => return,
-            };
-            let alive = match next {
-                Some(Ok(Some(n))) => {
-                    match Revoked::parse(n.payload()) {
-                        Some(r) => cache.revoke(&r),
-                        None => tracing::warn!(payload = n.payload(), "unreadable revocation"),
-                    }
-                    true
-                }
-                Some(Ok(None)) | Some(Err(_)) => false,
-                None => {
-                    let probe = sqlx::query("SELECT 1").execute(&mut listener);
-                    matches!(tokio::time::timeout(PROBE_TIMEOUT, probe).await, Ok(Ok(_)))
-                }
-            };
-            if !alive {
-                cache.suspend();
-                tracing::warn!("the revocation channel dropped: token cache cleared and bypassed until it listens again");
-                break;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
-#[path = "authcache_tests.rs"]
+#[path = "auth_cache_tests.rs"]
 mod tests;

@@ -1,0 +1,120 @@
+//! Sessions: signing in (the password grant; the desktop app's browser and device sign-in in
+//! `desktop`), refreshing, signing out, the Devices list, and the revocations every process hears
+//! of (`auth_cache`, `revocation_listener`). The rules are the domain's
+//! (`closewise_domain::tokens`, `closewise_domain::oauth`); access tokens are the adapter's: it
+//! signs one for each `Session` returned.
+//!
+//! | file | what |
+//! |---|---|
+//! | `desktop` | the desktop app's sign-in: authorization codes, device requests, device sessions |
+//! | `password_sign_in` | the password grant: the password checked, a session started |
+//! | `refresh` | the refresh grant: rotation, the grace replay, reuse detection |
+//! | `sign_out` | signing out this session or every session |
+//! | `opaque_tokens` | refresh tokens and e-mail links: random, stored hashed |
+//! | `auth_cache` | this process's cache of verified access tokens, emptied by revocations |
+//! | `revocation_listener` | PostgreSQL: other processes' revocations, into the cache |
+//! | `error` | what the flows refuse |
+
+pub mod auth_cache;
+pub mod desktop;
+mod error;
+pub mod opaque_tokens;
+mod password_sign_in;
+mod refresh;
+pub mod revocation_listener;
+mod sign_out;
+
+use std::sync::Arc;
+
+use closewise_domain::tokens::DEFAULT_SESSION_MAX_AGE;
+use time::Duration;
+use uuid::Uuid;
+
+use crate::clock::Clock;
+use crate::password::Hasher;
+use crate::store::{Store, UserRow};
+use desktop::IssuedSession;
+
+pub use error::SessionError;
+pub use sign_out::Credential;
+
+/// A session just started or refreshed: the adapter signs an access token for `user` in
+/// `session_id` and hands `refresh_token` over (never stored in clear).
+#[derive(Debug)]
+pub struct Session {
+    pub user: UserRow,
+    pub session_id: Uuid,
+    pub refresh_token: String,
+}
+
+/// The configured longest session (`SESSION_MAX_AGE`) as the domain counts it; the default when it
+/// does not fit.
+pub fn max_age(configured: std::time::Duration) -> Duration {
+    Duration::try_from(configured).unwrap_or(DEFAULT_SESSION_MAX_AGE)
+}
+
+#[derive(Clone)]
+pub struct Sessions {
+    store: Store,
+    clock: Clock,
+    hasher: Hasher,
+    /// How long a session lives at most, refreshes included.
+    max_age: Duration,
+    /// The key a refresh token's successor is derived with (`opaque_tokens::successor_token`).
+    refresh_key: Arc<[u8]>,
+    /// Whether an account may sign in before confirming its address (development only).
+    allow_unverified: bool,
+}
+
+impl Sessions {
+    pub fn new(
+        store: Store,
+        clock: Clock,
+        hasher: Hasher,
+        max_age: Duration,
+        refresh_key: &[u8],
+    ) -> Self {
+        Sessions {
+            store,
+            clock,
+            hasher,
+            max_age,
+            refresh_key: refresh_key.into(),
+            allow_unverified: false,
+        }
+    }
+
+    /// The same service letting unconfirmed accounts sign in.
+    pub fn allowing_unverified_signin(mut self, allow: bool) -> Self {
+        self.allow_unverified = allow;
+        self
+    }
+
+    /// The session the desktop app's sign-in just started, with its user.
+    pub async fn issued(&self, issued: IssuedSession) -> Result<Session, SessionError> {
+        let user = self
+            .store
+            .user_by_id(issued.user_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("the session's user is gone"))?;
+        Ok(Session {
+            user,
+            session_id: issued.session_id,
+            refresh_token: issued.refresh_token,
+        })
+    }
+
+    /// `VerificationRequired` unless the user's address is confirmed (read now, not from a token
+    /// that may predate the confirmation); `InvalidToken` when the user is gone.
+    pub async fn require_verified(&self, user_id: Uuid) -> Result<(), SessionError> {
+        let user = self
+            .store
+            .user_by_id(user_id)
+            .await?
+            .ok_or(SessionError::InvalidToken)?;
+        if user.email_confirmed_at.is_none() {
+            return Err(SessionError::VerificationRequired);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,81 @@
+//! The password grant: the password checked against the account (the same work for an unknown
+//! e-mail), then a session started. The adapter spends and refunds the sign-in budgets around
+//! `check_password`.
+
+use closewise_domain::email::Email;
+use closewise_domain::tokens::refresh_token_expiry;
+use uuid::Uuid;
+
+use super::opaque_tokens::{hash_token, random_token};
+use super::{Session, SessionError, Sessions};
+use crate::store::sessions::NewSession;
+use crate::store::UserRow;
+
+impl Sessions {
+    /// The account of `email` when `password` is its password; `InvalidCredentials` otherwise,
+    /// after the same hashing work (`email` is `None` for a malformed address: just another
+    /// unknown account).
+    pub async fn check_password(
+        &self,
+        email: Option<&Email>,
+        password: &str,
+    ) -> Result<UserRow, SessionError> {
+        let user = match email {
+            Some(e) => self.store.user_by_email(e.as_str()).await?,
+            None => None,
+        };
+        let ok = self
+            .hasher
+            .verify(password, user.as_ref().map(|u| u.password_hash.as_str()))
+            .await?;
+        match (ok, user) {
+            (true, Some(user)) => Ok(user),
+            _ => Err(SessionError::InvalidCredentials),
+        }
+    }
+
+    /// Signs `user` in with the password just checked: `EmailNotConfirmed` before the address is
+    /// confirmed (unless allowed), else a new session.
+    pub async fn password_sign_in(
+        &self,
+        user: UserRow,
+        user_agent: Option<&str>,
+        ip: Option<&str>,
+    ) -> Result<Session, SessionError> {
+        if user.email_confirmed_at.is_none() && !self.allow_unverified {
+            return Err(SessionError::EmailNotConfirmed);
+        }
+        self.start(user, user_agent, ip).await
+    }
+
+    /// Starts a session for `user`, who just entered the password.
+    pub async fn start(
+        &self,
+        user: UserRow,
+        user_agent: Option<&str>,
+        ip: Option<&str>,
+    ) -> Result<Session, SessionError> {
+        let now = self.clock.now();
+        let refresh = random_token();
+        let session_id = Uuid::now_v7();
+        self.store
+            .create_session(&NewSession {
+                id: session_id,
+                user_id: user.id,
+                refresh_id: Uuid::now_v7(),
+                refresh_hash: &hash_token(&refresh),
+                refresh_expires_at: refresh_token_expiry(now, now, self.max_age),
+                user_agent,
+                ip,
+                // Only the password starts sessions here: it was just entered.
+                password_entered: true,
+                now,
+            })
+            .await?;
+        Ok(Session {
+            user,
+            session_id,
+            refresh_token: refresh,
+        })
+    }
+}
