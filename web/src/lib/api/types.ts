@@ -220,6 +220,10 @@ export interface TeamMember {
   role: TeamRole;
   joined_at: string;
   calls_this_month: number;
+  /** The caller may remove this member (the server decides). */
+  may_remove: boolean;
+  /** The caller may make this member an admin or a member. */
+  may_change_role: boolean;
 }
 
 export interface TeamInvite {
@@ -232,6 +236,21 @@ export interface TeamInvite {
   expired: boolean;
 }
 
+/** `Team.may`. `buy_seats`: the seats form is a checkout of a new subscription; `change_seats`: it
+ * changes the subscription the team has. Both false for everyone but the owner. */
+export interface TeamPermissions {
+  rename: boolean;
+  invite: boolean;
+  approve_join: boolean;
+  configure_domain_join: boolean;
+  leave: boolean;
+  transfer: boolean;
+  delete: boolean;
+  manage_billing: boolean;
+  buy_seats: boolean;
+  change_seats: boolean;
+}
+
 export interface Team {
   id: string;
   name: string;
@@ -239,10 +258,18 @@ export interface Team {
   role: TeamRole;
   /** `used` counts members and pending invites. */
   seats: { total: number; used: number; free: number };
+  /** The seat counts a checkout or a seat change may ask for: everyone seated (at least 1) to the most a team buys. */
+  seat_range: { min: number; max: number };
   /** Null before the first checkout. */
   subscription: TeamSubscription | null;
   /** The subscription counts as subscribed (active or trialing). */
   paid: boolean;
+  /** The team's last payment failed (past due, unpaid or paused). */
+  payment_failed: boolean;
+  /** What the caller may do to the team: the server decides, the screens offer exactly this. */
+  may: TeamPermissions;
+  /** The roles the caller may invite as (member first); empty for members. */
+  invite_roles: InviteRole[];
   join_domain: string | null;
   /**
    * The owner's view: the domain they may turn domain join on for (their verified address's, unless

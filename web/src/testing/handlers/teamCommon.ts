@@ -4,6 +4,7 @@
 import { HttpResponse } from "msw";
 import type { InviteRole, TeamRole } from "../../lib/api/types";
 import { db } from "../db";
+import { MAX_SEATS, teamDecisions } from "../teamDecisions";
 import type { MemberRow, TeamRow } from "../teamStore";
 import { apiError, authenticate } from "./common";
 
@@ -38,10 +39,14 @@ export function teamCaller(request: Request, roles: TeamRole[] = ["owner", "admi
   return { userId: user.id, email: user.email, verified: Boolean(user.email_confirmed_at), team, me };
 }
 
+/** The decisions of the caller's `Team` answer, which the mock's refusals follow. */
+export const decided = ({ team, me }: { team: TeamRow; me: MemberRow }) =>
+  teamDecisions(me.role, team.subscription?.status ?? null, db.team.seats(team).used);
+
 /** `Seats::check_resize`'s refusals, or null when the team may have `seats`. */
 export function resizeProblem(team: TeamRow, seats: unknown) {
-  if (typeof seats !== "number" || !Number.isInteger(seats) || seats < 1 || seats > 1000)
-    return apiError(400, "invalid_seats", "A team has between 1 and 1000 seats.");
+  if (typeof seats !== "number" || !Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS)
+    return apiError(400, "invalid_seats", `A team has between 1 and ${MAX_SEATS} seats.`);
   const members = db.team.membersOf(team.id).length;
   const { used } = db.team.seats(team);
   if (seats < used)
