@@ -80,7 +80,11 @@ describe("/team renders the server's decisions", () => {
       role: "admin",
       may: { ...NOTHING, invite: true },
       invite_roles: ["member"],
-      members: [member(ME, "admin", false, false), member("bo@northwind.example", "member", false, true), member("cy@northwind.example", "admin", true, false)],
+      members: [
+        member(ME, "admin", false, false),
+        member("bo@northwind.example", "member", false, true),
+        member("cy@northwind.example", "admin", true, false),
+      ],
     });
     expect(await screen.findByRole("button", { name: "Remove cy@northwind.example" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Remove bo@northwind.example" })).not.toBeInTheDocument();
@@ -91,7 +95,11 @@ describe("/team renders the server's decisions", () => {
   it("lists the invitation roles of `invite_roles`", async () => {
     serve({ role: "admin", may: { ...NOTHING, invite: true }, invite_roles: ["member", "admin"] });
     const role = await screen.findByRole("combobox", { name: "Role" });
-    expect(within(role).getAllByRole("option").map((o) => o.textContent)).toEqual(["Member", "Admin"]);
+    expect(
+      within(role)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual(["Member", "Admin"]);
   });
 
   it("chooses the seats form by `buy_seats`/`change_seats`, checks the count against `seat_range`, and says a payment failed", async () => {

@@ -66,7 +66,7 @@ const teamRoutes: MockRoute[] = [
     method: "patch",
     path: "/api/team",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "rename");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const name = body && stringField(body, "name");
@@ -81,7 +81,7 @@ const teamRoutes: MockRoute[] = [
     method: "delete",
     path: "/api/team",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "delete");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const password = body && stringField(body, "password");
@@ -98,7 +98,7 @@ const teamRoutes: MockRoute[] = [
       const auth = authenticate(request);
       const stale = "error" in auth ? null : reauthenticationRequired(auth.session);
       if (stale) return stale;
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "transfer");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const userId = body && stringField(body, "user_id");
@@ -120,7 +120,7 @@ const teamRoutes: MockRoute[] = [
     resolver: ({ request }) => {
       const caller = teamCaller(request);
       if ("error" in caller) return caller.error;
-      if (caller.me.role === "owner")
+      if (!decided(caller).may.leave)
         return apiError(400, "owner_cannot_leave", "The owner cannot leave the team. Transfer it to another member first.");
       db.team.members = db.team.members.filter((m) => m !== caller.me);
       return noContent();
@@ -160,7 +160,7 @@ const teamRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/checkout",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "manage_billing");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const successUrl = body && stringField(body, "success_url");
@@ -209,7 +209,7 @@ const teamRoutes: MockRoute[] = [
     method: "get",
     path: "/api/team/seats/preview",
     resolver: ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "manage_billing");
       if ("error" in caller) return caller.error;
       const { team } = caller;
       if (!team.subscription || !decided(caller).may.change_seats) return noSubscription();
@@ -233,7 +233,7 @@ const teamRoutes: MockRoute[] = [
     method: "put",
     path: "/api/team/seats",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "manage_billing");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       if (!body) return invalidJson("Expected a JSON body with seats");
@@ -248,7 +248,7 @@ const teamRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/billing/portal",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "manage_billing");
       if ("error" in caller) return caller.error;
       // The body may be empty; `return_url` defaults to /team and must be on this site.
       const text = await request.text();

@@ -2,7 +2,7 @@
 //! every team endpoint may answer, and the seat price the previews use.
 
 import { HttpResponse } from "msw";
-import type { InviteRole, TeamRole } from "../../lib/api/types";
+import type { InviteRole, TeamPermissions } from "../../lib/api/types";
 import { db } from "../db";
 import { MAX_SEATS, teamDecisions } from "../teamDecisions";
 import type { MemberRow, TeamRow } from "../teamStore";
@@ -26,16 +26,16 @@ type Caller = { userId: string; email: string; verified: boolean; team: TeamRow;
 
 /**
  * The signed-in caller and their team; the 401 when not signed in, `404 team_not_found` when in no
- * team, `403 forbidden_role` when their role is not one of `roles`.
+ * team, `403 forbidden_role` when their `Team.may` denies `need`.
  */
-export function teamCaller(request: Request, roles: TeamRole[] = ["owner", "admin", "member"]): { error: Response } | Caller {
+export function teamCaller(request: Request, need?: keyof TeamPermissions): { error: Response } | Caller {
   const auth = authenticate(request);
   if ("error" in auth) return { error: auth.error! };
   const { user } = auth.row;
   const me = db.team.membershipOf(user.id);
   const team = me && db.team.teams.get(me.teamId);
   if (!me || !team) return { error: teamNotFound() };
-  if (!roles.includes(me.role)) return { error: forbiddenRole() };
+  if (need && !decided({ team, me }).may[need]) return { error: forbiddenRole() };
   return { userId: user.id, email: user.email, verified: Boolean(user.email_confirmed_at), team, me };
 }
 
