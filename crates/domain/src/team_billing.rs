@@ -5,7 +5,7 @@
 use time::OffsetDateTime;
 
 use crate::subscription::SubscriptionStatus;
-use crate::teams::MAX_SEATS;
+use crate::teams::{may, Action, Role, MAX_SEATS};
 use crate::usage::{access, payment_failing, Access, BillingFacts};
 
 /// A checkout's seats: at least everyone already seated (members and pending invites, and at least
@@ -23,11 +23,50 @@ impl InvalidSeats {
 }
 
 pub fn checkout_seats(requested: u32, used: u32) -> Result<u32, InvalidSeats> {
-    let min = used.max(1);
-    if requested < min || requested > MAX_SEATS {
-        return Err(InvalidSeats { min });
+    let range = seat_range(used);
+    if !range.contains(&requested) {
+        return Err(InvalidSeats {
+            min: *range.start(),
+        });
     }
     Ok(requested)
+}
+
+/// The seats a team with `used` seats in use may hold: everyone seated (and at least one) up to
+/// [`MAX_SEATS`]. A checkout and a seat change both take a count in it.
+pub fn seat_range(used: u32) -> std::ops::RangeInclusive<u32> {
+    used.max(1)..=MAX_SEATS
+}
+
+/// The seats form a member of the team is offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatsForm {
+    /// A checkout of a new subscription ([`may_start_checkout`]).
+    Buy,
+    /// A change of the subscription the team has.
+    Change,
+}
+
+/// Which seats form `role` is offered: the owner, who pays, buys seats while the team may start a
+/// checkout and changes them otherwise; nobody else touches them.
+pub fn seats_form(role: Role, team_subscription: Option<SubscriptionStatus>) -> Option<SeatsForm> {
+    if !may(role, Action::StartCheckout) {
+        return None;
+    }
+    Some(if may_start_checkout(team_subscription) {
+        SeatsForm::Buy
+    } else {
+        SeatsForm::Change
+    })
+}
+
+/// The team's last payment failed: its subscription is past due, unpaid or paused, and the team
+/// is told so (the owner to fix the card, the others to ask the owner).
+pub fn payment_failed(team_subscription: Option<SubscriptionStatus>) -> bool {
+    matches!(
+        team_subscription,
+        Some(SubscriptionStatus::PastDue | SubscriptionStatus::Unpaid | SubscriptionStatus::Paused)
+    )
 }
 
 /// A team with a subscription that has not ended (live, or failing to pay) buys no second one:
@@ -172,6 +211,46 @@ mod tests {
             InvalidSeats { min: 2 }.to_string(),
             "Choose between 2 and 1000 seats: everyone in the team needs one."
         );
+    }
+
+    #[test]
+    fn the_owner_buys_seats_until_the_team_has_a_subscription_then_changes_them() {
+        use SubscriptionStatus::*;
+        assert_eq!(seats_form(Role::Owner, None), Some(SeatsForm::Buy));
+        for s in [Canceled, IncompleteExpired, Incomplete] {
+            assert_eq!(
+                seats_form(Role::Owner, Some(s)),
+                Some(SeatsForm::Buy),
+                "{s}"
+            );
+        }
+        for s in [Active, Trialing, PastDue, Unpaid, Paused] {
+            assert_eq!(
+                seats_form(Role::Owner, Some(s)),
+                Some(SeatsForm::Change),
+                "{s}"
+            );
+        }
+        for role in [Role::Admin, Role::Member] {
+            assert_eq!(seats_form(role, None), None);
+            assert_eq!(seats_form(role, Some(Active)), None);
+        }
+        assert_eq!(seat_range(0), 1..=MAX_SEATS);
+        assert_eq!(seat_range(4), 4..=MAX_SEATS);
+        let failed: Vec<_> = [
+            None,
+            Some(Active),
+            Some(Trialing),
+            Some(PastDue),
+            Some(Unpaid),
+            Some(Paused),
+            Some(Canceled),
+            Some(Incomplete),
+        ]
+        .into_iter()
+        .filter(|s| payment_failed(*s))
+        .collect();
+        assert_eq!(failed, [Some(PastDue), Some(Unpaid), Some(Paused)]);
     }
 
     #[test]

@@ -19,16 +19,11 @@ export function mailDomain(email: string): string | null {
 
 const isPublic = (domain: string) => MOCK_PUBLIC_MAIL_DOMAINS.has(normalizeDomain(domain));
 
-/** `teams::may_enable_domain_join`: the owner's own verified address's domain, not a public one. */
-export function mayEnableDomainJoin(ownerEmail: string, ownerVerified: boolean, domain: string): boolean {
-  const d = normalizeDomain(domain);
-  return ownerVerified && !isPublic(d) && mailDomain(ownerEmail) === d;
-}
-
-/** `teams::domain_join_offer`: what the owner's screen offers, or null. */
+/** `Team.domain_join_offer` for an owner: their verified address's domain unless a public one. The
+ * mock's domain-join handlers accept that domain and nothing else. */
 export function domainJoinOffer(ownerEmail: string, ownerVerified: boolean): string | null {
   const d = mailDomain(ownerEmail);
-  return d && mayEnableDomainJoin(ownerEmail, ownerVerified, d) ? d : null;
+  return d && ownerVerified && !isPublic(d) ? d : null;
 }
 
 /** `teams::may_request_join`: a verified address at the team's join domain (not a public one). */

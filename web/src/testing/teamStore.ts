@@ -4,6 +4,7 @@
 
 import type { InviteRole, Team, TeamRole, TeamSubscription } from "../lib/api/types";
 import { isSubscribedStatus } from "../lib/billing/rules";
+import { teamDecisions } from "./teamDecisions";
 
 export interface TeamRow {
   id: string;
@@ -137,13 +138,19 @@ export function createTeamStore(deps: Deps) {
     view(team: TeamRow, userId: string): Team {
       const role = store.membershipOf(userId)!.role;
       const paid = store.paid(team);
+      const seats = store.seats(team);
+      const decided = teamDecisions(role, team.subscription?.status ?? null, seats.used);
       return {
         id: team.id,
         name: team.name,
         role,
-        seats: store.seats(team),
+        seats,
+        seat_range: decided.range,
         subscription: team.subscription,
         paid,
+        payment_failed: decided.payment_failed,
+        may: decided.may,
+        invite_roles: decided.invite_roles,
         join_domain: team.joinDomain,
         domain_join_offer: role === "owner" ? deps.domainJoinOffer(userId) : null,
         personal_subscription_overlap: paid && deps.personalPaid(userId),
@@ -155,6 +162,8 @@ export function createTeamStore(deps: Deps) {
           role: m.role,
           joined_at: deps.iso(m.joinedAt),
           calls_this_month: deps.callsThisMonth(m.userId),
+          may_remove: decided.mayRemove(m.role),
+          may_change_role: decided.mayChangeRole(m.role),
         })),
         invites:
           role === "member"

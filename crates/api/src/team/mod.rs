@@ -78,6 +78,58 @@ pub struct SeatsBody {
     pub free: u32,
 }
 
+/// The seat counts a checkout or a seat change may ask for.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamSeatRange)]
+pub struct SeatRangeBody {
+    /// Everyone seated (members and pending invites), at least one.
+    pub min: u32,
+    /// The most seats a team can buy here.
+    pub max: u32,
+}
+
+/// What the caller may do to their team, decided by the server: the screens offer exactly this.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamPermissions)]
+pub struct PermissionsBody {
+    pub rename: bool,
+    /// Invite, resend and revoke invitations.
+    pub invite: bool,
+    /// Approve or refuse join requests.
+    pub approve_join: bool,
+    /// Turn domain join on or off.
+    pub configure_domain_join: bool,
+    /// Leave the team (everyone but the owner).
+    pub leave: bool,
+    pub transfer: bool,
+    pub delete: bool,
+    /// Open the team's billing portal.
+    pub manage_billing: bool,
+    /// Buy seats: a checkout of a new subscription (the owner, while the team has none that has
+    /// not ended, or its first payment was abandoned).
+    pub buy_seats: bool,
+    /// Preview and change the seats of the subscription the team has (the owner).
+    pub change_seats: bool,
+}
+
+impl PermissionsBody {
+    fn of(t: &TeamView) -> Self {
+        let p = t.permissions();
+        PermissionsBody {
+            rename: p.rename,
+            invite: p.invite,
+            approve_join: p.approve_join,
+            configure_domain_join: p.configure_domain_join,
+            leave: p.leave,
+            transfer: p.transfer,
+            delete: p.delete,
+            manage_billing: p.manage_billing,
+            buy_seats: p.buy_seats,
+            change_seats: p.change_seats,
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 #[schema(as = TeamSubscription)]
 pub struct TeamSubscriptionBody {
@@ -100,6 +152,10 @@ pub struct MemberBody {
     pub joined_at: OffsetDateTime,
     /// Calls started since the first of this month (UTC).
     pub calls_this_month: u32,
+    /// The caller may remove this member.
+    pub may_remove: bool,
+    /// The caller may make this member an admin or a member.
+    pub may_change_role: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -130,10 +186,18 @@ pub struct TeamBody {
     /// The caller's role.
     pub role: RoleBody,
     pub seats: SeatsBody,
+    pub seat_range: SeatRangeBody,
     /// Null before the first checkout.
     pub subscription: Option<TeamSubscriptionBody>,
     /// The team's subscription counts as subscribed (active or trialing).
     pub paid: bool,
+    /// The team's last payment failed (past due, unpaid or paused).
+    pub payment_failed: bool,
+    /// What the caller may do to the team.
+    pub may: PermissionsBody,
+    /// The roles the caller may invite as: `["member", "admin"]` for the owner, `["member"]` for
+    /// admins, `[]` for members.
+    pub invite_roles: Vec<RoleBody>,
     /// The domain whose verified addresses may ask to join; null: domain join is off.
     pub join_domain: Option<String>,
     /// The owner's view: the domain they may turn domain join on for (their verified address's,
@@ -154,6 +218,22 @@ pub struct TeamBody {
 
 impl From<TeamView> for TeamBody {
     fn from(t: TeamView) -> Self {
+        let may = PermissionsBody::of(&t);
+        let invite_roles = t.invite_roles().into_iter().map(RoleBody::from).collect();
+        let payment_failed = t.payment_failed();
+        let members = t
+            .members
+            .iter()
+            .map(|m| MemberBody {
+                user_id: m.user_id,
+                email: m.email.clone(),
+                role: m.role.into(),
+                joined_at: m.joined_at,
+                calls_this_month: m.calls_this_month,
+                may_remove: t.may_remove(m),
+                may_change_role: t.may_change_role(m),
+            })
+            .collect();
         TeamBody {
             id: t.id,
             name: t.name,
@@ -163,28 +243,25 @@ impl From<TeamView> for TeamBody {
                 used: t.seats.used,
                 free: t.seats.free,
             },
+            seat_range: SeatRangeBody {
+                min: t.seats.min,
+                max: t.seats.max,
+            },
             subscription: t.subscription.map(|s| TeamSubscriptionBody {
                 status: s.status,
                 current_period_end: s.current_period_end,
                 cancel_at_period_end: s.cancel_at_period_end,
             }),
             paid: t.paid,
+            payment_failed,
+            may,
+            invite_roles,
             join_domain: t.join_domain,
             domain_join_offer: t.domain_join_offer,
             personal_subscription_overlap: t.personal_subscription_overlap,
             over_seats: t.seats.missing > 0,
             seats_missing: t.seats.missing,
-            members: t
-                .members
-                .into_iter()
-                .map(|m| MemberBody {
-                    user_id: m.user_id,
-                    email: m.email,
-                    role: m.role.into(),
-                    joined_at: m.joined_at,
-                    calls_this_month: m.calls_this_month,
-                })
-                .collect(),
+            members,
             invites: t
                 .invites
                 .into_iter()

@@ -1,7 +1,9 @@
 //! What the teams service answers: the team as its member sees it, its members, invites and
 //! seats, an invitation just sent, and what an invitation link shows.
 
-use closewise_domain::teams::{Role, Seats};
+use closewise_domain::subscription::SubscriptionStatus;
+use closewise_domain::team_billing::{payment_failed, seat_range, seats_form, SeatsForm};
+use closewise_domain::teams::{may, may_invite_as, may_remove, may_set_role, Action, Role, Seats};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -12,17 +14,41 @@ pub struct SeatsView {
     pub free: u32,
     /// Seats fewer than members (Stripe lowered them): `over_seats::OverSeats`.
     pub missing: u32,
+    /// The seats a checkout or a seat change may ask for (`team_billing::seat_range`).
+    pub min: u32,
+    pub max: u32,
 }
 
 impl From<Seats> for SeatsView {
     fn from(s: Seats) -> Self {
+        let range = seat_range(s.used());
         SeatsView {
             total: s.total,
             used: s.used(),
             free: s.free(),
             missing: s.standing().seats_missing,
+            min: *range.start(),
+            max: *range.end(),
         }
     }
+}
+
+/// What the caller may do to their team, decided by the domain (`teams::may`,
+/// `team_billing::seats_form`) so that the screens offer exactly that.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TeamPermissions {
+    pub rename: bool,
+    pub invite: bool,
+    pub approve_join: bool,
+    pub configure_domain_join: bool,
+    pub leave: bool,
+    pub transfer: bool,
+    pub delete: bool,
+    pub manage_billing: bool,
+    /// The seats form is a checkout of a new subscription.
+    pub buy_seats: bool,
+    /// The seats form changes the subscription the team has.
+    pub change_seats: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -67,6 +93,57 @@ pub struct TeamView {
     pub domain_join_offer: Option<String>,
     pub members: Vec<MemberView>,
     pub invites: Vec<InviteView>,
+}
+
+impl TeamView {
+    fn status(&self) -> Option<SubscriptionStatus> {
+        self.subscription_status
+            .as_deref()
+            .and_then(|s| SubscriptionStatus::parse(s).ok())
+    }
+
+    pub fn permissions(&self) -> TeamPermissions {
+        let role = self.role;
+        let form = seats_form(role, self.status());
+        TeamPermissions {
+            rename: may(role, Action::Rename),
+            invite: may(role, Action::Invite),
+            approve_join: may(role, Action::ApproveJoin),
+            configure_domain_join: may(role, Action::ConfigureDomainJoin),
+            leave: may(role, Action::Leave),
+            transfer: may(role, Action::TransferOwnership),
+            delete: may(role, Action::Delete),
+            manage_billing: may(role, Action::ManageBilling),
+            buy_seats: form == Some(SeatsForm::Buy),
+            change_seats: form == Some(SeatsForm::Change),
+        }
+    }
+
+    /// The roles the caller may invite as (`teams::may_invite_as`), member first.
+    pub fn invite_roles(&self) -> Vec<Role> {
+        [Role::Member, Role::Admin]
+            .into_iter()
+            .filter(|r| may_invite_as(self.role, *r))
+            .collect()
+    }
+
+    /// Whether the caller may remove `member` (`teams::may_remove`).
+    pub fn may_remove(&self, member: &MemberView) -> bool {
+        may_remove(self.role, member.role)
+    }
+
+    /// Whether the caller may give `member` another role (`teams::may_set_role`, to any role
+    /// an invitation may give).
+    pub fn may_change_role(&self, member: &MemberView) -> bool {
+        Role::ALL
+            .into_iter()
+            .any(|r| r != member.role && may_set_role(self.role, member.role, r))
+    }
+
+    /// The team's last payment failed (`team_billing::payment_failed`).
+    pub fn payment_failed(&self) -> bool {
+        payment_failed(self.status())
+    }
 }
 
 /// An invitation just sent or resent: the link's token in clear, for the mail only.

@@ -17,7 +17,7 @@ import {
   type CheckoutState,
 } from "../../lib/billing/rules";
 import { redirect } from "../../lib/redirect";
-import { teamPlanName } from "../../lib/team/rules";
+import { teamPlanName } from "../../lib/team/format";
 import { buttonStyles } from "../ui/Button";
 
 export function CheckoutButton({ product, className }: { product: Product; className?: string }) {

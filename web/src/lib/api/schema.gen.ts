@@ -5114,10 +5114,17 @@ export interface components {
       domain_join_offer?: string | null;
       /** Format: uuid */
       id: string;
+      /**
+       * @description The roles the caller may invite as: `["member", "admin"]` for the owner, `["member"]` for
+       *     admins, `[]` for members.
+       */
+      invite_roles: components["schemas"]["TeamRole"][];
       /** @description Open invites (expired ones included); `[]` for members. */
       invites: components["schemas"]["TeamInvite"][];
       /** @description The domain whose verified addresses may ask to join; null: domain join is off. */
       join_domain?: string | null;
+      /** @description What the caller may do to the team. */
+      may: components["schemas"]["TeamPermissions"];
       members: components["schemas"]["TeamMember"][];
       name: string;
       /**
@@ -5127,10 +5134,13 @@ export interface components {
       over_seats: boolean;
       /** @description The team's subscription counts as subscribed (active or trialing). */
       paid: boolean;
+      /** @description The team's last payment failed (past due, unpaid or paused). */
+      payment_failed: boolean;
       /** @description The caller's own personal subscription counts as subscribed while the team is paid. */
       personal_subscription_overlap: boolean;
       /** @description The caller's role. */
       role: components["schemas"]["TeamRole"];
+      seat_range: components["schemas"]["TeamSeatRange"];
       seats: components["schemas"]["TeamSeats"];
       /**
        * Format: int32
@@ -5193,6 +5203,10 @@ export interface components {
       email: string;
       /** Format: date-time */
       joined_at: string;
+      /** @description The caller may make this member an admin or a member. */
+      may_change_role: boolean;
+      /** @description The caller may remove this member. */
+      may_remove: boolean;
       role: components["schemas"]["TeamRole"];
       /** Format: uuid */
       user_id: string;
@@ -5200,6 +5214,29 @@ export interface components {
     TeamNameBody: {
       /** @description 1 to 80 characters (trimmed), no control characters. */
       name: string;
+    };
+    /** @description What the caller may do to their team, decided by the server: the screens offer exactly this. */
+    TeamPermissions: {
+      /** @description Approve or refuse join requests. */
+      approve_join: boolean;
+      /**
+       * @description Buy seats: a checkout of a new subscription (the owner, while the team has none that has
+       *     not ended, or its first payment was abandoned).
+       */
+      buy_seats: boolean;
+      /** @description Preview and change the seats of the subscription the team has (the owner). */
+      change_seats: boolean;
+      /** @description Turn domain join on or off. */
+      configure_domain_join: boolean;
+      delete: boolean;
+      /** @description Invite, resend and revoke invitations. */
+      invite: boolean;
+      /** @description Leave the team (everyone but the owner). */
+      leave: boolean;
+      /** @description Open the team's billing portal. */
+      manage_billing: boolean;
+      rename: boolean;
+      transfer: boolean;
     };
     /**
      * @description A role in a team.
@@ -5209,6 +5246,19 @@ export interface components {
     TeamRoleBody: {
       /** @description `admin` or `member`. */
       role: string;
+    };
+    /** @description The seat counts a checkout or a seat change may ask for. */
+    TeamSeatRange: {
+      /**
+       * Format: int32
+       * @description The most seats a team can buy here.
+       */
+      max: number;
+      /**
+       * Format: int32
+       * @description Everyone seated (members and pending invites), at least one.
+       */
+      min: number;
     };
     TeamSeats: {
       /** Format: int32 */

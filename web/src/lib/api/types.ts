@@ -59,7 +59,10 @@ export type InviteRole = Exclude<TeamRole, "owner">;
 export type TeamSubscription = Narrow<Schemas["TeamSubscription"], "status", Exclude<SubscriptionStatus, "not_started">>;
 export type TeamMember = Schemas["TeamMember"];
 export type TeamInvite = Schemas["TeamInvite"];
-export type Team = Narrow<Schemas["Team"], "subscription", TeamSubscription | null>;
+/** `Team.may`: what the caller may do to the team (the server decides, the screens offer exactly this). */
+export type TeamPermissions = Schemas["TeamPermissions"];
+/** `invite_roles` never holds `owner` (the domain's `invite_roles`). */
+export type Team = Narrow<Narrow<Schemas["Team"], "subscription", TeamSubscription | null>, "invite_roles", InviteRole[]>;
 export type InviteLookup = Schemas["InviteLookupAnswer"];
 export type JoinableTeam = Schemas["JoinableTeam"];
 export type JoinRequest = Schemas["JoinRequest"];

@@ -2,7 +2,6 @@
 //! teamInvites.ts.
 
 import { HttpResponse } from "msw";
-import { hasLiveSubscription, mayRemove, mayStartCheckout, maySetRole, teamNameProblem } from "../../lib/team/rules";
 import { db } from "../db";
 import {
   type MockRoute,
@@ -16,6 +15,7 @@ import {
 } from "./common";
 import {
   SEAT_PRICE_CENTS,
+  decided,
   forbiddenRole,
   invalidRole,
   isInviteRole,
@@ -27,7 +27,8 @@ import {
 } from "./teamCommon";
 import { teamInviteRoutes } from "./teamInvites";
 
-const invalidName = (problem: string) => apiError(400, "invalid_team_name", problem);
+/** The API's answer to a blank name (its other refusals of a name are its own). */
+const nameProblem = (name: string) => (name.trim() ? null : apiError(400, "invalid_team_name", "Please enter a team name."));
 const noContent = () => new HttpResponse(null, { status: 204 });
 const noSubscription = () => apiError(409, "no_team_subscription", "Buy seats for the team first.");
 const ACTIVATION_FAILED = "Plan activation failed, but you can contact support.";
@@ -56,8 +57,8 @@ const teamRoutes: MockRoute[] = [
       if (!user.email_confirmed_at) return notVerified();
       if (db.team.membershipOf(user.id))
         return apiError(409, "already_in_team", "You are already in a team. Leave it before joining or creating another.");
-      const problem = teamNameProblem(name);
-      if (problem) return invalidName(problem);
+      const problem = nameProblem(name);
+      if (problem) return problem;
       return teamBody(db.team.create(name.trim(), user.id), user.id, 201);
     },
   },
@@ -65,13 +66,13 @@ const teamRoutes: MockRoute[] = [
     method: "patch",
     path: "/api/team",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "rename");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const name = body && stringField(body, "name");
       if (name === null) return invalidJson("Expected a JSON body with name");
-      const problem = teamNameProblem(name);
-      if (problem) return invalidName(problem);
+      const problem = nameProblem(name);
+      if (problem) return problem;
       caller.team.name = name.trim();
       return teamBody(caller.team, caller.userId);
     },
@@ -80,7 +81,7 @@ const teamRoutes: MockRoute[] = [
     method: "delete",
     path: "/api/team",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "delete");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const password = body && stringField(body, "password");
@@ -97,7 +98,7 @@ const teamRoutes: MockRoute[] = [
       const auth = authenticate(request);
       const stale = "error" in auth ? null : reauthenticationRequired(auth.session);
       if (stale) return stale;
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "transfer");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const userId = body && stringField(body, "user_id");
@@ -119,7 +120,7 @@ const teamRoutes: MockRoute[] = [
     resolver: ({ request }) => {
       const caller = teamCaller(request);
       if ("error" in caller) return caller.error;
-      if (caller.me.role === "owner")
+      if (!decided(caller).may.leave)
         return apiError(400, "owner_cannot_leave", "The owner cannot leave the team. Transfer it to another member first.");
       db.team.members = db.team.members.filter((m) => m !== caller.me);
       return noContent();
@@ -133,7 +134,7 @@ const teamRoutes: MockRoute[] = [
       if ("error" in caller) return caller.error;
       const target = db.team.membersOf(caller.team.id).find((m) => m.userId === params.user_id);
       if (!target) return teamNotFound();
-      if (!mayRemove(caller.me.role, target.role)) return forbiddenRole();
+      if (!decided(caller).mayRemove(target.role)) return forbiddenRole();
       db.team.members = db.team.members.filter((m) => m !== target);
       return noContent();
     },
@@ -150,7 +151,7 @@ const teamRoutes: MockRoute[] = [
       const target = db.team.membersOf(caller.team.id).find((m) => m.userId === params.user_id);
       if (!target) return teamNotFound();
       if (!isInviteRole(role)) return invalidRole();
-      if (!maySetRole(caller.me.role, target.role)) return forbiddenRole();
+      if (!decided(caller).mayChangeRole(target.role)) return forbiddenRole();
       target.role = role;
       return teamBody(caller.team, caller.userId);
     },
@@ -159,7 +160,7 @@ const teamRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/checkout",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "manage_billing");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const successUrl = body && stringField(body, "success_url");
@@ -171,17 +172,12 @@ const teamRoutes: MockRoute[] = [
       const own = origin(request);
       if (![successUrl, cancelUrl].every((url) => url.startsWith(`${own}/`)))
         return apiError(400, "invalid_redirect_url", "The return addresses must be pages of this site");
-      // team_billing::may_start_checkout: none yet, ended, or an abandoned first payment.
-      if (!mayStartCheckout(caller.team.subscription?.status))
+      if (!decided(caller).may.buy_seats)
         return apiError(409, "team_already_subscribed", "The team already has a subscription. Change its seats instead.");
       const seats = body.seats;
-      const { used } = db.team.seats(caller.team);
-      if (typeof seats !== "number" || !Number.isInteger(seats) || seats < Math.max(1, used) || seats > 1000)
-        return apiError(
-          400,
-          "invalid_seats",
-          `Choose between ${Math.max(1, used)} and 1000 seats: everyone in the team needs one.`,
-        );
+      const { min, max } = decided(caller).range;
+      if (typeof seats !== "number" || !Number.isInteger(seats) || seats < min || seats > max)
+        return apiError(400, "invalid_seats", `Choose between ${min} and ${max} seats: everyone in the team needs one.`);
       // Fewer seats than the team had hold from the checkout on (billing/team_checkout.rs).
       if (seats < caller.team.seats) caller.team.seats = seats;
       // No hosted checkout here: the mock session counts as paid and the browser goes straight back.
@@ -213,11 +209,10 @@ const teamRoutes: MockRoute[] = [
     method: "get",
     path: "/api/team/seats/preview",
     resolver: ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "manage_billing");
       if ("error" in caller) return caller.error;
       const { team } = caller;
-      // team_billing::has_live_subscription: any subscription that has not ended, failing ones too.
-      if (!team.subscription || !hasLiveSubscription(team.subscription.status)) return noSubscription();
+      if (!team.subscription || !decided(caller).may.change_seats) return noSubscription();
       const raw = new URL(request.url).searchParams.get("seats");
       const seats = raw !== null && /^\d+$/.test(raw) ? Number(raw) : NaN;
       const problem = resizeProblem(team, seats);
@@ -238,11 +233,11 @@ const teamRoutes: MockRoute[] = [
     method: "put",
     path: "/api/team/seats",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "manage_billing");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       if (!body) return invalidJson("Expected a JSON body with seats");
-      if (!hasLiveSubscription(caller.team.subscription?.status)) return noSubscription();
+      if (!decided(caller).may.change_seats) return noSubscription();
       const problem = resizeProblem(caller.team, body.seats);
       if (problem) return problem;
       caller.team.seats = body.seats as number;
@@ -253,7 +248,7 @@ const teamRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/billing/portal",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "manage_billing");
       if ("error" in caller) return caller.error;
       // The body may be empty; `return_url` defaults to /team and must be on this site.
       const text = await request.text();

@@ -2,8 +2,9 @@
 //! every team endpoint may answer, and the seat price the previews use.
 
 import { HttpResponse } from "msw";
-import type { InviteRole, TeamRole } from "../../lib/api/types";
+import type { InviteRole, TeamPermissions } from "../../lib/api/types";
 import { db } from "../db";
+import { MAX_SEATS, teamDecisions } from "../teamDecisions";
 import type { MemberRow, TeamRow } from "../teamStore";
 import { apiError, authenticate } from "./common";
 
@@ -25,23 +26,27 @@ type Caller = { userId: string; email: string; verified: boolean; team: TeamRow;
 
 /**
  * The signed-in caller and their team; the 401 when not signed in, `404 team_not_found` when in no
- * team, `403 forbidden_role` when their role is not one of `roles`.
+ * team, `403 forbidden_role` when their `Team.may` denies `need`.
  */
-export function teamCaller(request: Request, roles: TeamRole[] = ["owner", "admin", "member"]): { error: Response } | Caller {
+export function teamCaller(request: Request, need?: keyof TeamPermissions): { error: Response } | Caller {
   const auth = authenticate(request);
   if ("error" in auth) return { error: auth.error! };
   const { user } = auth.row;
   const me = db.team.membershipOf(user.id);
   const team = me && db.team.teams.get(me.teamId);
   if (!me || !team) return { error: teamNotFound() };
-  if (!roles.includes(me.role)) return { error: forbiddenRole() };
+  if (need && !decided({ team, me }).may[need]) return { error: forbiddenRole() };
   return { userId: user.id, email: user.email, verified: Boolean(user.email_confirmed_at), team, me };
 }
 
+/** The decisions of the caller's `Team` answer, which the mock's refusals follow. */
+export const decided = ({ team, me }: { team: TeamRow; me: MemberRow }) =>
+  teamDecisions(me.role, team.subscription?.status ?? null, db.team.seats(team).used);
+
 /** `Seats::check_resize`'s refusals, or null when the team may have `seats`. */
 export function resizeProblem(team: TeamRow, seats: unknown) {
-  if (typeof seats !== "number" || !Number.isInteger(seats) || seats < 1 || seats > 1000)
-    return apiError(400, "invalid_seats", "A team has between 1 and 1000 seats.");
+  if (typeof seats !== "number" || !Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS)
+    return apiError(400, "invalid_seats", `A team has between 1 and ${MAX_SEATS} seats.`);
   const members = db.team.membersOf(team.id).length;
   const { used } = db.team.seats(team);
   if (seats < used)

@@ -66,7 +66,7 @@ export const teamInviteRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/invites",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, "invite");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const email = body && stringField(body, "email");
@@ -96,7 +96,7 @@ export const teamInviteRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/invites/{id}/resend",
     resolver: ({ request, params }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, "invite");
       if ("error" in caller) return caller.error;
       const invite = ownInvite(caller.team.id, params.id);
       if (!invite) return teamNotFound();
@@ -120,7 +120,7 @@ export const teamInviteRoutes: MockRoute[] = [
     method: "delete",
     path: "/api/team/invites/{id}",
     resolver: ({ request, params }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, "invite");
       if ("error" in caller) return caller.error;
       const invite = ownInvite(caller.team.id, params.id);
       if (!invite) return teamNotFound();

@@ -3,7 +3,7 @@
 //! approves (a free seat needed, as for an invite) or denies.
 
 import { HttpResponse } from "msw";
-import { mayEnableDomainJoin, mayRequestJoin, normalizeDomain } from "../domainJoinRules";
+import { mayRequestJoin, normalizeDomain } from "../domainJoinRules";
 import { db } from "../db";
 import { type MockRoute, apiError, authenticate, invalidJson, jsonBody } from "./common";
 import { noSeatFor, notVerified, seatsTaken, teamBody, teamCaller, teamNotFound } from "./teamCommon";
@@ -22,14 +22,15 @@ export const teamJoinRoutes: MockRoute[] = [
     method: "put",
     path: "/api/team/domain-join",
     resolver: async ({ request }) => {
-      const caller = teamCaller(request, ["owner"]);
+      const caller = teamCaller(request, "configure_domain_join");
       if ("error" in caller) return caller.error;
       const body = await jsonBody(request);
       const domain = body?.domain;
       if (!body || (domain !== null && domain !== undefined && typeof domain !== "string"))
         return invalidJson("Expected a JSON body with domain (a string or null)");
       if (typeof domain === "string") {
-        if (!mayEnableDomainJoin(caller.email, caller.verified, domain)) return domainNotAllowed();
+        // The domain the caller's own answer offers (`Team.domain_join_offer`), and no other.
+        if (normalizeDomain(domain) !== db.team.view(caller.team, caller.userId).domain_join_offer) return domainNotAllowed();
         caller.team.joinDomain = normalizeDomain(domain);
       } else caller.team.joinDomain = null;
       return teamBody(caller.team, caller.userId);
@@ -75,7 +76,7 @@ export const teamJoinRoutes: MockRoute[] = [
     method: "get",
     path: "/api/team/join-requests",
     resolver: ({ request }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, "approve_join");
       if ("error" in caller) return caller.error;
       const requests = db.team.openJoinRequests(caller.team.id).map((r) => ({
         id: r.id,
@@ -90,7 +91,7 @@ export const teamJoinRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/join-requests/{id}/approve",
     resolver: ({ request, params }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, "approve_join");
       if ("error" in caller) return caller.error;
       const row = openRequest(caller.team.id, params.id);
       if (!row) return teamNotFound();
@@ -110,7 +111,7 @@ export const teamJoinRoutes: MockRoute[] = [
     method: "post",
     path: "/api/team/join-requests/{id}/deny",
     resolver: ({ request, params }) => {
-      const caller = teamCaller(request, ["owner", "admin"]);
+      const caller = teamCaller(request, "approve_join");
       if ("error" in caller) return caller.error;
       const row = openRequest(caller.team.id, params.id);
       if (!row) return teamNotFound();

@@ -32,7 +32,7 @@ both!(
         assert!(m["joined_at"].as_str().unwrap().ends_with('Z'));
         assert_eq!(m["calls_this_month"], 0);
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-        assert_eq!(keys.len(), 13, "exactly the documented fields: {keys:?}");
+        assert_eq!(keys.len(), 17, "exactly the documented fields: {keys:?}");
         assert_eq!(get_team(&app, &ana).await, *t);
         assert_refused(call(&app, Method::POST, "/api/team", Some(&ana.token), Some(json!({"name": "Another"}))).await,
             StatusCode::CONFLICT, "already_in_team", "a second team");

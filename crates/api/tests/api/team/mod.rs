@@ -2,6 +2,7 @@
 //! another team's anything is not found, the last seat, invitations and their mail, domain join,
 //! audit rows and bad input.
 
+mod decisions;
 mod domain_join;
 mod invites;
 mod manage;

@@ -20,7 +20,7 @@ import {
   SUBSCRIPTION_STATUS_TEXT,
   subscriptionRefetchError,
 } from "../../../lib/billing/rules";
-import { teamPlanName } from "../../../lib/team/rules";
+import { teamPlanName } from "../../../lib/team/format";
 import { useBillingPortal } from "./useBillingPortal";
 import { UsageMeter } from "./UsageMeter";
 

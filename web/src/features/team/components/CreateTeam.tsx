@@ -5,7 +5,6 @@ import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import { createTeam } from "../../../lib/api/team";
-import { teamNameProblem } from "../../../lib/team/rules";
 import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
 
 /** For someone in no team: name a team and become its owner. */
@@ -18,10 +17,8 @@ export function CreateTeam() {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const problem = teamNameProblem(name);
-    setFieldError(problem);
+    setFieldError(null);
     setError(null);
-    if (problem) return;
     setBusy(true);
     try {
       const { team } = await createTeam(name.trim());

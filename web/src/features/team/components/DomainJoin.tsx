@@ -6,7 +6,6 @@ import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import { setDomainJoin } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
-import { mayDo } from "../../../lib/team/rules";
 import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
 
 const HOW_IT_WORKS =
@@ -85,7 +84,7 @@ export function DomainJoin({ team }: { team: Team }) {
   return (
     <Section id="domain-join-title" title="Domain join" icon={<Globe aria-hidden className="h-5 w-5" />}>
       <p className="mt-2 text-slate-600">{HOW_IT_WORKS}</p>
-      {mayDo(team.role, "configureDomainJoin") ? (
+      {team.may.configure_domain_join ? (
         <DomainJoinForm team={team} />
       ) : (
         <p className="mt-3 text-slate-700">

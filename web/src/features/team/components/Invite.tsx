@@ -8,7 +8,7 @@ import { ApiError } from "../../../lib/api/client";
 import { acceptInvite, declineInvite, lookupInvite } from "../../../lib/api/team";
 import type { InviteLookup } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { roleWithArticle } from "../../../lib/team/rules";
+import { roleWithArticle } from "../../../lib/team/format";
 import { TeamLoading } from "./Team";
 import { errorMessage, Problem, useTeamCache } from "./TeamParts";
 

@@ -5,16 +5,14 @@ import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import { inviteToTeam, resendInvite, revokeInvite } from "../../../lib/api/team";
-import type { InviteRole, Team, TeamInvite, TeamRole } from "../../../lib/api/types";
-import { INVITE_ROLES, mayInviteAs, ROLE_NAMES } from "../../../lib/team/rules";
+import type { InviteRole, Team, TeamInvite } from "../../../lib/api/types";
+import { ROLE_NAMES } from "../../../lib/team/format";
 import { errorMessage, Problem, Section, SelectField, shortDate, useTeamCache } from "./TeamParts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function InviteForm({ actor }: { actor: TeamRole }) {
+function InviteForm({ roles }: { roles: InviteRole[] }) {
   const cache = useTeamCache();
-  // Admins invite members; only the owner, who alone changes roles, invites admins too.
-  const roles = INVITE_ROLES.filter((r) => mayInviteAs(actor, r));
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<InviteRole>("member");
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -152,7 +150,7 @@ export function Invites({ team }: { team: Team }) {
         </ul>
       )}
       <div className="mt-4 border-t border-slate-100 pt-2">
-        <InviteForm actor={team.role} />
+        <InviteForm roles={team.invite_roles} />
       </div>
     </Section>
   );

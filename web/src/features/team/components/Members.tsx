@@ -7,7 +7,7 @@ import { ApiError } from "../../../lib/api/client";
 import { removeMember, setMemberRole } from "../../../lib/api/team";
 import type { InviteRole, Team, TeamMember } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { INVITE_ROLES, mayRemove, maySetRole, ROLE_NAMES } from "../../../lib/team/rules";
+import { ROLE_CHOICES, ROLE_NAMES } from "../../../lib/team/format";
 import { errorMessage, Problem, Section, shortDate, TEAM_PAGE_HEADING, useTeamCache } from "./TeamParts";
 
 const HEADING = "members-title";
@@ -60,10 +60,10 @@ function ConfirmRemove({
   );
 }
 
-function RoleCell({ team, member }: { team: Team; member: TeamMember }) {
+function RoleCell({ member }: { member: TeamMember }) {
   const cache = useTeamCache();
   const [busy, setBusy] = useState(false);
-  if (!maySetRole(team.role, member.role)) return <>{ROLE_NAMES[member.role]}</>;
+  if (!member.may_change_role) return <>{ROLE_NAMES[member.role]}</>;
   async function change(role: InviteRole) {
     setBusy(true);
     try {
@@ -85,7 +85,7 @@ function RoleCell({ team, member }: { team: Team; member: TeamMember }) {
       onChange={(e) => void change(e.target.value as InviteRole)}
       className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
     >
-      {INVITE_ROLES.map((role) => (
+      {ROLE_CHOICES.map((role) => (
         <option key={role} value={role}>
           {ROLE_NAMES[role]}
         </option>
@@ -141,7 +141,7 @@ export function Members({ team }: { team: Team }) {
                   {member.user_id === user?.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
                 </th>
                 <td className="py-3 pr-4 text-slate-700">
-                  <RoleCell team={team} member={member} />
+                  <RoleCell member={member} />
                 </td>
                 <td className="py-3 pr-4 text-slate-700">
                   <time dateTime={member.joined_at}>{shortDate(member.joined_at)}</time>
@@ -149,7 +149,7 @@ export function Members({ team }: { team: Team }) {
                 <td className="py-3 pr-4 text-slate-700">{member.calls_this_month}</td>
                 {actions && (
                   <td className="py-3 text-right">
-                    {mayRemove(team.role, member.role) && member.user_id !== user?.id && (
+                    {member.may_remove && (
                       <Button variant="secondary" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
                         Remove
                       </Button>

@@ -9,15 +9,17 @@ import { changeSeats, openTeamBillingPortal, previewSeats, startTeamCheckout } f
 import type { SeatsPreview, Team } from "../../../lib/api/types";
 import { featuredProduct } from "../../../lib/billing/rules";
 import { redirect } from "../../../lib/redirect";
-import { formatMoney, MAX_SEATS, seatsProblem, teamCheckoutUrls } from "../../../lib/team/rules";
+import { formatMoney, seatsProblem, teamCheckoutUrls } from "../../../lib/team/format";
 import { errorMessage, Problem, useTeamCache } from "./TeamParts";
 
 function SeatsField({
+  max,
   value,
   error,
   disabled,
   onChange,
 }: {
+  max: number;
   value: string;
   error?: string | null;
   disabled?: boolean;
@@ -30,7 +32,7 @@ function SeatsField({
       type="number"
       inputMode="numeric"
       min={1}
-      max={MAX_SEATS}
+      max={max}
       step={1}
       className="w-32"
       value={value}
@@ -82,7 +84,7 @@ export function BuySeats({ team }: { team: Team }) {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const problem = seatsProblem(count, team.seats.used);
+    const problem = seatsProblem(count, team);
     setFieldError(problem);
     setError(null);
     if (problem) return;
@@ -107,6 +109,7 @@ export function BuySeats({ team }: { team: Team }) {
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <SeatsField
+          max={team.seat_range.max}
           value={seats}
           error={fieldError}
           onChange={(value) => {
@@ -164,7 +167,7 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
   async function onPreview(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    const problem = count === team.seats.total ? "That is the current number of seats." : seatsProblem(count, team.seats.used);
+    const problem = count === team.seats.total ? "That is the current number of seats." : seatsProblem(count, team);
     setFieldError(problem);
     if (problem) return;
     setBusy("preview");
@@ -196,6 +199,7 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
       </p>
       <form noValidate onSubmit={(e) => void onPreview(e)} className="mt-4 flex flex-wrap items-end gap-3">
         <SeatsField
+          max={team.seat_range.max}
           value={seats}
           error={fieldError}
           disabled={busy !== null}

@@ -5,7 +5,6 @@ import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { useTeam } from "../../../lib/api/queries";
 import type { Team as TeamData } from "../../../lib/api/types";
-import { mayDo } from "../../../lib/team/rules";
 import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
 import { Invites } from "./Invites";
@@ -54,8 +53,8 @@ function TeamView({ team }: { team: TeamData }) {
       {team.personal_subscription_overlap && <OverlapNotice teamName={team.name} />}
       <TeamSummary team={team} />
       <Members team={team} />
-      {mayDo(team.role, "approveJoin") && <JoinRequests team={team} />}
-      {mayDo(team.role, "invite") && <Invites team={team} />}
+      {team.may.approve_join && <JoinRequests team={team} />}
+      {team.may.invite && <Invites team={team} />}
       <DomainJoin team={team} />
       <TeamDanger team={team} />
     </>

@@ -9,7 +9,6 @@ import { ApiError } from "../../../lib/api/client";
 import { deleteTeam, leaveTeam, transferTeam } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { mayDo } from "../../../lib/team/rules";
 import { errorMessage, Problem, Section, SelectField, TEAM_PAGE_HEADING, useTeamCache } from "./TeamParts";
 
 type Dialog = "leave" | "transfer" | "delete" | null;
@@ -186,7 +185,7 @@ function Delete({ team, onClose }: { team: Team; onClose: () => void }) {
 export function TeamDanger({ team }: { team: Team }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
-  const owner = mayDo(team.role, "delete");
+  const owner = team.may.delete;
   return (
     <Section
       id="danger-title"
@@ -200,12 +199,12 @@ export function TeamDanger({ team }: { team: Team }) {
           : "Leaving gives your seat back to the team."}
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
-        {mayDo(team.role, "leave") && (
+        {team.may.leave && (
           <Button variant="danger" onClick={() => setDialog("leave")}>
             Leave team
           </Button>
         )}
-        {mayDo(team.role, "transfer") && (
+        {team.may.transfer && (
           <Button variant="secondary" onClick={() => setDialog("transfer")}>
             Transfer ownership
           </Button>

@@ -7,7 +7,7 @@ import { ApiError } from "../../../lib/api/client";
 import { renameTeam } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
 import { periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
-import { mayBuySeats, mayDo, mayStartCheckout, ROLE_NAMES, teamNameProblem, teamPaymentFailed } from "../../../lib/team/rules";
+import { ROLE_NAMES } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling } from "./Seats";
 import { errorMessage, useTeamCache } from "./TeamParts";
 
@@ -22,9 +22,7 @@ function Rename({ team, onDone }: { team: Team; onDone: () => void }) {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const problem = teamNameProblem(name);
-    setError(problem);
-    if (problem) return;
+    setError(null);
     setBusy(true);
     try {
       cache.set((await renameTeam(name.trim())).team);
@@ -99,7 +97,7 @@ function AskTheOwner({ team }: { team: Team }) {
       <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
         <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
       </h3>
-      {teamPaymentFailed(team.subscription?.status) && <PaymentFailedNotice owner={false} />}
+      {team.payment_failed && <PaymentFailedNotice owner={false} />}
       <p className="mt-2 text-sm text-slate-600">
         Seats are paid with the owner&apos;s card, so only the owner buys or changes them. Need more seats? Ask {owner}.
       </p>
@@ -110,9 +108,8 @@ function AskTheOwner({ team }: { team: Team }) {
 /** The team's name (the owner renames it), the caller's role, seats and the subscription. */
 export function TeamSummary({ team }: { team: Team }) {
   const [renaming, setRenaming] = useState(false);
-  const billing = mayBuySeats(team.role);
-  const status = team.subscription?.status;
-  const owner = mayDo(team.role, "manageBilling");
+  const { may } = team;
+  const billing = may.buy_seats || may.change_seats;
   return (
     <section aria-labelledby="team-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       {renaming ? (
@@ -127,7 +124,7 @@ export function TeamSummary({ team }: { team: Team }) {
           <h2 id="team-title" className="text-2xl font-bold text-slate-900">
             {team.name}
           </h2>
-          {mayDo(team.role, "rename") && (
+          {may.rename && (
             <Button variant="ghost" onClick={() => setRenaming(true)}>
               <Pencil aria-hidden className="h-4 w-4" /> Rename team
             </Button>
@@ -149,12 +146,12 @@ export function TeamSummary({ team }: { team: Team }) {
           <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
             <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
           </h3>
-          {teamPaymentFailed(status) && <PaymentFailedNotice owner={owner} />}
-          {mayStartCheckout(status) ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
-          {owner && team.subscription && <ManageBilling />}
+          {team.payment_failed && <PaymentFailedNotice owner={may.manage_billing} />}
+          {may.buy_seats ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
+          {may.manage_billing && team.subscription && <ManageBilling />}
         </div>
       )}
-      {!billing && mayDo(team.role, "invite") && <AskTheOwner team={team} />}
+      {!billing && may.invite && <AskTheOwner team={team} />}
     </section>
   );
 }

@@ -1,0 +1,127 @@
+//! The server decides, the web renders (issue 23, item 4): /team offers exactly what the `Team`
+//! answer's decisions say (`may`, `invite_roles`, each member's `may_remove` and `may_change_role`,
+//! `seat_range`, `payment_failed`), whatever the caller's role would suggest. Fixtures of
+//! GET /api/team, deliberately at odds with the role, so that only the fields can explain the screen.
+
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { http, HttpResponse } from "msw";
+import { describe, expect, it } from "vitest";
+import type { Team, TeamMember, TeamPermissions } from "../../lib/api/types";
+import { db } from "../../testing/db";
+import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
+
+const ME = "ana@northwind.example";
+
+const NOTHING: TeamPermissions = {
+  rename: false,
+  invite: false,
+  approve_join: false,
+  configure_domain_join: false,
+  leave: false,
+  transfer: false,
+  delete: false,
+  manage_billing: false,
+  buy_seats: false,
+  change_seats: false,
+};
+
+function member(email: string, role: TeamMember["role"], may_remove: boolean, may_change_role: boolean): TeamMember {
+  const user_id = `00000000-0000-4000-8000-${String(email.length).padStart(12, "0")}`;
+  return { user_id, email, role, joined_at: "2026-11-01T10:00:00Z", calls_this_month: 0, may_remove, may_change_role };
+}
+
+function serve(team: Partial<Team>) {
+  db.createUser({ email: ME });
+  const body: Team = {
+    id: "2b7c7a3e-3f0e-4c55-9d6e-0a3c1b0c9f11",
+    name: "Northwind Sales",
+    role: "member",
+    seats: { total: 4, used: 3, free: 1 },
+    seat_range: { min: 3, max: 1000 },
+    subscription: { status: "active", current_period_end: 1795000000, cancel_at_period_end: false },
+    paid: true,
+    payment_failed: false,
+    may: NOTHING,
+    invite_roles: [],
+    join_domain: null,
+    domain_join_offer: null,
+    personal_subscription_overlap: false,
+    over_seats: false,
+    seats_missing: 0,
+    members: [member(ME, "member", false, false), member("bo@northwind.example", "member", false, false)],
+    invites: [],
+    ...team,
+  };
+  server.use(http.get("*/api/team", () => HttpResponse.json({ team: body })));
+  renderApp("/team", { signedInAs: ME });
+}
+
+describe("/team renders the server's decisions", () => {
+  it("offers a member nothing but what `may` grants", async () => {
+    serve({ may: { ...NOTHING, rename: true, transfer: true } });
+    expect(await screen.findByRole("button", { name: "Rename team" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Transfer ownership" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Leave team" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Delete team" })).not.toBeInTheDocument();
+  });
+
+  it("shows an owner no billing, no invitations and no rename when `may` denies them", async () => {
+    serve({ role: "owner", may: { ...NOTHING, leave: true }, members: [member(ME, "owner", false, false)] });
+    expect(await screen.findByRole("button", { name: "Leave team" })).toBeInTheDocument();
+    for (const name of ["Rename team", "Buy seats", "Change seats", "Manage Billing", "Delete team"])
+      expect(screen.queryByRole("button", { name })).not.toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: /e-mail/i })).not.toBeInTheDocument();
+  });
+
+  it("removes and re-roles exactly the members the answer marks", async () => {
+    serve({
+      role: "admin",
+      may: { ...NOTHING, invite: true },
+      invite_roles: ["member"],
+      members: [
+        member(ME, "admin", false, false),
+        member("bo@northwind.example", "member", false, true),
+        member("cy@northwind.example", "admin", true, false),
+      ],
+    });
+    expect(await screen.findByRole("button", { name: "Remove cy@northwind.example" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Remove bo@northwind.example" })).not.toBeInTheDocument();
+    expect(screen.getByRole("combobox", { name: "Role of bo@northwind.example" })).toBeInTheDocument();
+    expect(screen.queryByRole("combobox", { name: "Role of cy@northwind.example" })).not.toBeInTheDocument();
+  });
+
+  it("lists the invitation roles of `invite_roles`", async () => {
+    serve({ role: "admin", may: { ...NOTHING, invite: true }, invite_roles: ["member", "admin"] });
+    const role = await screen.findByRole("combobox", { name: "Role" });
+    expect(
+      within(role)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual(["Member", "Admin"]);
+  });
+
+  it("chooses the seats form by `buy_seats`/`change_seats`, checks the count against `seat_range`, and says a payment failed", async () => {
+    serve({
+      role: "owner",
+      subscription: null,
+      payment_failed: true,
+      may: { ...NOTHING, buy_seats: true, manage_billing: true },
+      seat_range: { min: 3, max: 25 },
+      members: [member(ME, "owner", false, false)],
+    });
+    const seats = await screen.findByLabelText("Seats");
+    expect(seats).toHaveAttribute("max", "25");
+    expect(screen.getByText(/last payment failed/)).toBeInTheDocument();
+    await userEvent.clear(seats);
+    await userEvent.type(seats, "30");
+    await userEvent.click(screen.getByRole("button", { name: "Buy seats" }));
+    expect(await screen.findByText("A team has between 1 and 25 seats.")).toBeInTheDocument();
+    await userEvent.clear(seats);
+    await userEvent.type(seats, "2");
+    await userEvent.click(screen.getByRole("button", { name: "Buy seats" }));
+    expect(await screen.findByText("3 seats are in use. Remove members or revoke invites first.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Change seats" })).not.toBeInTheDocument();
+  });
+});

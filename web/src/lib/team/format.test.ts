@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { formatMoney, roleWithArticle, seatsProblem, teamCheckoutUrls } from "./format";
+
+describe("team wording", () => {
+  it("words a seat count outside the range the API answered", () => {
+    const seats = { seats: { total: 3, used: 3, free: 0 }, seat_range: { min: 3, max: 1000 } };
+    expect(seatsProblem(0, seats)).toBe("A team has between 1 and 1000 seats.");
+    expect(seatsProblem(1001, seats)).toBe("A team has between 1 and 1000 seats.");
+    expect(seatsProblem(2.5, seats)).toBe("A team has between 1 and 1000 seats.");
+    expect(seatsProblem(2, seats)).toBe("3 seats are in use. Remove members or revoke invites first.");
+    expect(seatsProblem(3, seats)).toBeNull();
+    expect(seatsProblem(40, { ...seats, seat_range: { min: 3, max: 25 } })).toBe("A team has between 1 and 25 seats.");
+  });
+
+  it("sends the team's checkout back to /team with the session id", () => {
+    expect(teamCheckoutUrls("https://closewise.app")).toEqual({
+      success_url: "https://closewise.app/team?checkout=success&session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "https://closewise.app/team",
+    });
+  });
+
+  it("formats cents as money, credits negative, and roles for sentences", () => {
+    expect(formatMoney(4000, "usd")).toBe("$40.00");
+    expect(formatMoney(-667, "usd")).toBe("-$6.67");
+    expect(roleWithArticle("admin")).toBe("an admin");
+  });
+});

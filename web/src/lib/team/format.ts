@@ -1,0 +1,41 @@
+//! How the team screens put things into words. Which actions a caller is offered, whom they may
+//! remove or give another role, the seats form and its range, a failed payment, the domain domain
+//! join may be turned on for: the API decides each (`Team.may`, `TeamMember.may_remove`,
+//! `Team.seat_range`, `Team.payment_failed`, `Team.domain_join_offer`); nothing here repeats
+//! a rule of the server's.
+
+import type { Team, TeamRole } from "../api/types";
+
+export const ROLE_NAMES: Record<TeamRole, string> = { owner: "Owner", admin: "Admin", member: "Member" };
+
+/** The roles a role select lists (the API answers which members the caller may give another role). */
+export const ROLE_CHOICES = ["member", "admin"] as const;
+
+/** "an admin" / "a member" / "the owner", for sentences. */
+export function roleWithArticle(role: TeamRole): string {
+  return role === "owner" ? "the owner" : role === "admin" ? "an admin" : "a member";
+}
+
+/** The message for a seat count outside the range the API answered (`Team.seat_range`), or null. */
+export function seatsProblem(count: number, team: Pick<Team, "seats" | "seat_range">): string | null {
+  const { min, max } = team.seat_range;
+  if (!Number.isInteger(count) || count < 1 || count > max) return `A team has between 1 and ${max} seats.`;
+  if (count < min) return `${team.seats.used} seats are in use. Remove members or revoke invites first.`;
+  return null;
+}
+
+/** Where Stripe sends the browser back after the team's checkout. */
+export function teamCheckoutUrls(origin: string): { success_url: string; cancel_url: string } {
+  return {
+    success_url: `${origin}/team?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${origin}/team`,
+  };
+}
+
+/** Cents as money: 4000 usd → "$40.00", -667 → "-$6.67". */
+export function formatMoney(cents: number, currency: string): string {
+  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
+}
+
+/** The dashboard's plan name for a seat in a paid team. */
+export const teamPlanName = (teamName: string) => `Pro through ${teamName}`;
