@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use crate::clock::Clock;
 use crate::desktop_auth::{hash_code, random_code};
-use crate::store::team_seats::{AcceptOutcome, SeatOutcome};
+use crate::store::teams::seats::{AcceptOutcome, SeatOutcome};
 use crate::store::teams::{InviteRow, NewInvite, TeamRow};
 use crate::store::Store;
 

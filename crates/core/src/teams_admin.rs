@@ -17,9 +17,9 @@ use uuid::Uuid;
 
 use crate::clock::Clock;
 use crate::store::audit::{AuditRow, NewAudit};
-use crate::store::team_seats::SeatOutcome;
+use crate::store::teams::admin::TeamListRow;
+use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::{InviteRow, MemberRow, TeamRow};
-use crate::store::teams_admin::TeamListRow;
 use crate::store::{Store, UserRow};
 use crate::teams::{InviteView, MemberView, SeatsView};
 

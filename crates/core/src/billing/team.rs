@@ -16,7 +16,7 @@ use uuid::Uuid;
 use super::stripe::{SeatsPreview, TeamSubscription};
 use super::{is_stripe_id, Billing, StripeFailure};
 use crate::store::audit::NewAudit;
-use crate::store::team_billing::ResizeOutcome;
+use crate::store::teams::billing::ResizeOutcome;
 use crate::store::teams::TeamRow;
 use crate::teams::SeatsView;
 

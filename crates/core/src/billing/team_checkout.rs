@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::team::{status_of, unavailable, TeamBillingError, TeamCheckout};
 use super::Billing;
-use crate::store::team_seats::SeatOutcome;
+use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 
 impl Billing {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use closewise_core::accounts::{AccountError, Accounts};
 use closewise_core::billing::{Billing, StripeClient, StripeConnection};
 use closewise_core::clock::Clock;
-use closewise_core::store::team_billing::ResizeOutcome;
+use closewise_core::store::teams::billing::ResizeOutcome;
 use closewise_core::store::user_deletion::UserDeletion;
 use closewise_core::store::{Store, SubscriptionRecord};
 use closewise_core::teams::Teams;

@@ -2,7 +2,7 @@
 //! declined, revoked, expired.
 
 use closewise_core::desktop_auth::hash_code;
-use closewise_core::store::team_seats::AcceptOutcome;
+use closewise_core::store::teams::seats::AcceptOutcome;
 
 use super::*;
 
