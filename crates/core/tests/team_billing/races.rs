@@ -184,7 +184,7 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team(postgres: bool) {
         .unwrap(); // paid meanwhile
     let err = fx.teams.set_seats(owner, 5).await.unwrap_err();
     assert_eq!(err.code(), "team_already_subscribed");
-    let admin = closewise_core::teams_admin::TeamsAdmin::new(fx.store.clone(), fx.clock.clone());
+    let admin = closewise_core::teams::admin::TeamsAdmin::new(fx.store.clone(), fx.clock.clone());
     let audit = closewise_core::store::audit::NewAudit {
         actor: "ops@closewise.test".into(),
         action: "team.seats",

@@ -21,6 +21,7 @@ use crate::store::teams::seats::{AcceptOutcome, SeatOutcome};
 use crate::store::teams::{InviteRow, NewInvite, TeamRow};
 use crate::store::Store;
 
+pub mod admin;
 mod join;
 mod members;
 mod view;
