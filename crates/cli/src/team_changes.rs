@@ -3,12 +3,13 @@
 //! `closewise_core::teams::admin` (the rules that hold whoever acts: the owner stays until the
 //! team is transferred, seats never below members plus pending invites).
 
-use closewise_core::billing::{Billing, TeamBillingError};
+use closewise_core::billing::Billing;
 use closewise_core::clock::Clock;
 use closewise_core::store::audit::NewAudit;
 use closewise_core::store::teams::TeamRow;
 use closewise_core::store::UserRow;
 use closewise_core::teams::admin::{seats_route, SeatsRoute, TeamsAdmin, TeamsAdminError};
+use closewise_core::teams::billing::TeamBillingError;
 use closewise_core::teams::SeatsView;
 use serde_json::Value;
 

@@ -3,12 +3,8 @@
 //! replay and sync. The browser never grants a plan.
 
 mod events;
-mod over_seats;
 pub mod signature;
 pub mod stripe;
-pub mod team;
-mod team_checkout;
-mod team_unstored;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -21,12 +17,10 @@ use crate::store::locks::AdvisoryLock;
 use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
 pub use self::events::{EventError, EventOutcome};
-pub use self::over_seats::OVER_SEATS_MAIL;
 pub use self::stripe::{
     CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,
     TeamSubscription,
 };
-pub use self::team::{TeamBillingError, TeamCheckout, TeamSeatsPreview};
 
 /// stripe-mock's local defaults, shared with `./just up`; production refuses them.
 pub const DEV_STRIPE_SECRET_KEY: &str = "sk_test_closewise_local";
@@ -67,12 +61,12 @@ impl BillingError {
 /// The billing service: the store, Stripe, the clock and the per-user locks it needs.
 #[derive(Clone)]
 pub struct Billing {
-    store: Store,
-    stripe: StripeClient,
-    clock: Clock,
+    pub(crate) store: Store,
+    pub(crate) stripe: StripeClient,
+    pub(crate) clock: Clock,
     locks: Arc<UserLocks>,
     /// The site's public base URL, for links in the mails billing sends (none from the CLI).
-    base_url: Option<String>,
+    pub(crate) base_url: Option<String>,
 }
 
 impl Billing {

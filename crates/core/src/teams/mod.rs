@@ -22,6 +22,7 @@ use crate::store::teams::{InviteRow, NewInvite, TeamRow};
 use crate::store::Store;
 
 pub mod admin;
+pub mod billing;
 mod join;
 mod members;
 mod view;

@@ -231,7 +231,7 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team_postgres() {
 async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
     let fx = fixture(postgres).await;
     let (team, owner, _) = fx.team("h").await; // 3 seats recorded, 2 used
-    let checkout = closewise_core::billing::TeamCheckout {
+    let checkout = closewise_core::teams::billing::TeamCheckout {
         seats: 2,
         price_id: "price_closewise_monthly",
         success_url: "http://127.0.0.1:8080/team",
@@ -251,7 +251,7 @@ async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
         assert!(
             matches!(
                 refused,
-                Err(closewise_core::billing::TeamBillingError::StripeUnavailable(_))
+                Err(closewise_core::teams::billing::TeamBillingError::StripeUnavailable(_))
             ),
             "{refused:?}"
         );

@@ -6,8 +6,8 @@ use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::team::{status_of, unavailable, TeamBillingError, TeamCheckout};
-use super::Billing;
+use super::{status_of, unavailable, TeamBillingError, TeamCheckout};
+use crate::billing::Billing;
 use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 
