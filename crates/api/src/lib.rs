@@ -22,7 +22,6 @@ pub mod plans;
 pub mod ratelimit;
 pub mod state;
 pub mod team;
-pub mod team_billing;
 pub mod web;
 
 use std::net::SocketAddr;
@@ -62,7 +61,7 @@ pub fn api_router(development: bool) -> OpenApiRouter<AppState> {
         .merge(entitlements::router())
         .merge(calls::router())
         .merge(team::router())
-        .merge(team_billing::router())
+        .merge(team::billing::router())
         .merge(ops::router(development))
 }
 

@@ -18,10 +18,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::{team_response, TeamResponse};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::state::AppState;
-use crate::team::{team_response, TeamResponse};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
