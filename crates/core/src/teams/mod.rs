@@ -4,7 +4,8 @@
 //! and role, applies them and stores the outcome. Every operation starts from the caller: another
 //! team's member or invite is `team_not_found`, never "forbidden".
 //!
-//! Seats are recorded only here; buying and changing them through Stripe comes later.
+//! Seats are bought and changed through Stripe ([`billing`]); an operator records those of a team
+//! Stripe does not bill ([`admin`]).
 
 use closewise_domain::email::{Email, EmailError};
 use closewise_domain::subscription::SubscriptionStatus;
@@ -69,8 +70,6 @@ pub enum TeamsError {
     /// Domain join needs the owner's verified address at that domain, not a public mail domain.
     #[error("Domain join works only for your own verified company domain.")]
     DomainNotAllowed,
-    #[error("The team's subscription is live: its seats change at Stripe.")]
-    SubscriptionLive,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -93,7 +92,6 @@ impl TeamsError {
             TeamsError::InvalidRole => "invalid_role",
             TeamsError::InvalidTransfer => "invalid_transfer",
             TeamsError::DomainNotAllowed => "domain_not_allowed",
-            TeamsError::SubscriptionLive => "team_already_subscribed",
             TeamsError::Database(_) => "internal",
         }
     }
@@ -408,22 +406,6 @@ impl Teams {
         let now = self.clock.now();
         let declined = self.store.decline_team_invite(invite.id, now).await?;
         declined.then_some(()).ok_or(TeamsError::InviteUsed)
-    }
-
-    /// Records the team's seats (1 to 1000, never below members plus pending invites) of a team
-    /// Stripe does not bill; with a live subscription they change at Stripe (`SubscriptionLive`).
-    pub async fn set_seats(&self, user_id: Uuid, seats: u32) -> Result<SeatsView, TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::ChangeSeats).await?;
-        let recorded = seats_result(
-            self.store
-                .set_team_seats(team_id, seats, self.clock.now())
-                .await?,
-        )?;
-        if !recorded {
-            return Err(TeamsError::SubscriptionLive);
-        }
-        let team = self.team(team_id).await?;
-        Ok(self.store.team_seats(&team, self.clock.now()).await?.into())
     }
 
     /// Whether the user gets paid access through a team: they hold a seat in a team whose

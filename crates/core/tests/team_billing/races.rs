@@ -182,8 +182,10 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team(postgres: bool) {
         )
         .await
         .unwrap(); // paid meanwhile
-    let err = fx.teams.set_seats(owner, 5).await.unwrap_err();
-    assert_eq!(err.code(), "team_already_subscribed");
+    assert_eq!(
+        fx.record_seats(owner, 5).await,
+        Err("team_already_subscribed")
+    );
     let admin = closewise_core::teams::admin::TeamsAdmin::new(fx.store.clone(), fx.clock.clone());
     let audit = closewise_core::store::audit::NewAudit {
         actor: "ops@closewise.test".into(),
@@ -211,7 +213,7 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team(postgres: bool) {
         )
         .await
         .unwrap();
-    fx.teams.set_seats(owner, 4).await.unwrap();
+    fx.record_seats(owner, 4).await.unwrap();
     assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 4);
 }
 

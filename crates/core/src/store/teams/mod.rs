@@ -397,24 +397,6 @@ impl Store {
         })
     }
 
-    /// Records the team's subscription status as Stripe last reported it (None: no subscription).
-    pub async fn set_team_subscription_status(
-        &self,
-        team_id: Uuid,
-        status: Option<&str>,
-        now: OffsetDateTime,
-    ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE teams SET subscription_status = $2, updated_at = $3 WHERE id = $1"
-        )
-        .bind(team_id)
-        .bind(status)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
-    }
-
     /// The subscription status of the user's team: None when they are in no team, Some(None)
     /// when the team has no subscription.
     pub async fn team_subscription_of_member(
