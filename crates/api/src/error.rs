@@ -318,8 +318,7 @@ impl From<TeamsError> for ApiError {
             TeamsError::AlreadyInTeam
             | TeamsError::AlreadyMember(_)
             | TeamsError::InviteUsed
-            | TeamsError::InviteOtherAddress
-            | TeamsError::SubscriptionLive => StatusCode::CONFLICT,
+            | TeamsError::InviteOtherAddress => StatusCode::CONFLICT,
             TeamsError::Seats(SeatError::OutOfRange) => StatusCode::BAD_REQUEST,
             TeamsError::Seats(_) => StatusCode::CONFLICT,
             TeamsError::InviteExpired

@@ -21,7 +21,6 @@ pub mod plans;
 pub mod ratelimit;
 pub mod state;
 pub mod team;
-pub mod team_billing;
 pub mod web;
 
 use std::net::SocketAddr;
@@ -62,7 +61,7 @@ pub fn api_router(development: bool) -> OpenApiRouter<AppState> {
         .merge(calls::router())
         .merge(downloads::router())
         .merge(team::router())
-        .merge(team_billing::router())
+        .merge(team::billing::router())
         .merge(ops::router(development))
 }
 
@@ -206,12 +205,7 @@ impl Application {
         self.state.clone()
     }
 
-    /// A handle that stops the server and its workers gracefully.
-    pub fn shutdown_handle(&self) -> watch::Sender<bool> {
-        self.shutdown.clone()
-    }
-
-    /// Serves until Ctrl-C, SIGTERM or the shutdown handle fires.
+    /// Serves until Ctrl-C or SIGTERM.
     pub async fn run(self) -> anyhow::Result<()> {
         let Application {
             listener,
@@ -245,7 +239,6 @@ impl Application {
                 closewise_core::sweep::Sweeper::new(state.store.clone(), state.clock.clone());
             tokio::spawn(sweeper.run(state.settings.sweep_interval, shutdown.subscribe()));
         }
-        let mut stop = shutdown.subscribe();
         let store = state.store.clone();
         let router = app(state);
         axum::serve(
@@ -253,10 +246,7 @@ impl Application {
             router.into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(async move {
-            tokio::select! {
-                _ = stop.changed() => {}
-                _ = shutdown_signal() => {}
-            }
+            shutdown_signal().await;
             let _ = shutdown.send(true);
         })
         .await

@@ -1,15 +1,16 @@
 //! `teams remove-member`, `teams transfer`, `teams seats set`: an operator's changes to a team,
 //! each asked first and audited with the operator as actor and the reason, through
-//! `closewise_core::teams_admin` (the rules that hold whoever acts: the owner stays until the
+//! `closewise_core::teams::admin` (the rules that hold whoever acts: the owner stays until the
 //! team is transferred, seats never below members plus pending invites).
 
-use closewise_core::billing::{Billing, TeamBillingError};
+use closewise_core::billing::Billing;
 use closewise_core::clock::Clock;
 use closewise_core::store::audit::NewAudit;
 use closewise_core::store::teams::TeamRow;
 use closewise_core::store::UserRow;
+use closewise_core::teams::admin::{seats_route, SeatsRoute, TeamsAdmin, TeamsAdminError};
+use closewise_core::teams::billing::TeamBillingError;
 use closewise_core::teams::SeatsView;
-use closewise_core::teams_admin::{seats_route, SeatsRoute, TeamsAdmin, TeamsAdminError};
 use serde_json::Value;
 
 use crate::ctx::Ctx;

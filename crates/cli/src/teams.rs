@@ -1,10 +1,10 @@
-//! `teams list` and `teams show`, through `closewise_core::teams_admin` (teams as an operator
+//! `teams list` and `teams show`, through `closewise_core::teams::admin` (teams as an operator
 //! sees them, without being a member). The changes are in `team_changes`.
 
 use closewise_core::clock::Clock;
 use closewise_core::store::teams::TeamRow;
+use closewise_core::teams::admin::{TeamDetail, TeamSummary, TeamsAdmin};
 use closewise_core::teams::{InviteView, MemberView, SeatsView};
-use closewise_core::teams_admin::{TeamDetail, TeamSummary, TeamsAdmin};
 use serde_json::{json, Value};
 
 use crate::accounts::{indent, unix_date};

@@ -10,8 +10,7 @@
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
 //! | [`sessions`] | signing in with the password or the desktop app (`desktop`, also `desktop_auth`), refresh, sign-out, devices; the cache of verified access tokens and the revocation listener |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
-//! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access |
-//! | [`teams_admin`] | teams as operators see and change them (the CLI), audited, as nobody's member |
+//! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access; operators' actions (`teams::admin`) |
 //! | [`sweep`] | deletes expired rows (device and authorization codes, old links, ended sessions' tokens) |
 //! | [`usage`] | entitlements, the desktop app's calls, the Free Trial's meter, operators' grants |
 //! | [`clock`] | "now", manual in tests |
@@ -31,5 +30,4 @@ pub mod sessions;
 pub mod store;
 pub mod sweep;
 pub mod teams;
-pub mod teams_admin;
 pub mod usage;

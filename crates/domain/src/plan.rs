@@ -37,22 +37,6 @@ impl PlanType {
         }
     }
 
-    /// The name shown to users.
-    pub fn display_name(&self) -> &'static str {
-        match self {
-            PlanType::Free => "Free Trial",
-            PlanType::Monthly => "Unlimited Sales Copilot",
-        }
-    }
-
-    /// The badge shown next to the plan name, if any.
-    pub fn badge(&self) -> Option<&'static str> {
-        match self {
-            PlanType::Free => None,
-            PlanType::Monthly => Some("Pro Plan"),
-        }
-    }
-
     /// True for the paid plan.
     pub fn is_paid(&self) -> bool {
         matches!(self, PlanType::Monthly)
@@ -151,13 +135,9 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn plan_types_have_their_stored_names_display_names_and_badges() {
+    fn plan_types_have_their_stored_names() {
         assert_eq!(PlanType::Free.as_str(), "free");
         assert_eq!(PlanType::Monthly.as_str(), "monthly");
-        assert_eq!(PlanType::Free.display_name(), "Free Trial");
-        assert_eq!(PlanType::Monthly.display_name(), "Unlimited Sales Copilot");
-        assert_eq!(PlanType::Free.badge(), None);
-        assert_eq!(PlanType::Monthly.badge(), Some("Pro Plan"));
         assert!(PlanType::Monthly.is_paid());
         assert!(!PlanType::Free.is_paid());
     }

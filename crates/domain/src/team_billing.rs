@@ -1,6 +1,6 @@
 //! Paying for a team (docs/teams.md, "Billing"): how many seats a checkout may buy, when a team may
 //! start one, where a member's paid access comes from, and when an owner may delete their account.
-//! Pure rules; `closewise_core::billing::team` applies them.
+//! Pure rules; `closewise_core::teams::billing` applies them.
 
 use time::OffsetDateTime;
 

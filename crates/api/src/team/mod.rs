@@ -1,10 +1,11 @@
 //! The team endpoints (docs/api.md, "Teams"): the team, its members and roles, invitations, domain
-//! join. Billing for teams (checkout, seats, deleting the team) is `team_billing`'s, which answers
+//! join. Billing for teams (checkout, seats, deleting the team) is `billing`'s, which answers
 //! the same `Team` body through `team_response`.
 //!
 //! The rules are the core's (`closewise_core::teams::Teams`, itself applying
 //! `closewise_domain::teams`); handlers parse, call, audit and answer.
 
+pub mod billing;
 mod invites;
 mod join;
 mod manage;

@@ -2,3 +2,19 @@
 //! `TestApp` and its typed helpers, `both!` and `each_backend!`.
 
 pub use closewise_testkit::app::*;
+
+/// Records the seats of the team `owner` is in, as the operator's `closewise teams seats set` does
+/// for a team Stripe does not bill (`Store::set_team_seats`, under the team's lock): room to
+/// invite without a checkout.
+pub async fn record_seats(app: &TestApp, owner: uuid::Uuid, seats: u32) {
+    let store = &app.state.store;
+    let (team, _) = store.membership_of(owner).await.unwrap().expect("a team");
+    let outcome = store
+        .set_team_seats(team, seats, app.state.clock.now())
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome,
+        closewise_core::store::teams::seats::SeatOutcome::Done(true)
+    );
+}

@@ -1,6 +1,7 @@
 //! `teams list`, `teams show`, `teams remove-member`, `teams transfer`, `teams seats set`.
 
 use closewise_core::clock::Clock;
+use closewise_core::store::teams::seats::SeatOutcome;
 use closewise_core::store::Store;
 use closewise_core::teams::Teams;
 use closewise_domain::teams::Role;
@@ -16,7 +17,12 @@ async fn northwind(db: &TestDb) -> Uuid {
     let teams = Teams::new(store.clone(), Clock::System);
     let ana = id_of(&store, "ana@example.com").await;
     let team = teams.create(ana, "Northwind Sales").await.unwrap();
-    teams.set_seats(ana, 5).await.unwrap();
+    // Recorded as `closewise teams seats set` does for a team Stripe does not bill.
+    let seats = store
+        .set_team_seats(team.id, 5, Clock::System.now())
+        .await
+        .unwrap();
+    assert_eq!(seats, SeatOutcome::Done(true));
     for (email, role) in [
         ("ed@example.com", Role::Admin),
         ("cy@example.com", Role::Member),

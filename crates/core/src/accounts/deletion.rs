@@ -7,10 +7,11 @@ use closewise_domain::teams::Role;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::billing::{Billing, BillingError, TeamBillingError};
+use crate::billing::{Billing, BillingError};
 use crate::store::audit::NewAudit;
 use crate::store::user_deletion::UserDeletion;
 use crate::store::Store;
+use crate::teams::billing::TeamBillingError;
 
 use super::{AccountError, Accounts, Caller, Checked, PasswordBudget};
 

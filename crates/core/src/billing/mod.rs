@@ -4,13 +4,9 @@
 
 mod checkout;
 mod events;
-mod over_seats;
 mod personal;
 pub mod signature;
 pub mod stripe;
-pub mod team;
-mod team_checkout;
-mod team_unstored;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -24,12 +20,10 @@ use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
 pub use self::checkout::{Activation, Buyer, Caller, PersonalBillingError, PersonalCheckout};
 pub use self::events::{EventError, EventOutcome};
-pub use self::over_seats::OVER_SEATS_MAIL;
 pub use self::stripe::{
     CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,
     TeamSubscription,
 };
-pub use self::team::{TeamBillingError, TeamCheckout, TeamSeatsPreview};
 
 /// stripe-mock's local defaults, shared with `./just up`; production refuses them.
 pub const DEV_STRIPE_SECRET_KEY: &str = "sk_test_closewise_local";
@@ -70,12 +64,12 @@ impl BillingError {
 /// The billing service: the store, Stripe, the clock and the per-user locks it needs.
 #[derive(Clone)]
 pub struct Billing {
-    store: Store,
-    stripe: StripeClient,
-    clock: Clock,
+    pub(crate) store: Store,
+    pub(crate) stripe: StripeClient,
+    pub(crate) clock: Clock,
     locks: Arc<UserLocks>,
     /// The site's public base URL, for links in the mails billing sends (none from the CLI).
-    base_url: Option<String>,
+    pub(crate) base_url: Option<String>,
 }
 
 impl Billing {

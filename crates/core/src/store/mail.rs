@@ -231,17 +231,4 @@ impl Store {
             }
         }
     }
-
-    /// Puts a failed or pending mail back in the queue, due now.
-    pub async fn retry_mail(&self, id: Uuid, now: OffsetDateTime) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE mail_outbox SET failed_at = NULL, attempts = 0, due_at_ms = $2 \
-             WHERE id = $1 AND sent_at IS NULL"
-        )
-        .bind(id)
-        .bind(unix_ms(now))
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
-    }
 }

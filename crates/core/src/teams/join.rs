@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{found, TeamView, Teams, TeamsError};
-use crate::store::team_seats::AcceptOutcome;
+use crate::store::teams::seats::AcceptOutcome;
 
 /// An undecided request to join the caller's team.
 #[derive(Clone, Debug)]

@@ -8,7 +8,8 @@ use std::time::Duration;
 use closewise_core::accounts::{AccountDeletion, AccountError};
 use closewise_core::billing::{Billing, StripeClient, StripeConnection};
 use closewise_core::clock::Clock;
-use closewise_core::store::team_billing::ResizeOutcome;
+use closewise_core::store::teams::billing::ResizeOutcome;
+use closewise_core::store::teams::seats::SeatOutcome;
 use closewise_core::store::user_deletion::UserDeletion;
 use closewise_core::store::{Store, SubscriptionRecord};
 use closewise_core::teams::Teams;
@@ -74,6 +75,24 @@ async fn fixture(postgres: bool) -> Fx {
 }
 
 impl Fx {
+    /// Records the seats of `owner`'s team as the operator's `closewise teams seats set` does for a
+    /// team Stripe does not bill (`Store::set_team_seats`); `Err` is the refusal's code.
+    async fn record_seats(&self, owner: Uuid, seats: u32) -> Result<(), &'static str> {
+        let (team, _) = self
+            .store
+            .membership_of(owner)
+            .await
+            .unwrap()
+            .expect("a team");
+        let outcome = self.store.set_team_seats(team, seats, self.clock.now());
+        match outcome.await.unwrap() {
+            SeatOutcome::Done(true) => Ok(()),
+            SeatOutcome::Done(false) => Err("team_already_subscribed"),
+            SeatOutcome::Refused(e) => Err(e.code()),
+            SeatOutcome::NoTeam => Err("team_not_found"),
+        }
+    }
+
     async fn user(&self, email: &str) -> Uuid {
         let id = Uuid::now_v7();
         let sql = "INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, \
@@ -106,7 +125,7 @@ impl Fx {
     async fn team(&self, tag: &str) -> (Uuid, Uuid, Uuid) {
         let owner = self.user(&format!("owner-{tag}@northwind.test")).await;
         let team = self.teams.create(owner, "Northwind").await.unwrap();
-        self.teams.set_seats(owner, 3).await.unwrap();
+        self.record_seats(owner, 3).await.unwrap();
         let email = format!("rep-{tag}@northwind.test");
         let invite = self
             .teams

@@ -182,9 +182,11 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team(postgres: bool) {
         )
         .await
         .unwrap(); // paid meanwhile
-    let err = fx.teams.set_seats(owner, 5).await.unwrap_err();
-    assert_eq!(err.code(), "team_already_subscribed");
-    let admin = closewise_core::teams_admin::TeamsAdmin::new(fx.store.clone(), fx.clock.clone());
+    assert_eq!(
+        fx.record_seats(owner, 5).await,
+        Err("team_already_subscribed")
+    );
+    let admin = closewise_core::teams::admin::TeamsAdmin::new(fx.store.clone(), fx.clock.clone());
     let audit = closewise_core::store::audit::NewAudit {
         actor: "ops@closewise.test".into(),
         action: "team.seats",
@@ -211,7 +213,7 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team(postgres: bool) {
         )
         .await
         .unwrap();
-    fx.teams.set_seats(owner, 4).await.unwrap();
+    fx.record_seats(owner, 4).await.unwrap();
     assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 4);
 }
 
@@ -231,7 +233,7 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team_postgres() {
 async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
     let fx = fixture(postgres).await;
     let (team, owner, _) = fx.team("h").await; // 3 seats recorded, 2 used
-    let checkout = closewise_core::billing::TeamCheckout {
+    let checkout = closewise_core::teams::billing::TeamCheckout {
         seats: 2,
         price_id: "price_closewise_monthly",
         success_url: "http://127.0.0.1:8080/team",
@@ -251,7 +253,7 @@ async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
         assert!(
             matches!(
                 refused,
-                Err(closewise_core::billing::TeamBillingError::StripeUnavailable(_))
+                Err(closewise_core::teams::billing::TeamBillingError::StripeUnavailable(_))
             ),
             "{refused:?}"
         );

@@ -2,7 +2,7 @@
 //! declined, revoked, expired.
 
 use closewise_core::desktop_auth::hash_code;
-use closewise_core::store::team_seats::AcceptOutcome;
+use closewise_core::store::teams::seats::AcceptOutcome;
 
 use super::*;
 
@@ -96,7 +96,7 @@ pub(crate) async fn an_expired_invite_holds_no_seat_and_cannot_be_accepted(postg
     let fx = fixture(postgres).await;
     let crew = fx.crew("exp").await;
     let t = &fx.teams;
-    t.set_seats(crew.owner, 6).await.unwrap();
+    fx.record_seats(crew.owner, 6).await.unwrap();
     let old = fx.pending(&crew, "late@x.test").await;
     assert_eq!(t.view(crew.owner).await.unwrap().seats.free, 0);
     fx.clock.advance(time::Duration::days(7));

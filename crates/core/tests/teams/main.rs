@@ -6,10 +6,12 @@
 use std::time::Duration;
 
 use closewise_core::clock::Clock;
+use closewise_core::store::teams::seats::SeatOutcome;
 use closewise_core::store::teams::CheckedRoles;
 use closewise_core::store::usage::{CallTerms, NewCall};
-use closewise_core::store::Store;
+use closewise_core::store::{Store, SubscriptionRecord};
 use closewise_core::teams::{Invitation, Teams, TeamsError};
+use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::{may, may_remove, may_set_role, Action, Role};
 use closewise_testkit::{fresh_postgres_database, TempDir};
 use sqlx::{PgPool, SqlitePool};
@@ -83,6 +85,24 @@ fn code<T: std::fmt::Debug>(r: Result<T, TeamsError>) -> &'static str {
 }
 
 impl Fx {
+    /// Records the seats of `owner`'s team as the operator's `closewise teams seats set` does for a
+    /// team Stripe does not bill (`Store::set_team_seats`); `Err` is the refusal's code.
+    async fn record_seats(&self, owner: Uuid, seats: u32) -> Result<(), &'static str> {
+        let (team, _) = self
+            .store
+            .membership_of(owner)
+            .await
+            .unwrap()
+            .expect("a team");
+        let outcome = self.store.set_team_seats(team, seats, self.clock.now());
+        match outcome.await.unwrap() {
+            SeatOutcome::Done(true) => Ok(()),
+            SeatOutcome::Done(false) => Err("team_already_subscribed"),
+            SeatOutcome::Refused(e) => Err(e.code()),
+            SeatOutcome::NoTeam => Err("team_not_found"),
+        }
+    }
+
     /// A user with a verified address.
     async fn user(&self, email: &str) -> Uuid {
         let (id, now) = (Uuid::now_v7(), self.clock.now());
@@ -123,7 +143,7 @@ impl Fx {
             .create(owner, &format!("Team {tag}"))
             .await
             .unwrap();
-        self.teams.set_seats(owner, 10).await.unwrap();
+        self.record_seats(owner, 10).await.unwrap();
         let mut people = Vec::new();
         for (who, role) in [("a1", Role::Admin), ("a2", Role::Admin)]
             .into_iter()
@@ -174,10 +194,10 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                     let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
                     t.revoke(actor, invite.invite_id).await
                 }
-                Action::ChangeSeats => t.set_seats(actor, 9).await.map(drop),
                 Action::Leave => t.leave(actor).await,
-                // Later slices: checkout and the portal, deleting the team, domain join.
+                // Billing's (`teams::billing`, through the API) and domain join's.
                 Action::ManageBilling
+                | Action::ChangeSeats
                 | Action::StartCheckout
                 | Action::ConfirmCheckout
                 | Action::PreviewSeats
@@ -317,7 +337,7 @@ async fn another_teams_members_and_invites_are_not_found(postgres: bool) {
 async fn the_last_seat_goes_to_exactly_one_of_concurrent_invites(postgres: bool) {
     let fx = fixture(postgres).await;
     let crew = fx.crew("race").await;
-    fx.teams.set_seats(crew.owner, 6).await.unwrap();
+    fx.record_seats(crew.owner, 6).await.unwrap();
     let inviters = [crew.owner, crew.admins[0], crew.admins[1]];
     let tasks: Vec<_> = (0..9)
         .map(|i| {
@@ -343,20 +363,10 @@ async fn the_last_seat_goes_to_exactly_one_of_concurrent_invites(postgres: bool)
     let seats = fx.teams.view(crew.owner).await.unwrap().seats;
     assert_eq!((seats.total, seats.used, seats.free), (6, 6, 0));
     // Seats never go below members plus pending invites; up is fine.
-    assert_eq!(
-        code(fx.teams.set_seats(crew.owner, 5).await),
-        "seats_in_use"
-    );
-    assert_eq!(
-        code(fx.teams.set_seats(crew.owner, 0).await),
-        "invalid_seats"
-    );
-    assert_eq!(fx.teams.set_seats(crew.owner, 7).await.unwrap().free, 1);
-    // Seats are the owner's to change, whose card pays (docs/teams.md, "Who pays").
-    assert_eq!(
-        code(fx.teams.set_seats(crew.admins[0], 8).await),
-        "forbidden_role"
-    );
+    assert_eq!(fx.record_seats(crew.owner, 5).await, Err("seats_in_use"));
+    assert_eq!(fx.record_seats(crew.owner, 0).await, Err("invalid_seats"));
+    fx.record_seats(crew.owner, 7).await.unwrap();
+    assert_eq!(fx.teams.view(crew.owner).await.unwrap().seats.free, 1);
 }
 
 async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {
@@ -368,9 +378,22 @@ async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {
         "no subscription yet"
     );
     let s = &fx.store;
-    s.set_team_subscription_status(crew.id, Some("active"), now)
+    // Stripe's view of the team's subscription, stored as its webhooks store it (10 seats kept).
+    let stripe = |status| SubscriptionRecord {
+        customer_id: "cus_paid".into(),
+        subscription_id: "sub_paid".into(),
+        price_id: None,
+        status,
+        cancel_at_period_end: false,
+        current_period_end: None,
+        payment_method_brand: None,
+        payment_method_last4: None,
+    };
+    let active = stripe(SubscriptionStatus::Active);
+    assert!(s
+        .apply_team_subscription(crew.id, &active, 10, now)
         .await
-        .unwrap();
+        .unwrap());
     for user in [crew.owner, crew.admins[0], crew.members[0], crew.members[1]] {
         assert!(t.member_paid(user).await.unwrap());
     }
@@ -380,9 +403,11 @@ async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {
     assert!(!t.member_paid(crew.members[0]).await.unwrap(), "removed");
     t.leave(crew.admins[1]).await.unwrap();
     assert!(!t.member_paid(crew.admins[1]).await.unwrap(), "left");
-    s.set_team_subscription_status(crew.id, Some("canceled"), now)
+    let canceled = stripe(SubscriptionStatus::Canceled);
+    assert!(s
+        .apply_team_subscription(crew.id, &canceled, 10, now)
         .await
-        .unwrap();
+        .unwrap());
     assert!(
         !t.member_paid(crew.owner).await.unwrap(),
         "the team's subscription ended"

@@ -159,7 +159,7 @@ both!(
         let a1 = join(&app, &owner, "a1@northwind.example", "admin").await;
         let a2 = join(&app, &owner, "a2@northwind.example", "admin").await;
         // Owner and two admins hold 3 of 4 seats.
-        app.state.teams.set_seats(owner.id, 4).await.unwrap();
+        crate::helpers::record_seats(&app, owner.id, 4).await;
         let (one, two) = tokio::join!(
             invite(&app, &a1, "x@northwind.example", "member"),
             invite(&app, &a2, "y@northwind.example", "member"),

@@ -71,7 +71,7 @@ pub async fn team(app: &TestApp, owner: &User, name: &str, seats: u32) -> Value 
     .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     if seats > 0 {
-        app.state.teams.set_seats(owner.id, seats).await.unwrap();
+        crate::helpers::record_seats(app, owner.id, seats).await;
     }
     v["team"].clone()
 }

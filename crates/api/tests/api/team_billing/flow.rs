@@ -99,7 +99,7 @@ each_backend!(
         assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "session_not_found"), "{v}");
 
         // Validation, in the document's codes.
-        b.app.state.teams.set_seats(c.id, 2).await.unwrap(); // recorded by hand: room to invite
+        crate::helpers::record_seats(&b.app, c.id, 2).await; // recorded by hand: room to invite
         join(&b, &c, "adm@contoso.example", Role::Admin).await;
         for (seats, case) in [(0, "zero"), (1, "below the two in use"), (1001, "above 1000")] {
             let (status, v) = start_checkout(&b, &c.token, seats).await;
@@ -122,7 +122,7 @@ each_backend!(
     async fn members_may_not_touch_billing_and_people_in_no_team_find_none(backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
-        b.app.state.teams.set_seats(owner.id, 2).await.unwrap();
+        crate::helpers::record_seats(&b.app, owner.id, 2).await;
         let member = join(&b, &owner, "rep@northwind.example", Role::Member).await;
         let loner = person(&b, "solo@else.example").await;
         let seats = Some(json!({"seats": 2}));
@@ -161,7 +161,7 @@ each_backend!(
     async fn a_new_checkout_expires_the_open_one_so_a_team_pays_once(backend) {
         let b = spawn_billing(backend).await;
         let a = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
-        b.app.state.teams.set_seats(a.id, 2).await.unwrap(); // recorded by hand: room to invite
+        crate::helpers::record_seats(&b.app, a.id, 2).await; // recorded by hand: room to invite
         join(&b, &a, "adm@northwind.example", Role::Admin).await;
         // The owner's page in two tabs: only the newest can be paid.
         let (status, first) = start_checkout(&b, &a.token, 2).await;

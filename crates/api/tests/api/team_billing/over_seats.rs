@@ -3,8 +3,8 @@
 //! nobody dropped, nobody new let in (`409 team_over_seats`), the owner told on `/team` and once
 //! by mail — until the seats cover the members again.
 
-use closewise_core::billing::OVER_SEATS_MAIL;
 use closewise_core::store::mail::MailFilter;
+use closewise_core::teams::billing::OVER_SEATS_MAIL;
 
 use super::*;
 

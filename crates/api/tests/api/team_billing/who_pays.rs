@@ -36,7 +36,7 @@ each_backend!(
         let b = spawn_billing(backend).await;
         b.mock.set_webhook_url(None);
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
-        b.app.state.teams.set_seats(owner.id, 3).await.unwrap(); // recorded by hand: room to invite
+        crate::helpers::record_seats(&b.app, owner.id, 3).await; // recorded by hand: room to invite
         let admin = join(&b, &owner, "adm@northwind.example", Role::Admin).await;
         let member = join(&b, &owner, "rep@northwind.example", Role::Member).await;
         let others = [(Role::Admin, &admin), (Role::Member, &member)];

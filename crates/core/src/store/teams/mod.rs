@@ -1,5 +1,6 @@
 //! Sales teams (docs/teams.md): teams, their members and invitations. The changes that take
-//! seats, under the team's lock, are in `team_seats`.
+//! seats, under the team's lock, are in `seats`; the operators' changes in `admin`, the
+//! Stripe side in `billing`, domain join in `join`.
 
 use closewise_domain::teams::Role;
 use time::OffsetDateTime;
@@ -7,6 +8,11 @@ use uuid::Uuid;
 
 use super::audit::{bind_audit, NewAudit};
 use super::{dispatch, is_unique_violation, Store};
+
+pub mod admin;
+pub mod billing;
+pub mod join;
+pub mod seats;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamRow {
@@ -118,7 +124,7 @@ pub struct CheckedRoles {
 const STILL_CHECKED: &str = "role = $3 AND EXISTS (SELECT 1 FROM team_members a \
     WHERE a.team_id = $1 AND a.user_id = $4 AND a.role = $5)";
 
-pub(super) const OPEN: &str = "accepted_at IS NULL AND declined_at IS NULL AND revoked_at IS NULL";
+const OPEN: &str = "accepted_at IS NULL AND declined_at IS NULL AND revoked_at IS NULL";
 
 pub(super) fn count(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
@@ -389,24 +395,6 @@ impl Store {
             tx.commit().await?;
             Ok(true)
         })
-    }
-
-    /// Records the team's subscription status as Stripe last reported it (None: no subscription).
-    pub async fn set_team_subscription_status(
-        &self,
-        team_id: Uuid,
-        status: Option<&str>,
-        now: OffsetDateTime,
-    ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE teams SET subscription_status = $2, updated_at = $3 WHERE id = $1"
-        )
-        .bind(team_id)
-        .bind(status)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
     }
 
     /// The subscription status of the user's team: None when they are in no team, Some(None)

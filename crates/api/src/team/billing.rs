@@ -1,14 +1,14 @@
 //! Team billing (docs/teams.md): checkout of N seats, its confirmation, the seats' preview and
 //! change, the billing portal, and deleting the team with its subscription. All of it is the
 //! owner's, whose card pays (`teams::Action::BILLING`), but reading back a checkout already paid. The rules and Stripe calls are
-//! `closewise_core::billing::team`'s; these handlers check the caller's role, call it and map
+//! `closewise_core::teams::billing`'s; these handlers check the caller's role, call it and map
 //! its errors. Another team's anything is `404 team_not_found`.
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use closewise_core::billing::{TeamBillingError, TeamCheckout};
+use closewise_core::teams::billing::{TeamBillingError, TeamCheckout};
 use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
 use closewise_domain::limits::same_origin;
 use closewise_domain::teams::Action;
@@ -18,10 +18,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::{team_response, TeamResponse};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::state::AppState;
-use crate::team::{team_response, TeamResponse};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -6,9 +6,9 @@ use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::team::{status_of, unavailable, TeamBillingError, TeamCheckout};
-use super::Billing;
-use crate::store::team_seats::SeatOutcome;
+use super::{status_of, unavailable, TeamBillingError, TeamCheckout};
+use crate::billing::Billing;
+use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 
 impl Billing {

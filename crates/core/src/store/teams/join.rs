@@ -1,15 +1,15 @@
 //! Domain join (docs/teams.md): a team turns it on for its company's mail domain, verified users at
 //! that domain ask to join, and an admin approves (taking a seat under the team's lock, as the
-//! changes of `team_seats` do) or denies.
+//! changes of `seats` do) or denies.
 
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use closewise_domain::teams::{may_request_join, Role, Seats};
 
-use super::team_seats::{join_team, locked, seats_in, AcceptOutcome};
-use super::teams::{count, OPEN};
-use super::{dispatch, is_unique_violation, Pool, Store};
+use super::seats::{join_team, locked, seats_in, AcceptOutcome};
+use super::{count, OPEN};
+use crate::store::{dispatch, is_unique_violation, Pool, Store};
 
 /// An undecided request, with the address of who asks.
 #[derive(Clone, Debug, sqlx::FromRow)]

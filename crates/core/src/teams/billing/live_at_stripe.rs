@@ -5,9 +5,8 @@
 
 use closewise_domain::subscription::SubscriptionStatus;
 
-use super::stripe::StripeFailure;
-use super::team::TeamBillingError;
-use super::Billing;
+use super::TeamBillingError;
+use crate::billing::{Billing, StripeFailure};
 use crate::store::teams::TeamRow;
 
 impl Billing {

@@ -13,12 +13,18 @@ use closewise_domain::teams::{may, Action, Role, SeatError};
 use serde_json::json;
 use uuid::Uuid;
 
-use super::stripe::{SeatsPreview, TeamSubscription};
-use super::{is_stripe_id, Billing, StripeFailure};
+use crate::billing::stripe::{SeatsPreview, TeamSubscription};
+use crate::billing::{is_stripe_id, Billing, StripeFailure};
 use crate::store::audit::NewAudit;
-use crate::store::team_billing::ResizeOutcome;
+use crate::store::teams::billing::ResizeOutcome;
 use crate::store::teams::TeamRow;
 use crate::teams::SeatsView;
+
+mod checkout;
+mod live_at_stripe;
+mod over_seats;
+
+pub use over_seats::OVER_SEATS_MAIL;
 
 /// Why a team billing step did not happen. `code()` is the machine code; the message is the
 /// user's (except the session errors, which the API answers with the activation message).
@@ -166,7 +172,7 @@ impl Billing {
 
     /// Stores Stripe's view of the team's subscription (seats = the item's quantity). Call it
     /// under the team's lock, with what was just read from Stripe. Fewer seats than members are
-    /// stored as they are (nobody is dropped) and start an over-seats episode (`over_seats.rs`).
+    /// stored as they are (nobody is dropped) and start an over-seats episode (`over_seats`).
     pub async fn fulfil_team(
         &self,
         team_id: Uuid,
@@ -234,7 +240,7 @@ impl Billing {
 
     /// The team a subscription of Stripe's belongs to: by its customer, else by its metadata
     /// when that team has no other customer.
-    pub(super) async fn team_of_subscription(
+    pub(crate) async fn team_of_subscription(
         &self,
         sub: &TeamSubscription,
     ) -> Result<Option<Uuid>, sqlx::Error> {

@@ -8,11 +8,10 @@ use closewise_domain::teams::Seats;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, NewAudit};
-use super::team_seats::{locked, seats_in};
-use super::teams::count;
-use super::teams::OPEN;
-use super::{dispatch, Pool, Store, SubscriptionRecord};
+use super::seats::{locked, seats_in};
+use super::{count, OPEN};
+use crate::store::audit::{bind_audit, NewAudit};
+use crate::store::{dispatch, Pool, Store, SubscriptionRecord};
 
 /// A subscription that ended never replaces the one the team has now: only the same
 /// subscription, or the first, or one after the stored one ended, is written; and a live one

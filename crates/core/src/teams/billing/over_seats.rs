@@ -9,7 +9,7 @@ use closewise_domain::teams::Seats;
 use serde_json::json;
 use uuid::Uuid;
 
-use super::Billing;
+use crate::billing::Billing;
 use crate::mail::templates::escape;
 use crate::store::audit::NewAudit;
 use crate::store::teams::TeamRow;

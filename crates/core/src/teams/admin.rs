@@ -15,13 +15,13 @@ use closewise_domain::usage::month_start;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
+use super::{InviteView, MemberView, SeatsView};
 use crate::clock::Clock;
 use crate::store::audit::{AuditRow, NewAudit};
-use crate::store::team_seats::SeatOutcome;
+use crate::store::teams::admin::TeamListRow;
+use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::{InviteRow, MemberRow, TeamRow};
-use crate::store::teams_admin::TeamListRow;
 use crate::store::{Store, UserRow};
-use crate::teams::{InviteView, MemberView, SeatsView};
 
 /// How many audit rows `detail` reads.
 const AUDIT_ROWS: i64 = 20;

@@ -1,15 +1,15 @@
 //! What operators do to teams through the CLI, as nobody's member: find teams, read their audit
 //! trail, and the changes that are written together with their audit row in one transaction
-//! (removing a member, transferring ownership). Seats go through `team_seats`' locked path.
+//! (removing a member, transferring ownership). Seats go through `seats`' locked path.
 //!
 //! A team's audit rows carry `"team_id"` in their `details`; that is how they are found again.
 
 use closewise_domain::teams::Role;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, AuditRow, NewAudit};
-use super::teams::TeamRow;
-use super::{dispatch, Store};
+use super::TeamRow;
+use crate::store::audit::{bind_audit, AuditRow, NewAudit};
+use crate::store::{dispatch, Store};
 
 /// A team with its owner's address, as `closewise teams list` shows it.
 #[derive(Clone, Debug, sqlx::FromRow)]

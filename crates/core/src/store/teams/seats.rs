@@ -11,8 +11,8 @@ use closewise_domain::teams::{SeatError, Seats};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::teams::{count, InviteRow, NewInvite, TeamRow, OPEN};
-use super::{dispatch, is_unique_violation, Pool, Store};
+use super::{count, InviteRow, NewInvite, TeamRow, OPEN};
+use crate::store::{dispatch, is_unique_violation, Pool, Store};
 
 /// The end of a change that needs seats.
 #[derive(Debug, PartialEq, Eq)]
@@ -310,5 +310,5 @@ impl Store {
     }
 }
 
-// The domain-join approval (`team_join`) takes a seat the same way.
+// The domain-join approval (`join`) takes a seat the same way.
 pub(super) use {join_team, locked, seats_in};

@@ -1,0 +1,179 @@
+//! Invitations by e-mail: sent when a seat is free, resent with a new link, revoked, looked up
+//! before signing in, accepted or declined by the invited address only.
+
+use closewise_domain::email::Email;
+use closewise_domain::teams::{invite_expires_at, invite_matches, may_invite_as, Action, Role};
+use uuid::Uuid;
+
+use super::{found, seats_result, Invitation, InviteLookup, TeamView, Teams, TeamsError};
+use crate::desktop_auth::{hash_code, random_code};
+use crate::store::teams::seats::AcceptOutcome;
+use crate::store::teams::{InviteRow, NewInvite};
+
+impl Teams {
+    /// Invites an address when a seat is free. The answer is the same whether or not the address
+    /// has an account (nothing about it is looked up); an open invite of the same address is
+    /// replaced. The token is for the mail and is stored only as its hash.
+    pub async fn invite(
+        &self,
+        user_id: Uuid,
+        email: &str,
+        role: Role,
+    ) -> Result<Invitation, TeamsError> {
+        let team_id = self.inviter(user_id, role).await?;
+        let email = Email::parse(email).map_err(TeamsError::InvalidEmail)?;
+        // A member of this team needs no seat twice; someone in another team is not told apart
+        // from anyone else (accepting says `already_in_team` to them, not to the inviter).
+        if let Some(invitee) = self.store.user_by_email(email.as_str()).await? {
+            if matches!(self.store.membership_of(invitee.id).await?, Some((t, _)) if t == team_id) {
+                return Err(TeamsError::AlreadyMember(email.as_str().to_owned()));
+            }
+        }
+        let (now, token) = (self.clock.now(), random_code());
+        let new = NewInvite {
+            id: Uuid::now_v7(),
+            team_id,
+            email: email.as_str(),
+            role,
+            token_hash: &hash_code(&token),
+            invited_by: user_id,
+            now,
+            expires_at: invite_expires_at(now),
+        };
+        seats_result(self.store.invite_to_team(&new).await?)?;
+        Ok(Invitation {
+            invite_id: new.id,
+            team_id,
+            role,
+            email: email.as_str().to_owned(),
+            token,
+            expires_at: new.expires_at,
+        })
+    }
+
+    /// The team the caller may invite to as `role` (`teams::may_invite_as`). No side effects: the
+    /// API asks before it spends rate limits, so refused tries cost nobody's mail budget.
+    pub async fn inviter(&self, user_id: Uuid, role: Role) -> Result<Uuid, TeamsError> {
+        let (team_id, caller_role) = self.caller(user_id, Action::Invite).await?;
+        if !role.invitable() {
+            return Err(TeamsError::InvalidRole);
+        }
+        if !may_invite_as(caller_role, role) {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        Ok(team_id)
+    }
+
+    /// A new link for an open invite of the caller's team: the old token stops working and the
+    /// invite lives 7 days from now (an expired one needs a free seat again).
+    pub async fn resend(&self, user_id: Uuid, invite_id: Uuid) -> Result<Invitation, TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::ResendInvite).await?;
+        let invite = self.open_invite(team_id, invite_id).await?;
+        let (now, token) = (self.clock.now(), random_code());
+        let expires_at = invite_expires_at(now);
+        let resent = self
+            .store
+            .resend_team_invite(team_id, invite_id, &hash_code(&token), now, expires_at)
+            .await?;
+        found(seats_result(resent)?)?;
+        Ok(Invitation {
+            invite_id,
+            team_id,
+            role: invite.role(),
+            email: invite.email,
+            token,
+            expires_at,
+        })
+    }
+
+    pub async fn revoke(&self, user_id: Uuid, invite_id: Uuid) -> Result<(), TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::RevokeInvite).await?;
+        let revoked = self
+            .store
+            .revoke_team_invite(team_id, invite_id, self.clock.now())
+            .await?;
+        found(revoked)?;
+        Ok(())
+    }
+
+    /// The team's open invite by id: another team's, or a spent one, is not found.
+    async fn open_invite(&self, team_id: Uuid, invite_id: Uuid) -> Result<InviteRow, TeamsError> {
+        match self.store.team_invite(team_id, invite_id).await? {
+            Some(invite) if invite.open() => Ok(invite),
+            _ => Err(TeamsError::TeamNotFound),
+        }
+    }
+
+    /// The invite a link's token names, still usable.
+    async fn usable_invite(&self, token: &str) -> Result<InviteRow, TeamsError> {
+        let invite = self
+            .store
+            .team_invite_by_hash(&hash_code(token.trim()))
+            .await?
+            .ok_or(TeamsError::InviteNotFound)?;
+        if invite.revoked_at.is_some() {
+            return Err(TeamsError::InviteNotFound);
+        }
+        if invite.accepted_at.is_some() || invite.declined_at.is_some() {
+            return Err(TeamsError::InviteUsed);
+        }
+        if invite.expired(self.clock.now()) {
+            return Err(TeamsError::InviteExpired);
+        }
+        Ok(invite)
+    }
+
+    /// The usable invite of `token` when it is for the signed-in user's verified address.
+    async fn invite_for(&self, user_id: Uuid, token: &str) -> Result<InviteRow, TeamsError> {
+        let invite = self.usable_invite(token).await?;
+        let user = self
+            .store
+            .user_by_id(user_id)
+            .await?
+            .ok_or(TeamsError::InviteOtherAddress)?;
+        if !invite_matches(&invite.email, &user.email) {
+            return Err(TeamsError::InviteOtherAddress);
+        }
+        if user.email_confirmed_at.is_none() {
+            return Err(TeamsError::EmailNotVerified);
+        }
+        Ok(invite)
+    }
+
+    /// What an invitation link is for, shown before signing in (anyone holding the link).
+    pub async fn lookup(&self, token: &str) -> Result<InviteLookup, TeamsError> {
+        let invite = self.usable_invite(token).await?;
+        let team = self.team(invite.team_id).await?;
+        Ok(InviteLookup {
+            team_id: team.id,
+            team_name: team.name,
+            role: invite.role(),
+            email: invite.email,
+        })
+    }
+
+    /// Joins the team with the invite's role: once, for the invited address only, when the user
+    /// is in no team and a seat is free for them.
+    pub async fn accept(&self, user_id: Uuid, token: &str) -> Result<TeamView, TeamsError> {
+        let invite = self.invite_for(user_id, token).await?;
+        let outcome = self
+            .store
+            .accept_team_invite(&invite, &hash_code(token.trim()), user_id, self.clock.now())
+            .await?;
+        match outcome {
+            AcceptOutcome::Joined => self.view(user_id).await,
+            AcceptOutcome::Spent => Err(TeamsError::InviteUsed),
+            AcceptOutcome::AlreadyInTeam => Err(TeamsError::AlreadyInTeam),
+            AcceptOutcome::Refused(e) => Err(TeamsError::Seats(e)),
+            AcceptOutcome::NoTeam => Err(TeamsError::InviteNotFound),
+        }
+    }
+
+    /// Declines the invite, once; its seat frees.
+    pub async fn decline(&self, user_id: Uuid, token: &str) -> Result<(), TeamsError> {
+        let invite = self.invite_for(user_id, token).await?;
+        let now = self.clock.now();
+        let declined = self.store.decline_team_invite(invite.id, now).await?;
+        declined.then_some(()).ok_or(TeamsError::InviteUsed)
+    }
+}
