@@ -8,7 +8,7 @@
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
-//! | [`sessions`] | signing in with the password or the desktop app (`desktop`, also `desktop_auth`), refresh, sign-out, devices; the cache of verified access tokens and the revocation listener |
+//! | [`sessions`] | signing in with the password or the desktop app (`desktop`), refresh, sign-out, devices; the cache of verified access tokens and the revocation listener |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access; operators' actions (`teams::admin`) |
 //! | [`sweep`] | deletes expired rows (device and authorization codes, old links, ended sessions' tokens) |
@@ -21,8 +21,6 @@
 pub mod accounts;
 pub mod billing;
 pub mod clock;
-/// The desktop app's sign-in, by its former name.
-pub use sessions::desktop as desktop_auth;
 pub mod mail;
 pub mod password;
 pub mod reauth;

@@ -77,6 +77,27 @@ fn stripe_is_called_through_the_core_only() {
 }
 
 #[test]
+fn the_api_leaves_the_database_mail_and_hashing_to_the_core() {
+    let api = dependencies("api");
+    for dep in ["sqlx", "lettre", "argon2"] {
+        assert!(
+            !api.iter().any(|d| d == dep),
+            "crates/api uses {dep} only through core's services: {api:?}"
+        );
+    }
+    let mut sources = Vec::new();
+    rust_files(&crates_dir().join("api").join("src"), &mut sources);
+    for file in sources {
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            !text.contains("sqlx::"),
+            "{} uses sqlx: the store is core's",
+            file.display()
+        );
+    }
+}
+
+#[test]
 fn no_rust_source_file_is_over_500_lines() {
     let mut files = Vec::new();
     rust_files(&crates_dir(), &mut files);

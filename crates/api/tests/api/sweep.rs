@@ -3,7 +3,7 @@
 //! sweeping at once take turns; the API sweeps on its own; pending device requests have a global
 //! cap (`503 too_many_device_requests`) that reopens once they are gone.
 
-use closewise_core::desktop_auth::hash_code;
+use closewise_core::sessions::desktop::hash_code;
 use closewise_core::store::oauth::{NewDeviceCode, NewOauthCode};
 use closewise_core::sweep::Sweeper;
 use reqwest::StatusCode;

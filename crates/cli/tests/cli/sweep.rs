@@ -1,6 +1,6 @@
 //! `db sweep`: the API's sweep run once by an operator, confirmed and audited.
 
-use closewise_core::desktop_auth::hash_code;
+use closewise_core::sessions::desktop::hash_code;
 use closewise_core::store::oauth::NewDeviceCode;
 use closewise_core::store::Store;
 use time::{Duration, OffsetDateTime};

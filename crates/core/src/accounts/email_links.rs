@@ -5,8 +5,8 @@ use closewise_domain::tokens::{check_email_token, expires_at, EmailTokenKind, To
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::desktop_auth::{hash_code, random_code};
 use crate::mail::Template;
+use crate::sessions::desktop::{hash_code, random_code};
 use crate::store::users::NewEmailToken;
 use crate::store::EmailTokenRow;
 

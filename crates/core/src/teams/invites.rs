@@ -6,7 +6,7 @@ use closewise_domain::teams::{invite_expires_at, invite_matches, may_invite_as, 
 use uuid::Uuid;
 
 use super::{found, seats_result, Invitation, InviteLookup, TeamView, Teams, TeamsError};
-use crate::desktop_auth::{hash_code, random_code};
+use crate::sessions::desktop::{hash_code, random_code};
 use crate::store::teams::seats::AcceptOutcome;
 use crate::store::teams::{InviteRow, NewInvite};
 

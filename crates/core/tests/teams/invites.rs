@@ -1,7 +1,7 @@
 //! Invitations: single use, for their address only, voided by a resend (even mid-accept),
 //! declined, revoked, expired.
 
-use closewise_core::desktop_auth::hash_code;
+use closewise_core::sessions::desktop::hash_code;
 use closewise_core::store::teams::seats::AcceptOutcome;
 
 use super::*;

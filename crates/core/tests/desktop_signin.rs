@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use closewise_core::clock::Clock;
-use closewise_core::desktop_auth::{DesktopAuth, DesktopAuthError};
+use closewise_core::sessions::desktop::{DesktopAuth, DesktopAuthError};
 use closewise_core::store::Store;
 use closewise_domain::oauth::{s256_challenge, AuthorizationRequest};
 use closewise_testkit::{fresh_postgres_database, scalar, TempDir};
