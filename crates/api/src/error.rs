@@ -1,12 +1,12 @@
 //! One error type for the whole API, with the HTTP mapping in one place. Client errors carry a
 //! machine code and the message the web shows verbatim; internal errors are logged with their cause
-//! chain and never shown.
+//! chain and never shown. Handlers return the core's errors (`?`) or the named refusals below;
+//! only this module (billing's in `error/billing.rs`) builds a status, code and message.
 
 use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use closewise_core::accounts::AccountError;
-use closewise_core::billing::{BillingError, PersonalBillingError};
 use closewise_core::sessions::desktop::DesktopAuthError;
 use closewise_core::sessions::SessionError;
 use closewise_core::store::{is_unavailable, DbError};
@@ -15,6 +15,8 @@ use closewise_core::usage::UsageError;
 use closewise_domain::oauth::{AuthorizeError, LabelError, INVISIBLE_LABEL_MESSAGE};
 use closewise_domain::teams::SeatError;
 use serde::Serialize;
+
+mod billing;
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -46,8 +48,10 @@ pub struct ErrorDetail {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+pub const REAUTHENTICATION_REQUIRED: &str = "reauthentication_required";
+
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
         ApiError::Client {
             status,
             code,
@@ -56,11 +60,11 @@ impl ApiError {
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+    fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, message)
     }
 
-    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> Self {
+    fn unprocessable(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
     }
 
@@ -80,7 +84,7 @@ impl ApiError {
         )
     }
 
-    pub fn too_many(code: &'static str, message: impl Into<String>, retry_after: u64) -> Self {
+    fn too_many(code: &'static str, message: impl Into<String>, retry_after: u64) -> Self {
         ApiError::Client {
             status: StatusCode::TOO_MANY_REQUESTS,
             code,
@@ -90,11 +94,7 @@ impl ApiError {
     }
 
     /// `503` with `Retry-After`: a shared resource is full for now, not this client's fault.
-    pub fn unavailable_for(
-        code: &'static str,
-        message: impl Into<String>,
-        retry_after: u64,
-    ) -> Self {
+    fn unavailable_for(code: &'static str, message: impl Into<String>, retry_after: u64) -> Self {
         ApiError::Client {
             status: StatusCode::SERVICE_UNAVAILABLE,
             code,
@@ -177,6 +177,44 @@ impl ApiError {
             "over_email_send_rate_limit",
             closewise_domain::tokens::resend_wait_message(secs),
             secs,
+        )
+    }
+
+    pub fn method_not_allowed() -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "Method not allowed",
+        )
+    }
+
+    pub fn invalid_email(e: impl std::fmt::Display) -> Self {
+        Self::unprocessable("invalid_email", e.to_string())
+    }
+
+    pub fn weak_password(e: impl std::fmt::Display) -> Self {
+        Self::unprocessable("weak_password", e.to_string())
+    }
+
+    /// A resend of another kind of mail than the sign-up's.
+    pub fn invalid_resend_type() -> Self {
+        Self::unprocessable("invalid_type", "type must be \"signup\"")
+    }
+
+    /// A sensitive action whose session has not entered the password recently (docs/security.md).
+    pub fn reauthentication_required() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            REAUTHENTICATION_REQUIRED,
+            "Please confirm your password to continue.",
+        )
+    }
+
+    /// Leaving is refused to the owner, who transfers the team first.
+    pub fn owner_cannot_leave() -> Self {
+        Self::bad_request(
+            "owner_cannot_leave",
+            "The owner cannot leave the team. Transfer it to another member first.",
         )
     }
 
@@ -329,50 +367,6 @@ impl From<TeamsError> for ApiError {
             | TeamsError::DomainNotAllowed => StatusCode::BAD_REQUEST,
         };
         Self::new(status, e.code(), e.to_string())
-    }
-}
-
-impl From<PersonalBillingError> for ApiError {
-    fn from(e: PersonalBillingError) -> Self {
-        use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
-        let code = e.code();
-        let (status, message) = match e {
-            PersonalBillingError::Database(db)
-            | PersonalBillingError::Activation(BillingError::Database(db)) => return db.into(),
-            PersonalBillingError::Refused(r) => {
-                let status = match r {
-                    CheckoutRefusal::NotSignedIn | CheckoutRefusal::InvalidToken => {
-                        StatusCode::UNAUTHORIZED
-                    }
-                    CheckoutRefusal::EmailNotVerified => StatusCode::FORBIDDEN,
-                    CheckoutRefusal::AlreadySubscribed => StatusCode::CONFLICT,
-                };
-                (status, r.to_string())
-            }
-            PersonalBillingError::UnknownPrice | PersonalBillingError::InvalidRedirect => {
-                (StatusCode::BAD_REQUEST, e.to_string())
-            }
-            PersonalBillingError::CheckoutFailed(_) => {
-                (StatusCode::BAD_GATEWAY, CHECKOUT_FAILED.to_owned())
-            }
-            PersonalBillingError::Activation(a) => {
-                let status = match a {
-                    BillingError::SessionNotFound => StatusCode::NOT_FOUND,
-                    BillingError::SessionNotYours => StatusCode::FORBIDDEN,
-                    BillingError::SessionNotPaid => StatusCode::CONFLICT,
-                    BillingError::StripeUnavailable(_) | BillingError::Database(_) => {
-                        StatusCode::BAD_GATEWAY
-                    }
-                };
-                (status, ACTIVATION_FAILED.to_owned())
-            }
-            PersonalBillingError::NoCustomer => (StatusCode::NOT_FOUND, e.to_string()),
-            PersonalBillingError::PortalFailed(_) => (
-                StatusCode::BAD_GATEWAY,
-                "Could not open the billing portal. Please try again.".to_owned(),
-            ),
-        };
-        Self::new(status, code, message)
     }
 }
 

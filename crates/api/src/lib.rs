@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
@@ -92,13 +92,7 @@ pub fn app(state: AppState) -> Router {
             "/api/{*rest}",
             axum::routing::any(|| async { ApiError::not_found() }),
         )
-        .method_not_allowed_fallback(|| async {
-            ApiError::new(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
-                "Method not allowed",
-            )
-        })
+        .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .with_state(state)
         .fallback_service(web)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -1,6 +1,7 @@
 //! The shape of the workspace, checked: the CLI and the core do not depend on the HTTP server, no
 //! crate's modules import each other in a cycle (at any depth, `crate::`, `super::` and `self::`
-//! imports followed), and no Rust source file grows past 500 lines.
+//! imports followed), no Rust source file grows past 500 lines,
+//! and the API builds its HTTP errors in its error module only.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -95,6 +96,41 @@ fn the_api_leaves_the_database_mail_and_hashing_to_the_core() {
             file.display()
         );
     }
+}
+
+/// Each core error maps to HTTP once, in `crates/api/src/error.rs` (and its `error/` folder): a
+/// handler returns the core's error (`?`) or a named constructor, and never builds a status, code
+/// and message itself.
+#[test]
+fn http_errors_are_built_in_the_error_module_only() {
+    let src = crates_dir().join("api").join("src");
+    let mut sources = Vec::new();
+    rust_files(&src, &mut sources);
+    let builders = [
+        "ApiError::new(",
+        "ApiError::bad_request(",
+        "ApiError::unprocessable(",
+        "ApiError::too_many(",
+        "ApiError::unavailable_for(",
+        "ApiError::Client {",
+    ];
+    let mut found = Vec::new();
+    for file in sources {
+        let relative = file.strip_prefix(&src).unwrap();
+        if relative == Path::new("error.rs") || relative.starts_with("error") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if builders.iter().any(|b| line.contains(b)) {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "map the core's error in crates/api/src/error.rs, or name the refusal there: {found:#?}"
+    );
 }
 
 #[test]

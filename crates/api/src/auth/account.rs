@@ -9,7 +9,7 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::CookieJar;
-use closewise_core::accounts::{Caller, PasswordBudget};
+use closewise_core::accounts::{AccountError, Caller, PasswordBudget};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -76,20 +76,20 @@ pub(super) fn caller(auth: &AuthUser) -> Caller {
 }
 
 /// The signed-in caller proves it knows the password again before a sensitive change (team
-/// billing's): `Accounts::check_password`, refused with `wrong` when it is not the password.
+/// billing's): `Accounts::check_password`, refused as a deletion's wrong password is (`400
+/// invalid_credentials`: a 401 would make the web app refresh its session and retry).
 pub(crate) async fn reconfirm_password(
     state: &AppState,
     auth: &AuthUser,
     ip: std::net::IpAddr,
     password: &str,
-    wrong: &'static str,
 ) -> ApiResult<closewise_core::store::UserRow> {
     let budget = SigninBudget::new(state, ip);
     state
         .accounts
         .check_password(caller(auth), password, &budget)
         .await??
-        .ok_or_else(|| ApiError::bad_request("invalid_credentials", wrong))
+        .ok_or_else(|| AccountError::WrongPassword.into())
 }
 
 #[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = ChangePasswordRequest,

@@ -17,11 +17,11 @@ pub use closewise_core::accounts::EMAIL_WORK_FLOOR;
 pub struct EmptyResponse {}
 
 pub(super) fn parse_email(raw: &str) -> ApiResult<Email> {
-    Email::parse(raw).map_err(|e| ApiError::unprocessable("invalid_email", e.to_string()))
+    Email::parse(raw).map_err(ApiError::invalid_email)
 }
 
 pub(super) fn parse_password(raw: &str) -> ApiResult<Password> {
-    Password::parse(raw).map_err(|e| ApiError::unprocessable("weak_password", e.to_string()))
+    Password::parse(raw).map_err(ApiError::weak_password)
 }
 
 /// Spends one request of `bucket` for `key`, refusing with 429 when its budget is spent. Async:

@@ -3,7 +3,6 @@
 //! which asks the core (`closewise_core::reauth`) whether the stamp is recent enough.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use closewise_core::reauth::Reauth;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -18,8 +17,6 @@ pub(crate) fn service(state: &AppState) -> Reauth {
     Reauth::new(state.store.clone(), state.clock.clone())
 }
 
-pub const REAUTHENTICATION_REQUIRED: &str = "reauthentication_required";
-
 /// `403 reauthentication_required` unless the password was entered on the caller's session within
 /// the window (a password sign-in or `POST /api/auth/reauthenticate`); a refreshed session keeps
 /// the time of its last entry, so an access token alone cannot open the window again.
@@ -27,11 +24,7 @@ pub(crate) async fn require_recent_password(state: &AppState, auth: &AuthUser) -
     if service(state).is_recent(auth.session_id).await? {
         Ok(())
     } else {
-        Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            REAUTHENTICATION_REQUIRED,
-            "Please confirm your password to continue.",
-        ))
+        Err(ApiError::reauthentication_required())
     }
 }
 

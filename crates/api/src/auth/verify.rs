@@ -111,10 +111,7 @@ pub async fn resend(
 ) -> ApiResult<AppJson<EmptyResponse>> {
     limit(&state, Bucket::MailPerIp, &ip.to_string()).await?;
     if body.kind != "signup" {
-        return Err(ApiError::unprocessable(
-            "invalid_type",
-            "type must be \"signup\"",
-        ));
+        return Err(ApiError::invalid_resend_type());
     }
     let email = parse_email(&body.email)?;
     limit(&state, Bucket::Resend, email.as_str()).await?;

@@ -91,14 +91,6 @@ pub struct PortalRequest {
     pub return_url: Option<String>,
 }
 
-/// A return address that is not a page of this site (personal and team checkout, the portals).
-pub(crate) fn invalid_redirect() -> ApiError {
-    ApiError::bad_request(
-        "invalid_redirect_url",
-        "The return addresses must be pages of this site",
-    )
-}
-
 /// Who is calling, checked in the spec's order: a token at all, then a valid one whose session
 /// is still active.
 async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
@@ -244,15 +236,14 @@ pub(crate) fn portal_return_url(
     let body: PortalRequest = if raw.iter().all(u8::is_ascii_whitespace) {
         PortalRequest::default()
     } else {
-        serde_json::from_slice(raw)
-            .map_err(|e| ApiError::bad_request("invalid_json", format!("Invalid request: {e}")))?
+        serde_json::from_slice(raw).map_err(ApiError::invalid_json)?
     };
     let base_url = &state.settings.base_url;
     let return_url = body
         .return_url
         .unwrap_or_else(|| format!("{base_url}{default_path}"));
     if !same_origin(base_url, &return_url) {
-        return Err(invalid_redirect());
+        return Err(ApiError::invalid_redirect());
     }
     Ok(return_url)
 }

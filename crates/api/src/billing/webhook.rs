@@ -4,15 +4,15 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use closewise_core::billing::signature::{self, SignatureError};
-use closewise_core::billing::{EventError, EventOutcome};
+use closewise_core::billing::EventError;
 use secrecy::ExposeSecret;
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::AppJson;
 use crate::state::AppState;
 
@@ -20,11 +20,6 @@ use crate::state::AppState;
 #[schema(as = WebhookAnswer)]
 pub struct WebhookResponse {
     pub received: bool,
-}
-
-fn invalid_signature(e: SignatureError) -> ApiError {
-    tracing::warn!(error = %e, "webhook refused");
-    ApiError::bad_request("invalid_signature", "Invalid Stripe signature")
 }
 
 #[utoipa::path(post, path = "/api/stripe/webhook", tag = "billing",
@@ -44,32 +39,17 @@ pub async fn webhook(
     let header = headers
         .get("stripe-signature")
         .and_then(|v| v.to_str().ok())
-        .ok_or(SignatureError::Malformed)
-        .map_err(invalid_signature)?;
+        .ok_or(SignatureError::Malformed)?;
     let now = state.clock.now();
     signature::verify(
         state.settings.stripe.webhook_secret.expose_secret(),
         header,
         &raw,
         now.unix_timestamp(),
-    )
-    .map_err(invalid_signature)?;
+    )?;
 
-    let event: Value = serde_json::from_slice(&raw).map_err(|_| invalid_payload())?;
-    match state.billing.handle_event(&event).await {
-        Ok(EventOutcome::AlreadyProcessed | EventOutcome::Processed(_)) => {
-            Ok(AppJson(WebhookResponse { received: true }))
-        }
-        Err(EventError::Invalid) => Err(invalid_payload()),
-        Err(EventError::Failed(_)) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
-            "The event could not be processed now. Please deliver it again.",
-        )),
-        Err(EventError::Database(e)) => Err(e.into()),
-    }
-}
-
-fn invalid_payload() -> ApiError {
-    ApiError::bad_request("invalid_payload", "The event is not a Stripe event")
+    let event: Value = serde_json::from_slice(&raw).map_err(|_| EventError::Invalid)?;
+    // A replayed event (`AlreadyProcessed`) is received as the first delivery was.
+    state.billing.handle_event(&event).await?;
+    Ok(AppJson(WebhookResponse { received: true }))
 }

@@ -1,15 +1,15 @@
 //! Team billing (docs/teams.md): checkout of N seats, its confirmation, the seats' preview and
 //! change, the billing portal, and deleting the team with its subscription. All of it is the
 //! owner's, whose card pays (`teams::Action::BILLING`), but reading back a checkout already paid. The rules and Stripe calls are
-//! `closewise_core::teams::billing`'s; these handlers check the caller's role, call it and map
-//! its errors. Another team's anything is `404 team_not_found`.
+//! `closewise_core::teams::billing`'s; these handlers check the caller's role and call it (its
+//! errors map to HTTP in `crate::error`). Another team's anything is `404 team_not_found`.
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use closewise_core::teams::billing::{TeamBillingError, TeamCheckout};
-use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
+use closewise_core::teams::billing::TeamCheckout;
+use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::limits::same_origin;
 use closewise_domain::teams::Action;
 use serde::{Deserialize, Serialize};
@@ -90,41 +90,6 @@ pub struct DeleteTeamRequest {
     pub password: String,
 }
 
-/// The one mapping of team billing's errors; `session` answers the confirm's with the
-/// activation message, as `/api/checkout/confirm` does.
-fn error(e: TeamBillingError) -> ApiError {
-    use TeamBillingError as E;
-    let status = match &e {
-        E::Database(_) => match e {
-            E::Database(db) => return db.into(),
-            _ => unreachable!(),
-        },
-        E::TeamNotFound => StatusCode::NOT_FOUND,
-        E::ForbiddenRole => StatusCode::FORBIDDEN,
-        E::InvalidSeats(_) | E::InvalidProrationDate => StatusCode::BAD_REQUEST,
-        E::Seats(s) if s.code() == "invalid_seats" => StatusCode::BAD_REQUEST,
-        E::Seats(_) | E::AlreadySubscribed | E::NoSubscription => StatusCode::CONFLICT,
-        E::SessionNotFound => {
-            return ApiError::new(StatusCode::NOT_FOUND, e.code(), ACTIVATION_FAILED)
-        }
-        E::SessionNotYours => {
-            return ApiError::new(StatusCode::FORBIDDEN, e.code(), ACTIVATION_FAILED)
-        }
-        E::SessionNotPaid => {
-            return ApiError::new(StatusCode::CONFLICT, e.code(), ACTIVATION_FAILED)
-        }
-        E::StripeUnavailable(_) => StatusCode::BAD_GATEWAY,
-    };
-    let message = match &e {
-        E::StripeUnavailable(cause) => {
-            tracing::warn!(error = %cause, "team billing: Stripe failed");
-            "Stripe could not be reached. Please try again.".to_owned()
-        }
-        other => other.to_string(),
-    };
-    ApiError::new(status, e.code(), message)
-}
-
 /// Seats as a client sent them: out of `u32` is simply out of range.
 fn seats(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(if n < 0 { 0 } else { u32::MAX })
@@ -152,24 +117,18 @@ pub async fn checkout(
     let (team, _) = state
         .billing
         .team_for(auth.user_id, Action::StartCheckout)
-        .await
-        .map_err(error)?;
+        .await?;
     let user = state
         .store
         .user_by_id(auth.user_id)
         .await?
         .ok_or_else(ApiError::invalid_token)?;
     if user.email_confirmed_at.is_none() {
-        let r = CheckoutRefusal::EmailNotVerified;
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            r.code(),
-            r.to_string(),
-        ));
+        return Err(CheckoutRefusal::EmailNotVerified.into());
     }
     let base_url = &state.settings.base_url;
     if !same_origin(base_url, &body.success_url) || !same_origin(base_url, &body.cancel_url) {
-        return Err(crate::billing::routes::invalid_redirect());
+        return Err(ApiError::invalid_redirect());
     }
     let request = TeamCheckout {
         seats: seats(body.seats),
@@ -182,13 +141,7 @@ pub async fn checkout(
         .billing
         .start_team_checkout(&team, &request, auth.user_id)
         .await
-        .map_err(|e| match e {
-            TeamBillingError::StripeUnavailable(cause) => {
-                tracing::warn!(error = %cause, "team checkout failed");
-                ApiError::new(StatusCode::BAD_GATEWAY, "checkout_failed", CHECKOUT_FAILED)
-            }
-            other => error(other),
-        })?;
+        .map_err(ApiError::team_checkout)?;
     Ok(AppJson(TeamCheckoutResponse { url }))
 }
 
@@ -214,12 +167,7 @@ pub async fn confirm(
         .billing
         .confirm_team_checkout(auth.user_id, &body.session_id)
         .await
-        .map_err(|e| match e {
-            TeamBillingError::StripeUnavailable(_) => {
-                ApiError::new(StatusCode::BAD_GATEWAY, e.code(), ACTIVATION_FAILED)
-            }
-            other => error(other),
-        })?;
+        .map_err(ApiError::team_confirmation)?;
     Ok(AppJson(team_response(&state, auth.user_id).await?))
 }
 
@@ -243,14 +191,12 @@ pub async fn preview(
     let (team, _) = state
         .billing
         .team_for(auth.user_id, Action::PreviewSeats)
-        .await
-        .map_err(error)?;
+        .await?;
     let Query(query) = query?;
     let p = state
         .billing
         .preview_team_seats(&team, seats(query.seats))
-        .await
-        .map_err(error)?;
+        .await?;
     Ok(AppJson(SeatsPreviewResponse {
         seats: p.seats,
         amount_due_now: p.amount_due_now,
@@ -280,14 +226,12 @@ pub async fn set_seats(
     let (team, _) = state
         .billing
         .team_for(auth.user_id, Action::ChangeSeats)
-        .await
-        .map_err(error)?;
+        .await?;
     let before = team.seats();
     let after = state
         .billing
         .set_team_seats(team.id, seats(body.seats), body.proration_date)
-        .await
-        .map_err(error)?;
+        .await?;
     let details = json!({"team_id": team.id, "seats": {"before": before, "after": after.total}});
     state
         .billing
@@ -318,16 +262,11 @@ pub async fn portal(
     let (team, _) = state
         .billing
         .team_for(auth.user_id, Action::ManageBilling)
-        .await
-        .map_err(error)?;
+        .await?;
     let return_url = crate::billing::routes::portal_return_url(&state, &raw, "/team")?;
-    let customer = team.stripe_customer_id.ok_or_else(|| {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no_customer",
-            "The team has no billing account yet. Buy seats first.",
-        )
-    })?;
+    let customer = team
+        .stripe_customer_id
+        .ok_or_else(ApiError::team_no_customer)?;
     let url = open_team_portal(&state, &customer, &return_url).await?;
     Ok(AppJson(crate::billing::routes::UrlResponse { url }))
 }
@@ -342,11 +281,7 @@ async fn open_team_portal(state: &AppState, customer: &str, return_url: &str) ->
         .await
         .map_err(|e| {
             tracing::warn!(error = %e, "team portal failed");
-            ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                "portal_failed",
-                "Could not open the billing portal. Please try again.",
-            )
+            ApiError::portal_failed()
         })
 }
 
@@ -368,19 +303,9 @@ pub async fn delete_team(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<DeleteTeamRequest>,
 ) -> ApiResult<Response> {
-    let (team, _) = state
-        .billing
-        .team_for(auth.user_id, Action::Delete)
-        .await
-        .map_err(error)?;
-    let wrong = "Password is incorrect";
-    // A wrong password is `400 invalid_credentials`, as for `DELETE /api/account` (a 401 would make
-    // the web app refresh its session and retry).
-    crate::auth::account::reconfirm_password(&state, &auth, ip, &body.password, wrong).await?;
-    state
-        .billing
-        .delete_team(team.id, auth.user_id)
-        .await
-        .map_err(error)?;
+    let (team, _) = state.billing.team_for(auth.user_id, Action::Delete).await?;
+    // A wrong password is `400 invalid_credentials`, as for `DELETE /api/account`.
+    crate::auth::account::reconfirm_password(&state, &auth, ip, &body.password).await?;
+    state.billing.delete_team(team.id, auth.user_id).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }

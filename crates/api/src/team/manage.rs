@@ -142,12 +142,7 @@ pub async fn leave(State(state): State<AppState>, auth: AuthUser) -> ApiResult<S
         .await?
         .map(|(team, _)| team);
     match state.teams.leave(auth.user_id).await {
-        Err(TeamsError::ForbiddenRole) => {
-            return Err(crate::error::ApiError::bad_request(
-                "owner_cannot_leave",
-                "The owner cannot leave the team. Transfer it to another member first.",
-            ))
-        }
+        Err(TeamsError::ForbiddenRole) => return Err(crate::error::ApiError::owner_cannot_leave()),
         other => other?,
     }
     audit(
