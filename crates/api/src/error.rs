@@ -116,6 +116,11 @@ impl ApiError {
         Self::new(StatusCode::NOT_FOUND, "not_found", "Not found")
     }
 
+    /// `503 unavailable` whatever the cause (readiness: the database did not answer).
+    pub fn unavailable(e: impl Into<anyhow::Error>) -> Self {
+        ApiError::Unavailable(e.into())
+    }
+
     pub fn internal(e: impl Into<anyhow::Error>) -> Self {
         ApiError::Internal(e.into())
     }

@@ -97,7 +97,7 @@ pub fn app(state: AppState) -> Router {
         .fallback_service(web)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CatchPanicLayer::custom(|_| {
-            ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
+            ApiError::internal(anyhow::anyhow!("handler panicked")).into_response()
         }))
         .layer(TraceLayer::new_for_http().make_span_with(RequestSpan {
             instance: settings.instance.clone().into(),

@@ -42,11 +42,7 @@ pub async fn healthz() -> AppJson<Status> {
 
 #[utoipa::path(get, path = "/readyz", tag = "ops", responses((status = 200, body = Status), (status = 503, body = crate::error::ErrorBody)))]
 pub async fn readyz(State(state): State<AppState>) -> ApiResult<AppJson<Status>> {
-    state
-        .store
-        .ping()
-        .await
-        .map_err(|e| ApiError::Unavailable(e.into()))?;
+    state.store.ping().await.map_err(ApiError::unavailable)?;
     Ok(AppJson(Status {
         status: "ready".into(),
     }))

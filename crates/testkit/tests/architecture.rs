@@ -113,6 +113,8 @@ fn http_errors_are_built_in_the_error_module_only() {
         "ApiError::too_many(",
         "ApiError::unavailable_for(",
         "ApiError::Client {",
+        "ApiError::Unavailable(",
+        "ApiError::Internal(",
     ];
     let mut found = Vec::new();
     for file in sources {
