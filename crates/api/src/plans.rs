@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
-use closewise_core::store::PlanRow;
+use closewise_core::billing::PlanView;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -44,10 +44,17 @@ pub struct PlanResponse {
     pub stripe_subscription_id: Option<String>,
     pub stripe_customer_id: Option<String>,
     pub subscription_id: Option<String>,
+    /// Paid on the personal plan: the plan is `monthly` or the user's own subscription is active
+    /// or trialing (a seat in a paid team is not; see `GET /api/entitlements`).
+    pub paid: bool,
+    /// What the pricing page's checkout button offers: `verify_email` (the address first),
+    /// `current_plan` (paid already, personally or through a seat in a paid team) or `available`.
+    pub checkout: String,
 }
 
-impl From<PlanRow> for PlanResponse {
-    fn from(r: PlanRow) -> Self {
+impl From<PlanView> for PlanResponse {
+    fn from(view: PlanView) -> Self {
+        let r = view.plan;
         PlanResponse {
             id: r.id,
             user_id: r.user_id,
@@ -60,6 +67,8 @@ impl From<PlanRow> for PlanResponse {
             stripe_subscription_id: r.stripe_subscription_id,
             stripe_customer_id: r.stripe_customer_id,
             subscription_id: r.subscription_id,
+            paid: view.paid,
+            checkout: view.checkout.as_str().to_owned(),
         }
     }
 }
@@ -91,8 +100,8 @@ pub async fn plan(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<PlanResponse>> {
-    let row = state.billing.plan(auth.user_id).await?;
-    Ok(AppJson(row.into()))
+    let view = state.billing.plan_view(auth.user_id).await?;
+    Ok(AppJson(view.into()))
 }
 
 #[utoipa::path(get, path = "/api/products", tag = "plans", responses((status = 200, body = ProductsResponse)))]

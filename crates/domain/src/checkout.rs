@@ -5,6 +5,9 @@
 //! A seat in a paid team counts as such a subscription (teams buy the same price per seat), so
 //! nobody pays twice for the plan they already have through their team.
 
+use crate::plan::PlanType;
+use crate::subscription::SubscriptionStatus;
+
 /// What the checkout endpoint knows about the caller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckoutRequest<'a> {
@@ -61,6 +64,47 @@ pub fn decide_checkout(req: &CheckoutRequest) -> Result<(), CheckoutRefusal> {
         return Err(CheckoutRefusal::AlreadySubscribed);
     }
     Ok(())
+}
+
+/// What the pricing page's checkout button offers a signed-in user, before they click: the
+/// spec's preconditions in their order, where a paid plan (their own or a seat in a paid team)
+/// is the plan they already have. Sent as `verify_email`, `current_plan` or `available`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckoutOffer {
+    /// The address must be verified first.
+    VerifyEmail,
+    /// The user has the paid plan already: nothing to buy.
+    CurrentPlan,
+    /// The user may start a checkout.
+    Available,
+}
+
+impl CheckoutOffer {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CheckoutOffer::VerifyEmail => "verify_email",
+            CheckoutOffer::CurrentPlan => "current_plan",
+            CheckoutOffer::Available => "available",
+        }
+    }
+}
+
+/// Paid on the personal plan: the plan says Monthly, or the user's own subscription counts as
+/// subscribed (a seat in a team is not a personal payment).
+pub fn personal_paid(plan: PlanType, subscription: Option<SubscriptionStatus>) -> bool {
+    plan.is_paid() || subscription.is_some_and(|s| s.counts_as_subscribed())
+}
+
+/// The checkout button's offer for a signed-in user: verified first, then whether they have the
+/// paid plan already, personally or through a seat in a paid team (`teams::member_is_paid`).
+pub fn checkout_offer(email_verified: bool, personal_paid: bool, team_paid: bool) -> CheckoutOffer {
+    if !email_verified {
+        CheckoutOffer::VerifyEmail
+    } else if personal_paid || team_paid {
+        CheckoutOffer::CurrentPlan
+    } else {
+        CheckoutOffer::Available
+    }
 }
 
 /// Shown when creating the Stripe checkout session fails.
@@ -196,6 +240,38 @@ mod tests {
             decide_checkout(&unverified),
             Err(CheckoutRefusal::EmailNotVerified)
         );
+    }
+
+    #[test]
+    fn the_plan_or_an_own_subscription_that_counts_makes_the_user_paid() {
+        assert!(personal_paid(PlanType::Monthly, None));
+        assert!(personal_paid(
+            PlanType::Free,
+            Some(SubscriptionStatus::Trialing)
+        ));
+        assert!(personal_paid(
+            PlanType::Free,
+            Some(SubscriptionStatus::Active)
+        ));
+        assert!(!personal_paid(
+            PlanType::Free,
+            Some(SubscriptionStatus::PastDue)
+        ));
+        assert!(!personal_paid(PlanType::Free, None));
+    }
+
+    #[test]
+    fn the_offer_asks_for_verification_first_then_shows_the_current_plan() {
+        use CheckoutOffer::*;
+        for (verified, own, team, offer, name) in [
+            (false, true, true, VerifyEmail, "verify_email"),
+            (true, true, false, CurrentPlan, "current_plan"),
+            (true, false, true, CurrentPlan, "current_plan"),
+            (true, false, false, Available, "available"),
+        ] {
+            assert_eq!(checkout_offer(verified, own, team), offer);
+            assert_eq!(offer.as_str(), name);
+        }
     }
 
     type Drawn = (bool, bool, bool, Option<bool>, Option<bool>);

@@ -187,6 +187,8 @@ export function createDb() {
           ...input.subscription,
         });
         const plan = db.plans.get(user.id)!;
+        // The seeded subscription as the server would count it: the row's `paid` is data from here on.
+        plan.paid = input.plan === "monthly" || isSubscribed(db.subscriptions.get(user.id));
         plan.stripe_customer_id = "cus_mock";
         plan.stripe_subscription_id = plan.subscription_id = "sub_mock";
       }
@@ -207,6 +209,9 @@ export function createDb() {
         stripe_subscription_id: null,
         stripe_customer_id: null,
         subscription_id: null,
+        // The decisions as data: the GET handler answers `checkout` for the caller's state.
+        paid: planType === "monthly",
+        checkout: "available",
       };
     },
 

@@ -1,6 +1,13 @@
+use closewise_domain::subscription::SubscriptionStatus;
 use reqwest::StatusCode;
 
 use crate::both;
+use crate::helpers::{body, TestApp};
+
+/// The caller's `GET /api/plan`.
+pub async fn plan(app: &TestApp, token: &str) -> serde_json::Value {
+    body(app.get_auth("/api/plan", token).await).await.1
+}
 
 both!(
     async fn the_plan_is_the_callers_free_row_and_a_missing_one_is_created(app) {
@@ -31,5 +38,29 @@ both!(
         assert_eq!((p["mode"].as_str(), p["price"].as_u64(), p["currency"].as_str(), p["interval"].as_str()),
             (Some("subscription"), Some(20), Some("usd"), Some("month")));
         assert_eq!(v["products"].as_array().unwrap().len(), 1);
+    }
+);
+
+both!(
+    async fn the_plan_says_whether_the_user_is_paid_and_what_the_checkout_button_offers(app) {
+        let s = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let access = s["access_token"].as_str().unwrap();
+        let user_id: uuid::Uuid = s["user"]["id"].as_str().unwrap().parse().unwrap();
+        let p = plan(&app, access).await;
+        assert_eq!((p["paid"].as_bool(), p["checkout"].as_str()), (Some(false), Some("available")), "{p}");
+
+        crate::entitlements::subscription(&app, user_id, SubscriptionStatus::Active).await;
+        let p = plan(&app, access).await;
+        assert_eq!((p["paid"].as_bool(), p["checkout"].as_str()), (Some(true), Some("current_plan")), "{p}");
+
+        crate::entitlements::subscription(&app, user_id, SubscriptionStatus::Canceled).await;
+        let p = plan(&app, access).await;
+        assert_eq!((p["paid"].as_bool(), p["checkout"].as_str()), (Some(false), Some("available")), "{p}");
+
+        // An address not verified (any more) comes first, as at checkout; a paid plan does not skip it.
+        crate::entitlements::subscription(&app, user_id, SubscriptionStatus::Active).await;
+        app.execute("UPDATE users SET email_confirmed_at = NULL").await;
+        let p = plan(&app, access).await;
+        assert_eq!((p["paid"].as_bool(), p["checkout"].as_str()), (Some(true), Some("verify_email")), "{p}");
     }
 );

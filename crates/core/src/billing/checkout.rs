@@ -10,7 +10,7 @@ use closewise_domain::teams::member_is_paid;
 use uuid::Uuid;
 
 use super::{Billing, BillingError, StripeFailure};
-use crate::store::{PlanRow, SubscriptionRow, UserRow};
+use crate::store::{SubscriptionRow, UserRow};
 
 /// Why a personal billing step (checkout, its activation, the portal) did not happen. The API
 /// answers each with its status and message (`closewise_api::error`).
@@ -110,7 +110,7 @@ pub struct PersonalCheckout<'a> {
 /// The success page's answer: the plan the activation gave and the subscription behind it.
 #[derive(Clone, Debug)]
 pub struct Activation {
-    pub plan: PlanRow,
+    pub plan: super::PlanView,
     pub subscription: Option<SubscriptionRow>,
 }
 
@@ -208,13 +208,13 @@ impl Billing {
             .await
             .map_err(PersonalBillingError::Activation)?;
         Ok(Activation {
-            plan: self.plan(user_id).await?,
+            plan: self.plan_view(user_id).await?,
             subscription: self.subscription(user_id).await?,
         })
     }
 
     /// Whether the user holds a seat in a team whose subscription counts as subscribed.
-    async fn member_paid(&self, user_id: Uuid) -> Result<bool, sqlx::Error> {
+    pub(super) async fn member_paid(&self, user_id: Uuid) -> Result<bool, sqlx::Error> {
         let status = self.store.team_subscription_of_member(user_id).await?;
         let status = status
             .flatten()

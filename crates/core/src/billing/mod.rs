@@ -20,6 +20,7 @@ use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
 pub use self::checkout::{Activation, Buyer, Caller, PersonalBillingError, PersonalCheckout};
 pub use self::events::{EventError, EventOutcome};
+pub use self::personal::PlanView;
 pub use self::stripe::{
     CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,
     TeamSubscription,

@@ -1,12 +1,42 @@
 //! A user's own billing as they read it: the plan, the personal subscription as last read from
 //! Stripe, and the billing portal of their Stripe customer.
 
+use closewise_domain::checkout::{checkout_offer, personal_paid, CheckoutOffer};
 use uuid::Uuid;
 
 use super::{Billing, PersonalBillingError};
 use crate::store::{PlanRow, SubscriptionRow};
 
+/// The user's plan with what the domain decides from it for the pricing page and the dashboard.
+#[derive(Clone, Debug)]
+pub struct PlanView {
+    pub plan: PlanRow,
+    /// Paid on the personal plan (`checkout::personal_paid`).
+    pub paid: bool,
+    /// What the checkout button offers (`checkout::checkout_offer`).
+    pub checkout: CheckoutOffer,
+}
+
 impl Billing {
+    /// The user's plan and the decisions that follow from it, their subscription, their
+    /// address and a seat in a paid team.
+    pub async fn plan_view(&self, user_id: Uuid) -> Result<PlanView, sqlx::Error> {
+        let plan = self.plan(user_id).await?;
+        let own = self.store.subscription_of(user_id).await?.map(|s| s.status);
+        let verified = self
+            .store
+            .user_by_id(user_id)
+            .await?
+            .is_some_and(|u| u.email_confirmed_at.is_some());
+        let paid = personal_paid(plan.plan_type, own);
+        let checkout = checkout_offer(verified, paid, self.member_paid(user_id).await?);
+        Ok(PlanView {
+            plan,
+            paid,
+            checkout,
+        })
+    }
+
     /// The user's plan now (the Free Trial when they never had another).
     pub async fn plan(&self, user_id: Uuid) -> Result<PlanRow, sqlx::Error> {
         self.store.plan_for(user_id, self.clock.now()).await

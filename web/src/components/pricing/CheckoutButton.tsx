@@ -4,18 +4,10 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { track } from "../../lib/analytics";
 import { createCheckout } from "../../lib/api/billing";
 import { ApiError } from "../../lib/api/client";
-import { useEntitlements, usePlan, useSubscription } from "../../lib/api/queries";
+import { useEntitlements, usePlan } from "../../lib/api/queries";
 import type { Product } from "../../lib/api/types";
 import { useAuth } from "../../lib/auth/AuthProvider";
-import {
-  CHECKOUT_MESSAGES,
-  checkoutBlock,
-  checkoutDisabled,
-  checkoutLabel,
-  checkoutUrls,
-  isPaid,
-  type CheckoutState,
-} from "../../lib/billing/rules";
+import { CHECKOUT_MESSAGES, checkoutLabel, checkoutUrls, LOADING_LABEL, SIGNED_OUT_LABEL } from "../../lib/billing/rules";
 import { redirect } from "../../lib/redirect";
 import { teamPlanName } from "../../lib/team/format";
 import { buttonStyles } from "../ui/Button";
@@ -23,7 +15,6 @@ import { buttonStyles } from "../ui/Button";
 export function CheckoutButton({ product, className }: { product: Product; className?: string }) {
   const auth = useAuth();
   const plan = usePlan();
-  const subscription = useSubscription();
   const entitlements = useEntitlements();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -31,21 +22,17 @@ export function CheckoutButton({ product, className }: { product: Product; class
   const intentStarted = useRef(false);
 
   const signedIn = auth.status === "signedIn";
-  // A seat in a paid team is the paid plan already: nobody pays twice without being told.
+  // The server decides (`Plan.checkout`, a seat in a paid team included); the team's name comes
+  // from the entitlements, for the note under the button.
   const viaTeam = signedIn && entitlements.data?.source === "team" ? entitlements.data.team : null;
-  const state: CheckoutState = {
-    busy,
-    loading: auth.status === "loading" || (signedIn && (plan.isPending || subscription.isPending || entitlements.isPending)),
-    signedIn,
-    verified: signedIn && Boolean(auth.user.email_confirmed_at),
-    current: signedIn && (isPaid(plan.data, subscription.data) || viaTeam !== null),
-    mode: product.mode,
-  };
-  const label = checkoutLabel(state);
+  const loading = busy || auth.status === "loading" || (signedIn && (plan.isPending || entitlements.isPending));
+  const offer = plan.data?.checkout;
+  const label = loading || !offer ? LOADING_LABEL : checkoutLabel(offer, product.mode);
+  const disabled = loading || !offer || offer === "current_plan";
   // Where a signed-out visitor comes back to after sign-up, verification and sign-in: this page, ready to pay.
   const intent = `/pricing?checkout=${encodeURIComponent(product.priceId)}`;
   const wantsCheckout = params.get("checkout") === product.priceId;
-  const ready = !checkoutDisabled(state) && !checkoutBlock(state);
+  const ready = !disabled && offer === "available";
 
   async function start() {
     setBusy(true);
@@ -79,10 +66,13 @@ export function CheckoutButton({ product, className }: { product: Product; class
 
   async function onClick() {
     track("pricing_interaction", { action: "checkout_click", product: product.id, label });
-    const block = checkoutBlock(state);
-    if (block) {
-      toast.error(block.message);
-      if (block.reason === "signIn") void navigate(`/signin?next=${encodeURIComponent(intent)}`);
+    if (!signedIn) {
+      toast.error(CHECKOUT_MESSAGES.signIn);
+      void navigate(`/signin?next=${encodeURIComponent(intent)}`);
+      return;
+    }
+    if (offer === "verify_email") {
+      toast.error(CHECKOUT_MESSAGES.verify);
       return;
     }
     await start();
@@ -91,7 +81,7 @@ export function CheckoutButton({ product, className }: { product: Product; class
   // Signed out, or the session check not yet done (the prerendered HTML): a working link to sign-up
   // with the intent. A signed-in visitor sees the real state as soon as the check ends.
   if (auth.status !== "signedIn") {
-    const signedOutLabel = checkoutLabel({ ...state, busy: false, loading: false, signedIn: false });
+    const signedOutLabel = SIGNED_OUT_LABEL;
     return (
       <Link
         to={`/signup?next=${encodeURIComponent(intent)}`}
@@ -110,14 +100,14 @@ export function CheckoutButton({ product, className }: { product: Product; class
     <button
       type="button"
       onClick={() => void onClick()}
-      disabled={checkoutDisabled(state)}
-      aria-busy={state.busy || state.loading}
+      disabled={disabled}
+      aria-busy={loading}
       className={buttonStyles("primary", className)}
     >
       {label}
     </button>
   );
-  if (!viaTeam || isPaid(plan.data, subscription.data)) return button;
+  if (!viaTeam || plan.data?.paid) return button;
   return (
     <>
       {button}

@@ -186,7 +186,7 @@ describe("Dashboard", () => {
     expect(within(management).queryByText("Renews")).not.toBeInTheDocument();
   });
 
-  it("counts an active subscription as paid even when the plan row still says free", async () => {
+  it("renders the server's `paid` even when the plan row still says free", async () => {
     const user = db.createUser({ email: "pro@example.com", plan: "monthly" });
     db.plans.get(user.id)!.plan_type = "free";
     renderApp("/dashboard", { signedInAs: "pro@example.com" });

@@ -10,7 +10,8 @@ import { getJoinableTeams, getJoinRequests, getTeam } from "./team";
 import type { Device, JoinableTeam, JoinRequest, Plan, Product, Subscription, Team } from "./types";
 
 export const queryKeys = {
-  plan: (userId: string) => ["plan", userId] as const,
+  /** The plan's decisions (`checkout`) follow the address's verification: a new one is a new answer. */
+  plan: (userId: string, verified: boolean) => ["plan", userId, verified] as const,
   subscription: (userId: string) => ["subscription", userId] as const,
   products: ["products"] as const,
   devices: (userId: string) => ["devices", userId] as const,
@@ -28,7 +29,7 @@ export function usePlan() {
   const { user } = useAuth();
   const userId = user?.id ?? "";
   return useQuery({
-    queryKey: queryKeys.plan(userId),
+    queryKey: queryKeys.plan(userId, Boolean(user?.email_confirmed_at)),
     enabled: Boolean(user),
     queryFn: async (): Promise<Plan> => {
       try {

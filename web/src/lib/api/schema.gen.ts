@@ -4956,10 +4956,20 @@ export interface components {
     };
     /** @description The spec's `user_plans` row. */
     PlanBody: {
+      /**
+       * @description What the pricing page's checkout button offers: `verify_email` (the address first),
+       *     `current_plan` (paid already, personally or through a seat in a paid team) or `available`.
+       */
+      checkout: string;
       /** Format: date-time */
       created_at: string;
       /** Format: uuid */
       id: string;
+      /**
+       * @description Paid on the personal plan: the plan is `monthly` or the user's own subscription is active
+       *     or trialing (a seat in a paid team is not; see `GET /api/entitlements`).
+       */
+      paid: boolean;
       /** Format: date-time */
       plan_started_at: string;
       /** @description `free` or `monthly`. */

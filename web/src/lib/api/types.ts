@@ -21,7 +21,9 @@ export type VerifyAnswer = Schemas["VerifyAnswer"];
 export type ApiErrorBody = Schemas["ErrorBody"];
 
 export type PlanType = "free" | "monthly";
-export type Plan = Narrow<Schemas["PlanBody"], "plan_type", PlanType>;
+/** What the pricing page's checkout button offers (`Plan.checkout`, decided by the server). */
+export type CheckoutOffer = "verify_email" | "current_plan" | "available";
+export type Plan = Narrow<Narrow<Schemas["PlanBody"], "plan_type", PlanType>, "checkout", CheckoutOffer>;
 export type SubscriptionStatus =
   "active" | "trialing" | "canceled" | "incomplete" | "incomplete_expired" | "past_due" | "unpaid" | "paused" | "not_started";
 export type Subscription = Narrow<Schemas["SubscriptionBody"], "subscription_status", SubscriptionStatus>;

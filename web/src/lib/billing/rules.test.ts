@@ -1,25 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api/client";
-import type { Plan, Product, Subscription, SubscriptionStatus } from "../api/types";
+import type { CheckoutMode, CheckoutOffer, Product, Subscription, SubscriptionStatus } from "../api/types";
 import {
   cardBrandName,
   CHECKOUT_MESSAGES,
-  checkoutBlock,
-  checkoutDisabled,
   checkoutLabel,
   checkoutUrls,
   DEFAULT_PRODUCT,
   featuredProduct,
   freePlanFor,
-  isPaid,
   isSubscribed,
   periodEnd,
   PLAN_FEATURES,
   planName,
   planSummary,
   SUBSCRIPTION_STATUS_TEXT,
+  SIGNED_OUT_LABEL,
   subscriptionRefetchError,
-  type CheckoutState,
 } from "./rules";
 
 function subscription(overrides: Partial<Subscription> = {}): Subscription {
@@ -32,10 +29,6 @@ function subscription(overrides: Partial<Subscription> = {}): Subscription {
     payment_method_last4: "4242",
     ...overrides,
   };
-}
-
-function plan(planType: Plan["plan_type"]): Plan {
-  return { ...freePlanFor("u1", new Date("2026-01-01T00:00:00Z")), plan_type: planType };
 }
 
 describe("subscribed and paid", () => {
@@ -59,15 +52,6 @@ describe("subscribed and paid", () => {
     expect(isSubscribed(undefined)).toBe(false);
   });
 
-  it("counts a user as paid when the plan is monthly or the subscription is active or trialing", () => {
-    expect(isPaid(plan("monthly"), null)).toBe(true);
-    expect(isPaid(plan("free"), subscription({ subscription_status: "trialing" }))).toBe(true);
-    expect(isPaid(undefined, subscription())).toBe(true);
-    expect(isPaid(plan("free"), subscription({ subscription_status: "canceled" }))).toBe(false);
-    expect(isPaid(plan("free"), null)).toBe(false);
-    expect(isPaid(undefined, undefined)).toBe(false);
-  });
-
   it("falls back to a free, active plan stamped with the given time", () => {
     const now = new Date("2026-02-03T04:05:06Z");
     expect(freePlanFor("u9", now)).toEqual({
@@ -82,45 +66,27 @@ describe("subscribed and paid", () => {
       stripe_subscription_id: null,
       stripe_customer_id: null,
       subscription_id: null,
+      paid: false,
+      checkout: "available",
     });
   });
 });
 
 describe("the checkout button", () => {
-  const ready: CheckoutState = {
-    busy: false,
-    loading: false,
-    signedIn: true,
-    verified: true,
-    current: false,
-    mode: "subscription",
-  };
-  const cases: [string, Partial<CheckoutState>, string, boolean][] = [
-    ["while a checkout starts", { busy: true }, "Loading...", true],
-    ["while the session or plan loads", { loading: true, signedIn: false }, "Loading...", true],
-    ["signed out", { signedIn: false, verified: false }, "Sign In Required", false],
-    ["unverified", { verified: false }, "Verify Email First", false],
-    ["unverified with a plan (verification first)", { verified: false, current: true }, "Verify Email First", false],
-    ["already subscribed", { current: true }, "Current Plan", true],
-    ["ready to subscribe", {}, "Start Subscription", false],
-    ["ready to buy a one-off product", { mode: "payment" }, "Buy Now", false],
+  const cases: [CheckoutOffer, CheckoutMode, string][] = [
+    ["verify_email", "subscription", "Verify Email First"],
+    ["current_plan", "subscription", "Current Plan"],
+    ["available", "subscription", "Start Subscription"],
+    ["available", "payment", "Buy Now"],
   ];
-  it.each(cases)("%s: says %j", (_name, overrides, label, disabled) => {
-    const state = { ...ready, ...overrides };
-    expect(checkoutLabel(state)).toBe(label);
-    expect(checkoutDisabled(state)).toBe(disabled);
+  it.each(cases)("words the server's %s offer for a %s product as %j", (offer, mode, label) => {
+    expect(checkoutLabel(offer, mode)).toBe(label);
   });
 
-  it("blocks signed-out and unverified users before asking the API, with the spec's messages", () => {
-    expect(checkoutBlock({ signedIn: false, verified: false })).toEqual({
-      reason: "signIn",
-      message: "Please sign in to continue",
-    });
-    expect(checkoutBlock({ signedIn: true, verified: false })).toEqual({
-      reason: "verify",
-      message: "Please verify your email address before subscribing",
-    });
-    expect(checkoutBlock({ signedIn: true, verified: true })).toBeNull();
+  it("has the spec's signed-out label and messages", () => {
+    expect(SIGNED_OUT_LABEL).toBe("Sign In Required");
+    expect(CHECKOUT_MESSAGES.signIn).toBe("Please sign in to continue");
+    expect(CHECKOUT_MESSAGES.verify).toBe("Please verify your email address before subscribing");
     expect(CHECKOUT_MESSAGES.noUrl).toBe("No checkout URL received");
     expect(CHECKOUT_MESSAGES.failed).toBe("Failed to start checkout process");
   });

@@ -1,9 +1,9 @@
-//! The web's product rules in one place (spec §4, §5, §6, §8, §9): who counts as subscribed or paid,
-//! what the checkout button says and when it refuses, how plans and subscriptions are named. Pure
-//! functions and constants: query hooks and components call them and repeat none of them.
+//! The web's billing wording in one place (spec §4, §5, §6, §8, §9): what the checkout button says
+//! for the API's decisions (`Plan.paid`, `Plan.checkout`), how plans and subscriptions are named.
+//! Pure functions and constants: query hooks and components call them and repeat none of them.
 
 import { ApiError } from "../api/client";
-import type { CheckoutMode, Plan, PlanType, Product, Subscription } from "../api/types";
+import type { CheckoutMode, CheckoutOffer, Plan, PlanType, Product, Subscription } from "../api/types";
 
 // --- Subscribed and paid -------------------------------------------------------------------------
 
@@ -17,12 +17,8 @@ export function isSubscribedStatus(status: Subscription["subscription_status"] |
   return status === "active" || status === "trialing";
 }
 
-/** Paid when the plan says monthly, or the active-subscription check passes. */
-export function isPaid(plan: Plan | undefined, subscription: Subscription | null | undefined): boolean {
-  return plan?.plan_type === "monthly" || isSubscribed(subscription);
-}
-
-/** The fallback for a plan that cannot be read: free and active (a warning is logged, nothing shown). */
+/** The fallback for a plan that cannot be read: free and active (a warning is logged, nothing shown).
+ * Its decisions are the free plan's: the API checks the rest when the button is clicked. */
 export function freePlanFor(userId: string, now: Date = new Date()): Plan {
   const at = now.toISOString();
   return {
@@ -37,6 +33,8 @@ export function freePlanFor(userId: string, now: Date = new Date()): Plan {
     stripe_subscription_id: null,
     stripe_customer_id: null,
     subscription_id: null,
+    paid: false,
+    checkout: "available",
   };
 }
 
@@ -45,28 +43,16 @@ export function freePlanFor(userId: string, now: Date = new Date()): Plan {
 export type CheckoutLabel =
   "Loading..." | "Sign In Required" | "Verify Email First" | "Current Plan" | "Start Subscription" | "Buy Now";
 
-export interface CheckoutState {
-  /** A checkout is being started. */
-  busy: boolean;
-  /** The session, or a signed-in user's plan or subscription, is still loading. */
-  loading: boolean;
-  signedIn: boolean;
-  verified: boolean;
-  /** Already paid (see isPaid). */
-  current: boolean;
-  mode: CheckoutMode;
-}
+/** The label while the session, the plan or a checkout is loading. */
+export const LOADING_LABEL: CheckoutLabel = "Loading...";
+/** The label for a signed-out visitor (no plan answer: the prerendered page too). */
+export const SIGNED_OUT_LABEL: CheckoutLabel = "Sign In Required";
 
-export function checkoutLabel(state: CheckoutState): CheckoutLabel {
-  if (state.busy || state.loading) return "Loading...";
-  if (!state.signedIn) return "Sign In Required";
-  if (!state.verified) return "Verify Email First";
-  if (state.current) return "Current Plan";
-  return state.mode === "subscription" ? "Start Subscription" : "Buy Now";
-}
-
-export function checkoutDisabled(state: CheckoutState): boolean {
-  return state.busy || state.loading || checkoutLabel(state) === "Current Plan";
+/** The wording of the API's `Plan.checkout` offer for a product of `mode`. */
+export function checkoutLabel(offer: CheckoutOffer, mode: CheckoutMode): CheckoutLabel {
+  if (offer === "verify_email") return "Verify Email First";
+  if (offer === "current_plan") return "Current Plan";
+  return mode === "subscription" ? "Start Subscription" : "Buy Now";
 }
 
 export const CHECKOUT_MESSAGES = {
@@ -75,16 +61,6 @@ export const CHECKOUT_MESSAGES = {
   noUrl: "No checkout URL received",
   failed: "Failed to start checkout process",
 } as const;
-
-/** Why checkout cannot start without asking the API (which checks the rest), or null. */
-export function checkoutBlock(user: {
-  signedIn: boolean;
-  verified: boolean;
-}): { reason: "signIn" | "verify"; message: string } | null {
-  if (!user.signedIn) return { reason: "signIn", message: CHECKOUT_MESSAGES.signIn };
-  if (!user.verified) return { reason: "verify", message: CHECKOUT_MESSAGES.verify };
-  return null;
-}
 
 /** Where Stripe sends the browser back: /success with its session id, or /pricing on cancel. */
 export function checkoutUrls(origin: string): { success_url: string; cancel_url: string } {

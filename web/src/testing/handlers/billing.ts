@@ -1,9 +1,19 @@
 //! The plan, the catalogue, the subscription, checkout and the billing portal (docs/api.md "Plans and billing").
 
 import { HttpResponse } from "msw";
-import { isSubscribed } from "../../lib/billing/rules";
+import type { Plan } from "../../lib/api/types";
 import { db, PRODUCTS } from "../db";
+import { checkoutOffer } from "../planDecisions";
 import { type MockRoute, apiError, readBody, authenticate, origin } from "./common";
+
+/** The caller's plan row with the offer for their state now (`Plan.checkout`, planDecisions.ts). */
+function planOf(userId: string): Plan {
+  if (!db.plans.has(userId)) db.plans.set(userId, db.newPlan(userId, "free"));
+  const plan = db.plans.get(userId)!;
+  const team = db.team.teamOf(userId);
+  const verified = Boolean(db.userById(userId)?.user.email_confirmed_at);
+  return { ...plan, checkout: checkoutOffer({ verified, paid: plan.paid, teamPaid: Boolean(team && db.team.paid(team)) }) };
+}
 
 export const billingRoutes: MockRoute[] = [
   {
@@ -12,9 +22,7 @@ export const billingRoutes: MockRoute[] = [
     resolver: ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
-      const userId = auth.row.user.id;
-      if (!db.plans.has(userId)) db.plans.set(userId, db.newPlan(userId, "free"));
-      return HttpResponse.json(db.plans.get(userId));
+      return HttpResponse.json(planOf(auth.row.user.id));
     },
   },
   {
@@ -41,12 +49,8 @@ export const billingRoutes: MockRoute[] = [
       const { user } = auth.row;
       if (!user.email_confirmed_at)
         return apiError(403, "email_not_verified", "Please verify your email address before subscribing");
-      const sub = db.subscriptions.get(user.id);
-      if (sub && sub.price_id === priceId && isSubscribed(sub))
-        return apiError(409, "already_subscribed", "You already have this subscription");
-      // A seat in a paid team counts as having the plan: teams buy the same price per seat.
-      const team = db.team.teamOf(user.id);
-      if (team && db.team.paid(team) && priceId === PRODUCTS[0]!.priceId)
+      // The plan's own decision refuses: paid already, personally or through a seat in a paid team.
+      if (planOf(user.id).checkout === "current_plan" && priceId === PRODUCTS[0]!.priceId)
         return apiError(409, "already_subscribed", "You already have this subscription");
       const own = origin(request);
       if (![successUrl, cancelUrl].every((url) => url.startsWith(`${own}/`)))
@@ -75,6 +79,8 @@ export const billingRoutes: MockRoute[] = [
       const at = db.iso(db.now());
       Object.assign(plan, {
         plan_type: "monthly",
+        paid: true,
+        checkout: "current_plan",
         plan_updated_at: at,
         updated_at: at,
         stripe_customer_id: "cus_mock",

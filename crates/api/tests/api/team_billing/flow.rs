@@ -57,6 +57,13 @@ each_backend!(
         }
         let (status, v) = body(b.app.post_auth("/api/checkout", &outsider.token, crate::billing::checkout_body()).await).await;
         assert_eq!(status, StatusCode::OK, "{v}");
+        // The plan answer says so before anyone clicks: the seat is the current plan, not a personal payment.
+        for p in [&owner, &member] {
+            let plan = crate::plans::plan(&b.app, &p.token).await;
+            assert_eq!((plan["paid"].as_bool(), plan["checkout"].as_str()), (Some(false), Some("current_plan")), "{plan}");
+        }
+        let plan = crate::plans::plan(&b.app, &outsider.token).await;
+        assert_eq!((plan["paid"].as_bool(), plan["checkout"].as_str()), (Some(false), Some("available")), "{plan}");
 
         // Calls use the same entitlements: a member's call is not a free one.
         let (status, c) = body(b.app.post_auth("/api/calls", &member.token, json!({"client_call_id": "c1"})).await).await;

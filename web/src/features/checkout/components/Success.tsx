@@ -74,7 +74,8 @@ export function Success({ user }: { user: User }) {
       confirmCheckout(sessionId)
         .then(({ plan, subscription }) => {
           if (cancelled) return;
-          queryClient.setQueryData(queryKeys.plan(user.id), plan);
+          // Only a verified address pays, so the answer is the verified user's plan.
+          queryClient.setQueryData(queryKeys.plan(user.id, true), plan);
           queryClient.setQueryData(queryKeys.subscription(user.id), subscription);
           toast.success("Subscription activated successfully!");
           setState("done");

@@ -12,7 +12,6 @@ import type { Subscription, User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import {
   cardBrandName,
-  isPaid,
   PAID_PLAN_BADGE,
   periodEnd,
   planName,
@@ -242,7 +241,8 @@ export function DashboardContent({ user }: { user: User }) {
   const failed = entitlements.data === undefined && entitlements.errorUpdateCount > 0;
   if (plan.isPending || (entitlements.isPending && !failed)) return <DashboardSkeleton />;
 
-  const personal = isPaid(plan.data, subscription.data);
+  // The server decides (`Plan.paid`): the plan, or the user's own subscription.
+  const personal = plan.data?.paid ?? false;
   // Only the user's own subscription is known: offer no free-plan upgrade to someone a team may pay for.
   const unknown = failed && !personal;
   // A seat in a paid team gives the paid plan too (docs/teams.md: entitlements' `source`).

@@ -9,7 +9,7 @@ export const errorMessage = (error: unknown) => (error instanceof ApiError ? err
 
 /**
  * Puts the team an action answered into the cache (or null once the caller left it), and reads
- * entitlements again: a seat gained or lost changes the plan.
+ * entitlements and the plan's decisions again: a seat gained or lost changes the plan.
  */
 export function useTeamCache() {
   const client = useQueryClient();
@@ -19,6 +19,7 @@ export function useTeamCache() {
     set(team: Team | null) {
       client.setQueryData(key, team);
       void client.invalidateQueries({ queryKey: ["entitlements"] });
+      void client.invalidateQueries({ queryKey: ["plan"] });
     },
     /** After a refusal that may mean the page is out of date (someone else changed the team). */
     refresh() {
