@@ -112,9 +112,13 @@ const gz = (buffer) => gzipSync(buffer, { level: 9 }).length;
 const STATIC_IMPORT = /(?:^|[^\w$.])(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"']+\.js)["']/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+\.js)["']\s*\)/g;
 
+/** Island chunks only an interaction or a signed-in session loads (as in build/islands.check.ts). */
+const AFTER_INTERACTION = /^(DownloadModal|posthog|pricingLive)-/;
+
 /**
- * Gzip bytes of what a first visit to `path` loads: the HTML, its stylesheets, and every module its
- * scripts import statically (lazy chunks such as the demo player are not counted; they load later).
+ * Gzip bytes of what a first visit to `path` loads before any interaction: the HTML, its stylesheets,
+ * every module its scripts import statically, and the islands' chunks with every island in view (the
+ * demo player included; not the download chooser, PostHog after consent or the signed-in pricing).
  */
 export async function pageWeight(base, path) {
   const get = async (url) => Buffer.from(await (await fetch(url, { headers: { "accept-encoding": "identity" } })).arrayBuffer());
@@ -136,7 +140,12 @@ export async function pageWeight(base, path) {
     if (js.has(url)) continue;
     const body = await get(url);
     js.set(url, gz(body));
-    for (const m of body.toString("utf8").matchAll(STATIC_IMPORT)) queue.push(new URL(m[1], url).href);
+    const code = body.toString("utf8");
+    for (const m of code.matchAll(STATIC_IMPORT)) queue.push(new URL(m[1], url).href);
+    // The islands (web/src/features/marketing/islands) load their chunks at start or on sight.
+    for (const m of code.matchAll(DYNAMIC_IMPORT)) {
+      if (!AFTER_INTERACTION.test(m[1].split("/").pop())) queue.push(new URL(m[1], url).href);
+    }
   }
   let cssBytes = 0;
   for (const href of css) cssBytes += gz(await get(href));

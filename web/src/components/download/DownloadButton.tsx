@@ -1,6 +1,7 @@
 import { Download } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { buttonStyles, type ButtonVariant } from "../ui/Button";
+import { Island } from "../ui/Island";
 import { useHydrated } from "../ui/useHydrated";
 
 // The modal is only fetched when someone asks for it, keeping landing pages light.
@@ -11,11 +12,21 @@ const DownloadModal = lazy(() => import("./DownloadModal").then((m) => ({ defaul
  * download page, so a click that comes too early (or without JavaScript) still leads to the chooser's
  * instructions instead of doing nothing; once hydrated it is the button that opens the chooser.
  */
-export function DownloadButton({
-  label = "Download for Mac",
-  variant = "primary",
-  className,
-}: { label?: string; variant?: ButtonVariant; className?: string } = {}) {
+export function DownloadButton(props: DownloadButtonProps = {}) {
+  return (
+    <Island name="download" props={props}>
+      <DownloadButtonContent {...props} />
+    </Island>
+  );
+}
+
+export interface DownloadButtonProps {
+  label?: string;
+  variant?: ButtonVariant;
+  className?: string;
+}
+
+export function DownloadButtonContent({ label = "Download for Mac", variant = "primary", className }: DownloadButtonProps = {}) {
   const [open, setOpen] = useState(false);
   const hydrated = useHydrated();
   const content = (

@@ -8,6 +8,7 @@ import { useFocusTrap } from "../ui/Modal";
 import { useHydrated } from "../ui/useHydrated";
 import { buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
+import { Island } from "../ui/Island";
 
 /** The spec: the bar turns white with a shadow after this much scrolling. */
 export const NAV_SHADOW_AFTER_PX = 10;
@@ -109,7 +110,16 @@ function UserMenu({ email }: { email: string }) {
   );
 }
 
+/** The navigation bar; on prerendered public pages an island (its menu and account state load on their own). */
 export function NavBar({ className }: { className?: string } = {}) {
+  return (
+    <Island name="nav" props={className ? { className } : undefined}>
+      <NavBarContent className={className} />
+    </Island>
+  );
+}
+
+export function NavBarContent({ className }: { className?: string } = {}) {
   const auth = useAuth();
   const scrolled = useScrolledPast(NAV_SHADOW_AFTER_PX);
   const [mobileOpen, setMobileOpen] = useState(false);

@@ -5,6 +5,7 @@ import { useAuth } from "../../lib/auth/AuthProvider";
 import { featuredProduct, PLAN_FEATURES, PLAN_NAMES } from "../../lib/billing/rules";
 import { Button, buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
+import { Island } from "../ui/Island";
 import { CheckoutButton } from "./CheckoutButton";
 
 function Features({ items }: { items: string[] }) {
@@ -26,15 +27,7 @@ function formatPrice(amount: number, currency: string) {
   );
 }
 
-/** The Free Trial and paid cards with the checkout button; used on /pricing, the landing pages and the dashboard. */
-export function PricingSection({
-  id = "pricing",
-  title = "Simple, Transparent Pricing",
-  subtitle = "Start free. Upgrade when live hints start closing deals.",
-  headingLevel = 2,
-  className,
-  onDashboard = false,
-}: {
+export interface PricingSectionProps {
   id?: string;
   title?: string;
   subtitle?: string;
@@ -42,7 +35,28 @@ export function PricingSection({
   className?: string;
   /** Embedded in the dashboard, which shows it to free users: the Free Trial is their current plan. */
   onDashboard?: boolean;
-} = {}) {
+}
+
+/**
+ * The Free Trial and paid cards with the checkout button; used on /pricing, the landing pages and the
+ * dashboard. On prerendered public pages an island: the buttons show the signed-in state once on sight.
+ */
+export function PricingSection(props: PricingSectionProps = {}) {
+  return (
+    <Island name="pricing" props={props}>
+      <PricingSectionContent {...props} />
+    </Island>
+  );
+}
+
+export function PricingSectionContent({
+  id = "pricing",
+  title = "Simple, Transparent Pricing",
+  subtitle = "Start free. Upgrade when live hints start closing deals.",
+  headingLevel = 2,
+  className,
+  onDashboard = false,
+}: PricingSectionProps = {}) {
   const auth = useAuth();
   const products = useProducts();
   const product = featuredProduct(products.data);

@@ -25,3 +25,9 @@ export const marketingRoutes: MarketingRoute[] = marketingPaths.map((path) => ({
   path: path.slice(1),
   file: routeFileFor(path),
 }));
+
+/**
+ * The prerendered public pages served as static HTML with islands (no React Router app at start): the
+ * marketing pages and the public documents. Sign-in and sign-up stay pages of the React app.
+ */
+export const islandPaths: string[] = [...marketingPaths, "/pricing", "/privacy", "/terms", "/support", "/download"];

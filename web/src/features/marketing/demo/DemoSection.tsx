@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Island } from "../../../components/ui/Island";
 import { DemoView } from "./DemoView";
 import { demoScript } from "./script";
 import { LAST_STEP } from "./timing";
@@ -10,6 +11,14 @@ const DemoPlayer = lazy(() => import("./DemoPlayer"));
  * the animated player's code is fetched only once the block comes near the viewport.
  */
 export function DemoSection() {
+  return (
+    <Island name="demo">
+      <DemoSectionContent />
+    </Island>
+  );
+}
+
+export function DemoSectionContent() {
   const root = useRef<HTMLDivElement>(null);
   const [load, setLoad] = useState(false);
 
