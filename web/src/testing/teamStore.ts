@@ -1,10 +1,40 @@
-//! The mock API's team tables (docs/teams.md "Data"): teams, memberships, invitations and the team's
-//! checkout sessions, domain-join requests, with the rules the service applies (a user in one team at most, a pending invite
-//! holds a seat, an invite of the same address replaces the open one). Part of `db`.
+//! The mock API's team state (docs/teams.md "Data"): teams, memberships, invitations, join requests
+//! and the team's checkout sessions. The decisions of the `Team` answer are fixture data: each role's
+//! `may`, `invite_roles` and whom it may remove or re-role (`roles`), and per role or per e-mail
+//! overrides of any other field (`answers`), set by the test that seeds the team.
 
-import type { InviteRole, Team, TeamRole, TeamSubscription } from "../lib/api/types";
-import { isSubscribedStatus } from "../lib/billing/rules";
-import { teamDecisions } from "./teamDecisions";
+import type { InviteRole, Team, TeamPermissions, TeamRole, TeamSubscription } from "../lib/api/types";
+
+export interface RoleFixture {
+  may: TeamPermissions;
+  invite_roles: InviteRole[];
+  /** The roles of the members whose rows say `may_remove`, `may_change_role`. */
+  removes: TeamRole[];
+  reroles: TeamRole[];
+}
+export type TeamRoles = Record<TeamRole, RoleFixture>;
+
+const NOTHING: TeamPermissions = {
+  ...{ rename: false, invite: false, approve_join: false, configure_domain_join: false, leave: true },
+  ...{ transfer: false, delete: false, manage_billing: false, buy_seats: false, change_seats: false },
+};
+const OWNER: TeamPermissions = {
+  ...NOTHING,
+  ...{ rename: true, invite: true, approve_join: true, configure_domain_join: true, leave: false },
+  ...{ transfer: true, delete: true, manage_billing: true },
+};
+/** Fixtures of what the server answers each role of a team without a subscription, and of a paid one. */
+export const UNPAID_TEAM: TeamRoles = {
+  owner: {
+    may: { ...OWNER, buy_seats: true },
+    invite_roles: ["member", "admin"],
+    removes: ["admin", "member"],
+    reroles: ["admin", "member"],
+  },
+  admin: { may: { ...NOTHING, invite: true, approve_join: true }, invite_roles: ["member"], removes: ["member"], reroles: [] },
+  member: { may: NOTHING, invite_roles: [], removes: [], reroles: [] },
+};
+export const PAID_TEAM: TeamRoles = { ...UNPAID_TEAM, owner: { ...UNPAID_TEAM.owner, may: { ...OWNER, change_seats: true } } };
 
 export interface TeamRow {
   id: string;
@@ -13,19 +43,18 @@ export interface TeamRow {
   /** The subscription item's quantity; 0 before checkout. */
   seats: number;
   subscription: TeamSubscription | null;
-  /** The team's own Stripe customer: created when its first checkout starts. */
-  customerId?: string | null;
+  customerId: string | null;
   joinDomain: string | null;
-  createdAt: number;
+  roles: TeamRoles;
+  /** Fields of the answer by the viewer's role or e-mail (`paid`, `payment_failed`, `domain_join_offer`...). */
+  answers: Record<string, Partial<Team>>;
 }
-
 export interface MemberRow {
   teamId: string;
   userId: string;
   role: TeamRole;
   joinedAt: number;
 }
-
 export interface InviteRow {
   id: string;
   teamId: string;
@@ -39,7 +68,6 @@ export interface InviteRow {
   declinedAt: number | null;
   revokedAt: number | null;
 }
-
 export interface JoinRequestRow {
   id: string;
   teamId: string;
@@ -48,136 +76,90 @@ export interface JoinRequestRow {
   decidedAt: number | null;
   decision: "approved" | "denied" | null;
 }
-
-export interface TeamCheckoutRow {
+export type TeamSnapshot = Pick<ReturnType<typeof tables>, "members" | "invites" | "joinRequests"> & {
+  teams: [string, TeamRow][];
+  checkouts: [string, TeamCheckoutRow][];
+};
+interface TeamCheckoutRow {
   id: string;
   teamId: string;
   seats: number;
   paid: boolean;
 }
 
-export interface TeamSnapshot {
-  teams: [string, TeamRow][];
-  members: MemberRow[];
-  invites: InviteRow[];
-  checkouts: [string, TeamCheckoutRow][];
-  joinRequests?: JoinRequestRow[];
-}
-
 export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
+
+const tables = () => ({
+  teams: new Map<string, TeamRow>(),
+  members: [] as MemberRow[],
+  invites: [] as InviteRow[],
+  checkouts: new Map<string, TeamCheckoutRow>(),
+  joinRequests: [] as JoinRequestRow[],
+  /** Stripe's billing portal cannot be opened (`502 portal_failed`). */
+  portalDown: false,
+});
 
 interface Deps {
   now: () => number;
   uuid: () => string;
   iso: (ms: number) => string;
   emailOf: (userId: string) => string | undefined;
-  callsThisMonth: (userId: string) => number;
-  /** The user's own subscription counts as subscribed. */
-  personalPaid: (userId: string) => boolean;
-  /** `teams::domain_join_offer` for the user as owner. */
-  domainJoinOffer: (userId: string) => string | null;
 }
 
 export function createTeamStore(deps: Deps) {
   const store = {
-    teams: new Map<string, TeamRow>(),
-    members: [] as MemberRow[],
-    invites: [] as InviteRow[],
-    checkouts: new Map<string, TeamCheckoutRow>(),
-    joinRequests: [] as JoinRequestRow[],
-    /** Stripe's billing portal cannot be opened (`502 portal_failed`). */
-    portalDown: false,
-
-    reset() {
-      store.teams.clear();
-      store.members = [];
-      store.invites = [];
-      store.checkouts.clear();
-      store.joinRequests = [];
-      store.portalDown = false;
-    },
-
-    membershipOf(userId: string): MemberRow | undefined {
-      return store.members.find((m) => m.userId === userId);
-    },
-
-    teamOf(userId: string): TeamRow | undefined {
-      const row = store.membershipOf(userId);
-      return row && store.teams.get(row.teamId);
-    },
-
-    membersOf(teamId: string): MemberRow[] {
-      return store.members.filter((m) => m.teamId === teamId).sort((a, b) => a.joinedAt - b.joinedAt);
-    },
-
-    isPending(invite: InviteRow): boolean {
-      return !invite.acceptedAt && !invite.declinedAt && !invite.revokedAt && invite.expiresAt > deps.now();
-    },
-
+    ...tables(),
+    reset: () => void Object.assign(store, tables()),
+    membershipOf: (userId: string) => store.members.find((m) => m.userId === userId),
+    teamOf: (userId: string) => store.teams.get(store.membershipOf(userId)?.teamId ?? ""),
+    membersOf: (teamId: string) => store.members.filter((m) => m.teamId === teamId).sort((a, b) => a.joinedAt - b.joinedAt),
+    isPending: (i: InviteRow) => !i.acceptedAt && !i.declinedAt && !i.revokedAt && i.expiresAt > deps.now(),
     /** Open (not accepted, declined or revoked) invites, expired ones included: the screen lists those. */
-    openInvites(teamId: string): InviteRow[] {
-      return store.invites.filter((i) => i.teamId === teamId && !i.acceptedAt && !i.declinedAt && !i.revokedAt);
-    },
-
+    openInvites: (teamId: string) =>
+      store.invites.filter((i) => i.teamId === teamId && !i.acceptedAt && !i.declinedAt && !i.revokedAt),
+    inviteByToken: (token: string) => store.invites.find((i) => i.token === token),
+    /** The seats bought, and those held by members and pending invites. */
     seats(team: TeamRow) {
       const used = store.membersOf(team.id).length + store.openInvites(team.id).filter(store.isPending).length;
       return { total: team.seats, used, free: Math.max(0, team.seats - used) };
     },
 
-    /** As `Seats::over_seats`: seats bought (at least 1) below the members; pending invites do not count. */
-    seatsMissing(team: TeamRow): number {
-      const members = store.membersOf(team.id).length;
-      return team.seats >= 1 ? Math.max(0, members - team.seats) : 0;
-    },
-
-    paid(team: TeamRow): boolean {
-      return isSubscribedStatus(team.subscription?.status);
-    },
-
-    /** `Team` as the caller with `userId` sees it. */
+    /** `Team` as the caller with `userId` sees it: the state, and the decisions the fixtures hold. */
     view(team: TeamRow, userId: string): Team {
       const role = store.membershipOf(userId)!.role;
-      const paid = store.paid(team);
-      const seats = store.seats(team);
-      const decided = teamDecisions(role, team.subscription?.status ?? null, seats.used);
-      return {
-        id: team.id,
-        name: team.name,
-        role,
-        seats,
-        seat_range: decided.range,
-        subscription: team.subscription,
-        paid,
-        payment_failed: decided.payment_failed,
-        may: decided.may,
-        invite_roles: decided.invite_roles,
-        join_domain: team.joinDomain,
-        domain_join_offer: role === "owner" ? deps.domainJoinOffer(userId) : null,
-        personal_subscription_overlap: paid && deps.personalPaid(userId),
-        over_seats: store.seatsMissing(team) > 0,
-        seats_missing: store.seatsMissing(team),
+      const { removes, reroles, ...decisions } = team.roles[role];
+      const answer: Team = {
+        ...{
+          id: team.id,
+          name: team.name,
+          role,
+          seats: store.seats(team),
+          subscription: team.subscription,
+          join_domain: team.joinDomain,
+        },
+        ...{
+          seat_range: { min: 1, max: 1000 },
+          paid: team.subscription !== null,
+          payment_failed: false,
+          domain_join_offer: null,
+        },
+        ...{ personal_subscription_overlap: false, over_seats: false, seats_missing: 0, ...decisions },
         members: store.membersOf(team.id).map((m) => ({
-          user_id: m.userId,
-          email: deps.emailOf(m.userId) ?? "",
-          role: m.role,
-          joined_at: deps.iso(m.joinedAt),
-          calls_this_month: deps.callsThisMonth(m.userId),
-          may_remove: decided.mayRemove(m.role),
-          may_change_role: decided.mayChangeRole(m.role),
+          ...{
+            user_id: m.userId,
+            email: deps.emailOf(m.userId) ?? "",
+            role: m.role,
+            joined_at: deps.iso(m.joinedAt),
+            calls_this_month: 0,
+          },
+          ...{ may_remove: removes.includes(m.role), may_change_role: reroles.includes(m.role) },
         })),
-        invites:
-          role === "member"
-            ? []
-            : store.openInvites(team.id).map((i) => ({
-                id: i.id,
-                email: i.email,
-                role: i.role,
-                created_at: deps.iso(i.createdAt),
-                expires_at: deps.iso(i.expiresAt),
-                last_sent_at: deps.iso(i.lastSentAt),
-                expired: i.expiresAt <= deps.now(),
-              })),
+        invites: (decisions.may.invite ? store.openInvites(team.id) : []).map((i) => ({
+          ...{ id: i.id, email: i.email, role: i.role, created_at: deps.iso(i.createdAt), expires_at: deps.iso(i.expiresAt) },
+          ...{ last_sent_at: deps.iso(i.lastSentAt), expired: i.expiresAt <= deps.now() },
+        })),
       };
+      return { ...answer, ...team.answers[role], ...team.answers[deps.emailOf(userId) ?? ""] };
     },
 
     create(name: string, ownerId: string): TeamRow {
@@ -189,36 +171,26 @@ export function createTeamStore(deps: Deps) {
         subscription: null,
         customerId: null,
         joinDomain: null,
-        createdAt: deps.now(),
+        roles: UNPAID_TEAM,
+        answers: {},
       };
       store.teams.set(team.id, team);
       store.members.push({ teamId: team.id, userId: ownerId, role: "owner", joinedAt: deps.now() });
       return team;
     },
 
-    /** A new invite (replacing an open one of the same address in the team); answers its raw token. */
+    /** A new invite (revoking an open one of the same address in the team); answers its raw token. */
     invite(teamId: string, email: string, role: InviteRole): string {
-      const address = email.trim().toLowerCase();
-      for (const open of store.openInvites(teamId)) if (open.email === address) open.revokedAt = deps.now();
-      const token = `inv_${deps.uuid().replace(/-/g, "")}`;
       const at = deps.now();
+      for (const open of store.openInvites(teamId)) if (open.email === email) open.revokedAt = at;
+      const token = `inv_${deps.uuid().replace(/-/g, "")}`;
       store.invites.push({
-        id: deps.uuid(),
-        teamId,
-        email: address,
-        role,
-        token,
-        createdAt: at,
-        expiresAt: at + INVITE_TTL_MS,
-        lastSentAt: at,
-        acceptedAt: null,
-        declinedAt: null,
-        revokedAt: null,
+        ...{ id: deps.uuid(), teamId, email, role, token, createdAt: at, expiresAt: at + INVITE_TTL_MS, lastSentAt: at },
+        ...{ acceptedAt: null, declinedAt: null, revokedAt: null },
       });
       return token;
     },
 
-    /** Asks to join `teamId` unless an undecided request of the user for it exists; answers the request. */
     requestJoin(teamId: string, userId: string): JoinRequestRow {
       const open = store.joinRequests.find((r) => r.teamId === teamId && r.userId === userId && !r.decidedAt);
       if (open) return open;
@@ -226,33 +198,18 @@ export function createTeamStore(deps: Deps) {
       store.joinRequests.push(row);
       return row;
     },
-
-    /** The team's undecided requests, oldest first, leaving out users who are in a team by now. */
-    openJoinRequests(teamId: string): JoinRequestRow[] {
-      return store.joinRequests
-        .filter((r) => r.teamId === teamId && !r.decidedAt && !store.membershipOf(r.userId))
-        .sort((a, b) => a.createdAt - b.createdAt);
-    },
-
-    inviteByToken(token: string): InviteRow | undefined {
-      return store.invites.find((i) => i.token === token);
-    },
+    openJoinRequests: (teamId: string) =>
+      store.joinRequests.filter((r) => r.teamId === teamId && !r.decidedAt && !store.membershipOf(r.userId)),
 
     remove(teamId: string) {
       store.teams.delete(teamId);
       store.members = store.members.filter((m) => m.teamId !== teamId);
-      store.invites = store.invites.filter((i) => i.teamId !== teamId);
-      store.joinRequests = store.joinRequests.filter((r) => r.teamId !== teamId);
     },
 
-    /** The team's Stripe customer, created once (as the first checkout does). */
-    customerOf(team: TeamRow): string {
-      return (team.customerId ??= `cus_team_${team.id.slice(0, 8)}`);
-    },
-
+    /** The team after a paid checkout: its seats, an active subscription, the paid team's decisions. */
     subscribe(team: TeamRow, seats: number, status: TeamSubscription["status"] = "active") {
-      store.customerOf(team);
-      team.seats = seats;
+      team.customerId ??= `cus_team_${team.id.slice(0, 8)}`;
+      Object.assign(team, { seats, roles: team.roles === UNPAID_TEAM ? PAID_TEAM : team.roles });
       team.subscription = {
         status,
         current_period_end: Math.floor(deps.now() / 1000) + 30 * 24 * 3600,
@@ -260,22 +217,40 @@ export function createTeamStore(deps: Deps) {
       };
     },
 
-    snapshot(): TeamSnapshot {
-      return {
-        teams: [...store.teams],
-        members: store.members,
-        invites: store.invites,
-        checkouts: [...store.checkouts],
-        joinRequests: store.joinRequests,
-      };
+    /**
+     * Seeds a team with members and pending invites; `seats` > 0 subscribes it (`status`, active by
+     * default, with PAID_TEAM's decisions unless `roles` says otherwise). Answers the row and the tokens.
+     */
+    seed(
+      input: {
+        name?: string;
+        owner: string;
+        seats?: number;
+        status?: TeamSubscription["status"];
+        members?: { email: string; role?: InviteRole }[];
+        invites?: { email: string; role?: InviteRole }[];
+        joinDomain?: string;
+        roles?: TeamRoles;
+        answers?: Record<string, Partial<Team>>;
+      },
+      userId: (email: string) => string,
+    ) {
+      const team = store.create(input.name ?? "Northwind Sales", userId(input.owner));
+      for (const m of input.members ?? [])
+        store.members.push({ teamId: team.id, userId: userId(m.email), role: m.role ?? "member", joinedAt: deps.now() });
+      if (input.seats) store.subscribe(team, input.seats, input.status);
+      Object.assign(team, {
+        joinDomain: input.joinDomain ?? null,
+        answers: input.answers ?? {},
+        roles: input.roles ?? team.roles,
+      });
+      const tokens = (input.invites ?? []).map((i) => store.invite(team.id, i.email, i.role ?? "member"));
+      return { team, tokens };
     },
 
+    snapshot: (): TeamSnapshot => ({ ...store, teams: [...store.teams], checkouts: [...store.checkouts] }),
     restore(data: TeamSnapshot | undefined) {
-      store.teams = new Map(data?.teams ?? []);
-      store.members = data?.members ?? [];
-      store.invites = data?.invites ?? [];
-      store.checkouts = new Map(data?.checkouts ?? []);
-      store.joinRequests = data?.joinRequests ?? [];
+      Object.assign(store, tables(), data, { teams: new Map(data?.teams ?? []), checkouts: new Map(data?.checkouts ?? []) });
     },
   };
   return store;
