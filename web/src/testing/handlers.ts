@@ -46,17 +46,8 @@ export function toHandler(route: MockRoute, options?: { once?: boolean }) {
 
 export const handlers = routes.map((route) => toHandler(route));
 
-/**
- * A refusal the server decides, as a fixture: `server.use(refuse("post", "/api/auth/signup", 422,
- * "weak_password", "…"))` answers it (every time, or `once`), checked against docs/openapi.json.
- */
-export function refuse(
-  method: MockRoute["method"],
-  path: string,
-  status: number,
-  code: string,
-  message: string,
-  options?: { once?: boolean; headers?: Record<string, string> },
-) {
-  return toHandler({ method, path, resolver: () => apiError(status, code, message, options?.headers) }, options);
-}
+/** A refusal the server decides, as a fixture: `server.use(refuse("post", path, 422, code, message, { once }))`. */
+type Method = MockRoute["method"];
+export const refuse = (method: Method, path: string, status: number, code: string, message: string, options?: RefuseOptions) =>
+  toHandler({ method, path, resolver: () => apiError(status, code, message, options?.headers) }, options);
+type RefuseOptions = { once?: boolean; headers?: Record<string, string> };

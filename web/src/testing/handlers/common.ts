@@ -6,12 +6,9 @@ import type { components } from "../../lib/api/schema.gen";
 import type { Session } from "../../lib/api/types";
 import { db } from "../db";
 
-export interface MockRoute {
-  method: "get" | "post" | "delete" | "put" | "patch";
-  /** OpenAPI path. */
-  path: string;
-  resolver: HttpResponseResolver;
-}
+/** `path`: the OpenAPI path. */
+export type MockRoute = { method: "get" | "post" | "delete" | "put" | "patch"; path: string; resolver: HttpResponseResolver };
+export const route = (method: MockRoute["method"], path: string, resolver: HttpResponseResolver) => ({ method, path, resolver });
 
 export const apiError = (status: number, code: string, message: string, headers?: Record<string, string>) =>
   HttpResponse.json({ error: { code, message } }, { status, headers });
@@ -30,32 +27,25 @@ export async function readBody<K extends keyof components["schemas"]>(request: R
 /** The caller's session and user from the bearer token, or the contract's 401. */
 export function authenticate(request: Request) {
   const header = request.headers.get("Authorization");
-  if (!header) return { error: apiError(401, "not_signed_in", "Please sign in to continue") } as const;
+  if (!header) return { error: apiError(401, "not_signed_in", "Please sign in to continue") };
   const session = db.sessionByAccess(header.replace(/^Bearer\s+/i, ""));
   const row = session && db.userById(session.userId);
-  if (!session || !row)
-    return { error: apiError(401, "invalid_token", "Authentication required. Please sign in again.") } as const;
-  return { session, row, user: row.user } as const;
+  if (!session || !row) return { error: apiError(401, "invalid_token", "Authentication required. Please sign in again.") };
+  return { session, row, user: row.user };
 }
 
+type Caller = Exclude<ReturnType<typeof authenticate>, { error: Response }>;
+type Info = Parameters<HttpResponseResolver>[0];
 /** A route for signed-in callers only: `answer` gets the caller, a 401 goes out otherwise. */
-export function signedIn(
+export const signedIn = (
   method: MockRoute["method"],
   path: string,
-  answer: (
-    caller: Exclude<ReturnType<typeof authenticate>, { error: Response }>,
-    info: Parameters<HttpResponseResolver>[0],
-  ) => Response | Promise<Response>,
-): MockRoute {
-  return {
-    method,
-    path,
-    resolver: (info) => {
-      const caller = authenticate(info.request);
-      return "error" in caller ? caller.error : answer(caller, info);
-    },
-  };
-}
+  answer: (caller: Caller, info: Info) => Response | Promise<Response>,
+) =>
+  route(method, path, (info) => {
+    const caller = authenticate(info.request);
+    return caller.error ?? answer(caller, info);
+  });
 
 /** The 15-minute sudo window as a flag: sign-in and reauthenticate set `passwordAt`. */
 export const REAUTH_WINDOW_MS = 15 * 60_000;
@@ -65,10 +55,13 @@ export const reauthenticationRequired = (session: { passwordAt: number | null })
     : apiError(403, "reauthentication_required", "Please confirm your password to continue.");
 
 const COOKIE = "cw_refresh";
-export function sessionResponse(sessionId: string) {
-  const row = db.sessions.find((s) => s.id === sessionId)!;
+export function sessionResponse(row: ReturnType<typeof db.startSession>) {
+  const [expires_in, expires_at] = [db.accessTtlSeconds, row.accessExpiresAt];
   const body: Session = {
-    ...{ access_token: row.accessToken, token_type: "bearer", expires_in: db.accessTtlSeconds, expires_at: row.accessExpiresAt },
+    access_token: row.accessToken,
+    token_type: "bearer",
+    expires_in,
+    expires_at,
     user: db.userById(row.userId)!.user,
   };
   db.refreshCookie = row.refreshToken;
@@ -81,7 +74,7 @@ export function clearCookieHeaders() {
   return { "Set-Cookie": `${COOKIE}=; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=0` };
 }
 
-/** The verification link the mail carries, with the `next` it was given (the API keeps only a safe one). */
+/** The verification link the mail carries, with the `next` it was given (the web sends only a safe one). */
 export function verifyLink(request: Request, email: string, next?: string | null) {
   const link = `${origin(request)}/verify?token=${db.oneTimeToken(email, "verify")}`;
   return next ? `${link}&next=${encodeURIComponent(next)}` : link;

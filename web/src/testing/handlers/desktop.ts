@@ -3,74 +3,47 @@
 //! entitlements are the user's fixture (db.createUser), a refusal a test needs is set (`refuse`).
 
 import { db, formatUserCode } from "../db";
-import { type MockRoute, apiError, json, noContent, readBody, reauthenticationRequired, signedIn } from "./common";
+import { type MockRoute, apiError, json, noContent, readBody, reauthenticationRequired, route, signedIn } from "./common";
 
 const CLIENT_ID = "closewise-desktop";
-const emailNotConfirmed = () =>
-  apiError(403, "email_not_confirmed", "Please verify your email address before signing in to the app.");
+const unconfirmed = () => apiError(403, "email_not_confirmed", "Please verify your email address before signing in to the app.");
+const refusal = (status: number, code: string, message: string) => ({ error: apiError(status, code, message) });
 
 /** The pending device request behind the body's `user_code` for a verified caller, or the contract's error. */
-async function pendingDeviceCode(request: Request, verified: boolean) {
-  const raw = (await readBody<"UserCodeBody">(request)).user_code;
-  const row = db.deviceCodes.get(raw.replace(/[\s-]/g, "").toUpperCase());
-  if (!verified) return { error: emailNotConfirmed() };
-  if (!row)
-    return {
-      error: apiError(404, "invalid_user_code", "That code is not valid. Check the code shown in the app and try again."),
-    };
+type Found = { error: Response; row?: never } | { error?: never; row: NonNullable<ReturnType<typeof db.deviceCodes.get>> };
+async function pendingDeviceCode(request: Request, verified: boolean): Promise<Found> {
+  const row = db.deviceCodes.get((await readBody<"UserCodeBody">(request)).user_code.replace(/[\s-]/g, "").toUpperCase());
+  if (!verified) return { error: unconfirmed() };
+  if (!row) return refusal(404, "invalid_user_code", "That code is not valid. Check the code shown in the app and try again.");
   if (row.expiresAt < db.now())
-    return { error: apiError(400, "expired_user_code", "That code has expired. Start the sign-in again in the app.") };
-  if (row.status !== "pending") return { error: apiError(409, "user_code_used", "That code has already been used.") };
-  return { row };
-}
-
-const base64url = (value: string) => btoa(value).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-/** Shaped like the API's EdDSA entitlement token; the signature is not real (nothing here verifies it). */
-function entitlementToken(sub: string, claims: object) {
-  const iat = Math.floor(db.now() / 1000);
-  const header = base64url(JSON.stringify({ alg: "EdDSA", typ: "entitlement+jwt", kid: "mock" }));
-  const payload = base64url(
-    JSON.stringify({ iss: "http://localhost", aud: CLIENT_ID, sub, ...claims, iat, valid_until: iat + 86_400 }),
-  );
-  return `${header}.${payload}.bW9jaw`;
+    return refusal(400, "expired_user_code", "That code has expired. Start the sign-in again in the app.");
+  return row.status === "pending" ? { row } : refusal(409, "user_code_used", "That code has already been used.");
 }
 
 export const desktopRoutes: MockRoute[] = [
-  {
-    method: "get",
-    path: "/api/auth/authorize",
-    resolver: ({ request }) => {
-      const params = Object.fromEntries(new URL(request.url).searchParams);
-      const { redirect_uri, device_name = null, platform = null } = params;
-      return json({
-        client_id: CLIENT_ID,
-        client_name: "Closewise for desktop",
-        redirect_uri,
-        device_name,
-        platform,
-        requested_from: "127.0.0.1",
-      });
-    },
-  },
+  route("get", "/api/auth/authorize", ({ request }) => {
+    const { redirect_uri, device_name = null, platform = null } = Object.fromEntries(new URL(request.url).searchParams);
+    const client = { client_id: CLIENT_ID, client_name: "Closewise for desktop", requested_from: "127.0.0.1" };
+    return json({ ...client, redirect_uri, device_name, platform });
+  }),
   signedIn("post", "/api/auth/authorize", async ({ user, session }, { request }) => {
     const body = await readBody<"AuthorizeBody">(request);
-    if (!user.email_confirmed_at) return emailNotConfirmed();
-    const back = `${body.redirect_uri}?${body.decision === "deny" ? "error=access_denied" : `code=${db.id("code")}`}&state=${encodeURIComponent(body.state!)}`;
-    const stale = body.decision === "deny" ? null : reauthenticationRequired(session);
+    if (!user.email_confirmed_at) return unconfirmed();
+    const state = `state=${encodeURIComponent(body.state!)}`;
+    if (body.decision === "deny") return json({ redirect_to: `${body.redirect_uri}?error=access_denied&${state}` });
+    const stale = reauthenticationRequired(session);
     if (stale) return stale;
     // The app exchanges the code at once; the mock starts its session here so the devices list shows it.
-    if (body.decision !== "deny") db.startDeviceSession(user.id, body.device_name ?? "Desktop app", body.platform ?? "unknown");
-    return json({ redirect_to: back });
+    db.startDeviceSession(user.id, body.device_name ?? "Desktop app", body.platform ?? "unknown");
+    return json({ redirect_to: `${body.redirect_uri}?code=${db.id("code")}&${state}` });
   }),
   signedIn("post", "/api/auth/device/lookup", async ({ user }, { request }) => {
     const found = await pendingDeviceCode(request, Boolean(user.email_confirmed_at));
     if (found.error) return found.error;
-    const { row } = found;
-    return json({
-      ...{ user_code: formatUserCode(row.userCode), device_name: row.deviceName, platform: row.platform, status: "pending" },
-      ...{ requested_from: row.requestedFrom, same_network: row.sameNetwork },
-      ...{ requested_at: db.iso(row.requestedAt), expires_at: db.iso(row.expiresAt) },
-    });
+    const { userCode, deviceName: device_name, platform, requestedFrom: requested_from, sameNetwork: same_network } = found.row;
+    const [requested_at, expires_at] = [db.iso(found.row.requestedAt), db.iso(found.row.expiresAt)];
+    const code = { user_code: formatUserCode(userCode), device_name, platform, status: "pending" };
+    return json({ ...code, requested_from, same_network, requested_at, expires_at });
   }),
   signedIn("post", "/api/auth/device/approve", async ({ user, session }, { request }) => {
     const found = reauthenticationRequired(session) ?? (await pendingDeviceCode(request, Boolean(user.email_confirmed_at)));
@@ -91,10 +64,8 @@ export const desktopRoutes: MockRoute[] = [
     const devices = db.sessions
       .filter((s) => s.userId === user.id && s.device && !s.revoked)
       .sort((a, b) => b.device!.createdAt - a.device!.createdAt)
-      .map(({ id, device }) => ({
-        ...{ id, name: device!.name, platform: device!.platform, current: id === session.id },
-        ...{ created_at: db.iso(device!.createdAt), last_seen_at: db.iso(device!.lastSeenAt) },
-      }));
+      .map(({ id, device }) => ({ id, ...device!, current: id === session.id, created_at: db.iso(device!.createdAt) }))
+      .map(({ createdAt, ...device }) => ({ ...device, last_seen_at: db.iso(createdAt) }));
     return json({ devices });
   }),
   signedIn("delete", "/api/auth/devices/{id}", ({ user }, { params }) => {
@@ -105,12 +76,8 @@ export const desktopRoutes: MockRoute[] = [
   }),
   signedIn("get", "/api/entitlements", ({ user }) => {
     // The fixture's decisions (`source`, `unlimited`...), and the team the user is in now.
-    const answer = db.entitlements.get(user.id)!;
     const team = db.team.teamOf(user.id);
-    return json({
-      ...answer,
-      team: team ? { id: team.id, name: team.name } : null,
-      entitlement_token: entitlementToken(user.id, { plan_type: answer.plan_type, unlimited: answer.unlimited }),
-    });
+    const entitlement_token = "mock.entitlement.token"; // The desktop app checks it; nothing here does.
+    return json({ ...db.entitlements.get(user.id), team: team ? { id: team.id, name: team.name } : null, entitlement_token });
   }),
 ];

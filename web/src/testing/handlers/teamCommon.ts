@@ -4,7 +4,7 @@
 import type { Team, TeamPermissions } from "../../lib/api/types";
 import { db } from "../db";
 import type { MemberRow, TeamRow } from "../teamStore";
-import { type MockRoute, apiError, authenticate, json, noContent } from "./common";
+import { type MockRoute, apiError, json, noContent, signedIn } from "./common";
 
 export const forbiddenRole = () => apiError(403, "forbidden_role", "Your role in the team does not allow this.");
 export const teamNotFound = () => apiError(404, "team_not_found", "There is no such team.");
@@ -19,26 +19,15 @@ export const teamBody = (team: TeamRow, userId: string, status = 200) => json({ 
 
 export type TeamCaller = { userId: string; email: string; team: TeamRow; me: MemberRow; decided: Team; session: Session };
 type Session = { passwordAt: number | null };
+type TeamAnswer = (caller: TeamCaller, request: Request, params: Record<string, unknown>) => Response | Promise<Response>;
 
 /** A route for a member of a team: 401 when signed out, `404 team_not_found` in no team, `403` when `may[need]` is false. */
-export function teamRoute(
-  method: MockRoute["method"],
-  path: string,
-  need: keyof TeamPermissions | null,
-  answer: (caller: TeamCaller, request: Request, params: Record<string, unknown>) => Response | Promise<Response>,
-): MockRoute {
-  return {
-    method,
-    path,
-    resolver: ({ request, params }) => {
-      const auth = authenticate(request);
-      if ("error" in auth) return auth.error;
-      const me = db.team.membershipOf(auth.user.id);
-      const team = me && db.team.teams.get(me.teamId);
-      if (!me || !team) return teamNotFound();
-      const decided = db.team.view(team, auth.user.id);
-      if (need && !decided.may[need]) return forbiddenRole();
-      return answer({ userId: auth.user.id, email: auth.user.email, team, me, decided, session: auth.session }, request, params);
-    },
-  };
-}
+export const teamRoute = (method: MockRoute["method"], path: string, need: keyof TeamPermissions | null, answer: TeamAnswer) =>
+  signedIn(method, path, ({ user, session }, { request, params }) => {
+    const me = db.team.membershipOf(user.id);
+    const team = me && db.team.teams.get(me.teamId);
+    if (!me || !team) return teamNotFound();
+    const decided = db.team.view(team, user.id);
+    if (need && !decided.may[need]) return forbiddenRole();
+    return answer({ userId: user.id, email: user.email, team, me, decided, session }, request, params);
+  });

@@ -1,7 +1,5 @@
-//! Team invitations (docs/teams.md "Endpoints"): invite, resend, revoke, and the invited person's
-//! lookup (no auth), accept and decline. The mail's link is `/invite?token=…`. The seat a pending
-//! invite holds is the state's; the server's other refusals (an address, a resend too soon, a team
-//! over its seats) a test sets (`refuse`).
+//! Team invitations (docs/teams.md "Endpoints"): invite, resend, revoke; the invited person's lookup, accept
+//! and decline. The server's other refusals (an address, a resend too soon, a team over its seats): `refuse`.
 
 import { db } from "../db";
 import { INVITE_TTL_MS, type InviteRow } from "../teamStore";
