@@ -9,19 +9,13 @@ import { handlers } from "./handlers";
 const KEY = "closewise-mock-db";
 
 function seed() {
-  const free = db.createUser({ email: "free@example.com", password: "secret123" });
-  db.usageOf(free.id).freeCallsUsed = 3;
+  const free = db.createUser({ email: "free@example.com", entitlements: { calls: { limit: 5, used: 3, remaining: 2 } } });
   db.startDeviceSession(free.id, "Work iMac", "macos", Date.now() - 2 * 86_400_000);
   // A desktop app waiting at /activate?user_code=WDJB-MJHT (for an hour, not the API's 10 minutes).
   db.deviceCode({ code: "WDJB-MJHT", deviceName: "Ana's MacBook Pro", platform: "macos", ttlMs: 3_600_000 });
-  db.createUser({ email: "unverified@example.com", password: "secret123", verified: false });
-  db.createUser({ email: "paid@example.com", password: "secret123", plan: "monthly" });
-  db.createUser({
-    email: "cancelling@example.com",
-    password: "secret123",
-    plan: "monthly",
-    subscription: { cancel_at_period_end: true },
-  });
+  db.createUser({ email: "unverified@example.com", verified: false, checkout: "verify_email" });
+  db.createUser({ email: "paid@example.com", plan: "monthly" });
+  db.createUser({ email: "cancelling@example.com", plan: "monthly", subscription: { cancel_at_period_end: true } });
   // A paid team: owner@ owns it, member@ holds a seat, and an invitation waits at /invite?token=….
   db.createUser({ email: "owner@example.com", password: "secret123" });
   const { tokens } = db.seedTeam({

@@ -1,14 +1,15 @@
-//! MSW handlers that follow docs/api.md, backed by the in-memory db, one file per flow under
+//! MSW handlers that follow docs/api.md over the mock's state (db.ts), one file per flow under
 //! handlers/. Used by Vitest and by `npm run dev:mock`. `routes` is the list the drift test checks
 //! against docs/openapi.json; in tests every exchange goes to `exchanges.check` (setup.ts validates it).
 
 import { http, type HttpResponseResolver } from "msw";
 import { accountRoutes } from "./handlers/account";
 import { billingRoutes } from "./handlers/billing";
-import { type MockRoute } from "./handlers/common";
+import { apiError, type MockRoute } from "./handlers/common";
 import { desktopRoutes } from "./handlers/desktop";
 import { downloadRoutes } from "./handlers/downloads";
-import { allTeamRoutes } from "./handlers/team";
+import { teamRoutes } from "./handlers/team";
+import { teamInviteRoutes } from "./handlers/teamInvites";
 import { teamJoinRoutes } from "./handlers/teamJoin";
 
 export { apiError, type MockRoute } from "./handlers/common";
@@ -18,7 +19,8 @@ export const routes: MockRoute[] = [
   ...billingRoutes,
   ...desktopRoutes,
   ...downloadRoutes,
-  ...allTeamRoutes,
+  ...teamRoutes,
+  ...teamInviteRoutes,
   ...teamJoinRoutes,
 ];
 
@@ -31,7 +33,7 @@ export const exchanges: {
 } = {};
 
 /** A route as an MSW handler whose exchanges `exchanges.check` sees. */
-export function toHandler(route: MockRoute) {
+export function toHandler(route: MockRoute, options?: { once?: boolean }) {
   const resolver: HttpResponseResolver = async (info) => {
     const request = info.request.clone();
     const response = await route.resolver(info);
@@ -39,7 +41,13 @@ export function toHandler(route: MockRoute) {
     await exchanges.check?.(route.method, route.path, request, copy);
     return response;
   };
-  return http[route.method](`*${mswPath(route.path)}`, resolver);
+  return http[route.method](`*${mswPath(route.path)}`, resolver, options);
 }
 
-export const handlers = routes.map(toHandler);
+export const handlers = routes.map((route) => toHandler(route));
+
+/** A refusal the server decides, as a fixture: `server.use(refuse("post", path, 422, code, message, { once }))`. */
+type Method = MockRoute["method"];
+export const refuse = (method: Method, path: string, status: number, code: string, message: string, options?: RefuseOptions) =>
+  toHandler({ method, path, resolver: () => apiError(status, code, message, options?.headers) }, options);
+type RefuseOptions = { once?: boolean; headers?: Record<string, string> };

@@ -1,281 +1,166 @@
-//! The mock API's team tables (docs/teams.md "Data"): teams, memberships, invitations and the team's
-//! checkout sessions, domain-join requests, with the rules the service applies (a user in one team at most, a pending invite
-//! holds a seat, an invite of the same address replaces the open one). Part of `db`.
+//! The mock API's team state (docs/teams.md "Data"): teams, memberships, invitations, join requests
+//! and the team's checkout sessions. The decisions of the `Team` answer are fixture data: each role's
+//! `may`, `invite_roles` and whom it may remove or re-role (`roles`), and per role or per e-mail
+//! overrides of any other field (`answers`), set by the test that seeds the team.
 
-import type { InviteRole, Team, TeamRole, TeamSubscription } from "../lib/api/types";
-import { isSubscribedStatus } from "../lib/billing/rules";
-import { teamDecisions } from "./teamDecisions";
+import type { InviteRole, Team, TeamPermissions, TeamRole, TeamSubscription } from "../lib/api/types";
 
-export interface TeamRow {
-  id: string;
-  name: string;
-  ownerId: string;
-  /** The subscription item's quantity; 0 before checkout. */
-  seats: number;
-  subscription: TeamSubscription | null;
-  /** The team's own Stripe customer: created when its first checkout starts. */
-  customerId?: string | null;
-  joinDomain: string | null;
-  createdAt: number;
-}
+/** `removes`, `reroles`: the roles of the members whose rows say `may_remove`, `may_change_role`. */
+export type RoleFixture = { may: TeamPermissions; invite_roles: InviteRole[]; removes: TeamRole[]; reroles: TeamRole[] };
+export type TeamRoles = Record<TeamRole, RoleFixture>;
 
-export interface MemberRow {
-  teamId: string;
-  userId: string;
-  role: TeamRole;
-  joinedAt: number;
-}
+const NO = { rename: false, invite: false, approve_join: false, configure_domain_join: false, leave: true, transfer: false };
+const NOTHING: TeamPermissions = { ...NO, delete: false, manage_billing: false, buy_seats: false, change_seats: false };
+const OWNS = { ...NOTHING, rename: true, invite: true, approve_join: true, configure_domain_join: true, leave: false };
+const OWNER: TeamPermissions = { ...OWNS, transfer: true, delete: true, manage_billing: true };
+const ALL: TeamRole[] = ["admin", "member"];
+const owner = (may: TeamPermissions): RoleFixture => ({ may, invite_roles: ["member", "admin"], removes: ALL, reroles: ALL });
+/** Fixtures of what the server answers each role of a team without a subscription, and of a paid one. */
+export const UNPAID_TEAM: TeamRoles = {
+  owner: owner({ ...OWNER, buy_seats: true }),
+  admin: { may: { ...NOTHING, invite: true, approve_join: true }, invite_roles: ["member"], removes: ["member"], reroles: [] },
+  member: { may: NOTHING, invite_roles: [], removes: [], reroles: [] },
+};
+export const PAID_TEAM: TeamRoles = { ...UNPAID_TEAM, owner: owner({ ...OWNER, change_seats: true }) };
 
-export interface InviteRow {
-  id: string;
-  teamId: string;
-  email: string;
-  role: InviteRole;
-  token: string;
-  createdAt: number;
-  expiresAt: number;
-  lastSentAt: number;
-  acceptedAt: number | null;
-  declinedAt: number | null;
-  revokedAt: number | null;
-}
-
-export interface JoinRequestRow {
+type Stamp = number | null;
+/** `answers`: fields of the answer by the viewer's role or e-mail; `seats`: 0 before checkout. */
+type TeamFixtures = { roles: TeamRoles; answers: Record<string, Partial<Team>> };
+type TeamBilling = { seats: number; subscription: TeamSubscription | null; customerId: string | null };
+export type TeamRow = TeamFixtures & TeamBilling & { id: string; name: string; ownerId: string; joinDomain: string | null };
+export type MemberRow = { teamId: string; userId: string; role: TeamRole; joinedAt: number };
+type InviteDates = { createdAt: number; expiresAt: number; lastSentAt: number } & Record<
+  "acceptedAt" | "declinedAt" | "revokedAt",
+  Stamp
+>;
+export type InviteRow = InviteDates & { id: string; teamId: string; email: string; role: InviteRole; token: string };
+type JoinRequestRow = {
   id: string;
   teamId: string;
   userId: string;
   createdAt: number;
-  decidedAt: number | null;
-  decision: "approved" | "denied" | null;
-}
+  decidedAt: Stamp;
+  decision: string | null;
+};
 
-export interface TeamCheckoutRow {
-  id: string;
-  teamId: string;
-  seats: number;
-  paid: boolean;
-}
-
-export interface TeamSnapshot {
-  teams: [string, TeamRow][];
-  members: MemberRow[];
-  invites: InviteRow[];
-  checkouts: [string, TeamCheckoutRow][];
-  joinRequests?: JoinRequestRow[];
-}
+type People = { email: string; role?: InviteRole }[];
+type SeedTeam = Partial<TeamFixtures> & { name?: string; owner: string; seats?: number; status?: TeamSubscription["status"] } & {
+  members?: People;
+  invites?: People;
+  joinDomain?: string;
+};
 
 export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 
-interface Deps {
-  now: () => number;
-  uuid: () => string;
-  iso: (ms: number) => string;
-  emailOf: (userId: string) => string | undefined;
-  callsThisMonth: (userId: string) => number;
-  /** The user's own subscription counts as subscribed. */
-  personalPaid: (userId: string) => boolean;
-  /** `teams::domain_join_offer` for the user as owner. */
-  domainJoinOffer: (userId: string) => string | null;
-}
+export const teamTables = () => ({
+  teams: new Map<string, TeamRow>(),
+  members: [] as MemberRow[],
+  invites: [] as InviteRow[],
+  checkouts: new Map<string, { id: string; teamId: string; seats: number; paid: boolean }>(),
+  joinRequests: [] as JoinRequestRow[],
+  /** Stripe's billing portal cannot be opened (`502 portal_failed`). */
+  portalDown: false,
+});
 
-export function createTeamStore(deps: Deps) {
+type Deps = { now: () => number; uuid: () => string; iso: (ms: number) => string; emailOf: (id: string) => string | undefined };
+
+export function createTeamStore({ now, uuid, iso, emailOf }: Deps) {
   const store = {
-    teams: new Map<string, TeamRow>(),
-    members: [] as MemberRow[],
-    invites: [] as InviteRow[],
-    checkouts: new Map<string, TeamCheckoutRow>(),
-    joinRequests: [] as JoinRequestRow[],
-    /** Stripe's billing portal cannot be opened (`502 portal_failed`). */
-    portalDown: false,
-
-    reset() {
-      store.teams.clear();
-      store.members = [];
-      store.invites = [];
-      store.checkouts.clear();
-      store.joinRequests = [];
-      store.portalDown = false;
-    },
-
-    membershipOf(userId: string): MemberRow | undefined {
-      return store.members.find((m) => m.userId === userId);
-    },
-
-    teamOf(userId: string): TeamRow | undefined {
-      const row = store.membershipOf(userId);
-      return row && store.teams.get(row.teamId);
-    },
-
-    membersOf(teamId: string): MemberRow[] {
-      return store.members.filter((m) => m.teamId === teamId).sort((a, b) => a.joinedAt - b.joinedAt);
-    },
-
-    isPending(invite: InviteRow): boolean {
-      return !invite.acceptedAt && !invite.declinedAt && !invite.revokedAt && invite.expiresAt > deps.now();
-    },
-
+    ...teamTables(),
+    reset: () => void Object.assign(store, teamTables()),
+    membershipOf: (userId: string) => store.members.find((m) => m.userId === userId),
+    teamOf: (userId: string) => store.teams.get(store.membershipOf(userId)?.teamId ?? ""),
+    membersOf: (teamId: string) => store.members.filter((m) => m.teamId === teamId).sort((a, b) => a.joinedAt - b.joinedAt),
+    isPending: (i: InviteRow) => !i.acceptedAt && !i.declinedAt && !i.revokedAt && i.expiresAt > now(),
     /** Open (not accepted, declined or revoked) invites, expired ones included: the screen lists those. */
-    openInvites(teamId: string): InviteRow[] {
-      return store.invites.filter((i) => i.teamId === teamId && !i.acceptedAt && !i.declinedAt && !i.revokedAt);
-    },
-
+    openInvites: (teamId: string) =>
+      store.invites.filter((i) => i.teamId === teamId && !i.acceptedAt && !i.declinedAt && !i.revokedAt),
+    inviteByToken: (token: string) => store.invites.find((i) => i.token === token),
+    /** The seats bought, and those held by members and pending invites. */
     seats(team: TeamRow) {
       const used = store.membersOf(team.id).length + store.openInvites(team.id).filter(store.isPending).length;
       return { total: team.seats, used, free: Math.max(0, team.seats - used) };
     },
 
-    /** As `Seats::over_seats`: seats bought (at least 1) below the members; pending invites do not count. */
-    seatsMissing(team: TeamRow): number {
-      const members = store.membersOf(team.id).length;
-      return team.seats >= 1 ? Math.max(0, members - team.seats) : 0;
-    },
-
-    paid(team: TeamRow): boolean {
-      return isSubscribedStatus(team.subscription?.status);
-    },
-
-    /** `Team` as the caller with `userId` sees it. */
+    /** `Team` as the caller with `userId` sees it: the state, and the decisions the fixtures hold. */
     view(team: TeamRow, userId: string): Team {
       const role = store.membershipOf(userId)!.role;
-      const paid = store.paid(team);
-      const seats = store.seats(team);
-      const decided = teamDecisions(role, team.subscription?.status ?? null, seats.used);
-      return {
-        id: team.id,
-        name: team.name,
-        role,
-        seats,
-        seat_range: decided.range,
-        subscription: team.subscription,
-        paid,
-        payment_failed: decided.payment_failed,
-        may: decided.may,
-        invite_roles: decided.invite_roles,
-        join_domain: team.joinDomain,
-        domain_join_offer: role === "owner" ? deps.domainJoinOffer(userId) : null,
-        personal_subscription_overlap: paid && deps.personalPaid(userId),
-        over_seats: store.seatsMissing(team) > 0,
-        seats_missing: store.seatsMissing(team),
-        members: store.membersOf(team.id).map((m) => ({
-          user_id: m.userId,
-          email: deps.emailOf(m.userId) ?? "",
-          role: m.role,
-          joined_at: deps.iso(m.joinedAt),
-          calls_this_month: deps.callsThisMonth(m.userId),
-          may_remove: decided.mayRemove(m.role),
-          may_change_role: decided.mayChangeRole(m.role),
-        })),
-        invites:
-          role === "member"
-            ? []
-            : store.openInvites(team.id).map((i) => ({
-                id: i.id,
-                email: i.email,
-                role: i.role,
-                created_at: deps.iso(i.createdAt),
-                expires_at: deps.iso(i.expiresAt),
-                last_sent_at: deps.iso(i.lastSentAt),
-                expired: i.expiresAt <= deps.now(),
-              })),
+      const { removes, reroles, ...decisions } = team.roles[role];
+      const { id, name, subscription, joinDomain: join_domain } = team;
+      const members = store.membersOf(team.id).map((m) => {
+        const [user_id, email, joined_at] = [m.userId, emailOf(m.userId) ?? "", iso(m.joinedAt)];
+        return { user_id, email, role: m.role, joined_at, calls_this_month: 0, may_remove: removes.includes(m.role) };
+      });
+      const invites = (decisions.may.invite ? store.openInvites(team.id) : []).map((i) => {
+        const [created_at, expires_at, last_sent_at] = [iso(i.createdAt), iso(i.expiresAt), iso(i.lastSentAt)];
+        return { id: i.id, email: i.email, role: i.role, created_at, expires_at, last_sent_at, expired: i.expiresAt <= now() };
+      });
+      const answer: Team = {
+        ...{ id, name, role, seats: store.seats(team), subscription, join_domain, seat_range: { min: 1, max: 1000 } },
+        ...decisions,
+        ...{ paid: subscription !== null, payment_failed: false, domain_join_offer: null, personal_subscription_overlap: false },
+        ...{ over_seats: false, seats_missing: 0, invites },
+        members: members.map((m) => ({ ...m, may_change_role: reroles.includes(m.role) })),
       };
+      return { ...answer, ...team.answers[role], ...team.answers[emailOf(userId) ?? ""] };
     },
 
     create(name: string, ownerId: string): TeamRow {
-      const team: TeamRow = {
-        id: deps.uuid(),
-        name,
-        ownerId,
-        seats: 0,
-        subscription: null,
-        customerId: null,
-        joinDomain: null,
-        createdAt: deps.now(),
-      };
-      store.teams.set(team.id, team);
-      store.members.push({ teamId: team.id, userId: ownerId, role: "owner", joinedAt: deps.now() });
-      return team;
+      const team = { id: uuid(), name, ownerId, seats: 0, subscription: null, customerId: null, joinDomain: null };
+      store.teams.set(team.id, { ...team, roles: UNPAID_TEAM, answers: {} });
+      store.members.push({ teamId: team.id, userId: ownerId, role: "owner", joinedAt: now() });
+      return store.teams.get(team.id)!;
     },
 
-    /** A new invite (replacing an open one of the same address in the team); answers its raw token. */
+    /** A new invite (revoking an open one of the same address in the team); answers its raw token. */
     invite(teamId: string, email: string, role: InviteRole): string {
-      const address = email.trim().toLowerCase();
-      for (const open of store.openInvites(teamId)) if (open.email === address) open.revokedAt = deps.now();
-      const token = `inv_${deps.uuid().replace(/-/g, "")}`;
-      const at = deps.now();
-      store.invites.push({
-        id: deps.uuid(),
-        teamId,
-        email: address,
-        role,
-        token,
+      const [at, token] = [now(), `inv_${uuid().replace(/-/g, "")}`];
+      for (const open of store.openInvites(teamId)) if (open.email === email) open.revokedAt = at;
+      const dates = {
         createdAt: at,
         expiresAt: at + INVITE_TTL_MS,
         lastSentAt: at,
         acceptedAt: null,
         declinedAt: null,
         revokedAt: null,
-      });
+      };
+      store.invites.push({ id: uuid(), teamId, email, role, token, ...dates });
       return token;
     },
 
-    /** Asks to join `teamId` unless an undecided request of the user for it exists; answers the request. */
     requestJoin(teamId: string, userId: string): JoinRequestRow {
       const open = store.joinRequests.find((r) => r.teamId === teamId && r.userId === userId && !r.decidedAt);
-      if (open) return open;
-      const row: JoinRequestRow = { id: deps.uuid(), teamId, userId, createdAt: deps.now(), decidedAt: null, decision: null };
-      store.joinRequests.push(row);
+      const row = open ?? { id: uuid(), teamId, userId, createdAt: now(), decidedAt: null, decision: null };
+      if (!open) store.joinRequests.push(row);
       return row;
     },
-
-    /** The team's undecided requests, oldest first, leaving out users who are in a team by now. */
-    openJoinRequests(teamId: string): JoinRequestRow[] {
-      return store.joinRequests
-        .filter((r) => r.teamId === teamId && !r.decidedAt && !store.membershipOf(r.userId))
-        .sort((a, b) => a.createdAt - b.createdAt);
-    },
-
-    inviteByToken(token: string): InviteRow | undefined {
-      return store.invites.find((i) => i.token === token);
-    },
+    openJoinRequests: (teamId: string) =>
+      store.joinRequests.filter((r) => r.teamId === teamId && !r.decidedAt && !store.membershipOf(r.userId)),
 
     remove(teamId: string) {
       store.teams.delete(teamId);
       store.members = store.members.filter((m) => m.teamId !== teamId);
-      store.invites = store.invites.filter((i) => i.teamId !== teamId);
-      store.joinRequests = store.joinRequests.filter((r) => r.teamId !== teamId);
     },
 
-    /** The team's Stripe customer, created once (as the first checkout does). */
-    customerOf(team: TeamRow): string {
-      return (team.customerId ??= `cus_team_${team.id.slice(0, 8)}`);
-    },
-
+    /** The team after a paid checkout: its seats, an active subscription, the paid team's decisions. */
     subscribe(team: TeamRow, seats: number, status: TeamSubscription["status"] = "active") {
-      store.customerOf(team);
-      team.seats = seats;
-      team.subscription = {
-        status,
-        current_period_end: Math.floor(deps.now() / 1000) + 30 * 24 * 3600,
-        cancel_at_period_end: false,
-      };
+      const subscription = { status, current_period_end: Math.floor(now() / 1000) + 30 * 24 * 3600, cancel_at_period_end: false };
+      const roles = team.roles === UNPAID_TEAM ? PAID_TEAM : team.roles;
+      Object.assign(team, { seats, subscription, roles, customerId: team.customerId ?? `cus_team_${team.id.slice(0, 8)}` });
     },
 
-    snapshot(): TeamSnapshot {
-      return {
-        teams: [...store.teams],
-        members: store.members,
-        invites: store.invites,
-        checkouts: [...store.checkouts],
-        joinRequests: store.joinRequests,
-      };
-    },
-
-    restore(data: TeamSnapshot | undefined) {
-      store.teams = new Map(data?.teams ?? []);
-      store.members = data?.members ?? [];
-      store.invites = data?.invites ?? [];
-      store.checkouts = new Map(data?.checkouts ?? []);
-      store.joinRequests = data?.joinRequests ?? [];
+    /**
+     * Seeds a team with members and pending invites; `seats` > 0 subscribes it (`status`, active by
+     * default, with PAID_TEAM's decisions unless `roles` says otherwise). Answers the row and the tokens.
+     */
+    seed(input: SeedTeam, userId: (email: string) => string) {
+      const team = store.create(input.name ?? "Northwind Sales", userId(input.owner));
+      for (const m of input.members ?? [])
+        store.members.push({ teamId: team.id, userId: userId(m.email), role: m.role ?? "member", joinedAt: now() });
+      if (input.seats) store.subscribe(team, input.seats, input.status);
+      const { joinDomain = null, answers = {}, roles = team.roles } = input;
+      Object.assign(team, { joinDomain, answers, roles });
+      return { team, tokens: (input.invites ?? []).map((i) => store.invite(team.id, i.email, i.role ?? "member")) };
     },
   };
   return store;

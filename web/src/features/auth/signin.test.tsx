@@ -3,7 +3,7 @@ import { http, HttpResponse } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import * as analytics from "../../lib/analytics";
 import { db } from "../../testing/db";
-import { apiError } from "../../testing/handlers";
+import { apiError, refuse } from "../../testing/handlers";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
 
@@ -72,7 +72,8 @@ describe("Sign in", () => {
 
   it("shows the service's reason when a resend is refused", async () => {
     db.createUser({ email: "new@example.com", password: "secret123", verified: false });
-    db.sendMail("new@example.com", "Confirm your email", null);
+    const wait = "For security purposes, you can only request this after 37 seconds.";
+    server.use(refuse("post", "/api/auth/resend", 429, "over_email_send_rate_limit", wait, { headers: { "Retry-After": "37" } }));
     const { user } = renderApp("/signin");
     await fillSignIn(user, "new@example.com", "secret123");
     await user.click(await screen.findByRole("button", { name: "Resend verification email" }));

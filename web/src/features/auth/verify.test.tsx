@@ -1,7 +1,9 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
+import { refuse } from "../../testing/handlers";
 import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
 
 describe("Verification link page", () => {
   it("verifies the e-mail and says so", async () => {
@@ -83,6 +85,8 @@ describe("Verification link page", () => {
     });
 
     it("shows the password rules' message for a common password and keeps the form", async () => {
+      const common = "This password is too common. Please choose another one";
+      server.use(refuse("post", "/api/auth/verify/password", 422, "weak_password", common));
       const { user } = renderApp(`/verify?token=${twoSignups()}`);
       await user.type(await screen.findByLabelText("Password"), "password1");
       await user.type(screen.getByLabelText("Confirm password"), "password1");

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import { redirect } from "../../lib/redirect";
-import { db } from "../../testing/db";
+import { db, VIA_TEAM } from "../../testing/db";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
 import { ACCESS_LIMITED_TEXT } from "./components/Dashboard";
@@ -73,6 +73,7 @@ describe("Dashboard", () => {
 
   it("says the plan could not be loaded, with Try again, instead of the free-plan upsell when the entitlements fail", async () => {
     db.createUser({ email: "ana@northwind.example" });
+    db.createUser({ email: "bo@northwind.example", entitlements: VIA_TEAM, checkout: "current_plan" });
     db.seedTeam({ owner: "ana@northwind.example", seats: 2, members: [{ email: "bo@northwind.example" }] });
     let fail = true;
     server.use(
@@ -129,7 +130,7 @@ describe("Dashboard", () => {
   });
 
   it("shows an unverified user the dismissible banner and the red Account Access Limited notice", async () => {
-    db.createUser({ email: "new@example.com", verified: false });
+    db.createUser({ email: "new@example.com", verified: false, checkout: "verify_email" });
     const { user } = renderApp("/dashboard", { signedInAs: "new@example.com" });
     const notice = await screen.findByRole("alert");
     expect(notice).toHaveTextContent(`Account Access Limited: ${ACCESS_LIMITED_TEXT}`);

@@ -3,12 +3,13 @@
 
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { db } from "../../testing/db";
+import { db, VIA_TEAM } from "../../testing/db";
 import { renderApp } from "../../testing/render";
 
 describe("Dashboard and teams", () => {
   it("shows a seat in a paid team as 'Pro through {team}' with a link to /team, and no personal billing", async () => {
     db.createUser({ email: "ana@northwind.example" });
+    db.createUser({ email: "bo@northwind.example", entitlements: VIA_TEAM, checkout: "current_plan" });
     db.seedTeam({ owner: "ana@northwind.example", seats: 2, members: [{ email: "bo@northwind.example" }] });
     renderApp("/dashboard", { signedInAs: "bo@northwind.example" });
     const plan = await screen.findByRole("region", { name: "Your Plan" });

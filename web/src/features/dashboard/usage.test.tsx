@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { redirect } from "../../lib/redirect";
-import { db } from "../../testing/db";
+import { db, UNLIMITED } from "../../testing/db";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
 import { usedUpText } from "./components/UsageMeter";
@@ -13,8 +13,7 @@ const meter = () => screen.findByRole("region", { name: "Calls" });
 
 describe("Dashboard: the call meter", () => {
   it("shows a free user the calls used of the Free Trial, with a labelled progress bar, beside the upgrade block", async () => {
-    const user = db.createUser({ email: "ana@example.com" });
-    db.usageOf(user.id).freeCallsUsed = 3;
+    db.createUser({ email: "ana@example.com", entitlements: { calls: { limit: 5, used: 3, remaining: 2 } } });
     renderApp("/dashboard", { signedInAs: "ana@example.com" });
     const region = await meter();
     expect(await within(region).findByText("3 of 5 free calls used")).toBeInTheDocument();
@@ -27,24 +26,21 @@ describe("Dashboard: the call meter", () => {
   });
 
   it("says when the free calls are used up", async () => {
-    const user = db.createUser({ email: "ana@example.com" });
-    db.usageOf(user.id).freeCallsUsed = 5;
+    db.createUser({ email: "ana@example.com", entitlements: { calls: { limit: 5, used: 5, remaining: 0 } } });
     renderApp("/dashboard", { signedInAs: "ana@example.com" });
     const region = await meter();
     expect(await within(region).findByText("5 of 5 free calls used")).toBeInTheDocument();
     expect(within(region).getByText("You have used your 5 free calls. Upgrade to keep getting live hints.")).toBeInTheDocument();
   });
 
-  it("counts operator grants in the limit", async () => {
-    const user = db.createUser({ email: "ana@example.com" });
-    Object.assign(db.usageOf(user.id), { freeCallsUsed: 6, grantedCalls: 2 });
+  it("shows the server's limit, operator grants included", async () => {
+    db.createUser({ email: "ana@example.com", entitlements: { calls: { limit: 7, used: 6, remaining: 1 } } });
     renderApp("/dashboard", { signedInAs: "ana@example.com" });
     expect(await within(await meter()).findByText("6 of 7 free calls used")).toBeInTheDocument();
   });
 
   it("shows a paid user this month's calls and no meter", async () => {
-    const user = db.createUser({ email: "pro@example.com", plan: "monthly" });
-    db.usageOf(user.id).callsThisMonth = 12;
+    db.createUser({ email: "pro@example.com", plan: "monthly", entitlements: { calls_this_month: 12 } });
     renderApp("/dashboard", { signedInAs: "pro@example.com" });
     const region = await meter();
     expect(await within(region).findByText("12 calls this month")).toBeInTheDocument();
@@ -53,8 +49,8 @@ describe("Dashboard: the call meter", () => {
   });
 
   it("warns a paid user whose payment failed, and Update payment method opens the billing portal", async () => {
-    const user = db.createUser({ email: "pro@example.com", plan: "monthly", subscription: { subscription_status: "past_due" } });
-    db.usageOf(user.id).callsThisMonth = 1;
+    const entitlements = { calls_this_month: 1, warning: "payment_failed" as const };
+    db.createUser({ email: "pro@example.com", plan: "monthly", subscription: { subscription_status: "past_due" }, entitlements });
     const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
     const { user: clicker } = renderApp("/dashboard", { signedInAs: "pro@example.com" });
     const region = await meter();
@@ -67,7 +63,20 @@ describe("Dashboard: the call meter", () => {
 
   it("tells a team member whose team's payment failed that the owner updates it on the Team page, without the personal portal", async () => {
     db.createUser({ email: "ana@northwind.example" });
-    db.seedTeam({ owner: "ana@northwind.example", seats: 2, status: "past_due", members: [{ email: "bo@northwind.example" }] });
+    const bo = db.createUser({ email: "bo@northwind.example" });
+    const { team } = db.seedTeam({
+      owner: "ana@northwind.example",
+      seats: 2,
+      status: "past_due",
+      members: [{ email: bo.email }],
+    });
+    const viaTeam = {
+      ...UNLIMITED,
+      source: "team" as const,
+      team: { id: team.id, name: team.name },
+      warning: "payment_failed" as const,
+    };
+    db.entitlements.set(bo.id, viaTeam);
     const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
     let portal = false;
     server.events.on("request:start", ({ request }) => {

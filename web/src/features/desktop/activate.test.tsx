@@ -2,6 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
+import { refuse } from "../../testing/handlers";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
 import { APPROVED_TEXT, DENIED_TEXT } from "./components/Activate";
@@ -125,7 +126,8 @@ describe("/activate", () => {
   it("shows the wait when too many codes were tried", async () => {
     const email = signedIn();
     const { user } = renderApp("/activate", { signedInAs: email });
-    db.codeLookups.set(db.findUser(email)!.user.id, Array<number>(10).fill(Date.now()));
+    const wait = "Too many requests. Please try again in 540 seconds.";
+    server.use(refuse("post", "/api/auth/device/lookup", 429, "rate_limited", wait, { headers: { "Retry-After": "540" } }));
     await user.type(await screen.findByLabelText("Code"), "BCDFGHJK");
     await user.click(screen.getByRole("button", { name: "Look up" }));
     expect(await screen.findByRole("alert")).toHaveTextContent(/^Too many requests\. Please try again in \d+ seconds\.$/);

@@ -3,6 +3,7 @@ import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { redirect } from "../../lib/redirect";
 import { db } from "../../testing/db";
+import { refuse } from "../../testing/handlers";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
 
@@ -73,6 +74,8 @@ describe("/authorize", () => {
 
   it("shows the API's refusal of a name with a hidden character", async () => {
     db.createUser({ email: "ana@example.com" });
+    const hidden = "The device name and platform cannot contain invisible or text-direction characters.";
+    server.use(refuse("get", "/api/auth/authorize", 400, "invalid_device_name", hidden));
     renderApp(path({ device_name: "Your MacBook \u202E(TI)" }), { signedInAs: "ana@example.com" });
     expect(await screen.findByText(/cannot contain invisible or text-direction characters/)).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Continue" })).not.toBeInTheDocument();
@@ -102,21 +105,26 @@ describe("/authorize", () => {
   });
 
   it.each([
-    [{ client_id: "someone-else" }, "This sign-in link is not from the Closewise app."],
+    [{ client_id: "someone-else" }, "invalid_client", "This sign-in link is not from the Closewise app."],
     [
       { redirect_uri: "https://evil.example/callback" },
+      "invalid_redirect_uri",
       "This sign-in link cannot send you back to the app. Start the sign-in again from the app.",
     ],
-    [{ code_challenge_method: "plain" }, "code_challenge_method must be S256"],
-  ])("shows the server's message for an invalid request %j, with no Continue, and never leaves", async (overrides, text) => {
-    db.createUser({ email: "ana@example.com" });
-    const to = leaving();
-    renderApp(path(overrides), { signedInAs: "ana@example.com" });
-    expect(await screen.findByRole("heading", { name: "This sign-in link cannot be used" })).toBeVisible();
-    expect(screen.getByRole("alert")).toHaveTextContent(text);
-    expect(screen.queryByRole("button", { name: "Continue" })).not.toBeInTheDocument();
-    expect(to).not.toHaveBeenCalled();
-  });
+    [{ code_challenge_method: "plain" }, "invalid_request", "code_challenge_method must be S256"],
+  ])(
+    "shows the server's message for an invalid request %j, with no Continue, and never leaves",
+    async (overrides, code, text) => {
+      db.createUser({ email: "ana@example.com" });
+      server.use(refuse("get", "/api/auth/authorize", 400, code, text));
+      const to = leaving();
+      renderApp(path(overrides), { signedInAs: "ana@example.com" });
+      expect(await screen.findByRole("heading", { name: "This sign-in link cannot be used" })).toBeVisible();
+      expect(screen.getByRole("alert")).toHaveTextContent(text);
+      expect(screen.queryByRole("button", { name: "Continue" })).not.toBeInTheDocument();
+      expect(to).not.toHaveBeenCalled();
+    },
+  );
 
   it("shows the API's message to an unverified account and offers no way on", async () => {
     db.createUser({ email: "new@example.com", verified: false });

@@ -19,6 +19,8 @@ function seedNorthwind({ seats = 4, joinDomain }: { seats?: number; joinDomain?:
     owner: OWNER,
     seats,
     joinDomain,
+    // The server offers the owner's verified company domain.
+    answers: { owner: { domain_join_offer: "northwind.example" } },
     members: [
       { email: ADMIN, role: "admin" },
       { email: MEMBER, role: "member" },

@@ -4,7 +4,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
+import { refuse } from "../../testing/handlers";
 import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
 
 const OWNER = "ana@northwind.example";
 const INVITED = "rep@northwind.example";
@@ -77,6 +79,8 @@ describe("/invite", () => {
   it("refuses another account with the server's message and offers to sign out and use another", async () => {
     const { token } = seedInvite();
     db.createUser({ email: "someone@else.example" });
+    const other = "This invitation is for another e-mail address. Sign in with the address it was sent to.";
+    server.use(refuse("post", "/api/team/invites/accept", 409, "invite_other_address", other));
     const { user, router } = renderApp(`/invite?token=${token}`, { signedInAs: "someone@else.example" });
     await user.click(await screen.findByRole("button", { name: "Accept" }));
     expect(await screen.findByRole("alert")).toHaveTextContent(

@@ -7,6 +7,7 @@ import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
 import { renderApp } from "../../testing/render";
+import { refuse } from "../../testing/handlers";
 import { server } from "../../testing/server";
 
 const OWNER = "ana@northwind.example";
@@ -14,9 +15,11 @@ const OWNER = "ana@northwind.example";
 /** Northwind Sales paid for 3 seats with 3 members, then Stripe lowered the quantity to 1. */
 function seedOverSeats() {
   db.createUser({ email: OWNER });
+  const over = { over_seats: true, seats_missing: 2 };
   const { team } = db.seedTeam({
     owner: OWNER,
     seats: 3,
+    answers: { owner: over, member: over },
     members: [
       { email: "bo@northwind.example", role: "admin" },
       { email: "cy@northwind.example", role: "member" },
@@ -36,6 +39,8 @@ describe("/team over seats", () => {
     );
     expect(screen.getAllByRole("rowheader")).toHaveLength(3);
     const invites = screen.getByRole("region", { name: "Invitations" });
+    const missing = "The team has fewer seats than members (2 missing). Add seats or remove members before anyone else joins.";
+    server.use(refuse("post", "/api/team/invites", 409, "team_over_seats", missing));
     await user.type(within(invites).getByLabelText("Email"), "new@northwind.example");
     await user.click(within(invites).getByRole("button", { name: "Send invitation" }));
     expect(await within(invites).findByRole("alert")).toHaveTextContent(

@@ -8,13 +8,16 @@ import { redirect } from "../../lib/redirect";
 import { db } from "../../testing/db";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
+import { UNPAID_TEAM } from "../../testing/teamStore";
 
 const OWNER = "ana@northwind.example";
 
 describe("/team billing", () => {
   it("buys seats through Stripe Checkout with the team's success and cancel URLs", async () => {
     db.createUser({ email: OWNER });
-    db.seedTeam({ owner: OWNER, members: [{ email: "bo@northwind.example" }] });
+    // The server's range: everyone in the team needs a seat.
+    const answers = { owner: { seat_range: { min: 2, max: 1000 } } };
+    db.seedTeam({ owner: OWNER, members: [{ email: "bo@northwind.example" }], answers });
     const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
     let sent: Record<string, unknown> | undefined;
     server.events.on("request:start", ({ request }) => {
@@ -72,7 +75,8 @@ describe("/team billing", () => {
 
   it("previews a seat change (a credit when fewer) and applies it with the preview's proration date", async () => {
     db.createUser({ email: OWNER });
-    db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }] });
+    const answers = { owner: { seat_range: { min: 2, max: 1000 } } };
+    db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }], answers });
     let put: Record<string, unknown> | undefined;
     server.events.on("request:start", ({ request }) => {
       if (request.method === "PUT" && request.url.endsWith("/api/team/seats"))
@@ -182,7 +186,7 @@ describe("/team billing", () => {
     "offers Change seats (not Buy seats) to a team whose payment failed (%s), and the owner Manage Billing",
     async (status) => {
       db.createUser({ email: OWNER });
-      db.seedTeam({ owner: OWNER, seats: 2, status });
+      db.seedTeam({ owner: OWNER, seats: 2, status, answers: { owner: { paid: false, payment_failed: true } } });
       const { user } = renderApp("/team", { signedInAs: OWNER });
       expect(await screen.findByText("The team's last payment failed.")).toBeInTheDocument();
       expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();
@@ -199,7 +203,14 @@ describe("/team billing", () => {
 
   it("tells an admin of a team whose payment failed to ask the owner, without Manage Billing", async () => {
     db.createUser({ email: OWNER });
-    db.seedTeam({ owner: OWNER, seats: 2, status: "past_due", members: [{ email: "bo@northwind.example", role: "admin" }] });
+    const answers = { admin: { paid: false, payment_failed: true } };
+    db.seedTeam({
+      owner: OWNER,
+      seats: 2,
+      status: "past_due",
+      members: [{ email: "bo@northwind.example", role: "admin" }],
+      answers,
+    });
     renderApp("/team", { signedInAs: "bo@northwind.example" });
     expect(await screen.findByText("The team's last payment failed.")).toBeInTheDocument();
     expect(screen.getByText("Ask the team's owner to update the payment method.")).toBeInTheDocument();
@@ -212,7 +223,7 @@ describe("/team billing", () => {
     "offers Buy seats again when the subscription is %s",
     async (status) => {
       db.createUser({ email: OWNER });
-      db.seedTeam({ owner: OWNER, seats: 2, status });
+      db.seedTeam({ owner: OWNER, seats: 2, status, roles: UNPAID_TEAM, answers: { owner: { paid: false } } });
       renderApp("/team", { signedInAs: OWNER });
       expect(await screen.findByRole("button", { name: "Buy seats" })).toBeInTheDocument();
       expect(screen.queryByRole("button", { name: "Change seats" })).not.toBeInTheDocument();
@@ -275,7 +286,8 @@ describe("/team billing", () => {
   it("tells someone paying personally inside a paid team, and opens the billing portal back to /team", async () => {
     db.createUser({ email: OWNER });
     db.createUser({ email: "pro@northwind.example", plan: "monthly" });
-    db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "pro@northwind.example" }] });
+    const answers = { "pro@northwind.example": { personal_subscription_overlap: true } };
+    db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "pro@northwind.example" }], answers });
     const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
     const { user } = renderApp("/team", { signedInAs: "pro@northwind.example" });
     const notice = await screen.findByRole("region", { name: "You are paying twice" });

@@ -3,6 +3,7 @@ import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
 import { renderApp } from "../../testing/render";
+import { refuse } from "../../testing/handlers";
 import { server } from "../../testing/server";
 
 const OWNER = "ana@northwind.example";
@@ -61,6 +62,7 @@ describe("/team", () => {
     db.createUser({ email: OWNER });
     const { user } = renderApp("/team", { signedInAs: OWNER });
     const create = await screen.findByRole("region", { name: "Create a team" });
+    server.use(refuse("post", "/api/team", 400, "invalid_team_name", "Please enter a team name.", { once: true }));
     await user.click(within(create).getByRole("button", { name: "Create team" }));
     expect(await within(create).findByText("Please enter a team name.")).toBeInTheDocument();
     await user.type(within(create).getByLabelText("Team name"), "  Northwind Sales ");
@@ -74,6 +76,7 @@ describe("/team", () => {
 
   it("says why an unverified user cannot create a team", async () => {
     db.createUser({ email: OWNER, verified: false });
+    server.use(refuse("post", "/api/team", 403, "email_not_verified", "Please verify your e-mail address first."));
     const { user } = renderApp("/team", { signedInAs: OWNER });
     await user.type(await screen.findByLabelText("Team name"), "Northwind Sales");
     await user.click(screen.getByRole("button", { name: "Create team" }));
@@ -196,6 +199,9 @@ describe("/team", () => {
     const { user } = renderApp("/team", { signedInAs: OWNER });
     const invites = await screen.findByRole("region", { name: "Invitations" });
     expect(await screen.findByText("4 of 5 used")).toBeInTheDocument();
+    server.use(
+      refuse("post", "/api/team/invites", 409, "already_member", "cy@northwind.example is already a member of this team."),
+    );
     await user.type(within(invites).getByLabelText("Email"), "Cy@Northwind.example");
     await user.click(within(invites).getByRole("button", { name: "Send invitation" }));
     expect(await within(invites).findByRole("alert")).toHaveTextContent("cy@northwind.example is already a member of this team.");
@@ -215,11 +221,12 @@ describe("/team", () => {
   it("resends and revokes a pending invitation", async () => {
     const { tokens } = seedNorthwind();
     const invite = db.team.inviteByToken(tokens[0]!)!;
-    invite.lastSentAt -= 120_000;
     const { user } = renderApp("/team", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Resend invitation to rep@northwind.example" }));
     expect(await screen.findByText("Invitation sent to rep@northwind.example again")).toBeInTheDocument();
     expect(invite.token).not.toBe(tokens[0]);
+    const wait = "For security purposes, you can only request this after 58 seconds.";
+    server.use(refuse("post", "/api/team/invites/{id}/resend", 429, "rate_limited", wait, { headers: { "Retry-After": "58" } }));
     await user.click(screen.getByRole("button", { name: "Resend invitation to rep@northwind.example" }));
     expect(await screen.findByText(/you can only request this after/)).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Revoke invitation to rep@northwind.example" }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api/client";
-import type { CheckoutMode, CheckoutOffer, Product, Subscription, SubscriptionStatus } from "../api/types";
+import type { CheckoutMode, CheckoutOffer, Product, Subscription } from "../api/types";
 import {
   cardBrandName,
   CHECKOUT_MESSAGES,
@@ -9,7 +9,6 @@ import {
   DEFAULT_PRODUCT,
   featuredProduct,
   freePlanFor,
-  isSubscribed,
   periodEnd,
   PLAN_FEATURES,
   planName,
@@ -31,27 +30,7 @@ function subscription(overrides: Partial<Subscription> = {}): Subscription {
   };
 }
 
-describe("subscribed and paid", () => {
-  const cases: [SubscriptionStatus, boolean][] = [
-    ["active", true],
-    ["trialing", true],
-    ["canceled", false],
-    ["incomplete", false],
-    ["incomplete_expired", false],
-    ["past_due", false],
-    ["unpaid", false],
-    ["paused", false],
-    ["not_started", false],
-  ];
-  it.each(cases)("counts a %s subscription as subscribed: %s", (status, expected) => {
-    expect(isSubscribed(subscription({ subscription_status: status }))).toBe(expected);
-  });
-
-  it("counts no subscription as not subscribed", () => {
-    expect(isSubscribed(null)).toBe(false);
-    expect(isSubscribed(undefined)).toBe(false);
-  });
-
+describe("the fallback plan", () => {
   it("falls back to a free, active plan stamped with the given time", () => {
     const now = new Date("2026-02-03T04:05:06Z");
     expect(freePlanFor("u9", now)).toEqual({

@@ -1,21 +1,13 @@
 //! The web's billing wording in one place (spec §4, §5, §6, §8, §9): what the checkout button says
 //! for the API's decisions (`Plan.paid`, `Plan.checkout`), how plans and subscriptions are named.
+//! Nothing here decides whether someone is subscribed or paid: the API answers that (`Plan.paid`,
+//! `Team.paid`, the entitlements' `source`).
 //! Pure functions and constants: query hooks and components call them and repeat none of them.
 
 import { ApiError } from "../api/client";
 import type { CheckoutMode, CheckoutOffer, Plan, PlanType, Product, Subscription } from "../api/types";
 
-// --- Subscribed and paid -------------------------------------------------------------------------
-
-/** Subscribed means an active or trialing subscription. */
-export function isSubscribed(subscription: Subscription | null | undefined): boolean {
-  return isSubscribedStatus(subscription?.subscription_status);
-}
-
-/** The same rule for a bare status (a team's subscription). */
-export function isSubscribedStatus(status: Subscription["subscription_status"] | null | undefined): boolean {
-  return status === "active" || status === "trialing";
-}
+// --- The fallback plan ---------------------------------------------------------------------------
 
 /** The fallback for a plan that cannot be read: free and active (a warning is logged, nothing shown).
  * Its decisions are the free plan's: the API checks the rest when the button is clicked. */

@@ -1,240 +1,113 @@
 //! Sign-up, verification, sessions, recovery, password and account deletion (docs/api.md "Accounts").
+//! The server's checks of a password or an address, its mail rate limits and its refresh-token reuse
+//! detection are not here: a test that needs one of those refusals sets it (`refuse`).
 
-import { HttpResponse } from "msw";
-import { db } from "../db";
-import {
-  type MockRoute,
-  apiError,
-  EMAIL,
-  weakPassword,
-  readBody,
-  authenticate,
-  sessionResponse,
-  clearCookieHeaders,
-  rateLimited,
-  origin,
-  verifyLink,
-  REAUTH_WINDOW_MS,
-} from "./common";
+import { db, type DbUser } from "../db";
+import { type MockRoute, apiError, invalidCredentials as wrong, json, noContent, origin, readBody, route } from "./common";
+import { REAUTH_WINDOW_MS, clearCookieHeaders as clear, sessionResponse, signedIn, verifyLink } from "./common";
+
+/** The one-time token's row, or the contract's refusal (`what`: "verification", "reset" or "password" link). */
+function spend(
+  token: string,
+  kind: "verify" | "reset",
+  what: string,
+): { error: Response; row?: never } | { error?: never; row: DbUser } {
+  const row = db.tokens.get(token);
+  const refusal = (code: string, why: string) => ({ error: apiError(400, code, `This ${what} link ${why}`) });
+  if (!row || row.kind !== kind) return refusal("token_invalid", "is invalid.");
+  if (row.used) return refusal("token_used", "has already been used.");
+  if (row.expiresAt < db.now()) return refusal("token_expired", "has expired. Request a new one.");
+  row.used = true;
+  return { row: db.findUser(row.email)! };
+}
 
 export const accountRoutes: MockRoute[] = [
-  {
-    method: "post",
-    path: "/api/auth/signup",
-    resolver: async ({ request }) => {
-      const body = await readBody<"SignupBody">(request);
-      const { password } = body;
-      const email = body.email.trim().toLowerCase();
-      if (!EMAIL.test(email)) return apiError(422, "invalid_email", "Please enter a valid email address");
-      const weak = weakPassword(password);
-      if (weak) return weak;
-      const existing = db.findUser(email);
-      if (!existing) {
-        const user = db.createUser({ email, password, verified: false });
-        db.sendMail(email, "Confirm your email", verifyLink(request, user.email, body));
-      } else if (!existing.user.email_confirmed_at) {
-        existing.signups = (existing.signups ?? 1) + 1;
-        db.sendMail(email, "Confirm your email", verifyLink(request, email, body));
-      } else {
-        db.sendMail(email, "You already have an account", `${origin(request)}/signin`);
-      }
-      return HttpResponse.json({ email });
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/verify",
-    resolver: async ({ request }) => {
-      const { token } = await readBody<"TokenBody">(request);
-      const row = db.tokens.get(token);
-      if (!row || row.kind !== "verify") return apiError(400, "token_invalid", "This verification link is invalid.");
-      if (row.used) return apiError(400, "token_used", "This verification link has already been used.");
-      if (row.expiresAt < db.now())
-        return apiError(400, "token_expired", "This verification link has expired. Request a new one.");
-      row.used = true;
-      const found = db.findUser(row.email)!;
-      const { user } = found;
-      if (!user.email_confirmed_at && (found.signups ?? 1) > 1) {
-        // The sign-ups disagree: none of their passwords is kept; the clicker chooses one.
-        user.email_confirmed_at = db.iso(db.now());
-        found.password = crypto.randomUUID();
-        const password_token = db.oneTimeToken(row.email, "reset", 3600_000);
-        return HttpResponse.json({ status: "choose_password", user, password_token });
-      }
-      user.email_confirmed_at ??= db.iso(db.now());
-      return HttpResponse.json({ status: "confirmed", user });
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/verify/password",
-    resolver: async ({ request }) => {
-      const { password_token: token, password } = await readBody<"ChoosePasswordBody">(request);
-      const weak = weakPassword(password);
-      if (weak) return weak;
-      const row = db.tokens.get(token);
-      if (!row || row.kind !== "reset") return apiError(400, "token_invalid", "This password link is invalid.");
-      if (row.used) return apiError(400, "token_used", "This password link has already been used.");
-      if (row.expiresAt < db.now()) return apiError(400, "token_expired", "This password link has expired. Request a new one.");
-      row.used = true;
-      const found = db.findUser(row.email)!;
-      found.password = password;
-      db.endSessions(found.user.id);
-      return HttpResponse.json({ user: found.user });
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/resend",
-    resolver: async ({ request }) => {
-      const body = await readBody<"ResendBody">(request);
-      if (body.type !== "signup") return apiError(422, "invalid_type", "Only type signup can be resent");
-      const email = body.email.trim().toLowerCase();
-      const limited = rateLimited(email);
-      if (limited) return limited;
+  route("post", "/api/auth/signup", async ({ request }) => {
+    const { email: raw, password, next } = await readBody<"SignupBody">(request);
+    const [email, link] = [raw.trim().toLowerCase(), `${origin(request)}/signin`];
+    const existing = db.findUser(email);
+    if (existing?.user.email_confirmed_at) return (db.sendMail(email, "You already have an account", link), json({ email }));
+    if (existing) existing.signups = (existing.signups ?? 1) + 1;
+    else db.createUser({ email, password, verified: false });
+    db.sendMail(email, "Confirm your email", verifyLink(request, email, next));
+    return json({ email });
+  }),
+  route("post", "/api/auth/verify", async ({ request }) => {
+    const spent = spend((await readBody<"TokenBody">(request)).token, "verify", "verification");
+    if (spent.error) return spent.error;
+    const { user } = spent.row;
+    const choose = !user.email_confirmed_at && (spent.row.signups ?? 1) > 1;
+    user.email_confirmed_at ??= db.iso(db.now());
+    if (!choose) return json({ status: "confirmed", user });
+    // The sign-ups disagree: none of their passwords is kept; the clicker chooses one.
+    spent.row.password = crypto.randomUUID();
+    return json({ status: "choose_password", user, password_token: db.oneTimeToken(user.email, "reset", 3600_000) });
+  }),
+  route("post", "/api/auth/verify/password", async ({ request }) => {
+    const { password_token: token, password } = await readBody<"ChoosePasswordBody">(request);
+    const spent = spend(token, "reset", "password");
+    if (spent.error) return spent.error;
+    spent.row.password = password;
+    db.endSessions(spent.row.user.id);
+    return json({ user: spent.row.user });
+  }),
+  route("post", "/api/auth/resend", async ({ request }) => {
+    const { email, next } = await readBody<"ResendBody">(request);
+    const row = db.findUser(email);
+    if (row && !row.user.email_confirmed_at)
+      db.sendMail(row.user.email, "Confirm your email", verifyLink(request, row.user.email, next));
+    return json({});
+  }),
+  route("post", "/api/auth/token", async ({ request }) => {
+    if (new URL(request.url).searchParams.get("grant_type") === "password") {
+      const { email, password } = await readBody<"Credentials">(request);
       const row = db.findUser(email);
-      if (row && !row.user.email_confirmed_at) {
-        db.sendMail(email, "Confirm your email", verifyLink(request, email, body));
-      } else {
-        db.lastMailAt.set(email, db.now());
-      }
-      return HttpResponse.json({});
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/token",
-    resolver: async ({ request }) => {
-      const grant = new URL(request.url).searchParams.get("grant_type");
-      if (grant === "password") {
-        const { email, password } = await readBody<"Credentials">(request);
-        const row = db.findUser(email);
-        if (!row || row.password !== password) return apiError(400, "invalid_credentials", "Invalid login credentials");
-        if (!row.user.email_confirmed_at) return apiError(400, "email_not_confirmed", "Email not confirmed");
-        return sessionResponse(db.startSession(row.user.id).id);
-      }
-      if (grant === "refresh_token") {
-        // The site refreshes by cookie alone; a token in the body is the desktop app's way.
-        const presented = (await readBody<"RefreshBody">(request)).refresh_token ?? db.refreshCookie;
-        const ended = () =>
-          apiError(401, "invalid_refresh_token", "Your session has ended. Please sign in again.", clearCookieHeaders());
-        if (!presented) return ended();
-        const live = db.sessions.find((s) => s.refreshToken === presented && !s.revoked);
-        if (live) {
-          db.rotate(live);
-          return sessionResponse(live.id);
-        }
-        const spentOf = db.spentRefresh.get(presented);
-        if (spentOf) {
-          db.sessions.filter((s) => s.id === spentOf).forEach((s) => (s.revoked = true));
-          return apiError(401, "refresh_token_reused", "Your session has ended. Please sign in again.", clearCookieHeaders());
-        }
-        return ended();
-      }
-      return apiError(
-        400,
-        "invalid_grant_type",
-        "grant_type must be password, refresh_token, authorization_code or urn:ietf:params:oauth:grant-type:device_code",
-      );
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/logout",
-    resolver: ({ request }) => {
-      const auth = authenticate(request);
-      if ("error" in auth) return auth.error;
-      const scope = new URL(request.url).searchParams.get("scope") ?? "local";
-      if (scope === "global") db.endSessions(auth.session.userId);
-      else auth.session.revoked = true;
-      return new HttpResponse(null, { status: 204, headers: clearCookieHeaders() });
-    },
-  },
-  {
-    method: "get",
-    path: "/api/auth/user",
-    resolver: ({ request }) => {
-      const auth = authenticate(request);
-      if ("error" in auth) return auth.error;
-      return HttpResponse.json({ user: auth.row.user });
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/recover",
-    resolver: async ({ request }) => {
-      const email = (await readBody<"EmailBody">(request)).email.trim().toLowerCase();
-      const limited = rateLimited(email);
-      if (limited) return limited;
-      if (db.findUser(email)) {
-        db.sendMail(
-          email,
-          "Reset your password",
-          `${origin(request)}/reset-password?token=${db.oneTimeToken(email, "reset", 3600_000)}`,
-        );
-      } else {
-        db.lastMailAt.set(email, db.now());
-      }
-      return HttpResponse.json({});
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/reset",
-    resolver: async ({ request }) => {
-      const { token, password } = await readBody<"ResetBody">(request);
-      const row = db.tokens.get(token);
-      if (!row || row.kind !== "reset") return apiError(400, "token_invalid", "This reset link is invalid.");
-      if (row.used) return apiError(400, "token_used", "This reset link has already been used.");
-      if (row.expiresAt < db.now()) return apiError(400, "token_expired", "This reset link has expired. Request a new one.");
-      const weak = weakPassword(password);
-      if (weak) return weak;
-      row.used = true;
-      const user = db.findUser(row.email)!;
-      user.password = password;
-      user.user.email_confirmed_at ??= db.iso(db.now());
-      db.endSessions(user.user.id);
-      return HttpResponse.json({});
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/password",
-    resolver: async ({ request }) => {
-      const auth = authenticate(request);
-      if ("error" in auth) return auth.error;
-      const { current_password: current, password } = await readBody<"ChangePasswordBody">(request);
-      if (auth.row.password !== current) return apiError(400, "invalid_credentials", "Current password is incorrect");
-      const weak = weakPassword(password);
-      if (weak) return weak;
-      auth.row.password = password;
-      db.endSessions(auth.row.user.id, auth.session.id);
-      return HttpResponse.json({});
-    },
-  },
-  {
-    method: "post",
-    path: "/api/auth/reauthenticate",
-    resolver: async ({ request }) => {
-      const auth = authenticate(request);
-      if ("error" in auth) return auth.error;
-      // A missing password is a wrong one, as the API's `#[serde(default)]` reads it.
-      if (auth.row.password !== ((await readBody<"ReauthenticateBody">(request)).password ?? ""))
-        return apiError(401, "invalid_credentials", "Invalid login credentials");
-      auth.session.passwordAt = db.now();
-      return HttpResponse.json({ reauthenticated_until: db.iso(db.now() + REAUTH_WINDOW_MS) });
-    },
-  },
-  {
-    method: "delete",
-    path: "/api/account",
-    resolver: async ({ request }) => {
-      const auth = authenticate(request);
-      if ("error" in auth) return auth.error;
-      const { password } = await readBody<"PasswordBody">(request);
-      if (auth.row.password !== password) return apiError(400, "invalid_credentials", "Password is incorrect");
-      db.deleteUser(auth.row.user.id);
-      return new HttpResponse(null, { status: 204, headers: clearCookieHeaders() });
-    },
-  },
+      if (!row || row.password !== password) return wrong("Invalid login credentials");
+      if (!row.user.email_confirmed_at) return apiError(400, "email_not_confirmed", "Email not confirmed");
+      return sessionResponse(db.startSession(row.user.id));
+    }
+    // A refresh: the site's by cookie alone, the desktop app's with the token in the body.
+    const presented = (await readBody<"RefreshBody">(request)).refresh_token ?? db.refreshCookie;
+    const live = db.sessions.find((s) => s.refreshToken === presented && !s.revoked);
+    if (live) return sessionResponse(db.rotate(live));
+    return apiError(401, "invalid_refresh_token", "Your session has ended. Please sign in again.", clear());
+  }),
+  signedIn("post", "/api/auth/logout", ({ session }, { request }) => {
+    if (new URL(request.url).searchParams.get("scope") === "global") db.endSessions(session.userId);
+    else session.revoked = true;
+    return noContent(clear());
+  }),
+  signedIn("get", "/api/auth/user", ({ user }) => json({ user })),
+  route("post", "/api/auth/recover", async ({ request }) => {
+    const email = (await readBody<"EmailBody">(request)).email.trim().toLowerCase();
+    const token = db.findUser(email) && db.oneTimeToken(email, "reset", 3600_000);
+    if (token) db.sendMail(email, "Reset your password", `${origin(request)}/reset-password?token=${token}`);
+    return json({});
+  }),
+  route("post", "/api/auth/reset", async ({ request }) => {
+    const { token, password } = await readBody<"ResetBody">(request);
+    const spent = spend(token, "reset", "reset");
+    if (spent.error) return spent.error;
+    spent.row.password = password;
+    spent.row.user.email_confirmed_at ??= db.iso(db.now());
+    db.endSessions(spent.row.user.id);
+    return json({});
+  }),
+  signedIn("post", "/api/auth/password", async ({ row, session }, { request }) => {
+    const { current_password: current, password } = await readBody<"ChangePasswordBody">(request);
+    if (row.password !== current) return wrong("Current password is incorrect");
+    row.password = password;
+    db.endSessions(row.user.id, session.id);
+    return json({});
+  }),
+  signedIn("post", "/api/auth/reauthenticate", async ({ row, session }, { request }) => {
+    if (row.password !== (await readBody<"ReauthenticateBody">(request)).password) return wrong("Invalid login credentials", 401);
+    session.passwordAt = db.now();
+    return json({ reauthenticated_until: db.iso(db.now() + REAUTH_WINDOW_MS) });
+  }),
+  signedIn("delete", "/api/account", async ({ row }, { request }) => {
+    if (row.password !== (await readBody<"PasswordBody">(request)).password) return wrong();
+    db.deleteUser(row.user.id);
+    return noContent(clear());
+  }),
 ];

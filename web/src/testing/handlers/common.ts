@@ -1,97 +1,72 @@
-//! What the mock API's handlers share: the route type, the error shape, body parsing, the caller
-//! from the bearer token, sessions and their cookie, the mail rate limit.
+//! What the mock API's handlers share: the route type, the error shape, typed bodies, the caller
+//! from the bearer token, sessions and their cookie.
 
 import { HttpResponse, type HttpResponseResolver } from "msw";
 import type { components } from "../../lib/api/schema.gen";
 import type { Session } from "../../lib/api/types";
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../lib/auth/password";
-import { safeRedirect } from "../../lib/redirect";
 import { db } from "../db";
 
-type Method = "get" | "post" | "delete" | "put" | "patch";
+/** `path`: the OpenAPI path. */
+export type MockRoute = { method: "get" | "post" | "delete" | "put" | "patch"; path: string; resolver: HttpResponseResolver };
+export const route = (method: MockRoute["method"], path: string, resolver: HttpResponseResolver) => ({ method, path, resolver });
 
-export interface MockRoute {
-  method: Method;
-  /** OpenAPI path. */
-  path: string;
-  resolver: HttpResponseResolver;
-}
+export const apiError = (status: number, code: string, message: string, headers?: Record<string, string>) =>
+  HttpResponse.json({ error: { code, message } }, { status, headers });
+export const json = (body: unknown, status = 200) => HttpResponse.json(body as Record<string, unknown>, { status });
+export const noContent = (headers?: Record<string, string>) => new HttpResponse(null, { status: 204, headers });
+export const origin = (request: Request) => new URL(request.url).origin;
+export const invalidCredentials = (message = "Password is incorrect", status = 400) =>
+  apiError(status, "invalid_credentials", message);
 
-export function apiError(status: number, code: string, message: string, headers?: Record<string, string>) {
-  return HttpResponse.json({ error: { code, message } }, { status, headers });
-}
-
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const COMMON_PASSWORDS = new Set(["password", "123456", "12345678", "qwerty", "111111", "abc123", "password1"]);
-export const COOKIE = "cw_refresh";
-
-export function weakPassword(password: string) {
-  if (password.length < MIN_PASSWORD_LENGTH) return apiError(422, "weak_password", PASSWORD_TOO_SHORT);
-  if (password.length > 128) return apiError(422, "weak_password", "Password must be at most 128 characters");
-  if (COMMON_PASSWORDS.has(password.toLowerCase()))
-    return apiError(422, "weak_password", "This password is too common. Please choose another one");
-  return null;
-}
-
-/**
- * The request's JSON body as docs/openapi.json types it: the test setup validates every request a
- * handler receives against the document, so a handler reads it as is. `{}` when there is none.
- */
+/** The request's JSON body as docs/openapi.json types it (the test setup validates it), `{}` when none. */
 export async function readBody<K extends keyof components["schemas"]>(request: Request): Promise<components["schemas"][K]> {
-  return ((await jsonBody(request)) ?? {}) as components["schemas"][K];
+  const text = await request.text();
+  return (text.trim() ? JSON.parse(text) : {}) as components["schemas"][K];
 }
 
-export async function jsonBody(request: Request): Promise<Record<string, unknown> | null> {
-  try {
-    const body: unknown = await request.json();
-    return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-export const invalidJson = (detail: string) => apiError(400, "invalid_json", detail);
-
-export function stringField(body: Record<string, unknown>, name: string): string | null {
-  const value = body[name];
-  return typeof value === "string" ? value : null;
-}
-
-/** The caller's session from the bearer token, or the contract's 401. */
+/** The caller's session and user from the bearer token, or the contract's 401. */
 export function authenticate(request: Request) {
   const header = request.headers.get("Authorization");
-  if (!header) return { error: apiError(401, "not_signed_in", "Please sign in to continue") } as const;
+  if (!header) return { error: apiError(401, "not_signed_in", "Please sign in to continue") };
   const session = db.sessionByAccess(header.replace(/^Bearer\s+/i, ""));
   const row = session && db.userById(session.userId);
-  if (!session || !row)
-    return { error: apiError(401, "invalid_token", "Authentication required. Please sign in again.") } as const;
-  return { session, row } as const;
+  if (!session || !row) return { error: apiError(401, "invalid_token", "Authentication required. Please sign in again.") };
+  return { session, row, user: row.user };
 }
 
-/** The API's 15-minute sudo window, as a flag check: `passwordAt` is set by sign-in and reauthenticate. */
-export const REAUTH_WINDOW_MS = 15 * 60_000;
+type Caller = Exclude<ReturnType<typeof authenticate>, { error: Response }>;
+type Info = Parameters<HttpResponseResolver>[0];
+/** A route for signed-in callers only: `answer` gets the caller, a 401 goes out otherwise. */
+export const signedIn = (
+  method: MockRoute["method"],
+  path: string,
+  answer: (caller: Caller, info: Info) => Response | Promise<Response>,
+) =>
+  route(method, path, (info) => {
+    const caller = authenticate(info.request);
+    return caller.error ?? answer(caller, info);
+  });
 
-export function reauthenticationRequired(session: { passwordAt: number | null }) {
-  return session.passwordAt !== null && db.now() - session.passwordAt < REAUTH_WINDOW_MS
+/** The 15-minute sudo window as a flag: sign-in and reauthenticate set `passwordAt`. */
+export const REAUTH_WINDOW_MS = 15 * 60_000;
+export const reauthenticationRequired = (session: { passwordAt: number | null }) =>
+  session.passwordAt !== null && db.now() - session.passwordAt < REAUTH_WINDOW_MS
     ? null
     : apiError(403, "reauthentication_required", "Please confirm your password to continue.");
-}
 
-export function sessionResponse(sessionId: string) {
-  const row = db.sessions.find((s) => s.id === sessionId)!;
-  const user = db.userById(row.userId)!.user;
+const COOKIE = "cw_refresh";
+export function sessionResponse(row: ReturnType<typeof db.startSession>) {
+  const [expires_in, expires_at] = [db.accessTtlSeconds, row.accessExpiresAt];
   const body: Session = {
     access_token: row.accessToken,
     token_type: "bearer",
-    expires_in: db.accessTtlSeconds,
-    expires_at: row.accessExpiresAt,
-    // The browser's refresh token travels only as the httpOnly cookie (docs/api.md "Session").
-    user,
+    expires_in,
+    expires_at,
+    user: db.userById(row.userId)!.user,
   };
   db.refreshCookie = row.refreshToken;
-  return HttpResponse.json(body, {
-    headers: { "Set-Cookie": `${COOKIE}=${row.refreshToken}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=2592000` },
-  });
+  const cookie = `${COOKIE}=${row.refreshToken}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=2592000`;
+  return HttpResponse.json(body, { headers: { "Set-Cookie": cookie } });
 }
 
 export function clearCookieHeaders() {
@@ -99,23 +74,8 @@ export function clearCookieHeaders() {
   return { "Set-Cookie": `${COOKIE}=; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=0` };
 }
 
-export function rateLimited(email: string) {
-  const wait = db.mailCooldown(email);
-  return wait > 0
-    ? apiError(429, "over_email_send_rate_limit", `For security purposes, you can only request this after ${wait} seconds.`, {
-        "Retry-After": String(wait),
-      })
-    : null;
-}
-
-export function origin(request: Request) {
-  return new URL(request.url).origin;
-}
-
-/** The verification link, carrying `next` when it is a same-origin path (the API drops any other). */
-export function verifyLink(request: Request, email: string, body: { next?: string | null }) {
+/** The verification link the mail carries, with the `next` it was given (the web sends only a safe one). */
+export function verifyLink(request: Request, email: string, next?: string | null) {
   const link = `${origin(request)}/verify?token=${db.oneTimeToken(email, "verify")}`;
-  const next = body.next ?? "";
-  const safe = next !== "" && safeRedirect(next, "") === next;
-  return safe ? `${link}&next=${encodeURIComponent(next)}` : link;
+  return next ? `${link}&next=${encodeURIComponent(next)}` : link;
 }
