@@ -50,8 +50,9 @@ impl AppState {
         stripe: StripeClient,
     ) -> Self {
         let mail = Composer::new(&settings.base_url);
-        let billing =
-            Billing::new(store.clone(), stripe, clock.clone()).with_base_url(&settings.base_url);
+        let billing = Billing::new(store.clone(), stripe, clock.clone())
+            .with_base_url(&settings.base_url)
+            .with_webhook_secret(settings.stripe.webhook_secret.clone());
         let accounts = Accounts::new(
             store.clone(),
             billing.clone(),
