@@ -3,13 +3,12 @@
 //! signed body that is no event is refused.
 
 use closewise_core::billing::signature::{sign, SignatureError};
-use closewise_core::billing::{
-    EventError, EventOutcome, WebhookError, DEV_STRIPE_WEBHOOK_SECRET,
-};
+use closewise_core::billing::{EventError, EventOutcome, WebhookError, DEV_STRIPE_WEBHOOK_SECRET};
 use closewise_testkit::scalar;
 use closewise_testkit::services::core_fixture;
 
-const EVENT: &[u8] = br#"{"id":"evt_webhook_1","type":"customer.created","data":{"object":{"id":"cus_1"}}}"#;
+const EVENT: &[u8] =
+    br#"{"id":"evt_webhook_1","type":"customer.created","data":{"object":{"id":"cus_1"}}}"#;
 
 async fn only_signed_events_are_received(postgres: bool) {
     let core = core_fixture(postgres, "webhooks").await;
@@ -20,7 +19,10 @@ async fn only_signed_events_are_received(postgres: bool) {
     let refusals = [
         (None, SignatureError::Malformed),
         (Some("v1=abc".to_owned()), SignatureError::Malformed),
-        (Some(signed("whsec_other", now, EVENT)), SignatureError::Mismatch),
+        (
+            Some(signed("whsec_other", now, EVENT)),
+            SignatureError::Mismatch,
+        ),
         (
             Some(signed(DEV_STRIPE_WEBHOOK_SECRET, now - 301, EVENT)),
             SignatureError::Stale,
@@ -40,7 +42,10 @@ async fn only_signed_events_are_received(postgres: bool) {
 
     let not_an_event = b"[1, 2]";
     let header = signed(DEV_STRIPE_WEBHOOK_SECRET, now, not_an_event);
-    let refused = core.billing.receive_webhook(Some(&header), not_an_event).await;
+    let refused = core
+        .billing
+        .receive_webhook(Some(&header), not_an_event)
+        .await;
     assert!(
         matches!(refused, Err(WebhookError::Event(EventError::Invalid))),
         "{refused:?}"
@@ -50,7 +55,10 @@ async fn only_signed_events_are_received(postgres: bool) {
     let first = core.billing.receive_webhook(Some(&header), EVENT).await;
     assert!(matches!(first, Ok(EventOutcome::Processed(_))), "{first:?}");
     let again = core.billing.receive_webhook(Some(&header), EVENT).await;
-    assert!(matches!(again, Ok(EventOutcome::AlreadyProcessed)), "{again:?}");
+    assert!(
+        matches!(again, Ok(EventOutcome::AlreadyProcessed)),
+        "{again:?}"
+    );
     assert_eq!(recorded().await, 1);
 }
 

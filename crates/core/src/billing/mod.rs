@@ -22,13 +22,13 @@ use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
 pub use self::checkout::{Activation, Buyer, Caller, PersonalBillingError, PersonalCheckout};
 pub use self::events::{EventError, EventOutcome};
-pub use self::webhook::WebhookError;
 pub use self::personal::PlanView;
 pub use self::return_pages::{on_site, PortalReturn};
 pub use self::stripe::{
     CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,
     TeamSubscription,
 };
+pub use self::webhook::WebhookError;
 
 /// stripe-mock's local defaults, shared with `./just up`; production refuses them.
 pub const DEV_STRIPE_SECRET_KEY: &str = "sk_test_closewise_local";

@@ -47,7 +47,9 @@ mod tests {
             Some("https://closewise.example/team")
         );
         assert_eq!(
-            back(Some("https://closewise.example/settings")).url().as_deref(),
+            back(Some("https://closewise.example/settings"))
+                .url()
+                .as_deref(),
             Some("https://closewise.example/settings")
         );
         assert_eq!(back(Some("https://evil.example/")).url(), None);

@@ -25,13 +25,22 @@ async fn the_team_portal_is_the_owners_and_needs_a_customer(postgres: bool) {
     let (team, owner, member) = fx.team("p").await;
     let stranger = fx.user("stranger-p@elsewhere.test").await;
     let portal = |who| fx.billing.open_team_portal(who, back_to(None));
-    assert!(matches!(portal(stranger).await, Err(TeamBillingError::TeamNotFound)));
-    assert!(matches!(portal(member).await, Err(TeamBillingError::ForbiddenRole)));
+    assert!(matches!(
+        portal(stranger).await,
+        Err(TeamBillingError::TeamNotFound)
+    ));
+    assert!(matches!(
+        portal(member).await,
+        Err(TeamBillingError::ForbiddenRole)
+    ));
     let off_site = fx
         .billing
         .open_team_portal(owner, back_to(Some("https://evil.example/")))
         .await;
-    assert!(matches!(off_site, Err(TeamBillingError::InvalidRedirect)), "{off_site:?}");
+    assert!(
+        matches!(off_site, Err(TeamBillingError::InvalidRedirect)),
+        "{off_site:?}"
+    );
     let none = portal(owner).await.unwrap_err();
     assert!(matches!(none, TeamBillingError::NoCustomer), "{none:?}");
     assert_eq!(none.code(), "no_customer");
@@ -41,7 +50,10 @@ async fn the_team_portal_is_the_owners_and_needs_a_customer(postgres: bool) {
         .await
         .unwrap();
     let failed = portal(owner).await.unwrap_err();
-    assert!(matches!(failed, TeamBillingError::PortalFailed(_)), "{failed:?}");
+    assert!(
+        matches!(failed, TeamBillingError::PortalFailed(_)),
+        "{failed:?}"
+    );
     assert_eq!(failed.code(), "portal_failed");
 }
 
@@ -59,12 +71,18 @@ async fn a_team_checkout_is_refused_before_stripe(postgres: bool) {
     };
     let on_site = order("http://127.0.0.1:8080/team?paid={CHECKOUT_SESSION_ID}");
     let refused = fx.billing.start_team_checkout(member, &on_site).await;
-    assert!(matches!(refused, Err(TeamBillingError::ForbiddenRole)), "{refused:?}");
+    assert!(
+        matches!(refused, Err(TeamBillingError::ForbiddenRole)),
+        "{refused:?}"
+    );
     let off_site = fx
         .billing
         .start_team_checkout(owner, &order("https://evil.example/paid"))
         .await;
-    assert!(matches!(off_site, Err(TeamBillingError::InvalidRedirect)), "{off_site:?}");
+    assert!(
+        matches!(off_site, Err(TeamBillingError::InvalidRedirect)),
+        "{off_site:?}"
+    );
 
     fx.unverify(owner).await;
     let unverified = fx.billing.start_team_checkout(owner, &on_site).await;
@@ -76,7 +94,11 @@ async fn a_team_checkout_is_refused_before_stripe(postgres: bool) {
         "{unverified:?}"
     );
     let row = fx.store.team_by_id(team).await.unwrap().unwrap();
-    assert_eq!((row.seats, row.stripe_customer_id), (3, None), "nothing changed");
+    assert_eq!(
+        (row.seats, row.stripe_customer_id),
+        (3, None),
+        "nothing changed"
+    );
 }
 
 #[tokio::test]

@@ -30,9 +30,7 @@ impl Billing {
             .await?
             .ok_or(TeamBillingError::Refused(CheckoutRefusal::InvalidToken))?;
         if user.email_confirmed_at.is_none() {
-            return Err(TeamBillingError::Refused(
-                CheckoutRefusal::EmailNotVerified,
-            ));
+            return Err(TeamBillingError::Refused(CheckoutRefusal::EmailNotVerified));
         }
         if !on_site(checkout.site, &[checkout.success_url, checkout.cancel_url]) {
             return Err(TeamBillingError::InvalidRedirect);
