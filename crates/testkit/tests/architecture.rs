@@ -135,6 +135,41 @@ fn http_errors_are_built_in_the_error_module_only() {
     );
 }
 
+/// The API calls Stripe only through core's billing flows: no handler reaches the Stripe client
+/// (`Billing::stripe()`, `billing::stripe`), checks a webhook signature, or builds a per-request
+/// service; the services are built once, in `state.rs`.
+#[test]
+fn handlers_reach_stripe_and_build_services_through_the_core_only() {
+    let src = crates_dir().join("api").join("src");
+    let mut sources = Vec::new();
+    rust_files(&src, &mut sources);
+    let forbidden = [
+        ".stripe()",
+        "billing::stripe",
+        "signature::",
+        "StripeClient",
+        "DesktopAuth::new",
+        "Billing::new",
+    ];
+    let mut found = Vec::new();
+    for file in sources {
+        let relative = file.strip_prefix(&src).unwrap();
+        if relative == Path::new("state.rs") || relative.starts_with("error") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if forbidden.iter().any(|f| line.contains(f)) {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "call core's billing or sessions service (built once in state.rs): {found:#?}"
+    );
+}
+
 #[test]
 fn no_rust_source_file_is_over_500_lines() {
     let mut files = Vec::new();
