@@ -268,6 +268,18 @@ impl From<DesktopAuthError> for ApiError {
     fn from(e: DesktopAuthError) -> Self {
         let code = e.code();
         match e {
+            DesktopAuthError::InvalidClient => ApiError::invalid_client(),
+            DesktopAuthError::InvalidDeviceName(e) => ApiError::device_label(
+                e,
+                "invalid_device_name",
+                "The device name must be 1 to 100 characters.",
+            ),
+            DesktopAuthError::InvalidPlatform(e) => ApiError::device_label(
+                e,
+                "invalid_platform",
+                "The platform must be 1 to 40 characters.",
+            ),
+            DesktopAuthError::VerificationRequired => SessionError::VerificationRequired.into(),
             DesktopAuthError::InvalidUserCode => ApiError::new(
                 StatusCode::NOT_FOUND,
                 code,

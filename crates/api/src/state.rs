@@ -10,6 +10,7 @@ use closewise_core::clock::Clock;
 use closewise_core::mail::Composer;
 use closewise_core::password::Hasher;
 use closewise_core::sessions::auth_cache::AuthCache;
+use closewise_core::sessions::desktop::DesktopAuth;
 use closewise_core::sessions::Sessions;
 use closewise_core::store::Store;
 use closewise_core::teams::Teams;
@@ -36,6 +37,8 @@ pub struct Inner {
     pub teams: Teams,
     /// Signing in with the password, refresh, sign-out.
     pub sessions: Sessions,
+    /// The desktop app's browser and device sign-in, and its devices.
+    pub desktop: DesktopAuth,
     /// Verified access tokens of active sessions (`closewise_core::sessions::auth_cache`).
     pub auth_cache: Arc<AuthCache>,
 }
@@ -50,8 +53,9 @@ impl AppState {
         stripe: StripeClient,
     ) -> Self {
         let mail = Composer::new(&settings.base_url);
-        let billing =
-            Billing::new(store.clone(), stripe, clock.clone()).with_base_url(&settings.base_url);
+        let billing = Billing::new(store.clone(), stripe, clock.clone())
+            .with_base_url(&settings.base_url)
+            .with_webhook_secret(settings.stripe.webhook_secret.clone());
         let accounts = Accounts::new(
             store.clone(),
             billing.clone(),
@@ -63,6 +67,13 @@ impl AppState {
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());
         let auth_cache = AuthCache::for_store(&store);
+        let desktop = DesktopAuth::new(
+            store.clone(),
+            clock.clone(),
+            closewise_core::sessions::max_age(settings.session_max_age),
+        )
+        .with_max_pending_devices(settings.device_requests_max_pending)
+        .with_signin_mail(mail.clone());
         let sessions = Sessions::new(
             store.clone(),
             clock.clone(),
@@ -84,6 +95,7 @@ impl AppState {
             usage,
             teams,
             sessions,
+            desktop,
             auth_cache,
         }))
     }

@@ -3,10 +3,8 @@
 //! before comparing, refund it when right, and pass its refusal through untouched.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use closewise_core::accounts::{AccountError, Accounts, Caller, PasswordBudget};
-use closewise_core::billing::{Billing, StripeClient, StripeConnection};
 use closewise_core::clock::Clock;
 use closewise_core::mail::Composer;
 use closewise_core::password::Hasher;
@@ -14,7 +12,8 @@ use closewise_core::store::mail::MailFilter;
 use closewise_core::store::Store;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;
-use closewise_testkit::{fresh_postgres_database, TempDir};
+use closewise_testkit::services::core_fixture;
+use closewise_testkit::TempDir;
 use uuid::Uuid;
 
 struct Fx {
@@ -25,38 +24,19 @@ struct Fx {
 }
 
 async fn fixture(postgres: bool) -> Fx {
-    let dir = TempDir::new();
-    let url = if postgres {
-        fresh_postgres_database("accounts").await
-    } else {
-        format!("sqlite://{}/core.db", dir.0.display())
-    };
-    let store = Store::connect(&url, Duration::from_secs(10)).await.unwrap();
-    store.migrate().await.unwrap();
-    let clock = Clock::manual(
-        time::OffsetDateTime::now_utc()
-            .replace_nanosecond(0)
-            .unwrap(),
-    );
-    let stripe = StripeClient::new(&StripeConnection {
-        api_base: "http://127.0.0.1:9".into(),
-        secret_key: "sk_test_unused".to_owned().into(),
-        timeout: Duration::from_millis(200),
-    })
-    .unwrap();
-    let billing = Billing::new(store.clone(), stripe, clock.clone());
+    let core = core_fixture(postgres, "accounts").await;
     let accounts = Accounts::new(
-        store.clone(),
-        billing,
+        core.store.clone(),
+        core.billing,
         Hasher::fast_for_tests(),
         Composer::new("http://127.0.0.1:8080"),
-        clock.clone(),
+        core.clock.clone(),
     );
     Fx {
         accounts,
-        store,
-        clock,
-        _dir: dir,
+        store: core.store,
+        clock: core.clock,
+        _dir: core.dir,
     }
 }
 

@@ -4,14 +4,55 @@
 use std::time::Duration;
 
 use closewise_core::clock::Clock;
-use closewise_core::sessions::desktop::{DesktopAuth, DesktopAuthError};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use closewise_core::sessions::desktop::{CodeBudget, DesktopAuth, DesktopAuthError, DeviceRequest};
 use closewise_core::store::Store;
-use closewise_domain::oauth::{s256_challenge, AuthorizationRequest};
+use closewise_domain::oauth::{s256_challenge, AuthorizationRequest, LabelError};
 use closewise_testkit::{fresh_postgres_database, scalar, TempDir};
 use uuid::Uuid;
 
 const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 const REDIRECT: &str = "http://127.0.0.1:4000/callback";
+const LOCAL: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+
+fn device<'a>(device_name: &'a str, platform: &'a str) -> DeviceRequest<'a> {
+    DeviceRequest {
+        client_id: "closewise-desktop",
+        device_name,
+        platform,
+    }
+}
+
+/// The adapter's budget of user-code attempts: `left` more, then refused.
+struct Budget {
+    spent: AtomicUsize,
+    left: usize,
+}
+
+impl Budget {
+    fn new(left: usize) -> Self {
+        Budget {
+            spent: AtomicUsize::new(0),
+            left,
+        }
+    }
+    fn spent(&self) -> usize {
+        self.spent.load(Ordering::SeqCst)
+    }
+}
+
+impl CodeBudget for Budget {
+    type Refusal = &'static str;
+    async fn spend(&self) -> Result<(), &'static str> {
+        if self.spent.fetch_add(1, Ordering::SeqCst) < self.left {
+            Ok(())
+        } else {
+            Err("spent")
+        }
+    }
+}
 
 struct Fixture {
     auth: DesktopAuth,
@@ -92,7 +133,7 @@ async fn concurrent_exchanges_start_one_session_and_a_replay_revokes_it(postgres
         .map(|_| {
             let (auth, code) = (f.auth.clone(), code.clone());
             tokio::spawn(async move {
-                auth.exchange_code(&code, VERIFIER, REDIRECT, "closewise-desktop")
+                auth.exchange_code(&code, VERIFIER, REDIRECT, "closewise-desktop", None)
                     .await
             })
         })
@@ -120,16 +161,19 @@ async fn an_approved_device_request_is_redeemed_once(postgres: bool) {
     let f = fixture(postgres).await;
     let grant = f
         .auth
-        .request_device("Ana's PC", "windows", [127, 0, 0, 1].into())
+        .request_device(&device("Ana's PC", "windows"), [127, 0, 0, 1].into())
         .await
         .unwrap();
     let typed = grant.user_code.display().to_lowercase();
-    assert_eq!(f.auth.lookup(&typed).await.unwrap().device_name, "Ana's PC");
-    f.auth.decide(&typed, f.user_id, true).await.unwrap();
+    let budget = Budget::new(10);
+    let pending = f.auth.lookup(f.user_id, &typed, LOCAL, &budget).await;
+    assert_eq!(pending.unwrap().unwrap().device_name, "Ana's PC");
+    let decided = f.auth.decide(f.user_id, &typed, true, &budget).await;
+    decided.unwrap().unwrap();
     let tasks: Vec<_> = (0..10)
         .map(|_| {
             let (auth, code) = (f.auth.clone(), grant.device_code.clone());
-            tokio::spawn(async move { auth.poll(&code, "closewise-desktop").await })
+            tokio::spawn(async move { auth.poll(&code, "closewise-desktop", None).await })
         })
         .collect();
     let mut ok = 0;
@@ -154,15 +198,104 @@ async fn an_approved_device_request_is_redeemed_once(postgres: bool) {
         (devices[0].name.as_str(), devices[0].platform.as_str()),
         ("Ana's PC", "windows")
     );
-    f.auth
-        .sign_out_device(f.user_id, devices[0].id)
+    let id = devices[0].id.to_string();
+    f.auth.sign_out_device(f.user_id, &id).await.unwrap();
+    for again in [id.as_str(), "not-a-device-id"] {
+        assert!(matches!(
+            f.auth.sign_out_device(f.user_id, again).await,
+            Err(DesktopAuthError::DeviceNotFound)
+        ));
+    }
+    assert!(f.auth.devices(f.user_id).await.unwrap().is_empty());
+}
+
+/// The device flow's checks, in order: a request from the app with labels the domain accepts;
+/// on `/activate` a confirmed address, then one of the budget's attempts for every code typed,
+/// right or wrong (its refusal passes through before the code is read); the network the request
+/// came from compared with the viewer's.
+async fn the_device_flow_checks_its_requests_and_its_codes(postgres: bool) {
+    let f = fixture(postgres).await;
+    let refused = |r: Result<_, DesktopAuthError>| r.map(|_| ()).unwrap_err().code();
+    let other_client = DeviceRequest {
+        client_id: "not-the-app",
+        ..device("PC", "windows")
+    };
+    assert_eq!(
+        refused(f.auth.request_device(&other_client, LOCAL).await),
+        "invalid_client"
+    );
+    let blank = f.auth.request_device(&device("  ", "windows"), LOCAL).await;
+    assert!(matches!(
+        blank,
+        Err(DesktopAuthError::InvalidDeviceName(LabelError::Length))
+    ));
+    let long = "w".repeat(41);
+    assert_eq!(
+        refused(f.auth.request_device(&device("PC", &long), LOCAL).await),
+        "invalid_platform"
+    );
+    let hidden = f
+        .auth
+        .request_device(&device("PC", "win\u{202e}"), LOCAL)
+        .await;
+    assert_eq!(refused(hidden), "invalid_device_name");
+    assert_eq!(scalar(&f.url, "SELECT COUNT(*) FROM device_codes").await, 0);
+
+    let from: IpAddr = [192, 0, 2, 7].into();
+    let grant = f
+        .auth
+        .request_device(&device(" Ana's PC ", "windows"), from)
         .await
         .unwrap();
-    assert!(matches!(
-        f.auth.sign_out_device(f.user_id, devices[0].id).await,
-        Err(DesktopAuthError::DeviceNotFound)
-    ));
-    assert!(f.auth.devices(f.user_id).await.unwrap().is_empty());
+    let typed = grant.user_code.display();
+    let budget = Budget::new(2);
+    let wrong = f.auth.lookup(f.user_id, "BCDF-GHJK", from, &budget).await;
+    assert!(
+        matches!(wrong, Err(DesktopAuthError::InvalidUserCode)),
+        "{wrong:?}"
+    );
+    let near = f
+        .auth
+        .lookup(f.user_id, &typed, [192, 0, 2, 200].into(), &budget)
+        .await;
+    let near = near.unwrap().unwrap();
+    assert_eq!(
+        (near.device_name.as_str(), near.same_network),
+        ("Ana's PC", true)
+    );
+    let spent = f.auth.lookup(f.user_id, &typed, from, &budget).await;
+    assert!(matches!(spent, Ok(Err("spent"))), "{spent:?}");
+    let elsewhere = f
+        .auth
+        .lookup(f.user_id, &typed, [198, 51, 100, 1].into(), &Budget::new(1))
+        .await;
+    assert!(!elsewhere.unwrap().unwrap().same_network);
+
+    execute(&f.url, "UPDATE users SET email_confirmed_at = NULL").await;
+    let unconfirmed = Budget::new(5);
+    let refusal = f.auth.decide(f.user_id, &typed, true, &unconfirmed).await;
+    assert!(
+        matches!(refusal, Err(DesktopAuthError::VerificationRequired)),
+        "{refusal:?}"
+    );
+    assert_eq!(refusal.unwrap_err().code(), "email_not_confirmed");
+    assert_eq!(
+        unconfirmed.spent(),
+        0,
+        "an unconfirmed caller spends nothing"
+    );
+    let status = "SELECT COUNT(*) FROM device_codes WHERE status = 'pending'";
+    assert_eq!(scalar(&f.url, status).await, 1, "still pending");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_device_flow_checks_its_requests_and_its_codes_sqlite() {
+    the_device_flow_checks_its_requests_and_its_codes(false).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_device_flow_checks_its_requests_and_its_codes_postgres() {
+    the_device_flow_checks_its_requests_and_its_codes(true).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -98,14 +98,32 @@ fn the_api_leaves_the_database_mail_and_hashing_to_the_core() {
     }
 }
 
+/// The lines of crates/api/src, outside the files `allowed` lets through, that contain any of
+/// `needles`: `file:line: text`.
+fn api_lines_containing(allowed: impl Fn(&Path) -> bool, needles: &[&str]) -> Vec<String> {
+    let src = crates_dir().join("api").join("src");
+    let mut sources = Vec::new();
+    rust_files(&src, &mut sources);
+    let mut found = Vec::new();
+    for file in sources {
+        if allowed(file.strip_prefix(&src).unwrap()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if needles.iter().any(|b| line.contains(b)) {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
 /// Each core error maps to HTTP once, in `crates/api/src/error.rs` (and its `error/` folder): a
 /// handler returns the core's error (`?`) or a named constructor, and never builds a status, code
 /// and message itself.
 #[test]
 fn http_errors_are_built_in_the_error_module_only() {
-    let src = crates_dir().join("api").join("src");
-    let mut sources = Vec::new();
-    rust_files(&src, &mut sources);
     let builders = [
         "ApiError::new(",
         "ApiError::bad_request(",
@@ -116,22 +134,37 @@ fn http_errors_are_built_in_the_error_module_only() {
         "ApiError::Unavailable(",
         "ApiError::Internal(",
     ];
-    let mut found = Vec::new();
-    for file in sources {
-        let relative = file.strip_prefix(&src).unwrap();
-        if relative == Path::new("error.rs") || relative.starts_with("error") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (n, line) in text.lines().enumerate() {
-            if builders.iter().any(|b| line.contains(b)) {
-                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
-            }
-        }
-    }
+    let found = api_lines_containing(
+        |f| f.starts_with("error.rs") || f.starts_with("error"),
+        &builders,
+    );
     assert!(
         found.is_empty(),
         "map the core's error in crates/api/src/error.rs, or name the refusal there: {found:#?}"
+    );
+}
+
+/// The API calls Stripe only through core's billing flows: no handler reaches the Stripe client
+/// (`Billing::stripe()`, `billing::stripe`), checks a webhook signature, or builds a per-request
+/// service; the services are built once, in `state.rs` (from the client `lib.rs` connects at
+/// start).
+#[test]
+fn handlers_reach_stripe_and_build_services_through_the_core_only() {
+    let forbidden = [
+        ".stripe()",
+        "billing::stripe",
+        "signature::",
+        "StripeClient",
+        "DesktopAuth::new",
+        "Billing::new",
+    ];
+    let found = api_lines_containing(
+        |f| f == Path::new("state.rs") || f == Path::new("lib.rs") || f.starts_with("error"),
+        &forbidden,
+    );
+    assert!(
+        found.is_empty(),
+        "call core's billing or sessions service (built once in state.rs): {found:#?}"
     );
 }
 

@@ -7,7 +7,6 @@ use closewise_domain::oauth::{AuthorizationRequest, AuthorizeParams, CLIENT_ID, 
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::grants::desktop;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AppQuery, AuthUser, ClientIp};
 use crate::state::AppState;
@@ -134,12 +133,12 @@ pub async fn authorize(
         device_name: body.device_name,
         platform: body.platform,
     })?;
-    super::device::require_verified(&state, &auth).await?;
+    state.sessions.require_verified(auth.user_id).await?;
     let state_param = encode(&req.state);
     let redirect_to = match body.decision {
         Decision::Allow => {
             super::reauth::require_recent_password(&state, &auth).await?;
-            let code = desktop(&state).issue_code(auth.user_id, &req).await?;
+            let code = state.desktop.issue_code(auth.user_id, &req).await?;
             format!("{}?code={code}&state={state_param}", req.redirect_uri)
         }
         Decision::Deny => format!(

@@ -2,25 +2,19 @@
 //! user looks its code up on `/activate` and approves or denies it; the app's poll of the token
 //! endpoint (`grants.rs`) then gets the session. Guessing codes is limited per user and per IP.
 
+use std::net::IpAddr;
+
 use axum::extract::State;
-use closewise_domain::network::same_network;
-use closewise_domain::oauth::{device_label, CLIENT_ID, DEVICE_NAME_MAX, PLATFORM_MAX};
+use closewise_core::sessions::desktop::{CodeBudget, DeviceRequest as CoreDeviceRequest};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use super::common::limit;
-use super::grants::desktop;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
-
-/// `403 email_not_confirmed` unless the caller's e-mail is confirmed (read now, not from the
-/// token, which may predate the confirmation).
-pub(super) async fn require_verified(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
-    Ok(state.sessions.require_verified(auth.user_id).await?)
-}
 
 /// A missing field is refused like an empty one, with its own code.
 #[derive(Deserialize, ToSchema)]
@@ -60,26 +54,12 @@ pub async fn request_device(
     AppJson(body): AppJson<DeviceRequest>,
 ) -> ApiResult<AppJson<DeviceResponse>> {
     limit(&state, Bucket::DevicePerIp, &ip.to_string()).await?;
-    if body.client_id != CLIENT_ID {
-        return Err(ApiError::invalid_client());
-    }
-    let device_name = device_label(&body.device_name, DEVICE_NAME_MAX).map_err(|e| {
-        ApiError::device_label(
-            e,
-            "invalid_device_name",
-            "The device name must be 1 to 100 characters.",
-        )
-    })?;
-    let platform = device_label(&body.platform, PLATFORM_MAX).map_err(|e| {
-        ApiError::device_label(
-            e,
-            "invalid_platform",
-            "The platform must be 1 to 40 characters.",
-        )
-    })?;
-    let grant = desktop(&state)
-        .request_device(&device_name, &platform, ip)
-        .await?;
+    let request = CoreDeviceRequest {
+        client_id: &body.client_id,
+        device_name: &body.device_name,
+        platform: &body.platform,
+    };
+    let grant = state.desktop.request_device(&request, ip).await?;
     let verification_uri = format!("{}/activate", state.settings.base_url);
     let user_code = grant.user_code.display();
     Ok(AppJson(DeviceResponse {
@@ -130,10 +110,29 @@ pub struct DecisionResponse {
 }
 
 /// Every use of a user code counts, right or wrong: per user and per client address.
-async fn code_attempt(state: &AppState, auth: &AuthUser, ip: std::net::IpAddr) -> ApiResult<()> {
-    require_verified(state, auth).await?;
-    limit(state, Bucket::UserCodePerUser, &auth.user_id.to_string()).await?;
-    limit(state, Bucket::UserCodePerIp, &ip.to_string()).await
+struct CodeAttempts<'a> {
+    state: &'a AppState,
+    user_id: String,
+    ip: String,
+}
+
+impl<'a> CodeAttempts<'a> {
+    fn new(state: &'a AppState, auth: &AuthUser, ip: IpAddr) -> Self {
+        CodeAttempts {
+            state,
+            user_id: auth.user_id.to_string(),
+            ip: ip.to_string(),
+        }
+    }
+}
+
+impl CodeBudget for CodeAttempts<'_> {
+    type Refusal = ApiError;
+
+    async fn spend(&self) -> ApiResult<()> {
+        limit(self.state, Bucket::UserCodePerUser, &self.user_id).await?;
+        limit(self.state, Bucket::UserCodePerIp, &self.ip).await
+    }
 }
 
 #[utoipa::path(post, path = "/api/auth/device/lookup", tag = "auth", request_body = UserCodeRequest,
@@ -150,14 +149,17 @@ pub async fn lookup(
     auth: AuthUser,
     AppJson(body): AppJson<UserCodeRequest>,
 ) -> ApiResult<AppJson<LookupResponse>> {
-    code_attempt(&state, &auth, ip).await?;
-    let d = desktop(&state).lookup(&body.user_code).await?;
+    let budget = CodeAttempts::new(&state, &auth, ip);
+    let d = state
+        .desktop
+        .lookup(auth.user_id, &body.user_code, ip, &budget)
+        .await??;
     Ok(AppJson(LookupResponse {
         user_code: d.user_code.display(),
         device_name: d.device_name,
         platform: d.platform,
         requested_from: d.requested_ip.map(|r| r.to_string()),
-        same_network: d.requested_ip.is_some_and(|r| same_network(r, ip)),
+        same_network: d.same_network,
         requested_at: d.requested_at,
         expires_at: d.expires_at,
         status: "pending".into(),
@@ -166,7 +168,7 @@ pub async fn lookup(
 
 async fn decide(
     state: AppState,
-    ip: std::net::IpAddr,
+    ip: IpAddr,
     auth: AuthUser,
     body: UserCodeRequest,
     approve: bool,
@@ -175,10 +177,11 @@ async fn decide(
         // Before the code is spent on the budgets: the page asks for the password and retries.
         super::reauth::require_recent_password(&state, &auth).await?;
     }
-    code_attempt(&state, &auth, ip).await?;
-    desktop(&state)
-        .decide(&body.user_code, auth.user_id, approve)
-        .await?;
+    let budget = CodeAttempts::new(&state, &auth, ip);
+    state
+        .desktop
+        .decide(auth.user_id, &body.user_code, approve, &budget)
+        .await??;
     let status = if approve { "approved" } else { "denied" };
     Ok(AppJson(DecisionResponse {
         status: status.into(),

@@ -7,11 +7,9 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::grants::desktop;
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
-use closewise_core::sessions::desktop::DesktopAuthError;
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = Device)]
@@ -43,7 +41,8 @@ pub async fn list_devices(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<DevicesResponse>> {
-    let devices = desktop(&state)
+    let devices = state
+        .desktop
         .devices(auth.user_id)
         .await?
         .into_iter()
@@ -70,8 +69,6 @@ pub async fn sign_out_device(
     auth: AuthUser,
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
-    // A malformed id names no device: the same 404 as another user's.
-    let id = Uuid::parse_str(&id).map_err(|_| DesktopAuthError::DeviceNotFound)?;
-    desktop(&state).sign_out_device(auth.user_id, id).await?;
+    state.desktop.sign_out_device(auth.user_id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -5,32 +5,17 @@
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use closewise_core::sessions::desktop::{DesktopAuth, DesktopAuthError, IssuedSession};
+use closewise_core::sessions::desktop::{DesktopAuthError, IssuedSession};
 use closewise_domain::oauth::CLIENT_ID;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::session::{self, max_session_age};
+use super::session;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
 use crate::state::AppState;
 
 pub const DEVICE_CODE_GRANT: &str = "urn:ietf:params:oauth:grant-type:device_code";
-
-/// The desktop app's sign-in service over this state's store and clock.
-pub(super) fn desktop(state: &AppState) -> DesktopAuth {
-    DesktopAuth::new(
-        state.store.clone(),
-        state.clock.clone(),
-        max_session_age(&state.settings),
-    )
-    .with_max_pending_devices(state.settings.device_requests_max_pending)
-}
-
-/// `desktop`, for the grants that start a session: each mails its account, naming `ip`.
-fn signing_in(state: &AppState, ip: std::net::IpAddr) -> DesktopAuth {
-    desktop(state).with_signin_mail(state.mail.clone(), Some(ip.to_string()))
-}
 
 /// An OAuth error (RFC 6749 §5.2, RFC 8628 §3.5): the grants' answers, not our usual shape.
 #[derive(Serialize, ToSchema, Debug)]
@@ -183,8 +168,9 @@ pub(super) async fn authorization_code(
             let verifier = required(req.code_verifier, "code_verifier")?;
             let redirect_uri = required(req.redirect_uri, "redirect_uri")?;
             let client_id = required(req.client_id, "client_id")?;
-            let s = signing_in(state, ip)
-                .exchange_code(&code, &verifier, &redirect_uri, &client_id)
+            let s = state
+                .desktop
+                .exchange_code(&code, &verifier, &redirect_uri, &client_id, Some(ip))
                 .await?;
             issued(state, s).await
         }
@@ -210,7 +196,10 @@ pub(super) async fn device_code(
                 )
                 .into());
             }
-            let s = signing_in(state, ip).poll(&device_code, &client_id).await?;
+            let s = state
+                .desktop
+                .poll(&device_code, &client_id, Some(ip))
+                .await?;
             issued(state, s).await
         }
         .await,

@@ -4,7 +4,6 @@
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use closewise_domain::limits::same_origin;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -13,7 +12,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{bearer, AppJson, AuthUser};
 use crate::plans::PlanResponse;
 use crate::state::AppState;
-use closewise_core::billing::{Caller, PersonalCheckout};
+use closewise_core::billing::{Caller, PersonalCheckout, PortalReturn};
 use closewise_core::store::SubscriptionRow;
 
 #[derive(Deserialize, ToSchema)]
@@ -208,8 +207,11 @@ pub async fn portal(
     raw: Bytes,
 ) -> ApiResult<AppJson<UrlResponse>> {
     stripe_budget(&state, auth.user_id).await?;
-    let return_url = portal_return_url(&state, &raw, "/dashboard")?;
-    let url = state.billing.open_portal(auth.user_id, &return_url).await?;
+    let back_to = portal_request(&raw)?;
+    let url = state
+        .billing
+        .open_portal(auth.user_id, back_to.to(&state, "/dashboard"))
+        .await?;
     Ok(AppJson(UrlResponse { url }))
 }
 
@@ -226,24 +228,22 @@ pub(crate) async fn stripe_budget(state: &AppState, user_id: Uuid) -> ApiResult<
     .await
 }
 
-/// Where a billing portal's "back" link goes: the body's `return_url` (on this site), or
-/// `default_path` of this site when there is no body at all.
-pub(crate) fn portal_return_url(
-    state: &AppState,
-    raw: &[u8],
-    default_path: &str,
-) -> ApiResult<String> {
-    let body: PortalRequest = if raw.iter().all(u8::is_ascii_whitespace) {
-        PortalRequest::default()
-    } else {
-        serde_json::from_slice(raw).map_err(ApiError::invalid_json)?
-    };
-    let base_url = &state.settings.base_url;
-    let return_url = body
-        .return_url
-        .unwrap_or_else(|| format!("{base_url}{default_path}"));
-    if !same_origin(base_url, &return_url) {
-        return Err(ApiError::invalid_redirect());
+/// A billing portal's body, personal or team: none at all is `{}`.
+pub(crate) fn portal_request(raw: &[u8]) -> ApiResult<PortalRequest> {
+    if raw.iter().all(u8::is_ascii_whitespace) {
+        return Ok(PortalRequest::default());
     }
-    Ok(return_url)
+    serde_json::from_slice(raw).map_err(ApiError::invalid_json)
+}
+
+impl PortalRequest {
+    /// Where the portal's "back" link goes: the body's `return_url`, or `default_path` of this
+    /// site (core checks it is a page of the site).
+    pub(crate) fn to<'a>(&'a self, state: &'a AppState, default_path: &'a str) -> PortalReturn<'a> {
+        PortalReturn {
+            requested: self.return_url.as_deref(),
+            site: &state.settings.base_url,
+            default_path,
+        }
+    }
 }

@@ -3,38 +3,24 @@
 
 use axum::http::StatusCode;
 use closewise_core::billing::signature::SignatureError;
-use closewise_core::billing::{BillingError, EventError, PersonalBillingError};
+use closewise_core::billing::{BillingError, EventError, PersonalBillingError, WebhookError};
 use closewise_core::teams::billing::TeamBillingError;
 use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
 
 use super::ApiError;
 
 impl ApiError {
-    /// A return address that is not a page of this site (personal and team checkout, the portals).
-    pub fn invalid_redirect() -> Self {
-        PersonalBillingError::InvalidRedirect.into()
-    }
-
     /// Stripe could not create a checkout (personal or team).
     pub fn checkout_failed() -> Self {
         Self::new(StatusCode::BAD_GATEWAY, "checkout_failed", CHECKOUT_FAILED)
     }
 
     /// Stripe could not open a billing portal (personal or team).
-    pub fn portal_failed() -> Self {
+    fn portal_failed() -> Self {
         Self::new(
             StatusCode::BAD_GATEWAY,
             "portal_failed",
             "Could not open the billing portal. Please try again.",
-        )
-    }
-
-    /// The team has no Stripe customer, so no portal.
-    pub fn team_no_customer() -> Self {
-        Self::new(
-            StatusCode::NOT_FOUND,
-            "no_customer",
-            "The team has no billing account yet. Buy seats first.",
         )
     }
 
@@ -108,9 +94,13 @@ impl From<TeamBillingError> for ApiError {
         use TeamBillingError as E;
         let status = match e {
             E::Database(db) => return db.into(),
-            E::TeamNotFound | E::SessionNotFound => StatusCode::NOT_FOUND,
+            E::Refused(r) => return r.into(),
+            E::PortalFailed(_) => return Self::portal_failed(),
+            E::TeamNotFound | E::NoCustomer | E::SessionNotFound => StatusCode::NOT_FOUND,
             E::ForbiddenRole | E::SessionNotYours => StatusCode::FORBIDDEN,
-            E::InvalidSeats(_) | E::InvalidProrationDate => StatusCode::BAD_REQUEST,
+            E::InvalidSeats(_) | E::InvalidProrationDate | E::InvalidRedirect => {
+                StatusCode::BAD_REQUEST
+            }
             E::Seats(ref s) if s.code() == "invalid_seats" => StatusCode::BAD_REQUEST,
             E::Seats(_) | E::AlreadySubscribed | E::NoSubscription | E::SessionNotPaid => {
                 StatusCode::CONFLICT
@@ -153,6 +143,16 @@ impl From<EventError> for ApiError {
                 "The event could not be processed now. Please deliver it again.",
             ),
             EventError::Database(e) => e.into(),
+        }
+    }
+}
+
+/// A webhook delivery refused: its signature, else its event.
+impl From<WebhookError> for ApiError {
+    fn from(e: WebhookError) -> Self {
+        match e {
+            WebhookError::Signature(e) => e.into(),
+            WebhookError::Event(e) => e.into(),
         }
     }
 }

@@ -9,8 +9,6 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use closewise_core::teams::billing::TeamCheckout;
-use closewise_domain::checkout::CheckoutRefusal;
-use closewise_domain::limits::same_origin;
 use closewise_domain::teams::Action;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -114,32 +112,16 @@ pub async fn checkout(
     AppJson(body): AppJson<TeamCheckoutRequest>,
 ) -> ApiResult<AppJson<TeamCheckoutResponse>> {
     crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
-    let (team, _) = state
-        .billing
-        .team_for(auth.user_id, Action::StartCheckout)
-        .await?;
-    let user = state
-        .store
-        .user_by_id(auth.user_id)
-        .await?
-        .ok_or_else(ApiError::invalid_token)?;
-    if user.email_confirmed_at.is_none() {
-        return Err(CheckoutRefusal::EmailNotVerified.into());
-    }
-    let base_url = &state.settings.base_url;
-    if !same_origin(base_url, &body.success_url) || !same_origin(base_url, &body.cancel_url) {
-        return Err(ApiError::invalid_redirect());
-    }
-    let request = TeamCheckout {
+    let order = TeamCheckout {
         seats: seats(body.seats),
         price_id: &state.settings.stripe.price_id,
         success_url: &body.success_url,
         cancel_url: &body.cancel_url,
-        email: &user.email,
+        site: &state.settings.base_url,
     };
     let url = state
         .billing
-        .start_team_checkout(&team, &request, auth.user_id)
+        .start_team_checkout(auth.user_id, &order)
         .await
         .map_err(ApiError::team_checkout)?;
     Ok(AppJson(TeamCheckoutResponse { url }))
@@ -259,30 +241,12 @@ pub async fn portal(
     raw: Bytes,
 ) -> ApiResult<AppJson<crate::billing::routes::UrlResponse>> {
     crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
-    let (team, _) = state
+    let back_to = crate::billing::routes::portal_request(&raw)?;
+    let url = state
         .billing
-        .team_for(auth.user_id, Action::ManageBilling)
+        .open_team_portal(auth.user_id, back_to.to(&state, "/team"))
         .await?;
-    let return_url = crate::billing::routes::portal_return_url(&state, &raw, "/team")?;
-    let customer = team
-        .stripe_customer_id
-        .ok_or_else(ApiError::team_no_customer)?;
-    let url = open_team_portal(&state, &customer, &return_url).await?;
     Ok(AppJson(crate::billing::routes::UrlResponse { url }))
-}
-
-/// The team customer's portal with the team configuration (no quantity changes: seats change
-/// through `PUT /api/team/seats`, never below the members).
-async fn open_team_portal(state: &AppState, customer: &str, return_url: &str) -> ApiResult<String> {
-    state
-        .billing
-        .stripe()
-        .team_portal_session(customer, return_url)
-        .await
-        .map_err(|e| {
-            tracing::warn!(error = %e, "team portal failed");
-            ApiError::portal_failed()
-        })
 }
 
 #[utoipa::path(delete, path = "/api/team", tag = "teams", request_body = DeleteTeamRequest,

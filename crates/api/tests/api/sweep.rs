@@ -3,7 +3,7 @@
 //! sweeping at once take turns; the API sweeps on its own; pending device requests have a global
 //! cap (`503 too_many_device_requests`) that reopens once they are gone.
 
-use closewise_core::sessions::desktop::hash_code;
+use closewise_core::sessions::opaque_tokens::hash_token;
 use closewise_core::store::oauth::{NewDeviceCode, NewOauthCode};
 use closewise_core::sweep::Sweeper;
 use reqwest::StatusCode;
@@ -27,7 +27,7 @@ async fn codes(app: &TestApp, user_id: Uuid, tag: &str, ttl: Duration) {
     store
         .insert_device_code(&NewDeviceCode {
             id: Uuid::now_v7(),
-            device_code_hash: &hash_code(&format!("device-{tag}")),
+            device_code_hash: &hash_token(&format!("device-{tag}")),
             user_code: &format!("{:0>8}", tag.to_uppercase()),
             client_id: "closewise-desktop",
             device_name: tag,
@@ -42,7 +42,7 @@ async fn codes(app: &TestApp, user_id: Uuid, tag: &str, ttl: Duration) {
     store
         .insert_oauth_code(&NewOauthCode {
             id: Uuid::now_v7(),
-            code_hash: &hash_code(&format!("code-{tag}")),
+            code_hash: &hash_token(&format!("code-{tag}")),
             user_id,
             client_id: "closewise-desktop",
             redirect_uri: "http://127.0.0.1:1234/callback",

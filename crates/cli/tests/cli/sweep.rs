@@ -1,6 +1,6 @@
 //! `db sweep`: the API's sweep run once by an operator, confirmed and audited.
 
-use closewise_core::sessions::desktop::hash_code;
+use closewise_core::sessions::opaque_tokens::hash_token;
 use closewise_core::store::oauth::NewDeviceCode;
 use closewise_core::store::Store;
 use time::{Duration, OffsetDateTime};
@@ -12,7 +12,7 @@ async fn device_code(store: &Store, tag: &str, expires_at: OffsetDateTime) {
     store
         .insert_device_code(&NewDeviceCode {
             id: Uuid::now_v7(),
-            device_code_hash: &hash_code(tag),
+            device_code_hash: &hash_token(tag),
             user_code: &format!("{:0>8}", tag.to_uppercase()),
             client_id: "closewise-desktop",
             device_name: tag,

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::mail::Template;
-use crate::sessions::desktop::{hash_code, random_code};
+use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::store::users::NewEmailToken;
 use crate::store::EmailTokenRow;
 
@@ -36,11 +36,11 @@ pub(super) fn new_email_token(
     kind: EmailTokenKind,
     now: OffsetDateTime,
 ) -> (String, NewEmailToken) {
-    let token = random_code();
+    let token = random_token();
     let row = NewEmailToken {
         id: Uuid::now_v7(),
         kind: kind.as_str(),
-        token_hash: hash_code(&token),
+        token_hash: hash_token(&token),
         expires_at: expires_at(kind, now),
         password_hash: None,
     };
@@ -87,7 +87,7 @@ impl Accounts {
     ) -> Result<EmailTokenRow, AccountError> {
         let row = self
             .store
-            .email_token_by_hash(kind.as_str(), &hash_code(token.trim()))
+            .email_token_by_hash(kind.as_str(), &hash_token(token.trim()))
             .await?
             .ok_or(AccountError::LinkInvalid(link))?;
         match check_email_token(row.expires_at, row.used_at, self.clock.now()) {

@@ -1,15 +1,14 @@
-//! A user's own checkout (the personal plan), beside the team's (`team_checkout.rs`): who may
+//! A user's own checkout (the personal plan), beside the team's (`teams::billing`): who may
 //! buy, the hosted checkout on the user's Stripe customer (created once), and the success page's
 //! activation. The spec's preconditions and their order are the domain's (`decide_checkout`).
 
 use closewise_domain::catalogue::{catalogue, find_by_price};
 use closewise_domain::checkout::{decide_checkout, CheckoutRefusal, CheckoutRequest};
-use closewise_domain::limits::same_origin;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::member_is_paid;
 use uuid::Uuid;
 
-use super::{Billing, BillingError, StripeFailure};
+use super::{on_site, Billing, BillingError, StripeFailure};
 use crate::store::{SubscriptionRow, UserRow};
 
 /// Why a personal billing step (checkout, its activation, the portal) did not happen. The API
@@ -164,8 +163,7 @@ impl Billing {
         let product = find_by_price(&products, order.price_id)
             .filter(|p| p.mode.as_str() == order.mode)
             .ok_or(PersonalBillingError::UnknownPrice)?;
-        if !same_origin(order.site, order.success_url) || !same_origin(order.site, order.cancel_url)
-        {
+        if !on_site(order.site, &[order.success_url, order.cancel_url]) {
             return Err(PersonalBillingError::InvalidRedirect);
         }
 

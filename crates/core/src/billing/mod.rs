@@ -5,8 +5,10 @@
 mod checkout;
 mod events;
 mod personal;
+mod return_pages;
 pub mod signature;
 pub mod stripe;
+mod webhook;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -21,10 +23,12 @@ use crate::store::{Fulfilment, Store, SubscriptionRecord};
 pub use self::checkout::{Activation, Buyer, Caller, PersonalBillingError, PersonalCheckout};
 pub use self::events::{EventError, EventOutcome};
 pub use self::personal::PlanView;
+pub use self::return_pages::{on_site, PortalReturn};
 pub use self::stripe::{
     CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,
     TeamSubscription,
 };
+pub use self::webhook::WebhookError;
 
 /// stripe-mock's local defaults, shared with `./just up`; production refuses them.
 pub const DEV_STRIPE_SECRET_KEY: &str = "sk_test_closewise_local";
@@ -71,6 +75,8 @@ pub struct Billing {
     locks: Arc<UserLocks>,
     /// The site's public base URL, for links in the mails billing sends (none from the CLI).
     pub(crate) base_url: Option<String>,
+    /// The webhook endpoint's secret (`with_webhook_secret`); without it no webhook is received.
+    webhook_secret: Option<secrecy::SecretString>,
 }
 
 impl Billing {
@@ -81,6 +87,7 @@ impl Billing {
             clock,
             locks: Arc::new(UserLocks::default()),
             base_url: None,
+            webhook_secret: None,
         }
     }
 

@@ -4,7 +4,7 @@
 use closewise_domain::checkout::{checkout_offer, personal_paid, CheckoutOffer};
 use uuid::Uuid;
 
-use super::{Billing, PersonalBillingError};
+use super::{Billing, PersonalBillingError, PortalReturn};
 use crate::store::{PlanRow, SubscriptionRow};
 
 /// The user's plan with what the domain decides from it for the pricing page and the dashboard.
@@ -50,19 +50,20 @@ impl Billing {
         self.store.subscription_of(user_id).await
     }
 
-    /// The user's billing portal at Stripe, back to `return_url` (checked by the caller); its URL.
+    /// The user's billing portal at Stripe, back to a page of the site; its URL.
     pub async fn open_portal(
         &self,
         user_id: Uuid,
-        return_url: &str,
+        back_to: PortalReturn<'_>,
     ) -> Result<String, PersonalBillingError> {
+        let return_url = back_to.url().ok_or(PersonalBillingError::InvalidRedirect)?;
         let customer = self
             .store
             .stripe_customer_of(user_id)
             .await?
             .ok_or(PersonalBillingError::NoCustomer)?;
         self.stripe
-            .portal_session(&customer, return_url)
+            .portal_session(&customer, &return_url)
             .await
             .map_err(PersonalBillingError::PortalFailed)
     }

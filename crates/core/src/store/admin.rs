@@ -5,7 +5,7 @@ use closewise_domain::signup::{confirmation, Confirmation};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, NewAudit};
+use super::audit::{bind_audit, commit_audited, NewAudit};
 use super::billing::WebhookEventRow;
 use super::plans::PlanRow;
 use super::revocations::{notify_revoked, Revoked};
@@ -204,10 +204,7 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
-            if let Some(audit) = audit {
-                bind_audit!(self, audit).execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
+            commit_audited!(self, tx, audit);
             Ok(before)
         })
     }

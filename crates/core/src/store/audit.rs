@@ -58,6 +58,20 @@ macro_rules! bind_audit {
 }
 pub(crate) use bind_audit;
 
+/// Writes `$audit` (an `Option<&NewAudit>`) in the transaction `$tx`, then commits it: a change
+/// and its audit row land together or not at all.
+macro_rules! commit_audited {
+    ($store:expr, $tx:ident, $audit:expr) => {{
+        if let Some(audit) = $audit {
+            $crate::store::audit::bind_audit!($store, audit)
+                .execute(&mut *$tx)
+                .await?;
+        }
+        $tx.commit().await?;
+    }};
+}
+pub(crate) use commit_audited;
+
 const AUDIT_COLUMNS: &str =
     "id, actor, action, user_id, target_email, reason, details, created_at, instance";
 

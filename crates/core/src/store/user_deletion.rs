@@ -9,7 +9,7 @@ use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::owner_may_delete_account;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, NewAudit};
+use super::audit::{commit_audited, NewAudit};
 use super::revocations::{notify_revoked, Revoked};
 use super::teams::count;
 use super::{dispatch, Pool, Store};
@@ -85,10 +85,7 @@ impl Store {
                 return Ok(UserDeletion::Gone);
             }
             notify_revoked!(self, tx, Revoked::User(user_id));
-            if let Some(audit) = audit {
-                bind_audit!(self, audit).execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
+            commit_audited!(self, tx, audit);
             Ok::<_, sqlx::Error>(UserDeletion::Deleted)
         })?;
         if outcome == UserDeletion::Deleted {

@@ -6,7 +6,7 @@ use closewise_domain::teams::{invite_expires_at, invite_matches, may_invite_as, 
 use uuid::Uuid;
 
 use super::{found, seats_result, Invitation, InviteLookup, TeamView, Teams, TeamsError};
-use crate::sessions::desktop::{hash_code, random_code};
+use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::store::teams::seats::AcceptOutcome;
 use crate::store::teams::{InviteRow, NewInvite};
 
@@ -29,13 +29,13 @@ impl Teams {
                 return Err(TeamsError::AlreadyMember(email.as_str().to_owned()));
             }
         }
-        let (now, token) = (self.clock.now(), random_code());
+        let (now, token) = (self.clock.now(), random_token());
         let new = NewInvite {
             id: Uuid::now_v7(),
             team_id,
             email: email.as_str(),
             role,
-            token_hash: &hash_code(&token),
+            token_hash: &hash_token(&token),
             invited_by: user_id,
             now,
             expires_at: invite_expires_at(now),
@@ -69,11 +69,11 @@ impl Teams {
     pub async fn resend(&self, user_id: Uuid, invite_id: Uuid) -> Result<Invitation, TeamsError> {
         let (team_id, _) = self.caller(user_id, Action::ResendInvite).await?;
         let invite = self.open_invite(team_id, invite_id).await?;
-        let (now, token) = (self.clock.now(), random_code());
+        let (now, token) = (self.clock.now(), random_token());
         let expires_at = invite_expires_at(now);
         let resent = self
             .store
-            .resend_team_invite(team_id, invite_id, &hash_code(&token), now, expires_at)
+            .resend_team_invite(team_id, invite_id, &hash_token(&token), now, expires_at)
             .await?;
         found(seats_result(resent)?)?;
         Ok(Invitation {
@@ -108,7 +108,7 @@ impl Teams {
     async fn usable_invite(&self, token: &str) -> Result<InviteRow, TeamsError> {
         let invite = self
             .store
-            .team_invite_by_hash(&hash_code(token.trim()))
+            .team_invite_by_hash(&hash_token(token.trim()))
             .await?
             .ok_or(TeamsError::InviteNotFound)?;
         if invite.revoked_at.is_some() {
@@ -158,7 +158,12 @@ impl Teams {
         let invite = self.invite_for(user_id, token).await?;
         let outcome = self
             .store
-            .accept_team_invite(&invite, &hash_code(token.trim()), user_id, self.clock.now())
+            .accept_team_invite(
+                &invite,
+                &hash_token(token.trim()),
+                user_id,
+                self.clock.now(),
+            )
             .await?;
         match outcome {
             AcceptOutcome::Joined => self.view(user_id).await,

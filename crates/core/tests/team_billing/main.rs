@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use closewise_core::accounts::{AccountDeletion, AccountError};
-use closewise_core::billing::{Billing, StripeClient, StripeConnection};
+use closewise_core::billing::Billing;
 use closewise_core::clock::Clock;
 use closewise_core::store::teams::billing::ResizeOutcome;
 use closewise_core::store::teams::seats::SeatOutcome;
@@ -17,7 +17,8 @@ use closewise_core::usage::Usage;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::Source;
 use closewise_domain::teams::Role;
-use closewise_testkit::{fresh_postgres_database, TempDir};
+use closewise_testkit::services::core_fixture;
+use closewise_testkit::TempDir;
 use uuid::Uuid;
 
 enum Db {
@@ -37,31 +38,13 @@ struct Fx {
 }
 
 async fn fixture(postgres: bool) -> Fx {
-    let dir = TempDir::new();
-    let url = if postgres {
-        fresh_postgres_database("team_billing").await
-    } else {
-        format!("sqlite://{}/core.db", dir.0.display())
-    };
-    let store = Store::connect(&url, Duration::from_secs(10)).await.unwrap();
-    store.migrate().await.unwrap();
-    let clock = Clock::manual(
-        time::OffsetDateTime::now_utc()
-            .replace_nanosecond(0)
-            .unwrap(),
-    );
-    let stripe = StripeClient::new(&StripeConnection {
-        api_base: "http://127.0.0.1:9".into(),
-        secret_key: "sk_test_unused".to_owned().into(),
-        timeout: Duration::from_millis(200),
-    })
-    .unwrap();
-    let billing = Billing::new(store.clone(), stripe, clock.clone());
+    let core = core_fixture(postgres, "team_billing").await;
     let db = if postgres {
-        Db::Pg(sqlx::PgPool::connect(&url).await.unwrap())
+        Db::Pg(sqlx::PgPool::connect(&core.url).await.unwrap())
     } else {
-        Db::Lite(sqlx::SqlitePool::connect(&url).await.unwrap())
+        Db::Lite(sqlx::SqlitePool::connect(&core.url).await.unwrap())
     };
+    let (store, clock, billing) = (core.store, core.clock, core.billing);
     Fx {
         db,
         teams: Teams::new(store.clone(), clock.clone()),
@@ -70,7 +53,7 @@ async fn fixture(postgres: bool) -> Fx {
         billing,
         store,
         clock,
-        _dir: dir,
+        _dir: core.dir,
     }
 }
 
@@ -135,6 +118,15 @@ impl Fx {
         let member = self.user(&email).await;
         self.teams.accept(member, &invite.token).await.unwrap();
         (team.id, owner, member)
+    }
+
+    /// The user's address no longer confirmed.
+    async fn unverify(&self, user: Uuid) {
+        let sql = "UPDATE users SET email_confirmed_at = NULL WHERE id = $1";
+        match &self.db {
+            Db::Pg(p) => drop(sqlx::query(sql).bind(user).execute(p).await.unwrap()),
+            Db::Lite(p) => drop(sqlx::query(sql).bind(user).execute(p).await.unwrap()),
+        }
     }
 
     fn record(&self, subscription: &str, status: SubscriptionStatus) -> SubscriptionRecord {
@@ -336,4 +328,5 @@ async fn a_retried_checkout_takes_over_from_an_abandoned_one_postgres() {
     a_retried_checkout_takes_over_from_an_abandoned_one(true).await
 }
 
+mod flows;
 mod races;

@@ -238,7 +238,7 @@ async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
         price_id: "price_closewise_monthly",
         success_url: "http://127.0.0.1:8080/team",
         cancel_url: "http://127.0.0.1:8080/team",
-        email: "owner-h@northwind.test",
+        site: "http://127.0.0.1:8080",
     };
     for status in [None, Some(SubscriptionStatus::Incomplete)] {
         if let Some(status) = status {
@@ -249,7 +249,7 @@ async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
         }
         let row = fx.store.team_by_id(team).await.unwrap().unwrap();
         assert_eq!(row.seats, 3);
-        let refused = fx.billing.start_team_checkout(&row, &checkout, owner).await;
+        let refused = fx.billing.start_team_checkout(owner, &checkout).await;
         assert!(
             matches!(
                 refused,

@@ -1,7 +1,7 @@
 //! Invitations: single use, for their address only, voided by a resend (even mid-accept),
 //! declined, revoked, expired.
 
-use closewise_core::sessions::desktop::hash_code;
+use closewise_core::sessions::opaque_tokens::hash_token;
 use closewise_core::store::teams::seats::AcceptOutcome;
 
 use super::*;
@@ -59,7 +59,7 @@ pub(crate) async fn an_invite_is_single_use_and_for_its_address_only(postgres: b
     // An accept that read the invite by its old link just before a resend cannot spend it.
     let read_before = fx
         .store
-        .team_invite_by_hash(&hash_code(&first.token))
+        .team_invite_by_hash(&hash_token(&first.token))
         .await
         .unwrap()
         .unwrap();
@@ -68,7 +68,12 @@ pub(crate) async fn an_invite_is_single_use_and_for_its_address_only(postgres: b
     let late = fx.user("late@x.test").await;
     let raced = fx
         .store
-        .accept_team_invite(&read_before, &hash_code(&first.token), late, fx.clock.now())
+        .accept_team_invite(
+            &read_before,
+            &hash_token(&first.token),
+            late,
+            fx.clock.now(),
+        )
         .await
         .unwrap();
     assert_eq!(raced, AcceptOutcome::Spent, "the old link's accept");

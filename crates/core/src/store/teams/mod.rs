@@ -6,7 +6,7 @@ use closewise_domain::teams::Role;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, NewAudit};
+use super::audit::{commit_audited, NewAudit};
 use super::{dispatch, is_unique_violation, Store};
 
 pub mod admin;
@@ -389,10 +389,7 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
-            if let Some(audit) = audit {
-                bind_audit!(self, audit).execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
+            commit_audited!(self, tx, audit);
             Ok(true)
         })
     }

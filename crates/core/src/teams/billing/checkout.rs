@@ -1,25 +1,40 @@
 //! A team's checkout of N seats (docs/teams.md, "Billing"): under the team's lock, one payable
 //! checkout at a time, on the team's own Stripe customer.
 
+use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::team_billing::{checkout_seats, may_start_checkout};
+use closewise_domain::teams::Action;
 use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{status_of, unavailable, TeamBillingError, TeamCheckout};
-use crate::billing::Billing;
+use crate::billing::{on_site, Billing};
 use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 
 impl Billing {
-    /// Starts a checkout of `seats` for the team with its own customer (created once); returns
-    /// the hosted page's URL. Stripe failures are `StripeUnavailable` (the API's checkout_failed).
+    /// The owner's checkout of `seats` for their team, with its own customer (created once) in
+    /// the owner's name and address; returns the hosted page's URL. Checked in this order: the
+    /// role, a verified address, return pages of the site. Stripe failures are
+    /// `StripeUnavailable` (the API's checkout_failed).
     pub async fn start_team_checkout(
         &self,
-        team: &TeamRow,
-        checkout: &TeamCheckout<'_>,
         actor: Uuid,
+        checkout: &TeamCheckout<'_>,
     ) -> Result<String, TeamBillingError> {
+        let (team, _) = self.team_for(actor, Action::StartCheckout).await?;
+        let user = self
+            .store
+            .user_by_id(actor)
+            .await?
+            .ok_or(TeamBillingError::Refused(CheckoutRefusal::InvalidToken))?;
+        if user.email_confirmed_at.is_none() {
+            return Err(TeamBillingError::Refused(CheckoutRefusal::EmailNotVerified));
+        }
+        if !on_site(checkout.site, &[checkout.success_url, checkout.cancel_url]) {
+            return Err(TeamBillingError::InvalidRedirect);
+        }
         // One payable checkout per team at a time: under the team's lock, the sessions it left
         // open are expired before a new one starts, so two pages (two tabs, owner and admin)
         // can never both be paid into two subscriptions.
@@ -40,7 +55,10 @@ impl Billing {
                 SeatOutcome::Refused(e) => return Err(TeamBillingError::Seats(e)),
                 SeatOutcome::NoTeam => return Err(TeamBillingError::TeamNotFound),
             };
-        let url = match self.open_team_checkout(team, checkout, seats, now).await {
+        let url = match self
+            .open_team_checkout(team, checkout, &user.email, seats, now)
+            .await
+        {
             Ok(url) => url,
             Err(e) => {
                 if lowered {
@@ -67,6 +85,7 @@ impl Billing {
         &self,
         team: &TeamRow,
         checkout: &TeamCheckout<'_>,
+        email: &str,
         seats: u32,
         now: OffsetDateTime,
     ) -> Result<String, TeamBillingError> {
@@ -75,7 +94,7 @@ impl Billing {
             None => {
                 let created = self
                     .stripe
-                    .create_team_customer(team.id, checkout.email, &team.name)
+                    .create_team_customer(team.id, email, &team.name)
                     .await
                     .map_err(unavailable)?;
                 self.store

@@ -4,6 +4,7 @@
 //! back under the team's lock (`Billing::lock` keyed by the team id: in process, and the advisory
 //! lock on PostgreSQL), never a personal plan. Role checks are the callers' (`team_for`).
 
+use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::{
     has_live_subscription, InvalidSeats, NO_TEAM_SUBSCRIPTION_MESSAGE,
@@ -23,6 +24,7 @@ use crate::teams::SeatsView;
 mod checkout;
 mod live_at_stripe;
 mod over_seats;
+mod portal;
 
 pub use over_seats::OVER_SEATS_MAIL;
 
@@ -39,6 +41,12 @@ pub enum TeamBillingError {
     /// Seats out of range or below those in use (the domain's message).
     #[error("{0}")]
     Seats(SeatError),
+    /// The caller may not buy (their address is not verified, or their account is gone).
+    #[error("{0}")]
+    Refused(CheckoutRefusal),
+    /// A return address that is not a page of the site.
+    #[error("The return addresses must be pages of this site")]
+    InvalidRedirect,
     #[error("{}", TEAM_ALREADY_SUBSCRIBED_MESSAGE)]
     AlreadySubscribed,
     #[error("{}", NO_TEAM_SUBSCRIPTION_MESSAGE)]
@@ -52,6 +60,12 @@ pub enum TeamBillingError {
     /// Stripe refused the proration date (outside the current period).
     #[error("The preview is out of date. Preview the change again.")]
     InvalidProrationDate,
+    /// The team has no Stripe customer, so no portal.
+    #[error("The team has no billing account yet. Buy seats first.")]
+    NoCustomer,
+    /// Stripe could not open the team's billing portal.
+    #[error("the billing portal could not be opened: {0}")]
+    PortalFailed(StripeFailure),
     #[error("Stripe is unavailable: {0}")]
     StripeUnavailable(StripeFailure),
     #[error(transparent)]
@@ -65,12 +79,16 @@ impl TeamBillingError {
             TeamBillingError::ForbiddenRole => "forbidden_role",
             TeamBillingError::InvalidSeats(e) => e.code(),
             TeamBillingError::Seats(e) => e.code(),
+            TeamBillingError::Refused(r) => r.code(),
+            TeamBillingError::InvalidRedirect => "invalid_redirect_url",
             TeamBillingError::AlreadySubscribed => "team_already_subscribed",
             TeamBillingError::NoSubscription => "no_team_subscription",
             TeamBillingError::SessionNotFound => "session_not_found",
             TeamBillingError::SessionNotYours => "session_not_yours",
             TeamBillingError::SessionNotPaid => "session_not_paid",
             TeamBillingError::InvalidProrationDate => "invalid_proration_date",
+            TeamBillingError::NoCustomer => "no_customer",
+            TeamBillingError::PortalFailed(_) => "portal_failed",
             TeamBillingError::StripeUnavailable(_) => "stripe_unavailable",
             TeamBillingError::Database(_) => "internal",
         }
@@ -83,8 +101,8 @@ pub struct TeamCheckout<'a> {
     pub price_id: &'a str,
     pub success_url: &'a str,
     pub cancel_url: &'a str,
-    /// The address on the team's Stripe customer (the caller's).
-    pub email: &'a str,
+    /// The site's base URL: both return addresses must be its pages.
+    pub site: &'a str,
 }
 
 /// A seat change priced by Stripe before it is made.
