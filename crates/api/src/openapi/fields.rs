@@ -125,6 +125,14 @@ pub fn device_decision() -> Object {
     )
 }
 
+/// `POST /api/auth/logout?scope=`: core's sign-out (`sessions::sign_out`) reads these two.
+pub fn sign_out_scope() -> Object {
+    one_of(
+        ["local", "global"],
+        "`local` (default): this session; `global`: every session of the user.",
+    )
+}
+
 /// A new password: the domain's length bounds (commonness is checked by the server only).
 pub fn new_password() -> Object {
     ObjectBuilder::new()

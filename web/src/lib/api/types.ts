@@ -18,6 +18,8 @@ export type Session = Omit<Schemas["SessionBody"], "refresh_token"> & { refresh_
 /** `POST /api/auth/verify`: `choose_password` comes with a `password_token`. */
 export type VerifyAnswer = Schemas["VerifyAnswer"];
 export type ApiErrorBody = Schemas["ErrorBody"];
+/** `POST /api/auth/logout?scope=`: this session or every session. */
+export type SignOutScope = NonNullable<NonNullable<paths["/api/auth/logout"]["post"]["parameters"]["query"]>["scope"]>;
 
 export type Plan = Schemas["PlanBody"];
 export type PlanType = Plan["plan_type"];

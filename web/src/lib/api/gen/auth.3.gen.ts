@@ -110,8 +110,7 @@ export interface paths {
     post: {
       parameters: {
         query?: {
-          /** @description `local` (default) or `global`. */
-          scope?: string;
+          scope?: "local" | "global";
         };
         header?: never;
         path?: never;
