@@ -39,7 +39,7 @@ pub struct EntitlementsTeam {
 #[derive(Serialize, ToSchema)]
 #[schema(as = EntitlementsBody)]
 pub struct EntitlementsResponse {
-    #[schema(schema_with = crate::openapi::fields::plan_type)]
+    #[schema(schema_with = crate::schemas::plan_type)]
     pub plan_type: String,
     pub unlimited: bool,
     /// null on the paid plan.
@@ -48,9 +48,9 @@ pub struct EntitlementsResponse {
     pub max_call_seconds: Option<u32>,
     /// Calls started this calendar month (UTC), free or paid.
     pub calls_this_month: u32,
-    #[schema(schema_with = crate::openapi::fields::usage_warning)]
+    #[schema(schema_with = crate::schemas::usage_warning)]
     pub warning: Option<String>,
-    #[schema(schema_with = crate::openapi::fields::entitlement_source)]
+    #[schema(schema_with = crate::schemas::entitlement_source)]
     pub source: Option<String>,
     /// The team whose seat the caller holds, paid or not.
     pub team: Option<EntitlementsTeam>,

@@ -8,8 +8,6 @@ use utoipa::{Modify, OpenApi};
 
 use crate::auth;
 
-pub mod fields;
-
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Closewise API", version = "1.0.0", description = "Accounts, plans and billing for Closewise. Errors are `{\"error\": {\"code\", \"message\"}}`."),

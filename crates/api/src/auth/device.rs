@@ -118,14 +118,14 @@ pub struct LookupResponse {
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub expires_at: OffsetDateTime,
-    #[schema(schema_with = crate::openapi::fields::device_pending)]
+    #[schema(schema_with = crate::schemas::device_pending)]
     pub status: String,
 }
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = DeviceDecision)]
 pub struct DecisionResponse {
-    #[schema(schema_with = crate::openapi::fields::device_decision)]
+    #[schema(schema_with = crate::schemas::device_decision)]
     pub status: String,
 }
 

@@ -55,7 +55,7 @@ pub struct VerifyResponse {
 #[schema(as = ChoosePasswordBody)]
 pub struct ChoosePasswordRequest {
     pub password_token: String,
-    #[schema(schema_with = crate::openapi::fields::new_password)]
+    #[schema(schema_with = crate::schemas::new_password)]
     pub password: String,
 }
 

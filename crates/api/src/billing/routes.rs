@@ -22,7 +22,7 @@ pub struct StartCheckoutRequest {
     /// The catalogue's `priceId`.
     pub price_id: String,
     /// `subscription` (the catalogue's only product) or `payment`.
-    #[schema(schema_with = crate::openapi::fields::checkout_mode)]
+    #[schema(schema_with = crate::schemas::checkout_mode)]
     pub mode: String,
     /// Where Stripe returns after paying; must be on this site. `{CHECKOUT_SESSION_ID}` is
     /// replaced by Stripe.
@@ -48,7 +48,7 @@ pub struct ConfirmRequest {
 #[derive(Serialize, ToSchema)]
 pub struct SubscriptionBody {
     pub price_id: Option<String>,
-    #[schema(schema_with = crate::openapi::fields::subscription_status)]
+    #[schema(schema_with = crate::schemas::subscription_status)]
     pub subscription_status: String,
     pub cancel_at_period_end: bool,
     /// Unix seconds.

@@ -27,7 +27,7 @@ use closewise_core::teams::TeamsError;
 #[schema(as = TeamInviteBody)]
 pub struct InviteRequest {
     pub email: String,
-    #[schema(schema_with = crate::openapi::fields::invitable_role)]
+    #[schema(schema_with = crate::schemas::invitable_role)]
     pub role: String,
 }
 

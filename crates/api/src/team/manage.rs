@@ -33,7 +33,7 @@ pub struct TransferRequest {
 #[derive(Deserialize, ToSchema)]
 #[schema(as = TeamRoleBody)]
 pub struct RoleRequest {
-    #[schema(schema_with = crate::openapi::fields::invitable_role)]
+    #[schema(schema_with = crate::schemas::invitable_role)]
     pub role: String,
 }
 

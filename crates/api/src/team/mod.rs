@@ -134,7 +134,7 @@ impl PermissionsBody {
 #[derive(Serialize, ToSchema)]
 #[schema(as = TeamSubscription)]
 pub struct TeamSubscriptionBody {
-    #[schema(schema_with = crate::openapi::fields::team_subscription_status)]
+    #[schema(schema_with = crate::schemas::team_subscription_status)]
     pub status: String,
     /// Unix seconds.
     pub current_period_end: Option<i64>,
