@@ -39,7 +39,7 @@ pub struct EntitlementsTeam {
 #[derive(Serialize, ToSchema)]
 #[schema(as = EntitlementsBody)]
 pub struct EntitlementsResponse {
-    /// `free` or `monthly`.
+    #[schema(schema_with = crate::schemas::plan_type)]
     pub plan_type: String,
     pub unlimited: bool,
     /// null on the paid plan.
@@ -48,10 +48,9 @@ pub struct EntitlementsResponse {
     pub max_call_seconds: Option<u32>,
     /// Calls started this calendar month (UTC), free or paid.
     pub calls_this_month: u32,
-    /// `payment_failed` while a subscription's payment failed and it has not ended.
+    #[schema(schema_with = crate::schemas::usage_warning)]
     pub warning: Option<String>,
-    /// Where paid access comes from: `personal`, `team` (a seat of a paid team), or null on the
-    /// Free Trial.
+    #[schema(schema_with = crate::schemas::entitlement_source)]
     pub source: Option<String>,
     /// The team whose seat the caller holds, paid or not.
     pub team: Option<EntitlementsTeam>,

@@ -19,6 +19,7 @@ pub mod openapi;
 pub mod ops;
 pub mod plans;
 pub mod ratelimit;
+pub mod schemas;
 pub mod state;
 pub mod team;
 pub mod web;

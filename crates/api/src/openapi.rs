@@ -91,11 +91,48 @@ impl Modify for CommonErrors {
     }
 }
 
+/// An optional request body (`request_body = Option<T>`) is absent, not JSON `null`: utoipa writes
+/// it `oneOf: [null, T]`, which would promise that a `null` body is accepted (it is `invalid_json`).
+/// The body stays `T`, not required.
+struct OptionalBodies;
+
+impl Modify for OptionalBodies {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::{Schema, SchemaType, Type};
+        use utoipa::openapi::RefOr;
+        let is_null = |s: &RefOr<Schema>| matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null));
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                item.put.as_mut(),
+                item.post.as_mut(),
+                item.delete.as_mut(),
+                item.patch.as_mut(),
+            ];
+            for op in operations.into_iter().flatten() {
+                let Some(body) = op.request_body.as_mut() else {
+                    continue;
+                };
+                for content in body.content.values_mut() {
+                    if let Some(RefOr::T(Schema::OneOf(one_of))) = &content.schema {
+                        let mut rest = one_of.items.iter().filter(|s| !is_null(s));
+                        if let (Some(only), None, true) =
+                            (rest.next(), rest.next(), one_of.items.iter().any(is_null))
+                        {
+                            content.schema = Some(only.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The base document with every documented route's operation, then the modifiers that need the
 /// operations in place.
 pub fn document() -> utoipa::openapi::OpenApi {
     let (_, mut doc) = crate::api_router(false).split_for_parts();
     BearerAuth.modify(&mut doc);
+    OptionalBodies.modify(&mut doc);
     CommonErrors.modify(&mut doc);
     doc
 }

@@ -25,9 +25,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct PlanResponse {
     pub id: Uuid,
     pub user_id: Uuid,
-    /// `free` or `monthly`.
+    #[schema(schema_with = crate::schemas::plan_type)]
     pub plan_type: String,
-    /// `active` or `inactive`.
+    #[schema(schema_with = crate::schemas::plan_status)]
     pub status: String,
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
@@ -47,8 +47,7 @@ pub struct PlanResponse {
     /// Paid on the personal plan: the plan is `monthly` or the user's own subscription is active
     /// or trialing (a seat in a paid team is not; see `GET /api/entitlements`).
     pub paid: bool,
-    /// What the pricing page's checkout button offers: `verify_email` (the address first),
-    /// `current_plan` (paid already, personally or through a seat in a paid team) or `available`.
+    #[schema(schema_with = crate::schemas::checkout_offer)]
     pub checkout: String,
 }
 
@@ -80,7 +79,7 @@ pub struct ProductBody {
     pub price_id: String,
     pub name: String,
     pub description: String,
-    /// `subscription` or `payment`.
+    #[schema(schema_with = crate::schemas::checkout_mode)]
     pub mode: String,
     /// Whole currency units (20 = 20 USD).
     pub price: u32,

@@ -17,6 +17,7 @@ use utoipa::ToSchema;
 #[schema(as = ChangePasswordBody)]
 pub struct ChangePasswordRequest {
     pub current_password: String,
+    #[schema(schema_with = crate::schemas::new_password)]
     pub password: String,
 }
 

@@ -98,14 +98,14 @@ pub struct LookupResponse {
     #[serde(with = "time::serde::rfc3339")]
     #[schema(value_type = String, format = DateTime)]
     pub expires_at: OffsetDateTime,
-    /// Always `pending`.
+    #[schema(schema_with = crate::schemas::device_pending)]
     pub status: String,
 }
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = DeviceDecision)]
 pub struct DecisionResponse {
-    /// `approved` or `denied`.
+    #[schema(schema_with = crate::schemas::device_decision)]
     pub status: String,
 }
 
@@ -135,7 +135,7 @@ impl CodeBudget for CodeAttempts<'_> {
     }
 }
 
-#[utoipa::path(post, path = "/api/auth/device/lookup", tag = "auth", request_body = UserCodeRequest,
+#[utoipa::path(post, path = "/api/auth/device/lookup", operation_id = "lookup_device_code", tag = "auth", request_body = UserCodeRequest,
     responses((status = 200, body = LookupResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`expired_user_code`"),
         (status = 403, body = crate::error::ErrorBody, description = "`email_not_confirmed`"),
@@ -188,7 +188,7 @@ async fn decide(
     }))
 }
 
-#[utoipa::path(post, path = "/api/auth/device/approve", tag = "auth", request_body = UserCodeRequest,
+#[utoipa::path(post, path = "/api/auth/device/approve", operation_id = "approve_device", tag = "auth", request_body = UserCodeRequest,
     responses((status = 200, body = DecisionResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`expired_user_code`"),
         (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password was not entered on this session in the last 15 minutes; `email_not_confirmed`"),
@@ -205,7 +205,7 @@ pub async fn approve(
     decide(state, ip, auth, body, true).await
 }
 
-#[utoipa::path(post, path = "/api/auth/device/deny", tag = "auth", request_body = UserCodeRequest,
+#[utoipa::path(post, path = "/api/auth/device/deny", operation_id = "deny_device", tag = "auth", request_body = UserCodeRequest,
     responses((status = 200, body = DecisionResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`expired_user_code`"),
         (status = 403, body = crate::error::ErrorBody, description = "`email_not_confirmed`"),

@@ -14,7 +14,7 @@ use serde::Deserialize;
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LogoutQuery {
-    /// `local` (default) or `global`.
+    #[param(schema_with = crate::schemas::sign_out_scope)]
     pub scope: Option<String>,
 }
 

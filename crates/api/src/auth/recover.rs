@@ -20,6 +20,7 @@ pub struct RecoverRequest {
 #[schema(as = ResetBody)]
 pub struct ResetRequest {
     pub token: String,
+    #[schema(schema_with = crate::schemas::new_password)]
     pub password: String,
 }
 

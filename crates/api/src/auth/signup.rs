@@ -21,6 +21,7 @@ pub struct CredentialsRequest {
 #[schema(as = SignupBody)]
 pub struct SignupRequest {
     pub email: String,
+    #[schema(schema_with = crate::schemas::new_password)]
     pub password: String,
     /// Where to go after verifying and signing in: a path of this site ("/pricing?checkout=…"),
     /// carried in the verification link. Anything else is ignored.

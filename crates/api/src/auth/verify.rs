@@ -55,6 +55,7 @@ pub struct VerifyResponse {
 #[schema(as = ChoosePasswordBody)]
 pub struct ChoosePasswordRequest {
     pub password_token: String,
+    #[schema(schema_with = crate::schemas::new_password)]
     pub password: String,
 }
 
@@ -100,7 +101,7 @@ pub async fn choose_password(
     }))
 }
 
-#[utoipa::path(post, path = "/api/auth/resend", tag = "auth", request_body = ResendRequest,
+#[utoipa::path(post, path = "/api/auth/resend", operation_id = "resend_verification", tag = "auth", request_body = ResendRequest,
     responses((status = 200, body = EmptyResponse, description = "Same answer for known and unknown e-mails"),
         (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]

@@ -21,6 +21,7 @@ pub struct StartCheckoutRequest {
     /// The catalogue's `priceId`.
     pub price_id: String,
     /// `subscription` (the catalogue's only product) or `payment`.
+    #[schema(schema_with = crate::schemas::checkout_mode)]
     pub mode: String,
     /// Where Stripe returns after paying; must be on this site. `{CHECKOUT_SESSION_ID}` is
     /// replaced by Stripe.
@@ -46,8 +47,7 @@ pub struct ConfirmRequest {
 #[derive(Serialize, ToSchema)]
 pub struct SubscriptionBody {
     pub price_id: Option<String>,
-    /// Stripe's status: `active`, `trialing`, `canceled`, `incomplete`, `incomplete_expired`,
-    /// `past_due`, `unpaid`, `paused`, `not_started`.
+    #[schema(schema_with = crate::schemas::subscription_status)]
     pub subscription_status: String,
     pub cancel_at_period_end: bool,
     /// Unix seconds.
@@ -115,7 +115,7 @@ async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
     })
 }
 
-#[utoipa::path(post, path = "/api/checkout", tag = "billing", request_body = StartCheckoutRequest,
+#[utoipa::path(post, path = "/api/checkout", operation_id = "start_checkout", tag = "billing", request_body = StartCheckoutRequest,
     responses(
         (status = 200, body = UrlResponse, description = "The hosted checkout page to send the browser to"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`, `unknown_price`"),
@@ -149,7 +149,7 @@ pub async fn checkout(
     Ok(AppJson(UrlResponse { url }))
 }
 
-#[utoipa::path(post, path = "/api/checkout/confirm", tag = "billing", request_body = ConfirmRequest,
+#[utoipa::path(post, path = "/api/checkout/confirm", operation_id = "confirm_checkout", tag = "billing", request_body = ConfirmRequest,
     responses(
         (status = 200, body = ConfirmResponse, description = "The session was paid: the plan is monthly"),
         (status = 401, body = crate::error::ErrorBody),
@@ -190,7 +190,8 @@ pub async fn subscription(
     }))
 }
 
-#[utoipa::path(post, path = "/api/billing/portal", tag = "billing", request_body = PortalRequest,
+#[utoipa::path(post, path = "/api/billing/portal", tag = "billing", request_body = Option<PortalRequest>,
+    operation_id = "billing_portal",
     responses(
         (status = 200, body = UrlResponse, description = "The billing portal to send the browser to"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`"),

@@ -55,6 +55,7 @@ pub struct TeamConfirmRequest {
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PreviewQuery {
     /// The new number of seats.
     pub seats: i64,
@@ -93,7 +94,7 @@ fn seats(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(if n < 0 { 0 } else { u32::MAX })
 }
 
-#[utoipa::path(post, path = "/api/team/checkout", tag = "teams", request_body = TeamCheckoutRequest,
+#[utoipa::path(post, path = "/api/team/checkout", operation_id = "team_checkout", tag = "teams", request_body = TeamCheckoutRequest,
     responses(
         (status = 200, body = TeamCheckoutResponse, description = "The hosted checkout of the seats"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_redirect_url`"),
@@ -127,7 +128,7 @@ pub async fn checkout(
     Ok(AppJson(TeamCheckoutResponse { url }))
 }
 
-#[utoipa::path(post, path = "/api/team/checkout/confirm", tag = "teams", request_body = TeamConfirmRequest,
+#[utoipa::path(post, path = "/api/team/checkout/confirm", operation_id = "confirm_team_checkout", tag = "teams", request_body = TeamConfirmRequest,
     responses(
         (status = 200, body = TeamResponse, description = "The session was paid: the team's subscription and seats"),
         (status = 401, body = crate::error::ErrorBody),
@@ -223,7 +224,7 @@ pub async fn set_seats(
 }
 
 #[utoipa::path(post, path = "/api/team/billing/portal", tag = "teams",
-    request_body = crate::billing::routes::PortalRequest,
+    request_body = Option<crate::billing::routes::PortalRequest>, operation_id = "team_billing_portal",
     responses(
         (status = 200, body = crate::billing::routes::UrlResponse, description = "The team customer's billing portal (card, invoices, cancel; no quantity changes), back to `/team` by default"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`"),

@@ -27,7 +27,7 @@ use closewise_core::teams::TeamsError;
 #[schema(as = TeamInviteBody)]
 pub struct InviteRequest {
     pub email: String,
-    /// `admin` or `member`.
+    #[schema(schema_with = crate::schemas::invitable_role)]
     pub role: String,
 }
 
@@ -110,7 +110,7 @@ pub async fn invite(
     Ok((StatusCode::ACCEPTED, AppJson(EmptyResponse {})))
 }
 
-#[utoipa::path(post, path = "/api/team/invites/{id}/resend", tag = "teams",
+#[utoipa::path(post, path = "/api/team/invites/{id}/resend", operation_id = "resend_invite", tag = "teams",
     params(("id" = Uuid, Path, description = "The invite's id")),
     responses(
         (status = 202, body = EmptyResponse, description = "A new link (the old one stops working), valid 7 more days"),
@@ -180,7 +180,7 @@ pub async fn revoke(
     Ok(no_content())
 }
 
-#[utoipa::path(post, path = "/api/team/invites/lookup", tag = "teams", request_body = TokenRequest,
+#[utoipa::path(post, path = "/api/team/invites/lookup", operation_id = "lookup_invite", tag = "teams", request_body = TokenRequest,
     responses(
         (status = 200, body = LookupResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`invite_expired`"),

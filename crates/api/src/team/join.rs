@@ -138,7 +138,7 @@ pub async fn join_requests(
     }))
 }
 
-#[utoipa::path(post, path = "/api/team/join-requests/{id}/approve", tag = "teams",
+#[utoipa::path(post, path = "/api/team/join-requests/{id}/approve", operation_id = "approve_join_request", tag = "teams",
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
         (status = 204, description = "Approved: the user is a member"),
@@ -155,7 +155,7 @@ pub async fn approve(
     decide(&state, &auth, &id, true).await
 }
 
-#[utoipa::path(post, path = "/api/team/join-requests/{id}/deny", tag = "teams",
+#[utoipa::path(post, path = "/api/team/join-requests/{id}/deny", operation_id = "deny_join_request", tag = "teams",
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
         (status = 204, description = "Denied"),

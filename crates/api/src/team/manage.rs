@@ -33,7 +33,7 @@ pub struct TransferRequest {
 #[derive(Deserialize, ToSchema)]
 #[schema(as = TeamRoleBody)]
 pub struct RoleRequest {
-    /// `admin` or `member`.
+    #[schema(schema_with = crate::schemas::invitable_role)]
     pub role: String,
 }
 

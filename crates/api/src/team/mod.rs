@@ -134,8 +134,7 @@ impl PermissionsBody {
 #[derive(Serialize, ToSchema)]
 #[schema(as = TeamSubscription)]
 pub struct TeamSubscriptionBody {
-    /// Stripe's status: `active`, `trialing`, `past_due`, `unpaid`, `canceled`, `incomplete`,
-    /// `incomplete_expired`, `paused`.
+    #[schema(schema_with = crate::schemas::team_subscription_status)]
     pub status: String,
     /// Unix seconds.
     pub current_period_end: Option<i64>,

@@ -9,6 +9,7 @@ mod bad_input;
 mod billing;
 mod calls;
 mod client_ip;
+mod contract;
 mod desktop_signin;
 mod device_names;
 mod device_signin;

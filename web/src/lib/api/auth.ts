@@ -1,7 +1,7 @@
 //! Account endpoints (docs/api.md "Accounts").
 
 import { ApiError, apiRequest } from "./client";
-import type { Reauthenticated, Session, User, VerifyAnswer } from "./types";
+import type { Reauthenticated, Session, SignOutScope, User, VerifyAnswer } from "./types";
 
 /** `next`: a same-origin path the verification link carries on to sign-in (the API drops any other). */
 export function signUp(body: { email: string; password: string; next?: string }) {
@@ -51,7 +51,7 @@ export function refreshSession() {
   });
 }
 
-export function signOutRequest(token: string, scope: "local" | "global") {
+export function signOutRequest(token: string, scope: SignOutScope) {
   return apiRequest<void>(`/api/auth/logout?scope=${scope}`, { method: "POST", token, credentials: "include" });
 }
 

@@ -1,13 +1,12 @@
-//! Named aliases over the API's generated types (./schema.gen.ts, `npm run gen:api` from
-//! docs/openapi.json): the document is the contract, these are the names the web uses.
-//!
-//! Where the document types a field as a plain string and lists its values in the description
-//! (`plan_type`, statuses, modes), the alias narrows it to those values; nothing else is written here.
+//! Named aliases over the API's generated types (./gen/, `npm run gen:api` from
+//! docs/openapi.json): the document is the contract, these are the names the web uses. The
+//! document lists the values of plans, statuses, offers, modes and roles (`enum`), so their types
+//! here are the generated unions; nothing is written twice.
 
-import type { components, paths } from "./schema.gen";
+import type { components, paths } from "./gen";
 
 type Schemas = components["schemas"];
-/** `T` with `K` narrowed to `V` (a string the document's description enumerates). */
+/** `T` with `K` narrowed to `V` (where the document's type is wider than the web's use). */
 type Narrow<T, K extends keyof T, V> = Omit<T, K> & { [P in K]: V };
 
 export type User = Schemas["UserBody"];
@@ -19,16 +18,17 @@ export type Session = Omit<Schemas["SessionBody"], "refresh_token"> & { refresh_
 /** `POST /api/auth/verify`: `choose_password` comes with a `password_token`. */
 export type VerifyAnswer = Schemas["VerifyAnswer"];
 export type ApiErrorBody = Schemas["ErrorBody"];
+/** `POST /api/auth/logout?scope=`: this session or every session. */
+export type SignOutScope = NonNullable<NonNullable<paths["/api/auth/logout"]["post"]["parameters"]["query"]>["scope"]>;
 
-export type PlanType = "free" | "monthly";
+export type Plan = Schemas["PlanBody"];
+export type PlanType = Plan["plan_type"];
 /** What the pricing page's checkout button offers (`Plan.checkout`, decided by the server). */
-export type CheckoutOffer = "verify_email" | "current_plan" | "available";
-export type Plan = Narrow<Narrow<Schemas["PlanBody"], "plan_type", PlanType>, "checkout", CheckoutOffer>;
-export type SubscriptionStatus =
-  "active" | "trialing" | "canceled" | "incomplete" | "incomplete_expired" | "past_due" | "unpaid" | "paused" | "not_started";
-export type Subscription = Narrow<Schemas["SubscriptionBody"], "subscription_status", SubscriptionStatus>;
-export type CheckoutMode = "subscription" | "payment";
-export type Product = Narrow<Schemas["ProductBody"], "mode", CheckoutMode>;
+export type CheckoutOffer = Plan["checkout"];
+export type Subscription = Schemas["SubscriptionBody"];
+export type SubscriptionStatus = Subscription["subscription_status"];
+export type Product = Schemas["ProductBody"];
+export type CheckoutMode = Product["mode"];
 
 /** A Mac build: Apple Silicon or Intel. */
 export type MacArch = keyof Schemas["MacDownloads"];
@@ -43,13 +43,13 @@ export type AuthorizeDecision = Schemas["Decision"];
 export type AuthorizeResult = Schemas["AuthorizeRedirect"];
 export type DeviceAuthorization = Schemas["DeviceAuthorization"];
 export type DeviceCodeRequest = Schemas["PendingDevice"];
-export type DeviceCodeDecision = Narrow<Schemas["DeviceDecision"], "status", "approved" | "denied">;
+export type DeviceCodeDecision = Schemas["DeviceDecision"];
 export type Reauthenticated = Schemas["Reauthenticated"];
 export type Device = Schemas["Device"];
 export type OAuthErrorBody = Schemas["OAuthErrorBody"];
 
 // Entitlements and calls.
-export type Entitlements = Narrow<Schemas["EntitlementsBody"], "plan_type", PlanType>;
+export type Entitlements = Schemas["EntitlementsBody"];
 export type CallStarted = Schemas["CallStartedBody"];
 export type CallHeartbeat = Schemas["CallHeartbeatBody"];
 export type CallEnded = Schemas["CallEndedBody"];
@@ -58,7 +58,7 @@ export type CallEnded = Schemas["CallEndedBody"];
 export type TeamRole = Schemas["TeamRole"];
 /** The roles an invitation (or a role change) can give; ownership moves by transfer. */
 export type InviteRole = Exclude<TeamRole, "owner">;
-export type TeamSubscription = Narrow<Schemas["TeamSubscription"], "status", Exclude<SubscriptionStatus, "not_started">>;
+export type TeamSubscription = Schemas["TeamSubscription"];
 export type TeamMember = Schemas["TeamMember"];
 export type TeamInvite = Schemas["TeamInvite"];
 /** `Team.may`: what the caller may do to the team (the server decides, the screens offer exactly this). */

@@ -2,7 +2,7 @@
 //! from the bearer token, sessions and their cookie.
 
 import { HttpResponse, type HttpResponseResolver } from "msw";
-import type { components } from "../../lib/api/schema.gen";
+import type { components } from "../../lib/api/gen";
 import type { Session } from "../../lib/api/types";
 import { db } from "../db";
 
