@@ -15,6 +15,16 @@ export interface DbUser {
   signups?: number;
 }
 
+/** A user's second factors (handlers/mfa.ts): the codes are the fixtures there. */
+export interface MfaRow {
+  pendingSecret: string | null;
+  totp: boolean;
+  recoveryCodes: string[];
+  passkeys: { id: string; credentialId: string; name: string; created_at: string; last_used_at: string | null }[];
+  /** A team of theirs requires a factor. */
+  required: boolean;
+}
+
 interface OneTimeToken {
   email: string;
   kind: "verify" | "reset";
@@ -113,6 +123,10 @@ const tables = () => ({
   codeLookups: new Map<string, number[]>(),
   usage: new Map<string, UsageRow>(),
   lastMailAt: new Map<string, number>(),
+  /** Second factors by user id, pending sign-ins by `mfa_token`, WebAuthn challenges by id (handlers/mfa.ts). */
+  mfa: new Map<string, MfaRow>(),
+  mfaTokens: new Map<string, { userId: string; used: boolean }>(),
+  passkeyChallenges: new Map<string, { purpose: "register" | "sign-in"; userId: string | null; name?: string }>(),
   outbox: [] as Mail[],
   /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
   refreshCookie: null as string | null,

@@ -8,6 +8,7 @@ import { billingRoutes } from "./handlers/billing";
 import { type MockRoute } from "./handlers/common";
 import { desktopRoutes } from "./handlers/desktop";
 import { downloadRoutes } from "./handlers/downloads";
+import { mfaRoutes } from "./handlers/mfa";
 import { allTeamRoutes } from "./handlers/team";
 import { teamJoinRoutes } from "./handlers/teamJoin";
 
@@ -18,6 +19,7 @@ export const routes: MockRoute[] = [
   ...billingRoutes,
   ...desktopRoutes,
   ...downloadRoutes,
+  ...mfaRoutes,
   ...allTeamRoutes,
   ...teamJoinRoutes,
 ];

@@ -59,6 +59,8 @@ const TOKEN_GRANTS: Record<string, string> = {
   refresh_token: "RefreshBody",
   authorization_code: "AuthorizationCodeGrantBody",
   "urn:ietf:params:oauth:grant-type:device_code": "DeviceCodeGrantBody",
+  mfa: "MfaGrantBody",
+  passkey: "PasskeyGrantBody",
 };
 const schemaRefs = new Map<string, object>();
 function bodySchema(op: Operation, path: string, url: string): object | undefined {

@@ -16,6 +16,7 @@ import {
   verifyLink,
   REAUTH_WINDOW_MS,
 } from "./common";
+import { factorGrant, passwordNeedsFactor, stepUpNeedsFactor } from "./mfa";
 
 export const accountRoutes: MockRoute[] = [
   {
@@ -111,8 +112,11 @@ export const accountRoutes: MockRoute[] = [
         const row = db.findUser(email);
         if (!row || row.password !== password) return apiError(400, "invalid_credentials", "Invalid login credentials");
         if (!row.user.email_confirmed_at) return apiError(400, "email_not_confirmed", "Email not confirmed");
+        const factor = passwordNeedsFactor(row.user.id);
+        if (factor) return factor;
         return sessionResponse(db.startSession(row.user.id).id);
       }
+      if (grant === "mfa" || grant === "passkey") return factorGrant(request, grant);
       if (grant === "refresh_token") {
         // The site refreshes by cookie alone; a token in the body is the desktop app's way.
         const presented = (await readBody<"RefreshBody">(request)).refresh_token ?? db.refreshCookie;
@@ -219,8 +223,10 @@ export const accountRoutes: MockRoute[] = [
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
       // A missing password is a wrong one, as the API's `#[serde(default)]` reads it.
-      if (auth.row.password !== ((await readBody<"ReauthenticateBody">(request)).password ?? ""))
-        return apiError(401, "invalid_credentials", "Invalid login credentials");
+      const body = (await readBody<"ReauthenticateBody">(request)) as { password?: string; code?: string | null };
+      if (auth.row.password !== (body.password ?? "")) return apiError(401, "invalid_credentials", "Invalid login credentials");
+      const factor = stepUpNeedsFactor(auth.row.user.id, body.code);
+      if (factor) return factor;
       auth.session.passwordAt = db.now();
       return HttpResponse.json({ reauthenticated_until: db.iso(db.now() + REAUTH_WINDOW_MS) });
     },
