@@ -1,5 +1,5 @@
 //! The budget of password (and second-factor code) checks, kept by the adapter: shared by sign-in
-//! (`crate::sessions`) and the signed-in account's flows (`crate::accounts`).
+//! (the sessions service) and the signed-in account's flows (the accounts service).
 
 use std::future::Future;
 

@@ -1,7 +1,7 @@
 //! A second factor (issue 24): enrolling an authenticator app (TOTP, `closewise_domain::mfa::totp`)
 //! with its secret sealed at rest ([`secret_box`]), recovery codes, checking a code ([`codes`]),
 //! and the `mfa_token` that carries a password sign-in to its code step ([`tokens`]). The rules
-//! are the domain's; the sign-in itself is `crate::sessions`, step-up `crate::reauth`.
+//! are the domain's; the sign-in itself is the sessions service's, step-up the reauth module's.
 //!
 //! [`Mfa::methods_for`] is the one place that says which factors an account has: passkeys (issue
 //! 24's other half) are counted there once their table exists.

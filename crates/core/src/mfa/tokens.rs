@@ -10,8 +10,8 @@ use super::{Mfa, MfaError};
 use crate::store::mfa::{MfaTokenRow, NewMfaToken};
 use crate::store::UserRow;
 
-/// 32 random bytes, base64url (as `crate::sessions::opaque_tokens`, which this module must not
-/// import: sessions build on it).
+/// 32 random bytes, base64url (as the sessions' opaque tokens; sessions build on this
+/// module, so it cannot use theirs).
 fn random_token() -> String {
     use base64::Engine;
     use rand::RngCore;

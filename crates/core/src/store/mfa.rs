@@ -1,5 +1,5 @@
 //! A second factor's rows (migration 0013): the authenticator app (`mfa_totp`, its secret
-//! encrypted by `crate::mfa`), hashed recovery codes, the hashed `mfa_token`s of sign-ins waiting
+//! encrypted by the mfa service), hashed recovery codes, the hashed `mfa_token`s of sign-ins waiting
 //! for their code, and the session's `mfa_at` stamp. Every check-and-spend is one conditional
 //! statement, so racing requests cannot both pass.
 
@@ -13,7 +13,7 @@ use super::{dispatch, NewMail, Store};
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TotpRow {
     pub user_id: Uuid,
-    /// The encrypted secret (`crate::mfa::SecretBox`).
+    /// The encrypted secret (sealed by the mfa service's `SecretBox`).
     pub secret: String,
     pub last_step: Option<i64>,
     pub created_at: OffsetDateTime,
