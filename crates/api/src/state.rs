@@ -8,6 +8,7 @@ use closewise_core::accounts::Accounts;
 use closewise_core::billing::{Billing, StripeClient};
 use closewise_core::clock::Clock;
 use closewise_core::mail::Composer;
+use closewise_core::mfa::{Mfa, SecretBox};
 use closewise_core::password::Hasher;
 use closewise_core::sessions::auth_cache::AuthCache;
 use closewise_core::sessions::Sessions;
@@ -38,6 +39,8 @@ pub struct Inner {
     pub sessions: Sessions,
     /// Verified access tokens of active sessions (`closewise_core::sessions::auth_cache`).
     pub auth_cache: Arc<AuthCache>,
+    /// A second factor: enrolment, codes, the mfa_token.
+    pub mfa: Mfa,
 }
 
 impl AppState {
@@ -48,8 +51,10 @@ impl AppState {
         hasher: Hasher,
         clock: Clock,
         stripe: StripeClient,
+        mfa_key: SecretBox,
     ) -> Self {
         let mail = Composer::new(&settings.base_url);
+        let mfa = Mfa::new(store.clone(), clock.clone(), mfa_key, mail.clone());
         let billing =
             Billing::new(store.clone(), stripe, clock.clone()).with_base_url(&settings.base_url);
         let accounts = Accounts::new(
@@ -58,6 +63,7 @@ impl AppState {
             hasher.clone(),
             mail.clone(),
             clock.clone(),
+            mfa.clone(),
         );
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
@@ -69,6 +75,7 @@ impl AppState {
             hasher.clone(),
             closewise_core::sessions::max_age(settings.session_max_age),
             keys.refresh_key(),
+            mfa.clone(),
         )
         .allowing_unverified_signin(settings.allow_unverified_signin);
         AppState(Arc::new(Inner {
@@ -85,6 +92,7 @@ impl AppState {
             teams,
             sessions,
             auth_cache,
+            mfa,
         }))
     }
 }

@@ -9,6 +9,7 @@ mod device;
 mod devices;
 mod grants;
 mod logout;
+mod mfa;
 pub(crate) mod reauth;
 mod recover;
 pub mod session;
@@ -39,6 +40,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(recover::reset))
         .routes(routes!(account::change_password))
         .routes(routes!(reauth::reauthenticate))
+        .routes(routes!(mfa::status))
+        .routes(routes!(mfa::begin_totp, mfa::disable_totp))
+        .routes(routes!(mfa::confirm_totp))
+        .routes(routes!(mfa::regenerate_recovery_codes))
         .routes(routes!(account::delete_account))
         .routes(routes!(account::jwks))
         .routes(routes!(authorize::authorize_info, authorize::authorize))

@@ -40,6 +40,9 @@ pub struct Settings {
     pub mail_from: String,
     /// PEM (PKCS#8) Ed25519 key; `None` in development means "generate and keep one in data_dir".
     pub jwt_private_key: Option<SecretString>,
+    /// Base64 of 32 bytes sealing the TOTP secrets at rest (`closewise_core::mfa::SecretBox`);
+    /// `None` in development means "generate and keep one in data_dir".
+    pub mfa_encryption_key: Option<SecretString>,
     pub allow_unverified_signin: bool,
     /// The proxies in front of us (`TRUSTED_PROXIES`, CIDRs): only their `X-Forwarded-For` counts.
     pub trusted_proxies: Vec<crate::net::Cidr>,
@@ -126,6 +129,9 @@ impl Settings {
             jwt_private_key: get("JWT_PRIVATE_KEY")
                 .filter(|s| !s.is_empty())
                 .map(SecretString::from),
+            mfa_encryption_key: get("MFA_ENCRYPTION_KEY")
+                .filter(|s| !s.is_empty())
+                .map(SecretString::from),
             allow_unverified_signin: flag(&get, "ALLOW_UNVERIFIED_SIGNIN")?,
             trusted_proxies: trusted_proxies(&get)?,
             stripe: StripeSettings {
@@ -184,6 +190,12 @@ impl Settings {
         }
         if self.jwt_private_key.is_none() {
             bail!("JWT_PRIVATE_KEY must be set in production");
+        }
+        match &self.mfa_encryption_key {
+            None => bail!("MFA_ENCRYPTION_KEY must be set in production (base64 of 32 random bytes: `openssl rand -base64 32`)"),
+            Some(key) => {
+                closewise_core::mfa::SecretBox::from_base64(key.expose_secret())?;
+            }
         }
         let stripe = url::Url::parse(&self.stripe.api_base)
             .context("STRIPE_API_BASE must be an absolute URL")?;

@@ -17,6 +17,8 @@ mod downloads;
 mod entitlements;
 mod limits;
 mod lockout;
+mod mfa;
+mod mfa_signin;
 mod ops;
 mod paid_calls;
 mod plans;

@@ -26,6 +26,21 @@ pub enum Template {
         at: String,
         link: String,
     },
+    /// A second factor was added: `factor` names it ("An authenticator app", "A passkey").
+    MfaFactorAdded {
+        factor: String,
+    },
+    /// A second factor was removed; `by_operator` when support reset it.
+    MfaFactorRemoved {
+        factor: String,
+        by_operator: bool,
+    },
+    /// A recovery code was used to sign in or confirm an action; `left` unused codes remain.
+    MfaRecoveryCodeUsed {
+        left: u32,
+    },
+    /// A new set of recovery codes replaced the old one.
+    MfaRecoveryCodesGenerated,
 }
 
 pub struct Rendered {
@@ -43,6 +58,10 @@ impl Template {
             Template::AlreadyRegistered => "already_registered",
             Template::TeamInvite { .. } => "team_invite",
             Template::NewSignin { .. } => "new_signin",
+            Template::MfaFactorAdded { .. } => "mfa_factor_added",
+            Template::MfaFactorRemoved { .. } => "mfa_factor_removed",
+            Template::MfaRecoveryCodeUsed { .. } => "mfa_recovery_code_used",
+            Template::MfaRecoveryCodesGenerated => "mfa_recovery_codes_generated",
         }
     }
 
@@ -58,7 +77,39 @@ impl Template {
     pub fn render(&self, product: &str, base_url: &str) -> Rendered {
         let signin = format!("{base_url}/signin");
         let forgot = format!("{base_url}/forgot-password");
+        let security = format!("{base_url}/settings#security");
+        let not_you = format!("If this was not you, change your password now and review Settings → Security at {security}. Forgot your password? Reset it at {forgot}.");
         let (subject, paragraphs, button): (String, Vec<String>, Option<(&str, String)>) = match self {
+            Template::MfaFactorAdded { factor } => (
+                format!("A second factor was added to your {product} account"),
+                vec![format!("{factor} was just added to your account as a second factor. Signing in now asks for it after your password."), not_you],
+                None,
+            ),
+            Template::MfaFactorRemoved { factor, by_operator } => (
+                format!("A second factor was removed from your {product} account"),
+                vec![
+                    if *by_operator {
+                        format!("{product} support removed {} from your account at your request, and every device was signed out.", lower_first(factor))
+                    } else {
+                        format!("{factor} was just removed from your account's second factors.")
+                    },
+                    not_you,
+                ],
+                None,
+            ),
+            Template::MfaRecoveryCodeUsed { left } => (
+                format!("A recovery code was used on your {product} account"),
+                vec![
+                    format!("One of your recovery codes was just used. You have {left} unused {} left; generate a new set in Settings → Security when you run low.", if *left == 1 { "code" } else { "codes" }),
+                    not_you,
+                ],
+                None,
+            ),
+            Template::MfaRecoveryCodesGenerated => (
+                format!("New recovery codes for your {product} account"),
+                vec!["A new set of recovery codes was just generated for your account; the old codes no longer work.".into(), not_you],
+                None,
+            ),
             Template::Verification { link } => (
                 format!("Confirm your {product} account"),
                 vec![
@@ -138,6 +189,13 @@ impl Template {
     }
 }
 
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -201,6 +259,41 @@ mod tests {
         assert!(r.text.contains("http://127.0.0.1:8080/settings#devices"));
         assert!(r.html.contains("Ana&#39;s &lt;MacBook&gt;"), "{}", r.html);
         assert!(!r.html.contains("<MacBook>"));
+    }
+
+    #[test]
+    fn the_second_factor_mails_say_what_changed() {
+        let base = "http://127.0.0.1:8080";
+        let added = Template::MfaFactorAdded {
+            factor: "An authenticator app".into(),
+        }
+        .render("Closewise", base);
+        assert!(
+            added.text.contains("An authenticator app was just added"),
+            "{}",
+            added.text
+        );
+        assert!(added.text.contains("/settings#security"));
+        let reset = Template::MfaFactorRemoved {
+            factor: "An authenticator app".into(),
+            by_operator: true,
+        }
+        .render("Closewise", base);
+        assert!(
+            reset.text.contains("support removed an authenticator app"),
+            "{}",
+            reset.text
+        );
+        let used = Template::MfaRecoveryCodeUsed { left: 1 }.render("Closewise", base);
+        assert!(
+            used.text.contains("You have 1 unused code left"),
+            "{}",
+            used.text
+        );
+        let used = Template::MfaRecoveryCodeUsed { left: 7 }.render("Closewise", base);
+        assert!(used.text.contains("7 unused codes"));
+        let new = Template::MfaRecoveryCodesGenerated.render("Closewise", base);
+        assert_eq!(new.subject, "New recovery codes for your Closewise account");
     }
 
     #[test]

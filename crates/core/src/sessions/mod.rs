@@ -7,7 +7,8 @@
 //! | file | what |
 //! |---|---|
 //! | `desktop` | the desktop app's sign-in: authorization codes, device requests, device sessions |
-//! | `password_sign_in` | the password grant: the password checked, a session started |
+//! | `sign_in` | the password grant and the mfa grant: budget, password, second factor, session |
+//! | `password_sign_in` | the password checked, a session started |
 //! | `refresh` | the refresh grant: rotation, the grace replay, reuse detection |
 //! | `sign_out` | signing out this session or every session |
 //! | `opaque_tokens` | refresh tokens and e-mail links: random, stored hashed |
@@ -22,6 +23,7 @@ pub mod opaque_tokens;
 mod password_sign_in;
 mod refresh;
 pub mod revocation_listener;
+mod sign_in;
 mod sign_out;
 
 use std::sync::Arc;
@@ -31,11 +33,13 @@ use time::Duration;
 use uuid::Uuid;
 
 use crate::clock::Clock;
+use crate::mfa::Mfa;
 use crate::password::Hasher;
 use crate::store::{Store, UserRow};
 use desktop::IssuedSession;
 
 pub use error::SessionError;
+pub use sign_in::SignedIn;
 pub use sign_out::Credential;
 
 /// A session just started or refreshed: the adapter signs an access token for `user` in
@@ -64,6 +68,8 @@ pub struct Sessions {
     refresh_key: Arc<[u8]>,
     /// Whether an account may sign in before confirming its address (development only).
     allow_unverified: bool,
+    /// The second factor a password sign-in may need.
+    mfa: Mfa,
 }
 
 impl Sessions {
@@ -73,8 +79,10 @@ impl Sessions {
         hasher: Hasher,
         max_age: Duration,
         refresh_key: &[u8],
+        mfa: Mfa,
     ) -> Self {
         Sessions {
+            mfa,
             store,
             clock,
             hasher,

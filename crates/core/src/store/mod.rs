@@ -21,6 +21,7 @@ pub mod billing;
 pub mod db_errors;
 pub mod locks;
 pub mod mail;
+pub mod mfa;
 pub mod oauth;
 pub mod plans;
 pub mod ratelimits;

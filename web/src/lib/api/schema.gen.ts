@@ -827,6 +827,322 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/auth/mfa": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["MfaStatus"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/mfa/recovery-codes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["MfaCodeBody"];
+        };
+      };
+      responses: {
+        /** @description A new set; the old codes no longer work */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["RecoveryCodes"];
+          };
+        };
+        /** @description `invalid_code`: not a current app code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/mfa/totp": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A pending enrolment (it replaces an older pending one); it counts once confirmed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TotpEnrolment"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `mfa_already_enrolled`: a confirmed app exists */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["MfaCodeBody"];
+        };
+      };
+      responses: {
+        /** @description The app and the recovery codes are removed; the account is mailed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `invalid_code`: neither a current app code nor an unused recovery code */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `reauthentication_required`: the password and the factor were not given on this session in the last 15 minutes */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/mfa/totp/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["MfaCodeBody"];
+        };
+      };
+      responses: {
+        /** @description The app is confirmed; the session counts as having given the factor */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["RecoveryCodes"];
+          };
+        };
+        /** @description `invalid_code`: not the app's current code (a recovery code is not accepted); `invalid_json` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_pending_enrolment`; `mfa_already_enrolled`: confirmed already */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/auth/password": {
     parameters: {
       query?: never;
@@ -955,7 +1271,7 @@ export interface paths {
             "application/json": components["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invalid_credentials`: the password is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in` */
+        /** @description `invalid_credentials`: the password is wrong (counts as a failed sign-in); `mfa_required`: the account has a second factor and no `code` came (`methods` in the error, no `mfa_token`); `invalid_code`: the code is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1330,7 +1646,7 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description `password`, `refresh_token`, `authorization_code` or
+           * @description `password`, `mfa`, `refresh_token`, `authorization_code` or
            *     `urn:ietf:params:oauth:grant-type:device_code`.
            */
           grant_type?: string;
@@ -1339,10 +1655,10 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      /** @description `{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant */
+      /** @description `Credentials` (`{email, password}`) for the password grant; `MfaGrantBody` (`{mfa_token, code}`) for the mfa grant; `RefreshBody` (`{refresh_token}`, or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant */
       requestBody: {
         content: {
-          "application/json": components["schemas"]["Credentials"];
+          "application/json": components["schemas"]["TokenRequestBody"];
         };
       };
       responses: {
@@ -1363,6 +1679,7 @@ export interface paths {
             "application/json": components["schemas"]["TokenErrorBody"];
           };
         };
+        /** @description `mfa_required` (password grant, an account with a second factor: `mfa_token` and `methods` in the error); `invalid_code`, `invalid_mfa_token` (mfa grant); `invalid_refresh_token`, `refresh_token_reused`, `no_session` (refresh grant) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4869,6 +5186,10 @@ export interface components {
       code: string;
       /** @description Message shown to the user as is. */
       message: string;
+      /** @description `mfa_required`: the methods the code step offers (`totp`, `recovery_code`, `passkey`). */
+      methods?: components["schemas"]["MfaMethod"][] | null;
+      /** @description `mfa_required` from the password grant: the token the mfa grant redeems (5 minutes). */
+      mfa_token?: string | null;
     };
     InviteLookupAnswer: {
       /** @description The invited address: sign in or sign up with it to accept. */
@@ -4914,6 +5235,40 @@ export interface components {
     /** @description `{"team": Team | null}`: null when the caller is in no team. */
     MaybeTeamAnswer: {
       team?: null | components["schemas"]["Team"];
+    };
+    MfaCodeBody: {
+      /**
+       * @description A 6-digit code from the app (spaces ignored), or where accepted a recovery code
+       *     (`xxxxx-xxxxx`, case and dashes ignored).
+       */
+      code?: string;
+    };
+    MfaGrantBody: {
+      /** @description A 6-digit code from the authenticator app, or a recovery code. */
+      code?: string;
+      /** @description From the password grant's `401 mfa_required` (5 minutes, single use, this client only). */
+      mfa_token?: string;
+    };
+    /**
+     * @description A way to give the second factor, as `ErrorDetail.methods` lists it.
+     * @enum {string}
+     */
+    MfaMethod: "totp" | "recovery_code" | "passkey";
+    MfaStatus: {
+      /**
+       * Format: int32
+       * @description Registered passkeys.
+       */
+      passkeys: number;
+      /**
+       * Format: int32
+       * @description Unused recovery codes.
+       */
+      recovery_codes_remaining: number;
+      /** @description A team the user belongs to requires a second factor. */
+      required: boolean;
+      /** @description A confirmed authenticator app. */
+      totp: boolean;
     };
     /** @description An OAuth error (RFC 6749 §5.2, RFC 8628 §3.5): the grants' answers, not our usual shape. */
     OAuthErrorBody: {
@@ -5009,6 +5364,8 @@ export interface components {
       products: components["schemas"]["ProductBody"][];
     };
     ReauthenticateBody: {
+      /** @description The second factor (a 6-digit app code or a recovery code), required when the account has one. */
+      code?: string | null;
       password?: string;
     };
     Reauthenticated: {
@@ -5017,6 +5374,10 @@ export interface components {
        * @description Until when this session may take sensitive actions without entering the password again.
        */
       reauthenticated_until: string;
+    };
+    RecoveryCodes: {
+      /** @description 10 single-use codes, `xxxxx-xxxxx`: shown this once. */
+      recovery_codes: string[];
     };
     RefreshBody: {
       refresh_token?: string | null;
@@ -5314,6 +5675,22 @@ export interface components {
      *     grants, an OAuth error for the desktop app's grants.
      */
     TokenErrorBody: components["schemas"]["ErrorBody"] | components["schemas"]["OAuthErrorBody"];
+    /**
+     * @description The request body of each grant (for the OpenAPI document: the endpoint parses the body of the
+     *     grant `grant_type` names).
+     */
+    TokenRequestBody:
+      | components["schemas"]["Credentials"]
+      | components["schemas"]["RefreshBody"]
+      | components["schemas"]["AuthorizationCodeGrantBody"]
+      | components["schemas"]["DeviceCodeGrantBody"]
+      | components["schemas"]["MfaGrantBody"];
+    TotpEnrolment: {
+      /** @description `otpauth://totp/Closewise:EMAIL?secret=…&issuer=Closewise&algorithm=SHA1&digits=6&period=30`, for the QR code. */
+      otpauth_uri: string;
+      /** @description The secret, base32 (RFC 4648, no padding), to type into the app. */
+      secret: string;
+    };
     TransferBody: {
       /**
        * Format: uuid
