@@ -1,0 +1,2 @@
+//! Passkeys (WebAuthn).
+pub mod webauthn;
