@@ -17,6 +17,7 @@ use closewise_domain::teams::SeatError;
 use serde::Serialize;
 
 mod billing;
+mod passkeys;
 
 #[derive(Debug)]
 pub enum ApiError {

@@ -69,7 +69,10 @@ mod tests {
         assert_eq!(rp.id, "app.closewise.com");
         assert_eq!(rp.origin, "https://app.closewise.com");
         let rp = RelyingParty::from_base_url("http://localhost:8080/").unwrap();
-        assert_eq!((rp.id.as_str(), rp.origin.as_str()), ("localhost", "http://localhost:8080"));
+        assert_eq!(
+            (rp.id.as_str(), rp.origin.as_str()),
+            ("localhost", "http://localhost:8080")
+        );
         assert_eq!(RelyingParty::from_base_url("ftp://x.com"), None);
         assert_eq!(RelyingParty::from_base_url("not a url"), None);
     }

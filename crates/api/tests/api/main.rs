@@ -19,6 +19,7 @@ mod limits;
 mod lockout;
 mod ops;
 mod paid_calls;
+mod passkeys;
 mod plans;
 mod prehijack;
 mod reauth;

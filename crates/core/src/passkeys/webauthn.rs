@@ -174,12 +174,16 @@ fn auth_data<'a>(
     }
     let sign_count = u32::from_be_bytes([raw[33], raw[34], raw[35], raw[36]]);
     let attested = if flags & FLAG_AT != 0 {
-        let rest = raw.get(37 + 16..).ok_or(Invalid("attested data too short"))?;
+        let rest = raw
+            .get(37 + 16..)
+            .ok_or(Invalid("attested data too short"))?;
         let len = usize::from(u16::from_be_bytes([
             *rest.first().ok_or(Invalid("no credential id"))?,
             *rest.get(1).ok_or(Invalid("no credential id"))?,
         ]));
-        let id = rest.get(2..2 + len).ok_or(Invalid("credential id too short"))?;
+        let id = rest
+            .get(2..2 + len)
+            .ok_or(Invalid("credential id too short"))?;
         let mut key_bytes = &rest[2 + len..];
         let before = key_bytes.len();
         let _: Value = ciborium::de::from_reader(&mut key_bytes)

@@ -34,7 +34,10 @@ fn registered(f: &Json) -> NewCredential {
 fn chromiums_registration_verifies_and_yields_its_credential_and_key() {
     let f = fixture();
     let c = registered(&f);
-    assert_eq!(b64_encode(&c.credential_id), f["registration"]["rawId"].as_str().unwrap());
+    assert_eq!(
+        b64_encode(&c.credential_id),
+        f["registration"]["rawId"].as_str().unwrap()
+    );
     assert_eq!(c.sign_count, 1);
     assert!(matches!(public_key(&c.public_key), Ok(PublicKey::Es256(_))));
 }
@@ -43,12 +46,24 @@ fn chromiums_registration_verifies_and_yields_its_credential_and_key() {
 fn chromiums_sign_ins_verify_with_the_registered_key() {
     let f = fixture();
     let key = registered(&f).public_key;
-    let a = verify_assertion(&rp(), challenge(&f, "signin1"), &assertion(&f, "assertion1"), &key, true)
-        .unwrap();
+    let a = verify_assertion(
+        &rp(),
+        challenge(&f, "signin1"),
+        &assertion(&f, "assertion1"),
+        &key,
+        true,
+    )
+    .unwrap();
     assert_eq!(a.sign_count, 2);
     assert_eq!(a.user_handle.unwrap(), (1u8..=16).collect::<Vec<_>>());
-    let a = verify_assertion(&rp(), challenge(&f, "signin2"), &assertion(&f, "assertion2"), &key, true)
-        .unwrap();
+    let a = verify_assertion(
+        &rp(),
+        challenge(&f, "signin2"),
+        &assertion(&f, "assertion2"),
+        &key,
+        true,
+    )
+    .unwrap();
     assert_eq!(a.sign_count, 3);
 }
 
@@ -60,7 +75,13 @@ fn a_response_for_another_challenge_is_refused() {
         verify_registration(&rp(), challenge(&f, "signin1"), &registration(&f), false),
         Err(Invalid("another challenge"))
     );
-    let other = verify_assertion(&rp(), challenge(&f, "signin2"), &assertion(&f, "assertion1"), &key, false);
+    let other = verify_assertion(
+        &rp(),
+        challenge(&f, "signin2"),
+        &assertion(&f, "assertion1"),
+        &key,
+        false,
+    );
     assert_eq!(other, Err(Invalid("another challenge")));
 }
 
@@ -69,7 +90,12 @@ fn another_origin_or_rp_id_is_refused() {
     let f = fixture();
     let other_port = RelyingParty::from_base_url("http://localhost:9999").unwrap();
     assert_eq!(
-        verify_registration(&other_port, challenge(&f, "registration"), &registration(&f), false),
+        verify_registration(
+            &other_port,
+            challenge(&f, "registration"),
+            &registration(&f),
+            false
+        ),
         Err(Invalid("another origin"))
     );
     let other_id = RelyingParty {
@@ -78,7 +104,13 @@ fn another_origin_or_rp_id_is_refused() {
     };
     let key = registered(&f).public_key;
     assert_eq!(
-        verify_assertion(&other_id, challenge(&f, "signin1"), &assertion(&f, "assertion1"), &key, false),
+        verify_assertion(
+            &other_id,
+            challenge(&f, "signin1"),
+            &assertion(&f, "assertion1"),
+            &key,
+            false
+        ),
         Err(Invalid("another RP id"))
     );
 }
@@ -87,7 +119,10 @@ fn another_origin_or_rp_id_is_refused() {
 fn a_create_response_cannot_serve_as_a_get_and_back() {
     let f = fixture();
     let mut a = assertion(&f, "assertion1");
-    a.response.client_data_json = f["registration"]["response"]["clientDataJSON"].as_str().unwrap().into();
+    a.response.client_data_json = f["registration"]["response"]["clientDataJSON"]
+        .as_str()
+        .unwrap()
+        .into();
     let key = registered(&f).public_key;
     assert_eq!(
         verify_assertion(&rp(), challenge(&f, "registration"), &a, &key, false),
@@ -126,12 +161,21 @@ fn another_credentials_key_does_not_verify() {
         (Value::from(1), Value::from(1)),
         (Value::from(3), Value::from(-8)),
         (Value::from(-1), Value::from(6)),
-        (Value::from(-2), Value::Bytes(signing.verifying_key().to_bytes().to_vec())),
+        (
+            Value::from(-2),
+            Value::Bytes(signing.verifying_key().to_bytes().to_vec()),
+        ),
     ]);
     let mut key = Vec::new();
     ciborium::ser::into_writer(&cose, &mut key).unwrap();
     assert_eq!(
-        verify_assertion(&rp(), challenge(&f, "signin1"), &assertion(&f, "assertion1"), &key, false),
+        verify_assertion(
+            &rp(),
+            challenge(&f, "signin1"),
+            &assertion(&f, "assertion1"),
+            &key,
+            false
+        ),
         Err(Invalid("bad signature"))
     );
 }

@@ -22,6 +22,7 @@ pub mod db_errors;
 pub mod locks;
 pub mod mail;
 pub mod oauth;
+pub mod passkeys;
 pub mod plans;
 pub mod ratelimits;
 pub mod revocations;
