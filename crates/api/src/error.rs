@@ -20,6 +20,7 @@ mod billing;
 mod mfa;
 
 pub use mfa::MfaMethod;
+mod passkeys;
 
 #[derive(Debug)]
 pub enum ApiError {

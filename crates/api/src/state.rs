@@ -9,6 +9,7 @@ use closewise_core::billing::{Billing, StripeClient};
 use closewise_core::clock::Clock;
 use closewise_core::mail::Composer;
 use closewise_core::mfa::{Mfa, SecretBox};
+use closewise_core::passkeys::Passkeys;
 use closewise_core::password::Hasher;
 use closewise_core::sessions::auth_cache::AuthCache;
 use closewise_core::sessions::Sessions;
@@ -37,6 +38,8 @@ pub struct Inner {
     pub teams: Teams,
     /// Signing in with the password, refresh, sign-out.
     pub sessions: Sessions,
+    /// Passkeys: registration, sign-in challenges and assertions (RP from `base_url`).
+    pub passkeys: Passkeys,
     /// Verified access tokens of active sessions (`closewise_core::sessions::auth_cache`).
     pub auth_cache: Arc<AuthCache>,
     /// A second factor: enrolment, codes, the mfa_token.
@@ -69,6 +72,13 @@ impl AppState {
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());
         let auth_cache = AuthCache::for_store(&store);
+        let passkeys = Passkeys::new(
+            store.clone(),
+            clock.clone(),
+            mail.clone(),
+            &settings.base_url,
+        )
+        .expect("APP_BASE_URL is an http(s) URL with a host (checked by the configuration)");
         let sessions = Sessions::new(
             store.clone(),
             clock.clone(),
@@ -91,6 +101,7 @@ impl AppState {
             usage,
             teams,
             sessions,
+            passkeys,
             auth_cache,
             mfa,
         }))

@@ -1,9 +1,11 @@
 //! `POST /api/auth/token`: the password and refresh-token grants, and the refresh cookie; the
-//! desktop app's `authorization_code` and device-code grants are in `grants.rs`.
+//! desktop app's `authorization_code` and device-code grants are in `grants.rs`, the passkey
+//! grant in `passkeys.rs`.
 
 use super::account::SigninBudget;
 use super::common::*;
 use super::grants;
+use super::passkeys;
 use super::session::{self, Caller, SessionResponse, REFRESH_COOKIE};
 use super::signup::CredentialsRequest;
 use crate::error::{ApiError, ApiResult};
@@ -51,20 +53,21 @@ pub enum TokenRequestBody {
     AuthorizationCode(grants::CodeGrantRequest),
     DeviceCode(grants::DeviceGrantRequest),
     Mfa(MfaGrantRequest),
+    Passkey(passkeys::PasskeyGrantRequest),
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GrantQuery {
-    /// `password`, `mfa`, `refresh_token`, `authorization_code` or
+    /// `password`, `mfa`, `refresh_token`, `passkey`, `authorization_code` or
     /// `urn:ietf:params:oauth:grant-type:device_code`.
     pub grant_type: Option<String>,
 }
 
 #[utoipa::path(post, path = "/api/auth/token", tag = "auth", params(GrantQuery),
-    request_body(content = TokenRequestBody, description = "`Credentials` (`{email, password}`) for the password grant; `MfaGrantBody` (`{mfa_token, code}`) for the mfa grant; `RefreshBody` (`{refresh_token}`, or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant"),
+    request_body(content = TokenRequestBody, description = "`Credentials` (`{email, password}`) for the password grant; `MfaGrantBody` (`{mfa_token, code}`) for the mfa grant; `PasskeyGrantBody` for `passkey`; `RefreshBody` (`{refresh_token}`, or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant"),
     responses((status = 200, body = SessionResponse), (status = 400, body = grants::TokenErrorBody, description = "`ErrorBody` for the password and refresh grants; `OAuthErrorBody` (RFC 6749 §5.2, RFC 8628 §3.5) for `authorization_code` and the device-code grant"),
-        (status = 401, body = crate::error::ErrorBody, description = "`mfa_required` (password grant, an account with a second factor: `mfa_token` and `methods` in the error); `invalid_code`, `invalid_mfa_token` (mfa grant); `invalid_refresh_token`, `refresh_token_reused`, `no_session` (refresh grant)"), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: a browser request from a page that is not ours"), (status = 429, body = crate::error::ErrorBody)))]
+        (status = 401, body = crate::error::ErrorBody, description = "`mfa_required` (password grant, an account with a second factor: `mfa_token` and `methods` in the error); `invalid_code`, `invalid_mfa_token` (mfa grant, and the passkey grant with an `mfa_token`); `invalid_refresh_token`, `refresh_token_reused`, `no_session` (refresh grant)"), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: a browser request from a page that is not ours"), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
     State(state): State<AppState>,
@@ -76,7 +79,10 @@ pub async fn token(
 ) -> ApiResult<Response> {
     limit(&state, Bucket::TokenPerIp, &ip.to_string()).await?;
     let grant = query.grant_type.as_deref();
-    if matches!(grant, Some("password" | "mfa" | "refresh_token")) {
+    if matches!(
+        grant,
+        Some("password" | "mfa" | "refresh_token" | "passkey")
+    ) {
         session::caller(&state, &headers)?;
         // A cross-site form can post `text/plain` without a preflight; JSON it cannot.
         require_json(&headers)?;
@@ -93,6 +99,11 @@ pub async fn token(
             let body: MfaGrantRequest = json_body(&body)?;
             let session = mfa_grant(&state, ip, caller, &headers, body).await?;
             Ok(session::respond(&state, jar, caller, session))
+        }
+        Some("passkey") => {
+            let caller = session::caller(&state, &headers)?;
+            let req = json_body(&body)?;
+            passkeys::passkey_grant(&state, &ip.to_string(), &headers, jar, caller, req).await
         }
         Some("refresh_token") => {
             let caller = session::caller(&state, &headers)?;

@@ -110,6 +110,9 @@ impl Settings {
             .trim_end_matches('/')
             .to_string();
         url::Url::parse(&base_url).context("APP_BASE_URL must be an absolute URL")?;
+        closewise_domain::passkeys::RelyingParty::from_base_url(&base_url).context(
+            "APP_BASE_URL must be an http(s) URL with a host (the passkeys' relying party)",
+        )?;
         let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "data".into()));
         let database_url = get("DATABASE_URL")
             .unwrap_or_else(|| format!("sqlite://{}/closewise.db", data_dir.display()));

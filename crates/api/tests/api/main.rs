@@ -21,6 +21,7 @@ mod mfa;
 mod mfa_signin;
 mod ops;
 mod paid_calls;
+mod passkeys;
 mod plans;
 mod prehijack;
 mod reauth;

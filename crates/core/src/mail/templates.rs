@@ -41,6 +41,16 @@ pub enum Template {
     },
     /// A new set of recovery codes replaced the old one.
     MfaRecoveryCodesGenerated,
+    /// A passkey was added to the account (issue 24): its name, and where to review them.
+    PasskeyAdded {
+        name: String,
+        link: String,
+    },
+    /// A passkey was removed from the account.
+    PasskeyRemoved {
+        name: String,
+        link: String,
+    },
 }
 
 pub struct Rendered {
@@ -62,6 +72,8 @@ impl Template {
             Template::MfaFactorRemoved { .. } => "mfa_factor_removed",
             Template::MfaRecoveryCodeUsed { .. } => "mfa_recovery_code_used",
             Template::MfaRecoveryCodesGenerated => "mfa_recovery_codes_generated",
+            Template::PasskeyAdded { .. } => "passkey_added",
+            Template::PasskeyRemoved { .. } => "passkey_removed",
         }
     }
 
@@ -151,6 +163,22 @@ impl Template {
                     format!("If this was you, there is nothing to do. If it was not, sign that device out in Settings → Devices, then change your password. Forgot it? Reset it at {forgot}."),
                 ],
                 Some(("Review your devices", link.clone())),
+            ),
+            Template::PasskeyAdded { name, link } => (
+                format!("A passkey was added to your {product} account"),
+                vec![
+                    format!("The passkey \"{name}\" was just added to your account. It can now sign you in without your password."),
+                    format!("If this was not you, remove it in Settings → Security, then change your password. Forgot it? Reset it at {forgot}."),
+                ],
+                Some(("Review your passkeys", link.clone())),
+            ),
+            Template::PasskeyRemoved { name, link } => (
+                format!("A passkey was removed from your {product} account"),
+                vec![
+                    format!("The passkey \"{name}\" was just removed from your account. It can no longer sign you in."),
+                    format!("If this was not you, change your password now. Forgot it? Reset it at {forgot}."),
+                ],
+                Some(("Review your passkeys", link.clone())),
             ),
             Template::TeamInvite { link, team, role, inviter } => (
                 format!("You're invited to join {team} on {product}"),
@@ -302,5 +330,33 @@ mod tests {
             escape("<a href=\"x\">&</a>"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
         );
+    }
+
+    #[test]
+    fn the_passkey_mails_name_the_passkey_and_link_to_security() {
+        let link = "http://127.0.0.1:8080/settings#security".to_string();
+        let added = Template::PasskeyAdded {
+            name: "<Work> laptop".into(),
+            link: link.clone(),
+        }
+        .render("Closewise", "http://127.0.0.1:8080");
+        assert_eq!(
+            added.subject,
+            "A passkey was added to your Closewise account"
+        );
+        assert!(
+            added.text.contains("\"<Work> laptop\" was just added") && added.text.contains(&link)
+        );
+        assert!(added.html.contains("&lt;Work&gt; laptop") && !added.html.contains("<Work>"));
+        let removed = Template::PasskeyRemoved {
+            name: "Phone".into(),
+            link,
+        }
+        .render("Closewise", "http://127.0.0.1:8080");
+        assert_eq!(
+            removed.subject,
+            "A passkey was removed from your Closewise account"
+        );
+        assert!(removed.text.contains("\"Phone\" was just removed"));
     }
 }

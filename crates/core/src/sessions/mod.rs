@@ -9,6 +9,8 @@
 //! | `desktop` | the desktop app's sign-in: authorization codes, device requests, device sessions |
 //! | `sign_in` | the password grant and the mfa grant: budget, password, second factor, session |
 //! | `password_sign_in` | the password checked, a session started |
+//! | `passkey_sign_in` | a passkey (verified by `crate::passkeys`) starts the same session |
+//! | `password_sign_in` | the password grant: the password checked, a session started |
 //! | `refresh` | the refresh grant: rotation, the grace replay, reuse detection |
 //! | `sign_out` | signing out this session or every session |
 //! | `opaque_tokens` | refresh tokens and e-mail links: random, stored hashed |
@@ -20,6 +22,7 @@ pub mod auth_cache;
 pub mod desktop;
 mod error;
 pub mod opaque_tokens;
+mod passkey_sign_in;
 mod password_sign_in;
 mod refresh;
 pub mod revocation_listener;

@@ -23,6 +23,7 @@ pub mod locks;
 pub mod mail;
 pub mod mfa;
 pub mod oauth;
+pub mod passkeys;
 pub mod plans;
 pub mod ratelimits;
 pub mod revocations;
