@@ -21,7 +21,7 @@ async function password(user: ReturnType<typeof renderApp>["user"]) {
 
 function seedPasskey(credentialId = "cred-1") {
   mfaOf(db.findUser(EMAIL)!.user.id).passkeys.push({
-    id: "pk_1",
+    id: "6f1c2a8e-0d4b-4c1e-9a51-3b7e2f0c9d10",
     credentialId,
     name: "MacBook Touch ID",
     created_at: db.iso(db.now()),

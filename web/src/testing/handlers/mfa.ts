@@ -210,7 +210,7 @@ export const mfaRoutes: MockRoute[] = [
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
       const { name } = (await request.json()) as { name: string };
-      const challenge_id = db.id("ch");
+      const challenge_id = crypto.randomUUID();
       db.passkeyChallenges.set(challenge_id, { purpose: "register", userId: auth.row.user.id, name });
       const { user } = auth.row;
       return HttpResponse.json({
@@ -239,7 +239,7 @@ export const mfaRoutes: MockRoute[] = [
       db.passkeyChallenges.delete(body.challenge_id);
       if (!body.credential.id) return apiError(400, "invalid_passkey", "This passkey response is not valid.");
       const key = {
-        id: db.id("pk"),
+        id: crypto.randomUUID(),
         credentialId: body.credential.id,
         name: body.name,
         created_at: db.iso(db.now()),
@@ -277,7 +277,7 @@ export const mfaRoutes: MockRoute[] = [
     method: "post",
     path: "/api/auth/passkeys/challenge",
     resolver: () => {
-      const challenge_id = db.id("ch");
+      const challenge_id = crypto.randomUUID();
       db.passkeyChallenges.set(challenge_id, { purpose: "sign-in", userId: null });
       return HttpResponse.json({ challenge_id, options: requestOptions("c2lnbi1pbg") });
     },
