@@ -50,7 +50,7 @@ describe("Settings → Security: authenticator app", () => {
     expect(click).toHaveBeenCalled();
     const text = await new Promise<string>((resolve) => {
       const reader = new FileReader();
-      reader.onload = () => resolve(String(reader.result));
+      reader.onload = () => resolve(reader.result as string);
       reader.readAsText(createObjectURL.mock.calls[0]![0]);
     });
     for (const code of mockRecoveryCodes()) expect(text).toContain(code);
