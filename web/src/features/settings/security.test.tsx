@@ -39,7 +39,11 @@ describe("Settings → Security: authenticator app", () => {
     await user.type(screen.getByLabelText("Authentication code"), MOCK_TOTP_CODE);
     await user.click(screen.getByRole("button", { name: "Turn on" }));
     const list = await screen.findByRole("list", { name: "Recovery codes" });
-    expect(within(list).getAllByRole("listitem").map((li) => li.textContent)).toEqual(mockRecoveryCodes());
+    expect(
+      within(list)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(mockRecoveryCodes());
     expect(mfaOf(userId()).totp).toBe(true);
 
     const createObjectURL = vi.fn((_blob: Blob) => "blob:codes");
@@ -78,7 +82,11 @@ describe("Settings → Security: authenticator app", () => {
     await user.type(within(dialog).getByLabelText("Authentication code"), MOCK_TOTP_CODE);
     await user.click(within(dialog).getByRole("button", { name: "Generate new codes" }));
     const list = await screen.findByRole("list", { name: "Recovery codes" });
-    expect(within(list).getAllByRole("listitem").map((li) => li.textContent)).toEqual(mockRecoveryCodes(2));
+    expect(
+      within(list)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(mockRecoveryCodes(2));
     expect(mfaOf(userId()).recoveryCodes).not.toContain(mockRecoveryCodes()[0]);
   });
 

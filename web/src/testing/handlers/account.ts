@@ -223,7 +223,7 @@ export const accountRoutes: MockRoute[] = [
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
       // A missing password is a wrong one, as the API's `#[serde(default)]` reads it.
-      const body = (await readBody<"ReauthenticateBody">(request));
+      const body = await readBody<"ReauthenticateBody">(request);
       if (auth.row.password !== (body.password ?? "")) return apiError(401, "invalid_credentials", "Invalid login credentials");
       const factor = stepUpNeedsFactor(auth.row.user.id, body.code);
       if (factor) return factor;
