@@ -155,4 +155,16 @@ describe("Settings → Security: passkeys", () => {
     expect(await within(dialog).findByText("The passkey was not created.")).toBeInTheDocument();
     expect(mfaOf(userId()).passkeys).toEqual([]);
   });
+
+  it("shows the browser's reason when it refuses to create a passkey", async () => {
+    db.createUser({ email: EMAIL });
+    const { create } = installWebAuthn();
+    create.mockRejectedValueOnce(new DOMException("This is an invalid domain.", "SecurityError"));
+    const { user } = renderApp("/settings", { signedInAs: EMAIL });
+    await user.click(await screen.findByRole("button", { name: "Add a passkey" }));
+    const dialog = screen.getByRole("dialog", { name: "Add a passkey" });
+    await user.type(within(dialog).getByLabelText("Passkey name"), "Phone");
+    await user.click(within(dialog).getByRole("button", { name: "Continue" }));
+    expect(await within(dialog).findByText("This is an invalid domain.")).toBeInTheDocument();
+  });
 });

@@ -38,7 +38,8 @@ function AddPasskey({ onClose, onAdded }: { onClose: () => void; onAdded: () => 
       await onAdded();
       onClose();
     } catch (e) {
-      setError(cancelled(e) ? "The passkey was not created." : message(e));
+      // The browser's own refusal (e.g. SecurityError for an address that cannot be a relying party) says why.
+      setError(cancelled(e) ? "The passkey was not created." : e instanceof DOMException ? e.message : message(e));
       setBusy(false);
     }
   }
