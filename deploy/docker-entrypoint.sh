@@ -4,7 +4,7 @@
 # contents (Compose and Swarm secrets, Kubernetes secret volumes): a PEM key keeps its line breaks.
 # Setting both NAME and NAME_FILE, or naming an unreadable file, refuses to start.
 set -eu
-for name in JWT_PRIVATE_KEY STRIPE_SECRET_KEY STRIPE_WEBHOOK_SECRET SMTP_URL DATABASE_URL; do
+for name in JWT_PRIVATE_KEY MFA_ENCRYPTION_KEY STRIPE_SECRET_KEY STRIPE_WEBHOOK_SECRET SMTP_URL DATABASE_URL; do
   eval "file=\${${name}_FILE:-}"
   [ -n "$file" ] || continue
   eval "value=\${${name}:-}"

@@ -187,6 +187,7 @@ not_passed = {
     "DATA_DIR": "set by the image",
     "WEB_DIST": "set by the image",
     "JWT_PRIVATE_KEY": "passed as JWT_PRIVATE_KEY_FILE (a Compose secret)",
+    "MFA_ENCRYPTION_KEY": "passed as MFA_ENCRYPTION_KEY_FILE (a Compose secret)",
     "ALLOW_UNVERIFIED_SIGNIN": "refused in production",
     "TRUST_X_FORWARDED_FOR": "removed: setting it refuses to start",
 }

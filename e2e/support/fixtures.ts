@@ -234,6 +234,8 @@ interface WorkerFixtures {
   stackName: string;
   database: Database;
   allowUnverifiedSignin: boolean;
+  /** The stack's address: `localhost` for passkeys (WebAuthn refuses 127.0.0.1 as relying party). */
+  webHost: "127.0.0.1" | "localhost";
   /** Serve a build of the web app with a PostHog key (see analyticsBuild.ts) instead of web/dist. */
   analytics: boolean;
   /** That build's dist/, when `analytics` is set. */
@@ -250,6 +252,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   stackName: ["shared", { option: true, scope: "worker" }],
   database: ["sqlite", { option: true, scope: "worker" }],
   allowUnverifiedSignin: [false, { option: true, scope: "worker" }],
+  webHost: ["127.0.0.1", { option: true, scope: "worker" }],
   analytics: [false, { option: true, scope: "worker" }],
   analyticsWebDist: [
     async ({ analytics }, use) => {
@@ -261,8 +264,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: "worker", timeout: 300_000 },
   ],
   stack: [
-    async ({ stackName, database, allowUnverifiedSignin, analyticsWebDist }, use, workerInfo) => {
-      const stack = await startStack({ database, allowUnverifiedSignin, webDist: analyticsWebDist });
+    async ({ stackName, database, allowUnverifiedSignin, webHost, analyticsWebDist }, use, workerInfo) => {
+      const stack = await startStack({ database, allowUnverifiedSignin, webDist: analyticsWebDist, webHost });
       console.log(
         `[e2e] worker ${workerInfo.workerIndex} (${stackName} stack): API ${stack.baseUrl} (${database}${allowUnverifiedSignin ? ", unverified sign-in allowed" : ""}${analyticsWebDist ? ", web app with analytics" : ""}), stripe-mock ${stack.mockUrl}, logs in ${stack.logDir}`,
       );

@@ -32,6 +32,8 @@ export interface StackOptions {
   allowUnverifiedSignin: boolean;
   /** Another build of the web app to serve (default: webDist()). */
   webDist?: string;
+  /** The host in APP_BASE_URL (default 127.0.0.1); `localhost` for WebAuthn, which refuses an IP address as relying party. */
+  webHost?: "127.0.0.1" | "localhost";
 }
 
 export interface Stack {
@@ -155,7 +157,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   }
 
   const [apiPort, mockPort] = [await freePort(), await freePort()];
-  const baseUrl = `http://127.0.0.1:${apiPort}`;
+  const baseUrl = `http://${options.webHost ?? "127.0.0.1"}:${apiPort}`;
   const mockUrl = `http://127.0.0.1:${mockPort}`;
   const children: ChildProcess[] = [];
 

@@ -17,6 +17,10 @@ use closewise_domain::teams::SeatError;
 use serde::Serialize;
 
 mod billing;
+mod mfa;
+
+pub use mfa::MfaMethod;
+mod passkeys;
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -31,6 +35,11 @@ pub enum ApiError {
     Unavailable(anyhow::Error),
     /// Anything else: a fault of ours.
     Internal(anyhow::Error),
+    /// `401 mfa_required`: the second factor is next (`error/mfa.rs`).
+    MfaRequired {
+        mfa_token: Option<String>,
+        methods: Vec<&'static str>,
+    },
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -44,6 +53,13 @@ pub struct ErrorDetail {
     pub code: String,
     /// Message shown to the user as is.
     pub message: String,
+    /// `mfa_required` from the password grant: the token the mfa grant redeems (5 minutes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mfa_token: Option<String>,
+    /// `mfa_required`: the methods the code step offers (`totp`, `recovery_code`, `passkey`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<MfaMethod>>)]
+    pub methods: Option<Vec<&'static str>>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -249,6 +265,10 @@ impl From<SessionError> for ApiError {
         let status = match e {
             SessionError::Database(db) => return db.into(),
             SessionError::Internal(e) => return e.into(),
+            SessionError::MfaRequired(p) => {
+                return Self::mfa_required(Some(p.mfa_token), &p.methods)
+            }
+            SessionError::InvalidCode | SessionError::InvalidMfaToken => StatusCode::UNAUTHORIZED,
             SessionError::InvalidCredentials
             | SessionError::EmailNotConfirmed
             | SessionError::InvalidScope => StatusCode::BAD_REQUEST,
@@ -333,7 +353,8 @@ impl From<AccountError> for ApiError {
             AccountError::Database(e) => e.into(),
             AccountError::Internal(e) => e.into(),
             AccountError::NotSignedIn => ApiError::invalid_token(),
-            AccountError::InvalidCredentials => {
+            AccountError::MfaRequired { methods } => Self::mfa_required(None, &methods),
+            AccountError::InvalidCode | AccountError::InvalidCredentials => {
                 Self::new(StatusCode::UNAUTHORIZED, e.code(), e.to_string())
             }
             AccountError::LinkInvalid(_)
@@ -433,7 +454,17 @@ impl From<QueryRejection> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let mut extra = (None, None);
         let (status, code, message, retry_after) = match self {
+            ApiError::MfaRequired { mfa_token, methods } => {
+                extra = (mfa_token, Some(methods));
+                (
+                    StatusCode::UNAUTHORIZED,
+                    "mfa_required",
+                    mfa::MFA_REQUIRED_MESSAGE.into(),
+                    None,
+                )
+            }
             ApiError::Client {
                 status,
                 code,
@@ -463,6 +494,8 @@ impl IntoResponse for ApiError {
             error: ErrorDetail {
                 code: code.to_string(),
                 message,
+                mfa_token: extra.0,
+                methods: extra.1,
             },
         };
         let mut response = (status, axum::Json(body)).into_response();

@@ -179,11 +179,27 @@ impl Application {
                 &settings.base_url,
             )?,
         };
+        let mfa_key = match &settings.mfa_encryption_key {
+            Some(key) => closewise_core::mfa::SecretBox::from_base64(
+                secrecy::ExposeSecret::expose_secret(key),
+            )?,
+            None => closewise_core::mfa::SecretBox::load_or_create(
+                &settings.data_dir.join("mfa-encryption.key"),
+            )?,
+        };
         let listener = TcpListener::bind(settings.addr)
             .await
             .with_context(|| format!("cannot listen on {}", settings.addr))?;
         let stripe = closewise_core::billing::StripeClient::new(&settings.stripe.connection())?;
-        let state = AppState::new(settings, store, keys, options.hasher, options.clock, stripe);
+        let state = AppState::new(
+            settings,
+            store,
+            keys,
+            options.hasher,
+            options.clock,
+            stripe,
+            mfa_key,
+        );
         let (shutdown, _) = watch::channel(false);
         Ok(Application {
             listener,

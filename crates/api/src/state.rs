@@ -8,6 +8,8 @@ use closewise_core::accounts::Accounts;
 use closewise_core::billing::{Billing, StripeClient};
 use closewise_core::clock::Clock;
 use closewise_core::mail::Composer;
+use closewise_core::mfa::{Mfa, SecretBox};
+use closewise_core::passkeys::Passkeys;
 use closewise_core::password::Hasher;
 use closewise_core::sessions::auth_cache::AuthCache;
 use closewise_core::sessions::desktop::DesktopAuth;
@@ -39,8 +41,12 @@ pub struct Inner {
     pub sessions: Sessions,
     /// The desktop app's browser and device sign-in, and its devices.
     pub desktop: DesktopAuth,
+    /// Passkeys: registration, sign-in challenges and assertions (RP from `base_url`).
+    pub passkeys: Passkeys,
     /// Verified access tokens of active sessions (`closewise_core::sessions::auth_cache`).
     pub auth_cache: Arc<AuthCache>,
+    /// A second factor: enrolment, codes, the mfa_token.
+    pub mfa: Mfa,
 }
 
 impl AppState {
@@ -51,17 +57,20 @@ impl AppState {
         hasher: Hasher,
         clock: Clock,
         stripe: StripeClient,
+        mfa_key: SecretBox,
     ) -> Self {
         let mail = Composer::new(&settings.base_url);
         let billing = Billing::new(store.clone(), stripe, clock.clone())
             .with_base_url(&settings.base_url)
             .with_webhook_secret(settings.stripe.webhook_secret.clone());
+        let mfa = Mfa::new(store.clone(), clock.clone(), mfa_key, mail.clone());
         let accounts = Accounts::new(
             store.clone(),
             billing.clone(),
             hasher.clone(),
             mail.clone(),
             clock.clone(),
+            mfa.clone(),
         );
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
@@ -74,12 +83,20 @@ impl AppState {
         )
         .with_max_pending_devices(settings.device_requests_max_pending)
         .with_signin_mail(mail.clone());
+        let passkeys = Passkeys::new(
+            store.clone(),
+            clock.clone(),
+            mail.clone(),
+            &settings.base_url,
+        )
+        .expect("APP_BASE_URL is an http(s) URL with a host (checked by the configuration)");
         let sessions = Sessions::new(
             store.clone(),
             clock.clone(),
             hasher.clone(),
             closewise_core::sessions::max_age(settings.session_max_age),
             keys.refresh_key(),
+            mfa.clone(),
         )
         .allowing_unverified_signin(settings.allow_unverified_signin);
         AppState(Arc::new(Inner {
@@ -96,7 +113,9 @@ impl AppState {
             teams,
             sessions,
             desktop,
+            passkeys,
             auth_cache,
+            mfa,
         }))
     }
 }

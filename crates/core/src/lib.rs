@@ -7,8 +7,11 @@
 //! | [`accounts`] | sign-up, verification, resend, recovery, password change, re-authentication, deletion |
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
 //! | [`mail`] | mail templates, the outbox's composer and the SMTP worker |
+//! | [`passkeys`] | WebAuthn passkeys: registration, the list, sign-in and second-factor assertions, challenges in the store |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
 //! | [`sessions`] | signing in with the password or the desktop app (`desktop`), refresh, sign-out, devices; the cache of verified access tokens and the revocation listener |
+//! | [`mfa`] | a second factor: authenticator apps (TOTP), recovery codes, the `mfa_token` of a sign-in waiting for its code |
+//! | [`budget`] | the budget of password and code checks the adapter keeps |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access; operators' actions (`teams::admin`) |
 //! | [`sweep`] | deletes expired rows (device and authorization codes, old links, ended sessions' tokens) |
@@ -20,8 +23,11 @@
 
 pub mod accounts;
 pub mod billing;
+pub mod budget;
 pub mod clock;
 pub mod mail;
+pub mod mfa;
+pub mod passkeys;
 pub mod password;
 pub mod reauth;
 pub mod sessions;

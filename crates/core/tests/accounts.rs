@@ -31,6 +31,12 @@ async fn fixture(postgres: bool) -> Fx {
         Hasher::fast_for_tests(),
         Composer::new("http://127.0.0.1:8080"),
         core.clock.clone(),
+        closewise_core::mfa::Mfa::new(
+            core.store.clone(),
+            core.clock.clone(),
+            closewise_core::mfa::SecretBox::new(&[7; 32]),
+            Composer::new("http://127.0.0.1:8080"),
+        ),
     );
     Fx {
         accounts,
@@ -147,7 +153,7 @@ on_both!(
 
         let until = fx
             .accounts
-            .reauthenticate(caller, "right password 1", &budget)
+            .reauthenticate(caller, "right password 1", None, &budget)
             .await
             .unwrap()
             .unwrap();

@@ -22,7 +22,10 @@
 //! - [`network`]: whether two client addresses are on the same network (/24, /64).
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
 //! - [`sweep`]: which expired rows are deleted and when; the cap on pending device requests.
+//! - [`passkeys`]: the WebAuthn relying party (from `APP_BASE_URL`), challenge lifetime, the sign
+//!   counter's rule, passkey names.
 //! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
+//! - [`mfa`]: a second factor: TOTP codes, recovery codes, the `mfa_token`, step-up.
 //! - [`stats`]: what the operator's figures count as paying, live and churned.
 
 pub mod catalogue;
@@ -31,9 +34,11 @@ pub mod downloads;
 pub mod email;
 pub mod limits;
 pub mod mail_domains;
+pub mod mfa;
 pub mod network;
 pub mod oauth;
 pub mod over_seats;
+pub mod passkeys;
 pub mod password;
 pub mod plan;
 pub mod reauth;

@@ -42,6 +42,12 @@ pub fn test_settings(dir: &std::path::Path, database_url: String) -> Settings {
     s.limits.token_per_ip = 10_000;
     s.limits.failed_signins_per_account_ip = 10_000;
     s.limits.failed_signins_per_account = 10_000;
+    // Shared by replicas (their settings are a clone): a fixed test key, 32 bytes.
+    s.mfa_encryption_key = Some(
+        "dGVzdC1vbmx5LW1mYS1rZXktMzItYnl0ZXMtbG9uZyE="
+            .to_string()
+            .into(),
+    );
     s
 }
 

@@ -12,7 +12,13 @@
 //!   drops them.
 
 export type AnalyticsEvent =
-  "user_signed_up" | "user_signed_in" | "pricing_interaction" | "checkout_error" | "app_download_started" | "demo_interaction";
+  | "user_signed_up"
+  | "user_signed_in"
+  | "mfa_verified"
+  | "pricing_interaction"
+  | "checkout_error"
+  | "app_download_started"
+  | "demo_interaction";
 
 export type AnalyticsProps = Record<string, string | number | boolean | null | undefined>;
 

@@ -7,6 +7,7 @@ import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { db } from "./db";
 import { exchanges, refuse, routes, toHandler } from "./handlers";
+import { exerciseMfaHandlers } from "./mfaContract";
 import { contractCheck, operation } from "./openapi";
 import { server } from "./server";
 
@@ -284,6 +285,7 @@ async function exerciseHandlers() {
   await call("POST", "/api/auth/signup", { email: "weak@example.com", password: "abc" });
   await exerciseTeamHandlers(BASE, pw);
   await exerciseDomainJoinHandlers(pw);
+  await exerciseMfaHandlers(call, pw);
   // sessions end
   await call("DELETE", "/api/account", { password: "wrong" }, otherToken);
   await call("DELETE", "/api/account", { password: pw }, otherToken);

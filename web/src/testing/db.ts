@@ -50,6 +50,16 @@ const newDeviceCode = (userCode: string, input: DeviceCodeInput, requestedAt: nu
   status: "pending" as "pending" | "approved" | "denied",
 });
 
+/** A user's second factors (handlers/mfa.ts): the codes are the fixtures there. */
+export interface MfaRow {
+  pendingSecret: string | null;
+  totp: boolean;
+  recoveryCodes: string[];
+  passkeys: { id: string; credentialId: string; name: string; created_at: string; last_used_at: string | null }[];
+  /** A team of theirs requires a factor. */
+  required: boolean;
+}
+
 const tables = () => ({
   users: new Map<string, DbUser>(),
   tokens: new Map<string, { email: string; kind: "verify" | "reset"; used: boolean; expiresAt: number }>(),
@@ -60,6 +70,10 @@ const tables = () => ({
   entitlements: new Map<string, Answer>(),
   checkoutSessions: new Map<string, { id: string; userId: string; paid: boolean }>(),
   deviceCodes: new Map<string, ReturnType<typeof newDeviceCode>>(),
+  /** Second factors by user id, pending sign-ins by `mfa_token`, WebAuthn challenges by id (handlers/mfa.ts). */
+  mfa: new Map<string, MfaRow>(),
+  mfaTokens: new Map<string, { userId: string; used: boolean }>(),
+  passkeyChallenges: new Map<string, { purpose: "register" | "sign-in"; userId: string | null; name?: string }>(),
   outbox: [] as Mail[],
   /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
   refreshCookie: null as string | null,

@@ -8,6 +8,7 @@ import { billingRoutes } from "./handlers/billing";
 import { apiError, type MockRoute } from "./handlers/common";
 import { desktopRoutes } from "./handlers/desktop";
 import { downloadRoutes } from "./handlers/downloads";
+import { mfaRoutes } from "./handlers/mfa";
 import { teamRoutes } from "./handlers/team";
 import { teamInviteRoutes } from "./handlers/teamInvites";
 import { teamJoinRoutes } from "./handlers/teamJoin";
@@ -19,6 +20,7 @@ export const routes: MockRoute[] = [
   ...billingRoutes,
   ...desktopRoutes,
   ...downloadRoutes,
+  ...mfaRoutes,
   ...teamRoutes,
   ...teamInviteRoutes,
   ...teamJoinRoutes,

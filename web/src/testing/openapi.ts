@@ -50,6 +50,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const TOKEN_GRANTS: Record<string, object> = { password: ref("Credentials"), refresh_token: ref("RefreshBody") };
 Object.assign(TOKEN_GRANTS, { authorization_code: ref("AuthorizationCodeGrantBody") });
 TOKEN_GRANTS["urn:ietf:params:oauth:grant-type:device_code"] = ref("DeviceCodeGrantBody");
+Object.assign(TOKEN_GRANTS, { mfa: ref("MfaGrantBody"), passkey: ref("PasskeyGrantBody") });
 function bodySchema(op: Operation, path: string, url: string): object | undefined {
   if (path !== "/api/auth/token") return op.requestBody?.content?.["application/json"]?.schema;
   return TOKEN_GRANTS[new URL(url).searchParams.get("grant_type") ?? ""];

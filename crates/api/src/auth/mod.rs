@@ -1,6 +1,6 @@
 //! Accounts over HTTP: one file per flow (sign-up, verification, tokens, sign-out, recovery, the
 //! signed-in account, the desktop app's browser and device sign-in and its devices), sessions and
-//! their cookie, and e-mail tokens.
+//! their cookie, e-mail tokens, and passkeys (`passkeys`).
 
 pub(crate) mod account;
 mod authorize;
@@ -9,6 +9,8 @@ mod device;
 mod devices;
 mod grants;
 mod logout;
+mod mfa;
+mod passkeys;
 pub(crate) mod reauth;
 mod recover;
 pub mod session;
@@ -24,6 +26,7 @@ use crate::state::AppState;
 pub(crate) use common::limit;
 pub use common::{EmptyResponse, EMAIL_WORK_FLOOR};
 pub use grants::{CodeGrantRequest, DeviceGrantRequest};
+pub use passkeys::PasskeyGrantRequest;
 pub use token_endpoint::RefreshRequest;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -39,6 +42,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(recover::reset))
         .routes(routes!(account::change_password))
         .routes(routes!(reauth::reauthenticate))
+        .routes(routes!(mfa::status))
+        .routes(routes!(mfa::begin_totp, mfa::disable_totp))
+        .routes(routes!(mfa::confirm_totp))
+        .routes(routes!(mfa::regenerate_recovery_codes))
         .routes(routes!(account::delete_account))
         .routes(routes!(account::jwks))
         .routes(routes!(authorize::authorize_info, authorize::authorize))
@@ -48,4 +55,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(device::deny))
         .routes(routes!(devices::list_devices))
         .routes(routes!(devices::sign_out_device))
+        .routes(routes!(passkeys::registration_options))
+        .routes(routes!(passkeys::create, passkeys::list))
+        .routes(routes!(passkeys::remove))
+        .routes(routes!(passkeys::sign_in_challenge))
 }

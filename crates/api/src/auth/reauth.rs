@@ -17,8 +17,8 @@ pub(crate) fn service(state: &AppState) -> Reauth {
     Reauth::new(state.store.clone(), state.clock.clone())
 }
 
-/// `403 reauthentication_required` unless the password was entered on the caller's session within
-/// the window (a password sign-in or `POST /api/auth/reauthenticate`); a refreshed session keeps
+/// `403 reauthentication_required` unless the password (and, for an account with a second factor,
+/// the factor) was given on the caller's session within the window (a password sign-in or `POST /api/auth/reauthenticate`); a refreshed session keeps
 /// the time of its last entry, so an access token alone cannot open the window again.
 pub(crate) async fn require_recent_password(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
     if service(state).is_recent(auth.session_id).await? {
@@ -33,6 +33,9 @@ pub(crate) async fn require_recent_password(state: &AppState, auth: &AuthUser) -
 pub struct ReauthenticateRequest {
     #[serde(default)]
     pub password: String,
+    /// The second factor (a 6-digit app code or a recovery code), required when the account has one.
+    #[serde(default)]
+    pub code: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -47,7 +50,7 @@ pub struct ReauthenticateResponse {
 #[utoipa::path(post, path = "/api/auth/reauthenticate", tag = "auth", request_body = ReauthenticateRequest,
     responses((status = 200, body = ReauthenticateResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_json`"),
-        (status = 401, body = crate::error::ErrorBody, description = "`invalid_credentials`: the password is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in`"),
+        (status = 401, body = crate::error::ErrorBody, description = "`invalid_credentials`: the password is wrong (counts as a failed sign-in); `mfa_required`: the account has a second factor and no `code` came (`methods` in the error, no `mfa_token`); `invalid_code`: the code is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in`"),
         (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts`: the same budgets as sign-in")),
     security(("bearer" = [])))]
 #[tracing::instrument(skip_all)]
@@ -60,7 +63,12 @@ pub async fn reauthenticate(
     let budget = super::account::SigninBudget::new(&state, ip);
     let until = state
         .accounts
-        .reauthenticate(super::account::caller(&auth), &body.password, &budget)
+        .reauthenticate(
+            super::account::caller(&auth),
+            &body.password,
+            body.code.as_deref(),
+            &budget,
+        )
         .await??;
     Ok(AppJson(ReauthenticateResponse {
         reauthenticated_until: until,

@@ -40,6 +40,9 @@ pub struct Settings {
     pub mail_from: String,
     /// PEM (PKCS#8) Ed25519 key; `None` in development means "generate and keep one in data_dir".
     pub jwt_private_key: Option<SecretString>,
+    /// Base64 of 32 bytes sealing the TOTP secrets at rest (`closewise_core::mfa::SecretBox`);
+    /// `None` in development means "generate and keep one in data_dir".
+    pub mfa_encryption_key: Option<SecretString>,
     pub allow_unverified_signin: bool,
     /// The proxies in front of us (`TRUSTED_PROXIES`, CIDRs): only their `X-Forwarded-For` counts.
     pub trusted_proxies: Vec<crate::net::Cidr>,
@@ -107,6 +110,9 @@ impl Settings {
             .trim_end_matches('/')
             .to_string();
         url::Url::parse(&base_url).context("APP_BASE_URL must be an absolute URL")?;
+        closewise_domain::passkeys::RelyingParty::from_base_url(&base_url).context(
+            "APP_BASE_URL must be an http(s) URL with a host (the passkeys' relying party)",
+        )?;
         let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "data".into()));
         let database_url = get("DATABASE_URL")
             .unwrap_or_else(|| format!("sqlite://{}/closewise.db", data_dir.display()));
@@ -124,6 +130,9 @@ impl Settings {
                 .map(SecretString::from),
             mail_from: get("MAIL_FROM").unwrap_or_else(|| "Closewise <hello@closewise.app>".into()),
             jwt_private_key: get("JWT_PRIVATE_KEY")
+                .filter(|s| !s.is_empty())
+                .map(SecretString::from),
+            mfa_encryption_key: get("MFA_ENCRYPTION_KEY")
                 .filter(|s| !s.is_empty())
                 .map(SecretString::from),
             allow_unverified_signin: flag(&get, "ALLOW_UNVERIFIED_SIGNIN")?,
@@ -184,6 +193,12 @@ impl Settings {
         }
         if self.jwt_private_key.is_none() {
             bail!("JWT_PRIVATE_KEY must be set in production");
+        }
+        match &self.mfa_encryption_key {
+            None => bail!("MFA_ENCRYPTION_KEY must be set in production (base64 of 32 random bytes: `openssl rand -base64 32`)"),
+            Some(key) => {
+                closewise_core::mfa::SecretBox::from_base64(key.expose_secret())?;
+            }
         }
         let stripe = url::Url::parse(&self.stripe.api_base)
             .context("STRIPE_API_BASE must be an absolute URL")?;

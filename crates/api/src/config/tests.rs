@@ -56,9 +56,13 @@ fn development_refuses_to_listen_beyond_this_machine() {
     }
 }
 
-const PROD: [(&str, &str); 7] = [
+const PROD: [(&str, &str); 8] = [
     ("APP_ENV", "production"),
     ("JWT_PRIVATE_KEY", "pem"),
+    (
+        "MFA_ENCRYPTION_KEY",
+        "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+    ),
     ("APP_BASE_URL", "https://closewise.app"),
     ("STRIPE_API_BASE", "https://api.stripe.com"),
     ("STRIPE_SECRET_KEY", "sk_live_x"),
@@ -106,6 +110,15 @@ fn production_accepts_only_what_it_allows() {
             "STRIPE_WEBHOOK_SECRET",
         ),
         (("JWT_PRIVATE_KEY", ""), "JWT_PRIVATE_KEY"),
+        (("MFA_ENCRYPTION_KEY", ""), "MFA_ENCRYPTION_KEY"),
+        (
+            ("MFA_ENCRYPTION_KEY", "c2hvcnQ="),
+            "MFA_ENCRYPTION_KEY must be 32 bytes",
+        ),
+        (
+            ("MFA_ENCRYPTION_KEY", "not base64!"),
+            "MFA_ENCRYPTION_KEY must be base64",
+        ),
         // An empty webhook secret would let anyone sign webhooks.
         (("STRIPE_SECRET_KEY", ""), "STRIPE_SECRET_KEY"),
         (("STRIPE_WEBHOOK_SECRET", " "), "STRIPE_WEBHOOK_SECRET"),

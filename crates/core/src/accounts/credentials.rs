@@ -6,6 +6,7 @@ use closewise_domain::reauth::reauth_until;
 use time::OffsetDateTime;
 
 use crate::mail::Template;
+use crate::mfa::MfaError;
 use crate::reauth::Reauth;
 use crate::store::UserRow;
 
@@ -15,6 +16,22 @@ impl Accounts {
     /// The caller's account when `password` is its password (the session then stamped), `None`
     /// when it is not. Spends one check of `budget` first, refunded when right.
     pub async fn check_password<B: PasswordBudget>(
+        &self,
+        caller: Caller,
+        password: &str,
+        budget: &B,
+    ) -> Checked<Option<UserRow>, B::Refusal> {
+        let checked = self.verify_password(caller, password, budget).await?;
+        if let Ok(Some(_)) = &checked {
+            Reauth::new(self.store.clone(), self.clock.clone())
+                .stamp(caller.session_id, caller.user_id)
+                .await?;
+        }
+        Ok(checked)
+    }
+
+    /// `check_password` without stamping the session.
+    async fn verify_password<B: PasswordBudget>(
         &self,
         caller: Caller,
         password: &str,
@@ -37,9 +54,6 @@ impl Accounts {
             return Ok(Ok(None));
         }
         budget.refund(spent).await;
-        Reauth::new(self.store.clone(), self.clock.clone())
-            .stamp(caller.session_id, caller.user_id)
-            .await?;
         Ok(Ok(Some(user)))
     }
 
@@ -68,19 +82,55 @@ impl Accounts {
         Ok(Ok(()))
     }
 
-    /// Opens the caller's re-authentication window with its password; answers when it closes.
+    /// Opens the caller's re-authentication window with its password and, when the account has
+    /// a second factor, its `code` (a TOTP or recovery code; one more check of `budget`): answers
+    /// when the window closes. Without the code of such an account: `MfaRequired`, and the
+    /// session is not stamped.
     #[tracing::instrument(skip_all)]
     pub async fn reauthenticate<B: PasswordBudget>(
         &self,
         caller: Caller,
         password: &str,
+        code: Option<&str>,
         budget: &B,
     ) -> Checked<OffsetDateTime, B::Refusal> {
-        match self.check_password(caller, password, budget).await? {
-            Err(refusal) => Ok(Err(refusal)),
-            Ok(None) => Err(AccountError::InvalidCredentials),
-            Ok(Some(_)) => Ok(Ok(reauth_until(self.clock.now()))),
+        let user = match self.verify_password(caller, password, budget).await? {
+            Err(refusal) => return Ok(Err(refusal)),
+            Ok(None) => return Err(AccountError::InvalidCredentials),
+            Ok(Some(user)) => user,
+        };
+        let factors = self.mfa.factors(user.id).await.map_err(mfa_error)?;
+        let reauth = Reauth::new(self.store.clone(), self.clock.clone());
+        if factors.any() {
+            let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
+                return Err(AccountError::MfaRequired {
+                    methods: factors.methods(),
+                });
+            };
+            let spent = match budget.spend(&user.email).await {
+                Ok(spent) => spent,
+                Err(refusal) => return Ok(Err(refusal)),
+            };
+            self.mfa
+                .check_code(user.id, &user.email, code, false)
+                .await
+                .map_err(mfa_error)?;
+            budget.refund(spent).await;
+            reauth
+                .stamp_factor(caller.session_id, caller.user_id)
+                .await?;
         }
+        reauth.stamp(caller.session_id, caller.user_id).await?;
+        Ok(Ok(reauth_until(self.clock.now())))
+    }
+}
+
+fn mfa_error(e: MfaError) -> AccountError {
+    match e {
+        MfaError::InvalidCode => AccountError::InvalidCode,
+        MfaError::NotSignedIn => AccountError::NotSignedIn,
+        MfaError::Database(e) => AccountError::Database(e),
+        other => AccountError::Internal(anyhow::anyhow!(other)),
     }
 }
 

@@ -21,9 +21,11 @@ use uuid::Uuid;
 use crate::billing::{Billing, BillingError};
 use crate::clock::Clock;
 use crate::mail::Composer;
+use crate::mfa::Mfa;
 use crate::password::Hasher;
 use crate::store::Store;
 
+pub use crate::budget::PasswordBudget;
 pub use deletion::{AccountDeletion, Deletion};
 pub use email_links::Link;
 pub use verification::{confirm_by_operator, Verified};
@@ -56,6 +58,14 @@ pub enum AccountError {
     /// A re-authentication whose password is wrong: worded as sign-in's.
     #[error("Invalid login credentials")]
     InvalidCredentials,
+    /// A re-authentication of an account with a second factor, without its code.
+    #[error("Enter the 6-digit code from your authenticator app.")]
+    MfaRequired {
+        methods: Vec<closewise_domain::mfa::Method>,
+    },
+    /// A re-authentication whose second-factor code is wrong, replayed or malformed.
+    #[error("That code is not valid. Check your authenticator app and try again.")]
+    InvalidCode,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     /// Hashing failed: a fault of ours.
@@ -75,23 +85,11 @@ impl AccountError {
             AccountError::WrongCurrentPassword
             | AccountError::WrongPassword
             | AccountError::InvalidCredentials => "invalid_credentials",
+            AccountError::MfaRequired { .. } => "mfa_required",
+            AccountError::InvalidCode => "invalid_code",
             AccountError::Database(_) | AccountError::Internal(_) => "internal",
         }
     }
-}
-
-/// The budget of password checks that sign-in spends too, kept by the adapter (the API's rate
-/// limiter): one is spent before each check of an account, so racing guesses cannot overrun it,
-/// and refunded when the password was right. A refusal is the adapter's and passes through as is.
-pub trait PasswordBudget: Sync {
-    type Spent: Send;
-    type Refusal: Send;
-    /// Spends one check of `account` (its e-mail).
-    fn spend(
-        &self,
-        account: &str,
-    ) -> impl Future<Output = Result<Self::Spent, Self::Refusal>> + Send;
-    fn refund(&self, spent: Self::Spent) -> impl Future<Output = ()> + Send;
 }
 
 /// The answer of a flow that checks a password: the outer error is the flow's, the inner one the
@@ -126,6 +124,8 @@ pub struct Accounts {
     mail: Composer,
     clock: Clock,
     deletion: AccountDeletion,
+    /// The second factor re-authentication asks for when the account has one.
+    mfa: Mfa,
 }
 
 impl Accounts {
@@ -135,8 +135,10 @@ impl Accounts {
         hasher: Hasher,
         mail: Composer,
         clock: Clock,
+        mfa: Mfa,
     ) -> Self {
         Accounts {
+            mfa,
             deletion: AccountDeletion::new(store.clone(), billing),
             store,
             hasher,

@@ -26,6 +26,31 @@ pub enum Template {
         at: String,
         link: String,
     },
+    /// A second factor was added: `factor` names it ("An authenticator app", "A passkey").
+    MfaFactorAdded {
+        factor: String,
+    },
+    /// A second factor was removed; `by_operator` when support reset it.
+    MfaFactorRemoved {
+        factor: String,
+        by_operator: bool,
+    },
+    /// A recovery code was used to sign in or confirm an action; `left` unused codes remain.
+    MfaRecoveryCodeUsed {
+        left: u32,
+    },
+    /// A new set of recovery codes replaced the old one.
+    MfaRecoveryCodesGenerated,
+    /// A passkey was added to the account (issue 24): its name, and where to review them.
+    PasskeyAdded {
+        name: String,
+        link: String,
+    },
+    /// A passkey was removed from the account.
+    PasskeyRemoved {
+        name: String,
+        link: String,
+    },
 }
 
 pub struct Rendered {
@@ -43,6 +68,12 @@ impl Template {
             Template::AlreadyRegistered => "already_registered",
             Template::TeamInvite { .. } => "team_invite",
             Template::NewSignin { .. } => "new_signin",
+            Template::MfaFactorAdded { .. } => "mfa_factor_added",
+            Template::MfaFactorRemoved { .. } => "mfa_factor_removed",
+            Template::MfaRecoveryCodeUsed { .. } => "mfa_recovery_code_used",
+            Template::MfaRecoveryCodesGenerated => "mfa_recovery_codes_generated",
+            Template::PasskeyAdded { .. } => "passkey_added",
+            Template::PasskeyRemoved { .. } => "passkey_removed",
         }
     }
 
@@ -58,7 +89,39 @@ impl Template {
     pub fn render(&self, product: &str, base_url: &str) -> Rendered {
         let signin = format!("{base_url}/signin");
         let forgot = format!("{base_url}/forgot-password");
+        let security = format!("{base_url}/settings#security");
+        let not_you = format!("If this was not you, change your password now and review Settings → Security at {security}. Forgot your password? Reset it at {forgot}.");
         let (subject, paragraphs, button): (String, Vec<String>, Option<(&str, String)>) = match self {
+            Template::MfaFactorAdded { factor } => (
+                format!("A second factor was added to your {product} account"),
+                vec![format!("{factor} was just added to your account as a second factor. Signing in now asks for it after your password."), not_you],
+                None,
+            ),
+            Template::MfaFactorRemoved { factor, by_operator } => (
+                format!("A second factor was removed from your {product} account"),
+                vec![
+                    if *by_operator {
+                        format!("{product} support removed {} from your account at your request, and every device was signed out.", lower_first(factor))
+                    } else {
+                        format!("{factor} was just removed from your account's second factors.")
+                    },
+                    not_you,
+                ],
+                None,
+            ),
+            Template::MfaRecoveryCodeUsed { left } => (
+                format!("A recovery code was used on your {product} account"),
+                vec![
+                    format!("One of your recovery codes was just used. You have {left} unused {} left; generate a new set in Settings → Security when you run low.", if *left == 1 { "code" } else { "codes" }),
+                    not_you,
+                ],
+                None,
+            ),
+            Template::MfaRecoveryCodesGenerated => (
+                format!("New recovery codes for your {product} account"),
+                vec!["A new set of recovery codes was just generated for your account; the old codes no longer work.".into(), not_you],
+                None,
+            ),
             Template::Verification { link } => (
                 format!("Confirm your {product} account"),
                 vec![
@@ -101,6 +164,22 @@ impl Template {
                 ],
                 Some(("Review your devices", link.clone())),
             ),
+            Template::PasskeyAdded { name, link } => (
+                format!("A passkey was added to your {product} account"),
+                vec![
+                    format!("The passkey \"{name}\" was just added to your account. It can now sign you in without your password."),
+                    format!("If this was not you, remove it in Settings → Security, then change your password. Forgot it? Reset it at {forgot}."),
+                ],
+                Some(("Review your passkeys", link.clone())),
+            ),
+            Template::PasskeyRemoved { name, link } => (
+                format!("A passkey was removed from your {product} account"),
+                vec![
+                    format!("The passkey \"{name}\" was just removed from your account. It can no longer sign you in."),
+                    format!("If this was not you, change your password now. Forgot it? Reset it at {forgot}."),
+                ],
+                Some(("Review your passkeys", link.clone())),
+            ),
             Template::TeamInvite { link, team, role, inviter } => (
                 format!("You're invited to join {team} on {product}"),
                 vec![
@@ -136,6 +215,13 @@ impl Template {
             html,
         }
     }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 pub fn escape(s: &str) -> String {
@@ -204,10 +290,73 @@ mod tests {
     }
 
     #[test]
+    fn the_second_factor_mails_say_what_changed() {
+        let base = "http://127.0.0.1:8080";
+        let added = Template::MfaFactorAdded {
+            factor: "An authenticator app".into(),
+        }
+        .render("Closewise", base);
+        assert!(
+            added.text.contains("An authenticator app was just added"),
+            "{}",
+            added.text
+        );
+        assert!(added.text.contains("/settings#security"));
+        let reset = Template::MfaFactorRemoved {
+            factor: "An authenticator app".into(),
+            by_operator: true,
+        }
+        .render("Closewise", base);
+        assert!(
+            reset.text.contains("support removed an authenticator app"),
+            "{}",
+            reset.text
+        );
+        let used = Template::MfaRecoveryCodeUsed { left: 1 }.render("Closewise", base);
+        assert!(
+            used.text.contains("You have 1 unused code left"),
+            "{}",
+            used.text
+        );
+        let used = Template::MfaRecoveryCodeUsed { left: 7 }.render("Closewise", base);
+        assert!(used.text.contains("7 unused codes"));
+        let new = Template::MfaRecoveryCodesGenerated.render("Closewise", base);
+        assert_eq!(new.subject, "New recovery codes for your Closewise account");
+    }
+
+    #[test]
     fn html_is_escaped() {
         assert_eq!(
             escape("<a href=\"x\">&</a>"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
         );
+    }
+
+    #[test]
+    fn the_passkey_mails_name_the_passkey_and_link_to_security() {
+        let link = "http://127.0.0.1:8080/settings#security".to_string();
+        let added = Template::PasskeyAdded {
+            name: "<Work> laptop".into(),
+            link: link.clone(),
+        }
+        .render("Closewise", "http://127.0.0.1:8080");
+        assert_eq!(
+            added.subject,
+            "A passkey was added to your Closewise account"
+        );
+        assert!(
+            added.text.contains("\"<Work> laptop\" was just added") && added.text.contains(&link)
+        );
+        assert!(added.html.contains("&lt;Work&gt; laptop") && !added.html.contains("<Work>"));
+        let removed = Template::PasskeyRemoved {
+            name: "Phone".into(),
+            link,
+        }
+        .render("Closewise", "http://127.0.0.1:8080");
+        assert_eq!(
+            removed.subject,
+            "A passkey was removed from your Closewise account"
+        );
+        assert!(removed.text.contains("\"Phone\" was just removed"));
     }
 }

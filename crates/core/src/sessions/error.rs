@@ -31,6 +31,15 @@ pub enum SessionError {
     /// A sign-out scope other than `local` or `global`.
     #[error("scope must be local or global")]
     InvalidScope,
+    /// The password was right; the account's second factor is next (`mfa_token`, `methods`).
+    #[error("Enter the 6-digit code from your authenticator app.")]
+    MfaRequired(crate::mfa::PendingSignIn),
+    /// A wrong, replayed or malformed code at the mfa grant.
+    #[error("That code is not valid. Check your authenticator app and try again.")]
+    InvalidCode,
+    /// An `mfa_token` unknown, expired, used, voided, or of another client.
+    #[error("Your sign-in has expired. Please sign in again.")]
+    InvalidMfaToken,
     #[error(transparent)]
     Database(#[from] DbError),
     /// A fault of ours (the password hasher's pool, a user gone under a session).
@@ -51,6 +60,9 @@ impl SessionError {
             SessionError::InvalidToken => "invalid_token",
             SessionError::NotSignedIn => "not_signed_in",
             SessionError::InvalidScope => "invalid_scope",
+            SessionError::MfaRequired(_) => "mfa_required",
+            SessionError::InvalidCode => "invalid_code",
+            SessionError::InvalidMfaToken => "invalid_mfa_token",
             SessionError::Database(_) | SessionError::Internal(_) => "internal",
         }
     }

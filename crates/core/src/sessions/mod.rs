@@ -7,6 +7,9 @@
 //! | file | what |
 //! |---|---|
 //! | `desktop` | the desktop app's sign-in: authorization codes, device requests, device sessions |
+//! | `sign_in` | the password grant and the mfa grant: budget, password, second factor, session |
+//! | `password_sign_in` | the password checked, a session started |
+//! | `passkey_sign_in` | a passkey (verified by `crate::passkeys`) starts the same session |
 //! | `password_sign_in` | the password grant: the password checked, a session started |
 //! | `refresh` | the refresh grant: rotation, the grace replay, reuse detection |
 //! | `sign_out` | signing out this session or every session |
@@ -19,9 +22,11 @@ pub mod auth_cache;
 pub mod desktop;
 mod error;
 pub mod opaque_tokens;
+mod passkey_sign_in;
 mod password_sign_in;
 mod refresh;
 pub mod revocation_listener;
+mod sign_in;
 mod sign_out;
 
 use std::sync::Arc;
@@ -31,11 +36,13 @@ use time::Duration;
 use uuid::Uuid;
 
 use crate::clock::Clock;
+use crate::mfa::Mfa;
 use crate::password::Hasher;
 use crate::store::{Store, UserRow};
 use desktop::IssuedSession;
 
 pub use error::SessionError;
+pub use sign_in::SignedIn;
 pub use sign_out::Credential;
 
 /// A session just started or refreshed: the adapter signs an access token for `user` in
@@ -64,6 +71,8 @@ pub struct Sessions {
     refresh_key: Arc<[u8]>,
     /// Whether an account may sign in before confirming its address (development only).
     allow_unverified: bool,
+    /// The second factor a password sign-in may need.
+    mfa: Mfa,
 }
 
 impl Sessions {
@@ -73,8 +82,10 @@ impl Sessions {
         hasher: Hasher,
         max_age: Duration,
         refresh_key: &[u8],
+        mfa: Mfa,
     ) -> Self {
         Sessions {
+            mfa,
             store,
             clock,
             hasher,

@@ -1,6 +1,7 @@
 //! Sudo mode on the web: an action the API refuses with `403 reauthentication_required` (approving a
 //! device, allowing the app, handing over a team) asks for the password in place, re-enters it on the
-//! session (`POST /api/auth/reauthenticate`) and runs the action again.
+//! session (`POST /api/auth/reauthenticate`) and runs the action again. An account with an
+//! authenticator app is asked its code too (the API answers `mfa_required` to the password alone).
 
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { reauthenticate } from "../../lib/api/auth";
@@ -8,10 +9,11 @@ import { ApiError } from "../../lib/api/client";
 import { useAuthManager } from "../../lib/auth/AuthProvider";
 import { Button } from "../ui/Button";
 import { Modal } from "../ui/Modal";
-import { PasswordField } from "../ui/TextField";
+import { PasswordField, TextField } from "../ui/TextField";
 
 export const CONFIRM_PASSWORD_TITLE = "Confirm your password";
 export const REAUTHENTICATION_REQUIRED = "reauthentication_required";
+export const STEP_UP_CODE_PROMPT = "Enter the 6-digit code from your authenticator app, or a recovery code.";
 
 const needsPassword = (error: unknown) => error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED;
 
@@ -21,11 +23,18 @@ export function ConfirmPasswordForm({ onDone }: { onDone: (confirmed: boolean) =
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** Set once the API asked for the second factor too. */
+  const [code, setCode] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!password) {
       setError("Password is required");
+      return;
+    }
+    if (code !== null && !code.trim()) {
+      setCodeError("Code is required");
       return;
     }
     const token = auth.accessToken();
@@ -35,12 +44,15 @@ export function ConfirmPasswordForm({ onDone }: { onDone: (confirmed: boolean) =
     }
     setBusy(true);
     setError(null);
+    setCodeError(null);
     try {
-      await reauthenticate(password, token);
+      await reauthenticate(password, token, code?.trim().replace(/\s/g, "") || undefined);
       onDone(true);
     } catch (e) {
       setBusy(false);
-      setError(e instanceof ApiError ? e.message : "An unexpected error occurred");
+      if (e instanceof ApiError && e.code === "mfa_required") setCode("");
+      else if (e instanceof ApiError && e.code === "invalid_code") setCodeError(e.message);
+      else setError(e instanceof ApiError ? e.message : "An unexpected error occurred");
     }
   }
 
@@ -54,6 +66,18 @@ export function ConfirmPasswordForm({ onDone }: { onDone: (confirmed: boolean) =
         error={error}
         onChange={(e) => setPassword(e.target.value)}
       />
+      {code !== null && (
+        <>
+          <p className="text-slate-700">{STEP_UP_CODE_PROMPT}</p>
+          <TextField
+            label="Authentication code"
+            autoComplete="one-time-code"
+            value={code}
+            error={codeError}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </>
+      )}
       <div className="flex flex-wrap justify-end gap-3">
         <Button variant="secondary" onClick={() => onDone(false)}>
           Cancel

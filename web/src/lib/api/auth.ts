@@ -80,6 +80,7 @@ export function deleteAccount(password: string) {
  * over a team). Sent with the current token and no refresh-and-retry: its 401 `invalid_credentials`
  * is a wrong password, not an ended session, and a retry would count a second failed attempt.
  */
-export function reauthenticate(password: string, token: string) {
-  return apiRequest<Reauthenticated>("/api/auth/reauthenticate", { method: "POST", body: { password }, token });
+export function reauthenticate(password: string, token: string, code?: string) {
+  const body = code ? { password, code } : { password };
+  return apiRequest<Reauthenticated>("/api/auth/reauthenticate", { method: "POST", body, token });
 }

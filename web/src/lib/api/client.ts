@@ -4,6 +4,15 @@
 
 import { config } from "../../config";
 
+/** A second factor the API accepts (`ErrorDetail.methods`). */
+export type MfaMethod = "totp" | "recovery_code" | "passkey";
+
+/** What an `mfa_required` answer adds to the error: the sign-in's token (not on step-up) and the factors. */
+export interface MfaDetail {
+  mfaToken?: string;
+  methods?: MfaMethod[];
+}
+
 export class ApiError extends Error {
   override name = "ApiError";
   constructor(
@@ -11,6 +20,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfter: number | null = null,
+    readonly mfa: MfaDetail = {},
   ) {
     super(message);
   }
@@ -71,10 +81,16 @@ export async function toApiError(response: Response): Promise<ApiError> {
   const retryAfterHeader = response.headers.get("Retry-After");
   const retryAfter = retryAfterHeader && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : null;
   try {
-    const body = (await response.json()) as Partial<{ error: { code?: unknown; message?: unknown } }>;
+    const body = (await response.json()) as Partial<{
+      error: { code?: unknown; message?: unknown; mfa_token?: unknown; methods?: unknown };
+    }>;
     const code = typeof body.error?.code === "string" ? body.error.code : "unknown";
     const message = typeof body.error?.message === "string" ? body.error.message : `Request failed (${response.status})`;
-    return new ApiError(response.status, code, message, retryAfter);
+    const mfa: MfaDetail = {};
+    if (typeof body.error?.mfa_token === "string") mfa.mfaToken = body.error.mfa_token;
+    if (Array.isArray(body.error?.methods))
+      mfa.methods = body.error.methods.filter((m): m is MfaMethod => m === "totp" || m === "recovery_code" || m === "passkey");
+    return new ApiError(response.status, code, message, retryAfter, mfa);
   } catch {
     return new ApiError(response.status, "unknown", `Request failed (${response.status})`, retryAfter);
   }

@@ -6,8 +6,9 @@ import { freePlanFor } from "../billing/rules";
 import { getPlan, getProducts, getSubscription } from "./billing";
 import { listDevices } from "./desktop";
 import { getEntitlements } from "./entitlements";
+import { getMfaStatus, listPasskeys } from "./mfa";
 import { getJoinableTeams, getJoinRequests, getTeam } from "./team";
-import type { Device, JoinableTeam, JoinRequest, Plan, Product, Subscription, Team } from "./types";
+import type { Device, JoinableTeam, JoinRequest, Passkey, Plan, Product, Subscription, Team } from "./types";
 
 export const queryKeys = {
   /** The plan's decisions (`checkout`) follow the address's verification: a new one is a new answer. */
@@ -20,10 +21,12 @@ export const queryKeys = {
   /** Under "team": whatever refreshes the team refreshes these too. */
   joinRequests: (userId: string) => ["team", userId, "join-requests"] as const,
   joinableTeams: (userId: string) => ["team", userId, "joinable"] as const,
+  mfa: (userId: string) => ["mfa", userId] as const,
+  passkeys: (userId: string) => ["mfa", userId, "passkeys"] as const,
 };
 
 /** Per-user data to forget when the user signs out. */
-export const accountQueryRoots = ["plan", "subscription", "devices", "entitlements", "team"] as const;
+export const accountQueryRoots = ["plan", "subscription", "devices", "entitlements", "team", "mfa"] as const;
 
 export function usePlan() {
   const { user } = useAuth();
@@ -116,5 +119,20 @@ export function useJoinableTeams() {
     queryKey: queryKeys.joinableTeams(user?.id ?? ""),
     enabled: Boolean(user),
     queryFn: async (): Promise<JoinableTeam[]> => (await getJoinableTeams()).teams,
+  });
+}
+
+/** What second factors the caller has (`GET /api/auth/mfa`). */
+export function useMfaStatus() {
+  const { user } = useAuth();
+  return useQuery({ queryKey: queryKeys.mfa(user?.id ?? ""), enabled: Boolean(user), queryFn: getMfaStatus });
+}
+
+export function usePasskeys() {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: queryKeys.passkeys(user?.id ?? ""),
+    enabled: Boolean(user),
+    queryFn: async (): Promise<Passkey[]> => (await listPasskeys()).passkeys,
   });
 }

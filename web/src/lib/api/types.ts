@@ -70,3 +70,19 @@ export type JoinableTeam = Schemas["JoinableTeam"];
 export type JoinRequest = Schemas["JoinRequest"];
 /** `GET /api/team/seats/preview?seats=N`: amounts in cents. */
 export type SeatsPreview = Schemas["SeatsPreviewAnswer"];
+
+// Second factors (docs/api.md "Second factor").
+export type MfaStatus = Schemas["MfaStatus"];
+export type TotpEnrolment = Schemas["TotpEnrolment"];
+export type RecoveryCodes = Schemas["RecoveryCodes"];
+export type Passkey = Schemas["Passkey"];
+/** WebAuthn L3's JSON encodings (binary fields base64url), as the API sends and reads them. */
+export type CreationOptionsJSON = Record<string, unknown> & { challenge: string };
+export type RequestOptionsJSON = Record<string, unknown> & { challenge: string };
+export type RegistrationResponseJSON = Record<string, unknown>;
+export type AuthenticationResponseJSON = Record<string, unknown>;
+/** `PasskeyChallenge`, its `options` the JSON for `navigator.credentials.create` or `.get`. */
+export interface PasskeyChallenge<K extends "create" | "get"> {
+  challenge_id: string;
+  options: K extends "create" ? CreationOptionsJSON : RequestOptionsJSON;
+}

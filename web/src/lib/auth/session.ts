@@ -23,6 +23,13 @@ export type AuthState =
 export const LOADING: AuthState = { status: "loading", session: null, user: null };
 const SIGNED_OUT: AuthState = { status: "signedOut", session: null, user: null };
 
+/**
+ * The spec's auth events ("signed in, signed out, token refreshed, user updated, password recovery,
+ * MFA verified"), for listeners of `onEvent`. A sign-in finished with a second factor is "MFA
+ * verified" then "signed in".
+ */
+export type AuthEvent = "SIGNED_IN" | "SIGNED_OUT" | "TOKEN_REFRESHED" | "USER_UPDATED" | "PASSWORD_RECOVERY" | "MFA_VERIFIED";
+
 type Message = { type: "session"; session: ActiveSession } | { type: "signedOut" };
 
 export interface AuthApi {
@@ -85,6 +92,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class AuthManager {
   private state: AuthState = LOADING;
   private listeners = new Set<() => void>();
+  private eventListeners = new Set<(event: AuthEvent) => void>();
   private channel: BroadcastChannel | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private restoring: Promise<void> | null = null;
@@ -115,6 +123,16 @@ export class AuthManager {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+
+  /** Hears this tab's auth events; answers the function that stops it. */
+  onEvent = (listener: (event: AuthEvent) => void): (() => void) => {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  };
+
+  private emit(event: AuthEvent) {
+    for (const listener of this.eventListeners) listener(event);
+  }
 
   accessToken(): string | null {
     return this.state.status === "signedIn" ? this.state.session.accessToken : null;
@@ -150,6 +168,19 @@ export class AuthManager {
   async signIn(email: string, password: string): Promise<User> {
     const session = toActive(await this.api.signIn({ email, password }));
     this.adopt(session, true);
+    this.emit("SIGNED_IN");
+    return session.user;
+  }
+
+  /**
+   * Adopts the session a second factor (a code after `mfa_required`) or a passkey sign-in answered;
+   * `mfa`: the sign-in passed a second factor ("MFA verified").
+   */
+  async signInWith(grant: () => Promise<Session>, { mfa }: { mfa: boolean }): Promise<User> {
+    const session = toActive(await grant());
+    this.adopt(session, true);
+    if (mfa) this.emit("MFA_VERIFIED");
+    this.emit("SIGNED_IN");
     return session.user;
   }
 
@@ -171,12 +202,14 @@ export class AuthManager {
   clear(): void {
     this.set(SIGNED_OUT);
     this.post({ type: "signedOut" });
+    this.emit("SIGNED_OUT");
   }
 
   /** Records a changed user (e.g. just verified) and tells the other tabs. */
   updateUser(user: User): void {
     if (this.state.status !== "signedIn") return;
     this.adopt({ ...this.state.session, user }, true);
+    this.emit("USER_UPDATED");
   }
 
   /** Whether a guarded page should still ask the server before sending the visitor to sign in. */
@@ -212,6 +245,7 @@ export class AuthManager {
       try {
         const session = toActive(await this.api.refresh());
         this.adopt(session, true);
+        this.emit("TOKEN_REFRESHED");
         return session;
       } catch (error) {
         const delay = this.backoffStartMs * 2 ** attempt;

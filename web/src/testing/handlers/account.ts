@@ -5,6 +5,7 @@
 import { db, type DbUser } from "../db";
 import { type MockRoute, apiError, invalidCredentials as wrong, json, noContent, origin, readBody, route } from "./common";
 import { REAUTH_WINDOW_MS, clearCookieHeaders as clear, sessionResponse, signedIn, verifyLink } from "./common";
+import { factorGrant, passwordNeedsFactor, stepUpNeedsFactor } from "./mfa";
 
 /** The one-time token's row, or the contract's refusal (`what`: "verification", "reset" or "password" link). */
 function spend(
@@ -64,8 +65,10 @@ export const accountRoutes: MockRoute[] = [
       const row = db.findUser(email);
       if (!row || row.password !== password) return wrong("Invalid login credentials");
       if (!row.user.email_confirmed_at) return apiError(400, "email_not_confirmed", "Email not confirmed");
-      return sessionResponse(db.startSession(row.user.id));
+      return passwordNeedsFactor(row.user.id) ?? sessionResponse(db.startSession(row.user.id));
     }
+    const grant = new URL(request.url).searchParams.get("grant_type");
+    if (grant === "mfa" || grant === "passkey") return factorGrant(request, grant);
     // A refresh: the site's by cookie alone, the desktop app's with the token in the body.
     const presented = (await readBody<"RefreshBody">(request)).refresh_token ?? db.refreshCookie;
     const live = db.sessions.find((s) => s.refreshToken === presented && !s.revoked);
@@ -101,7 +104,10 @@ export const accountRoutes: MockRoute[] = [
     return json({});
   }),
   signedIn("post", "/api/auth/reauthenticate", async ({ row, session }, { request }) => {
-    if (row.password !== (await readBody<"ReauthenticateBody">(request)).password) return wrong("Invalid login credentials", 401);
+    const body = await readBody<"ReauthenticateBody">(request);
+    if (row.password !== body.password) return wrong("Invalid login credentials", 401);
+    const factor = stepUpNeedsFactor(row.user.id, body.code);
+    if (factor) return factor;
     session.passwordAt = db.now();
     return json({ reauthenticated_until: db.iso(db.now() + REAUTH_WINDOW_MS) });
   }),

@@ -5,12 +5,14 @@ import { Link, useNavigate } from "react-router";
 import { useHydrated } from "../../../components/ui/useHydrated";
 import { Button } from "../../../components/ui/Button";
 import { PasswordField, TextField } from "../../../components/ui/TextField";
-import { ApiError } from "../../../lib/api/client";
+import { ApiError, type MfaMethod } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { useResendVerification } from "../../../lib/auth/useResendVerification";
 import { AuthCard } from "./AuthCard";
+import { MfaStep } from "./MfaStep";
 import { useEmailParam, useNextPath, withNext } from "./next";
+import { usePasskeySignIn } from "./usePasskeySignIn";
 
 export function SignInForm() {
   const auth = useAuth();
@@ -25,11 +27,14 @@ export function SignInForm() {
   const hydrated = useHydrated();
   const [needsVerification, setNeedsVerification] = useState(false);
   const { resend, sending } = useResendVerification();
+  const [mfa, setMfa] = useState<{ token: string; methods: MfaMethod[] } | null>(null);
+  const signedIn = () => void navigate(target, { replace: true });
+  const passkey = usePasskeySignIn({ enabled: hydrated && !mfa, onSignedIn: signedIn });
 
   // Someone already signed in has nothing to do here.
   useEffect(() => {
-    if (auth.status === "signedIn" && !busy) void navigate(target, { replace: true });
-  }, [auth.status, busy, navigate, target]);
+    if (auth.status === "signedIn" && !busy && !passkey.busy) void navigate(target, { replace: true });
+  }, [auth.status, busy, passkey.busy, navigate, target]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -46,7 +51,10 @@ export function SignInForm() {
       toast.success("Signed in successfully!");
       void navigate(target, { replace: true });
     } catch (error) {
-      if (error instanceof ApiError && error.message.includes("Email not confirmed")) {
+      if (error instanceof ApiError && error.code === "mfa_required" && error.mfa.mfaToken) {
+        setPassword("");
+        setMfa({ token: error.mfa.mfaToken, methods: error.mfa.methods ?? ["totp", "recovery_code"] });
+      } else if (error instanceof ApiError && error.message.includes("Email not confirmed")) {
         toast.error("Please verify your email address before signing in");
         setNeedsVerification(true);
       } else if (error instanceof ApiError) {
@@ -87,37 +95,59 @@ export function SignInForm() {
           </button>
         </div>
       )}
-      <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
-        <fieldset disabled={!hydrated} className="space-y-4">
-          <TextField
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            error={errors.email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          <PasswordField
-            label="Password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            error={errors.password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <div className="flex justify-end">
-            <Link to="/forgot-password" className="text-sm font-medium text-blue-700 underline hover:text-blue-900">
-              Forgot password?
-            </Link>
-          </div>
-          <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
-            {busy ? "Signing In..." : "Sign In"}
-          </Button>
-        </fieldset>
-      </form>
+      {mfa && (
+        <MfaStep
+          mfaToken={mfa.token}
+          methods={mfa.methods}
+          beforePasskey={passkey.stopAutofill}
+          onSignedIn={signedIn}
+          onRestart={() => setMfa(null)}
+        />
+      )}
+      {!mfa && (
+        <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+          <fieldset disabled={!hydrated} className="space-y-4">
+            <TextField
+              label="Email"
+              type="email"
+              name="email"
+              autoComplete="username webauthn"
+              required
+              value={email}
+              error={errors.email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+            <PasswordField
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              error={errors.password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <div className="flex justify-end">
+              <Link to="/forgot-password" className="text-sm font-medium text-blue-700 underline hover:text-blue-900">
+                Forgot password?
+              </Link>
+            </div>
+            <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+              {busy ? "Signing In..." : "Sign In"}
+            </Button>
+            {passkey.supported && (
+              <Button
+                variant="secondary"
+                className="w-full"
+                disabled={passkey.busy}
+                aria-busy={passkey.busy}
+                onClick={() => void passkey.signIn()}
+              >
+                Sign in with a passkey
+              </Button>
+            )}
+          </fieldset>
+        </form>
+      )}
     </AuthCard>
   );
 }

@@ -11,6 +11,7 @@ import type { User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../../lib/auth/password";
 import { Devices } from "./Devices";
+import { Security } from "./Security";
 
 const message = (error: unknown) => (error instanceof ApiError ? error.message : "An unexpected error occurred");
 
@@ -192,6 +193,7 @@ export function Settings({ user }: { user: User }) {
         <p className="mt-1 text-slate-600">Signed in as {user.email}</p>
       </div>
       <ChangePassword />
+      <Security user={user} />
       <Devices />
       <SignOutEverywhere />
       <DeleteAccount />

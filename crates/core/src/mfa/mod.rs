@@ -1,0 +1,100 @@
+//! A second factor (issue 24): enrolling an authenticator app (TOTP, `closewise_domain::mfa::totp`)
+//! with its secret sealed at rest ([`secret_box`]), recovery codes, checking a code ([`codes`]),
+//! and the `mfa_token` that carries a password sign-in to its code step ([`tokens`]). The rules
+//! are the domain's; the sign-in itself is the sessions service's, step-up the reauth module's.
+//!
+//! [`Mfa::methods_for`] is the one place that says which factors an account has: passkeys (issue
+//! 24's other half) are counted there once their table exists.
+
+mod codes;
+mod enrolment;
+mod error;
+pub mod secret_box;
+mod tokens;
+
+use closewise_domain::mfa::{Factors, Method};
+use uuid::Uuid;
+
+use crate::clock::Clock;
+use crate::mail::{Composer, Template};
+use crate::store::Store;
+
+pub use codes::Passed;
+pub use enrolment::Enrolment;
+pub use error::MfaError;
+pub use secret_box::SecretBox;
+pub use tokens::{Client, PendingSignIn, Presented};
+
+/// What `GET /api/auth/mfa` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Status {
+    pub totp: bool,
+    pub recovery_codes_remaining: u32,
+    pub passkeys: u32,
+    /// A team the user belongs to requires a second factor.
+    pub required: bool,
+}
+
+#[derive(Clone)]
+pub struct Mfa {
+    store: Store,
+    clock: Clock,
+    secrets: SecretBox,
+    mail: Composer,
+}
+
+impl Mfa {
+    pub fn new(store: Store, clock: Clock, secrets: SecretBox, mail: Composer) -> Self {
+        Mfa {
+            store,
+            clock,
+            secrets,
+            mail,
+        }
+    }
+
+    /// The factors `user_id` has enrolled (passkeys included once counted by the store).
+    pub async fn factors(&self, user_id: Uuid) -> Result<Factors, MfaError> {
+        Ok(self.store.mfa_factors(user_id).await?)
+    }
+
+    /// The methods a code step offers `user_id`; empty when the account has no factor.
+    pub async fn methods_for(&self, user_id: Uuid) -> Result<Vec<Method>, MfaError> {
+        Ok(self.factors(user_id).await?.methods())
+    }
+
+    pub async fn status(&self, user_id: Uuid) -> Result<Status, MfaError> {
+        let f = self.factors(user_id).await?;
+        Ok(Status {
+            totp: f.totp,
+            recovery_codes_remaining: if f.totp { f.recovery_codes } else { 0 },
+            passkeys: f.passkeys,
+            required: self.store.team_requires_mfa(user_id).await?,
+        })
+    }
+}
+
+/// The operator's reset (`closewise users mfa reset`): removes the app and the recovery codes of
+/// `user_id`, mails `email`, and ends every session. False when there was nothing to remove
+/// (then nothing changes).
+pub async fn reset_by_operator(
+    store: &Store,
+    mail: &Composer,
+    user_id: Uuid,
+    email: &str,
+    now: time::OffsetDateTime,
+) -> Result<bool, MfaError> {
+    let notice = mail.compose(
+        email,
+        Template::MfaFactorRemoved {
+            factor: enrolment::APP.into(),
+            by_operator: true,
+        },
+        now,
+    );
+    if !store.remove_totp(user_id, Some(&notice)).await? {
+        return Ok(false);
+    }
+    store.revoke_all_sessions(user_id, "mfa_reset", now).await?;
+    Ok(true)
+}

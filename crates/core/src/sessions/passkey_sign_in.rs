@@ -1,0 +1,25 @@
+//! Signing in with a passkey (`closewise_core::passkeys` verified it): the same session a
+//! password sign-in starts, under the same rule for unconfirmed addresses.
+
+use uuid::Uuid;
+
+use super::{Session, SessionError, Sessions};
+
+impl Sessions {
+    /// Starts a session for the account a passkey just proved: a discoverable passkey (no
+    /// password) or the second factor after the password. The credential was just presented, so
+    /// the session may take sensitive actions for the usual window, as after a password.
+    pub async fn passkey_sign_in(
+        &self,
+        user_id: Uuid,
+        user_agent: Option<&str>,
+        ip: Option<&str>,
+    ) -> Result<Session, SessionError> {
+        let user = self
+            .store
+            .user_by_id(user_id)
+            .await?
+            .ok_or(SessionError::InvalidCredentials)?;
+        self.password_sign_in(user, user_agent, ip).await
+    }
+}

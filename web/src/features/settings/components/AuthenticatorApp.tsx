@@ -1,0 +1,180 @@
+//! Settings → Security → the authenticator app (TOTP): set it up (a QR code of the `otpauth://` URI,
+//! the secret written out, a code to confirm), the recovery codes shown once, "Generate new codes",
+//! "Turn off".
+
+import { lazy, Suspense, useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/Button";
+import { Spinner } from "../../../components/ui/Spinner";
+import { TextField } from "../../../components/ui/TextField";
+import { ApiError } from "../../../lib/api/client";
+import { confirmTotp, disableTotp, regenerateRecoveryCodes, startTotp } from "../../../lib/api/mfa";
+import type { MfaStatus, TotpEnrolment } from "../../../lib/api/types";
+import { CodeDialog } from "./CodeDialog";
+import { RecoveryCodes } from "./RecoveryCodes";
+
+// The QR encoder is downloaded only when someone sets up an app.
+const Qr = lazy(() => import("./Qr"));
+
+const message = (error: unknown) => (error instanceof ApiError ? error.message : "An unexpected error occurred");
+/** The secret in groups of four, easier to type. */
+const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, "$1 ");
+
+function SetUp({
+  enrolment,
+  onConfirmed,
+  onCancel,
+}: {
+  enrolment: TotpEnrolment;
+  onConfirmed: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const value = code.replace(/\s/g, "");
+    if (!/^\d{6}$/.test(value)) {
+      setError("Enter the 6 digits your app shows");
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      onConfirmed((await confirmTotp(value)).recovery_codes);
+    } catch (e) {
+      setError(message(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mt-4 space-y-4">
+      <p className="text-slate-700">Scan this QR code with your authenticator app, then enter the 6-digit code it shows.</p>
+      <Suspense fallback={<Spinner />}>
+        <Qr value={enrolment.otpauth_uri} label="QR code for your authenticator app" />
+      </Suspense>
+      <p className="text-sm text-slate-700">
+        Can&apos;t scan it? Enter this key in the app:{" "}
+        <code data-testid="totp-secret" className="rounded bg-slate-100 px-1 font-mono">
+          {grouped(enrolment.secret)}
+        </code>
+      </p>
+      <form noValidate onSubmit={(e) => void onSubmit(e)} className="max-w-xs space-y-4">
+        <TextField
+          label="Authentication code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          value={code}
+          error={error}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <div className="flex gap-3">
+          <Button type="submit" disabled={busy} aria-busy={busy}>
+            {busy ? "Verifying..." : "Turn on"}
+          </Button>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export function AuthenticatorApp({
+  status,
+  email,
+  onChanged,
+}: {
+  status: MfaStatus;
+  email: string;
+  onChanged: () => Promise<void>;
+}) {
+  const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [dialog, setDialog] = useState<"regenerate" | "off" | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function begin() {
+    setBusy(true);
+    try {
+      setEnrolment(await startTotp());
+    } catch (e) {
+      toast.error(message(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirmed(recovery: string[]) {
+    setEnrolment(null);
+    setCodes(recovery);
+    toast.success("Authenticator app turned on");
+    await onChanged();
+  }
+
+  return (
+    <div>
+      <h3 className="font-semibold text-slate-900">Authenticator app</h3>
+      {codes ? (
+        <RecoveryCodes codes={codes} email={email} onDone={() => setCodes(null)} />
+      ) : status.totp ? (
+        <>
+          <p className="mt-1 text-slate-600">On. {status.recovery_codes_remaining} of 10 recovery codes left.</p>
+          <div className="mt-3 flex flex-wrap gap-3">
+            <Button variant="secondary" onClick={() => setDialog("regenerate")}>
+              Generate new codes
+            </Button>
+            <Button variant="danger" onClick={() => setDialog("off")}>
+              Turn off
+            </Button>
+          </div>
+        </>
+      ) : enrolment ? (
+        <SetUp enrolment={enrolment} onConfirmed={(c) => void confirmed(c)} onCancel={() => setEnrolment(null)} />
+      ) : (
+        <>
+          <p className="mt-1 text-slate-600">Sign in with a code from an app on your phone as well as your password.</p>
+          <Button className="mt-3" disabled={busy} aria-busy={busy} onClick={() => void begin()}>
+            Set up an authenticator app
+          </Button>
+        </>
+      )}
+      {dialog === "regenerate" && (
+        <CodeDialog
+          title="Generate new recovery codes"
+          action="Generate new codes"
+          onClose={() => setDialog(null)}
+          run={async (code) => {
+            const next = await regenerateRecoveryCodes(code);
+            setDialog(null);
+            setCodes(next.recovery_codes);
+            await onChanged();
+          }}
+        >
+          Enter a code from your authenticator app. Your old recovery codes stop working.
+        </CodeDialog>
+      )}
+      {dialog === "off" && (
+        <CodeDialog
+          title="Turn off the authenticator app?"
+          action="Turn off"
+          danger
+          recovery
+          onClose={() => setDialog(null)}
+          run={async (code) => {
+            await disableTotp(code);
+            setDialog(null);
+            toast.success("Authenticator app turned off");
+            await onChanged();
+          }}
+        >
+          Enter a code from your authenticator app, or one of your recovery codes.
+        </CodeDialog>
+      )}
+    </div>
+  );
+}
