@@ -19,6 +19,7 @@ mod limits;
 mod lockout;
 mod mfa;
 mod mfa_signin;
+mod mfa_team;
 mod ops;
 mod paid_calls;
 mod plans;

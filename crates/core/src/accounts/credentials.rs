@@ -14,7 +14,8 @@ use super::{AccountError, Accounts, Caller, Checked, PasswordBudget};
 
 impl Accounts {
     /// The caller's account when `password` is its password (the session then stamped), `None`
-    /// when it is not. Spends one check of `budget` first, refunded when right.
+    /// when it is not; `StepUpRequired` when the account has a second factor not given on this
+    /// session within the window (re-authenticate with the code first). Spends one check of `budget` first, refunded when right.
     pub async fn check_password<B: PasswordBudget>(
         &self,
         caller: Caller,
@@ -23,9 +24,12 @@ impl Accounts {
     ) -> Checked<Option<UserRow>, B::Refusal> {
         let checked = self.verify_password(caller, password, budget).await?;
         if let Ok(Some(_)) = &checked {
-            Reauth::new(self.store.clone(), self.clock.clone())
-                .stamp(caller.session_id, caller.user_id)
-                .await?;
+            let reauth = Reauth::new(self.store.clone(), self.clock.clone());
+            reauth.stamp(caller.session_id, caller.user_id).await?;
+            // An account with a second factor also needs it given within the window.
+            if !reauth.is_recent(caller.session_id).await? {
+                return Err(AccountError::StepUpRequired);
+            }
         }
         Ok(checked)
     }

@@ -226,7 +226,7 @@ export interface paths {
             "application/json": components["schemas"]["ErrorBody"];
           };
         };
-        /** @description `reauthentication_required` (to allow): the password was not entered on this session in the last 15 minutes; `email_not_confirmed` */
+        /** @description `reauthentication_required` (to allow): the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required` (to allow): the caller lacks the second factor a team of theirs requires; `email_not_confirmed` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -391,7 +391,7 @@ export interface paths {
             "application/json": components["schemas"]["ErrorBody"];
           };
         };
-        /** @description `reauthentication_required`: the password was not entered on this session in the last 15 minutes; `email_not_confirmed` */
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required`: approving, the caller lacks the second factor a team of theirs requires; `email_not_confirmed` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -4578,6 +4578,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/team/mfa-policy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["MfaPolicy"];
+        };
+      };
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["MfaPolicy"];
+          };
+        };
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner decides) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/team/seats": {
     parameters: {
       query?: never;
@@ -5254,6 +5346,13 @@ export interface components {
      * @enum {string}
      */
     MfaMethod: "totp" | "recovery_code" | "passkey";
+    MfaPolicy: {
+      /**
+       * @description Every member must have a second factor: one without it cannot approve devices
+       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
+       */
+      required: boolean;
+    };
     MfaStatus: {
       /**
        * Format: int32
