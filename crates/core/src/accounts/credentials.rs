@@ -23,11 +23,12 @@ impl Accounts {
         budget: &B,
     ) -> Checked<Option<UserRow>, B::Refusal> {
         let checked = self.verify_password(caller, password, budget).await?;
-        if let Ok(Some(_)) = &checked {
+        if let Ok(Some(user)) = &checked {
             let reauth = Reauth::new(self.store.clone(), self.clock.clone());
             reauth.stamp(caller.session_id, caller.user_id).await?;
             // An account with a second factor also needs it given within the window.
-            if !reauth.is_recent(caller.session_id).await? {
+            let has_factor = self.mfa.factors(user.id).await.map_err(mfa_error)?.any();
+            if has_factor && !reauth.is_recent(caller.session_id).await? {
                 return Err(AccountError::StepUpRequired);
             }
         }
