@@ -354,6 +354,7 @@ impl From<AccountError> for ApiError {
             AccountError::Internal(e) => e.into(),
             AccountError::NotSignedIn => ApiError::invalid_token(),
             AccountError::MfaRequired { methods } => Self::mfa_required(None, &methods),
+            AccountError::StepUpRequired => Self::reauthentication_required(),
             AccountError::InvalidCode | AccountError::InvalidCredentials => {
                 Self::new(StatusCode::UNAUTHORIZED, e.code(), e.to_string())
             }

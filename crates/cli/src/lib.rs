@@ -20,6 +20,7 @@ mod sweep;
 mod team_changes;
 mod teams;
 mod usage;
+mod users_mfa;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -32,7 +33,7 @@ use closewise_core::store::Store;
 use crate::ctx::Ctx;
 use crate::opt::{
     AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand,
-    TeamSeatsCommand, TeamsCommand, UsageCommand, UsersCommand, WebhooksCommand,
+    TeamSeatsCommand, TeamsCommand, UsageCommand, UsersCommand, UsersMfaCommand, WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -80,7 +81,11 @@ enum Effect {
 
 fn effect(command: &Command) -> Effect {
     match command {
-        Command::Users(UsersCommand::List(_) | UsersCommand::Show(_))
+        Command::Users(
+            UsersCommand::List(_)
+            | UsersCommand::Show(_)
+            | UsersCommand::Mfa(UsersMfaCommand::Show(_)),
+        )
         | Command::Plans(PlansCommand::Show(_))
         | Command::Usage(UsageCommand::Show(_))
         | Command::Teams(TeamsCommand::List(_) | TeamsCommand::Show(_))
@@ -92,7 +97,10 @@ fn effect(command: &Command) -> Effect {
         Command::Mail(MailCommand::Show(_)) => Effect::AuditedRead,
         Command::Db(DbCommand::Migrate) => Effect::Migrate,
         Command::Users(
-            UsersCommand::Verify(_) | UsersCommand::SignOut(_) | UsersCommand::Delete(_),
+            UsersCommand::Verify(_)
+            | UsersCommand::SignOut(_)
+            | UsersCommand::Delete(_)
+            | UsersCommand::Mfa(UsersMfaCommand::Reset(_)),
         )
         | Command::Plans(PlansCommand::Set(_))
         | Command::Usage(UsageCommand::Grant(_))
@@ -240,6 +248,12 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Users(UsersCommand::Verify(a)) => accounts::verify(ctx, a).await,
         Command::Users(UsersCommand::SignOut(a)) => accounts::sign_out(ctx, a).await,
         Command::Users(UsersCommand::Delete(a)) => accounts::delete(ctx, a).await,
+        Command::Users(UsersCommand::Mfa(UsersMfaCommand::Show(a))) => {
+            users_mfa::show(ctx, a).await
+        }
+        Command::Users(UsersCommand::Mfa(UsersMfaCommand::Reset(a))) => {
+            users_mfa::reset(ctx, a).await
+        }
         Command::Plans(PlansCommand::Show(a)) => accounts::plan_show(ctx, a).await,
         Command::Plans(PlansCommand::Set(a)) => accounts::plan_set(ctx, a).await,
         Command::Subscriptions(SubscriptionsCommand::Sync(a)) => billing::sync(ctx, a).await,

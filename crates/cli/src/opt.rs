@@ -6,8 +6,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use uuid::Uuid;
 
 pub mod teams;
+pub mod users;
 
 pub use self::teams::{TeamSeatsCommand, TeamsCommand};
+pub use self::users::{UsersList, UsersMfaCommand};
 
 /// Inspect and fix Closewise accounts, plans, subscriptions, teams, mail and webhooks.
 ///
@@ -188,26 +190,9 @@ pub enum UsersCommand {
     ///
     /// Example: closewise users delete ana@example.com --reason "GDPR request" --yes
     Delete(UserDelete),
-}
-
-#[derive(Args, Debug)]
-pub struct UsersList {
-    /// Only accounts that have not confirmed their address.
-    #[arg(long)]
-    pub unverified: bool,
-    /// Only accounts on the paid plan.
-    #[arg(long)]
-    pub paid: bool,
-    /// Only accounts created on or after this day (YYYY-MM-DD, UTC).
-    ///
-    /// Example: --since 2026-11-01
-    #[arg(long, value_parser = parse_date)]
-    pub since: Option<time::Date>,
-    /// At most this many.
-    #[arg(long, default_value_t = 100)]
-    pub limit: i64,
-    #[command(flatten)]
-    pub output: Output,
+    /// The account's second factor: show it, or reset it for a customer locked out.
+    #[command(subcommand)]
+    Mfa(UsersMfaCommand),
 }
 
 #[derive(Args, Debug)]

@@ -68,11 +68,13 @@ pub enum Action {
     ApproveJoin,
     /// Turn domain join on or off.
     ConfigureDomainJoin,
+    /// Require (or stop requiring) a second factor of every member.
+    RequireMfa,
     Leave,
 }
 
 impl Action {
-    pub const ALL: [Action; 15] = [
+    pub const ALL: [Action; 16] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -87,6 +89,7 @@ impl Action {
         Action::ChangeSeats,
         Action::ApproveJoin,
         Action::ConfigureDomainJoin,
+        Action::RequireMfa,
         Action::Leave,
     ];
 
@@ -113,7 +116,9 @@ pub fn may(role: Role, action: Action) -> bool {
         Leave => role != Role::Owner,
         Invite | ResendInvite | RevokeInvite | ApproveJoin => role >= Role::Admin,
         StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
-        Rename | TransferOwnership | Delete | ConfigureDomainJoin => role == Role::Owner,
+        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa => {
+            role == Role::Owner
+        }
     }
 }
 

@@ -116,7 +116,7 @@ fn encode(s: &str) -> String {
 #[utoipa::path(post, path = "/api/auth/authorize", tag = "auth", request_body = AuthorizeRequest,
     responses((status = 200, body = AuthorizeResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`, `invalid_device_name`"),
-        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required` (to allow): the password was not entered on this session in the last 15 minutes; `email_not_confirmed`")),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required` (to allow): the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required` (to allow): the caller lacks the second factor a team of theirs requires; `email_not_confirmed`")),
     security(("bearer" = [])))]
 pub async fn authorize(
     State(state): State<AppState>,
@@ -138,6 +138,7 @@ pub async fn authorize(
     let redirect_to = match body.decision {
         Decision::Allow => {
             super::reauth::require_recent_password(&state, &auth).await?;
+            state.mfa.require_setup_for_approving(auth.user_id).await?;
             let code = state.desktop.issue_code(auth.user_id, &req).await?;
             format!("{}?code={code}&state={state_param}", req.redirect_uri)
         }

@@ -28,6 +28,10 @@ fn production_refuses_the_development_defaults() {
     let err = settings(&[
         ("APP_ENV", "production"),
         ("JWT_PRIVATE_KEY", "pem"),
+        (
+            "MFA_ENCRYPTION_KEY",
+            "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+        ),
         ("APP_BASE_URL", "https://closewise.app"),
     ])
     .unwrap_err();
@@ -35,6 +39,10 @@ fn production_refuses_the_development_defaults() {
     let err = settings(&[
         ("APP_ENV", "production"),
         ("JWT_PRIVATE_KEY", "pem"),
+        (
+            "MFA_ENCRYPTION_KEY",
+            "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+        ),
         ("APP_BASE_URL", "https://closewise.app"),
         ("STRIPE_API_BASE", "https://api.stripe.com"),
     ])

@@ -38,6 +38,7 @@ impl From<MfaError> for ApiError {
             MfaError::NotSignedIn => return ApiError::invalid_token(),
             MfaError::AlreadyEnrolled | MfaError::NoPendingEnrolment => StatusCode::CONFLICT,
             MfaError::InvalidCode => StatusCode::BAD_REQUEST,
+            MfaError::SetupRequired => StatusCode::FORBIDDEN,
             MfaError::InvalidMfaToken => StatusCode::UNAUTHORIZED,
         };
         Self::new(status, e.code(), e.to_string())

@@ -229,3 +229,32 @@ async fn member_of_callers_team(
     let email = state.store.user_by_id(target).await?.map(|u| u.email);
     Ok((team, email))
 }
+
+#[derive(serde::Deserialize, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = MfaPolicy)]
+pub struct MfaPolicy {
+    /// Every member must have a second factor: one without it cannot approve devices
+    /// (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
+    pub required: bool,
+}
+
+#[utoipa::path(put, path = "/api/team/mfa-policy", tag = "teams", request_body = MfaPolicy,
+    responses(
+        (status = 200, body = MfaPolicy),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner decides)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn set_mfa_policy(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<MfaPolicy>,
+) -> ApiResult<AppJson<MfaPolicy>> {
+    state
+        .teams
+        .set_mfa_policy(auth.user_id, body.required)
+        .await?;
+    let details = json!({ "required": body.required });
+    audit(&state, &auth, "team.mfa_policy", None, None, details).await?;
+    Ok(AppJson(body))
+}

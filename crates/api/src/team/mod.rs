@@ -33,6 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
             manage::rename_team
         ))
         .routes(routes!(manage::transfer))
+        .routes(routes!(manage::set_mfa_policy))
         .routes(routes!(manage::leave))
         .routes(routes!(manage::remove_member))
         .routes(routes!(manage::set_role))

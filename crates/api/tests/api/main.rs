@@ -20,6 +20,7 @@ mod limits;
 mod lockout;
 mod mfa;
 mod mfa_signin;
+mod mfa_team;
 mod ops;
 mod paid_calls;
 mod passkeys;

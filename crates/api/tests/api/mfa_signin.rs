@@ -189,3 +189,18 @@ both!(
         assert_eq!(s, StatusCode::OK, "{v}");
     }
 );
+
+both!(
+    async fn a_password_change_of_an_account_with_a_factor_needs_the_factor_in_the_window(app) {
+        let (token, secret, _) = enrolled(&app, "gu@example.com").await;
+        app.advance(time::Duration::minutes(16));
+        let change = json!({ "current_password": PASSWORD, "password": "a-new-sales-pass-27" });
+        let (s, v) = body(app.post_auth("/api/auth/password", &token, change.clone()).await).await;
+        assert_eq!((s, error_code(&v)), (StatusCode::FORBIDDEN, "reauthentication_required"), "{v}");
+        assert_eq!(app.signin("gu@example.com", "a-new-sales-pass-27").await.status(), StatusCode::BAD_REQUEST, "unchanged");
+        let (s, v) = body(app.post_auth("/api/auth/reauthenticate", &token, json!({ "password": PASSWORD, "code": code(&app, &secret, 0) })).await).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let (s, v) = body(app.post_auth("/api/auth/password", &token, change).await).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+);

@@ -7,6 +7,7 @@ mod helpers;
 mod accounts;
 mod billing;
 mod mail;
+mod mfa;
 mod safety;
 mod seed_and_stats;
 mod sweep;

@@ -14,7 +14,8 @@ use super::{AccountError, Accounts, Caller, Checked, PasswordBudget};
 
 impl Accounts {
     /// The caller's account when `password` is its password (the session then stamped), `None`
-    /// when it is not. Spends one check of `budget` first, refunded when right.
+    /// when it is not; `StepUpRequired` when the account has a second factor not given on this
+    /// session within the window (re-authenticate with the code first). Spends one check of `budget` first, refunded when right.
     pub async fn check_password<B: PasswordBudget>(
         &self,
         caller: Caller,
@@ -22,10 +23,14 @@ impl Accounts {
         budget: &B,
     ) -> Checked<Option<UserRow>, B::Refusal> {
         let checked = self.verify_password(caller, password, budget).await?;
-        if let Ok(Some(_)) = &checked {
-            Reauth::new(self.store.clone(), self.clock.clone())
-                .stamp(caller.session_id, caller.user_id)
-                .await?;
+        if let Ok(Some(user)) = &checked {
+            let reauth = Reauth::new(self.store.clone(), self.clock.clone());
+            reauth.stamp(caller.session_id, caller.user_id).await?;
+            // An account with a second factor also needs it given within the window.
+            let has_factor = self.mfa.factors(user.id).await.map_err(mfa_error)?.any();
+            if has_factor && !reauth.is_recent(caller.session_id).await? {
+                return Err(AccountError::StepUpRequired);
+            }
         }
         Ok(checked)
     }

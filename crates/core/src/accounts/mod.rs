@@ -63,6 +63,10 @@ pub enum AccountError {
     MfaRequired {
         methods: Vec<closewise_domain::mfa::Method>,
     },
+    /// A sensitive change of an account with a second factor whose session has not given the
+    /// factor within the re-authentication window.
+    #[error("Please confirm your password to continue.")]
+    StepUpRequired,
     /// A re-authentication whose second-factor code is wrong, replayed or malformed.
     #[error("That code is not valid. Check your authenticator app and try again.")]
     InvalidCode,
@@ -87,6 +91,7 @@ impl AccountError {
             | AccountError::InvalidCredentials => "invalid_credentials",
             AccountError::MfaRequired { .. } => "mfa_required",
             AccountError::InvalidCode => "invalid_code",
+            AccountError::StepUpRequired => "reauthentication_required",
             AccountError::Database(_) | AccountError::Internal(_) => "internal",
         }
     }

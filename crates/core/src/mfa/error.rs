@@ -19,6 +19,9 @@ pub enum MfaError {
     /// A step-up without the code of an account that has a factor.
     #[error("Enter the 6-digit code from your authenticator app.")]
     CodeRequired { methods: Vec<Method> },
+    /// A member of a team that requires a second factor, without one, approving a device.
+    #[error("Your team requires a second factor. Set up an authenticator app or a passkey first.")]
+    SetupRequired,
     /// The signed-in caller's account is gone.
     #[error("Authentication required. Please sign in again.")]
     NotSignedIn,
@@ -37,6 +40,7 @@ impl MfaError {
             MfaError::InvalidCode => "invalid_code",
             MfaError::InvalidMfaToken => "invalid_mfa_token",
             MfaError::CodeRequired { .. } => "mfa_required",
+            MfaError::SetupRequired => "mfa_setup_required",
             MfaError::NotSignedIn => "invalid_token",
             MfaError::Database(_) | MfaError::Internal(_) => "internal",
         }

@@ -309,6 +309,23 @@ impl Store {
         .await)
     }
 
+    pub async fn set_team_require_mfa(
+        &self,
+        team_id: Uuid,
+        required: bool,
+        now: OffsetDateTime,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| sqlx::query(
+            "UPDATE teams SET require_mfa = $2, updated_at = $3 WHERE id = $1"
+        )
+        .bind(team_id)
+        .bind(required)
+        .bind(now)
+        .execute(p)
+        .await
+        .map(|_| ()))
+    }
+
     /// True when a team `user_id` belongs to requires a second factor.
     pub async fn team_requires_mfa(&self, user_id: Uuid) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| sqlx::query_scalar::<_, i64>(

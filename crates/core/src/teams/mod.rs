@@ -239,6 +239,15 @@ impl Teams {
         self.view(user_id).await
     }
 
+    /// The owner requires (or stops requiring) a second factor of every member (issue 24).
+    pub async fn set_mfa_policy(&self, user_id: Uuid, required: bool) -> Result<(), TeamsError> {
+        let (team_id, _) = self.caller(user_id, Action::RequireMfa).await?;
+        self.store
+            .set_team_require_mfa(team_id, required, self.clock.now())
+            .await?;
+        Ok(())
+    }
+
     /// Whether the user gets paid access through a team: they hold a seat in a team whose
     /// subscription counts as subscribed (`teams::member_is_paid`). Computed at each call.
     pub async fn member_paid(&self, user_id: Uuid) -> Result<bool, TeamsError> {

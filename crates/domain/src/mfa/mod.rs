@@ -85,6 +85,12 @@ pub fn mfa_token_usable(created_at: OffsetDateTime, attempts: i32, now: OffsetDa
     now < created_at + MFA_TOKEN_LIFETIME && attempts < MFA_TOKEN_MAX_ATTEMPTS
 }
 
+/// Whether a member may approve devices (the desktop app's sign-ins): not while a team they are in
+/// requires a second factor they have not set up.
+pub fn may_approve_devices(team_requires: bool, has_factor: bool) -> bool {
+    !team_requires || has_factor
+}
+
 /// Step-up: a sensitive action needs the password entered within the window and, when the account
 /// has a factor, the factor given within the window too (a factor sign-in or a re-authentication
 /// with a code).
@@ -152,6 +158,13 @@ mod tests {
         assert!(mfa_token_usable(NOW, 4, NOW + Duration::seconds(299)));
         assert!(!mfa_token_usable(NOW, 0, NOW + Duration::minutes(5)));
         assert!(!mfa_token_usable(NOW, 5, NOW));
+    }
+
+    #[test]
+    fn a_team_rule_keeps_members_without_a_factor_from_approving_devices() {
+        assert!(may_approve_devices(false, false));
+        assert!(may_approve_devices(true, true));
+        assert!(!may_approve_devices(true, false));
     }
 
     #[test]

@@ -1,0 +1,46 @@
+//! Issue 24: a team owner requires a second factor; a member without one cannot approve devices
+//! until they set one up.
+
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+
+use crate::both;
+use crate::device_signin::request_device;
+use crate::helpers::*;
+use crate::mfa::{code, status};
+use crate::team::{call, crew};
+
+both!(
+    async fn the_owner_requires_a_factor_and_a_member_without_one_cannot_approve_devices(app) {
+        let crew = crew(&app, "mfa").await;
+        let member = &crew.members[0];
+        let policy = |on: bool| json!({ "required": on });
+        for who in [&crew.admins[0], &crew.members[1]] {
+            let (s, v) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&who.token), Some(policy(true))).await;
+            assert_eq!((s, error_code(&v)), (StatusCode::FORBIDDEN, "forbidden_role"), "{v}");
+        }
+        assert_eq!(status(&app, &member.token).await["required"], false);
+        let (s, v) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&crew.owner.token), Some(policy(true))).await;
+        assert_eq!((s, v.clone()), (StatusCode::OK, policy(true)), "{v}");
+        assert_eq!(status(&app, &member.token).await["required"], true);
+
+        let d = request_device(&app).await;
+        let approve = json!({ "user_code": d["user_code"] });
+        let (s, v) = call(&app, Method::POST, "/api/auth/device/approve", Some(&member.token), Some(approve.clone())).await;
+        assert_eq!((s, error_code(&v)), (StatusCode::FORBIDDEN, "mfa_setup_required"), "{v}");
+
+        let (_, e) = call(&app, Method::POST, "/api/auth/mfa/totp", Some(&member.token), None).await;
+        let secret = e["secret"].as_str().unwrap();
+        let (s, v) = call(&app, Method::POST, "/api/auth/mfa/totp/confirm", Some(&member.token), Some(json!({ "code": code(&app, secret, 0) }))).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let (s, v) = call(&app, Method::POST, "/api/auth/device/approve", Some(&member.token), Some(approve)).await;
+        assert_eq!((s, v["status"].as_str()), (StatusCode::OK, Some("approved")), "{v}");
+
+        // Turned off again: nothing is asked of members.
+        let (s, _) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&crew.owner.token), Some(policy(false))).await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(status(&app, &member.token).await["required"], false);
+        let (s, v) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&crew.owner.token), Some(json!({ "required": "yes" }))).await;
+        assert_eq!((s, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_json"), "{v}");
+    }
+);
