@@ -827,6 +827,325 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/auth/passkeys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["PasskeyList"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["PasskeyCreateRequest"];
+        };
+      };
+      responses: {
+        /** @description Registered; the account is mailed */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Passkey"];
+          };
+        };
+        /** @description `invalid_passkey`: a response that does not verify (another challenge or origin, malformed, registered already); `challenge_expired`; `invalid_passkey_name`; `invalid_json` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/passkeys/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The passkey's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed; the account is mailed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `reauthentication_required`: sign in or re-authenticate within 15 minutes first */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `passkey_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/passkeys/challenge": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["PasskeyChallengeRequest"];
+        };
+      };
+      responses: {
+        /** @description Request options, user verification preferred */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["PasskeyChallenge"];
+          };
+        };
+        /** @description `invalid_json` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invalid_mfa_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/passkeys/registration": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["PasskeyRegistrationRequest"];
+        };
+      };
+      responses: {
+        /** @description Creation options: resident key required, user verification preferred, the user's passkeys excluded */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["PasskeyChallenge"];
+          };
+        };
+        /** @description `invalid_passkey_name`, `invalid_json` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/auth/password": {
     parameters: {
       query?: never;
@@ -1330,7 +1649,7 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description `password`, `refresh_token`, `authorization_code` or
+           * @description `password`, `refresh_token`, `passkey`, `authorization_code` or
            *     `urn:ietf:params:oauth:grant-type:device_code`.
            */
           grant_type?: string;
@@ -1339,7 +1658,7 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      /** @description `{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant */
+      /** @description `{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant; `PasskeyGrantBody` for `passkey` */
       requestBody: {
         content: {
           "application/json": components["schemas"]["Credentials"];
@@ -1363,6 +1682,7 @@ export interface paths {
             "application/json": components["schemas"]["TokenErrorBody"];
           };
         };
+        /** @description `invalid_credentials`, `invalid_mfa_token` (passkey grant with an `mfa_token`) */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4928,6 +5248,59 @@ export interface components {
        * @description With `slow_down` only: the seconds the client must now wait between polls.
        */
       interval?: number | null;
+    };
+    Passkey: {
+      /** Format: date-time */
+      created_at: string;
+      /** Format: uuid */
+      id: string;
+      /** Format: date-time */
+      last_used_at?: string | null;
+      name: string;
+    };
+    /**
+     * @description A challenge and the options that carry it, for `navigator.credentials.create()` / `.get()`
+     *     after `PublicKeyCredential.parseCreationOptionsFromJSON` / `parseRequestOptionsFromJSON`.
+     */
+    PasskeyChallenge: {
+      /**
+       * Format: uuid
+       * @description Sent back with the browser's answer; single use, valid 5 minutes.
+       */
+      challenge_id: string;
+      /**
+       * @description `PublicKeyCredentialCreationOptionsJSON` or `PublicKeyCredentialRequestOptionsJSON`
+       *     (WebAuthn Level 3; binary fields base64url).
+       */
+      options: Record<string, never>;
+    };
+    PasskeyChallengeRequest: {
+      /**
+       * @description The `mfa_token` of a password sign-in that asked for a second factor: the options then
+       *     list that account's passkeys. Without it: a discoverable sign-in (empty allowCredentials).
+       */
+      mfa_token?: string | null;
+    };
+    PasskeyCreateRequest: {
+      challenge_id?: string;
+      /** @description `RegistrationResponseJSON`: the `toJSON()` of what `navigator.credentials.create()` answered. */
+      credential?: Record<string, never>;
+      name?: string;
+    };
+    /** @description `{challenge_id, credential, mfa_token?}` for `grant_type=passkey`. */
+    PasskeyGrantBody: {
+      challenge_id?: string;
+      /** @description `AuthenticationResponseJSON`: the `toJSON()` of what `navigator.credentials.get()` answered. */
+      credential?: Record<string, never>;
+      /** @description With it, the passkey is the second factor of that password sign-in and must be its account's. */
+      mfa_token?: string | null;
+    };
+    PasskeyList: {
+      passkeys: components["schemas"]["Passkey"][];
+    };
+    PasskeyRegistrationRequest: {
+      /** @description What the user calls this passkey ("MacBook", "Phone"): 1–64 characters. */
+      name?: string;
     };
     PasswordBody: {
       password: string;
