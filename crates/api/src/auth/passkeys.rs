@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use super::common::limit;
 use super::session::{self, Caller};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::extract::{user_agent, AppJson, AuthUser, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
@@ -208,7 +208,7 @@ pub async fn sign_in_challenge(
     let req: SignInChallengeRequest = if body.iter().all(u8::is_ascii_whitespace) {
         SignInChallengeRequest::default()
     } else {
-        super::token_endpoint::json_body(&body)?
+        serde_json::from_slice(&body).map_err(ApiError::invalid_json)?
     };
     let user = match req.mfa_token.as_deref().filter(|t| !t.is_empty()) {
         Some(token) => {

@@ -146,7 +146,6 @@ fn check_client_data(
 }
 
 struct AuthData<'a> {
-    flags: u8,
     sign_count: u32,
     /// With the AT flag: the credential id and the COSE key.
     attested: Option<(&'a [u8], &'a [u8])>,
@@ -194,13 +193,12 @@ fn auth_data<'a>(
         None
     };
     Ok(AuthData {
-        flags,
         sign_count,
         attested,
     })
 }
 
-fn map_get<'v>(map: &'v [(Value, Value)], key: i64) -> Option<&'v Value> {
+fn map_get(map: &[(Value, Value)], key: i64) -> Option<&Value> {
     map.iter().find_map(|(k, v)| match k {
         Value::Integer(i) if i128::from(*i) == i128::from(key) => Some(v),
         _ => None,
@@ -333,7 +331,6 @@ pub fn verify_assertion(
     check_client_data(&client_data, "webauthn.get", challenge, rp)?;
     let auth = b64(&r.authenticator_data)?;
     let data = auth_data(&auth, rp, require_uv)?;
-    let _ = data.flags;
     let key = public_key(public_key_cose)?;
     let mut message = auth.clone();
     message.extend_from_slice(&Sha256::digest(&client_data));
