@@ -3,14 +3,60 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/device/approve": {
+  "/api/auth/authorize": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    get: {
+      parameters: {
+        query?: {
+          /** @description `closewise-desktop`. */
+          client_id?: string;
+          /** @description 43 base64url characters: the SHA-256 of the verifier. */
+          code_challenge?: string;
+          /** @description `S256`. */
+          code_challenge_method?: string;
+          /**
+           * @description 1–100 characters, no control, format (bidi, zero-width), line or paragraph separator
+           *     characters (`invalid_device_name`); the same for `platform` (1–40).
+           */
+          device_name?: string;
+          platform?: string;
+          /** @description `http://127.0.0.1:{port}/callback` or `http://[::1]:{port}/callback`. */
+          redirect_uri?: string;
+          /** @description `code`. */
+          response_type?: string;
+          /** @description 1–512 characters, returned verbatim. */
+          state?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["AuthorizeInfo"];
+          };
+        };
+        /** @description `invalid_client`, `invalid_redirect_uri`, `invalid_request`, `invalid_device_name` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
     put?: never;
     post: {
       parameters: {
@@ -21,7 +67,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["UserCodeBody"];
+          "application/json": components["schemas"]["AuthorizeBody"];
         };
       };
       responses: {
@@ -30,10 +76,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["DeviceDecision"];
+            "application/json": components["schemas"]["AuthorizeRedirect"];
           };
         };
-        /** @description `expired_user_code` */
+        /** @description `invalid_client`, `invalid_redirect_uri`, `invalid_request`, `invalid_device_name` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -51,26 +97,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `reauthentication_required`: the password was not entered on this session in the last 15 minutes; `email_not_confirmed` */
+        /** @description `reauthentication_required` (to allow): the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required` (to allow): the caller lacks the second factor a team of theirs requires; `email_not_confirmed` */
         403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invalid_user_code` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `user_code_used` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -89,14 +117,6 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -112,7 +132,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/device/deny": {
+  "/api/auth/device": {
     parameters: {
       query?: never;
       header?: never;
@@ -130,7 +150,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["UserCodeBody"];
+          "application/json": components["schemas"]["DeviceRequestBody"];
         };
       };
       responses: {
@@ -139,47 +159,11 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["DeviceDecision"];
+            "application/json": components["schemas"]["DeviceAuthorization"];
           };
         };
-        /** @description `expired_user_code` */
+        /** @description `invalid_client`, `invalid_device_name` (also for hidden or direction-changing characters in the platform), `invalid_platform` */
         400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `email_not_confirmed` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invalid_user_code` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `user_code_used` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -213,108 +197,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/device/lookup": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["UserCodeBody"];
-        };
-      };
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["PendingDevice"];
-          };
-        };
-        /** @description `expired_user_code` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `email_not_confirmed` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invalid_user_code` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `user_code_used` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
+        /** @description `too_many_device_requests`, with `Retry-After`: too many requests wait for a decision, all clients together */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -334,41 +218,61 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    DeviceDecision: {
-      /**
-       * @description The user's decision.
-       * @enum {string}
-       */
-      status: "approved" | "denied";
+    /** @description The same parameters as the GET, and the user's decision. */
+    AuthorizeBody: {
+      client_id?: string | null;
+      code_challenge?: string | null;
+      code_challenge_method?: string | null;
+      decision: components["schemas"]["Decision"];
+      device_name?: string | null;
+      platform?: string | null;
+      redirect_uri?: string | null;
+      response_type?: string | null;
+      state?: string | null;
     };
-    PendingDevice: {
-      /** @description Chosen by the device that asked: anyone can name a request anything. */
-      device_name: string;
-      /** Format: date-time */
-      expires_at: string;
-      platform: string;
-      /** Format: date-time */
-      requested_at: string;
+    AuthorizeInfo: {
+      client_id: string;
+      client_name: string;
+      /** @description Chosen by the app that opened the page: anyone can name a request anything. */
+      device_name?: string | null;
+      platform?: string | null;
+      redirect_uri: string;
       /**
-       * @description The address the request came from (as this server sees it); null for requests older than
-       *     the record of addresses.
+       * @description The address this page was opened from, as this server sees it. The code goes back only to
+       *     `redirect_uri` on this same computer, so there is no other network to compare with.
        */
-      requested_from?: string | null;
-      /**
-       * @description Whether `requested_from` is on the caller's network (same IPv4 /24 or IPv6 /64); false
-       *     when unknown. The page warns when it is not.
-       */
-      same_network: boolean;
-      /**
-       * @description Always `pending`.
-       * @enum {string}
-       */
-      status: "pending";
-      user_code: string;
+      requested_from: string;
     };
-    UserCodeBody: {
-      /** @description As typed: case, dashes and spaces do not matter. */
+    AuthorizeRedirect: {
+      /**
+       * @description Where the page sends the browser: the app's loopback address with `code` and `state`, or
+       *     `error=access_denied` and `state`.
+       */
+      redirect_to: string;
+    };
+    /** @enum {string} */
+    Decision: "allow" | "deny";
+    DeviceAuthorization: {
+      device_code: string;
+      /** Format: int64 */
+      expires_in: number;
+      /** Format: int64 */
+      interval: number;
+      /** @description Shown as `WDJB-MJHT`. */
       user_code: string;
+      verification_uri: string;
+      verification_uri_complete: string;
+    };
+    /** @description A missing field is refused like an empty one, with its own code. */
+    DeviceRequestBody: {
+      client_id?: string;
+      /**
+       * @description 1–100 characters, shown to the user and kept on the session; no control, format (bidi,
+       *     zero-width), line or paragraph separator characters (variation selectors are fine).
+       */
+      device_name?: string;
+      /** @description 1–40 characters, the same characters as `device_name`. */
+      platform?: string;
     };
   };
   responses: never;

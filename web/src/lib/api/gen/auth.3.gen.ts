@@ -3,163 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/devices": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DeviceList"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/devices/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The device's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Signed out: its session, refresh chain and access tokens end now */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `device_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/logout": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: {
-          scope?: "local" | "global";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Signed out; the cookie is cleared */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description scope is neither local nor global */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `cross_site_request` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/password": {
+  "/api/auth/device/approve": {
     parameters: {
       query?: never;
       header?: never;
@@ -177,7 +21,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["ChangePasswordBody"];
+          "application/json": common["schemas"]["UserCodeBody"];
         };
       };
       responses: {
@@ -186,9 +30,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": components["schemas"]["DeviceDecision"];
           };
         };
+        /** @description `expired_user_code` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -197,7 +42,35 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required`: approving, the caller lacks the second factor a team of theirs requires; `email_not_confirmed` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invalid_user_code` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `user_code_used` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -223,15 +96,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `rate_limited`, `too_many_attempts`: password checks count as sign-in attempts */
         429: {
           headers: {
             [name: string]: unknown;
@@ -248,7 +112,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/reauthenticate": {
+  "/api/auth/device/deny": {
     parameters: {
       query?: never;
       header?: never;
@@ -266,7 +130,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["ReauthenticateBody"];
+          "application/json": common["schemas"]["UserCodeBody"];
         };
       };
       responses: {
@@ -275,10 +139,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["Reauthenticated"];
+            "application/json": components["schemas"]["DeviceDecision"];
           };
         };
-        /** @description `invalid_json` */
+        /** @description `expired_user_code` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -287,8 +151,35 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invalid_credentials`: the password is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in` */
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `email_not_confirmed` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invalid_user_code` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `user_code_used` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -314,7 +205,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`, `too_many_attempts`: the same budgets as sign-in */
         429: {
           headers: {
             [name: string]: unknown;
@@ -335,38 +225,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    ChangePasswordBody: {
-      current_password: string;
-      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
-      password: string;
-    };
-    Device: {
-      /** Format: date-time */
-      created_at: string;
-      /** @description True for the session of this access token. */
-      current: boolean;
+    DeviceDecision: {
       /**
-       * Format: uuid
-       * @description The device's session id.
+       * @description The user's decision.
+       * @enum {string}
        */
-      id: string;
-      /** Format: date-time */
-      last_seen_at?: string | null;
-      name: string;
-      platform: string;
-    };
-    DeviceList: {
-      devices: components["schemas"]["Device"][];
-    };
-    ReauthenticateBody: {
-      password?: string;
-    };
-    Reauthenticated: {
-      /**
-       * Format: date-time
-       * @description Until when this session may take sensitive actions without entering the password again.
-       */
-      reauthenticated_until: string;
+      status: "approved" | "denied";
     };
   };
   responses: never;

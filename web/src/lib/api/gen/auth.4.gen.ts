@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/recover": {
+  "/api/auth/device/lookup": {
     parameters: {
       query?: never;
       header?: never;
@@ -21,21 +21,56 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["EmailBody"];
+          "application/json": common["schemas"]["UserCodeBody"];
         };
       };
       responses: {
-        /** @description Same answer for known and unknown e-mails */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": components["schemas"]["PendingDevice"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `expired_user_code` */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `email_not_confirmed` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invalid_user_code` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `user_code_used` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -54,14 +89,6 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -85,73 +112,31 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/resend": {
+  "/api/auth/devices": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    post: {
+    get: {
       parameters: {
         query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["ResendBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        /** @description Same answer for known and unknown e-mails */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": components["schemas"]["DeviceList"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -161,13 +146,15 @@ export interface paths {
         };
       };
     };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/auth/reset": {
+  "/api/auth/devices/{id}": {
     parameters: {
       query?: never;
       header?: never;
@@ -176,37 +163,27 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
+    post?: never;
+    delete: {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The device's id */
+          id: string;
+        };
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["ResetBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        200: {
+        /** @description Signed out: its session, refresh chain and access tokens end now */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["Empty"];
-          };
+          content?: never;
         };
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -214,16 +191,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        422: {
+        /** @description `device_not_found` */
+        404: {
           headers: {
             [name: string]: unknown;
           };
@@ -233,89 +202,6 @@ export interface paths {
         };
       };
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/signup": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["SignupBody"];
-        };
-      };
-      responses: {
-        /** @description Same answer for new and registered e-mails */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["SignupAnswer"];
-          };
-        };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -325,34 +211,48 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    EmailBody: {
-      email: string;
-    };
-    ResendBody: {
-      email: string;
-      /** @description As sign-up's `next`: a path of this site carried in the link; anything else is ignored. */
-      next?: string | null;
-      /** @description Only `signup`. */
-      type: string;
-    };
-    ResetBody: {
-      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
-      password: string;
-      token: string;
-    };
-    SignupAnswer: {
-      /** @description The e-mail as we store it (trimmed, lower case). */
-      email: string;
-    };
-    SignupBody: {
-      email: string;
+    Device: {
+      /** Format: date-time */
+      created_at: string;
+      /** @description True for the session of this access token. */
+      current: boolean;
       /**
-       * @description Where to go after verifying and signing in: a path of this site ("/pricing?checkout=…"),
-       *     carried in the verification link. Anything else is ignored.
+       * Format: uuid
+       * @description The device's session id.
        */
-      next?: string | null;
-      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
-      password: string;
+      id: string;
+      /** Format: date-time */
+      last_seen_at?: string | null;
+      name: string;
+      platform: string;
+    };
+    DeviceList: {
+      devices: components["schemas"]["Device"][];
+    };
+    PendingDevice: {
+      /** @description Chosen by the device that asked: anyone can name a request anything. */
+      device_name: string;
+      /** Format: date-time */
+      expires_at: string;
+      platform: string;
+      /** Format: date-time */
+      requested_at: string;
+      /**
+       * @description The address the request came from (as this server sees it); null for requests older than
+       *     the record of addresses.
+       */
+      requested_from?: string | null;
+      /**
+       * @description Whether `requested_from` is on the caller's network (same IPv4 /24 or IPv6 /64); false
+       *     when unknown. The page warns when it is not.
+       */
+      same_network: boolean;
+      /**
+       * @description Always `pending`.
+       * @enum {string}
+       */
+      status: "pending";
+      user_code: string;
     };
   };
   responses: never;

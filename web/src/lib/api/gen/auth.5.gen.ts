@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/token": {
+  "/api/auth/logout": {
     parameters: {
       query?: never;
       header?: never;
@@ -15,38 +15,28 @@ export interface paths {
     post: {
       parameters: {
         query?: {
-          /**
-           * @description `password`, `refresh_token`, `authorization_code` or
-           *     `urn:ietf:params:oauth:grant-type:device_code`.
-           */
-          grant_type?: string;
+          scope?: "local" | "global";
         };
         header?: never;
         path?: never;
         cookie?: never;
       };
-      /** @description `{email, password}` for the password grant; `{refresh_token}` (or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant */
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["Credentials"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        200: {
+        /** @description Signed out; the cookie is cleared */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": components["schemas"]["SessionBody"];
-          };
+          content?: never;
         };
-        /** @description `ErrorBody` for the password and refresh grants; `OAuthErrorBody` (RFC 6749 §5.2, RFC 8628 §3.5) for `authorization_code` and the device-code grant */
+        /** @description scope is neither local nor global */
         400: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TokenErrorBody"];
+            "application/json": common["schemas"]["ErrorBody"];
           };
         };
         401: {
@@ -57,34 +47,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `cross_site_request`: a browser request from a page that is not ours */
+        /** @description `cross_site_request` */
         403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -100,7 +64,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/user": {
+  "/api/auth/mfa": {
     parameters: {
       query?: never;
       header?: never;
@@ -121,7 +85,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["UserEnvelope"];
+            "application/json": components["schemas"]["MfaStatus"];
           };
         };
         401: {
@@ -142,7 +106,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/verify": {
+  "/api/auth/mfa/recovery-codes": {
     parameters: {
       query?: never;
       header?: never;
@@ -160,20 +124,29 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TokenBody"];
+          "application/json": common["schemas"]["MfaCodeBody"];
         };
       };
       responses: {
-        /** @description Confirmed; `choose_password` when the address's sign-ups disagree */
+        /** @description A new set; the old codes no longer work */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["VerifyAnswer"];
+            "application/json": common["schemas"]["RecoveryCodes"];
           };
         };
+        /** @description `invalid_code`: not a current app code */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -192,94 +165,6 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/verify/password": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["ChoosePasswordBody"];
-        };
-      };
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["UserEnvelope"];
-          };
-        };
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -299,82 +184,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    ChoosePasswordBody: {
-      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
-      password: string;
-      password_token: string;
-    };
-    Credentials: {
-      email: string;
-      password: string;
-    };
-    /** @description An OAuth error (RFC 6749 §5.2, RFC 8628 §3.5): the grants' answers, not our usual shape. */
-    OAuthErrorBody: {
+    MfaStatus: {
       /**
-       * @description `invalid_request`, `invalid_client`, `invalid_grant`, `authorization_pending`,
-       *     `slow_down`, `access_denied` or `expired_token`.
+       * Format: int32
+       * @description Registered passkeys.
        */
-      error: string;
-      error_description: string;
+      passkeys: number;
       /**
-       * Format: int64
-       * @description With `slow_down` only: the seconds the client must now wait between polls.
+       * Format: int32
+       * @description Unused recovery codes.
        */
-      interval?: number | null;
+      recovery_codes_remaining: number;
+      /** @description A team the user belongs to requires a second factor. */
+      required: boolean;
+      /** @description A confirmed authenticator app. */
+      totp: boolean;
     };
-    /** @description A signed-in session. */
-    SessionBody: {
-      access_token: string;
-      /**
-       * Format: int64
-       * @description Unix seconds when the access token expires.
-       */
-      expires_at: number;
-      /**
-       * Format: int64
-       * @description Seconds the access token stays valid.
-       */
-      expires_in: number;
-      /**
-       * @description For native clients only (the desktop app: no `Origin`, no `Sec-Fetch-Site`). Browsers keep
-       *     it in the httpOnly `cw_refresh` cookie and never see it.
-       */
-      refresh_token?: string | null;
-      /** @description Always `bearer`. */
-      token_type: string;
-      user: components["schemas"]["UserBody"];
-    };
-    TokenBody: {
-      token: string;
-    };
-    /**
-     * @description What `POST /api/auth/token` answers with `400`: our usual error for the password and refresh
-     *     grants, an OAuth error for the desktop app's grants.
-     */
-    TokenErrorBody: common["schemas"]["ErrorBody"] | components["schemas"]["OAuthErrorBody"];
-    UserBody: {
-      /** Format: date-time */
-      created_at: string;
-      email: string;
-      /** Format: date-time */
-      email_confirmed_at?: string | null;
-      /** Format: uuid */
-      id: string;
-    };
-    UserEnvelope: {
-      user: components["schemas"]["UserBody"];
-    };
-    VerifyAnswer: {
-      /** @description With `choose_password` only: the single-use token of the password step (1 hour). */
-      password_token?: string | null;
-      status: components["schemas"]["VerifyStatus"];
-      user: components["schemas"]["UserBody"];
-    };
-    /**
-     * @description What the verification link did.
-     * @enum {string}
-     */
-    VerifyStatus: "confirmed" | "choose_password";
   };
   responses: never;
   parameters: never;

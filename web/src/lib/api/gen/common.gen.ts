@@ -4,18 +4,6 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description `{code, code_verifier, redirect_uri, client_id}`. */
-    AuthorizationCodeGrantBody: {
-      client_id?: string | null;
-      code?: string | null;
-      code_verifier?: string | null;
-      redirect_uri?: string | null;
-    };
-    /** @description `{device_code, client_id}`. */
-    DeviceCodeGrantBody: {
-      client_id?: string | null;
-      device_code?: string | null;
-    };
     Empty: Record<string, never>;
     ErrorBody: {
       error: components["schemas"]["ErrorDetail"];
@@ -25,11 +13,27 @@ export interface components {
       code: string;
       /** @description Message shown to the user as is. */
       message: string;
+      /** @description `mfa_required`: the methods the code step offers (`totp`, `recovery_code`, `passkey`). */
+      methods?: components["schemas"]["MfaMethod"][] | null;
+      /** @description `mfa_required` from the password grant: the token the mfa grant redeems (5 minutes). */
+      mfa_token?: string | null;
     };
     InviteTokenBody: {
       /** @description The token of the invitation link (`/invite?token=…`). */
       token: string;
     };
+    MfaCodeBody: {
+      /**
+       * @description A 6-digit code from the app (spaces ignored), or where accepted a recovery code
+       *     (`xxxxx-xxxxx`, case and dashes ignored).
+       */
+      code?: string;
+    };
+    /**
+     * @description A way to give the second factor, as `ErrorDetail.methods` lists it.
+     * @enum {string}
+     */
+    MfaMethod: "totp" | "recovery_code" | "passkey";
     /** @description The spec's `user_plans` row. */
     PlanBody: {
       /**
@@ -72,8 +76,9 @@ export interface components {
       /** @description Where the portal's "back" link goes; must be on this site. Defaults to `/dashboard`. */
       return_url?: string | null;
     };
-    RefreshBody: {
-      refresh_token?: string | null;
+    RecoveryCodes: {
+      /** @description 10 single-use codes, `xxxxx-xxxxx`: shown this once. */
+      recovery_codes: string[];
     };
     /** @description The spec's `stripe_user_subscriptions` view. */
     SubscriptionBody: {
@@ -251,6 +256,22 @@ export interface components {
     };
     UrlAnswer: {
       url: string;
+    };
+    UserBody: {
+      /** Format: date-time */
+      created_at: string;
+      email: string;
+      /** Format: date-time */
+      email_confirmed_at?: string | null;
+      /** Format: uuid */
+      id: string;
+    };
+    UserCodeBody: {
+      /** @description As typed: case, dashes and spaces do not matter. */
+      user_code: string;
+    };
+    UserEnvelope: {
+      user: components["schemas"]["UserBody"];
     };
   };
   responses: never;

@@ -221,7 +221,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/seats": {
+  "/api/team/mfa-policy": {
     parameters: {
       query?: never;
       header?: never;
@@ -238,20 +238,19 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamSeatsBody"];
+          "application/json": components["schemas"]["MfaPolicy"];
         };
       };
       responses: {
-        /** @description The seats changed at Stripe, prorated on the next invoice */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": components["schemas"]["MfaPolicy"];
           };
         };
-        /** @description `invalid_seats`, `invalid_proration_date` */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -260,6 +259,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -268,7 +268,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: billing is the owner's */
+        /** @description `forbidden_role` (the owner decides) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -279,15 +279,6 @@ export interface paths {
         };
         /** @description `team_not_found` */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -313,15 +304,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `stripe_unavailable` */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
       };
     };
     post?: never;
@@ -335,21 +317,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    MfaPolicy: {
+      /**
+       * @description Every member must have a second factor: one without it cannot approve devices
+       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
+       */
+      required: boolean;
+    };
     TeamRoleBody: {
       /**
        * @description The role to give (never `owner`: ownership is transferred).
        * @enum {string}
        */
       role: "member" | "admin";
-    };
-    TeamSeatsBody: {
-      /**
-       * Format: int64
-       * @description From the preview; default now.
-       */
-      proration_date?: number | null;
-      /** Format: int64 */
-      seats: number;
     };
   };
   responses: never;
