@@ -214,7 +214,7 @@ pub async fn sign_in_challenge(
         Some(token) => {
             let ip = ip.to_string();
             let client = mfa_client(caller, &ip);
-            Some(mfa_token_account(&state.store, token, &client).await?)
+            Some(mfa_token_account(&state.mfa, token, &client).await?)
         }
         None => None,
     };
@@ -246,14 +246,14 @@ pub(super) async fn passkey_grant(
     let client = mfa_client(caller, ip);
     let mfa_token = req.mfa_token.as_deref().filter(|t| !t.is_empty());
     let expected = match mfa_token {
-        Some(token) => Some(mfa_token_account(&state.store, token, &client).await?),
+        Some(token) => Some(mfa_token_account(&state.mfa, token, &client).await?),
         None => None,
     };
     let user_id = service(state)
         .authenticate(Purpose::SignIn, &req.challenge_id, req.credential, expected)
         .await?;
     if let Some(token) = mfa_token {
-        spend_mfa_token(&state.store, token, user_id, &client).await?;
+        spend_mfa_token(&state.mfa, token, user_id, &client).await?;
     }
     let ua = user_agent(headers);
     let session = state

@@ -27,7 +27,12 @@ impl Accounts {
             let reauth = Reauth::new(self.store.clone(), self.clock.clone());
             reauth.stamp(caller.session_id, caller.user_id).await?;
             // An account with a second factor also needs it given within the window.
-            let has_factor = self.mfa.factors(user.id).await.map_err(mfa_error)?.any();
+            let has_factor = self
+                .mfa
+                .factors(user.id)
+                .await
+                .map_err(mfa_error)?
+                .step_up_needs_code();
             if has_factor && !reauth.is_recent(caller.session_id).await? {
                 return Err(AccountError::StepUpRequired);
             }
@@ -106,7 +111,7 @@ impl Accounts {
         };
         let factors = self.mfa.factors(user.id).await.map_err(mfa_error)?;
         let reauth = Reauth::new(self.store.clone(), self.clock.clone());
-        if factors.any() {
+        if factors.step_up_needs_code() {
             let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
                 return Err(AccountError::MfaRequired {
                     methods: factors.methods(),

@@ -130,3 +130,19 @@ impl Mfa {
         }
     }
 }
+
+impl Mfa {
+    /// A passkey is the second factor of a presented token: the passkey was verified for the
+    /// token's account (`crate::passkeys`), so the token is spent (single use).
+    pub async fn spend_for_passkey(&self, presented: &Presented) -> Result<(), MfaError> {
+        let spent = self
+            .store
+            .spend_mfa_token(presented.row.id, self.clock.now())
+            .await?;
+        if spent {
+            Ok(())
+        } else {
+            Err(MfaError::InvalidMfaToken)
+        }
+    }
+}

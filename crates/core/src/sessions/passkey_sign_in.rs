@@ -8,7 +8,8 @@ use super::{Session, SessionError, Sessions};
 impl Sessions {
     /// Starts a session for the account a passkey just proved: a discoverable passkey (no
     /// password) or the second factor after the password. The credential was just presented, so
-    /// the session may take sensitive actions for the usual window, as after a password.
+    /// the session may take sensitive actions for the usual window, as after a password; and a
+    /// passkey is a factor, so the window's factor is given too (`sessions.mfa_at`).
     pub async fn passkey_sign_in(
         &self,
         user_id: Uuid,
@@ -20,6 +21,10 @@ impl Sessions {
             .user_by_id(user_id)
             .await?
             .ok_or(SessionError::InvalidCredentials)?;
-        self.password_sign_in(user, user_agent, ip).await
+        let session = self.password_sign_in(user, user_agent, ip).await?;
+        self.store
+            .stamp_mfa(session.session_id, session.user.id, self.clock.now())
+            .await?;
+        Ok(session)
     }
 }

@@ -44,10 +44,11 @@ impl Store {
     /// The factors `user_id` has enrolled. Passkeys are counted once their table exists (issue 24,
     /// helper E's 0014): 0 until then.
     pub async fn mfa_factors(&self, user_id: Uuid) -> Result<Factors, sqlx::Error> {
-        let (totp, codes): (i64, i64) = dispatch!(self, |p| sqlx::query_as(
+        let (totp, codes, passkeys): (i64, i64, i64) = dispatch!(self, |p| sqlx::query_as(
             "SELECT \
                (SELECT COUNT(*) FROM mfa_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL), \
-               (SELECT COUNT(*) FROM mfa_recovery_codes WHERE user_id = $1 AND used_at IS NULL)"
+               (SELECT COUNT(*) FROM mfa_recovery_codes WHERE user_id = $1 AND used_at IS NULL), \
+               (SELECT COUNT(*) FROM passkeys WHERE user_id = $1)"
         )
         .bind(user_id)
         .fetch_one(p)
@@ -55,7 +56,7 @@ impl Store {
         Ok(Factors {
             totp: totp > 0,
             recovery_codes: codes as u32,
-            passkeys: 0,
+            passkeys: passkeys as u32,
         })
     }
 

@@ -48,6 +48,14 @@ impl Factors {
         self.totp || self.passkeys > 0
     }
 
+    /// Whether step-up (re-authentication) asks for the factor: a code can be given there, a
+    /// passkey cannot yet (no passkey step-up), so an account whose only factor is a passkey steps
+    /// up with its password, as before it had one, rather than being locked out of sensitive
+    /// actions.
+    pub fn step_up_needs_code(&self) -> bool {
+        self.totp
+    }
+
     /// The methods a code step offers, in the order the page shows them.
     pub fn methods(&self) -> Vec<Method> {
         let mut m = Vec::new();
@@ -165,6 +173,22 @@ mod tests {
         assert!(may_approve_devices(false, false));
         assert!(may_approve_devices(true, true));
         assert!(!may_approve_devices(true, false));
+    }
+
+    #[test]
+    fn step_up_asks_a_code_of_an_app_not_of_a_passkey() {
+        let app = Factors {
+            totp: true,
+            recovery_codes: 10,
+            passkeys: 0,
+        };
+        let passkey = Factors {
+            totp: false,
+            recovery_codes: 0,
+            passkeys: 1,
+        };
+        assert!(app.step_up_needs_code() && app.any());
+        assert!(!passkey.step_up_needs_code() && passkey.any());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod authenticator;
 mod bad_input;
+mod second_factor;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
