@@ -205,7 +205,7 @@ async function exerciseHandlers() {
   const s2 = db.startSession(db.findUser("new@example.com")!.user.id).accessToken;
   await call("POST", "/api/auth/password", { current_password: "wrong", password: "third-secret" }, s2);
   await call("POST", "/api/auth/password", { current_password: "another-secret", password: "third-secret" }, s2);
-  await call("POST", "/api/auth/password", { current_password: "x", password: "y" });
+  await call("POST", "/api/auth/password", { current_password: "x-secret", password: "y-secret" });
   // plans and billing
   await call("GET", "/api/plan", undefined, s2);
   await call("GET", "/api/plan");
@@ -280,9 +280,11 @@ async function exerciseHandlers() {
   await call("GET", "/api/entitlements");
   // a refusal the server decides, set as a fixture, is checked against the document too
   server.use(
-    refuse("post", "/api/auth/signup", 422, "weak_password", "Password should be at least 6 characters", { once: true }),
+    refuse("post", "/api/auth/signup", 422, "weak_password", "This password is too common. Please choose another one", {
+      once: true,
+    }),
   );
-  await call("POST", "/api/auth/signup", { email: "weak@example.com", password: "abc" });
+  await call("POST", "/api/auth/signup", { email: "weak@example.com", password: "password" });
   await exerciseTeamHandlers(BASE, pw);
   await exerciseDomainJoinHandlers(pw);
   await exerciseMfaHandlers(call, pw);

@@ -7,6 +7,7 @@
 import type { CheckoutOffer, Entitlements, Plan, Subscription, User } from "../lib/api/types";
 import { DEFAULT_PRODUCT } from "../lib/billing/rules";
 import { createTeamStore, teamTables, type TeamStore } from "./teamStore";
+import { mfaTables } from "./mfaState";
 
 /** `signups`: unconfirmed sign-ups of the address; more than one and verifying asks for a password. */
 export type DbUser = { user: User; password: string; signups?: number };
@@ -50,16 +51,6 @@ const newDeviceCode = (userCode: string, input: DeviceCodeInput, requestedAt: nu
   status: "pending" as "pending" | "approved" | "denied",
 });
 
-/** A user's second factors (handlers/mfa.ts): the codes are the fixtures there. */
-export interface MfaRow {
-  pendingSecret: string | null;
-  totp: boolean;
-  recoveryCodes: string[];
-  passkeys: { id: string; credentialId: string; name: string; created_at: string; last_used_at: string | null }[];
-  /** A team of theirs requires a factor. */
-  required: boolean;
-}
-
 const tables = () => ({
   users: new Map<string, DbUser>(),
   tokens: new Map<string, { email: string; kind: "verify" | "reset"; used: boolean; expiresAt: number }>(),
@@ -70,10 +61,7 @@ const tables = () => ({
   entitlements: new Map<string, Answer>(),
   checkoutSessions: new Map<string, { id: string; userId: string; paid: boolean }>(),
   deviceCodes: new Map<string, ReturnType<typeof newDeviceCode>>(),
-  /** Second factors by user id, pending sign-ins by `mfa_token`, WebAuthn challenges by id (handlers/mfa.ts). */
-  mfa: new Map<string, MfaRow>(),
-  mfaTokens: new Map<string, { userId: string; used: boolean }>(),
-  passkeyChallenges: new Map<string, { purpose: "register" | "sign-in"; userId: string | null; name?: string }>(),
+  ...mfaTables(),
   outbox: [] as Mail[],
   /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
   refreshCookie: null as string | null,
@@ -115,7 +103,7 @@ export function createDb() {
       const [stripe_customer_id, subscription_id] = paid ? ["cus_mock", "sub_mock"] : [null, null];
       const dates = { plan_started_at: at, plan_updated_at: at, created_at: at, updated_at: at };
       const stripe = { stripe_customer_id, stripe_subscription_id: subscription_id, subscription_id };
-      const plan = { id: uuid(), user_id, plan_type: paid ? ("monthly" as const) : ("free" as const), status: "active" };
+      const plan = { id: uuid(), user_id, plan_type: paid ? ("monthly" as const) : ("free" as const), status: "active" as const };
       return { ...plan, ...dates, ...stripe, paid, checkout: "available" };
     },
 

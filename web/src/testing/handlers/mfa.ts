@@ -5,8 +5,9 @@
 import { HttpResponse } from "msw";
 import type { MfaMethod } from "../../lib/api/client";
 import type { Passkey } from "../../lib/api/types";
-import { db, type MfaRow } from "../db";
-import { type MockRoute, apiError, authenticate, jsonBody, reauthenticationRequired, sessionResponse } from "./common";
+import { db } from "../db";
+import type { MfaRow } from "../mfaState";
+import { type MockRoute, apiError, authenticate, readBody, reauthenticationRequired, sessionResponse } from "./common";
 
 export const MOCK_TOTP_SECRET = "JBSWY3DPEHPK3PXP";
 export const MOCK_TOTP_CODE = "123456";
@@ -34,7 +35,7 @@ export function seedTotp(email: string) {
 }
 
 async function codeOf(request: Request) {
-  const code = (await jsonBody(request))?.code;
+  const code = (await readBody<"MfaCodeBody">(request)).code as unknown;
   return typeof code === "string" ? code : "";
 }
 
@@ -97,7 +98,7 @@ export async function factorGrant(request: Request, grant: "mfa" | "passkey") {
     if (!pending) return badToken();
     if (!acceptCode(mfaOf(pending.userId), body.code ?? "", true)) return invalidCode(401);
     pending.used = true;
-    return sessionResponse(db.startSession(pending.userId).id);
+    return sessionResponse(db.startSession(pending.userId));
   }
   const challenge = db.passkeyChallenges.get(body.challenge_id ?? "");
   if (!challenge || challenge.purpose !== "sign-in")
@@ -108,7 +109,7 @@ export async function factorGrant(request: Request, grant: "mfa" | "passkey") {
     if (!key || (pending && pending.userId !== userId)) continue;
     key.last_used_at = db.iso(db.now());
     if (pending) pending.used = true;
-    return sessionResponse(db.startSession(userId).id);
+    return sessionResponse(db.startSession(userId));
   }
   return apiError(400, "invalid_passkey", "This passkey is not registered.");
 }

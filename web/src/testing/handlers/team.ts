@@ -54,7 +54,7 @@ export const teamRoutes: MockRoute[] = [
     const target = memberOf(team.id, params.user_id);
     if (!target) return teamNotFound();
     if (!decided.members.find((m) => m.user_id === target.userId)!.may_change_role) return forbiddenRole();
-    target.role = (await readBody<"TeamRoleBody">(request)).role as typeof target.role;
+    target.role = (await readBody<"TeamRoleBody">(request)).role;
     return teamBody(team, userId);
   }),
   teamRoute("post", "/api/team/checkout", "manage_billing", async ({ team, decided }, request) => {

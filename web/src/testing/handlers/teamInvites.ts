@@ -29,7 +29,7 @@ export const teamInviteRoutes: MockRoute[] = [
     const address = email.trim().toLowerCase();
     const seats = db.team.seats(team);
     if (seats.free === 0) return seatsTaken(seats.total);
-    sendInvite(request, db.team.inviteByToken(db.team.invite(team.id, address, role as InviteRow["role"]))!);
+    sendInvite(request, db.team.inviteByToken(db.team.invite(team.id, address, role))!);
     return json({}, 202);
   }),
   teamRoute("post", "/api/team/invites/{id}/resend", "invite", ({ team }, request, params) => {
