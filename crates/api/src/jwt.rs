@@ -1,6 +1,7 @@
 //! Access tokens: EdDSA (Ed25519) JWTs. The key comes from configuration; development generates
 //! one and keeps it under `data/`. The public key is published as a JWKS for the desktop app.
 
+use closewise_core::files::write_private;
 use std::path::Path;
 
 use anyhow::Context;
@@ -143,25 +144,6 @@ impl Keys {
     pub(crate) fn encoding_key(&self) -> &EncodingKey {
         &self.encoding
     }
-}
-
-#[cfg(unix)]
-fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    f.write_all(bytes)?;
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("cannot create {}", path.display()))
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@
 //! | [`sweep`] | deletes expired rows (device and authorization codes, old links, ended sessions' tokens) |
 //! | [`usage`] | entitlements, the desktop app's calls, the Free Trial's meter, operators' grants |
 //! | [`clock`] | "now", manual in tests |
+//! | [`files`] | files the server keeps for itself (signing and encryption keys), owner-only |
 //!
 //! Each service is a struct holding its explicit dependencies, with its own error enum whose
 //! `code()` is the machine code an adapter shows.
@@ -25,6 +26,7 @@ pub mod accounts;
 pub mod billing;
 pub mod budget;
 pub mod clock;
+pub mod files;
 pub mod mail;
 pub mod mfa;
 pub mod passkeys;

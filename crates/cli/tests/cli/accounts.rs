@@ -1,28 +1,9 @@
 //! `users ...` and `plans ...`.
 
-use closewise_core::store::sessions::NewSession;
-use closewise_core::store::{NewMail, Store};
+use closewise_core::store::NewMail;
 use uuid::Uuid;
 
-use crate::helpers::{emails, now, stderr, ACTOR};
-
-async fn sign_in(store: &Store, email: &str) {
-    let user = store.user_by_email(email).await.unwrap().unwrap();
-    store
-        .create_session(&NewSession {
-            id: Uuid::now_v7(),
-            user_id: user.id,
-            refresh_id: Uuid::now_v7(),
-            refresh_hash: &Uuid::now_v7().to_string(),
-            refresh_expires_at: now() + time::Duration::days(30),
-            user_agent: Some("Firefox"),
-            ip: Some("127.0.0.1"),
-            password_entered: true,
-            now: now(),
-        })
-        .await
-        .unwrap();
-}
+use crate::helpers::{emails, now, sign_in, stderr, ACTOR};
 
 both!(
     async fn users_list_filters_unverified_paid_and_recent_accounts(db) {

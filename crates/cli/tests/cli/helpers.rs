@@ -226,3 +226,23 @@ pub fn emails(v: &Value) -> Vec<String> {
 pub fn now() -> time::OffsetDateTime {
     time::OffsetDateTime::now_utc()
 }
+
+/// Starts a live session for `email` (a password sign-in), as the operator's commands see one.
+pub async fn sign_in(store: &Store, email: &str) -> uuid::Uuid {
+    let user = store.user_by_email(email).await.unwrap().unwrap();
+    store
+        .create_session(&closewise_core::store::sessions::NewSession {
+            id: uuid::Uuid::now_v7(),
+            user_id: user.id,
+            refresh_id: uuid::Uuid::now_v7(),
+            refresh_hash: &uuid::Uuid::now_v7().to_string(),
+            refresh_expires_at: now() + time::Duration::days(30),
+            user_agent: Some("Firefox"),
+            ip: Some("127.0.0.1"),
+            password_entered: true,
+            now: now(),
+        })
+        .await
+        .unwrap();
+    user.id
+}

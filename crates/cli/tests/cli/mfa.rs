@@ -1,11 +1,10 @@
 //! `users mfa show|reset` (issue 24): the locked-out customer's second factor, shown and reset.
 
 use closewise_core::mail::{Composer, Template};
-use closewise_core::store::sessions::NewSession;
 use closewise_core::store::Store;
 use uuid::Uuid;
 
-use crate::helpers::{now, stderr};
+use crate::helpers::{now, sign_in, stderr};
 
 /// Gives `email` a confirmed app (the secret's content does not matter here), 10 recovery codes
 /// and a live session.
@@ -27,21 +26,7 @@ async fn enrol(store: &Store, email: &str) -> Uuid {
         .confirm_totp(user.id, 1, &hashes, &mail, now())
         .await
         .unwrap());
-    store
-        .create_session(&NewSession {
-            id: Uuid::now_v7(),
-            user_id: user.id,
-            refresh_id: Uuid::now_v7(),
-            refresh_hash: &Uuid::now_v7().to_string(),
-            refresh_expires_at: now() + time::Duration::days(30),
-            user_agent: Some("Firefox"),
-            ip: Some("127.0.0.1"),
-            password_entered: true,
-            now: now(),
-        })
-        .await
-        .unwrap();
-    user.id
+    sign_in(store, email).await
 }
 
 both!(

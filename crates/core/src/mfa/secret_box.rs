@@ -2,6 +2,7 @@
 //! 96-bit nonce per secret, the account's id as associated data (a ciphertext moved to another
 //! account does not open). Stored as base64(nonce || ciphertext).
 
+use crate::files::write_private;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -102,25 +103,6 @@ impl SecretBox {
                 anyhow::anyhow!("a stored TOTP secret does not open with MFA_ENCRYPTION_KEY")
             })
     }
-}
-
-#[cfg(unix)]
-fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    f.write_all(bytes)?;
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("cannot create {}", path.display()))
 }
 
 #[cfg(test)]
