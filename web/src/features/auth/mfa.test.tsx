@@ -136,4 +136,24 @@ describe("sign-in with a second factor", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
     expect(screen.queryByText(CODE_PROMPT)).not.toBeInTheDocument();
   });
+
+  it("sends a member whose team requires a factor, and who has none, to set one up after signing in", async () => {
+    db.createUser({ email: EMAIL });
+    mfaOf(db.findUser(EMAIL)!.user.id).required = true;
+    const { user, router } = renderApp("/signin");
+    await password(user);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/settings"));
+    expect(router.state.location.hash).toBe("#security");
+    expect(await screen.findByText(/Your team requires two-step verification/)).toBeInTheDocument();
+  });
+
+  it("lets a member whose team requires a factor, and who has one, go where they were going", async () => {
+    db.createUser({ email: EMAIL });
+    seedTotp(EMAIL).required = true;
+    const { user, router } = renderApp("/signin");
+    await password(user);
+    await user.type(await screen.findByLabelText("Authentication code"), MOCK_TOTP_CODE);
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+  });
 });

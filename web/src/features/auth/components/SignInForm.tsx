@@ -9,6 +9,7 @@ import { ApiError, type MfaMethod } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { useResendVerification } from "../../../lib/auth/useResendVerification";
+import { afterSignIn } from "../../../lib/auth/afterSignIn";
 import { AuthCard } from "./AuthCard";
 import { MfaStep } from "./MfaStep";
 import { useEmailParam, useNextPath, withNext } from "./next";
@@ -28,12 +29,19 @@ export function SignInForm() {
   const [needsVerification, setNeedsVerification] = useState(false);
   const { resend, sending } = useResendVerification();
   const [mfa, setMfa] = useState<{ token: string; methods: MfaMethod[] } | null>(null);
-  const signedIn = () => void navigate(target, { replace: true });
+  // Every way of signing in ends signed in; the effect below then leads on (`afterSignIn`).
+  const signedIn = () => undefined;
   const passkey = usePasskeySignIn({ enabled: hydrated && !mfa, onSignedIn: signedIn });
 
-  // Someone already signed in has nothing to do here.
+  // Someone signed in has nothing to do here: on to where they were going, or to set up a factor
+  // their team requires.
   useEffect(() => {
-    if (auth.status === "signedIn" && !busy && !passkey.busy) void navigate(target, { replace: true });
+    if (auth.status !== "signedIn" || busy || passkey.busy) return;
+    let live = true;
+    void afterSignIn(target).then((to) => live && navigate(to, { replace: true }));
+    return () => {
+      live = false;
+    };
   }, [auth.status, busy, passkey.busy, navigate, target]);
 
   async function onSubmit(event: FormEvent) {
@@ -49,7 +57,6 @@ export function SignInForm() {
       await auth.manager.signIn(email.trim(), password);
       track("user_signed_in");
       toast.success("Signed in successfully!");
-      void navigate(target, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.code === "mfa_required" && error.mfa.mfaToken) {
         setPassword("");

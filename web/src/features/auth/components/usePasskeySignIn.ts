@@ -64,6 +64,7 @@ export function usePasskeySignIn({ enabled, onSignedIn }: { enabled: boolean; on
       await finish(false);
     } catch (error) {
       if (!cancelled(error)) toast.error(error instanceof ApiError ? error.message : "An unexpected error occurred");
+    } finally {
       setBusy(false);
     }
   }

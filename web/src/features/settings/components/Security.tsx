@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { Spinner } from "../../../components/ui/Spinner";
 import { useMfaStatus } from "../../../lib/api/queries";
+import { mustSetUpFactor } from "../../../lib/auth/afterSignIn";
 import type { User } from "../../../lib/api/types";
 import { AuthenticatorApp } from "./AuthenticatorApp";
 import { Passkeys } from "./Passkeys";
@@ -14,7 +15,7 @@ export function Security({ user }: { user: User }) {
   const client = useQueryClient();
   const status = useMfaStatus();
   const changed = () => client.invalidateQueries({ queryKey: ["mfa", user.id] });
-  const missing = status.data && status.data.required && !status.data.totp && status.data.passkeys === 0;
+  const missing = mustSetUpFactor(status.data ?? null);
   return (
     <section
       id="security"
