@@ -192,7 +192,7 @@ pub async fn remove(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[utoipa::path(post, path = "/api/auth/passkeys/challenge", tag = "passkeys", request_body = SignInChallengeRequest,
+#[utoipa::path(post, path = "/api/auth/passkeys/challenge", tag = "passkeys", request_body = Option<SignInChallengeRequest>,
     responses((status = 200, body = ChallengeResponse, description = "Request options, user verification preferred"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_json`"),
         (status = 401, body = crate::error::ErrorBody, description = "`invalid_mfa_token`"),
