@@ -21,6 +21,7 @@ mod mfa;
 
 pub use mfa::MfaMethod;
 mod passkeys;
+mod sessions;
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -257,29 +258,6 @@ impl From<DbError> for ApiError {
         } else {
             ApiError::Internal(e.into())
         }
-    }
-}
-
-impl From<SessionError> for ApiError {
-    fn from(e: SessionError) -> Self {
-        let status = match e {
-            SessionError::Database(db) => return db.into(),
-            SessionError::Internal(e) => return e.into(),
-            SessionError::MfaRequired(p) => {
-                return Self::mfa_required(Some(p.mfa_token), &p.methods)
-            }
-            SessionError::InvalidCode | SessionError::InvalidMfaToken => StatusCode::UNAUTHORIZED,
-            SessionError::InvalidCredentials
-            | SessionError::EmailNotConfirmed
-            | SessionError::InvalidScope => StatusCode::BAD_REQUEST,
-            SessionError::VerificationRequired => StatusCode::FORBIDDEN,
-            SessionError::NoSession
-            | SessionError::InvalidRefreshToken
-            | SessionError::RefreshTokenReused
-            | SessionError::InvalidToken
-            | SessionError::NotSignedIn => StatusCode::UNAUTHORIZED,
-        };
-        Self::new(status, e.code(), e.to_string())
     }
 }
 

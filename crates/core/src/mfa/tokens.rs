@@ -133,7 +133,7 @@ impl Mfa {
 
 impl Mfa {
     /// A passkey is the second factor of a presented token: the passkey was verified for the
-    /// token's account (`crate::passkeys`), so the token is spent (single use).
+    /// token's account (by the passkey service), so the token is spent (single use).
     pub async fn spend_for_passkey(&self, presented: &Presented) -> Result<(), MfaError> {
         let spent = self
             .store
