@@ -7,7 +7,14 @@ import { ApiError } from "../../lib/api/client";
 import { useEntitlements, usePlan } from "../../lib/api/queries";
 import type { Product } from "../../lib/api/types";
 import { useAuth } from "../../lib/auth/AuthProvider";
-import { CHECKOUT_MESSAGES, checkoutLabel, checkoutUrls, LOADING_LABEL, SIGNED_OUT_LABEL } from "../../lib/billing/rules";
+import {
+  CHECKOUT_MESSAGES,
+  CHECKOUT_SIGN_IN_TOAST,
+  checkoutLabel,
+  checkoutUrls,
+  LOADING_LABEL,
+  SIGNED_OUT_LABEL,
+} from "../../lib/billing/rules";
 import { redirect } from "../../lib/redirect";
 import { teamPlanName } from "../../lib/team/format";
 import { buttonStyles } from "../ui/Button";
@@ -87,7 +94,7 @@ export function CheckoutButton({ product, className }: { product: Product; class
         to={`/signup?next=${encodeURIComponent(intent)}`}
         onClick={() => {
           track("pricing_interaction", { action: "checkout_click", product: product.id, label: signedOutLabel });
-          toast.error(CHECKOUT_MESSAGES.signIn);
+          toast.error(CHECKOUT_MESSAGES.signIn, { id: CHECKOUT_SIGN_IN_TOAST });
         }}
         className={buttonStyles("primary", className)}
       >

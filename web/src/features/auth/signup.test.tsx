@@ -15,6 +15,17 @@ async function fill(user: ReturnType<typeof renderApp>["user"], email: string, p
 }
 
 describe("Sign up", () => {
+  it("says why when a signed-out checkout brought the visitor here (a full page load from the pricing island)", async () => {
+    renderApp(`/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_monthly")}`);
+    expect(await screen.findByText("Please sign in to continue")).toBeInTheDocument();
+  });
+
+  it("says nothing of checkout on a plain visit", async () => {
+    renderApp("/signup");
+    await screen.findByRole("heading", { level: 1 });
+    expect(screen.queryByText("Please sign in to continue")).not.toBeInTheDocument();
+  });
+
   it("says 'Passwords do not match' first, then 'Password must be at least 6 characters'", async () => {
     const { user } = renderApp("/signup");
     await fill(user, "ana@example.com", "abc", "abd");

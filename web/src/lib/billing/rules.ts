@@ -47,6 +47,9 @@ export function checkoutLabel(offer: CheckoutOffer, mode: CheckoutMode): Checkou
   return mode === "subscription" ? "Start Subscription" : "Buy Now";
 }
 
+/** The id of the "Please sign in to continue" toast, so the click's and the sign-up page's are one. */
+export const CHECKOUT_SIGN_IN_TOAST = "checkout-sign-in";
+
 export const CHECKOUT_MESSAGES = {
   signIn: "Please sign in to continue",
   verify: "Please verify your email address before subscribing",

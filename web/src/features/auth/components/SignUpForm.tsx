@@ -11,6 +11,7 @@ import { ApiError } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../../lib/auth/password";
+import { CHECKOUT_MESSAGES, CHECKOUT_SIGN_IN_TOAST } from "../../../lib/billing/rules";
 import { AuthCard } from "./AuthCard";
 import { useEmailParam, useNextPath, withNext } from "./next";
 import { ResendEmail } from "./ResendEmail";
@@ -78,6 +79,13 @@ export function SignUpForm() {
   const auth = useAuth();
   const navigate = useNavigate();
   const next = useNextPath();
+
+  // A signed-out checkout sent the visitor here (from the pricing island, a full page load that
+  // loses the click's toast): say why, once (the toast's id merges it with the click's own).
+  useEffect(() => {
+    if (next && new URL(next, "http://x").searchParams.has("checkout"))
+      toast.error(CHECKOUT_MESSAGES.signIn, { id: CHECKOUT_SIGN_IN_TOAST });
+  }, [next]);
 
   // Someone already signed in has no account to create (as on /signin).
   useEffect(() => {
