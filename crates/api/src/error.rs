@@ -153,6 +153,11 @@ impl ApiError {
         )
     }
 
+    /// A body that is not JSON at all.
+    pub fn malformed_json(detail: impl std::fmt::Display) -> Self {
+        Self::bad_request("invalid_json", format!("Malformed JSON: {detail}"))
+    }
+
     pub fn invalid_json(detail: impl std::fmt::Display) -> Self {
         Self::bad_request("invalid_json", format!("Invalid request: {detail}"))
     }
@@ -401,9 +406,7 @@ impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
         match rejection {
             JsonRejection::MissingJsonContentType(_) => Self::unsupported_media_type(),
-            JsonRejection::JsonSyntaxError(e) => {
-                Self::bad_request("invalid_json", format!("Malformed JSON: {}", e.body_text()))
-            }
+            JsonRejection::JsonSyntaxError(e) => Self::malformed_json(e.body_text()),
             JsonRejection::JsonDataError(e) => Self::invalid_json(e.body_text()),
             JsonRejection::BytesRejection(e) => e.into(),
             other => Self::bad_request("invalid_json", other.body_text()),

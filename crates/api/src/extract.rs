@@ -12,10 +12,32 @@ use crate::net;
 use crate::state::AppState;
 use closewise_core::sessions::auth_cache::AuthCache;
 
-/// `axum::Json` with rejections turned into `{"error": {...}}` answers.
-#[derive(FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+/// `axum::Json` with rejections turned into `{"error": {...}}` answers. Every body we take is a
+/// JSON object: an array or a scalar is refused (serde would read `[]` as a struct whose fields
+/// all have defaults).
 pub struct AppJson<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for AppJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        let axum::Json(value) = axum::Json::<serde_json::Value>::from_request(req, state).await?;
+        from_object(value).map(AppJson)
+    }
+}
+
+/// A body that must be a JSON object, read into `T`.
+pub fn json_object<T: serde::de::DeserializeOwned>(raw: &[u8]) -> Result<T, ApiError> {
+    let value: serde_json::Value = serde_json::from_slice(raw).map_err(ApiError::malformed_json)?;
+    from_object(value)
+}
+
+fn from_object<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    if !value.is_object() {
+        return Err(ApiError::invalid_json("the body must be a JSON object"));
+    }
+    serde_json::from_value(value).map_err(ApiError::invalid_json)
+}
 
 impl<T: serde::Serialize> axum::response::IntoResponse for AppJson<T> {
     fn into_response(self) -> axum::response::Response {

@@ -90,7 +90,12 @@ fn grant_body<T: serde::de::DeserializeOwned>(
     let parsed = if form {
         serde_urlencoded::from_bytes(body).map_err(|e| e.to_string())
     } else {
-        serde_json::from_slice(body).map_err(|e| e.to_string())
+        serde_json::from_slice::<serde_json::Value>(body)
+            .map_err(|e| e.to_string())
+            .and_then(|v| match v.is_object() {
+                true => serde_json::from_value(v).map_err(|e| e.to_string()),
+                false => Err("the body must be a JSON object".to_string()),
+            })
     };
     parsed.map_err(|e| OAuthError::new("invalid_request", format!("Invalid request: {e}")))
 }

@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use super::common::limit;
 use super::session::{self, Caller};
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::{user_agent, AppJson, AuthUser, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
@@ -208,7 +208,7 @@ pub async fn sign_in_challenge(
     let req: SignInChallengeRequest = if body.iter().all(u8::is_ascii_whitespace) {
         SignInChallengeRequest::default()
     } else {
-        serde_json::from_slice(&body).map_err(ApiError::invalid_json)?
+        crate::extract::json_object(&body)?
     };
     let user = match req.mfa_token.as_deref().filter(|t| !t.is_empty()) {
         Some(token) => {

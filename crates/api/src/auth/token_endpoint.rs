@@ -135,7 +135,7 @@ pub(super) fn require_json(headers: &HeaderMap) -> ApiResult<()> {
 }
 
 pub(super) fn json_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> ApiResult<T> {
-    serde_json::from_slice(body).map_err(ApiError::invalid_json)
+    crate::extract::json_object(body)
 }
 
 /// The password grant, one core call: a session, or `401 mfa_required` with an `mfa_token` for

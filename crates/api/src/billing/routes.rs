@@ -234,7 +234,7 @@ pub(crate) fn portal_request(raw: &[u8]) -> ApiResult<PortalRequest> {
     if raw.iter().all(u8::is_ascii_whitespace) {
         return Ok(PortalRequest::default());
     }
-    serde_json::from_slice(raw).map_err(ApiError::invalid_json)
+    crate::extract::json_object(raw)
 }
 
 impl PortalRequest {

@@ -116,6 +116,14 @@ both!(
         let (status, v) = body(res).await;
         assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_json"), "{v}");
         assert_invalid(grant(&app, json!({ "challenge_id": "nope", "credential": {} })).await, "grant with nothing");
+        // A body that is JSON but not an object is refused, not read as "no fields" (schemathesis
+        // found `[]` accepted by the challenge).
+        for not_an_object in [json!([]), json!("text"), json!(1)] {
+            let (status, v) = challenge(&app, not_an_object.clone()).await;
+            assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_json"), "{not_an_object}: {v}");
+            let (status, v) = body(app.post_auth("/api/auth/passkeys/registration", &token, not_an_object.clone()).await).await;
+            assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_json"), "{not_an_object}: {v}");
+        }
         nothing_registered(&app, &token, "ana@example.com").await;
     }
 );
