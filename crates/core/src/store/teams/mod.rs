@@ -11,6 +11,7 @@ use super::{dispatch, is_unique_violation, Store};
 
 pub mod admin;
 pub mod billing;
+pub mod domains;
 pub mod join;
 pub mod seats;
 

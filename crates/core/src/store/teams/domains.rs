@@ -1,0 +1,135 @@
+//! A team's company domains (migration 0015): claimed, then verified by a DNS TXT record. A domain
+//! is verified by one team at a time (`team_domains_verified_key`); single sign-on and SCIM accept
+//! only addresses at a team's verified domains (`team_for_verified_domain`).
+
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::store::{dispatch, is_unique_violation, Store};
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TeamDomainRow {
+    pub id: Uuid,
+    pub team_id: Uuid,
+    /// Lower case, no trailing dot.
+    pub domain: String,
+    /// The random value of the TXT record `closewise-domain-verification=<txt_token>`.
+    pub txt_token: String,
+    /// `pending` or `verified`.
+    pub status: String,
+    pub created_at: OffsetDateTime,
+    pub verified_at: Option<OffsetDateTime>,
+    pub last_checked_at: Option<OffsetDateTime>,
+    pub last_seen_at: Option<OffsetDateTime>,
+}
+
+const COLUMNS: &str =
+    "id, team_id, domain, txt_token, status, created_at, verified_at, last_checked_at, last_seen_at";
+
+/// A domain just claimed.
+pub struct NewTeamDomain<'a> {
+    pub id: Uuid,
+    pub team_id: Uuid,
+    pub domain: &'a str,
+    pub txt_token: &'a str,
+    pub created_by: Option<Uuid>,
+    pub now: OffsetDateTime,
+}
+
+impl Store {
+    /// Claims `domain` for the team, pending. False when the team claimed it already.
+    pub async fn insert_team_domain(&self, d: &NewTeamDomain<'_>) -> Result<bool, sqlx::Error> {
+        let done = dispatch!(self, |p| sqlx::query(
+            "INSERT INTO team_domains \
+             (id, team_id, domain, txt_token, status, created_by, created_at) \
+             VALUES ($1, $2, $3, $4, 'pending', $5, $6)"
+        )
+        .bind(d.id)
+        .bind(d.team_id)
+        .bind(d.domain)
+        .bind(d.txt_token)
+        .bind(d.created_by)
+        .bind(d.now)
+        .execute(p)
+        .await
+        .map(|_| ()));
+        match done {
+            Ok(()) => Ok(true),
+            Err(e) if is_unique_violation(&e) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The team's domains, by name.
+    pub async fn team_domains(&self, team_id: Uuid) -> Result<Vec<TeamDomainRow>, sqlx::Error> {
+        let sql = format!("SELECT {COLUMNS} FROM team_domains WHERE team_id = $1 ORDER BY domain");
+        dispatch!(self, |p| sqlx::query_as::<_, TeamDomainRow>(&sql)
+            .bind(team_id)
+            .fetch_all(p)
+            .await)
+    }
+
+    /// One of the team's domains; None for another team's or an unknown id.
+    pub async fn team_domain(
+        &self,
+        team_id: Uuid,
+        id: Uuid,
+    ) -> Result<Option<TeamDomainRow>, sqlx::Error> {
+        let sql = format!("SELECT {COLUMNS} FROM team_domains WHERE team_id = $1 AND id = $2");
+        dispatch!(self, |p| sqlx::query_as::<_, TeamDomainRow>(&sql)
+            .bind(team_id)
+            .bind(id)
+            .fetch_optional(p)
+            .await)
+    }
+
+    /// Marks the domain verified (its record seen at `now`). False when another team holds it
+    /// verified already: the claim stays pending.
+    pub async fn mark_team_domain_verified(
+        &self,
+        id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<bool, sqlx::Error> {
+        let done = dispatch!(self, |p| sqlx::query(
+            "UPDATE team_domains SET status = 'verified', \
+             verified_at = COALESCE(verified_at, $2), last_checked_at = $2, last_seen_at = $2 \
+             WHERE id = $1"
+        )
+        .bind(id)
+        .bind(now)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected() == 1));
+        match done {
+            Ok(set) => Ok(set),
+            Err(e) if is_unique_violation(&e) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Removes one of the team's domains. False when there was none.
+    pub async fn delete_team_domain(&self, team_id: Uuid, id: Uuid) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| Ok(sqlx::query(
+            "DELETE FROM team_domains WHERE team_id = $1 AND id = $2"
+        )
+        .bind(team_id)
+        .bind(id)
+        .execute(p)
+        .await?
+        .rows_affected()
+            == 1))
+    }
+
+    /// The team that holds `domain` (lower case) verified, if any.
+    pub async fn team_for_verified_domain(
+        &self,
+        domain: &str,
+    ) -> Result<Option<Uuid>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
+            "SELECT team_id FROM team_domains WHERE domain = $1 AND status = 'verified'"
+        )
+        .bind(domain)
+        .fetch_optional(p)
+        .await)
+    }
+}
