@@ -338,6 +338,7 @@ impl From<AccountError> for ApiError {
             AccountError::NotSignedIn => ApiError::invalid_token(),
             AccountError::MfaRequired { methods } => Self::mfa_required(None, &methods),
             AccountError::StepUpRequired => Self::reauthentication_required(),
+            AccountError::Passkey(e) => e.into(),
             AccountError::InvalidCode | AccountError::InvalidCredentials => {
                 Self::new(StatusCode::UNAUTHORIZED, e.code(), e.to_string())
             }

@@ -86,6 +86,22 @@ impl FromRequestParts<AppState> for AuthUser {
     }
 }
 
+/// The signed-in caller when the request has an Authorization header (`None` without one); a
+/// header whose token is not valid is refused as `AuthUser` refuses it.
+pub async fn optional_user(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<AuthUser>, ApiError> {
+    match bearer(headers) {
+        None => Ok(None),
+        Some(Err(())) => Err(ApiError::invalid_token()),
+        Some(Ok(t)) => authenticate(state, t)
+            .await?
+            .ok_or_else(ApiError::invalid_token)
+            .map(Some),
+    }
+}
+
 /// The caller of a bearer token: valid, unexpired and of a session still active; `None` when
 /// not. A token checked before is answered from the cache (`closewise_core::sessions::auth_cache`) until its `exp` or the
 /// revocation of its session, whichever comes first.

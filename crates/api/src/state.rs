@@ -64,6 +64,13 @@ impl AppState {
             .with_base_url(&settings.base_url)
             .with_webhook_secret(settings.stripe.webhook_secret.clone());
         let mfa = Mfa::new(store.clone(), clock.clone(), mfa_key, mail.clone());
+        let passkeys = Passkeys::new(
+            store.clone(),
+            clock.clone(),
+            mail.clone(),
+            &settings.base_url,
+        )
+        .expect("APP_BASE_URL is an http(s) URL with a host (checked by the configuration)");
         let accounts = Accounts::new(
             store.clone(),
             billing.clone(),
@@ -71,7 +78,8 @@ impl AppState {
             mail.clone(),
             clock.clone(),
             mfa.clone(),
-        );
+        )
+        .with_passkeys(passkeys.clone());
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());
@@ -83,13 +91,6 @@ impl AppState {
         )
         .with_max_pending_devices(settings.device_requests_max_pending)
         .with_signin_mail(mail.clone());
-        let passkeys = Passkeys::new(
-            store.clone(),
-            clock.clone(),
-            mail.clone(),
-            &settings.base_url,
-        )
-        .expect("APP_BASE_URL is an http(s) URL with a host (checked by the configuration)");
         let sessions = Sessions::new(
             store.clone(),
             clock.clone(),

@@ -34,7 +34,7 @@ impl Reauth {
         Ok(step_up_satisfied(
             stamps.password_at,
             stamps.mfa_at,
-            factors.step_up_needs_code(),
+            factors.step_up_needs_factor(),
             self.clock.now(),
         ))
     }

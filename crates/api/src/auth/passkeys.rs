@@ -7,7 +7,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum_extra::extract::CookieJar;
-use closewise_core::passkeys::mfa_token::{mfa_token_account, spend_mfa_token, MfaClient};
+use closewise_core::passkeys::mfa_token::{mfa_token_account, MfaClient};
 use closewise_core::passkeys::{ChallengeOptions, PasskeyError, Passkeys, Purpose};
 use closewise_core::store::passkeys::PasskeyRow;
 use serde::{Deserialize, Serialize};
@@ -140,7 +140,7 @@ pub async fn registration_options(
 }
 
 #[utoipa::path(post, path = "/api/auth/passkeys", tag = "passkeys", request_body = CreateRequest,
-    responses((status = 201, body = PasskeyBody, description = "Registered; the account is mailed"),
+    responses((status = 201, body = PasskeyBody, description = "Registered; the account is mailed; this session counts as having given the factor"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_passkey`: a response that does not verify (another challenge or origin, malformed, registered already); `challenge_expired`; `invalid_passkey_name`; `invalid_json`"),
         (status = 401, body = crate::error::ErrorBody)),
     security(("bearer" = [])))]
@@ -152,6 +152,7 @@ pub async fn create(
     let row = service(&state)
         .register(
             auth.user_id,
+            auth.session_id,
             &body.challenge_id,
             &body.name,
             body.credential,
@@ -193,10 +194,11 @@ pub async fn remove(
 }
 
 #[utoipa::path(post, path = "/api/auth/passkeys/challenge", tag = "passkeys", request_body = Option<SignInChallengeRequest>,
-    responses((status = 200, body = ChallengeResponse, description = "Request options, user verification preferred"),
+    responses((status = 200, body = ChallengeResponse, description = "Request options, user verification preferred. With `mfa_token`: the second factor of that sign-in (its account's passkeys). Else with the bearer token: a `step_up` challenge for `POST /api/auth/reauthenticate`'s `passkey` (the caller's passkeys). Else: a discoverable sign-in"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_json`"),
-        (status = 401, body = crate::error::ErrorBody, description = "`invalid_mfa_token`"),
-        (status = 429, body = crate::error::ErrorBody)))]
+        (status = 401, body = crate::error::ErrorBody, description = "`invalid_mfa_token`; `invalid_token` (a bearer token that is not valid)"),
+        (status = 429, body = crate::error::ErrorBody)),
+    security((), ("bearer" = [])))]
 pub async fn sign_in_challenge(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -210,17 +212,19 @@ pub async fn sign_in_challenge(
     } else {
         crate::extract::json_object(&body)?
     };
-    let user = match req.mfa_token.as_deref().filter(|t| !t.is_empty()) {
+    let (purpose, user) = match req.mfa_token.as_deref().filter(|t| !t.is_empty()) {
         Some(token) => {
             let ip = ip.to_string();
             let client = mfa_client(caller, &ip);
-            Some(mfa_token_account(&state.mfa, token, &client).await?)
+            let user = mfa_token_account(&state.mfa, token, &client).await?;
+            (Purpose::SignIn, Some(user))
         }
-        None => None,
+        None => match crate::extract::optional_user(&state, &headers).await? {
+            Some(auth) => (Purpose::StepUp, Some(auth.user_id)),
+            None => (Purpose::SignIn, None),
+        },
     };
-    let options = service(&state)
-        .request_options(Purpose::SignIn, user)
-        .await?;
+    let options = service(&state).request_options(purpose, user).await?;
     Ok(AppJson(options.into()))
 }
 
@@ -245,16 +249,15 @@ pub(super) async fn passkey_grant(
 ) -> ApiResult<Response> {
     let client = mfa_client(caller, ip);
     let mfa_token = req.mfa_token.as_deref().filter(|t| !t.is_empty());
-    let expected = match mfa_token {
-        Some(token) => Some(mfa_token_account(&state.mfa, token, &client).await?),
-        None => None,
-    };
     let user_id = service(state)
-        .authenticate(Purpose::SignIn, &req.challenge_id, req.credential, expected)
+        .sign_in_answer(
+            &state.mfa,
+            &req.challenge_id,
+            req.credential,
+            mfa_token,
+            &client,
+        )
         .await?;
-    if let Some(token) = mfa_token {
-        spend_mfa_token(&state.mfa, token, user_id, &client).await?;
-    }
     let ua = user_agent(headers);
     let session = state
         .sessions

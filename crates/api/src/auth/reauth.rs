@@ -3,6 +3,7 @@
 //! which asks the core (`closewise_core::reauth`) whether the stamp is recent enough.
 
 use axum::extract::State;
+use closewise_core::accounts::StepUpFactor;
 use closewise_core::reauth::Reauth;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -33,9 +34,25 @@ pub(crate) async fn require_recent_password(state: &AppState, auth: &AuthUser) -
 pub struct ReauthenticateRequest {
     #[serde(default)]
     pub password: String,
-    /// The second factor (a 6-digit app code or a recovery code), required when the account has one.
+    /// The second factor (a 6-digit app code or a recovery code), required when the account has
+    /// one, unless `passkey` gives it.
     #[serde(default)]
     pub code: Option<String>,
+    /// The second factor as a passkey: the answer to a `step_up` challenge
+    /// (`POST /api/auth/passkeys/challenge` with the bearer token). Taken instead of `code`.
+    #[serde(default)]
+    pub passkey: Option<StepUpPasskey>,
+}
+
+/// A passkey's answer to a `step_up` challenge.
+#[derive(Deserialize, ToSchema)]
+pub struct StepUpPasskey {
+    #[serde(default)]
+    pub challenge_id: String,
+    /// `AuthenticationResponseJSON`: the `toJSON()` of what `navigator.credentials.get()` answered.
+    #[schema(value_type = Object)]
+    #[serde(default)]
+    pub credential: serde_json::Value,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -49,8 +66,8 @@ pub struct ReauthenticateResponse {
 
 #[utoipa::path(post, path = "/api/auth/reauthenticate", tag = "auth", request_body = ReauthenticateRequest,
     responses((status = 200, body = ReauthenticateResponse),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_json`"),
-        (status = 401, body = crate::error::ErrorBody, description = "`invalid_credentials`: the password is wrong (counts as a failed sign-in); `mfa_required`: the account has a second factor and no `code` came (`methods` in the error, no `mfa_token`); `invalid_code`: the code is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in`"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_json`; `invalid_passkey`: the passkey answer does not verify (another account's passkey, another challenge; counts as a failed sign-in); `challenge_expired`"),
+        (status = 401, body = crate::error::ErrorBody, description = "`invalid_credentials`: the password is wrong (counts as a failed sign-in); `mfa_required`: the account has a second factor and neither `code` nor `passkey` came (`methods` in the error, no `mfa_token`); `invalid_code`: the code is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in`"),
         (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts`: the same budgets as sign-in")),
     security(("bearer" = [])))]
 #[tracing::instrument(skip_all)]
@@ -61,12 +78,19 @@ pub async fn reauthenticate(
     AppJson(body): AppJson<ReauthenticateRequest>,
 ) -> ApiResult<AppJson<ReauthenticateResponse>> {
     let budget = super::account::SigninBudget::new(&state, ip);
+    let factor = match body.passkey {
+        Some(p) => Some(StepUpFactor::Passkey {
+            challenge_id: p.challenge_id,
+            credential: p.credential,
+        }),
+        None => body.code.as_deref().map(StepUpFactor::Code),
+    };
     let until = state
         .accounts
         .reauthenticate(
             super::account::caller(&auth),
             &body.password,
-            body.code.as_deref(),
+            factor,
             &budget,
         )
         .await??;

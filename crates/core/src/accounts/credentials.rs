@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 
 use crate::mail::Template;
 use crate::mfa::MfaError;
+use crate::passkeys::{PasskeyError, Purpose};
 use crate::reauth::Reauth;
 use crate::store::UserRow;
 
@@ -32,7 +33,7 @@ impl Accounts {
                 .factors(user.id)
                 .await
                 .map_err(mfa_error)?
-                .step_up_needs_code();
+                .step_up_needs_factor();
             if has_factor && !reauth.is_recent(caller.session_id).await? {
                 return Err(AccountError::StepUpRequired);
             }
@@ -93,15 +94,16 @@ impl Accounts {
     }
 
     /// Opens the caller's re-authentication window with its password and, when the account has
-    /// a second factor, its `code` (a TOTP or recovery code; one more check of `budget`): answers
-    /// when the window closes. Without the code of such an account: `MfaRequired`, and the
-    /// session is not stamped.
+    /// a second factor, that factor (`factor`: a TOTP or recovery code, or a passkey's answer to a
+    /// `step_up` challenge issued to the caller; one more check of `budget`): answers when the
+    /// window closes. Without a factor from such an account: `MfaRequired`, and the session is
+    /// not stamped; a wrong one: `InvalidCode` or the passkey's refusal.
     #[tracing::instrument(skip_all)]
     pub async fn reauthenticate<B: PasswordBudget>(
         &self,
         caller: Caller,
         password: &str,
-        code: Option<&str>,
+        factor: Option<StepUpFactor<'_>>,
         budget: &B,
     ) -> Checked<OffsetDateTime, B::Refusal> {
         let user = match self.verify_password(caller, password, budget).await? {
@@ -111,8 +113,8 @@ impl Accounts {
         };
         let factors = self.mfa.factors(user.id).await.map_err(mfa_error)?;
         let reauth = Reauth::new(self.store.clone(), self.clock.clone());
-        if factors.step_up_needs_code() {
-            let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
+        if factors.step_up_needs_factor() {
+            let Some(factor) = factor.filter(|f| !f.is_empty()) else {
                 return Err(AccountError::MfaRequired {
                     methods: factors.methods(),
                 });
@@ -121,10 +123,7 @@ impl Accounts {
                 Ok(spent) => spent,
                 Err(refusal) => return Ok(Err(refusal)),
             };
-            self.mfa
-                .check_code(user.id, &user.email, code, false)
-                .await
-                .map_err(mfa_error)?;
+            self.check_factor(&user, factor).await?;
             budget.refund(spent).await;
             reauth
                 .stamp_factor(caller.session_id, caller.user_id)
@@ -132,6 +131,55 @@ impl Accounts {
         }
         reauth.stamp(caller.session_id, caller.user_id).await?;
         Ok(Ok(reauth_until(self.clock.now())))
+    }
+
+    async fn check_factor(
+        &self,
+        user: &UserRow,
+        factor: StepUpFactor<'_>,
+    ) -> Result<(), AccountError> {
+        match factor {
+            StepUpFactor::Code(code) => self
+                .mfa
+                .check_code(user.id, &user.email, code, false)
+                .await
+                .map(|_| ())
+                .map_err(mfa_error),
+            StepUpFactor::Passkey {
+                challenge_id,
+                credential,
+            } => {
+                let passkeys = self.passkeys.as_ref().ok_or_else(|| {
+                    AccountError::Passkey(PasskeyError::InvalidPasskey(
+                        "passkeys are not configured",
+                    ))
+                })?;
+                passkeys
+                    .authenticate(Purpose::StepUp, &challenge_id, credential, Some(user.id))
+                    .await?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The second factor a re-authentication presents.
+#[derive(Debug, Clone)]
+pub enum StepUpFactor<'a> {
+    /// A TOTP or recovery code.
+    Code(&'a str),
+    /// A passkey's answer (`AuthenticationResponseJSON`) to a `step_up` challenge issued to the
+    /// caller.
+    Passkey {
+        challenge_id: String,
+        credential: serde_json::Value,
+    },
+}
+
+impl StepUpFactor<'_> {
+    /// A blank code is no factor at all (the form's empty field).
+    fn is_empty(&self) -> bool {
+        matches!(self, StepUpFactor::Code(c) if c.trim().is_empty())
     }
 }
 

@@ -22,10 +22,12 @@ use crate::billing::{Billing, BillingError};
 use crate::clock::Clock;
 use crate::mail::Composer;
 use crate::mfa::Mfa;
+use crate::passkeys::{PasskeyError, Passkeys};
 use crate::password::Hasher;
 use crate::store::Store;
 
 pub use crate::budget::PasswordBudget;
+pub use credentials::StepUpFactor;
 pub use deletion::{AccountDeletion, Deletion};
 pub use email_links::Link;
 pub use verification::{confirm_by_operator, Verified};
@@ -70,6 +72,9 @@ pub enum AccountError {
     /// A re-authentication whose second-factor code is wrong, replayed or malformed.
     #[error("That code is not valid. Check your authenticator app and try again.")]
     InvalidCode,
+    /// A re-authentication whose passkey answer does not verify (or whose challenge expired).
+    #[error(transparent)]
+    Passkey(#[from] PasskeyError),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     /// Hashing failed: a fault of ours.
@@ -92,6 +97,7 @@ impl AccountError {
             AccountError::MfaRequired { .. } => "mfa_required",
             AccountError::InvalidCode => "invalid_code",
             AccountError::StepUpRequired => "reauthentication_required",
+            AccountError::Passkey(e) => e.code(),
             AccountError::Database(_) | AccountError::Internal(_) => "internal",
         }
     }
@@ -131,6 +137,8 @@ pub struct Accounts {
     deletion: AccountDeletion,
     /// The second factor re-authentication asks for when the account has one.
     mfa: Mfa,
+    /// A passkey as that factor (`with_passkeys`); without it a passkey answer is refused.
+    passkeys: Option<Passkeys>,
 }
 
 impl Accounts {
@@ -144,11 +152,18 @@ impl Accounts {
     ) -> Self {
         Accounts {
             mfa,
+            passkeys: None,
             deletion: AccountDeletion::new(store.clone(), billing),
             store,
             hasher,
             mail,
             clock,
         }
+    }
+
+    /// Lets re-authentication take a passkey as the second factor.
+    pub fn with_passkeys(mut self, passkeys: Passkeys) -> Self {
+        self.passkeys = Some(passkeys);
+        self
     }
 }

@@ -132,6 +132,13 @@ impl Mfa {
 }
 
 impl Mfa {
+    /// A wrong second factor other than a code (a passkey answer that does not verify) presented
+    /// with the token: it counts against the token as a wrong code does (the fifth voids it).
+    pub async fn count_failure(&self, presented: &Presented) -> Result<(), MfaError> {
+        self.store.mfa_token_failed(presented.row.id).await?;
+        Ok(())
+    }
+
     /// A passkey is the second factor of a presented token: the passkey was verified for the
     /// token's account (by the passkey service), so the token is spent (single use).
     pub async fn spend_for_passkey(&self, presented: &Presented) -> Result<(), MfaError> {

@@ -13,7 +13,7 @@
 //! |---|---|
 //! | `webauthn` | verifying registration and authentication responses (pure) |
 //! | `options` | the creation and request options, WebAuthn L3 JSON |
-//! | `mfa_token` | the second-factor path's `mfa_token` (STUB until branch `mfa-totp` lands) |
+//! | `mfa_token` | a passkey as the second factor of a password sign-in's `mfa_token` |
 //! | `error` | what the flows refuse |
 
 mod error;
@@ -147,11 +147,13 @@ impl Passkeys {
     }
 
     /// Verifies the browser's answer to a registration challenge of `user_id` and stores the
-    /// passkey, mailing the account. A credential registered already (here or to another
-    /// account) is refused and nothing changes.
+    /// passkey, mailing the account; the session `session_id` that registered it has given the
+    /// factor (as confirming an app does), so its step-up window stays open. A credential
+    /// registered already (here or to another account) is refused and nothing changes.
     pub async fn register(
         &self,
         user_id: Uuid,
+        session_id: Uuid,
         challenge_id: &str,
         name: &str,
         credential: serde_json::Value,
@@ -190,6 +192,7 @@ impl Passkeys {
         if !self.store.insert_passkey(&row, &mail).await? {
             return Err(PasskeyError::invalid("credential registered already"));
         }
+        self.store.stamp_mfa(session_id, user_id, now).await?;
         Ok(row)
     }
 

@@ -48,12 +48,10 @@ impl Factors {
         self.totp || self.passkeys > 0
     }
 
-    /// Whether step-up (re-authentication) asks for the factor: a code can be given there, a
-    /// passkey cannot yet (no passkey step-up), so an account whose only factor is a passkey steps
-    /// up with its password, as before it had one, rather than being locked out of sensitive
-    /// actions.
-    pub fn step_up_needs_code(&self) -> bool {
-        self.totp
+    /// Whether step-up (re-authentication) asks for the factor: any enrolled factor, given there
+    /// as an app or recovery code or as a passkey assertion (a `step_up` challenge).
+    pub fn step_up_needs_factor(&self) -> bool {
+        self.any()
     }
 
     /// The methods a code step offers, in the order the page shows them.
@@ -176,7 +174,7 @@ mod tests {
     }
 
     #[test]
-    fn step_up_asks_a_code_of_an_app_not_of_a_passkey() {
+    fn step_up_asks_for_any_enrolled_factor() {
         let app = Factors {
             totp: true,
             recovery_codes: 10,
@@ -187,8 +185,14 @@ mod tests {
             recovery_codes: 0,
             passkeys: 1,
         };
-        assert!(app.step_up_needs_code() && app.any());
-        assert!(!passkey.step_up_needs_code() && passkey.any());
+        assert!(app.step_up_needs_factor());
+        assert!(passkey.step_up_needs_factor());
+        let codes_only = Factors {
+            totp: false,
+            recovery_codes: 3,
+            passkeys: 0,
+        };
+        assert!(!codes_only.step_up_needs_factor());
     }
 
     #[test]

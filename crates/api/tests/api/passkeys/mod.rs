@@ -5,6 +5,7 @@
 mod authenticator;
 mod bad_input;
 mod second_factor;
+mod step_up;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -177,7 +178,11 @@ both!(
         assert_eq!((status, error_code(&v)), (StatusCode::FORBIDDEN, "reauthentication_required"), "{v}");
         assert_eq!(list(&app, &token).await.len(), 1);
 
-        let (status, v) = body(app.post_auth("/api/auth/reauthenticate", &token, json!({ "password": PASSWORD })).await).await;
+        // The account has a passkey now: step-up asks for it as well as the password.
+        let (_, c) = body(app.post_auth("/api/auth/passkeys/challenge", &token, json!({})).await).await;
+        let passkey = json!({ "challenge_id": c["challenge_id"], "credential": authn.sign_in(&c["options"]) });
+        let req = json!({ "password": PASSWORD, "passkey": passkey });
+        let (status, v) = body(app.post_auth("/api/auth/reauthenticate", &token, req).await).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         let (status, _) = remove(&app, &token, id).await;
         assert_eq!(status, StatusCode::NO_CONTENT);

@@ -54,3 +54,55 @@ both!(
         assert_eq!((status, error_code(&v)), (StatusCode::UNAUTHORIZED, "invalid_mfa_token"), "{v}");
     }
 );
+
+both!(
+    async fn five_passkey_answers_that_do_not_verify_void_the_mfa_token(app) {
+        let token = signed_in(&app, "pk5@example.com").await;
+        let mut authn = our_authenticator(&app);
+        register(&app, &token, &mut authn, "Mine").await;
+        let other = signed_in(&app, "pk5other@example.com").await;
+        let mut other_authn = our_authenticator(&app);
+        register(&app, &other, &mut other_authn, "Theirs").await;
+        let (_, v) = password_sign_in(&app, "pk5@example.com").await;
+        let mfa_token = v["error"]["mfa_token"].as_str().unwrap().to_string();
+        for attempt in 1..=5 {
+            let (status, c) = challenge(&app, json!({ "mfa_token": mfa_token })).await;
+            assert_eq!(status, StatusCode::OK, "attempt {attempt}: {c}");
+            let foreign = other_authn.sign_in(&c["options"]);
+            let req = json!({ "challenge_id": c["challenge_id"], "credential": foreign, "mfa_token": mfa_token });
+            let (status, v) = grant(&app, req).await;
+            assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_passkey"), "attempt {attempt}: {v}");
+        }
+        // Void: the right passkey (on a challenge issued before) no longer finishes it.
+        let (status, v) = challenge(&app, json!({ "mfa_token": mfa_token })).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::UNAUTHORIZED, "invalid_mfa_token"), "{v}");
+        let (_, c) = challenge(&app, json!({})).await;
+        let req = json!({ "challenge_id": c["challenge_id"], "credential": authn.sign_in(&c["options"]), "mfa_token": mfa_token });
+        let (status, v) = grant(&app, req).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::UNAUTHORIZED, "invalid_mfa_token"), "{v}");
+    }
+);
+
+both!(
+    async fn a_wrong_passkey_and_wrong_codes_share_the_tokens_five_attempts(app) {
+        let (token, _, _) = crate::mfa::enrolled(&app, "mixed@example.com").await;
+        let mut authn = our_authenticator(&app);
+        register(&app, &token, &mut authn, "Mine").await;
+        let other = signed_in(&app, "mixedother@example.com").await;
+        let mut other_authn = our_authenticator(&app);
+        register(&app, &other, &mut other_authn, "Theirs").await;
+        let (_, v) = password_sign_in(&app, "mixed@example.com").await;
+        let mfa_token = v["error"]["mfa_token"].as_str().unwrap().to_string();
+        for _ in 0..4 {
+            let req = json!({ "mfa_token": mfa_token, "code": "000000" });
+            let (status, v) = body(app.post("/api/auth/token?grant_type=mfa", req).await).await;
+            assert_eq!((status, error_code(&v)), (StatusCode::UNAUTHORIZED, "invalid_code"), "{v}");
+        }
+        let (_, c) = challenge(&app, json!({ "mfa_token": mfa_token })).await;
+        let req = json!({ "challenge_id": c["challenge_id"], "credential": other_authn.sign_in(&c["options"]), "mfa_token": mfa_token });
+        let (status, _) = grant(&app, req).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        let (status, v) = challenge(&app, json!({ "mfa_token": mfa_token })).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::UNAUTHORIZED, "invalid_mfa_token"), "the fifth failure voids it: {v}");
+    }
+);
