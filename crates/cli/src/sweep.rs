@@ -31,13 +31,16 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
         .await?;
     println!(
         "Swept {}: {} device request(s), {} authorization code(s), {} e-mail link(s), \
-         {} refresh token(s) of ended sessions, {} rate-limit window(s).",
+         {} refresh token(s) of ended sessions, {} rate-limit window(s), \
+         {} passkey challenge(s), {} second-factor sign-in token(s).",
         ctx.target,
         report.device_codes,
         report.oauth_codes,
         report.email_tokens,
         report.session_tokens,
-        report.rate_limits
+        report.rate_limits,
+        report.webauthn_challenges,
+        report.mfa_tokens
     );
     Ok(())
 }

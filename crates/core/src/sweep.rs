@@ -1,6 +1,6 @@
 //! The sweeper: deletes the rows that have stopped working — expired device sign-in requests and
-//! authorization codes, old e-mail links, the refresh tokens of sessions that are over, ended
-//! rate-limit windows — by the domain's rules (`closewise_domain::sweep`, which also lists what
+//! authorization codes, old e-mail links, the refresh tokens of sessions that are over, expired
+//! passkey challenges and second-factor sign-in tokens, ended rate-limit windows — by the domain's rules (`closewise_domain::sweep`, which also lists what
 //! is never deleted). The API runs it every `SWEEP_INTERVAL_SECS` (`run`); operators run it once
 //! with `closewise db sweep`. One `sweep(now)` does everything, each table by its store method.
 //!
@@ -28,6 +28,8 @@ pub struct SweepReport {
     pub email_tokens: u64,
     pub session_tokens: u64,
     pub rate_limits: u64,
+    pub webauthn_challenges: u64,
+    pub mfa_tokens: u64,
 }
 
 impl SweepReport {
@@ -37,6 +39,8 @@ impl SweepReport {
             + self.email_tokens
             + self.session_tokens
             + self.rate_limits
+            + self.webauthn_challenges
+            + self.mfa_tokens
     }
 }
 
@@ -64,6 +68,11 @@ impl Sweeper {
                 .sweep_session_tokens(before.session_tokens)
                 .await?,
             rate_limits: self.store.rate_sweep(now.unix_timestamp()).await?,
+            webauthn_challenges: self
+                .store
+                .sweep_webauthn_challenges(before.webauthn_challenges)
+                .await?,
+            mfa_tokens: self.store.sweep_mfa_tokens(before.mfa_tokens).await?,
         };
         if report.total() > 0 {
             tracing::info!(?report, "swept expired rows");

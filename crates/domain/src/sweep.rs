@@ -10,6 +10,8 @@
 //! | password-reset link | expired | [`EMAIL_TOKEN_RETENTION`]: a late click hears "expired" / "used" |
 //! | verification link | expired, and its account confirmed | [`EMAIL_TOKEN_RETENTION`] |
 //! | refresh tokens of a session | the session revoked, or its newest token expired | [`SESSION_TOKENS_RETENTION`] |
+//! | passkey (WebAuthn) challenge | expired, answered or not | [`WEBAUTHN_CHALLENGE_RETENTION`]: a late answer still hears `challenge_expired` |
+//! | second-factor sign-in token (`mfa_token`) | expired, spent or not | [`MFA_TOKEN_RETENTION`] |
 //!
 //! Kept for good: sessions (the account's sign-in history), calls, grants, the audit trail,
 //! webhook events, sent mail, team invites (expired ones are listed and can be resent) and join
@@ -22,6 +24,8 @@ pub const DEVICE_CODE_RETENTION: Duration = Duration::hours(1);
 pub const AUTH_CODE_RETENTION: Duration = Duration::days(1);
 pub const EMAIL_TOKEN_RETENTION: Duration = Duration::days(7);
 pub const SESSION_TOKENS_RETENTION: Duration = Duration::days(7);
+pub const WEBAUTHN_CHALLENGE_RETENTION: Duration = Duration::hours(1);
+pub const MFA_TOKEN_RETENTION: Duration = Duration::hours(1);
 
 /// The default time between two sweeps (`SWEEP_INTERVAL_SECS`).
 pub const DEFAULT_SWEEP_INTERVAL_SECS: u64 = 300;
@@ -39,6 +43,8 @@ pub struct Cutoffs {
     pub auth_codes: OffsetDateTime,
     pub email_tokens: OffsetDateTime,
     pub session_tokens: OffsetDateTime,
+    pub webauthn_challenges: OffsetDateTime,
+    pub mfa_tokens: OffsetDateTime,
 }
 
 pub fn cutoffs(now: OffsetDateTime) -> Cutoffs {
@@ -47,6 +53,8 @@ pub fn cutoffs(now: OffsetDateTime) -> Cutoffs {
         auth_codes: now - AUTH_CODE_RETENTION,
         email_tokens: now - EMAIL_TOKEN_RETENTION,
         session_tokens: now - SESSION_TOKENS_RETENTION,
+        webauthn_challenges: now - WEBAUTHN_CHALLENGE_RETENTION,
+        mfa_tokens: now - MFA_TOKEN_RETENTION,
     }
 }
 
@@ -69,6 +77,8 @@ mod tests {
         assert_eq!(c.auth_codes, T0 - Duration::days(1));
         assert_eq!(c.email_tokens, T0 - Duration::days(7));
         assert_eq!(c.session_tokens, T0 - Duration::days(7));
+        assert_eq!(c.webauthn_challenges, T0 - Duration::hours(1));
+        assert_eq!(c.mfa_tokens, T0 - Duration::hours(1));
     }
 
     #[test]

@@ -184,3 +184,35 @@ both!(
         assert_eq!(status, StatusCode::OK, "open again: {v}");
     }
 );
+
+both!(
+    async fn expired_passkey_challenges_and_mfa_tokens_go_an_hour_after_they_expire(app) {
+        crate::mfa::enrolled(&app, "swept2fa@example.com").await;
+        let signin = json!({ "email": "swept2fa@example.com", "password": PASSWORD });
+        let (status, v) = body(app.post("/api/auth/token?grant_type=password", signin.clone()).await).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::UNAUTHORIZED, "mfa_required"), "{v}");
+        let (status, v) = body(app.post("/api/auth/passkeys/challenge", json!({})).await).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let challenges = || count(&app, "SELECT COUNT(*) FROM webauthn_challenges");
+        let tokens = || count(&app, "SELECT COUNT(*) FROM mfa_tokens");
+        assert_eq!((challenges().await, tokens().await), (1, 1));
+
+        // Expired 25 minutes ago: still within the hour a late answer hears `challenge_expired`.
+        let sweeper = Sweeper::new(app.state.store.clone(), app.state.clock.clone());
+        app.advance(Duration::minutes(30));
+        let report = sweeper.sweep(app.state.clock.now()).await.unwrap();
+        assert_eq!((report.webauthn_challenges, report.mfa_tokens), (0, 0), "{report:?}");
+
+        app.advance(Duration::hours(1));
+        // Live ones made now stay.
+        let (status, _) = body(app.post("/api/auth/passkeys/challenge", json!({})).await).await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, _) = body(app.post("/api/auth/token?grant_type=password", signin).await).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let report = sweeper.sweep(app.state.clock.now()).await.unwrap();
+        assert_eq!((report.webauthn_challenges, report.mfa_tokens), (1, 1), "{report:?}");
+        assert_eq!((challenges().await, tokens().await), (1, 1), "the live ones stay");
+        let again = sweeper.sweep(app.state.clock.now()).await.unwrap();
+        assert_eq!(again.total(), 0, "idempotent: {again:?}");
+    }
+);

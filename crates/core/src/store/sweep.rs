@@ -83,6 +83,29 @@ impl Store {
         )
     }
 
+    /// Passkey challenges that expired before `before`, answered or not.
+    pub async fn sweep_webauthn_challenges(
+        &self,
+        before: OffsetDateTime,
+    ) -> Result<u64, sqlx::Error> {
+        delete_batches!(
+            self,
+            "webauthn_challenges",
+            "SELECT id FROM webauthn_challenges WHERE expires_at < $1 LIMIT $2",
+            before
+        )
+    }
+
+    /// Second-factor sign-in tokens (`mfa_token`) that expired before `before`, spent or not.
+    pub async fn sweep_mfa_tokens(&self, before: OffsetDateTime) -> Result<u64, sqlx::Error> {
+        delete_batches!(
+            self,
+            "mfa_tokens",
+            "SELECT id FROM mfa_tokens WHERE expires_at < $1 LIMIT $2",
+            before
+        )
+    }
+
     /// Device requests still waiting for a decision at `now`, counted up to `up_to` (the cap: the
     /// count never needs to read further).
     pub async fn pending_device_codes(
