@@ -6,7 +6,7 @@ use closewise_domain::passkeys::{RelyingParty, CHALLENGE_TTL};
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use super::webauthn::{b64_encode, EDDSA, ES256};
+use super::webauthn::{b64_encode, EDDSA, ES256, RS256};
 use crate::store::passkeys::PasskeyRow;
 use crate::store::UserRow;
 
@@ -52,6 +52,7 @@ pub fn creation(
         "pubKeyCredParams": [
             { "type": "public-key", "alg": ES256 },
             { "type": "public-key", "alg": EDDSA },
+            { "type": "public-key", "alg": RS256 },
         ],
         "timeout": timeout_ms(),
         "excludeCredentials": descriptors(existing),

@@ -2,7 +2,8 @@
 //! party: the browser's JSON (`PublicKeyCredential.toJSON()`, binary fields base64url) checked
 //! against the challenge we issued, our origin and RP id, and the credential's public key.
 //! Attestation "none" only (we ask for none: we do not need to know the authenticator's make);
-//! ES256 (COSE -7) and EdDSA (COSE -8) keys. Pure: no I/O, no clock.
+//! ES256 (COSE -7), EdDSA (COSE -8) and RS256 (COSE -257, RSASSA-PKCS1-v1_5 with SHA-256, at
+//! least 2048 bits: Windows Hello's) keys. Pure: no I/O, no clock.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -14,6 +15,9 @@ use sha2::{Digest, Sha256};
 /// COSE algorithm identifiers we accept, in order of preference.
 pub const ES256: i64 = -7;
 pub const EDDSA: i64 = -8;
+pub const RS256: i64 = -257;
+/// The smallest RSA modulus we accept, in bits.
+const RSA_MIN_BITS: usize = 2048;
 
 const FLAG_UP: u8 = 0x01;
 const FLAG_UV: u8 = 0x04;
@@ -223,6 +227,21 @@ fn bytes(v: Option<&Value>) -> Option<&[u8]> {
 enum PublicKey {
     Es256(p256::ecdsa::VerifyingKey),
     EdDsa(ed25519_dalek::VerifyingKey),
+    Rs256(rsa::RsaPublicKey),
+}
+
+/// An RSA key (COSE kty 3): n at -1, e at -2, big-endian.
+fn rsa_key(map: &[(Value, Value)]) -> Result<PublicKey, Invalid> {
+    let (Some(n), Some(e)) = (bytes(map_get(map, -1)), bytes(map_get(map, -2))) else {
+        return Err(Invalid("RSA key without n or e"));
+    };
+    let n = rsa::BigUint::from_bytes_be(n);
+    if n.bits() < RSA_MIN_BITS {
+        return Err(Invalid("RSA key under 2048 bits"));
+    }
+    rsa::RsaPublicKey::new(n, rsa::BigUint::from_bytes_be(e))
+        .map(PublicKey::Rs256)
+        .map_err(|_| Invalid("bad RSA key"))
 }
 
 fn public_key(cose: &[u8]) -> Result<PublicKey, Invalid> {
@@ -258,6 +277,7 @@ fn public_key(cose: &[u8]) -> Result<PublicKey, Invalid> {
                 .map(PublicKey::EdDsa)
                 .map_err(|_| Invalid("bad Ed25519 key"))
         }
+        (Some(3), Some(RS256), _) => rsa_key(&map),
         _ => Err(Invalid("unsupported key type or algorithm")),
     }
 }
@@ -270,6 +290,13 @@ fn verify_signature(key: &PublicKey, message: &[u8], signature: &[u8]) -> Result
             .is_ok_and(|s| k.verify(message, &s).is_ok()),
         PublicKey::EdDsa(k) => ed25519_dalek::Signature::from_slice(signature)
             .is_ok_and(|s| k.verify_strict(message, &s).is_ok()),
+        PublicKey::Rs256(k) => k
+            .verify(
+                rsa::Pkcs1v15Sign::new::<Sha256>(),
+                &Sha256::digest(message),
+                signature,
+            )
+            .is_ok(),
     };
     ok.then_some(()).ok_or(Invalid("bad signature"))
 }
@@ -348,3 +375,7 @@ pub fn verify_assertion(
 #[cfg(test)]
 #[path = "webauthn_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "webauthn_rs256_tests.rs"]
+mod rs256_tests;
