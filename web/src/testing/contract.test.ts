@@ -156,6 +156,10 @@ async function exerciseDomainJoinHandlers(pw: string) {
   await call("POST", `/api/team/join-requests/${second!.id}/deny`, undefined, owner);
   await call("POST", `/api/team/join-requests/${second!.id}/deny`, undefined, owner);
   await call("PUT", "/api/team/domain-join", { domain: null }, owner);
+  await call("PUT", "/api/team/mfa-policy", { required: true }, member);
+  await call("PUT", "/api/team/mfa-policy", { required: true }, owner);
+  await call("GET", "/api/team", undefined, member);
+  await call("PUT", "/api/team/mfa-policy", { required: false }, owner);
 }
 
 /** Drives every handler through its success and error answers. */

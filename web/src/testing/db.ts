@@ -74,9 +74,11 @@ const reviver = (_key: string, value: unknown) =>
 
 export function createDb() {
   const emailOf = (userId: string): string | undefined => db.userById(userId)?.user.email;
+  const hasFactor = (userId: string): boolean => Boolean(db.mfa.get(userId)?.totp || db.mfa.get(userId)?.passkeys.length);
+  const deps = { uuid, iso, emailOf: (u: string): string | undefined => emailOf(u), hasFactor };
   const db = {
     ...tables(),
-    team: createTeamStore({ now: (): number => db.now(), uuid, iso, emailOf: (u: string): string | undefined => emailOf(u) }),
+    team: createTeamStore({ now: (): number => db.now(), ...deps }),
     accessTtlSeconds: 3600,
     now: () => Date.now(),
     reset: (): void => void Object.assign(db, tables(), { accessTtlSeconds: 3600, now: () => Date.now() }, db.team.reset()),

@@ -10,9 +10,10 @@ export type RoleFixture = { may: TeamPermissions; invite_roles: InviteRole[]; re
 export type TeamRoles = Record<TeamRole, RoleFixture>;
 
 const NO = { rename: false, invite: false, approve_join: false, configure_domain_join: false, leave: true, transfer: false };
-const NOTHING: TeamPermissions = { ...NO, delete: false, manage_billing: false, buy_seats: false, change_seats: false };
+const NOT_BILLING = { delete: false, manage_billing: false, buy_seats: false, change_seats: false, require_mfa: false };
+const NOTHING: TeamPermissions = { ...NO, ...NOT_BILLING };
 const OWNS = { ...NOTHING, rename: true, invite: true, approve_join: true, configure_domain_join: true, leave: false };
-const OWNER: TeamPermissions = { ...OWNS, transfer: true, delete: true, manage_billing: true };
+const OWNER: TeamPermissions = { ...OWNS, transfer: true, delete: true, manage_billing: true, require_mfa: true };
 const ALL: TeamRole[] = ["admin", "member"];
 const owner = (may: TeamPermissions): RoleFixture => ({ may, invite_roles: ["member", "admin"], removes: ALL, reroles: ALL });
 /** Fixtures of what the server answers each role of a team without a subscription, and of a paid one. */
@@ -27,7 +28,8 @@ type Stamp = number | null;
 /** `answers`: fields of the answer by the viewer's role or e-mail; `seats`: 0 before checkout. */
 type TeamFixtures = { roles: TeamRoles; answers: Record<string, Partial<Team>> };
 type TeamBilling = { seats: number; subscription: TeamSubscription | null; customerId: string | null };
-export type TeamRow = TeamFixtures & TeamBilling & { id: string; name: string; ownerId: string; joinDomain: string | null };
+type TeamRules = { joinDomain: string | null; requireMfa?: boolean };
+export type TeamRow = TeamFixtures & TeamBilling & TeamRules & { id: string; name: string; ownerId: string };
 export type MemberRow = { teamId: string; userId: string; role: TeamRole; joinedAt: number };
 type InviteDates = { createdAt: number; expiresAt: number; lastSentAt: number } & Record<
   "acceptedAt" | "declinedAt" | "revokedAt",
@@ -62,9 +64,10 @@ export const teamTables = () => ({
   portalDown: false,
 });
 
-type Deps = { now: () => number; uuid: () => string; iso: (ms: number) => string; emailOf: (id: string) => string | undefined };
+type Lookups = { emailOf: (id: string) => string | undefined; hasFactor: (id: string) => boolean };
+type Deps = { now: () => number; uuid: () => string; iso: (ms: number) => string } & Lookups;
 
-export function createTeamStore({ now, uuid, iso, emailOf }: Deps) {
+export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
   const store = {
     ...teamTables(),
     reset: () => void Object.assign(store, teamTables()),
@@ -89,7 +92,8 @@ export function createTeamStore({ now, uuid, iso, emailOf }: Deps) {
       const { id, name, subscription, joinDomain: join_domain } = team;
       const members = store.membersOf(team.id).map((m) => {
         const [user_id, email, joined_at] = [m.userId, emailOf(m.userId) ?? "", iso(m.joinedAt)];
-        return { user_id, email, role: m.role, joined_at, calls_this_month: 0, may_remove: removes.includes(m.role) };
+        const [may_remove, mfa] = [removes.includes(m.role), hasFactor(user_id)];
+        return { user_id, email, role: m.role, joined_at, calls_this_month: 0, may_remove, mfa };
       });
       const invites = (decisions.may.invite ? store.openInvites(team.id) : []).map((i) => {
         const [created_at, expires_at, last_sent_at] = [iso(i.createdAt), iso(i.expiresAt), iso(i.lastSentAt)];
@@ -99,7 +103,7 @@ export function createTeamStore({ now, uuid, iso, emailOf }: Deps) {
         ...{ id, name, role, seats: store.seats(team), subscription, join_domain, seat_range: { min: 1, max: 1000 } },
         ...decisions,
         ...{ paid: subscription !== null, payment_failed: false, domain_join_offer: null, personal_subscription_overlap: false },
-        ...{ over_seats: false, seats_missing: 0, invites },
+        ...{ over_seats: false, seats_missing: 0, invites, mfa_required: Boolean(team.requireMfa) },
         members: members.map((m) => ({ ...m, may_change_role: reroles.includes(m.role) })),
       };
       return { ...answer, ...team.answers[role], ...team.answers[emailOf(userId) ?? ""] };

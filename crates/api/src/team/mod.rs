@@ -112,6 +112,8 @@ pub struct PermissionsBody {
     pub buy_seats: bool,
     /// Preview and change the seats of the subscription the team has (the owner).
     pub change_seats: bool,
+    /// Require a second factor of every member (`PUT /api/team/mfa-policy`; the owner).
+    pub require_mfa: bool,
 }
 
 impl PermissionsBody {
@@ -128,6 +130,7 @@ impl PermissionsBody {
             manage_billing: p.manage_billing,
             buy_seats: p.buy_seats,
             change_seats: p.change_seats,
+            require_mfa: p.require_mfa,
         }
     }
 }
@@ -157,6 +160,8 @@ pub struct MemberBody {
     pub may_remove: bool,
     /// The caller may make this member an admin or a member.
     pub may_change_role: bool,
+    /// The member has a second factor (an authenticator app or a passkey).
+    pub mfa: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -215,6 +220,8 @@ pub struct TeamBody {
     pub members: Vec<MemberBody>,
     /// Open invites (expired ones included); `[]` for members.
     pub invites: Vec<InviteBody>,
+    /// The owner requires a second factor of every member (`PUT /api/team/mfa-policy`).
+    pub mfa_required: bool,
 }
 
 impl From<TeamView> for TeamBody {
@@ -233,6 +240,7 @@ impl From<TeamView> for TeamBody {
                 calls_this_month: m.calls_this_month,
                 may_remove: t.may_remove(m),
                 may_change_role: t.may_change_role(m),
+                mfa: m.mfa,
             })
             .collect();
         TeamBody {
@@ -262,6 +270,7 @@ impl From<TeamView> for TeamBody {
             personal_subscription_overlap: t.personal_subscription_overlap,
             over_seats: t.seats.missing > 0,
             seats_missing: t.seats.missing,
+            mfa_required: t.mfa_required,
             members,
             invites: t
                 .invites

@@ -8,7 +8,7 @@ use crate::both;
 use crate::device_signin::request_device;
 use crate::helpers::*;
 use crate::mfa::{code, status};
-use crate::team::{call, crew};
+use crate::team::{call, crew, get_team};
 
 both!(
     async fn the_owner_requires_a_factor_and_a_member_without_one_cannot_approve_devices(app) {
@@ -23,6 +23,10 @@ both!(
         let (s, v) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&crew.owner.token), Some(policy(true))).await;
         assert_eq!((s, v.clone()), (StatusCode::OK, policy(true)), "{v}");
         assert_eq!(status(&app, &member.token).await["required"], true);
+        // `/team` says so, and who has a factor (nobody yet).
+        let t = get_team(&app, member).await;
+        assert_eq!(t["mfa_required"], true, "{t}");
+        assert!(t["members"].as_array().unwrap().iter().all(|m| m["mfa"] == false), "{t}");
 
         let d = request_device(&app).await;
         let approve = json!({ "user_code": d["user_code"] });
@@ -35,6 +39,10 @@ both!(
         assert_eq!(s, StatusCode::OK, "{v}");
         let (s, v) = call(&app, Method::POST, "/api/auth/device/approve", Some(&member.token), Some(approve)).await;
         assert_eq!((s, v["status"].as_str()), (StatusCode::OK, Some("approved")), "{v}");
+        let t = get_team(&app, &crew.owner).await;
+        let with: Vec<String> = t["members"].as_array().unwrap().iter()
+            .filter(|m| m["mfa"] == true).map(|m| m["user_id"].as_str().unwrap().to_string()).collect();
+        assert_eq!(with, [member.id.to_string()], "the member who set up an app: {t}");
 
         // Turned off again: nothing is asked of members.
         let (s, _) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&crew.owner.token), Some(policy(false))).await;

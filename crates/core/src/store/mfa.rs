@@ -327,6 +327,27 @@ impl Store {
         .map(|_| ()))
     }
 
+    /// Whether team `team_id` requires a second factor, and which of its members have one (a
+    /// confirmed app or a passkey).
+    pub async fn team_mfa(&self, team_id: Uuid) -> Result<(bool, Vec<Uuid>), sqlx::Error> {
+        let required = dispatch!(self, |p| sqlx::query_scalar::<_, bool>(
+            "SELECT require_mfa FROM teams WHERE id = $1"
+        )
+        .bind(team_id)
+        .fetch_optional(p)
+        .await)?;
+        let with_factor = dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
+            "SELECT m.user_id FROM team_members m WHERE m.team_id = $1 AND (\
+             EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = m.user_id \
+             AND t.confirmed_at IS NOT NULL) \
+             OR EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = m.user_id))"
+        )
+        .bind(team_id)
+        .fetch_all(p)
+        .await)?;
+        Ok((required.unwrap_or(false), with_factor))
+    }
+
     /// True when a team `user_id` belongs to requires a second factor.
     pub async fn team_requires_mfa(&self, user_id: Uuid) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| sqlx::query_scalar::<_, i64>(

@@ -128,15 +128,15 @@ fn team_details(team: &TeamRow, mut audit: NewAudit, extra: Value) -> NewAudit {
     audit
 }
 
-impl From<MemberRow> for MemberView {
-    fn from(m: MemberRow) -> Self {
-        MemberView {
-            user_id: m.user_id,
-            role: m.role(),
-            email: m.email,
-            joined_at: m.joined_at,
-            calls_this_month: u32::try_from(m.calls_since.max(0)).unwrap_or(u32::MAX),
-        }
+/// A member as the views show them; `with_factor`: the team's members who have a second factor.
+pub(super) fn member_view(m: MemberRow, with_factor: &[Uuid]) -> MemberView {
+    MemberView {
+        mfa: with_factor.contains(&m.user_id),
+        user_id: m.user_id,
+        role: m.role(),
+        email: m.email,
+        joined_at: m.joined_at,
+        calls_this_month: u32::try_from(m.calls_since.max(0)).unwrap_or(u32::MAX),
     }
 }
 
@@ -200,12 +200,16 @@ impl TeamsAdmin {
         let (team, now) = (found.team, self.clock.now());
         let seats = self.store.team_seats(&team, now).await?.into();
         let members = self.store.team_members(team.id, month_start(now)).await?;
+        let (_, with_factor) = self.store.team_mfa(team.id).await?;
         let invites = self.store.open_team_invites(team.id).await?;
         let audit = self.store.team_audit(team.id, AUDIT_ROWS).await?;
         Ok(TeamDetail {
             owner_email: found.owner_email,
             seats,
-            members: members.into_iter().map(MemberView::from).collect(),
+            members: members
+                .into_iter()
+                .map(|m| member_view(m, &with_factor))
+                .collect(),
             invites: invites.into_iter().map(|i| invite_view(i, now)).collect(),
             audit,
             team,

@@ -169,18 +169,13 @@ impl Teams {
         let team = self.team(team_id).await?;
         let now = self.clock.now();
         let seats = self.store.team_seats(&team, now).await?;
+        let (mfa_required, with_factor) = self.store.team_mfa(team_id).await?;
         let members = self
             .store
             .team_members(team_id, month_start(now))
             .await?
             .into_iter()
-            .map(|m| MemberView {
-                user_id: m.user_id,
-                role: m.role(),
-                email: m.email,
-                joined_at: m.joined_at,
-                calls_this_month: u32::try_from(m.calls_since.max(0)).unwrap_or(u32::MAX),
-            })
+            .map(|m| admin::member_view(m, &with_factor))
             .collect();
         let invites = if may(role, Action::Invite) {
             self.store
@@ -225,6 +220,7 @@ impl Teams {
             domain_join_offer: self.domain_join_offer(user_id, role).await?,
             members,
             invites,
+            mfa_required,
         })
     }
 

@@ -49,6 +49,8 @@ pub struct TeamPermissions {
     pub buy_seats: bool,
     /// The seats form changes the subscription the team has.
     pub change_seats: bool,
+    /// Require (or stop requiring) a second factor of every member.
+    pub require_mfa: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -59,6 +61,8 @@ pub struct MemberView {
     pub joined_at: OffsetDateTime,
     /// Calls started this calendar month (UTC).
     pub calls_this_month: u32,
+    /// The member has a second factor (a confirmed app or a passkey).
+    pub mfa: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -93,6 +97,8 @@ pub struct TeamView {
     pub domain_join_offer: Option<String>,
     pub members: Vec<MemberView>,
     pub invites: Vec<InviteView>,
+    /// The owner requires every member to have a second factor.
+    pub mfa_required: bool,
 }
 
 impl TeamView {
@@ -116,6 +122,7 @@ impl TeamView {
             manage_billing: may(role, Action::ManageBilling),
             buy_seats: form == Some(SeatsForm::Buy),
             change_seats: form == Some(SeatsForm::Change),
+            require_mfa: may(role, Action::RequireMfa),
         }
     }
 

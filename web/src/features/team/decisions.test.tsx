@@ -25,11 +25,21 @@ const NOTHING: TeamPermissions = {
   manage_billing: false,
   buy_seats: false,
   change_seats: false,
+  require_mfa: false,
 };
 
 function member(email: string, role: TeamMember["role"], may_remove: boolean, may_change_role: boolean): TeamMember {
   const user_id = `00000000-0000-4000-8000-${String(email.length).padStart(12, "0")}`;
-  return { user_id, email, role, joined_at: "2026-11-01T10:00:00Z", calls_this_month: 0, may_remove, may_change_role };
+  return {
+    user_id,
+    email,
+    role,
+    joined_at: "2026-11-01T10:00:00Z",
+    calls_this_month: 0,
+    may_remove,
+    may_change_role,
+    mfa: false,
+  };
 }
 
 function serve(team: Partial<Team>) {
@@ -50,6 +60,7 @@ function serve(team: Partial<Team>) {
     personal_subscription_overlap: false,
     over_seats: false,
     seats_missing: 0,
+    mfa_required: false,
     members: [member(ME, "member", false, false), member("bo@northwind.example", "member", false, false)],
     invites: [],
     ...team,

@@ -116,3 +116,8 @@ export function openTeamBillingPortal(returnUrl: string) {
     auth: true,
   });
 }
+
+/** The owner requires (or stops requiring) a second factor of every member (issue 24). */
+export function setMfaPolicy(required: boolean) {
+  return apiRequest<{ required: boolean }>("/api/team/mfa-policy", { method: "PUT", body: { required }, auth: true });
+}

@@ -84,6 +84,10 @@ export const teamRoutes: MockRoute[] = [
     team.seats = (await readBody<"TeamSeatsBody">(request)).seats;
     return teamBody(team, userId);
   }),
+  teamRoute("put", "/api/team/mfa-policy", "require_mfa", async ({ team }, request) => {
+    team.requireMfa = (await readBody<"MfaPolicy">(request)).required;
+    return json({ required: team.requireMfa });
+  }),
   teamRoute("post", "/api/team/billing/portal", "manage_billing", async ({ team }, request) => {
     if (!team.customerId) return apiError(404, "no_customer", "The team has no billing account yet. Buy seats first.");
     if (db.team.portalDown) return apiError(502, "portal_failed", "Could not open the billing portal. Please try again.");

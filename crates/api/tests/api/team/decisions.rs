@@ -45,7 +45,7 @@ both!(
         assert_eq!(t["may"], json!({
             "rename": true, "invite": true, "approve_join": true, "configure_domain_join": true,
             "leave": false, "transfer": true, "delete": true, "manage_billing": true,
-            "buy_seats": true, "change_seats": false,
+            "buy_seats": true, "change_seats": false, "require_mfa": true,
         }), "the owner, before any checkout");
         assert_eq!(t["invite_roles"], json!(["member", "admin"]));
         assert_eq!(sorted(member_decisions(&t)), vec![
@@ -58,7 +58,7 @@ both!(
         assert_eq!(t["may"], json!({
             "rename": false, "invite": true, "approve_join": true, "configure_domain_join": false,
             "leave": true, "transfer": false, "delete": false, "manage_billing": false,
-            "buy_seats": false, "change_seats": false,
+            "buy_seats": false, "change_seats": false, "require_mfa": false,
         }), "an admin");
         assert_eq!(t["invite_roles"], json!(["member"]), "admins invite members only");
         assert_eq!(sorted(member_decisions(&t)), vec![
@@ -71,7 +71,7 @@ both!(
         assert_eq!(t["may"], json!({
             "rename": false, "invite": false, "approve_join": false, "configure_domain_join": false,
             "leave": true, "transfer": false, "delete": false, "manage_billing": false,
-            "buy_seats": false, "change_seats": false,
+            "buy_seats": false, "change_seats": false, "require_mfa": false,
         }), "a member");
         assert_eq!(t["invite_roles"], json!([]));
         assert!(member_decisions(&t).iter().all(|(_, remove, role)| !remove && !role), "{t}");

@@ -31,8 +31,9 @@ both!(
         assert_eq!((m["user_id"].as_str(), m["email"].as_str(), m["role"].as_str()), (Some(ana.id.to_string().as_str()), Some("ana@northwind.example"), Some("owner")));
         assert!(m["joined_at"].as_str().unwrap().ends_with('Z'));
         assert_eq!(m["calls_this_month"], 0);
+        assert_eq!((m["mfa"].as_bool(), t["mfa_required"].as_bool()), (Some(false), Some(false)));
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-        assert_eq!(keys.len(), 17, "exactly the documented fields: {keys:?}");
+        assert_eq!(keys.len(), 18, "exactly the documented fields: {keys:?}");
         assert_eq!(get_team(&app, &ana).await, *t);
         assert_refused(call(&app, Method::POST, "/api/team", Some(&ana.token), Some(json!({"name": "Another"}))).await,
             StatusCode::CONFLICT, "already_in_team", "a second team");

@@ -11,6 +11,7 @@ import { Invites } from "./Invites";
 import { JoinableTeams } from "./JoinableTeams";
 import { JoinRequests } from "./JoinRequests";
 import { Members } from "./Members";
+import { MfaPolicy } from "./MfaPolicy";
 import { OverlapNotice } from "./OverlapNotice";
 import { OverSeatsNotice } from "./OverSeatsNotice";
 import { TeamDanger } from "./TeamDanger";
@@ -56,6 +57,7 @@ function TeamView({ team }: { team: TeamData }) {
       {team.may.approve_join && <JoinRequests team={team} />}
       {team.may.invite && <Invites team={team} />}
       <DomainJoin team={team} />
+      <MfaPolicy team={team} />
       <TeamDanger team={team} />
     </>
   );

@@ -1,0 +1,81 @@
+//! The team rule on /team (issue 24): who in the team has a second factor (an authenticator app or
+//! a passkey), and the owner's "Require a second factor" (`PUT /api/team/mfa-policy`). A member
+//! without one is sent to Settings → Security at the next sign-in and cannot approve devices until
+//! they set one up.
+
+import { ShieldCheck } from "lucide-react";
+import { useState } from "react";
+import toast from "react-hot-toast";
+import { ApiError } from "../../../lib/api/client";
+import { setMfaPolicy } from "../../../lib/api/team";
+import type { Team } from "../../../lib/api/types";
+import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
+
+export const REQUIRE_FACTOR_LABEL = "Require a second factor";
+export const REQUIRED_TEXT =
+  "Everyone in this team needs a second factor. Members without one are asked to set it up when they sign in and cannot approve devices until they do.";
+const OPTIONAL_TEXT = "A second factor (an authenticator app or a passkey) is up to each member.";
+
+function Toggle({ team }: { team: Team }) {
+  const cache = useTeamCache();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function change(required: boolean) {
+    setBusy(true);
+    setError(null);
+    try {
+      await setMfaPolicy(required);
+      toast.success(required ? "A second factor is now required" : "A second factor is no longer required");
+      await cache.refresh();
+    } catch (e) {
+      setError(errorMessage(e));
+      if (e instanceof ApiError && [403, 404].includes(e.status)) void cache.refresh();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mt-4 space-y-2">
+      <label className="flex items-center gap-3 font-medium text-slate-900">
+        <input
+          type="checkbox"
+          role="switch"
+          className="h-5 w-5 rounded border-slate-300"
+          checked={team.mfa_required}
+          disabled={busy}
+          aria-busy={busy}
+          onChange={(e) => void change(e.target.checked)}
+        />
+        {REQUIRE_FACTOR_LABEL}
+      </label>
+      {error && <Problem>{error}</Problem>}
+    </div>
+  );
+}
+
+export function MfaPolicy({ team }: { team: Team }) {
+  const without = team.members.filter((m) => !m.mfa).length;
+  return (
+    <Section id="mfa-policy-title" title="Second factor" icon={<ShieldCheck aria-hidden className="h-5 w-5" />}>
+      <p className="mt-2 text-slate-700">{team.mfa_required ? REQUIRED_TEXT : OPTIONAL_TEXT}</p>
+      {team.may.require_mfa && <Toggle team={team} />}
+      <ul aria-label="Who has a second factor" className="mt-4 divide-y divide-slate-100">
+        {team.members.map((m) => (
+          <li key={m.user_id} className="flex items-center justify-between gap-3 py-2 text-sm">
+            <span className="text-slate-900">{m.email}</span>
+            <span className={m.mfa ? "text-green-700" : team.mfa_required ? "text-amber-700" : "text-slate-500"}>
+              {m.mfa ? "Second factor on" : "No second factor"}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {team.mfa_required && without > 0 && (
+        <p className="mt-2 text-sm text-amber-800">
+          {without === 1 ? "1 member has" : `${without} members have`} not set one up yet.
+        </p>
+      )}
+    </Section>
+  );
+}
