@@ -41,6 +41,11 @@ export async function exerciseMfaHandlers(call: Call, pw: string) {
   const [signIn] = [...db.passkeyChallenges.keys()].slice(-1);
   await call("POST", "/api/auth/token?grant_type=passkey", { challenge_id: "unknown", credential });
   await call("POST", "/api/auth/token?grant_type=passkey", { challenge_id: signIn, credential });
+  // Step-up with the passkey: a challenge for the bearer, answered in `reauthenticate`.
+  await call("POST", "/api/auth/passkeys/challenge", {}, token);
+  const [stepUp] = [...db.passkeyChallenges.keys()].slice(-1);
+  await call("POST", "/api/auth/reauthenticate", { password: pw, passkey: { challenge_id: stepUp, credential } }, token);
+  await call("POST", "/api/auth/reauthenticate", { password: pw, passkey: { challenge_id: stepUp, credential } }, token);
   const key = mfaOf(user.id).passkeys[0]!;
   await call("DELETE", `/api/auth/passkeys/${key.id}`, undefined, token);
   await call("DELETE", `/api/auth/passkeys/${key.id}`, undefined, token);

@@ -14,5 +14,5 @@ export const mfaTables = () => ({
   /** Second factors by user id, pending sign-ins by `mfa_token`, WebAuthn challenges by id. */
   mfa: new Map<string, MfaRow>(),
   mfaTokens: new Map<string, { userId: string; used: boolean }>(),
-  passkeyChallenges: new Map<string, { purpose: "register" | "sign-in"; userId: string | null; name?: string }>(),
+  passkeyChallenges: new Map<string, { purpose: "register" | "sign-in" | "step-up"; userId: string | null; name?: string }>(),
 });

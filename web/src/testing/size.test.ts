@@ -14,9 +14,10 @@ const HARNESS = new Set(["setup.ts", "server.ts", "browser.ts", "render.tsx", "r
  * factor's hooks in the shared handlers took a few more. */
 export const MAX_MSW_LINES = 1150;
 /** The second factor's endpoints (issue 24) came after that measure: their handlers and their
- * contract scenario have a budget of their own, so neither part grows unseen. */
+ * contract scenario have a budget of their own, so neither part grows unseen. 360 at first; passkey
+ * step-up (a `step_up` challenge for the bearer, a passkey as re-authentication's factor) took 380. */
 const SECOND_FACTOR = new Set(["handlers/mfa.ts", "mfaContract.ts", "mfaState.ts"]);
-export const MAX_SECOND_FACTOR_LINES = 360;
+export const MAX_SECOND_FACTOR_LINES = 380;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -1,12 +1,15 @@
 //! Sudo mode on the web: an action the API refuses with `403 reauthentication_required` (approving a
 //! device, allowing the app, handing over a team) asks for the password in place, re-enters it on the
-//! session (`POST /api/auth/reauthenticate`) and runs the action again. An account with an
-//! authenticator app is asked its code too (the API answers `mfa_required` to the password alone).
+//! session (`POST /api/auth/reauthenticate`) and runs the action again. An account with a second
+//! factor is asked for it too (the API answers `mfa_required` to the password alone, with the methods):
+//! the app's code or a recovery code, or "Use a passkey" (a step-up challenge the browser answers).
 
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { reauthenticate } from "../../lib/api/auth";
-import { ApiError } from "../../lib/api/client";
+import { ApiError, type MfaMethod } from "../../lib/api/client";
+import { stepUpChallenge } from "../../lib/api/mfa";
 import { useAuthManager } from "../../lib/auth/AuthProvider";
+import { cancelled, getPasskey, passkeysSupported } from "../../lib/webauthn";
 import { Button } from "../ui/Button";
 import { Modal } from "../ui/Modal";
 import { PasswordField, TextField } from "../ui/TextField";
@@ -14,6 +17,8 @@ import { PasswordField, TextField } from "../ui/TextField";
 export const CONFIRM_PASSWORD_TITLE = "Confirm your password";
 export const REAUTHENTICATION_REQUIRED = "reauthentication_required";
 export const STEP_UP_CODE_PROMPT = "Enter the 6-digit code from your authenticator app, or a recovery code.";
+export const STEP_UP_PASSKEY_PROMPT = "Confirm with one of your passkeys.";
+export const USE_A_PASSKEY = "Use a passkey";
 
 const needsPassword = (error: unknown) => error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED;
 
@@ -23,37 +28,60 @@ export function ConfirmPasswordForm({ onDone }: { onDone: (confirmed: boolean) =
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  /** Set once the API asked for the second factor too. */
-  const [code, setCode] = useState<string | null>(null);
+  /** Set once the API asked for the second factor too: the methods it offers. */
+  const [methods, setMethods] = useState<MfaMethod[] | null>(null);
+  const [code, setCode] = useState("");
   const [codeError, setCodeError] = useState<string | null>(null);
+  const asksCode = methods !== null && methods.includes("totp");
+  const offersPasskey = methods !== null && methods.includes("passkey") && passkeysSupported();
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  /** The checks before a request: the password, and a signed-in session; its token. */
+  function ready(): string | null {
     if (!password) {
       setError("Password is required");
-      return;
-    }
-    if (code !== null && !code.trim()) {
-      setCodeError("Code is required");
-      return;
+      return null;
     }
     const token = auth.accessToken();
-    if (!token) {
-      setError("Please sign in to continue");
-      return;
-    }
+    if (!token) setError("Please sign in to continue");
+    return token;
+  }
+
+  async function send(attempt: () => Promise<unknown>) {
     setBusy(true);
     setError(null);
     setCodeError(null);
     try {
-      await reauthenticate(password, token, code?.trim().replace(/\s/g, "") || undefined);
+      await attempt();
       onDone(true);
     } catch (e) {
       setBusy(false);
-      if (e instanceof ApiError && e.code === "mfa_required") setCode("");
-      else if (e instanceof ApiError && e.code === "invalid_code") setCodeError(e.message);
-      else setError(e instanceof ApiError ? e.message : "An unexpected error occurred");
+      if (e instanceof ApiError && e.code === "mfa_required") setMethods(e.mfa.methods ?? ["totp"]);
+      else if (e instanceof ApiError && ["invalid_code", "invalid_passkey", "challenge_expired"].includes(e.code))
+        setCodeError(e.message);
+      else if (!cancelled(e)) setError(e instanceof ApiError ? e.message : "An unexpected error occurred");
     }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (offersPasskey && !asksCode) return confirmWithPasskey();
+    if (asksCode && !code.trim() && ready()) {
+      setCodeError("Code is required");
+      return;
+    }
+    const token = ready();
+    if (!token) return;
+    void send(() => reauthenticate(password, token, code.trim().replace(/\s/g, "") || undefined));
+  }
+
+  function confirmWithPasskey() {
+    const token = ready();
+    if (!token) return;
+    void send(async () => {
+      const { challenge_id, options } = await stepUpChallenge(token);
+      const credential = await getPasskey(options);
+      await reauthenticate(password, token, undefined, { challenge_id, credential });
+    });
   }
 
   return (
@@ -66,7 +94,7 @@ export function ConfirmPasswordForm({ onDone }: { onDone: (confirmed: boolean) =
         error={error}
         onChange={(e) => setPassword(e.target.value)}
       />
-      {code !== null && (
+      {asksCode && (
         <>
           <p className="text-slate-700">{STEP_UP_CODE_PROMPT}</p>
           <TextField
@@ -78,7 +106,18 @@ export function ConfirmPasswordForm({ onDone }: { onDone: (confirmed: boolean) =
           />
         </>
       )}
+      {offersPasskey && !asksCode && <p className="text-slate-700">{STEP_UP_PASSKEY_PROMPT}</p>}
+      {!asksCode && codeError && (
+        <p role="alert" className="text-sm text-red-600">
+          {codeError}
+        </p>
+      )}
       <div className="flex flex-wrap justify-end gap-3">
+        {offersPasskey && (
+          <Button variant="secondary" disabled={busy} onClick={confirmWithPasskey}>
+            {USE_A_PASSKEY}
+          </Button>
+        )}
         <Button variant="secondary" onClick={() => onDone(false)}>
           Cancel
         </Button>

@@ -6,7 +6,9 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { redirect } from "../../lib/redirect";
 import { db } from "../../testing/db";
+import { mfaOf, seedTotp } from "../../testing/handlers/mfa";
 import { renderApp } from "../../testing/render";
+import { installWebAuthn, removeWebAuthn } from "../../testing/webauthn";
 
 const EMAIL = "ana@example.com";
 const APPROVED_TEXT = "Your device is signed in.";
@@ -26,7 +28,22 @@ function passwordEntryIsOld() {
   for (const s of db.sessions) s.passwordAt = db.now() - 16 * 60_000;
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  removeWebAuthn();
+});
+
+/** `email`'s passkey, known to the mock by `credentialId`. */
+function seedPasskey(email: string, credentialId = "cred-1") {
+  const at = db.iso(db.now());
+  mfaOf(db.findUser(email)!.user.id).passkeys.push({
+    id: credentialId,
+    credentialId,
+    name: "MacBook",
+    created_at: at,
+    last_used_at: null,
+  });
+}
 
 describe("confirm your password", () => {
   it("asks for the password before approving a device, says a wrong one, then approves", async () => {
@@ -107,5 +124,46 @@ describe("confirm your password", () => {
     renderApp("/settings", { signedInAs: EMAIL });
     await screen.findByRole("heading", { name: "Devices" });
     expect(document.getElementById("devices")).toHaveAccessibleName("Devices");
+  });
+
+  it("confirms with a passkey when the account's factor is a passkey", async () => {
+    db.createUser({ email: EMAIL });
+    seedPasskey(EMAIL);
+    const { get } = installWebAuthn();
+    const code = db.deviceCode();
+    const { user } = renderApp(`/activate?user_code=${code}`, { signedInAs: EMAIL });
+    const approve = await screen.findByRole("button", { name: "Approve" });
+    passwordEntryIsOld();
+    await user.click(approve);
+    const dialog = await screen.findByRole("dialog", { name: "Confirm your password" });
+    await user.type(within(dialog).getByLabelText("Password"), "secret123");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    // The password alone is not enough: the passkey is offered, and no code field.
+    const passkey = await within(dialog).findByRole("button", { name: "Use a passkey" });
+    expect(within(dialog).queryByLabelText("Authentication code")).not.toBeInTheDocument();
+    expect(db.deviceCodes.get(code.replace("-", ""))?.status).toBe("pending");
+    await user.click(passkey);
+    expect(await screen.findByRole("status")).toHaveTextContent(APPROVED_TEXT);
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(db.deviceCodes.get(code.replace("-", ""))?.status).toBe("approved");
+  });
+
+  it("offers both the code and a passkey to an account with an app and a passkey, and says a passkey it does not know", async () => {
+    db.createUser({ email: EMAIL });
+    seedTotp(EMAIL);
+    seedPasskey(EMAIL);
+    installWebAuthn({ credentialId: "someone-elses" });
+    const code = db.deviceCode();
+    const { user } = renderApp(`/activate?user_code=${code}`, { signedInAs: EMAIL });
+    const approve = await screen.findByRole("button", { name: "Approve" });
+    passwordEntryIsOld();
+    await user.click(approve);
+    const dialog = await screen.findByRole("dialog", { name: "Confirm your password" });
+    await user.type(within(dialog).getByLabelText("Password"), "secret123");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect(await within(dialog).findByLabelText("Authentication code")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Use a passkey" }));
+    expect(await within(dialog).findByText("This passkey could not be verified. Try again.")).toBeInTheDocument();
+    expect(db.deviceCodes.get(code.replace("-", ""))?.status).toBe("pending");
   });
 });

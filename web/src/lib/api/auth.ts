@@ -1,7 +1,7 @@
 //! Account endpoints (docs/api.md "Accounts").
 
 import { ApiError, apiRequest } from "./client";
-import type { Reauthenticated, Session, SignOutScope, User, VerifyAnswer } from "./types";
+import type { Reauthenticated, Session, SignOutScope, StepUpPasskey, User, VerifyAnswer } from "./types";
 
 /** `next`: a same-origin path the verification link carries on to sign-in (the API drops any other). */
 export function signUp(body: { email: string; password: string; next?: string }) {
@@ -79,8 +79,10 @@ export function deleteAccount(password: string) {
  * Re-enters the password on this session (sudo mode: approving a device, allowing the app, handing
  * over a team). Sent with the current token and no refresh-and-retry: its 401 `invalid_credentials`
  * is a wrong password, not an ended session, and a retry would count a second failed attempt.
+ * The second factor, when the account has one: an app or recovery `code`, or a `passkey`'s answer to a
+ * step-up challenge (`stepUpChallenge` in mfa.ts).
  */
-export function reauthenticate(password: string, token: string, code?: string) {
-  const body = code ? { password, code } : { password };
+export function reauthenticate(password: string, token: string, code?: string, passkey?: StepUpPasskey) {
+  const body = passkey ? { password, passkey } : code ? { password, code } : { password };
   return apiRequest<Reauthenticated>("/api/auth/reauthenticate", { method: "POST", body, token });
 }

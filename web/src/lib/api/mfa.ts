@@ -46,6 +46,11 @@ export function signInWithPasskey(body: { challenge_id: string; credential: Auth
   return apiRequest<Session>("/api/auth/token?grant_type=passkey", { method: "POST", body, credentials: "include" });
 }
 
+/** A step-up challenge for the signed-in caller's passkeys (`POST /api/auth/reauthenticate`'s `passkey`). */
+export function stepUpChallenge(token: string) {
+  return apiRequest<PasskeyChallenge<"get">>("/api/auth/passkeys/challenge", { method: "POST", body: {}, token });
+}
+
 /** Options for `navigator.credentials.get` (no auth: sign-in, or the second factor with `mfa_token`). */
 export function passkeyChallenge(mfaToken?: string) {
   return apiRequest<PasskeyChallenge<"get">>("/api/auth/passkeys/challenge", {

@@ -81,6 +81,8 @@ export type CreationOptionsJSON = Record<string, unknown> & { challenge: string 
 export type RequestOptionsJSON = Record<string, unknown> & { challenge: string };
 export type RegistrationResponseJSON = Record<string, unknown>;
 export type AuthenticationResponseJSON = Record<string, unknown>;
+/** A passkey's answer to a step-up challenge, the second factor of `POST /api/auth/reauthenticate`. */
+export type StepUpPasskey = { challenge_id: string; credential: AuthenticationResponseJSON };
 /** `PasskeyChallenge`, its `options` the JSON for `navigator.credentials.create` or `.get`. */
 export interface PasskeyChallenge<K extends "create" | "get"> {
   challenge_id: string;

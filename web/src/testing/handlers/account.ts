@@ -106,7 +106,7 @@ export const accountRoutes: MockRoute[] = [
   signedIn("post", "/api/auth/reauthenticate", async ({ row, session }, { request }) => {
     const body = await readBody<"ReauthenticateBody">(request);
     if (row.password !== body.password) return wrong("Invalid login credentials", 401);
-    const factor = stepUpNeedsFactor(row.user.id, body.code);
+    const factor = stepUpNeedsFactor(row.user.id, body);
     if (factor) return factor;
     session.passwordAt = db.now();
     return json({ reauthenticated_until: db.iso(db.now() + REAUTH_WINDOW_MS) });

@@ -74,11 +74,20 @@ export function passwordNeedsFactor(userId: string) {
   return mfaRequired(row, token);
 }
 
+type StepUp = { code?: string | null; passkey?: { challenge_id?: string; credential?: { id?: string } } | null };
+
 /** `POST /api/auth/reauthenticate`'s second factor (account.ts), or null when none is needed. */
-export function stepUpNeedsFactor(userId: string, code: string | null | undefined) {
+export function stepUpNeedsFactor(userId: string, { code, passkey }: StepUp) {
   const row = db.mfa.get(userId);
-  if (!row?.totp) return null;
-  if (!code) return mfaRequired(row);
+  if (!row || methodsOf(row).length === 0) return null;
+  if (passkey) {
+    const challenge = db.passkeyChallenges.get(passkey.challenge_id ?? "");
+    db.passkeyChallenges.delete(passkey.challenge_id ?? "");
+    const key = row.passkeys.find((p) => p.credentialId === passkey.credential?.id);
+    const ok = challenge?.purpose === "step-up" && challenge.userId === userId && key;
+    return ok ? null : apiError(400, "invalid_passkey", "This passkey could not be verified. Try again.");
+  }
+  if (!code || !row.totp) return mfaRequired(row);
   return acceptCode(row, code, true) ? null : invalidCode(401);
 }
 
@@ -140,7 +149,7 @@ export const mfaRoutes: MockRoute[] = [
         totp: row.totp,
         recovery_codes_remaining: row.recoveryCodes.length,
         passkeys: row.passkeys.length,
-        required: row.required,
+        required: row.required || Boolean(db.team.teamOf(auth.row.user.id)?.requireMfa),
       });
     },
   },
@@ -277,9 +286,12 @@ export const mfaRoutes: MockRoute[] = [
   {
     method: "post",
     path: "/api/auth/passkeys/challenge",
-    resolver: () => {
+    resolver: ({ request }) => {
       const challenge_id = crypto.randomUUID();
-      db.passkeyChallenges.set(challenge_id, { purpose: "sign-in", userId: null });
+      const auth = request.headers.has("authorization") ? authenticate(request) : null;
+      if (auth && "error" in auth) return auth.error;
+      const userId = auth ? auth.row.user.id : null;
+      db.passkeyChallenges.set(challenge_id, { purpose: userId ? "step-up" : "sign-in", userId });
       return HttpResponse.json({ challenge_id, options: requestOptions("c2lnbi1pbg") });
     },
   },
