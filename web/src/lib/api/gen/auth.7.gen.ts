@@ -122,7 +122,7 @@ export interface paths {
             "application/json": components["schemas"]["Reauthenticated"];
           };
         };
-        /** @description `invalid_json` */
+        /** @description `invalid_json`; `invalid_passkey`: the passkey answer does not verify (another account's passkey, another challenge; counts as a failed sign-in); `challenge_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -131,7 +131,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invalid_credentials`: the password is wrong (counts as a failed sign-in); `mfa_required`: the account has a second factor and no `code` came (`methods` in the error, no `mfa_token`); `invalid_code`: the code is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in` */
+        /** @description `invalid_credentials`: the password is wrong (counts as a failed sign-in); `mfa_required`: the account has a second factor and neither `code` nor `passkey` came (`methods` in the error, no `mfa_token`); `invalid_code`: the code is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -270,8 +270,12 @@ export interface components {
       email: string;
     };
     ReauthenticateBody: {
-      /** @description The second factor (a 6-digit app code or a recovery code), required when the account has one. */
+      /**
+       * @description The second factor (a 6-digit app code or a recovery code), required when the account has
+       *     one, unless `passkey` gives it.
+       */
       code?: string | null;
+      passkey?: null | components["schemas"]["StepUpPasskey"];
       password?: string;
     };
     Reauthenticated: {
@@ -280,6 +284,12 @@ export interface components {
        * @description Until when this session may take sensitive actions without entering the password again.
        */
       reauthenticated_until: string;
+    };
+    /** @description A passkey's answer to a `step_up` challenge. */
+    StepUpPasskey: {
+      challenge_id?: string;
+      /** @description `AuthenticationResponseJSON`: the `toJSON()` of what `navigator.credentials.get()` answered. */
+      credential?: Record<string, never>;
     };
   };
   responses: never;

@@ -128,6 +128,8 @@ export interface components {
       /** @description What the caller may do to the team. */
       may: components["schemas"]["TeamPermissions"];
       members: components["schemas"]["TeamMember"][];
+      /** @description The owner requires a second factor of every member (`PUT /api/team/mfa-policy`). */
+      mfa_required: boolean;
       name: string;
       /**
        * @description Fewer seats than members (Stripe lowered them): nobody was removed, but invites, accepting
@@ -182,6 +184,8 @@ export interface components {
       may_change_role: boolean;
       /** @description The caller may remove this member. */
       may_remove: boolean;
+      /** @description The member has a second factor (an authenticator app or a passkey). */
+      mfa: boolean;
       role: components["schemas"]["TeamRole"];
       /** Format: uuid */
       user_id: string;
@@ -207,6 +211,8 @@ export interface components {
       /** @description Open the team's billing portal. */
       manage_billing: boolean;
       rename: boolean;
+      /** @description Require a second factor of every member (`PUT /api/team/mfa-policy`; the owner). */
+      require_mfa: boolean;
       transfer: boolean;
     };
     /**

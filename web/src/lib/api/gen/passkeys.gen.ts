@@ -51,7 +51,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Registered; the account is mailed */
+        /** @description Registered; the account is mailed; this session counts as having given the factor */
         201: {
           headers: {
             [name: string]: unknown;
@@ -187,7 +187,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Request options, user verification preferred */
+        /** @description Request options, user verification preferred. With `mfa_token`: the second factor of that sign-in (its account's passkeys). Else with the bearer token: a `step_up` challenge for `POST /api/auth/reauthenticate`'s `passkey` (the caller's passkeys). Else: a discoverable sign-in */
         200: {
           headers: {
             [name: string]: unknown;
@@ -205,7 +205,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invalid_mfa_token` */
+        /** @description `invalid_mfa_token`; `invalid_token` (a bearer token that is not valid) */
         401: {
           headers: {
             [name: string]: unknown;
