@@ -19,6 +19,7 @@ export const REAUTHENTICATION_REQUIRED = "reauthentication_required";
 export const STEP_UP_CODE_PROMPT = "Enter the 6-digit code from your authenticator app, or a recovery code.";
 export const STEP_UP_PASSKEY_PROMPT = "Confirm with one of your passkeys.";
 export const USE_A_PASSKEY = "Use a passkey";
+const NO_PASSKEYS_HERE = "Your second factor is a passkey, and this browser cannot use passkeys. Try another browser or device.";
 
 const needsPassword = (error: unknown) => error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED;
 
@@ -107,6 +108,11 @@ export function ConfirmPasswordForm({ onDone }: { onDone: (confirmed: boolean) =
         </>
       )}
       {offersPasskey && !asksCode && <p className="text-slate-700">{STEP_UP_PASSKEY_PROMPT}</p>}
+      {methods !== null && !asksCode && !offersPasskey && (
+        <p role="alert" className="text-sm text-red-600">
+          {NO_PASSKEYS_HERE}
+        </p>
+      )}
       {!asksCode && codeError && (
         <p role="alert" className="text-sm text-red-600">
           {codeError}

@@ -166,4 +166,20 @@ describe("confirm your password", () => {
     expect(await within(dialog).findByText("This passkey could not be verified. Try again.")).toBeInTheDocument();
     expect(db.deviceCodes.get(code.replace("-", ""))?.status).toBe("pending");
   });
+
+  it("says so when the account's only factor is a passkey and this browser cannot use one", async () => {
+    db.createUser({ email: EMAIL });
+    seedPasskey(EMAIL);
+    const code = db.deviceCode();
+    const { user } = renderApp(`/activate?user_code=${code}`, { signedInAs: EMAIL });
+    const approve = await screen.findByRole("button", { name: "Approve" });
+    passwordEntryIsOld();
+    await user.click(approve);
+    const dialog = await screen.findByRole("dialog", { name: "Confirm your password" });
+    await user.type(within(dialog).getByLabelText("Password"), "secret123");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect(await within(dialog).findByText(/this browser cannot use passkeys/)).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: "Use a passkey" })).not.toBeInTheDocument();
+    expect(db.deviceCodes.get(code.replace("-", ""))?.status).toBe("pending");
+  });
 });
