@@ -27,11 +27,7 @@ function stubApi(overrides: Partial<AuthApi> = {}): AuthApi {
 }
 
 const managers: AuthManager[] = [];
-function manager(
-  api: AuthApi,
-  channelName = `t-${Math.random()}`,
-  hint: SessionHint = { get: () => true, set: () => {} },
-) {
+function manager(api: AuthApi, channelName = `t-${Math.random()}`, hint: SessionHint = { get: () => true, set: () => {} }) {
   const m = new AuthManager({ api, channelName, hint });
   managers.push(m);
   return m;

@@ -7,7 +7,7 @@
 //! BroadcastChannel, so signing in, refreshing or signing out in one tab is reflected in all of them.
 
 import * as authApi from "../api/auth";
-import { ApiError, NetworkError } from "../api/client";
+import { ApiError } from "../api/client";
 import type { Session, User } from "../api/types";
 
 export interface ActiveSession {
