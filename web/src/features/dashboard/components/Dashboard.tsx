@@ -239,12 +239,18 @@ export function DashboardContent({ user }: { user: User }) {
   // The entitlements say whether a team's seat makes the user paid: until they are in, the plan is
   // not known. A retry after a failure (Try again, or the meter mounting) is not a first load.
   const failed = entitlements.data === undefined && entitlements.errorUpdateCount > 0;
-  if (plan.isPending || (entitlements.isPending && !failed)) return <DashboardSkeleton />;
+  // A plan that cannot be read is not a free plan: it is an error with Try again.
+  const planFailed = plan.data === undefined && plan.errorUpdateCount > 0;
+  if ((plan.isPending && !planFailed) || (entitlements.isPending && !failed)) return <DashboardSkeleton />;
 
   // The server decides (`Plan.paid`): the plan, or the user's own subscription.
   const personal = plan.data?.paid ?? false;
   // Only the user's own subscription is known: offer no free-plan upgrade to someone a team may pay for.
-  const unknown = failed && !personal;
+  const unknown = planFailed || (failed && !personal);
+  const retry = () => {
+    if (planFailed) void plan.refetch();
+    if (failed) void entitlements.refetch();
+  };
   // A seat in a paid team gives the paid plan too (docs/teams.md: entitlements' `source`).
   const viaTeam = entitlements.data?.source === "team" ? (entitlements.data.team ?? null) : null;
   const paid = personal || viaTeam !== null;
@@ -290,7 +296,7 @@ export function DashboardContent({ user }: { user: User }) {
       )}
 
       {unknown ? (
-        <PlanUnknown retrying={entitlements.isFetching} onRetry={() => void entitlements.refetch()} email={user.email} />
+        <PlanUnknown retrying={plan.isFetching || entitlements.isFetching} onRetry={retry} email={user.email} />
       ) : (
         <PlanCard user={user} paid={paid} personal={personal} viaTeam={viaTeam} />
       )}

@@ -4,7 +4,8 @@ import { Link, useSearchParams } from "react-router";
 import { REAUTHENTICATION_REQUIRED, useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { ApiError } from "../../../lib/api/client";
-import { authorizeParams, checkAuthorize, decideAuthorize } from "../../../lib/api/desktop";
+import { authorizeParams, checkAuthorize } from "../../../lib/api/desktop";
+import { useDecideAuthorize } from "../../../lib/api/mutations";
 import type { AuthorizeCheck, AuthorizeDecision, AuthorizeParams, User } from "../../../lib/api/types";
 import { platformName } from "../../../lib/devices";
 import { redirect } from "../../../lib/redirect";
@@ -26,12 +27,13 @@ type Step =
 function Consent({ check, params, user }: { check: AuthorizeCheck; params: Partial<AuthorizeParams>; user: User }) {
   const [step, setStep] = useState<Step>({ kind: "asking", busy: null, error: null });
   const password = useConfirmPassword();
+  // Allowing needs the password entered on this session lately; the dialog asks for it.
+  const decideRequest = useDecideAuthorize(password.guard);
 
   async function decide(decision: AuthorizeDecision) {
     setStep({ kind: "asking", busy: decision, error: null });
     try {
-      // Allowing needs the password entered on this session lately; the dialog asks for it.
-      const { redirect_to } = await password.guard(() => decideAuthorize(params, decision));
+      const { redirect_to } = await decideRequest.mutateAsync({ params, decision });
       if (!returnsToApp(redirect_to, check.redirect_uri)) {
         setStep({ kind: "refused", message: UNEXPECTED });
         return;
