@@ -206,6 +206,16 @@ function PlanCard({
   );
 }
 
+/** "Upgrade Now": to the pricing block, smoothly unless the visitor asks for reduced motion, and focus with it. */
+function goToUpgrade() {
+  const block = document.getElementById("upgrade");
+  if (!block) return;
+  const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  block.scrollIntoView({ behavior: reduce ? "auto" : "smooth", block: "start" });
+  if (!block.hasAttribute("tabindex")) block.tabIndex = -1;
+  block.focus({ preventScroll: true });
+}
+
 /** The link may be opened on another device: look again when the user comes back to this tab. */
 function useRecheckVerification(user: User) {
   const { manager } = useAuth();
@@ -276,7 +286,7 @@ export function DashboardContent({ user }: { user: User }) {
             <SettingsIcon aria-hidden className="h-4 w-4" /> Account settings
           </Link>
           {!paid && !unknown && (
-            <Button onClick={() => document.getElementById("upgrade")?.scrollIntoView({ behavior: "smooth", block: "start" })}>
+            <Button onClick={goToUpgrade}>
               <Crown aria-hidden className="h-4 w-4" /> Upgrade Now
             </Button>
           )}
@@ -287,7 +297,7 @@ export function DashboardContent({ user }: { user: User }) {
 
       {!verified && !bannerDismissed && <EmailVerificationBanner email={user.email} onDismiss={() => setBannerDismissed(true)} />}
       {!verified && (
-        <div role="alert" className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">
+        <div className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">
           <ShieldAlert aria-hidden className="mt-0.5 h-5 w-5 shrink-0" />
           <p className="text-sm">
             <strong>Account Access Limited:</strong> {ACCESS_LIMITED_TEXT}

@@ -131,7 +131,7 @@ export function Activate({ user }: { user: User }) {
 
   if (step.kind === "done")
     return (
-      <DesktopCard title={TITLE}>
+      <DesktopCard title={TITLE} step={step.kind}>
         <p role="status" className="text-slate-700">
           {step.status === "approved" ? APPROVED_TEXT : DENIED_TEXT}
         </p>
@@ -142,7 +142,7 @@ export function Activate({ user }: { user: User }) {
     );
   if (step.kind === "confirm")
     return (
-      <DesktopCard title={TITLE}>
+      <DesktopCard title={TITLE} step={step.kind}>
         <Confirm
           step={step}
           user={user}
@@ -153,7 +153,7 @@ export function Activate({ user }: { user: User }) {
       </DesktopCard>
     );
   return (
-    <DesktopCard title={TITLE}>
+    <DesktopCard title={TITLE} step={step.kind}>
       <p className="mb-4 text-slate-700">Enter the code shown in the Closewise app to sign it in to your account.</p>
       <form noValidate onSubmit={onSubmit} className="space-y-4">
         <TextField

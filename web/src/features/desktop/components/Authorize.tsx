@@ -52,7 +52,7 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
   const title = `${check.client_name} wants to sign in to your account`;
   if (step.kind === "refused")
     return (
-      <DesktopCard title={title}>
+      <DesktopCard title={title} step={step.kind}>
         <Problem>{step.message}</Problem>
         <Link to="/dashboard" className={buttonStyles("secondary", "mt-6 w-full")}>
           Go to Dashboard
@@ -61,7 +61,7 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
     );
   if (step.kind === "leaving")
     return (
-      <DesktopCard title={title}>
+      <DesktopCard title={title} step={step.kind}>
         <p role="status" className="text-slate-700">
           {step.decision === "allow"
             ? "Returning you to the Closewise app. You can close this tab once the app says you are signed in."
@@ -70,7 +70,7 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
       </DesktopCard>
     );
   return (
-    <DesktopCard title={title}>
+    <DesktopCard title={title} step={step.kind}>
       <p className="mb-4 text-slate-700">
         It will be signed in as <strong className="break-all">{user.email}</strong> and can see your plan and call usage.
       </p>
