@@ -52,6 +52,21 @@ describe("Focus on route changes and view swaps", () => {
     await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveFocus());
   });
 
+  it("moves focus to the new step's heading when the password dialog closes on a swapped view", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const code = db.deviceCode({ deviceName: "Work laptop" });
+    const { user } = renderApp(`/activate?user_code=${code}`, { signedInAs: "ana@example.com" });
+    const approve = await screen.findByRole("button", { name: "Approve" });
+    for (const s of db.sessions) s.passwordAt = db.now() - 16 * 60_000;
+    await user.click(approve);
+    const dialog = await screen.findByRole("dialog", { name: "Confirm your password" });
+    await user.type(within(dialog).getByLabelText("Password"), "secret123");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect(await screen.findByRole("link", { name: "Go to Dashboard" })).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveFocus());
+  });
+
   it("moves focus to Payment Successful when the activation ends", async () => {
     const me = db.createUser({ email: "ana@example.com" });
     db.checkoutSessions.set("cs_test_focus", { id: "cs_test_focus", userId: me.id, paid: true });
