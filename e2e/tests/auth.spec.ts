@@ -1,13 +1,15 @@
 // Flows 5, 7 and 9: sign-in errors, the guarded dashboard and the session (sign-out, reload, a silently
 // refreshed expired access token), and the password reset through the mail link.
 
-import { expect, PASSWORD, signIn, signInToDashboard, test } from "../support/fixtures";
+import { expect, PASSWORD, signIn, signInToDashboard, test, toast } from "../support/fixtures";
 
 test.describe("sign-in errors", () => {
   test("a wrong password shows the service message and stays on the form", async ({ page, helpers }) => {
     const email = await helpers.verifiedUser("wrongpw");
     await signIn(page, email, "not-the-password");
-    await expect(page.getByText("Invalid login credentials")).toBeVisible();
+    // In the toast and under the form, where it stays.
+    await expect(toast(page, "Invalid login credentials")).toBeVisible();
+    await expect(page.getByRole("form", { name: "Sign in" }).getByText("Invalid login credentials")).toBeVisible();
     await expect(page).toHaveURL(/\/signin$/);
     await expect(page.getByRole("heading", { name: "Sign in to your account", level: 1 })).toBeVisible();
   });
@@ -134,7 +136,7 @@ test("password reset from Forgot password? through the mail link to signing in w
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await expect(page.getByText("Invalid login credentials")).toBeVisible();
+  await expect(page.getByRole("form", { name: "Sign in" }).getByText("Invalid login credentials")).toBeVisible();
   await page.getByLabel("Password", { exact: true }).fill(newPassword);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);

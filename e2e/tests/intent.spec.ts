@@ -22,9 +22,9 @@ test("the paid plan's button, signed out, leads through sign-up, verification an
   await expect(page.getByRole("heading", { name: "Check Your Email", level: 1 })).toBeVisible();
 
   // Resend in place, then the once-a-minute limit as a countdown.
-  await page.getByRole("button", { name: "Resend email" }).click();
+  await page.getByRole("button", { name: "Resend verification email" }).click();
   await expect(page.getByText("Verification email sent! Check your inbox.")).toBeVisible();
-  await expect(page.getByRole("button", { name: /^Resend email in \d+s$/ })).toBeDisabled();
+  await expect(page.getByRole("button", { name: /^Resend verification email in \d+s$/ })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
 
   const link = await helpers.mailLink(email);

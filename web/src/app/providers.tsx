@@ -3,6 +3,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Toaster } from "react-hot-toast";
 import { useLocation } from "react-router";
 import { ConsentBanner } from "../components/analytics/ConsentBanner";
+import { HeadingFocus } from "../components/layout/HeadingFocus";
 import { config } from "../config";
 import { initAnalytics, trackPageView } from "../lib/analytics";
 import { accountQueryRoots } from "../lib/api/queries";
@@ -56,6 +57,7 @@ export function AppProviders({
     <QueryClientProvider client={client}>
       <AuthProvider manager={authManager}>
         <PageViews />
+        <HeadingFocus />
         <ForgetOnSignOut client={client} />
         {children}
         <Toaster {...toasterProps} />

@@ -3,6 +3,7 @@
 
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { StrictMode } from "react";
 import { RouterProvider } from "react-router";
 import { createQueryClient } from "../app/providers";
 import ActivateRoute from "../app/activate";
@@ -60,6 +61,11 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
     { queryClient, authManager },
   );
   const user = userEvent.setup();
-  const view = render(<RouterProvider router={router} />);
+  // StrictMode as in the app's entry: effects run twice in development, and so they do here.
+  const view = render(
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  );
   return { ...view, user, router, queryClient, authManager };
 }

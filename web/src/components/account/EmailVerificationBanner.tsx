@@ -1,9 +1,8 @@
 import { MailWarning, X } from "lucide-react";
-import { useResendVerification } from "../../lib/auth/useResendVerification";
+import { ResendVerification } from "./ResendVerification";
 
 /** The verification reminder, with an optional dismiss button. */
 export function EmailVerificationBanner({ email, onDismiss }: { email: string; onDismiss?: () => void }) {
-  const { resend, sending } = useResendVerification();
   return (
     <div
       role="region"
@@ -15,14 +14,7 @@ export function EmailVerificationBanner({ email, onDismiss }: { email: string; o
         <p className="font-semibold">Please verify your email address</p>
         <p className="mt-1">
           We sent a verification link to {email}.{" "}
-          <button
-            type="button"
-            disabled={sending}
-            onClick={() => void resend(email)}
-            className="font-medium underline hover:text-amber-950 disabled:opacity-60 focus-visible:outline focus-visible:outline-2 focus-visible:outline-amber-700"
-          >
-            Resend verification email
-          </button>
+          <ResendVerification email={email} className="hover:text-amber-950 focus-visible:outline-amber-700" />
         </p>
       </div>
       {onDismiss && (

@@ -38,6 +38,25 @@ function useSignOut() {
   };
 }
 
+/** A menu's keys (WAI-ARIA menu pattern): the arrows move through the items, round; Home and End to the ends. */
+function moveWithArrows(event: React.KeyboardEvent<HTMLElement>) {
+  const items = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+  const at = items.indexOf(document.activeElement as HTMLElement);
+  const to =
+    event.key === "ArrowDown"
+      ? (at + 1) % items.length
+      : event.key === "ArrowUp"
+        ? (at - 1 + items.length) % items.length
+        : event.key === "Home"
+          ? 0
+          : event.key === "End"
+            ? items.length - 1
+            : null;
+  if (to === null || items.length === 0) return;
+  event.preventDefault();
+  items[to]!.focus();
+}
+
 function UserMenu({ email }: { email: string }) {
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
@@ -71,6 +90,8 @@ function UserMenu({ email }: { email: string }) {
           ref={panel}
           role="menu"
           aria-label="User menu"
+          tabIndex={-1}
+          onKeyDown={moveWithArrows}
           className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
         >
           <div className="border-b border-slate-100 px-3 pb-2 pt-1">
@@ -126,8 +147,22 @@ export function NavBarContent({ className }: { className?: string } = {}) {
   // Disabled in prerendered HTML until hydration: a tap then waits instead of being lost.
   const hydrated = useHydrated();
   const signOut = useSignOut();
-  const mobilePanel = useRef<HTMLDivElement>(null);
-  useFocusTrap(mobileOpen, mobilePanel, () => setMobileOpen(false));
+  const toggle = useRef<HTMLButtonElement>(null);
+  // A disclosure, not a dialog: no focus trap; Escape or its own close button closes it, focus back on the toggle.
+  const closeMobile = () => {
+    setMobileOpen(false);
+    toggle.current?.focus();
+  };
+  useEffect(() => {
+    if (!mobileOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMobileOpen(false);
+      toggle.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [mobileOpen]);
 
   const linkClass =
     "rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:text-slate-950 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600";
@@ -176,6 +211,7 @@ export function NavBarContent({ className }: { className?: string } = {}) {
         </div>
 
         <button
+          ref={toggle}
           type="button"
           className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 md:hidden"
           aria-label={mobileOpen ? "Close menu" : "Open menu"}
@@ -189,11 +225,12 @@ export function NavBarContent({ className }: { className?: string } = {}) {
       </nav>
 
       {mobileOpen && (
-        <div id="mobile-menu" ref={mobilePanel} className="border-t border-slate-200 bg-white px-4 pb-4 pt-2 md:hidden">
+        <div id="mobile-menu" className="border-t border-slate-200 bg-white px-4 pb-4 pt-2 md:hidden">
           <Link to="/pricing" className={cn(linkClass, "block")} onClick={() => setMobileOpen(false)}>
             Pricing
           </Link>
-          {auth.status === "signedIn" ? (
+          {/* While the session loads, no account links: neither Sign In nor Dashboard may be wrong. */}
+          {auth.status === "loading" ? null : auth.status === "signedIn" ? (
             <div className="flex flex-col gap-1">
               <p className="px-3 pt-2 text-sm font-medium text-slate-900">{auth.user.email}</p>
               <p className="px-3 pb-2 text-xs text-slate-500">Signed in</p>
@@ -227,6 +264,9 @@ export function NavBarContent({ className }: { className?: string } = {}) {
               </Link>
             </div>
           )}
+          <button type="button" className={cn(linkClass, "mt-2 flex w-full items-center gap-2 text-left")} onClick={closeMobile}>
+            <X aria-hidden className="h-4 w-4" /> Close menu
+          </button>
         </div>
       )}
     </header>

@@ -82,15 +82,62 @@ describe("Navigation bar", () => {
     expect(await screen.findByText("Error signing out")).toBeInTheDocument();
   });
 
-  it("opens and closes the mobile menu", async () => {
+  it("opens and closes the mobile menu, a disclosure with its own close button", async () => {
     const { user } = renderApp("/pricing");
-    await user.click(screen.getByRole("button", { name: "Open menu" }));
+    const nav = screen.getByRole("navigation", { name: "Main" });
+    const toggle = within(nav).getByRole("button", { name: "Open menu" });
+    await user.click(toggle);
     const panel = document.getElementById("mobile-menu")!;
     expect(await within(panel).findByRole("link", { name: "Get Started" })).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+    expect(within(nav).getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+    // A disclosure, not a dialog: focus stays on the toggle and Tab goes on into the panel.
+    expect(toggle).toHaveFocus();
+    await user.tab();
+    expect(within(panel).getByRole("link", { name: "Pricing" })).toHaveFocus();
+    await user.click(within(panel).getByRole("button", { name: "Close menu" }));
+    expect(document.getElementById("mobile-menu")).toBeNull();
+    expect(within(nav).getByRole("button", { name: "Open menu" })).toHaveFocus();
+    await user.click(within(nav).getByRole("button", { name: "Open menu" }));
     await user.keyboard("{Escape}");
     expect(document.getElementById("mobile-menu")).toBeNull();
-    expect(screen.getByRole("button", { name: "Open menu" })).toHaveFocus();
+    expect(within(nav).getByRole("button", { name: "Open menu" })).toHaveFocus();
+  });
+
+  it("shows no account links in the mobile menu while the session is loading", async () => {
+    db.createUser({ email: "ana@example.com" });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(http.post("*/api/auth/token", async () => void (await gate)));
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    await user.click(screen.getByRole("button", { name: "Open menu" }));
+    const panel = document.getElementById("mobile-menu")!;
+    expect(within(panel).getByRole("link", { name: "Pricing" })).toBeInTheDocument();
+    for (const name of ["Sign In", "Get Started", "Dashboard", "Settings"])
+      expect(within(panel).queryByRole("link", { name })).not.toBeInTheDocument();
+    release();
+    expect(await within(panel).findByRole("link", { name: "Dashboard" })).toBeInTheDocument();
+    expect(within(panel).queryByRole("link", { name: "Sign In" })).not.toBeInTheDocument();
+  });
+
+  it("moves through the user menu with the arrow keys, Home and End", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    await user.click(await screen.findByRole("button", { name: /^User menu/ }));
+    const menu = screen.getByRole("menu", { name: /^User menu/ });
+    const item = (name: string) => within(menu).getByRole("menuitem", { name });
+    expect(item("Settings")).toHaveFocus();
+    await user.keyboard("{ArrowDown}");
+    expect(item("Team")).toHaveFocus();
+    await user.keyboard("{ArrowDown}");
+    expect(item("Sign Out")).toHaveFocus();
+    await user.keyboard("{ArrowDown}");
+    expect(item("Settings")).toHaveFocus();
+    await user.keyboard("{ArrowUp}");
+    expect(item("Sign Out")).toHaveFocus();
+    await user.keyboard("{Home}");
+    expect(item("Settings")).toHaveFocus();
+    await user.keyboard("{End}");
+    expect(item("Sign Out")).toHaveFocus();
   });
 });
 

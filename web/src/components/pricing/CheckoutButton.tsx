@@ -18,6 +18,7 @@ import {
 import { redirect } from "../../lib/redirect";
 import { teamPlanName } from "../../lib/team/format";
 import { buttonStyles } from "../ui/Button";
+import { cn } from "../ui/cn";
 
 export function CheckoutButton({ product, className }: { product: Product; className?: string }) {
   const auth = useAuth();
@@ -102,6 +103,25 @@ export function CheckoutButton({ product, className }: { product: Product; class
       </Link>
     );
   }
+
+  // A plan that cannot be read is an error to retry, not a button loading forever.
+  if (plan.isError && !plan.data)
+    return (
+      <div className="text-center">
+        <p role="alert" className="text-sm text-red-700">
+          Could not load your plan.
+        </p>
+        <button
+          type="button"
+          onClick={() => void plan.refetch()}
+          disabled={plan.isFetching}
+          aria-busy={plan.isFetching}
+          className={buttonStyles("secondary", cn("mt-2", className))}
+        >
+          Try again
+        </button>
+      </div>
+    );
 
   const button = (
     <button

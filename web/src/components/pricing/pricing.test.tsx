@@ -73,6 +73,18 @@ describe("Pricing and the checkout button", () => {
     expect(await within(paidCard()).findByRole("button", { name: "Start Subscription" })).toBeEnabled();
   });
 
+  it("says the plan could not be loaded, with Try again, instead of loading forever when the plan read fails", async () => {
+    db.createUser({ email: "ana@example.com" });
+    let fail = true;
+    server.use(http.get("*/api/plan", () => (fail ? apiError(503, "unavailable", "down") : undefined)));
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    expect(await within(paidCard()).findByRole("alert")).toHaveTextContent("Could not load your plan.");
+    fail = false;
+    await user.click(within(paidCard()).getByRole("button", { name: "Try again" }));
+    expect(await within(paidCard()).findByRole("button", { name: "Start Subscription" })).toBeEnabled();
+  });
+
   it("says Verify Email First to an unverified user, and why on click", async () => {
     db.createUser({ email: "new@example.com", verified: false, checkout: "verify_email" });
     const { user } = renderApp("/pricing", { signedInAs: "new@example.com" });

@@ -47,7 +47,11 @@ describe("Sign in", () => {
     db.createUser({ email: "ana@example.com", password: "secret123" });
     const { user } = renderApp("/signin");
     await fillSignIn(user, "ana@example.com", "wrong-password");
-    expect(await screen.findByText("Invalid login credentials")).toBeInTheDocument();
+    // Inline under the form (it stays when the toast goes) and in the toast.
+    const form = screen.getByRole("form", { name: "Sign in" });
+    expect(await within(form).findByText("Invalid login credentials")).toBeInTheDocument();
+    expect(form).toHaveAccessibleDescription("Invalid login credentials");
+    expect(screen.getAllByText("Invalid login credentials")).toHaveLength(2);
     expect(screen.queryByText("Email Verification Required")).not.toBeInTheDocument();
   });
 
@@ -55,7 +59,10 @@ describe("Sign in", () => {
     server.use(http.post("*/api/auth/token", () => HttpResponse.error()));
     const { user } = renderApp("/signin");
     await fillSignIn(user, "ana@example.com", "secret123");
-    expect(await screen.findByText("An unexpected error occurred")).toBeInTheDocument();
+    expect(
+      await within(screen.getByRole("form", { name: "Sign in" })).findByText("An unexpected error occurred"),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText("An unexpected error occurred")).toHaveLength(2);
   });
 
   it("explains an unverified e-mail with a toast and the amber notice, and resends in place", async () => {
@@ -78,6 +85,8 @@ describe("Sign in", () => {
     await fillSignIn(user, "new@example.com", "secret123");
     await user.click(await screen.findByRole("button", { name: "Resend verification email" }));
     expect(await screen.findByText(/For security purposes, you can only request this after \d+ seconds\./)).toBeInTheDocument();
+    // The same control and label as on Check Your Email, counting down the server's Retry-After.
+    expect(screen.getByRole("button", { name: /^Resend verification email in (37|36)s$/ })).toBeDisabled();
   });
 
   it("says 'Failed to resend verification email' when the service gives no reason, and the generic text offline", async () => {

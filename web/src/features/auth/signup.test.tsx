@@ -79,13 +79,17 @@ describe("Sign up", () => {
     server.use(refuse("post", "/api/auth/signup", 422, "weak_password", common, { once: true }));
     const { user } = renderApp("/signup");
     await fill(user, "ana@example.com", "password", "password");
-    expect(await screen.findByText("This password is too common. Please choose another one")).toBeInTheDocument();
+    // Under the password it is about (and in the toast).
+    await waitFor(() => expect(screen.getByLabelText("Password")).toHaveAccessibleDescription(common));
+    expect(screen.getAllByText(common)).toHaveLength(2);
 
     server.use(http.post("*/api/auth/signup", () => apiError(500, "internal", "Mailer not configured")));
     await user.click(screen.getByRole("button", { name: "Create Account" }));
-    expect(
-      await screen.findByText("Authentication service is not properly configured. Please contact support."),
-    ).toBeInTheDocument();
+    const notConfigured = "Authentication service is not properly configured. Please contact support.";
+    const form = screen.getByRole("form", { name: "Create your account" });
+    expect(await within(form).findByText(notConfigured)).toBeInTheDocument();
+    expect(form).toHaveAccessibleDescription(notConfigured);
+    expect(screen.getAllByText(notConfigured)).toHaveLength(2);
   });
 
   it("shows both passwords on request", async () => {
@@ -147,9 +151,9 @@ describe("Sign up", () => {
     await fill(user, "ana@example.com", "secret123", "secret123");
     await screen.findByRole("heading", { name: "Check Your Email" });
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
-    await user.click(screen.getByRole("button", { name: "Resend email" }));
+    await user.click(screen.getByRole("button", { name: "Resend verification email" }));
     expect(await screen.findByText("Verification email sent! Check your inbox.")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: /^Resend email in (60|59)s$/ })).toBeDisabled();
+    expect(screen.getByRole("button", { name: /^Resend verification email in (60|59)s$/ })).toBeDisabled();
   });
 
   it("shows the service's wait when resend is limited, as a countdown", async () => {
@@ -168,16 +172,16 @@ describe("Sign up", () => {
     );
     const { user } = renderApp("/signup");
     await fill(user, "ana@example.com", "secret123", "secret123");
-    await user.click(await screen.findByRole("button", { name: "Resend email" }));
+    await user.click(await screen.findByRole("button", { name: "Resend verification email" }));
     expect(await screen.findByText("For security purposes, you can only request this after 42 seconds.")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: /^Resend email in (42|41)s$/ })).toBeDisabled();
+    expect(screen.getByRole("button", { name: /^Resend verification email in (42|41)s$/ })).toBeDisabled();
   });
 
   it("says the spec's 'Failed to resend verification email' when the service gives no message", async () => {
     server.use(http.post("*/api/auth/resend", () => new HttpResponse("oops", { status: 500 })));
     const { user } = renderApp("/signup");
     await fill(user, "ana@example.com", "secret123", "secret123");
-    await user.click(await screen.findByRole("button", { name: "Resend email" }));
+    await user.click(await screen.findByRole("button", { name: "Resend verification email" }));
     expect(await screen.findByText("Failed to resend verification email")).toBeInTheDocument();
     expect(screen.queryByText(/Request failed/)).not.toBeInTheDocument();
   });

@@ -132,7 +132,7 @@ describe("Dashboard", () => {
   it("shows an unverified user the dismissible banner and the red Account Access Limited notice", async () => {
     db.createUser({ email: "new@example.com", verified: false, checkout: "verify_email" });
     const { user } = renderApp("/dashboard", { signedInAs: "new@example.com" });
-    const notice = await screen.findByRole("alert");
+    const notice = (await screen.findByText(/Account Access Limited/)).closest("div")!;
     expect(notice).toHaveTextContent(`Account Access Limited: ${ACCESS_LIMITED_TEXT}`);
     expect(ACCESS_LIMITED_TEXT).toBe(
       "Some features are restricted until you verify your email address. Please check your inbox and click the verification link to unlock full access.",
@@ -142,7 +142,7 @@ describe("Dashboard", () => {
     expect(await screen.findByText("Verification email sent! Check your inbox.")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Dismiss verification banner" }));
     expect(screen.queryByRole("region", { name: "Email verification" })).not.toBeInTheDocument();
-    expect(screen.getByRole("alert")).toBeInTheDocument();
+    expect(screen.getByText(/Account Access Limited/)).toBeInTheDocument();
     expect(await screen.findByRole("button", { name: "Verify Email First" })).toBeInTheDocument();
   });
 
@@ -194,16 +194,25 @@ describe("Dashboard", () => {
     expect(await screen.findByRole("heading", { name: "You're All Set!" })).toBeInTheDocument();
   });
 
-  it("falls back silently to the free plan when the plan cannot be read", async () => {
-    db.createUser({ email: "ana@example.com" });
+  it("says the plan could not be loaded, with Try again, when the plan read fails, and never caches it as Free", async () => {
+    const me = db.createUser({ email: "pro@example.com", plan: "monthly" });
+    let fail = true;
     server.use(
-      http.get("*/api/plan", () => HttpResponse.json({ error: { code: "unavailable", message: "down" } }, { status: 503 })),
+      http.get("*/api/plan", () =>
+        fail ? HttpResponse.json({ error: { code: "unavailable", message: "down" } }, { status: 503 }) : undefined,
+      ),
     );
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    renderApp("/dashboard", { signedInAs: "ana@example.com" });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const { user, queryClient } = renderApp("/dashboard", { signedInAs: "pro@example.com" });
     const plan = await screen.findByRole("region", { name: "Your Plan" });
-    expect(within(plan).getByText("Free Trial")).toBeInTheDocument();
-    expect(warn).toHaveBeenCalled();
+    expect(within(plan).getByRole("alert")).toHaveTextContent("Could not load your plan.");
+    expect(within(plan).queryByText("Free Trial")).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Upgrade Now" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited" })).not.toBeInTheDocument();
+    expect(queryClient.getQueriesData({ queryKey: ["plan", me.id] }).every(([, data]) => data === undefined)).toBe(true);
+    fail = false;
+    await user.click(within(plan).getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText("Pro Plan")).toBeInTheDocument();
   });
 
   it("says 'Failed to fetch subscription data' when a refetch fails, keeping what it showed", async () => {

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
@@ -90,6 +90,24 @@ describe("/activate", () => {
     expect(await screen.findByRole("status")).toHaveTextContent(APPROVED_TEXT);
     expect(APPROVED_TEXT).toBe("Your device is signed in. You can return to the Closewise app.");
     expect(db.deviceCodes.get(code.replace("-", ""))!.status).toBe("approved");
+  });
+
+  it("shows the approved device in Settings → Devices at once, not the list read before", async () => {
+    const email = signedIn();
+    const me = db.findUser(email)!.user;
+    db.startDeviceSession(me.id, "Work iMac", "macos", Date.now() - 86_400_000);
+    const code = db.deviceCode({ deviceName: "Ana's MacBook Air" });
+    const { user, router } = renderApp("/settings", { signedInAs: email });
+    const before = await screen.findByRole("region", { name: "Devices" });
+    expect(await within(before).findByText("Work iMac")).toBeInTheDocument();
+    await act(() => router.navigate(`/activate?user_code=${code}`));
+    await user.click(await screen.findByRole("button", { name: "Approve" }));
+    expect(await screen.findByText(APPROVED_TEXT)).toBeInTheDocument();
+    // No network wait here: what Settings shows first must already include the new device.
+    server.use(http.get("*/api/auth/devices", () => new Promise<never>(() => {})));
+    await act(() => router.navigate("/settings"));
+    const after = screen.getByRole("region", { name: "Devices" });
+    expect(within(after).getByText("Ana's MacBook Air")).toBeInTheDocument();
   });
 
   it("denies", async () => {

@@ -71,6 +71,19 @@ describe("Settings: Devices", () => {
     expect(older.revoked).toBe(false);
   });
 
+  it("keeps focus in the list after signing a device out: on the next device, then on the heading", async () => {
+    seed();
+    const { user } = renderApp("/settings", { signedInAs: "ana@example.com" });
+    const section = await devices();
+    await user.click(await within(section).findByRole("button", { name: "Sign out Ana's MacBook Pro" }));
+    await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Sign out" }));
+    await waitFor(() => expect(within(section).getByRole("button", { name: "Sign out Work iMac" })).toHaveFocus());
+    await user.click(within(section).getByRole("button", { name: "Sign out Work iMac" }));
+    await user.click(within(screen.getByRole("dialog")).getByRole("button", { name: "Sign out" }));
+    await waitFor(() => expect(within(section).getByRole("heading", { name: "Devices" })).toHaveFocus());
+    expect(within(section).getByText(/No desktop apps are signed in\./)).toBeInTheDocument();
+  });
+
   it("says when a device was already gone and reads the list again", async () => {
     const { newer } = seed();
     const { user } = renderApp("/settings", { signedInAs: "ana@example.com" });

@@ -2,7 +2,6 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useAuth } from "../auth/AuthProvider";
-import { freePlanFor } from "../billing/rules";
 import { getPlan, getProducts, getSubscription } from "./billing";
 import { listDevices } from "./desktop";
 import { getEntitlements } from "./entitlements";
@@ -38,9 +37,9 @@ export function usePlan() {
       try {
         return await getPlan();
       } catch (error) {
-        // The spec: a plan that cannot be read counts as free and active, with a warning logged only.
-        console.warn("Could not read the plan; showing the free plan", error);
-        return freePlanFor(userId);
+        // An error, never a cached Free plan: the dashboard says so and offers Try again (issue 27).
+        console.warn("Could not read the plan", error);
+        throw error;
       }
     },
   });

@@ -3,7 +3,7 @@ import { db } from "../../testing/db";
 import { getPlan } from "../api/billing";
 import { ApiError, NetworkError, setAuthBridge } from "../api/client";
 import type { Session } from "../api/types";
-import { AuthManager, type AuthApi } from "./session";
+import { AuthManager, type AuthApi, type SessionHint } from "./session";
 
 const user = {
   id: "u1",
@@ -27,8 +27,8 @@ function stubApi(overrides: Partial<AuthApi> = {}): AuthApi {
 }
 
 const managers: AuthManager[] = [];
-function manager(api: AuthApi, channelName = `t-${Math.random()}`) {
-  const m = new AuthManager({ api, channelName, hint: { get: () => true, set: () => {} } });
+function manager(api: AuthApi, channelName = `t-${Math.random()}`, hint: SessionHint = { get: () => true, set: () => {} }) {
+  const m = new AuthManager({ api, channelName, hint });
   managers.push(m);
   return m;
 }
@@ -99,16 +99,73 @@ describe("AuthManager", () => {
     expect(auth.getSnapshot().status).toBe("signedIn");
   });
 
-  it("gives up after the back-off stays within one tick and is then signed out", async () => {
+  it("keeps trying after the back-off while the server stays away: never signed out, the hint kept", async () => {
     vi.useFakeTimers();
     const refresh = vi.fn<AuthApi["refresh"]>().mockRejectedValue(new NetworkError("offline"));
-    const auth = manager(stubApi({ refresh }));
+    const hint = { present: true, get: () => hint.present, set: (p: boolean) => void (hint.present = p) };
+    const auth = manager(stubApi({ refresh }), undefined, hint);
     const started = auth.start();
     await vi.advanceTimersByTimeAsync(30_000);
     await started;
     // 200+400+...+12800 = 25 400 ms < 30 s; the next (25 600 ms) would pass the tick.
     expect(refresh).toHaveBeenCalledTimes(8);
+    expect(auth.getSnapshot().status).toBe("loading");
+    expect(hint.present).toBe(true);
+    // The server is back: the next try (one tick later) restores the session.
+    refresh.mockResolvedValue(session(Math.floor(Date.now() / 1000) + 3600));
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(auth.getSnapshot().status).toBe("signedIn");
+  });
+
+  it.each([
+    ["too many requests (429)", () => new ApiError(429, "rate_limited", "slow down", 1)],
+    ["the server restarting (503)", () => new ApiError(503, "unavailable", "restarting")],
+    ["the network down", () => new NetworkError("offline")],
+  ])("does not sign out on %s while restoring, and tries again when the browser is back online", async (_name, failure) => {
+    vi.useFakeTimers();
+    const refresh = vi.fn<AuthApi["refresh"]>().mockRejectedValue(failure());
+    const hint = { present: true, get: () => hint.present, set: (p: boolean) => void (hint.present = p) };
+    const auth = manager(stubApi({ refresh }), undefined, hint);
+    const started = auth.start();
+    await vi.advanceTimersByTimeAsync(29_000);
+    await started;
+    expect(auth.getSnapshot().status).toBe("loading");
+    expect(hint.present).toBe(true);
+    const calls = refresh.mock.calls.length;
+    refresh.mockResolvedValue(session(Math.floor(Date.now() / 1000) + 3600));
+    window.dispatchEvent(new Event("online"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(refresh).toHaveBeenCalledTimes(calls + 1);
+    expect(auth.getSnapshot().status).toBe("signedIn");
+  });
+
+  it("keeps a signed-in session whose refresh fails for a while, even past its expiry", async () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date("2026-11-22T00:00:00Z"));
+    const now = Date.now();
+    const refresh = vi
+      .fn<AuthApi["refresh"]>()
+      .mockResolvedValueOnce(session(Math.floor(now / 1000) + 60))
+      .mockRejectedValue(new ApiError(502, "bad_gateway", "down"));
+    const auth = manager(stubApi({ refresh }));
+    await auth.start();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(auth.getSnapshot().status).toBe("signedIn");
+  });
+
+  it("signs out only when the refresh token is refused", async () => {
+    vi.useFakeTimers();
+    const refresh = vi
+      .fn<AuthApi["refresh"]>()
+      .mockRejectedValueOnce(new NetworkError("offline"))
+      .mockRejectedValue(new ApiError(401, "invalid_refresh_token", "ended"));
+    const hint = { present: true, get: () => hint.present, set: (p: boolean) => void (hint.present = p) };
+    const auth = manager(stubApi({ refresh }), undefined, hint);
+    const started = auth.start();
+    await vi.advanceTimersByTimeAsync(200);
+    await started;
     expect(auth.getSnapshot().status).toBe("signedOut");
+    expect(hint.present).toBe(false);
   });
 
   it("refreshes once for many callers at the same time", async () => {

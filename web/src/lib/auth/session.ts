@@ -1,11 +1,13 @@
 //! The browser's session: the access token lives in memory only, the refresh token in the httpOnly
 //! `cw_refresh` cookie. On start the session is restored from the cookie; it is refreshed before it
-//! expires (a 30 s tick, refreshing when fewer than 3 ticks remain), network failures are retried with
-//! exponential back-off from 200 ms, and every change is shared with the app's other tabs through a
+//! expires (a 30 s tick, refreshing when fewer than 3 ticks remain), temporary failures (network down,
+//! 429, 5xx) are retried with exponential back-off from 200 ms, then once a tick (doubling up to five
+//! minutes) and at once when the browser is back online: only a refused refresh token signs out (a
+//! restore that cannot reach the server stays "loading" and keeps the hint). Every change is shared with the app's other tabs through a
 //! BroadcastChannel, so signing in, refreshing or signing out in one tab is reflected in all of them.
 
 import * as authApi from "../api/auth";
-import { ApiError, NetworkError } from "../api/client";
+import { ApiError } from "../api/client";
 import type { Session, User } from "../api/types";
 
 export interface ActiveSession {
@@ -89,6 +91,14 @@ function toActive(session: Session): ActiveSession {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The server refused the refresh token (missing, ended, revoked): the only failure that signs out. */
+function refused(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403);
+}
+
+/** The longest wait between two tries once the quick back-off is spent. */
+const MAX_RETRY_MS = 5 * 60_000;
+
 export class AuthManager {
   private state: AuthState = LOADING;
   private listeners = new Set<() => void>();
@@ -97,6 +107,9 @@ export class AuthManager {
   private timer: ReturnType<typeof setInterval> | null = null;
   private restoring: Promise<void> | null = null;
   private refreshing: Promise<ActiveSession | null> | null = null;
+  /** The next try after a refresh that failed for a reason that passes; `laterTries` counts them. */
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private laterTries = 0;
   /** True while "signed out" only because the hint said no session; a guarded page still asks. */
   private skippedRestore = false;
   private readonly api: AuthApi;
@@ -146,6 +159,7 @@ export class AuthManager {
     }
     if (!this.timer) this.timer = setInterval(() => void this.tick(), this.tickMs);
     if (typeof document !== "undefined") document.addEventListener("visibilitychange", this.onVisible);
+    if (typeof window !== "undefined") window.addEventListener("online", this.onOnline);
     this.restoring ??= this.hint.get()
       ? this.refresh().then(() => undefined)
       : Promise.resolve().then(() => {
@@ -163,6 +177,8 @@ export class AuthManager {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (typeof document !== "undefined") document.removeEventListener("visibilitychange", this.onVisible);
+    if (typeof window !== "undefined") window.removeEventListener("online", this.onOnline);
+    this.cancelRetry();
   }
 
   async signIn(email: string, password: string): Promise<User> {
@@ -240,35 +256,54 @@ export class AuthManager {
   }
 
   private async refreshWithRetry(): Promise<ActiveSession | null> {
+    this.cancelRetry();
     const started = this.now();
     for (let attempt = 0; ; attempt++) {
       try {
         const session = toActive(await this.api.refresh());
+        this.laterTries = 0;
         this.adopt(session, true);
         this.emit("TOKEN_REFRESHED");
         return session;
       } catch (error) {
-        const delay = this.backoffStartMs * 2 ** attempt;
-        const retryable = error instanceof NetworkError || (error instanceof ApiError && error.status >= 500);
-        if (retryable && this.now() - started + delay < this.tickMs) {
-          await sleep(delay);
-          continue;
-        }
-        if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 400)) {
+        if (refused(error)) {
           // A tab that could not restore a session says nothing to the others; a session that ended does.
           if (this.state.status === "loading") this.set(SIGNED_OUT);
           else this.clear();
           return null;
         }
-        // Still failing after the back-off: keep a session that has not expired yet, else sign out.
-        if (this.state.status === "signedIn" && this.state.session.expiresAt * 1000 > this.now()) {
-          return this.state.session;
+        const waitMs = error instanceof ApiError && error.retryAfter !== null ? error.retryAfter * 1000 : 0;
+        const delay = Math.max(this.backoffStartMs * 2 ** attempt, waitMs);
+        if (this.now() - started + delay < this.tickMs) {
+          await sleep(delay);
+          continue;
         }
-        this.set(SIGNED_OUT);
-        return null;
+        // Still failing after the back-off (offline, rate limited, the server restarting): keep the
+        // session or the restore as it is and the hint with it, and try again later.
+        this.scheduleRetry(waitMs);
+        return this.state.status === "signedIn" ? this.state.session : null;
       }
     }
   }
+
+  private scheduleRetry(atLeastMs: number) {
+    const delay = Math.max(Math.min(this.tickMs * 2 ** this.laterTries, MAX_RETRY_MS), atLeastMs);
+    this.laterTries += 1;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.refresh();
+    }, delay);
+  }
+
+  private cancelRetry() {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  /** Back online: a refresh that was waiting to try again tries now. */
+  private onOnline = () => {
+    if (this.retryTimer && !this.refreshing) void this.refresh();
+  };
 
   private async tick(): Promise<void> {
     if (this.state.status !== "signedIn" || this.refreshing) return;

@@ -8,7 +8,6 @@ import {
   checkoutUrls,
   DEFAULT_PRODUCT,
   featuredProduct,
-  freePlanFor,
   periodEnd,
   PLAN_FEATURES,
   planName,
@@ -29,27 +28,6 @@ function subscription(overrides: Partial<Subscription> = {}): Subscription {
     ...overrides,
   };
 }
-
-describe("the fallback plan", () => {
-  it("falls back to a free, active plan stamped with the given time", () => {
-    const now = new Date("2026-02-03T04:05:06Z");
-    expect(freePlanFor("u9", now)).toEqual({
-      id: "",
-      user_id: "u9",
-      plan_type: "free",
-      status: "active",
-      plan_started_at: now.toISOString(),
-      plan_updated_at: now.toISOString(),
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-      stripe_subscription_id: null,
-      stripe_customer_id: null,
-      subscription_id: null,
-      paid: false,
-      checkout: "available",
-    });
-  });
-});
 
 describe("the checkout button", () => {
   const cases: [CheckoutOffer, CheckoutMode, string][] = [

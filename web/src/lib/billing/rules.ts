@@ -5,30 +5,7 @@
 //! Pure functions and constants: query hooks and components call them and repeat none of them.
 
 import { ApiError } from "../api/client";
-import type { CheckoutMode, CheckoutOffer, Plan, PlanType, Product, Subscription } from "../api/types";
-
-// --- The fallback plan ---------------------------------------------------------------------------
-
-/** The fallback for a plan that cannot be read: free and active (a warning is logged, nothing shown).
- * Its decisions are the free plan's: the API checks the rest when the button is clicked. */
-export function freePlanFor(userId: string, now: Date = new Date()): Plan {
-  const at = now.toISOString();
-  return {
-    id: "",
-    user_id: userId,
-    plan_type: "free",
-    status: "active",
-    plan_started_at: at,
-    plan_updated_at: at,
-    created_at: at,
-    updated_at: at,
-    stripe_subscription_id: null,
-    stripe_customer_id: null,
-    subscription_id: null,
-    paid: false,
-    checkout: "available",
-  };
-}
+import type { CheckoutMode, CheckoutOffer, PlanType, Product, Subscription } from "../api/types";
 
 // --- Checkout ------------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { Button } from "../../../components/ui/Button";
 import { PasswordField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../../lib/auth/password";
+import { checkNewPassword } from "../../../lib/auth/password";
 
 /**
  * A new password typed twice and sent with a link's token: the reset page and the verification
@@ -31,9 +31,7 @@ export function NewPasswordForm({
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const next: typeof errors = {};
-    if (password !== confirm) next.confirm = "Passwords do not match";
-    else if (password.length < MIN_PASSWORD_LENGTH) next.password = PASSWORD_TOO_SHORT;
+    const next: typeof errors = checkNewPassword(password, confirm);
     setErrors(next);
     if (next.password || next.confirm) return;
     setBusy(true);

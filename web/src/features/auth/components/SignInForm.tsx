@@ -4,11 +4,12 @@ import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
 import { useHydrated } from "../../../components/ui/useHydrated";
 import { Button } from "../../../components/ui/Button";
+import { FormError } from "../../../components/ui/FormError";
 import { PasswordField, TextField } from "../../../components/ui/TextField";
 import { ApiError, type MfaMethod } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { useResendVerification } from "../../../lib/auth/useResendVerification";
+import { ResendVerification } from "../../../components/account/ResendVerification";
 import { afterSignIn } from "../../../lib/auth/afterSignIn";
 import { AuthCard } from "./AuthCard";
 import { MfaStep } from "./MfaStep";
@@ -25,9 +26,9 @@ export function SignInForm() {
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [busy, setBusy] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
   const hydrated = useHydrated();
   const [needsVerification, setNeedsVerification] = useState(false);
-  const { resend, sending } = useResendVerification();
   const [mfa, setMfa] = useState<{ token: string; methods: MfaMethod[] } | null>(null);
   // Every way of signing in ends signed in; the effect below then leads on (`afterSignIn`).
   const signedIn = () => undefined;
@@ -53,6 +54,7 @@ export function SignInForm() {
     if (next.email || next.password) return;
 
     setBusy(true);
+    setFormError(null);
     try {
       await auth.manager.signIn(email.trim(), password);
       track("user_signed_in");
@@ -64,10 +66,11 @@ export function SignInForm() {
       } else if (error instanceof ApiError && error.message.includes("Email not confirmed")) {
         toast.error("Please verify your email address before signing in");
         setNeedsVerification(true);
-      } else if (error instanceof ApiError) {
-        toast.error(error.message);
       } else {
-        toast.error("An unexpected error occurred");
+        // In the toast and under the form, where it stays.
+        const message = error instanceof ApiError ? error.message : "An unexpected error occurred";
+        toast.error(message);
+        setFormError(message);
       }
     } finally {
       setBusy(false);
@@ -92,14 +95,11 @@ export function SignInForm() {
             <AlertTriangle aria-hidden className="h-4 w-4" /> Email Verification Required
           </p>
           <p className="mt-1">Please check your inbox and click the verification link before signing in. Didn&apos;t get it?</p>
-          <button
-            type="button"
-            disabled={sending}
-            onClick={() => void resend(email, next)}
-            className="mt-2 font-medium underline hover:text-amber-950 disabled:opacity-60 focus-visible:outline focus-visible:outline-2 focus-visible:outline-amber-700"
-          >
-            {sending ? "Sending..." : "Resend verification email"}
-          </button>
+          <ResendVerification
+            email={email}
+            next={next}
+            className="mt-2 block hover:text-amber-950 focus-visible:outline-amber-700"
+          />
         </div>
       )}
       {mfa && (
@@ -112,7 +112,13 @@ export function SignInForm() {
         />
       )}
       {!mfa && (
-        <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+        <form
+          noValidate
+          aria-label="Sign in"
+          aria-describedby={formError ? "signin-error" : undefined}
+          onSubmit={(e) => void onSubmit(e)}
+          className="space-y-4"
+        >
           <fieldset disabled={!hydrated} className="space-y-4">
             <TextField
               label="Email"
@@ -141,6 +147,7 @@ export function SignInForm() {
             <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
               {busy ? "Signing In..." : "Sign In"}
             </Button>
+            <FormError id="signin-error" message={formError} />
             {passkey.supported && (
               <Button
                 variant="secondary"

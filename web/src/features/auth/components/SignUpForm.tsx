@@ -2,19 +2,20 @@ import { MailCheck } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
+import { ResendVerification } from "../../../components/account/ResendVerification";
 import { LegalNotice } from "../../../components/layout/LegalNotice";
 import { useHydrated } from "../../../components/ui/useHydrated";
 import { Button, buttonStyles } from "../../../components/ui/Button";
+import { FormError } from "../../../components/ui/FormError";
 import { PasswordField, TextField } from "../../../components/ui/TextField";
 import { signUp } from "../../../lib/api/auth";
 import { ApiError } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../../lib/auth/password";
+import { checkNewPassword, MIN_PASSWORD_LENGTH } from "../../../lib/auth/password";
 import { CHECKOUT_MESSAGES, CHECKOUT_SIGN_IN_TOAST } from "../../../lib/billing/rules";
 import { AuthCard } from "./AuthCard";
 import { useEmailParam, useNextPath, withNext } from "./next";
-import { ResendEmail } from "./ResendEmail";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -29,9 +30,7 @@ export function validateSignUp(email: string, password: string, confirm: string)
   const errors: Errors = {};
   if (!email.trim()) errors.email = "Email is required";
   else if (!EMAIL.test(email.trim())) errors.email = "Please enter a valid email address";
-  if (password !== confirm) errors.confirm = "Passwords do not match";
-  else if (password.length < MIN_PASSWORD_LENGTH) errors.password = PASSWORD_TOO_SHORT;
-  return errors;
+  return { ...errors, ...checkNewPassword(password, confirm) };
 }
 
 function CheckYourEmail({ email, next, onTryAgain }: { email: string; next: string | null; onTryAgain: () => void }) {
@@ -58,7 +57,7 @@ function CheckYourEmail({ email, next, onTryAgain }: { email: string; next: stri
         </Link>
       </div>
       <p className="mt-6 text-center text-sm text-slate-600">
-        Didn&apos;t receive the email? <ResendEmail email={email} next={next} /> or{" "}
+        Didn&apos;t receive the email? <ResendVerification email={email} next={next} /> or{" "}
         <button type="button" onClick={onTryAgain} className="font-medium text-blue-700 underline hover:text-blue-900">
           Try again
         </button>
@@ -74,6 +73,7 @@ export function SignUpForm() {
   const [confirm, setConfirm] = useState("");
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
   const hydrated = useHydrated();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const auth = useAuth();
@@ -98,19 +98,23 @@ export function SignUpForm() {
     setErrors(found);
     if (found.email || found.password || found.confirm) return;
     setBusy(true);
+    setFormError(null);
     try {
       const result = await signUp(next ? { email: email.trim(), password, next } : { email: email.trim(), password });
       track("user_signed_up");
       toast.success("Account created! Please check your email to verify your account.");
       setSentTo(result.email);
     } catch (error) {
-      if (error instanceof ApiError && error.message.includes("not configured")) {
-        toast.error("Authentication service is not properly configured. Please contact support.");
-      } else if (error instanceof ApiError) {
-        toast.error(error.message);
-      } else {
-        toast.error("An unexpected error occurred");
-      }
+      // In the toast and inline: under the password it is about, else under the form.
+      const message =
+        error instanceof ApiError && error.message.includes("not configured")
+          ? "Authentication service is not properly configured. Please contact support."
+          : error instanceof ApiError
+            ? error.message
+            : "An unexpected error occurred";
+      toast.error(message);
+      if (error instanceof ApiError && error.code === "weak_password") setErrors({ password: message });
+      else setFormError(message);
     } finally {
       setBusy(false);
     }
@@ -142,7 +146,13 @@ export function SignUpForm() {
         </>
       }
     >
-      <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+      <form
+        noValidate
+        aria-label="Create your account"
+        aria-describedby={formError ? "signup-error" : undefined}
+        onSubmit={(e) => void onSubmit(e)}
+        className="space-y-4"
+      >
         <fieldset disabled={!hydrated} className="space-y-4">
           <TextField
             label="Email"
@@ -176,6 +186,7 @@ export function SignUpForm() {
           <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
             {busy ? "Creating Account..." : "Create Account"}
           </Button>
+          <FormError id="signup-error" message={formError} />
           <LegalNotice className="mt-4 text-center" />
         </fieldset>
       </form>

@@ -28,7 +28,7 @@ export function VerifyEmail() {
   );
   const started = useRef(false);
   const [email, setEmail] = useState("");
-  const { resend, sending } = useResendVerification();
+  const resending = useResendVerification();
 
   useEffect(() => {
     // The token is single use: never send it twice (StrictMode runs effects twice in development).
@@ -94,7 +94,7 @@ export function VerifyEmail() {
 
   async function onResend(event: FormEvent) {
     event.preventDefault();
-    await resend(email, next);
+    await resending.resend(email, next);
   }
 
   return (
@@ -106,8 +106,8 @@ export function VerifyEmail() {
       <form noValidate onSubmit={(e) => void onResend(e)} className="mt-6 space-y-4">
         <p className="text-sm text-slate-600">Enter your email address and we&apos;ll send you a new link.</p>
         <TextField label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Button type="submit" className="w-full" disabled={sending}>
-          Resend verification email
+        <Button type="submit" className="w-full" disabled={resending.disabled}>
+          {resending.label}
         </Button>
       </form>
       <p className="mt-4 text-center text-sm">

@@ -1,6 +1,6 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, XCircle } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Link, useSearchParams } from "react-router";
 import { buttonStyles } from "../../../components/ui/Button";
@@ -54,54 +54,56 @@ function Actions() {
   );
 }
 
+/**
+ * The activation as a query keyed by the session: asked once however often the page mounts (React
+ * StrictMode mounts it twice in development), retried with `activationRetry` while the failure may pass.
+ */
+function useActivation(sessionId: string, userId: string) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: ["checkout-confirm", userId, sessionId],
+    enabled: Boolean(sessionId),
+    queryFn: async () => {
+      const { plan, subscription } = await confirmCheckout(sessionId);
+      // Only a verified address pays, so the answer is the verified user's plan.
+      queryClient.setQueryData(queryKeys.plan(userId, true), plan);
+      queryClient.setQueryData(queryKeys.subscription(userId), subscription);
+      return plan;
+    },
+    retry: (failures, error) => failures < activationRetry.delaysMs.length && mayPass(error),
+    retryDelay: (failures) => activationRetry.delaysMs[failures] ?? 0,
+    staleTime: Infinity,
+    refetchOnMount: false,
+    refetchOnReconnect: false,
+    refetchOnWindowFocus: false,
+  });
+}
+
 export function Success({ user }: { user: User }) {
   const [params] = useSearchParams();
   const sessionId = params.get("session_id") ?? "";
   const queryClient = useQueryClient();
-  const [state, setState] = useState<State>(sessionId ? "activating" : "failed");
-  const started = useRef(false);
+  const activation = useActivation(sessionId, user.id);
+  const state: State =
+    !sessionId || activation.isError
+      ? "failed"
+      : activation.isSuccess
+        ? "done"
+        : activation.failureCount > 0
+          ? "retrying"
+          : "activating";
 
   useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    if (!sessionId) {
-      toast.error(FAILED);
-      return;
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let cancelled = false;
-    const attempt = (retry: number) => {
-      confirmCheckout(sessionId)
-        .then(({ plan, subscription }) => {
-          if (cancelled) return;
-          // Only a verified address pays, so the answer is the verified user's plan.
-          queryClient.setQueryData(queryKeys.plan(user.id, true), plan);
-          queryClient.setQueryData(queryKeys.subscription(user.id), subscription);
-          toast.success("Subscription activated successfully!");
-          setState("done");
-          timer = setTimeout(() => {
-            // A failure here is logged by the query and shown on the dashboard; nothing to add on this page.
-            queryClient.fetchQuery({ ...subscriptionQuery(user.id), staleTime: 0 }).catch(() => undefined);
-          }, SUBSCRIPTION_REFETCH_DELAY_MS);
-        })
-        .catch((error: unknown) => {
-          if (cancelled) return;
-          const delay = activationRetry.delaysMs[retry];
-          if (delay !== undefined && mayPass(error)) {
-            setState("retrying");
-            timer = setTimeout(() => attempt(retry + 1), delay);
-            return;
-          }
-          toast.error(FAILED);
-          setState("failed");
-        });
-    };
-    attempt(0);
-    return () => {
-      cancelled = true;
-      if (timer) clearTimeout(timer);
-    };
-  }, [sessionId, queryClient, user.id]);
+    // One toast id: a second run of this effect (StrictMode) replaces the toast instead of adding one.
+    if (state === "failed") toast.error(FAILED, { id: "activation" });
+    if (state !== "done") return;
+    toast.success("Subscription activated successfully!", { id: "activation" });
+    const timer = setTimeout(() => {
+      // A failure here is logged by the query and shown on the dashboard; nothing to add on this page.
+      queryClient.fetchQuery({ ...subscriptionQuery(user.id), staleTime: 0 }).catch(() => undefined);
+    }, SUBSCRIPTION_REFETCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [state, queryClient, user.id]);
 
   return (
     <div className="mx-auto max-w-xl px-4 py-16 text-center">

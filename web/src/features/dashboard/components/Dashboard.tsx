@@ -206,6 +206,16 @@ function PlanCard({
   );
 }
 
+/** "Upgrade Now": to the pricing block, smoothly unless the visitor asks for reduced motion, and focus with it. */
+function goToUpgrade() {
+  const block = document.getElementById("upgrade");
+  if (!block) return;
+  const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  block.scrollIntoView({ behavior: reduce ? "auto" : "smooth", block: "start" });
+  if (!block.hasAttribute("tabindex")) block.tabIndex = -1;
+  block.focus({ preventScroll: true });
+}
+
 /** The link may be opened on another device: look again when the user comes back to this tab. */
 function useRecheckVerification(user: User) {
   const { manager } = useAuth();
@@ -239,12 +249,18 @@ export function DashboardContent({ user }: { user: User }) {
   // The entitlements say whether a team's seat makes the user paid: until they are in, the plan is
   // not known. A retry after a failure (Try again, or the meter mounting) is not a first load.
   const failed = entitlements.data === undefined && entitlements.errorUpdateCount > 0;
-  if (plan.isPending || (entitlements.isPending && !failed)) return <DashboardSkeleton />;
+  // A plan that cannot be read is not a free plan: it is an error with Try again.
+  const planFailed = plan.data === undefined && plan.errorUpdateCount > 0;
+  if ((plan.isPending && !planFailed) || (entitlements.isPending && !failed)) return <DashboardSkeleton />;
 
   // The server decides (`Plan.paid`): the plan, or the user's own subscription.
   const personal = plan.data?.paid ?? false;
   // Only the user's own subscription is known: offer no free-plan upgrade to someone a team may pay for.
-  const unknown = failed && !personal;
+  const unknown = planFailed || (failed && !personal);
+  const retry = () => {
+    if (planFailed) void plan.refetch();
+    if (failed) void entitlements.refetch();
+  };
   // A seat in a paid team gives the paid plan too (docs/teams.md: entitlements' `source`).
   const viaTeam = entitlements.data?.source === "team" ? (entitlements.data.team ?? null) : null;
   const paid = personal || viaTeam !== null;
@@ -270,7 +286,7 @@ export function DashboardContent({ user }: { user: User }) {
             <SettingsIcon aria-hidden className="h-4 w-4" /> Account settings
           </Link>
           {!paid && !unknown && (
-            <Button onClick={() => document.getElementById("upgrade")?.scrollIntoView({ behavior: "smooth", block: "start" })}>
+            <Button onClick={goToUpgrade}>
               <Crown aria-hidden className="h-4 w-4" /> Upgrade Now
             </Button>
           )}
@@ -281,7 +297,7 @@ export function DashboardContent({ user }: { user: User }) {
 
       {!verified && !bannerDismissed && <EmailVerificationBanner email={user.email} onDismiss={() => setBannerDismissed(true)} />}
       {!verified && (
-        <div role="alert" className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">
+        <div className="flex items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">
           <ShieldAlert aria-hidden className="mt-0.5 h-5 w-5 shrink-0" />
           <p className="text-sm">
             <strong>Account Access Limited:</strong> {ACCESS_LIMITED_TEXT}
@@ -290,7 +306,7 @@ export function DashboardContent({ user }: { user: User }) {
       )}
 
       {unknown ? (
-        <PlanUnknown retrying={entitlements.isFetching} onRetry={() => void entitlements.refetch()} email={user.email} />
+        <PlanUnknown retrying={plan.isFetching || entitlements.isFetching} onRetry={retry} email={user.email} />
       ) : (
         <PlanCard user={user} paid={paid} personal={personal} viaTeam={viaTeam} />
       )}

@@ -4,7 +4,8 @@ import { useConfirmPassword } from "../../../components/account/ConfirmPassword"
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
-import { decideDeviceCode, lookupDeviceCode } from "../../../lib/api/desktop";
+import { lookupDeviceCode } from "../../../lib/api/desktop";
+import { useDecideDeviceCode } from "../../../lib/api/mutations";
 import type { DeviceCodeRequest, User } from "../../../lib/api/types";
 import { absoluteTime, platformName, relativeTime } from "../../../lib/devices";
 import { formatUserCode, isCompleteUserCode } from "../userCode";
@@ -89,6 +90,8 @@ export function Activate({ user }: { user: User }) {
   const [step, setStep] = useState<Step>({ kind: "enter", busy: isCompleteUserCode(initial), error: null });
   const started = useRef(false);
   const password = useConfirmPassword();
+  // Approving needs the password entered on this session lately; the dialog asks for it.
+  const decideCode = useDecideDeviceCode(password.guard);
 
   async function lookUp(value: string) {
     setStep({ kind: "enter", busy: true, error: null });
@@ -110,8 +113,7 @@ export function Activate({ user }: { user: User }) {
   async function decide(request: DeviceCodeRequest, decision: "approve" | "deny") {
     setStep({ kind: "confirm", request, busy: decision, error: null });
     try {
-      // Approving needs the password entered on this session lately; the dialog asks for it.
-      const { status } = await password.guard(() => decideDeviceCode(request.user_code, decision));
+      const { status } = await decideCode.mutateAsync({ userCode: request.user_code, decision });
       setStep({ kind: "done", status });
     } catch (error) {
       // The code went bad meanwhile (expired, used, unknown): back to the field with the reason.
@@ -129,7 +131,7 @@ export function Activate({ user }: { user: User }) {
 
   if (step.kind === "done")
     return (
-      <DesktopCard title={TITLE}>
+      <DesktopCard title={TITLE} step={step.kind}>
         <p role="status" className="text-slate-700">
           {step.status === "approved" ? APPROVED_TEXT : DENIED_TEXT}
         </p>
@@ -140,7 +142,7 @@ export function Activate({ user }: { user: User }) {
     );
   if (step.kind === "confirm")
     return (
-      <DesktopCard title={TITLE}>
+      <DesktopCard title={TITLE} step={step.kind}>
         <Confirm
           step={step}
           user={user}
@@ -151,7 +153,7 @@ export function Activate({ user }: { user: User }) {
       </DesktopCard>
     );
   return (
-    <DesktopCard title={TITLE}>
+    <DesktopCard title={TITLE} step={step.kind}>
       <p className="mb-4 text-slate-700">Enter the code shown in the Closewise app to sign it in to your account.</p>
       <form noValidate onSubmit={onSubmit} className="space-y-4">
         <TextField

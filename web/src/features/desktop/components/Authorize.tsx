@@ -4,7 +4,8 @@ import { Link, useSearchParams } from "react-router";
 import { REAUTHENTICATION_REQUIRED, useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { ApiError } from "../../../lib/api/client";
-import { authorizeParams, checkAuthorize, decideAuthorize } from "../../../lib/api/desktop";
+import { authorizeParams, checkAuthorize } from "../../../lib/api/desktop";
+import { useDecideAuthorize } from "../../../lib/api/mutations";
 import type { AuthorizeCheck, AuthorizeDecision, AuthorizeParams, User } from "../../../lib/api/types";
 import { platformName } from "../../../lib/devices";
 import { redirect } from "../../../lib/redirect";
@@ -26,12 +27,13 @@ type Step =
 function Consent({ check, params, user }: { check: AuthorizeCheck; params: Partial<AuthorizeParams>; user: User }) {
   const [step, setStep] = useState<Step>({ kind: "asking", busy: null, error: null });
   const password = useConfirmPassword();
+  // Allowing needs the password entered on this session lately; the dialog asks for it.
+  const decideRequest = useDecideAuthorize(password.guard);
 
   async function decide(decision: AuthorizeDecision) {
     setStep({ kind: "asking", busy: decision, error: null });
     try {
-      // Allowing needs the password entered on this session lately; the dialog asks for it.
-      const { redirect_to } = await password.guard(() => decideAuthorize(params, decision));
+      const { redirect_to } = await decideRequest.mutateAsync({ params, decision });
       if (!returnsToApp(redirect_to, check.redirect_uri)) {
         setStep({ kind: "refused", message: UNEXPECTED });
         return;
@@ -50,7 +52,7 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
   const title = `${check.client_name} wants to sign in to your account`;
   if (step.kind === "refused")
     return (
-      <DesktopCard title={title}>
+      <DesktopCard title={title} step={step.kind}>
         <Problem>{step.message}</Problem>
         <Link to="/dashboard" className={buttonStyles("secondary", "mt-6 w-full")}>
           Go to Dashboard
@@ -59,7 +61,7 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
     );
   if (step.kind === "leaving")
     return (
-      <DesktopCard title={title}>
+      <DesktopCard title={title} step={step.kind}>
         <p role="status" className="text-slate-700">
           {step.decision === "allow"
             ? "Returning you to the Closewise app. You can close this tab once the app says you are signed in."
@@ -68,7 +70,7 @@ function Consent({ check, params, user }: { check: AuthorizeCheck; params: Parti
       </DesktopCard>
     );
   return (
-    <DesktopCard title={title}>
+    <DesktopCard title={title} step={step.kind}>
       <p className="mb-4 text-slate-700">
         It will be signed in as <strong className="break-all">{user.email}</strong> and can see your plan and call usage.
       </p>

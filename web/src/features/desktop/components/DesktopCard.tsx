@@ -2,13 +2,18 @@ import { MonitorSmartphone } from "lucide-react";
 import type { ReactNode } from "react";
 import { Spinner } from "../../../components/ui/Spinner";
 
-/** The frame of the desktop app's sign-in pages: one card, one heading. */
-export function DesktopCard({ title, children }: { title: string; children: ReactNode }) {
+/**
+ * The frame of the desktop app's sign-in pages: one card, one heading. `step` names the view: a new
+ * step is a new heading element, which takes focus (HeadingFocus) even when its words stay the same.
+ */
+export function DesktopCard({ title, step, children }: { title: string; step?: string; children: ReactNode }) {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12">
       <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <MonitorSmartphone aria-hidden className="h-10 w-10 text-blue-600" />
-        <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+        <h1 key={step} className="mt-4 text-2xl font-bold tracking-tight text-slate-900">
+          {title}
+        </h1>
         <div className="mt-6">{children}</div>
       </div>
     </div>

@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { Laptop } from "lucide-react";
 import { useState } from "react";
 import toast from "react-hot-toast";
@@ -7,28 +6,29 @@ import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import { Spinner } from "../../../components/ui/Spinner";
 import { ApiError } from "../../../lib/api/client";
-import { signOutDevice } from "../../../lib/api/desktop";
+import { useSignOutDevice } from "../../../lib/api/mutations";
 import { useDevices } from "../../../lib/api/queries";
 import type { Device } from "../../../lib/api/types";
 import { absoluteTime, platformName, relativeTime } from "../../../lib/devices";
 
-function ConfirmSignOut({ device, onClose }: { device: Device; onClose: () => void }) {
-  const client = useQueryClient();
-  const [busy, setBusy] = useState(false);
+const signOutButtonId = (device: Device) => `device-sign-out-${device.id}`;
+const DEVICES_TITLE = "devices-title";
+
+function ConfirmSignOut({ device, focusAfter, onClose }: { device: Device; focusAfter: string[]; onClose: () => void }) {
+  const signOut = useSignOutDevice();
   async function confirm() {
-    setBusy(true);
     try {
-      await signOutDevice(device.id);
+      await signOut.mutateAsync(device.id);
       toast.success(`${device.name} is signed out`);
     } catch (error) {
-      // Already gone (404 device_not_found) or a failure: either way the list is read again.
+      // Already gone (404 device_not_found) or a failure: either way the list is read again (the mutation).
       toast.error(error instanceof ApiError ? error.message : "An unexpected error occurred");
     }
-    await client.invalidateQueries({ queryKey: ["devices"] });
     onClose();
   }
+  const busy = signOut.isPending;
   return (
-    <Modal open onClose={onClose} title="Sign out this device?">
+    <Modal open onClose={onClose} title="Sign out this device?" fallbackFocus={focusAfter}>
       <p className="text-slate-700">
         {device.name} is signed out at once and stops showing live hints until you sign in on it again.
       </p>
@@ -64,11 +64,18 @@ function DeviceRow({ device, onSignOut }: { device: Device; onSignOut: () => voi
           )}
         </p>
       </div>
-      <Button variant="secondary" aria-label={`Sign out ${device.name}`} onClick={onSignOut}>
+      <Button id={signOutButtonId(device)} variant="secondary" aria-label={`Sign out ${device.name}`} onClick={onSignOut}>
         Sign out
       </Button>
     </li>
   );
+}
+
+/** Where focus goes when a device's row is gone: the next device's Sign out, the one before, the heading. */
+function focusAfterSignOut(devices: Device[], gone: Device): string[] {
+  const at = devices.findIndex((device) => device.id === gone.id);
+  const neighbours = [devices[at + 1], devices[at - 1]].filter((device): device is Device => device !== undefined);
+  return [...neighbours.map(signOutButtonId), DEVICES_TITLE];
 }
 
 function DeviceList() {
@@ -108,7 +115,13 @@ function DeviceList() {
           <DeviceRow key={device.id} device={device} onSignOut={() => setSigningOut(device)} />
         ))}
       </ul>
-      {signingOut && <ConfirmSignOut device={signingOut} onClose={() => setSigningOut(null)} />}
+      {signingOut && (
+        <ConfirmSignOut
+          device={signingOut}
+          focusAfter={focusAfterSignOut(devices.data, signingOut)}
+          onClose={() => setSigningOut(null)}
+        />
+      )}
     </>
   );
 }
@@ -121,7 +134,7 @@ export function Devices() {
       aria-labelledby="devices-title"
       className="scroll-mt-20 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
     >
-      <h2 id="devices-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+      <h2 id={DEVICES_TITLE} tabIndex={-1} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
         <Laptop aria-hidden className="h-5 w-5" /> Devices
       </h2>
       <DeviceList />

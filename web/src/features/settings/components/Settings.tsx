@@ -9,7 +9,7 @@ import { changePassword, deleteAccount } from "../../../lib/api/auth";
 import { ApiError } from "../../../lib/api/client";
 import type { User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_SHORT } from "../../../lib/auth/password";
+import { checkNewPassword } from "../../../lib/auth/password";
 import { Devices } from "./Devices";
 import { Security } from "./Security";
 
@@ -24,10 +24,8 @@ function ChangePassword() {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const next: typeof errors = {};
+    const next: typeof errors = checkNewPassword(password, confirm);
     if (!current) next.current = "Current password is required";
-    if (password !== confirm) next.confirm = "Passwords do not match";
-    else if (password.length < MIN_PASSWORD_LENGTH) next.password = PASSWORD_TOO_SHORT;
     setErrors(next);
     if (Object.keys(next).length) return;
     setBusy(true);
