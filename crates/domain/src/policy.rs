@@ -13,6 +13,8 @@ use sha2::{Digest, Sha256};
 
 /// The apps the assistant may attach to, in their canonical order.
 pub const APPS: [&str; 4] = ["zoom", "meet", "teams", "phone"];
+/// The consent notice's modes.
+pub const CONSENT_MODES: [&str; 3] = ["off", "show", "read_aloud"];
 /// The hint categories that can be turned on or off.
 pub const HINT_CATEGORIES: [&str; 3] = ["objections", "replies", "follow_ups"];
 /// How long transcripts stay on the laptop, in days (0: not kept).
@@ -80,7 +82,7 @@ pub struct Policy {
 /// A policy field that is wrong: `field` names it (`consent_notice.regions.US-XX`,
 /// `allowed_apps`, `hint_categories.gossip`, `retention_days`...).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+#[error("{field}: {message}")]
 pub struct PolicyError {
     pub field: String,
     pub message: String,
@@ -126,10 +128,7 @@ pub fn valid_region(code: &str) -> bool {
 
 fn check_text(field: &str, text: &str) -> Result<(), PolicyError> {
     if text.chars().count() > MAX_TEXT_CHARS {
-        return Err(refuse(
-            field,
-            format!("{field} is longer than 1,000 characters."),
-        ));
+        return Err(refuse(field, "is longer than 1,000 characters."));
     }
     Ok(())
 }
@@ -138,17 +137,17 @@ impl Policy {
     /// Checks a whole policy and answers it normalised (apps deduplicated, in canonical order).
     pub fn validate(mut self) -> Result<Policy, PolicyError> {
         let notice = &self.consent_notice;
-        if !["off", "show", "read_aloud"].contains(&notice.mode.as_str()) {
+        if !CONSENT_MODES.contains(&notice.mode.as_str()) {
             return Err(refuse(
                 "consent_notice.mode",
-                "consent_notice.mode is off, show or read_aloud.",
+                "must be off, show or read_aloud.",
             ));
         }
         check_text("consent_notice.text", &notice.text)?;
         if notice.mode != "off" && notice.text.trim().is_empty() {
             return Err(refuse(
                 "consent_notice.text",
-                "consent_notice.text is needed when the notice is shown or read aloud.",
+                "is needed when the notice is shown or read aloud.",
             ));
         }
         for (region, text) in &notice.regions {
@@ -164,7 +163,7 @@ impl Policy {
             }
             check_text(&field, text)?;
             if text.trim().is_empty() {
-                return Err(refuse(field.clone(), format!("{field} is empty.")));
+                return Err(refuse(field, "is empty."));
             }
         }
         if let Some(app) = self
@@ -198,14 +197,11 @@ impl Policy {
         {
             return Err(refuse(
                 format!("hint_categories.{c}"),
-                format!("hint_categories.{c} is missing: say true or false."),
+                "is missing: say true or false.",
             ));
         }
         if !RETENTION_DAYS.contains(&self.retention_days) {
-            return Err(refuse(
-                "retention_days",
-                "retention_days is 0, 7, 30 or 90.",
-            ));
+            return Err(refuse("retention_days", "must be 0, 7, 30 or 90."));
         }
         Ok(self)
     }
@@ -244,6 +240,44 @@ impl Policy {
     pub fn allows_app(&self, app: &str) -> bool {
         self.allowed_apps.iter().any(|a| a == app)
     }
+}
+
+/// A device is active, and counted by [`adoption`], when seen in the last 30 days.
+pub const ACTIVE_DEVICE_DAYS: i64 = 30;
+
+/// How many of a team's active devices obey the current policy: "9 of 11 devices on the current
+/// policy; 2 last seen 3 days ago".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Adoption {
+    /// Active devices.
+    pub devices: u32,
+    /// Those whose last heartbeat reported the current version.
+    pub current: u32,
+    /// The latest time one of the others was seen (None when all are current).
+    pub behind_last_seen_at: Option<time::OffsetDateTime>,
+}
+
+/// Counts `devices` (the version each last reported, None before any, and when it was last
+/// seen) against the `current` version.
+pub fn adoption<'a>(
+    current: &str,
+    devices: impl IntoIterator<Item = (Option<&'a str>, time::OffsetDateTime)>,
+) -> Adoption {
+    let mut a = Adoption::default();
+    for (version, seen) in devices {
+        a.devices += 1;
+        if version == Some(current) {
+            a.current += 1;
+        } else {
+            a.behind_last_seen_at = Some(a.behind_last_seen_at.map_or(seen, |t| t.max(seen)));
+        }
+    }
+    a
+}
+
+/// Whether `v` has the form of a `policy_version`: 64 lower-case hex digits.
+pub fn is_policy_version(v: &str) -> bool {
+    v.len() == 64 && v.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// JSON text with every object's keys sorted and no insignificant spaces.

@@ -59,6 +59,9 @@ fn a_wrong_field_is_named() {
         .unwrap_err();
     assert_eq!(err.field, "consent_notice.regions.US-XX");
     assert!(err.message.contains("US-XX"), "{}", err.message);
+    assert!(err
+        .to_string()
+        .starts_with("consent_notice.regions.US-XX: \"US-XX\" is not"));
     assert_eq!(
         field(with_notice("show", "x", &[("EU", &long)])),
         "consent_notice.regions.EU"
@@ -90,7 +93,10 @@ fn the_most_specific_variant_applies() {
     .unwrap();
     assert_eq!(p.consent_text(None), Some("This call is recorded."));
     assert_eq!(p.consent_text(Some("US-CA")), Some("California"));
-    assert_eq!(p.consent_text(Some("US-NY")), Some("This call is recorded."));
+    assert_eq!(
+        p.consent_text(Some("US-NY")),
+        Some("This call is recorded.")
+    );
     assert_eq!(p.consent_text(Some("DE")), Some("Europe"));
     assert_eq!(p.consent_text(Some("FR")), Some("France"));
     assert_eq!(p.consent_text(Some("JP")), Some("This call is recorded."));
@@ -106,8 +112,28 @@ fn apps_are_normalised_and_the_version_hashes_the_canonical_json() {
     let canonical = p.canonical_json();
     assert!(canonical.starts_with(r#"{"allowed_apps":["meet","phone"],"consent_notice":{"mode":"off","regions":{},"text":""},"hint_categories":{"follow_ups":true,"#));
     assert_eq!(p.version(), version_of(&canonical));
-    assert_eq!(p.version().len(), 64);
+    assert!(is_policy_version(&p.version()));
+    assert!(!is_policy_version("v1") && !is_policy_version(&p.version().to_uppercase()));
     assert_ne!(p.version(), Policy::default().version());
+}
+
+#[test]
+fn adoption_counts_devices_on_the_current_version() {
+    let t = time::OffsetDateTime::UNIX_EPOCH;
+    let day = time::Duration::days(1);
+    let a = adoption(
+        "v2",
+        [
+            (Some("v2"), t),
+            (Some("v1"), t + day),
+            (None, t),
+            (Some("v2"), t),
+        ],
+    );
+    assert_eq!((a.devices, a.current), (4, 2));
+    assert_eq!(a.behind_last_seen_at, Some(t + day));
+    let a = adoption("v2", [(Some("v2"), t)]);
+    assert_eq!((a.devices, a.current, a.behind_last_seen_at), (1, 1, None));
 }
 
 fn policy() -> impl Strategy<Value = Policy> {
