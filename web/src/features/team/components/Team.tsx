@@ -13,6 +13,7 @@ import { JoinRequests } from "./JoinRequests";
 import { Members } from "./Members";
 import { OverlapNotice } from "./OverlapNotice";
 import { OverSeatsNotice } from "./OverSeatsNotice";
+import { Policies } from "./Policies";
 import { TeamDanger } from "./TeamDanger";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
@@ -56,6 +57,7 @@ function TeamView({ team }: { team: TeamData }) {
       {team.may.approve_join && <JoinRequests team={team} />}
       {team.may.invite && <Invites team={team} />}
       <DomainJoin team={team} />
+      <Policies team={team} />
       <TeamDanger team={team} />
     </>
   );
