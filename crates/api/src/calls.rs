@@ -1,6 +1,7 @@
 //! `POST /api/calls`, `/api/calls/{id}/heartbeat` and `/api/calls/{id}/end`: the desktop app's
 //! calls, metered by the Free Trial (`closewise_core::usage`).
 
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
@@ -40,6 +41,16 @@ pub struct CallStartedResponse {
     pub started_at: OffsetDateTime,
     /// 300 for a free call, null for a paid one.
     pub max_seconds: Option<u32>,
+}
+
+/// A heartbeat's optional body.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = HeartbeatRequestBody)]
+pub struct HeartbeatRequest {
+    /// The `policy_version` of the entitlement token the app obeys (64 hex digits), recorded for
+    /// the call and the device: `/team` counts the devices on the current policy.
+    #[serde(default)]
+    pub policy_version: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -107,6 +118,7 @@ pub async fn start(
 }
 
 #[utoipa::path(post, path = "/api/calls/{id}/heartbeat", tag = "usage",
+    request_body = Option<HeartbeatRequest>,
     params(("id" = Uuid, Path, description = "The call's id")),
     responses(
         (status = 200, body = HeartbeatResponse),
@@ -118,10 +130,22 @@ pub async fn heartbeat(
     State(state): State<AppState>,
     auth: AuthUser,
     Path(id): Path<String>,
+    raw: Bytes,
 ) -> ApiResult<AppJson<HeartbeatResponse>> {
+    let body: Option<HeartbeatRequest> = if raw.iter().all(u8::is_ascii_whitespace) {
+        None
+    } else {
+        Some(crate::extract::json_object(&raw)?)
+    };
+    let version = body.and_then(|b| b.policy_version);
     let alive = state
         .usage
-        .heartbeat(auth.user_id, Some(auth.session_id), call_id(&id)?)
+        .heartbeat(
+            auth.user_id,
+            Some(auth.session_id),
+            call_id(&id)?,
+            version.as_deref(),
+        )
         .await?;
     Ok(AppJson(HeartbeatResponse {
         call_id: alive.call.id,

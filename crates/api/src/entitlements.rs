@@ -14,6 +14,7 @@ use self::signed_token::EntitlementClaims;
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
+use crate::team::policy::PolicyBody;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(entitlements))
@@ -54,10 +55,17 @@ pub struct EntitlementsResponse {
     pub source: Option<String>,
     /// The team whose seat the caller holds, paid or not.
     pub team: Option<EntitlementsTeam>,
+    /// The team's policy the app obeys (the default, notice off, for members of no team); the
+    /// token's `policy` claim.
+    pub policy: PolicyBody,
+    /// SHA-256 (hex) of the policy's canonical JSON; the token's `policy_version` claim, which the
+    /// app reports in its heartbeats.
+    pub policy_version: String,
     /// An EdDSA JWT (`typ: entitlement+jwt`, the `kid` of `/.well-known/jwks.json`, audience
     /// `closewise-desktop`) with these entitlements, `valid_until` (iat + 24 h), `grace_until`
-    /// (valid_until + 7 days), `exp` (= grace_until) and `sid`, the caller's session (a device's
-    /// id is its session's): the app refuses a token of another session.
+    /// (valid_until + 7 days), `exp` (= grace_until), `policy`, `policy_version` and `sid`, the
+    /// caller's session (a device's id is its session's): the app refuses a token of another
+    /// session.
     pub entitlement_token: String,
 }
 
@@ -80,7 +88,8 @@ pub async fn entitlements(
         auth.session_id,
         &e,
         state.clock.now(),
-    );
+    )
+    .with_policy(current.policy);
     claims.source = source.clone();
     let entitlement_token = state.keys.issue_entitlement(&claims)?;
     Ok(AppJson(EntitlementsResponse {
@@ -99,6 +108,8 @@ pub async fn entitlements(
             id: t.id,
             name: t.name,
         }),
+        policy: claims.policy.into(),
+        policy_version: claims.policy_version,
         entitlement_token,
     }))
 }

@@ -387,7 +387,8 @@ impl From<TeamsError> for ApiError {
             | TeamsError::InvalidEmail(_)
             | TeamsError::InvalidRole
             | TeamsError::InvalidTransfer
-            | TeamsError::DomainNotAllowed => StatusCode::BAD_REQUEST,
+            | TeamsError::DomainNotAllowed
+            | TeamsError::InvalidPolicy(_) => StatusCode::BAD_REQUEST,
         };
         Self::new(status, e.code(), e.to_string())
     }

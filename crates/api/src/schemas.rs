@@ -9,11 +9,13 @@ use closewise_domain::checkout::CheckoutOffer;
 use closewise_domain::oauth::DeviceStatus;
 use closewise_domain::password::Password;
 use closewise_domain::plan::{PlanStatus, PlanType};
+use closewise_domain::policy::{APPS, CONSENT_MODES, RETENTION_DAYS};
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::Source;
 use closewise_domain::teams::Role;
 use closewise_domain::usage::Warning;
-use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, SchemaType, Type};
+use utoipa::openapi::Array;
 use utoipa::openapi::Object;
 
 /// A string that is one of `values`.
@@ -142,6 +144,38 @@ pub fn new_password() -> Object {
         .description(Some(
             "The new password: its length in characters within these bounds, and not a common \
              password (`weak_password`).",
+        ))
+        .build()
+}
+
+/// A team policy's consent notice mode (`closewise_domain::policy`).
+pub fn consent_mode() -> Object {
+    one_of(
+        CONSENT_MODES,
+        "`off`, `show` (shown at the start of every call) or `read_aloud`.",
+    )
+}
+
+/// The apps a team policy allows.
+pub fn policy_apps() -> Array {
+    ArrayBuilder::new()
+        .items(one_of(
+            APPS,
+            "A meeting app: Zoom, Google Meet, Microsoft Teams or a phone dialer.",
+        ))
+        .description(Some(
+            "The apps the assistant may attach to (all four by default).",
+        ))
+        .build()
+}
+
+/// Transcript retention on the laptop, in days.
+pub fn retention_days() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .enum_values(Some(RETENTION_DAYS.to_vec()))
+        .description(Some(
+            "Days transcripts stay on the laptop: 0 (not kept), 7, 30 or 90.",
         ))
         .build()
 }

@@ -8,6 +8,7 @@
 //! or touches that call; a heartbeat also ends a paid call whose plan has lapsed since it started.
 
 use closewise_domain::plan::FREE_TRIAL;
+use closewise_domain::policy::{is_policy_version, Policy};
 use closewise_domain::team_billing::{access_with_team, Source};
 use closewise_domain::usage::{
     self, entitlements, free_calls_used_up_message, heartbeat_ending, start_decision, ClientCallId,
@@ -66,6 +67,8 @@ pub struct Current {
     pub source: Option<Source>,
     /// The team whose seat the user holds, paid or not.
     pub team: Option<TeamRef>,
+    /// The policy the user's app obeys: their team's, or the default (notice off) in no team.
+    pub policy: Policy,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,7 +145,14 @@ impl Usage {
             .calls_since(user_id, usage::month_start(now))
             .await?;
         let (entitlements, source) = self.decide(&facts);
+        let policy = self
+            .store
+            .policy_of_member(user_id)
+            .await?
+            .map(|row| row.policy())
+            .unwrap_or_default();
         Ok(Current {
+            policy,
             entitlements,
             calls_this_month,
             source,
@@ -210,6 +220,7 @@ impl Usage {
         user_id: Uuid,
         session_id: Option<Uuid>,
         call_id: Uuid,
+        policy_version: Option<&str>,
     ) -> Result<Alive, UsageError> {
         let now = self.clock.now();
         if let Some(session) = session_id {
@@ -235,6 +246,13 @@ impl Usage {
             // Ended by a concurrent request in between.
             let call = self.settled(user_id, call_id).await?;
             return Err(ended_error(&call));
+        }
+        // The policy the app reports it obeys (a version is 64 hex digits; anything else is not
+        // one and is not recorded).
+        if let Some(version) = policy_version.filter(|v| is_policy_version(v)) {
+            self.store
+                .record_policy_version(session_id, call.id, version, now)
+                .await?;
         }
         let elapsed_seconds = call.open().elapsed_seconds(now);
         Ok(Alive {

@@ -87,9 +87,14 @@ impl Client {
     /// Tells the server the call goes on. [`Error::CallTimeLimitReached`] means the call was ended
     /// at its limit (5 minutes free, 4 hours paid), [`Error::PlanLapsed`] that the paid plan it
     /// ran on has ended: stop the hints and show the message.
+    /// The body reports the `policy_version` of the stored entitlement the app obeys.
     pub async fn heartbeat(&self, call_id: &str) -> Result<Heartbeat> {
+        let body = match self.stored_policy_version().await? {
+            Some(v) => serde_json::json!({ "policy_version": v }),
+            None => serde_json::json!({}),
+        };
         let resp = self
-            .authorized(Method::POST, &call_path(call_id, "heartbeat"), None)
+            .authorized(Method::POST, &call_path(call_id, "heartbeat"), Some(&body))
             .await?;
         read_json(resp).await
     }

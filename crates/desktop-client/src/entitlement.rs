@@ -59,6 +59,11 @@ pub struct EntitlementClaims {
     /// absent only in tokens older than the claim, which are then refused.
     #[serde(default)]
     pub sid: Option<String>,
+    /// The team's policy (`crate::policy`); absent only in tokens older than the claim.
+    #[serde(default)]
+    pub policy: Option<serde_json::Value>,
+    #[serde(default)]
+    pub policy_version: Option<String>,
     pub iat: i64,
     pub valid_until: i64,
     pub grace_until: i64,
@@ -274,10 +279,23 @@ pub(crate) mod test_keys {
     pub fn claims(sub: &str, iat: i64) -> serde_json::Value {
         let valid_until = iat + 24 * 3600;
         let grace_until = valid_until + 7 * 24 * 3600;
+        let policy = serde_json::json!({
+            "consent_notice": {"mode": "off", "text": "", "regions": {}},
+            "allowed_apps": ["zoom", "meet", "teams", "phone"],
+            "hint_categories": {"objections": true, "replies": true, "follow_ups": true},
+            "retention_days": 30, "require_mfa": false, "require_sso": false});
+        let version: String = {
+            use sha2::Digest;
+            sha2::Sha256::digest(crate::policy::canonical_json(&policy).as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        };
         serde_json::json!({
             "iss": ISSUER, "aud": AUDIENCE, "sub": sub, "plan_type": "free", "unlimited": false,
             "calls_limit": 5, "calls_remaining": 2, "max_call_seconds": 300, "sid": SID, "iat": iat,
             "valid_until": valid_until, "grace_until": grace_until, "exp": grace_until,
+            "policy": policy, "policy_version": version,
         })
     }
 }

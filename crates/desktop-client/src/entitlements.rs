@@ -9,6 +9,7 @@ use crate::entitlement::{
     access_session, freshness, verify, EntitlementClaims, Freshness, Jwks, Rejection,
 };
 use crate::error::{Error, Result};
+use crate::policy::{verified_policy, Policy};
 use crate::store::StoredSession;
 
 /// The free trial's meter; `None` on an unlimited plan.
@@ -49,6 +50,9 @@ pub struct Entitlements {
     pub valid_until: i64,
     /// ...and until then within the grace period.
     pub grace_until: i64,
+    /// The team's policy the app obeys (verified with the token), and its version.
+    pub policy: Policy,
+    pub policy_version: String,
 }
 
 impl Entitlements {
@@ -101,6 +105,8 @@ impl Client {
         let claims = verify(&body.entitlement_token, keys, self.app_url(), at)
             .map_err(|r| Error::InvalidEntitlement(r.to_string()))?;
         check_session(&claims, &session, keys, self.app_url())?;
+        let (policy, policy_version) =
+            verified_policy(claims.policy.as_ref(), claims.policy_version.as_deref())?;
         let token = body.entitlement_token;
         // The server has just vouched for the time (`iat`): start again from there, so a clock
         // that was once far ahead does not keep refusing fresh tokens.
@@ -120,6 +126,8 @@ impl Client {
             source: Source::Online,
             valid_until: claims.valid_until,
             grace_until: claims.grace_until,
+            policy,
+            policy_version,
         })
     }
 }
@@ -167,6 +175,8 @@ pub fn offline_entitlements(
         Freshness::Grace => Source::Grace,
         Freshness::Expired => return Err(Error::OfflineTooLong),
     };
+    let (policy, policy_version) =
+        verified_policy(claims.policy.as_ref(), claims.policy_version.as_deref())?;
     let calls = match (claims.calls_limit, claims.calls_remaining) {
         (Some(limit), Some(remaining)) if !claims.unlimited => Some(CallAllowance {
             limit,
@@ -185,6 +195,8 @@ pub fn offline_entitlements(
         source,
         valid_until: claims.valid_until,
         grace_until: claims.grace_until,
+        policy,
+        policy_version,
     })
 }
 
@@ -198,3 +210,26 @@ fn verify_stored(token: &str, jwks: &Jwks, issuer: &str, now: i64) -> Result<Ent
 #[cfg(test)]
 #[path = "entitlements_tests.rs"]
 mod tests;
+
+impl Client {
+    /// The `policy_version` of the stored entitlement token (verified; expired or not), which
+    /// heartbeats report; None before any entitlement check.
+    pub async fn stored_policy_version(&self) -> Result<Option<String>> {
+        let Some(session) = self.load().await? else {
+            return Ok(None);
+        };
+        let Some(token) = &session.entitlement_token else {
+            return Ok(None);
+        };
+        let at = now().max(session.highest_seen);
+        let claims = match verify(token, &self.entitlement_keys, self.app_url(), at) {
+            Ok(c) => c,
+            Err(_) => return Ok(None),
+        };
+        Ok(
+            verified_policy(claims.policy.as_ref(), claims.policy_version.as_deref())
+                .ok()
+                .map(|(_, v)| v),
+        )
+    }
+}

@@ -27,6 +27,8 @@
 //! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
 //! - [`mfa`]: a second factor: TOTP codes, recovery codes, the `mfa_token`, step-up.
 //! - [`stats`]: what the operator's figures count as paying, live and churned.
+//! - [`policy`]: a team's policy for the desktop app: its shape, default, validation, canonical
+//!   JSON and version, the consent text of a region.
 
 pub mod catalogue;
 pub mod checkout;
@@ -41,6 +43,7 @@ pub mod over_seats;
 pub mod passkeys;
 pub mod password;
 pub mod plan;
+pub mod policy;
 pub mod reauth;
 pub mod signup;
 pub mod stats;

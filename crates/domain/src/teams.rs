@@ -70,11 +70,13 @@ pub enum Action {
     ConfigureDomainJoin,
     /// Require (or stop requiring) a second factor of every member.
     RequireMfa,
+    /// Read or change the team's policy (consent notice, apps, hints, retention).
+    SetPolicy,
     Leave,
 }
 
 impl Action {
-    pub const ALL: [Action; 16] = [
+    pub const ALL: [Action; 17] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -90,6 +92,7 @@ impl Action {
         Action::ApproveJoin,
         Action::ConfigureDomainJoin,
         Action::RequireMfa,
+        Action::SetPolicy,
         Action::Leave,
     ];
 
@@ -114,7 +117,7 @@ pub fn may(role: Role, action: Action) -> bool {
         View | ConfirmCheckout => true,
         // The owner cannot leave: they transfer ownership or delete the team.
         Leave => role != Role::Owner,
-        Invite | ResendInvite | RevokeInvite | ApproveJoin => role >= Role::Admin,
+        Invite | ResendInvite | RevokeInvite | ApproveJoin | SetPolicy => role >= Role::Admin,
         StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
         Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa => {
             role == Role::Owner
@@ -278,7 +281,7 @@ mod tests {
             Delete,
             ConfigureDomainJoin,
         ];
-        let admins = [Invite, ResendInvite, RevokeInvite, ApproveJoin];
+        let admins = [Invite, ResendInvite, RevokeInvite, ApproveJoin, SetPolicy];
         for a in owner_only {
             assert!(may(Role::Owner, a), "{a:?}");
             assert!(!may(Role::Admin, a), "{a:?}");

@@ -5,7 +5,7 @@
 
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { db } from "./db";
+import { db, DEFAULT_POLICY } from "./db";
 import { exchanges, refuse, routes, toHandler } from "./handlers";
 import { exerciseMfaHandlers } from "./mfaContract";
 import { contractCheck, operation } from "./openapi";
@@ -160,6 +160,9 @@ async function exerciseDomainJoinHandlers(pw: string) {
   await call("PUT", "/api/team/mfa-policy", { required: true }, owner);
   await call("GET", "/api/team", undefined, member);
   await call("PUT", "/api/team/mfa-policy", { required: false }, owner);
+  await call("GET", "/api/team/policy", undefined, owner);
+  await call("GET", "/api/team/policy", undefined, member);
+  await call("PUT", "/api/team/policy", { ...DEFAULT_POLICY, allowed_apps: ["meet"] }, owner);
 }
 
 /** Drives every handler through its success and error answers. */

@@ -4,7 +4,7 @@
 //! sets (`Plan.paid`/`checkout`, entitlements, `Team.may`...). No server rule is computed here: a
 //! test that needs a refusal the server decides sets it (`refuse` in handlers.ts).
 
-import type { CheckoutOffer, Entitlements, Plan, Subscription, User } from "../lib/api/types";
+import type { CheckoutOffer, Entitlements, Plan, Subscription, TeamPolicy, User } from "../lib/api/types";
 import { DEFAULT_PRODUCT } from "../lib/billing/rules";
 import { createTeamStore, teamTables, type TeamStore } from "./teamStore";
 import { mfaTables } from "./mfaState";
@@ -27,7 +27,16 @@ export const PRODUCTS = [{ ...DEFAULT_PRODUCT, description }];
 /** Fixtures of `GET /api/entitlements`: a Free Trial user who has made no call, a subscriber, a seat in a paid team. */
 const calls = { limit: 5, used: 0, remaining: 5 };
 const trial = { plan_type: "free" as const, unlimited: false, calls, max_call_seconds: 300, calls_this_month: 0, warning: null };
-export const FREE: Answer = { ...trial, source: null, team: null };
+export const DEFAULT_POLICY: TeamPolicy = {
+  ...{ consent_notice: { mode: "off", text: "", regions: {} }, allowed_apps: ["zoom", "meet", "teams", "phone"] },
+  ...{
+    hint_categories: { objections: true, replies: true, follow_ups: true },
+    retention_days: 30,
+    require_mfa: false,
+    require_sso: false,
+  },
+};
+export const FREE: Answer = { ...trial, source: null, team: null, policy: DEFAULT_POLICY, policy_version: "0".repeat(64) };
 const unlimited = { plan_type: "monthly" as const, unlimited: true, calls: null, max_call_seconds: null };
 export const UNLIMITED: Answer = { ...FREE, ...unlimited, source: "personal" };
 export const VIA_TEAM: Answer = { ...UNLIMITED, source: "team" };

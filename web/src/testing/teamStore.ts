@@ -3,7 +3,7 @@
 //! `may`, `invite_roles` and whom it may remove or re-role (`roles`), and per role or per e-mail
 //! overrides of any other field (`answers`), set by the test that seeds the team.
 
-import type { InviteRole, Team, TeamPermissions, TeamRole, TeamSubscription } from "../lib/api/types";
+import type { InviteRole, Team, TeamPermissions, TeamPolicyAnswer, TeamRole, TeamSubscription } from "../lib/api/types";
 
 /** `removes`, `reroles`: the roles of the members whose rows say `may_remove`, `may_change_role`. */
 export type RoleFixture = { may: TeamPermissions; invite_roles: InviteRole[]; removes: TeamRole[]; reroles: TeamRole[] };
@@ -29,7 +29,15 @@ type Stamp = number | null;
 type TeamFixtures = { roles: TeamRoles; answers: Record<string, Partial<Team>> };
 type TeamBilling = { seats: number; subscription: TeamSubscription | null; customerId: string | null };
 type TeamRules = { joinDomain: string | null; requireMfa?: boolean };
-export type TeamRow = TeamFixtures & TeamBilling & TeamRules & { id: string; name: string; ownerId: string };
+export type TeamRow = TeamFixtures &
+  TeamBilling &
+  TeamRules & {
+    id: string;
+    name: string;
+    ownerId: string;
+    /** `GET /api/team/policy`'s fixture (the default until a PUT). */
+    policy?: TeamPolicyAnswer;
+  };
 export type MemberRow = { teamId: string; userId: string; role: TeamRole; joinedAt: number };
 type InviteDates = { createdAt: number; expiresAt: number; lastSentAt: number } & Record<
   "acceptedAt" | "declinedAt" | "revokedAt",

@@ -3,6 +3,7 @@
 //! until `valid_until`, and within the grace period while the API cannot be reached.
 
 use anyhow::Context;
+use closewise_domain::policy::Policy;
 use closewise_domain::usage::{entitlement_times, Entitlements};
 use jsonwebtoken::{Algorithm, Header};
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,10 @@ pub struct EntitlementClaims {
     /// `personal` or `team` while paid; absent on the Free Trial (and in older tokens).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// The team's policy the app obeys (the default, notice off, in no team), and its version:
+    /// the SHA-256 of its canonical JSON, which the app recomputes.
+    pub policy: Policy,
+    pub policy_version: String,
     pub iat: i64,
     pub valid_until: i64,
     pub grace_until: i64,
@@ -45,7 +50,10 @@ impl EntitlementClaims {
         now: OffsetDateTime,
     ) -> EntitlementClaims {
         let times = entitlement_times(now);
+        let policy = Policy::default();
         EntitlementClaims {
+            policy_version: policy.version(),
+            policy,
             iss: issuer.to_owned(),
             aud: ENTITLEMENT_AUDIENCE.to_owned(),
             sub: user_id,
@@ -61,6 +69,13 @@ impl EntitlementClaims {
             grace_until: times.grace_until,
             exp: times.exp,
         }
+    }
+
+    /// The claims with `policy` (and its version).
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        self.policy_version = policy.version();
+        self.policy = policy;
+        self
     }
 }
 

@@ -9,6 +9,7 @@ pub mod billing;
 mod invites;
 mod join;
 mod manage;
+pub(crate) mod policy;
 
 use axum::http::StatusCode;
 use closewise_core::store::audit::NewAudit;
@@ -34,6 +35,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(manage::transfer))
         .routes(routes!(manage::set_mfa_policy))
+        .routes(routes!(policy::get_policy, policy::put_policy))
         .routes(routes!(manage::leave))
         .routes(routes!(manage::remove_member))
         .routes(routes!(manage::set_role))

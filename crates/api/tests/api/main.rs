@@ -38,5 +38,6 @@ mod sweep;
 mod takeover;
 mod team;
 mod team_billing;
+mod team_policy;
 mod verify;
 mod web;

@@ -8,6 +8,7 @@
 //! Stripe does not bill ([`admin`]).
 
 use closewise_domain::email::EmailError;
+use closewise_domain::policy::PolicyError;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::{may, member_is_paid, team_name, Action, Role, SeatError};
 use closewise_domain::usage::month_start;
@@ -23,9 +24,11 @@ pub mod billing;
 mod invites;
 mod join;
 mod members;
+mod policy;
 mod view;
 
 pub use join::JoinRequestView;
+pub use policy::PolicyView;
 pub use view::{
     Invitation, InviteLookup, InviteView, MemberView, SeatsView, TeamSubscription, TeamView,
 };
@@ -67,6 +70,9 @@ pub enum TeamsError {
     /// Domain join needs the owner's verified address at that domain, not a public mail domain.
     #[error("Domain join works only for your own verified company domain.")]
     DomainNotAllowed,
+    /// A policy field is wrong; the message names it (`retention_days: must be 0, 7, 30 or 90.`).
+    #[error("{0}")]
+    InvalidPolicy(PolicyError),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -89,6 +95,7 @@ impl TeamsError {
             TeamsError::InvalidRole => "invalid_role",
             TeamsError::InvalidTransfer => "invalid_transfer",
             TeamsError::DomainNotAllowed => "domain_not_allowed",
+            TeamsError::InvalidPolicy(_) => "invalid_policy",
             TeamsError::Database(_) => "internal",
         }
     }

@@ -2,7 +2,16 @@
 //! team's checkout, and domain join. Every call but the invitation lookup carries the bearer token.
 
 import { apiRequest } from "./client";
-import type { InviteLookup, InviteRole, JoinableTeam, JoinRequest, SeatsPreview, Team } from "./types";
+import type {
+  InviteLookup,
+  InviteRole,
+  JoinableTeam,
+  JoinRequest,
+  SeatsPreview,
+  Team,
+  TeamPolicy,
+  TeamPolicyAnswer,
+} from "./types";
 
 type TeamBody = { team: Team };
 
@@ -120,4 +129,14 @@ export function openTeamBillingPortal(returnUrl: string) {
 /** The owner requires (or stops requiring) a second factor of every member (issue 24). */
 export function setMfaPolicy(required: boolean) {
   return apiRequest<{ required: boolean }>("/api/team/mfa-policy", { method: "PUT", body: { required }, auth: true });
+}
+
+/** `GET /api/team/policy` (owner and admins): the policy, its version and the devices on it. */
+export function getTeamPolicy() {
+  return apiRequest<TeamPolicyAnswer>("/api/team/policy", { auth: true });
+}
+
+/** `PUT /api/team/policy`: the whole policy; a wrong field is `400 invalid_policy` naming it. */
+export function putTeamPolicy(policy: TeamPolicy) {
+  return apiRequest<TeamPolicyAnswer>("/api/team/policy", { method: "PUT", body: policy, auth: true });
 }

@@ -88,3 +88,7 @@ export interface PasskeyChallenge<K extends "create" | "get"> {
   challenge_id: string;
   options: K extends "create" ? CreationOptionsJSON : RequestOptionsJSON;
 }
+
+/** A team's policy for the desktop app (`GET`/`PUT /api/team/policy`, the entitlement token's `policy`). */
+export type TeamPolicy = Schemas["TeamPolicy"];
+export type TeamPolicyAnswer = Schemas["TeamPolicyAnswer"];

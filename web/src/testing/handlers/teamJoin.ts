@@ -2,15 +2,35 @@
 //! (`Team.domain_join_offer`, the team's fixture), users at the team's join domain in no team see it
 //! and ask to join, the owner or an admin approves (a free seat needed) or denies.
 
-import { db } from "../db";
+import { db, DEFAULT_POLICY } from "../db";
+import type { TeamRow } from "../teamStore";
 import { type MockRoute, apiError, json, noContent, readBody, signedIn } from "./common";
-import { alreadyInTeam, seatsTaken, teamBody, teamNotFound, teamRoute } from "./teamCommon";
+import { alreadyInTeam, forbiddenRole, seatsTaken, teamBody, teamNotFound, teamRoute } from "./teamCommon";
 
 /** The teams whose join domain is the address's (the server also keeps public mail domains out). */
 const joinable = (email: string) => [...db.team.teams.values()].filter((t) => t.joinDomain && email.endsWith(`@${t.joinDomain}`));
 const openRequest = (teamId: string, id: unknown) => db.team.openJoinRequests(teamId).find((r) => r.id === id);
 
+const adoption = { devices: 0, current: 0, behind: 0, behind_last_seen_at: null };
+const policyOf = (team: TeamRow) =>
+  team.policy ?? {
+    policy: DEFAULT_POLICY,
+    policy_version: "0".repeat(64),
+    updated_at: null,
+    updated_by: null,
+    may_change_require_mfa: false,
+    adoption,
+  };
+
 export const teamJoinRoutes: MockRoute[] = [
+  /** The team's policy (docs/teams.md "Policies"): owner and admins; the server validates, this echoes. */
+  teamRoute("get", "/api/team/policy", null, ({ team, me }) => (me.role === "member" ? forbiddenRole() : json(policyOf(team)))),
+  teamRoute("put", "/api/team/policy", null, async ({ team, me, email }, request) => {
+    if (me.role === "member") return forbiddenRole();
+    const policy = await readBody<"TeamPolicy">(request);
+    team.policy = { ...policyOf(team), policy, updated_at: new Date().toISOString(), updated_by: email };
+    return json(team.policy);
+  }),
   teamRoute("put", "/api/team/domain-join", "configure_domain_join", async ({ team, userId, decided }, request) => {
     const domain = (await readBody<"DomainJoinBody">(request)).domain?.trim().toLowerCase() ?? null;
     if (domain !== null && domain !== decided.domain_join_offer)

@@ -52,6 +52,16 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Show the team's policy this app obeys (offline: from the last verified entitlement).
+    Policy {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// The region whose consent notice applies (EU, a country such as DE, a US state such as
+        /// US-CA).
+        #[arg(long, env = "CLOSEWISE_REGION")]
+        region: Option<String>,
+    },
     /// Start, keep alive and end calls.
     #[command(subcommand)]
     Call(Call),
@@ -86,6 +96,13 @@ pub enum Call {
         /// Our id for the call, 1-64 of [A-Za-z0-9_-] [default: a new UUID].
         #[arg(long)]
         id: Option<String>,
+        /// The meeting app the assistant attaches to: refused when the team's policy does not
+        /// allow it.
+        #[arg(long, value_parser = ["zoom", "meet", "teams", "phone"])]
+        app: Option<String>,
+        /// The region whose consent notice applies.
+        #[arg(long, env = "CLOSEWISE_REGION")]
+        region: Option<String>,
     },
     /// Tell the server the call goes on (the app does this every 30 s).
     Heartbeat { id: String },

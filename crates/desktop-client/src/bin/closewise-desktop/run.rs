@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use closewise_desktop_client::{
-    Client, Entitlements, Error, FileStore, KeyringStore, Logout, LogoutScope, SignInOptions,
-    Source, TokenStore,
+    Client, Entitlements, Error, FileStore, KeyringStore, Logout, LogoutScope, Policy,
+    SignInOptions, Source, TokenStore,
 };
 
 use crate::opt::{Call, Command, Login, Opt};
@@ -49,7 +49,30 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
                 print_entitlements(&answer);
             }
         }
-        Command::Call(Call::Start { id }) => {
+        Command::Policy { json, region } => {
+            let e = client.entitlements().await?;
+            if json {
+                let answer =
+                    serde_json::json!({"policy": e.policy, "policy_version": e.policy_version});
+                println!("{}", serde_json::to_string_pretty(&answer)?);
+            } else {
+                print_policy(&e.policy, &e.policy_version, region.as_deref());
+            }
+        }
+        Command::Call(Call::Start { id, app, region }) => {
+            // Refreshed before each call when online; the last verified policy offline.
+            let e = client.entitlements().await?;
+            if let Some(refusal) = app.as_deref().and_then(|a| e.policy.refusal(a)) {
+                anyhow::bail!(refusal);
+            }
+            if let Some(text) = e.policy.consent_text(region.as_deref()) {
+                let how = if e.policy.consent_notice.mode == "read_aloud" {
+                    "read aloud"
+                } else {
+                    "shown"
+                };
+                println!("Consent notice ({how}): {text}");
+            }
             let call = client.start_call(id.as_deref()).await?;
             let again = if call.created {
                 ""
@@ -231,6 +254,38 @@ fn print_entitlements(e: &Entitlements) {
             date(e.grace_until)
         ),
     }
+}
+
+fn print_policy(p: &Policy, version: &str, region: Option<&str>) {
+    println!("Policy version: {version}");
+    match p.consent_text(region) {
+        None => println!("Consent notice: off"),
+        Some(text) => println!("Consent notice ({}): {text}", p.consent_notice.mode),
+    }
+    let apps: Vec<&str> = p.allowed_apps.iter().map(String::as_str).collect();
+    println!(
+        "Allowed apps: {}",
+        if apps.is_empty() {
+            "none".into()
+        } else {
+            apps.join(", ")
+        }
+    );
+    let hints: Vec<String> = p
+        .hint_categories
+        .iter()
+        .map(|(c, on)| format!("{c} {}", if *on { "on" } else { "off" }))
+        .collect();
+    println!("Hints: {}", hints.join(", "));
+    match p.retention_days {
+        0 => println!("Transcripts: not kept on this computer"),
+        d => println!("Transcripts: kept {d} days on this computer"),
+    }
+    println!(
+        "Second factor required: {}",
+        if p.require_mfa { "yes" } else { "no" }
+    );
+    println!("SSO required: {}", if p.require_sso { "yes" } else { "no" });
 }
 
 fn date(unix: i64) -> String {

@@ -14,6 +14,7 @@ import { Members } from "./Members";
 import { MfaPolicy } from "./MfaPolicy";
 import { OverlapNotice } from "./OverlapNotice";
 import { OverSeatsNotice } from "./OverSeatsNotice";
+import { Policies } from "./Policies";
 import { TeamDanger } from "./TeamDanger";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
@@ -58,6 +59,7 @@ function TeamView({ team }: { team: TeamData }) {
       {team.may.invite && <Invites team={team} />}
       <DomainJoin team={team} />
       <MfaPolicy team={team} />
+      <Policies team={team} />
       <TeamDanger team={team} />
     </>
   );

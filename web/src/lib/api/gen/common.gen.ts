@@ -4,6 +4,24 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description The recording-consent notice. */
+    ConsentNotice: {
+      /**
+       * @description `off`, `show` (shown at the start of every call) or `read_aloud`.
+       * @enum {string}
+       */
+      mode: "off" | "show" | "read_aloud";
+      /**
+       * @description Variants by region: `EU`, a country (`DE`) or a US state (`US-CA`), up to 1,000 characters
+       *     each. The most specific applies: the state, its country, `EU` for a member state, then
+       *     `text`.
+       */
+      regions?: {
+        [key: string]: string;
+      };
+      /** @description The default text, up to 1,000 characters; needed unless `off`. */
+      text?: string;
+    };
     Empty: Record<string, never>;
     ErrorBody: {
       error: components["schemas"]["ErrorDetail"];
@@ -214,6 +232,31 @@ export interface components {
       /** @description Require a second factor of every member (`PUT /api/team/mfa-policy`; the owner). */
       require_mfa: boolean;
       transfer: boolean;
+    };
+    /**
+     * @description A team's policy: what the desktop app does in calls. Members of no team get the default
+     *     (notice off, every app, every hint, 30 days' retention).
+     */
+    TeamPolicy: {
+      /** @description The apps the assistant may attach to (all four by default). */
+      allowed_apps: ("zoom" | "meet" | "teams" | "phone")[];
+      consent_notice: components["schemas"]["ConsentNotice"];
+      /** @description `objections`, `replies`, `follow_ups`: each on or off (all three are needed). */
+      hint_categories: {
+        [key: string]: boolean;
+      };
+      /**
+       * @description The team's "require a second factor" switch, the same as `PUT /api/team/mfa-policy`'s
+       *     (the owner changes it).
+       */
+      require_mfa: boolean;
+      /** @description The team's "require SSO" switch. */
+      require_sso: boolean;
+      /**
+       * @description Days transcripts stay on the laptop: 0 (not kept), 7, 30 or 90.
+       * @enum {integer}
+       */
+      retention_days: 0 | 7 | 30 | 90;
     };
     /**
      * @description A role in a team.

@@ -3,30 +3,34 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/join-requests": {
+  "/api/team/invites/{id}": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The invite's id */
+          id: string;
+        };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Undecided requests, oldest first */
-        200: {
+        /** @description Revoked; its link stops working and its seat is free */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": components["schemas"]["JoinRequestsAnswer"];
-          };
+          content?: never;
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -37,7 +41,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (owner and admins) */
+        /** @description `forbidden_role` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -57,6 +61,19 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/invites/decline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
     put?: never;
     post: {
       parameters: {
@@ -67,20 +84,18 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["JoinRequestBody"];
+          "application/json": common["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
-        /** @description Asked (asking again while undecided changes nothing) */
-        202: {
+        /** @description Declined; the link stops working */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["Empty"];
-          };
+          content?: never;
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invite_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -107,7 +122,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: no domain join for the caller's domain) */
+        /** @description `invite_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -116,7 +131,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `already_in_team` */
+        /** @description `invite_used`, `invite_other_address` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -151,7 +166,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/join-requests/{id}/approve": {
+  "/api/team/invites/lookup": {
     parameters: {
       query?: never;
       header?: never;
@@ -161,158 +176,64 @@ export interface paths {
     get?: never;
     put?: never;
     post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The request's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Approved: the user is a member */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` (another team's, decided or unknown request) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `seats_taken`, `team_over_seats`, `already_in_team` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/join-requests/{id}/deny": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The request's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Denied */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/joinable": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
       parameters: {
         query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": common["schemas"]["InviteTokenBody"];
+        };
+      };
       responses: {
-        /** @description Teams with domain join on for the caller's verified address's domain; `[]` for an unverified caller or one in a team */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["JoinableTeamsAnswer"];
+            "application/json": components["schemas"]["InviteLookupAnswer"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
+        /** @description `invite_expired` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_not_found` (unknown, used, declined or revoked) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited` */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -322,8 +243,6 @@ export interface paths {
         };
       };
     };
-    put?: never;
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -334,29 +253,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    JoinableTeam: {
-      /** Format: uuid */
-      id: string;
-      name: string;
-    };
-    JoinableTeamsAnswer: {
-      teams: components["schemas"]["JoinableTeam"][];
-    };
-    JoinRequest: {
-      /** Format: date-time */
-      created_at: string;
+    InviteLookupAnswer: {
+      /** @description The invited address: sign in or sign up with it to accept. */
       email: string;
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      user_id: string;
-    };
-    JoinRequestBody: {
-      /** Format: uuid */
-      team_id: string;
-    };
-    JoinRequestsAnswer: {
-      requests: components["schemas"]["JoinRequest"][];
+      role: common["schemas"]["TeamRole"];
+      team_name: string;
     };
   };
   responses: never;

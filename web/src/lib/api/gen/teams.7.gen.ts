@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/seats": {
+  "/api/team/join-requests/{id}/deny": {
     parameters: {
       query?: never;
       header?: never;
@@ -11,37 +11,27 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put: {
+    put?: never;
+    post: {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The request's id */
+          id: string;
+        };
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamSeatsBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        /** @description The seats changed at Stripe, prorated on the next invoice */
-        200: {
+        /** @description Denied */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
+          content?: never;
         };
-        /** @description `invalid_seats`, `invalid_proration_date` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -50,7 +40,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: billing is the owner's */
+        /** @description `forbidden_role` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -68,52 +58,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `stripe_unavailable` */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
       };
     };
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/team/seats/preview": {
+  "/api/team/joinable": {
     parameters: {
       query?: never;
       header?: never;
@@ -122,71 +75,24 @@ export interface paths {
     };
     get: {
       parameters: {
-        query: {
-          /** @description The new number of seats. */
-          seats: number;
-        };
+        query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description What the change would cost, from Stripe's invoice preview */
+        /** @description Teams with domain join on for the caller's verified address's domain; `[]` for an unverified caller or one in a team */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["SeatsPreviewAnswer"];
+            "application/json": components["schemas"]["JoinableTeamsAnswer"];
           };
         };
-        /** @description `invalid_seats` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: billing is the owner's */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `stripe_unavailable` */
-        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -204,7 +110,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/transfer": {
+  "/api/team/leave": {
     parameters: {
       query?: never;
       header?: never;
@@ -220,22 +126,16 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TransferBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        /** @description The target is the owner, the caller an admin */
-        200: {
+        /** @description Left; the seat is free */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
+          content?: never;
         };
-        /** @description `invalid_transfer` (to oneself) */
+        /** @description `owner_cannot_leave`: transfer the team first */
         400: {
           headers: {
             [name: string]: unknown;
@@ -253,35 +153,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner transfers); `reauthentication_required`: the password was not entered on this session in the last 15 minutes */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` (also: the target is not a member) */
+        /** @description `team_not_found` */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -297,45 +170,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/team/members/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The member's user id */
+          user_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed; their seat is free and their next entitlements follow */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (`teams::may_remove`) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`: not a member of the caller's team */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    SeatsPreviewAnswer: {
-      /**
-       * Format: int64
-       * @description Cents: the prorated difference on the next invoice; negative for a credit.
-       */
-      amount_due_now: number;
-      currency: string;
-      /**
-       * Format: int64
-       * @description Cents: the new monthly total.
-       */
-      next_total: number;
-      /**
-       * Format: int64
-       * @description Unix seconds; send it back with `PUT /api/team/seats` to be charged what was shown.
-       */
-      proration_date: number;
-      /** Format: int32 */
-      seats: number;
+    JoinableTeam: {
+      /** Format: uuid */
+      id: string;
+      name: string;
     };
-    TeamSeatsBody: {
-      /**
-       * Format: int64
-       * @description From the preview; default now.
-       */
-      proration_date?: number | null;
-      /** Format: int64 */
-      seats: number;
-    };
-    TransferBody: {
-      /**
-       * Format: uuid
-       * @description The member who becomes the owner.
-       */
-      user_id: string;
+    JoinableTeamsAnswer: {
+      teams: components["schemas"]["JoinableTeam"][];
     };
   };
   responses: never;

@@ -179,7 +179,11 @@ export interface paths {
         };
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody?: {
+        content: {
+          "application/json": components["schemas"]["HeartbeatRequestBody"];
+        };
+      };
       responses: {
         200: {
           headers: {
@@ -187,6 +191,15 @@ export interface paths {
           };
           content: {
             "application/json": components["schemas"]["CallHeartbeatBody"];
+          };
+        };
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -209,6 +222,24 @@ export interface paths {
         };
         /** @description `call_time_limit_reached` (5 minutes free, 4 hours paid), `plan_lapsed` (a paid call whose plan ended) or `call_ended` */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -334,8 +365,9 @@ export interface components {
       /**
        * @description An EdDSA JWT (`typ: entitlement+jwt`, the `kid` of `/.well-known/jwks.json`, audience
        *     `closewise-desktop`) with these entitlements, `valid_until` (iat + 24 h), `grace_until`
-       *     (valid_until + 7 days), `exp` (= grace_until) and `sid`, the caller's session (a device's
-       *     id is its session's): the app refuses a token of another session.
+       *     (valid_until + 7 days), `exp` (= grace_until), `policy`, `policy_version` and `sid`, the
+       *     caller's session (a device's id is its session's): the app refuses a token of another
+       *     session.
        */
       entitlement_token: string;
       /**
@@ -348,6 +380,12 @@ export interface components {
        * @enum {string}
        */
       plan_type: "free" | "monthly";
+      policy: common["schemas"]["TeamPolicy"];
+      /**
+       * @description SHA-256 (hex) of the policy's canonical JSON; the token's `policy_version` claim, which the
+       *     app reports in its heartbeats.
+       */
+      policy_version: string;
       /**
        * @description Where paid access comes from: `personal`, `team` (a seat of a paid team), or null on the Free Trial.
        * @enum {string|null}
@@ -365,6 +403,14 @@ export interface components {
       /** Format: uuid */
       id: string;
       name: string;
+    };
+    /** @description A heartbeat's optional body. */
+    HeartbeatRequestBody: {
+      /**
+       * @description The `policy_version` of the entitlement token the app obeys (64 hex digits), recorded for
+       *     the call and the device: `/team` counts the devices on the current policy.
+       */
+      policy_version?: string | null;
     };
     StartCallBody: {
       /** @description The client's id for the call, 1–64 of `[A-Za-z0-9_-]`: the same id again is the same call. */

@@ -1,0 +1,120 @@
+//! The team's policy (issue 26, docs/teams.md "Policies"): read and replaced by the owner and
+//! admins, every change audited with who, before and after; how many active devices obey it.
+//!
+//! `require_mfa` is the team's "require a second factor" switch: `teams.require_mfa` is its one
+//! source of truth (also set by `PUT /api/team/mfa-policy`), and only the owner may change it here
+//! too. `require_sso` is stored with the policy.
+
+use closewise_domain::policy::{adoption, Adoption, Policy, ACTIVE_DEVICE_DAYS};
+use closewise_domain::teams::{may, Action};
+use serde_json::json;
+use time::{Duration, OffsetDateTime};
+use uuid::Uuid;
+
+use super::{Teams, TeamsError};
+use crate::store::audit::NewAudit;
+use crate::store::teams::policy::TeamPolicyRow;
+
+/// The team's policy as its owner and admins see it.
+#[derive(Clone, Debug)]
+pub struct PolicyView {
+    pub policy: Policy,
+    pub policy_version: String,
+    /// None while the team has the default (nobody saved one).
+    pub updated_at: Option<OffsetDateTime>,
+    pub updated_by: Option<String>,
+    /// The caller may change `require_mfa` (the owner).
+    pub may_change_require_mfa: bool,
+    pub adoption: Adoption,
+}
+
+impl Teams {
+    /// The caller's team's policy (owner and admins).
+    pub async fn policy(&self, user_id: Uuid) -> Result<PolicyView, TeamsError> {
+        let (team_id, role) = self.caller(user_id, Action::SetPolicy).await?;
+        let row = self.policy_row(team_id).await?;
+        self.policy_view(team_id, row, may(role, Action::RequireMfa))
+            .await
+    }
+
+    /// Replaces the caller's team's policy (owner and admins) with `policy`, whole. A wrong field
+    /// is `InvalidPolicy` naming it; changing `require_mfa` is the owner's (`ForbiddenRole`).
+    /// Audited as `team.policy` by `actor` with the policy before and after.
+    pub async fn set_policy(
+        &self,
+        user_id: Uuid,
+        actor: &str,
+        policy: Policy,
+    ) -> Result<PolicyView, TeamsError> {
+        let (team_id, role) = self.caller(user_id, Action::SetPolicy).await?;
+        let policy = policy.validate().map_err(TeamsError::InvalidPolicy)?;
+        let before = self.policy_row(team_id).await?.policy();
+        let owner = may(role, Action::RequireMfa);
+        if policy.require_mfa != before.require_mfa && !owner {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        let details = json!({
+            "team_id": team_id,
+            "before": before,
+            "after": policy,
+            "policy_version": policy.version(),
+        });
+        let audit = NewAudit {
+            actor: actor.to_owned(),
+            action: "team.policy",
+            user_id: Some(user_id),
+            target_email: None,
+            reason: None,
+            details,
+            now: self.clock.now(),
+        };
+        self.store
+            .save_team_policy(team_id, &policy, user_id, &audit)
+            .await?;
+        let row = self.policy_row(team_id).await?;
+        self.policy_view(team_id, row, owner).await
+    }
+
+    /// The policy a user's app obeys: their team's, or the default (notice off) in no team.
+    pub async fn policy_of_member(&self, user_id: Uuid) -> Result<Policy, TeamsError> {
+        Ok(self
+            .store
+            .policy_of_member(user_id)
+            .await?
+            .map(|row| row.policy())
+            .unwrap_or_default())
+    }
+
+    async fn policy_row(&self, team_id: Uuid) -> Result<TeamPolicyRow, TeamsError> {
+        self.store
+            .team_policy(team_id)
+            .await?
+            .ok_or(TeamsError::TeamNotFound)
+    }
+
+    async fn policy_view(
+        &self,
+        team_id: Uuid,
+        row: TeamPolicyRow,
+        may_change_require_mfa: bool,
+    ) -> Result<PolicyView, TeamsError> {
+        let policy = row.policy();
+        let version = policy.version();
+        let since = self.clock.now() - Duration::days(ACTIVE_DEVICE_DAYS);
+        let devices = self.store.team_device_policies(team_id, since).await?;
+        let adoption = adoption(
+            &version,
+            devices
+                .iter()
+                .filter_map(|d| Some((d.policy_version.as_deref(), d.last_seen_at?))),
+        );
+        Ok(PolicyView {
+            policy,
+            policy_version: version,
+            updated_at: row.updated_at,
+            updated_by: row.updated_by,
+            may_change_require_mfa,
+            adoption,
+        })
+    }
+}

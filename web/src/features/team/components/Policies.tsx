@@ -1,0 +1,141 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ShieldCheck } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/Button";
+import { getTeamPolicy, putTeamPolicy } from "../../../lib/api/team";
+import type { Team, TeamPolicy } from "../../../lib/api/types";
+import { ConsentNoticeFields } from "./ConsentNoticeFields";
+import { PolicyAdoption } from "./PolicyAdoption";
+import { errorMessage, Problem, Section, SelectField } from "./TeamParts";
+
+const APPS = [
+  ["zoom", "Zoom"],
+  ["meet", "Google Meet"],
+  ["teams", "Microsoft Teams"],
+  ["phone", "Phone dialers"],
+] as const;
+const HINTS = [
+  ["objections", "Objection handling"],
+  ["replies", "Suggested replies"],
+  ["follow_ups", "Follow-up drafts"],
+] as const;
+
+function Check({
+  label,
+  checked,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  return (
+    <label className="flex items-center gap-2 text-slate-800">
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+      {label}
+    </label>
+  );
+}
+
+function PolicyForm({ initial, mayChangeMfa, onSaved }: { initial: TeamPolicy; mayChangeMfa: boolean; onSaved: () => void }) {
+  const [p, setP] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const apps = new Set<string>(p.allowed_apps);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      await putTeamPolicy(p);
+      toast.success("Policy saved");
+      onSaved();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-4 space-y-5">
+      <ConsentNoticeFields notice={p.consent_notice} onChange={(consent_notice) => setP({ ...p, consent_notice })} />
+      <fieldset className="space-y-1">
+        <legend className="font-medium text-slate-900">Meeting apps the assistant may attach to</legend>
+        {APPS.map(([id, label]) => (
+          <Check
+            key={id}
+            label={label}
+            checked={apps.has(id)}
+            onChange={(on) => setP({ ...p, allowed_apps: APPS.map(([a]) => a).filter((a) => (a === id ? on : apps.has(a))) })}
+          />
+        ))}
+      </fieldset>
+      <fieldset className="space-y-1">
+        <legend className="font-medium text-slate-900">Hints</legend>
+        {HINTS.map(([id, label]) => (
+          <Check
+            key={id}
+            label={label}
+            checked={p.hint_categories[id] ?? true}
+            onChange={(on) => setP({ ...p, hint_categories: { ...p.hint_categories, [id]: on } })}
+          />
+        ))}
+      </fieldset>
+      <SelectField
+        label="Transcripts on the laptop"
+        className="max-w-xs"
+        value={String(p.retention_days)}
+        onChange={(e) => setP({ ...p, retention_days: Number(e.target.value) as TeamPolicy["retention_days"] })}
+      >
+        <option value="0">Not kept</option>
+        <option value="7">7 days</option>
+        <option value="30">30 days</option>
+        <option value="90">90 days</option>
+      </SelectField>
+      <fieldset className="space-y-1">
+        <legend className="font-medium text-slate-900">Sign-in</legend>
+        <Check
+          label={mayChangeMfa ? "Require a second factor" : "Require a second factor (the owner decides)"}
+          checked={p.require_mfa}
+          disabled={!mayChangeMfa}
+          onChange={(require_mfa) => setP({ ...p, require_mfa })}
+        />
+        <Check label="Require SSO" checked={p.require_sso} onChange={(require_sso) => setP({ ...p, require_sso })} />
+      </fieldset>
+      {error && <Problem>{error}</Problem>}
+      <Button type="submit" disabled={busy} aria-busy={busy}>
+        {busy ? "Saving..." : "Save policy"}
+      </Button>
+    </form>
+  );
+}
+
+/** `/team` → Policies (owner and admins): what the desktop app does in calls, signed into its entitlement. */
+export function Policies({ team }: { team: Team }) {
+  const client = useQueryClient();
+  const key = ["team-policy", team.id];
+  const policy = useQuery({ queryKey: key, queryFn: getTeamPolicy, enabled: team.role !== "member" });
+  if (team.role === "member") return null;
+  return (
+    <Section id="policies-title" title="Policies" icon={<ShieldCheck aria-hidden className="h-5 w-5" />}>
+      {policy.isPending && <p className="mt-2 text-slate-600">Loading the policy...</p>}
+      {policy.isError && <Problem className="mt-2">Could not load the policy.</Problem>}
+      {policy.data && (
+        <>
+          <PolicyAdoption adoption={policy.data.adoption} />
+          <PolicyForm
+            key={`${policy.data.policy_version}-${policy.data.updated_at ?? ""}`}
+            initial={policy.data.policy}
+            mayChangeMfa={policy.data.may_change_require_mfa}
+            onSaved={() => void client.invalidateQueries({ queryKey: key })}
+          />
+        </>
+      )}
+    </Section>
+  );
+}
