@@ -22,6 +22,7 @@ mod mfa;
 pub use mfa::MfaMethod;
 mod passkeys;
 mod sessions;
+mod sso;
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -338,6 +339,7 @@ impl From<AccountError> for ApiError {
             AccountError::NotSignedIn => ApiError::invalid_token(),
             AccountError::MfaRequired { methods } => Self::mfa_required(None, &methods),
             AccountError::StepUpRequired => Self::reauthentication_required(),
+            AccountError::SsoRequired => Self::new(StatusCode::FORBIDDEN, e.code(), e.to_string()),
             AccountError::InvalidCode | AccountError::InvalidCredentials => {
                 Self::new(StatusCode::UNAUTHORIZED, e.code(), e.to_string())
             }

@@ -26,6 +26,7 @@
 //!   counter's rule, passkey names.
 //! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
 //! - [`mfa`]: a second factor: TOTP codes, recovery codes, the `mfa_token`, step-up.
+//! - [`sso`]: single sign-on: issuers, the redirect URI, who an ID token may sign in.
 //! - [`stats`]: what the operator's figures count as paying, live and churned.
 
 pub mod catalogue;
@@ -38,6 +39,7 @@ pub mod mfa;
 pub mod network;
 pub mod oauth;
 pub mod over_seats;
+pub mod sso;
 pub mod passkeys;
 pub mod password;
 pub mod plan;

@@ -70,6 +70,9 @@ pub enum AccountError {
     /// A re-authentication whose second-factor code is wrong, replayed or malformed.
     #[error("That code is not valid. Check your authenticator app and try again.")]
     InvalidCode,
+    /// Sign-up or a password reset for an address whose company requires single sign-on.
+    #[error("{}", closewise_domain::sso::SSO_REQUIRED_MESSAGE)]
+    SsoRequired,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     /// Hashing failed: a fault of ours.
@@ -92,6 +95,7 @@ impl AccountError {
             AccountError::MfaRequired { .. } => "mfa_required",
             AccountError::InvalidCode => "invalid_code",
             AccountError::StepUpRequired => "reauthentication_required",
+            AccountError::SsoRequired => "sso_required",
             AccountError::Database(_) | AccountError::Internal(_) => "internal",
         }
     }
