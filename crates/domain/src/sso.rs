@@ -127,7 +127,10 @@ mod tests {
         ] {
             assert!(parse_issuer(bad).is_err(), "{bad}");
         }
-        assert_eq!(parse_issuer("ftp://idp.example"), Err(IssuerError::NotHttps));
+        assert_eq!(
+            parse_issuer("ftp://idp.example"),
+            Err(IssuerError::NotHttps)
+        );
     }
 
     #[test]

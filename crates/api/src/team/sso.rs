@@ -69,10 +69,7 @@ pub struct SsoRequest {
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
     ),
     security(("bearer" = [])))]
-pub async fn get_sso(
-    State(state): State<AppState>,
-    auth: AuthUser,
-) -> ApiResult<AppJson<SsoBody>> {
+pub async fn get_sso(State(state): State<AppState>, auth: AuthUser) -> ApiResult<AppJson<SsoBody>> {
     Ok(AppJson(state.sso.show(auth.user_id).await?.into()))
 }
 
@@ -97,7 +94,9 @@ pub async fn put_sso(
         client_secret: body.client_secret.as_deref(),
         required: body.required,
     };
-    Ok(AppJson(state.sso.save(auth.user_id, &settings).await?.into()))
+    Ok(AppJson(
+        state.sso.save(auth.user_id, &settings).await?.into(),
+    ))
 }
 
 #[utoipa::path(delete, path = "/api/team/sso", tag = "teams",

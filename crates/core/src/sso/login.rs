@@ -163,7 +163,9 @@ impl Sso {
             .team_sso(login.team_id)
             .await?
             .ok_or(SsoError::NotConfigured)?;
-        let secret = self.secrets.open(login.team_id, &sso.client_secret_sealed)?;
+        let secret = self
+            .secrets
+            .open(login.team_id, &sso.client_secret_sealed)?;
         let secret = String::from_utf8(secret).map_err(|e| anyhow::anyhow!(e))?;
         let invalid = |e: anyhow::Error| {
             tracing::warn!(team_id = %login.team_id, error = %format!("{e:#}"), "SSO sign-in refused");
@@ -213,7 +215,9 @@ impl Sso {
             match self.store.sso_join(team_id, &new, self.clock.now()).await? {
                 AcceptOutcome::Joined => {
                     let user = self.store.user_by_email(email.as_str()).await?;
-                    return Ok(user.ok_or_else(|| anyhow::anyhow!("the member is gone"))?.id);
+                    return Ok(user
+                        .ok_or_else(|| anyhow::anyhow!("the member is gone"))?
+                        .id);
                 }
                 AcceptOutcome::Spent => continue,
                 AcceptOutcome::AlreadyInTeam => return Err(SsoError::OtherTeam),

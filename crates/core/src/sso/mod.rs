@@ -224,7 +224,9 @@ impl Sso {
             updated_at: now,
         };
         let audit = NewAudit {
-            actor: actor.as_ref().map_or_else(|| user_id.to_string(), |u| u.email.clone()),
+            actor: actor
+                .as_ref()
+                .map_or_else(|| user_id.to_string(), |u| u.email.clone()),
             action: "team.sso.save",
             user_id: Some(user_id),
             target_email: None,
@@ -239,7 +241,9 @@ impl Sso {
             }),
             now,
         };
-        self.store.save_team_sso(&row, Some(user_id), &audit).await?;
+        self.store
+            .save_team_sso(&row, Some(user_id), &audit)
+            .await?;
         if s.required && !before.as_ref().is_some_and(|b| b.required) {
             self.end_password_sessions(team_id).await?;
         }
@@ -280,7 +284,11 @@ impl Sso {
                 continue;
             }
             for session in self.store.non_sso_sessions(m.user_id).await? {
-                if self.store.revoke_session(session, "sso_required", now).await? {
+                if self
+                    .store
+                    .revoke_session(session, "sso_required", now)
+                    .await?
+                {
                     ended += 1;
                 }
             }

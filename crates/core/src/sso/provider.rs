@@ -97,7 +97,10 @@ impl Provider {
             .await
             .with_context(|| format!("{url} is not a discovery document"))?;
         if d.issuer.trim_end_matches('/') != issuer {
-            bail!("the discovery document names the issuer {:?}, not {issuer:?}", d.issuer);
+            bail!(
+                "the discovery document names the issuer {:?}, not {issuer:?}",
+                d.issuer
+            );
         }
         if let Some(methods) = &d.code_challenge_methods_supported {
             if !methods.iter().any(|m| m == "S256") {
@@ -144,7 +147,10 @@ impl Provider {
         let status = answer.status();
         if !status.is_success() {
             let body = answer.text().await.unwrap_or_default();
-            bail!("the token endpoint answered {status}: {}", body.chars().take(300).collect::<String>());
+            bail!(
+                "the token endpoint answered {status}: {}",
+                body.chars().take(300).collect::<String>()
+            );
         }
         let t: TokenResponse = answer.json().await.context("the token endpoint's answer")?;
         t.id_token.context("the token endpoint sent no id_token")
@@ -181,7 +187,10 @@ pub fn verify_id_token(
 ) -> anyhow::Result<IdClaims> {
     let header = jsonwebtoken::decode_header(id_token).context("the ID token is not a JWT")?;
     if !ALGORITHMS.contains(&header.alg) {
-        bail!("the ID token is signed with {:?}, which we do not accept", header.alg);
+        bail!(
+            "the ID token is signed with {:?}, which we do not accept",
+            header.alg
+        );
     }
     let candidates: Vec<_> = match &header.kid {
         Some(kid) => jwks.find(kid).into_iter().collect(),

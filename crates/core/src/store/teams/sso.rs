@@ -9,9 +9,9 @@ use uuid::Uuid;
 
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
-use closewise_domain::teams::Seats;
 use crate::store::audit::{commit_audited, NewAudit};
 use crate::store::{dispatch, domain_sql, is_unique_violation, Pool, Store};
+use closewise_domain::teams::Seats;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamSsoRow {
@@ -221,20 +221,26 @@ impl Store {
              plan_updated_at, created_at, updated_at) VALUES ($1, $2, '{free}', '{active}', \
              $3, $3, $3, $3)",
         );
-        Ok(locked!(self, team_id, AcceptOutcome::NoTeam, |tx, total| {
-            let existing: Option<Uuid> = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-                .bind(new.email)
-                .fetch_optional(&mut *tx)
-                .await?;
-            let user_id = match existing {
-                Some(id) => {
-                    let team: Option<Uuid> =
-                        sqlx::query_scalar("SELECT team_id FROM team_members WHERE user_id = $1")
-                            .bind(id)
-                            .fetch_optional(&mut *tx)
-                            .await?;
-                    if team == Some(team_id) {
-                        sqlx::query(
+        Ok(locked!(
+            self,
+            team_id,
+            AcceptOutcome::NoTeam,
+            |tx, total| {
+                let existing: Option<Uuid> =
+                    sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
+                        .bind(new.email)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                let user_id = match existing {
+                    Some(id) => {
+                        let team: Option<Uuid> = sqlx::query_scalar(
+                            "SELECT team_id FROM team_members WHERE user_id = $1",
+                        )
+                        .bind(id)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                        if team == Some(team_id) {
+                            sqlx::query(
                             "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $2) \
                              WHERE id = $1",
                         )
@@ -242,10 +248,10 @@ impl Store {
                         .bind(now)
                         .execute(&mut *tx)
                         .await?;
-                        tx.commit().await?;
-                        return Ok(AcceptOutcome::Joined);
-                    }
-                    sqlx::query(
+                            tx.commit().await?;
+                            return Ok(AcceptOutcome::Joined);
+                        }
+                        sqlx::query(
                         "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $2) \
                          WHERE id = $1",
                     )
@@ -253,47 +259,54 @@ impl Store {
                     .bind(now)
                     .execute(&mut *tx)
                     .await?;
-                    id
-                }
-                None => {
-                    let inserted = sqlx::query(
-                        "INSERT INTO users (id, email, password_hash, email_confirmed_at, \
-                         created_at, updated_at) VALUES ($1, $2, $3, $4, $4, $4)",
-                    )
-                    .bind(new.id)
-                    .bind(new.email)
-                    .bind(new.password_hash)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await;
-                    match inserted {
-                        // Signed up meanwhile: the caller tries again and finds the account.
-                        Err(e) if is_unique_violation(&e) => return Ok(AcceptOutcome::Spent),
-                        Err(e) => return Err(e),
-                        Ok(_) => {}
+                        id
                     }
-                    sqlx::query(&plan)
-                        .bind(new.plan_id)
+                    None => {
+                        let inserted = sqlx::query(
+                            "INSERT INTO users (id, email, password_hash, email_confirmed_at, \
+                         created_at, updated_at) VALUES ($1, $2, $3, $4, $4, $4)",
+                        )
                         .bind(new.id)
+                        .bind(new.email)
+                        .bind(new.password_hash)
                         .bind(now)
                         .execute(&mut *tx)
-                        .await?;
-                    new.id
-                }
-            };
-            let role = Role::Member;
-            join_team!(tx, team_id, total, now, user_id, role, None)
-        }))
+                        .await;
+                        match inserted {
+                            // Signed up meanwhile: the caller tries again and finds the account.
+                            Err(e) if is_unique_violation(&e) => return Ok(AcceptOutcome::Spent),
+                            Err(e) => return Err(e),
+                            Ok(_) => {}
+                        }
+                        sqlx::query(&plan)
+                            .bind(new.plan_id)
+                            .bind(new.id)
+                            .bind(now)
+                            .execute(&mut *tx)
+                            .await?;
+                        new.id
+                    }
+                };
+                let role = Role::Member;
+                join_team!(tx, team_id, total, now, user_id, role, None)
+            }
+        ))
     }
 
     /// Stamps a session as started by SSO (Require SSO keeps it).
-    pub async fn stamp_sso(&self, session_id: Uuid, now: OffsetDateTime) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| sqlx::query("UPDATE sessions SET sso_at = $2 WHERE id = $1")
-            .bind(session_id)
-            .bind(now)
-            .execute(p)
-            .await
-            .map(|_| ()))
+    pub async fn stamp_sso(
+        &self,
+        session_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| sqlx::query(
+            "UPDATE sessions SET sso_at = $2 WHERE id = $1"
+        )
+        .bind(session_id)
+        .bind(now)
+        .execute(p)
+        .await
+        .map(|_| ()))
     }
 
     /// The active sessions of `user_id` that SSO did not start.
