@@ -40,7 +40,7 @@ pub enum SessionError {
     /// An `mfa_token` unknown, expired, used, voided, or of another client.
     #[error("Your sign-in has expired. Please sign in again.")]
     InvalidMfaToken,
-    /// The address's company requires single sign-on (`closewise_core::sso`).
+    /// The address's company requires single sign-on (its team's "Require SSO").
     #[error("{}", closewise_domain::sso::SSO_REQUIRED_MESSAGE)]
     SsoRequired,
     #[error(transparent)]

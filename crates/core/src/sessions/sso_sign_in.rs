@@ -1,4 +1,4 @@
-//! Signing in through single sign-on (`crate::sso` checked the provider's ID token and made the
+//! Signing in through single sign-on (the caller checked the provider's ID token and made the
 //! membership): the same session as every other sign-in, stamped as started by SSO so that
 //! "Require SSO" keeps it while it ends the password sessions. No password was entered, so
 //! sensitive actions still ask for a re-authentication.
