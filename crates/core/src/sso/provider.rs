@@ -227,3 +227,106 @@ fn check_claims(claims: IdClaims, client_id: &str, nonce: &str) -> anyhow::Resul
         _ => bail!("the ID token's nonce is not this sign-in's"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use ed25519_dalek::SigningKey;
+    use jsonwebtoken::{EncodingKey, Header};
+    use serde_json::{json, Value};
+
+    const ISSUER: &str = "https://idp.example";
+
+    fn key(seed: u8) -> (EncodingKey, Value) {
+        let signing = SigningKey::from_bytes(&[seed; 32]);
+        // PKCS#8 v1 of an Ed25519 seed (RFC 8410).
+        let mut der = hex::decode("302e020100300506032b657004220420").unwrap();
+        der.extend_from_slice(&[seed; 32]);
+        let x = URL_SAFE_NO_PAD.encode(signing.verifying_key().as_bytes());
+        let jwk = json!({ "kty": "OKP", "crv": "Ed25519", "x": x, "kid": format!("k{seed}"), "alg": "EdDSA", "use": "sig" });
+        (EncodingKey::from_ed_der(&der), jwk)
+    }
+
+    fn token(seed: u8, claims: Value) -> String {
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(format!("k{seed}"));
+        jsonwebtoken::encode(&header, &claims, &key(seed).0).unwrap()
+    }
+
+    fn claims(changes: Value) -> Value {
+        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        let mut c = json!({ "iss": ISSUER, "aud": "client", "sub": "ana", "iat": now, "exp": now + 300,
+            "nonce": "n0nce", "email": "ana@acme.example", "email_verified": true });
+        c.as_object_mut()
+            .unwrap()
+            .extend(changes.as_object().unwrap().clone());
+        c
+    }
+
+    fn jwks() -> JwkSet {
+        serde_json::from_value(json!({ "keys": [key(1).1] })).unwrap()
+    }
+
+    fn check(t: &str) -> anyhow::Result<IdClaims> {
+        verify_id_token(t, &jwks(), ISSUER, "client", "n0nce")
+    }
+
+    #[test]
+    fn an_id_token_signed_by_the_providers_key_for_us_and_this_sign_in_holds() {
+        let c = check(&token(1, claims(json!({})))).unwrap();
+        assert_eq!(
+            (c.email.as_deref(), c.email_verified),
+            (Some("ana@acme.example"), Some(true))
+        );
+        let c = check(&token(1, claims(json!({ "email_verified": "true" })))).unwrap();
+        assert_eq!(c.email_verified, Some(true));
+    }
+
+    #[test]
+    fn every_other_id_token_is_refused() {
+        let now = time::OffsetDateTime::now_utc().unix_timestamp();
+        for (case, t) in [
+            ("another key", token(2, claims(json!({})))),
+            (
+                "another issuer",
+                token(1, claims(json!({ "iss": "https://evil.example" }))),
+            ),
+            (
+                "another audience",
+                token(1, claims(json!({ "aud": "someone-else" }))),
+            ),
+            (
+                "another party among several audiences",
+                token(1, claims(json!({ "aud": ["client", "x"], "azp": "x" }))),
+            ),
+            (
+                "several audiences without azp",
+                token(1, claims(json!({ "aud": ["client", "x"] }))),
+            ),
+            (
+                "another sign-in's nonce",
+                token(1, claims(json!({ "nonce": "other" }))),
+            ),
+            ("no nonce", token(1, claims(json!({ "nonce": null })))),
+            ("expired", token(1, claims(json!({ "exp": now - 120 })))),
+        ] {
+            assert!(check(&t).is_err(), "{case}");
+        }
+        // HMAC with a "secret" anyone can read in the JWKS, and no signature at all.
+        let hs = jsonwebtoken::encode(
+            &Header::new(Algorithm::HS256),
+            &claims(json!({})),
+            &EncodingKey::from_secret(b"x"),
+        )
+        .unwrap();
+        assert!(check(&hs).is_err(), "HS256");
+        let parts: Vec<&str> = hs.split('.').collect();
+        let none = format!(
+            "{}.{}.",
+            URL_SAFE_NO_PAD.encode(r#"{"alg":"none"}"#),
+            parts[1]
+        );
+        assert!(check(&none).is_err(), "alg none");
+    }
+}
