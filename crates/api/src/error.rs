@@ -22,6 +22,7 @@ mod mfa;
 pub use mfa::MfaMethod;
 mod passkeys;
 mod sessions;
+mod sso;
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -339,6 +340,7 @@ impl From<AccountError> for ApiError {
             AccountError::MfaRequired { methods } => Self::mfa_required(None, &methods),
             AccountError::StepUpRequired => Self::reauthentication_required(),
             AccountError::Passkey(e) => e.into(),
+            AccountError::SsoRequired => Self::new(StatusCode::FORBIDDEN, e.code(), e.to_string()),
             AccountError::InvalidCode | AccountError::InvalidCredentials => {
                 Self::new(StatusCode::UNAUTHORIZED, e.code(), e.to_string())
             }

@@ -14,6 +14,7 @@ use closewise_core::password::Hasher;
 use closewise_core::sessions::auth_cache::AuthCache;
 use closewise_core::sessions::desktop::DesktopAuth;
 use closewise_core::sessions::Sessions;
+use closewise_core::sso::Sso;
 use closewise_core::store::Store;
 use closewise_core::teams::Teams;
 use closewise_core::usage::Usage;
@@ -47,6 +48,8 @@ pub struct Inner {
     pub auth_cache: Arc<AuthCache>,
     /// A second factor: enrolment, codes, the mfa_token.
     pub mfa: Mfa,
+    /// Single sign-on: the owner's connection and the sign-in through the provider.
+    pub sso: Sso,
 }
 
 impl AppState {
@@ -63,7 +66,7 @@ impl AppState {
         let billing = Billing::new(store.clone(), stripe, clock.clone())
             .with_base_url(&settings.base_url)
             .with_webhook_secret(settings.stripe.webhook_secret.clone());
-        let mfa = Mfa::new(store.clone(), clock.clone(), mfa_key, mail.clone());
+        let mfa = Mfa::new(store.clone(), clock.clone(), mfa_key.clone(), mail.clone());
         let passkeys = Passkeys::new(
             store.clone(),
             clock.clone(),
@@ -100,6 +103,14 @@ impl AppState {
             mfa.clone(),
         )
         .allowing_unverified_signin(settings.allow_unverified_signin);
+        let sso = Sso::new(
+            store.clone(),
+            clock.clone(),
+            mfa_key,
+            hasher.clone(),
+            sessions.clone(),
+            &settings.base_url,
+        );
         AppState(Arc::new(Inner {
             settings,
             store,
@@ -117,6 +128,7 @@ impl AppState {
             passkeys,
             auth_cache,
             mfa,
+            sso,
         }))
     }
 }

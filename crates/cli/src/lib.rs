@@ -18,6 +18,7 @@ mod seed;
 mod stats;
 mod sweep;
 mod team_changes;
+mod team_sso;
 mod teams;
 mod usage;
 mod users_mfa;
@@ -33,7 +34,8 @@ use closewise_core::store::Store;
 use crate::ctx::Ctx;
 use crate::opt::{
     AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand,
-    TeamSeatsCommand, TeamsCommand, UsageCommand, UsersCommand, UsersMfaCommand, WebhooksCommand,
+    TeamSeatsCommand, TeamSsoCommand, TeamsCommand, UsageCommand, UsersCommand, UsersMfaCommand,
+    WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -88,7 +90,11 @@ fn effect(command: &Command) -> Effect {
         )
         | Command::Plans(PlansCommand::Show(_))
         | Command::Usage(UsageCommand::Show(_))
-        | Command::Teams(TeamsCommand::List(_) | TeamsCommand::Show(_))
+        | Command::Teams(
+            TeamsCommand::List(_)
+            | TeamsCommand::Show(_)
+            | TeamsCommand::Sso(TeamSsoCommand::Show(_)),
+        )
         | Command::Mail(MailCommand::List(_))
         | Command::Webhooks(WebhooksCommand::List(_))
         | Command::Stats(_)
@@ -107,7 +113,8 @@ fn effect(command: &Command) -> Effect {
         | Command::Teams(
             TeamsCommand::RemoveMember(_)
             | TeamsCommand::Transfer(_)
-            | TeamsCommand::Seats(TeamSeatsCommand::Set(_)),
+            | TeamsCommand::Seats(TeamSeatsCommand::Set(_))
+            | TeamsCommand::Sso(TeamSsoCommand::Disable(_)),
         )
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
@@ -268,6 +275,10 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Teams(TeamsCommand::Show(a)) => teams::show(ctx, a).await,
         Command::Teams(TeamsCommand::RemoveMember(a)) => team_changes::remove_member(ctx, a).await,
         Command::Teams(TeamsCommand::Transfer(a)) => team_changes::transfer(ctx, a).await,
+        Command::Teams(TeamsCommand::Sso(TeamSsoCommand::Show(a))) => team_sso::show(ctx, a).await,
+        Command::Teams(TeamsCommand::Sso(TeamSsoCommand::Disable(a))) => {
+            team_sso::disable(ctx, a).await
+        }
         Command::Teams(TeamsCommand::Seats(TeamSeatsCommand::Set(a))) => {
             team_changes::seats_set(ctx, a).await
         }

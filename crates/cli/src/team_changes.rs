@@ -20,7 +20,7 @@ use crate::teams::service;
 use crate::UsageError;
 
 /// The reason, trimmed; an empty one is a usage error.
-fn reason(r: &TeamReason, what: &str) -> anyhow::Result<String> {
+pub(crate) fn reason(r: &TeamReason, what: &str) -> anyhow::Result<String> {
     let reason = r.reason.trim();
     if reason.is_empty() {
         return Err(UsageError(format!(

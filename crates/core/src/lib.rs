@@ -10,6 +10,7 @@
 //! | [`passkeys`] | WebAuthn passkeys: registration, the list, sign-in and second-factor assertions, challenges in the store |
 //! | [`password`] | argon2id hashing on a fixed pool of threads |
 //! | [`sessions`] | signing in with the password or the desktop app (`desktop`), refresh, sign-out, devices; the cache of verified access tokens and the revocation listener |
+//! | [`sso`] | single sign-on with OpenID Connect: a team's connection, the sign-in through the provider, the first sign-in's membership |
 //! | [`mfa`] | a second factor: authenticator apps (TOTP), recovery codes, the `mfa_token` of a sign-in waiting for its code |
 //! | [`budget`] | the budget of password and code checks the adapter keeps |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
@@ -33,6 +34,7 @@ pub mod passkeys;
 pub mod password;
 pub mod reauth;
 pub mod sessions;
+pub mod sso;
 pub mod store;
 pub mod sweep;
 pub mod teams;

@@ -26,6 +26,7 @@
 //!   counter's rule, passkey names.
 //! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
 //! - [`mfa`]: a second factor: TOTP codes, recovery codes, the `mfa_token`, step-up.
+//! - [`sso`]: single sign-on: issuers, the redirect URI, who an ID token may sign in.
 //! - [`stats`]: what the operator's figures count as paying, live and churned.
 //! - [`policy`]: a team's policy for the desktop app: its shape, default, validation, canonical
 //!   JSON and version, the consent text of a region.
@@ -46,6 +47,7 @@ pub mod plan;
 pub mod policy;
 pub mod reauth;
 pub mod signup;
+pub mod sso;
 pub mod stats;
 pub mod subscription;
 pub mod sweep;

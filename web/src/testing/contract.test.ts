@@ -166,6 +166,29 @@ async function exerciseDomainJoinHandlers(pw: string) {
 }
 
 /** Drives every handler through its success and error answers. */
+/** Single sign-on: the owner's connection (refused, saved, removed) and the sign-in page's question. */
+async function exerciseSsoHandlers(pw: string) {
+  const token = db.startSession(db.createUser({ email: "sso-owner@sso.example", password: pw }).id).accessToken;
+  const { team } = db.seedTeam({ owner: "sso-owner@sso.example", seats: 2, members: [] });
+  Object.assign(team, { ssoDomains: ["sso.example"] });
+  await call("GET", "/api/team/sso", undefined, token);
+  await call(
+    "PUT",
+    "/api/team/sso",
+    { issuer: "http://idp.example", client_id: "c", client_secret: "s", required: false },
+    token,
+  );
+  await call(
+    "PUT",
+    "/api/team/sso",
+    { issuer: "https://idp.example", client_id: "c", client_secret: "s", required: true },
+    token,
+  );
+  await call("POST", "/api/auth/sso/discover?next=/team", { email: "bo@sso.example" });
+  await call("POST", "/api/auth/sso/discover", { email: "bo@elsewhere.example" });
+  await call("DELETE", "/api/team/sso", undefined, token);
+}
+
 async function exerciseHandlers() {
   const pw = "secret123";
   // accounts
@@ -294,6 +317,7 @@ async function exerciseHandlers() {
   await call("POST", "/api/auth/signup", { email: "weak@example.com", password: "password" });
   await exerciseTeamHandlers(BASE, pw);
   await exerciseDomainJoinHandlers(pw);
+  await exerciseSsoHandlers(pw);
   await exerciseMfaHandlers(call, pw);
   // sessions end
   await call("DELETE", "/api/account", { password: "wrong" }, otherToken);

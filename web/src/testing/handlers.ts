@@ -9,6 +9,7 @@ import { apiError, type MockRoute } from "./handlers/common";
 import { desktopRoutes } from "./handlers/desktop";
 import { downloadRoutes } from "./handlers/downloads";
 import { mfaRoutes } from "./handlers/mfa";
+import { ssoRoutes } from "./handlers/sso";
 import { teamRoutes } from "./handlers/team";
 import { teamInviteRoutes } from "./handlers/teamInvites";
 import { teamJoinRoutes } from "./handlers/teamJoin";
@@ -24,6 +25,7 @@ export const routes: MockRoute[] = [
   ...teamRoutes,
   ...teamInviteRoutes,
   ...teamJoinRoutes,
+  ...ssoRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

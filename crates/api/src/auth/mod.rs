@@ -15,6 +15,7 @@ pub(crate) mod reauth;
 mod recover;
 pub mod session;
 mod signup;
+mod sso;
 mod token_endpoint;
 mod verify;
 
@@ -59,4 +60,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(passkeys::create, passkeys::list))
         .routes(routes!(passkeys::remove))
         .routes(routes!(passkeys::sign_in_challenge))
+        .routes(routes!(sso::discover))
+        .routes(routes!(sso::start))
+        .routes(routes!(sso::callback))
 }

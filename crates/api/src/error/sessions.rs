@@ -17,7 +17,7 @@ impl From<SessionError> for ApiError {
             SessionError::InvalidCredentials
             | SessionError::EmailNotConfirmed
             | SessionError::InvalidScope => StatusCode::BAD_REQUEST,
-            SessionError::VerificationRequired => StatusCode::FORBIDDEN,
+            SessionError::VerificationRequired | SessionError::SsoRequired => StatusCode::FORBIDDEN,
             SessionError::NoSession
             | SessionError::InvalidRefreshToken
             | SessionError::RefreshTokenReused

@@ -10,6 +10,7 @@ mod invites;
 mod join;
 mod manage;
 pub(crate) mod policy;
+mod sso;
 
 use axum::http::StatusCode;
 use closewise_core::store::audit::NewAudit;
@@ -50,6 +51,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(join::request_join, join::join_requests))
         .routes(routes!(join::approve))
         .routes(routes!(join::deny))
+        .routes(routes!(sso::get_sso, sso::put_sso, sso::delete_sso))
 }
 
 /// A role in a team.

@@ -34,6 +34,7 @@ mod revocation;
 mod sessions;
 mod signin;
 mod signup;
+mod sso;
 mod sweep;
 mod takeover;
 mod team;

@@ -27,6 +27,32 @@ pub enum TeamsCommand {
     /// The team's seats.
     #[command(subcommand)]
     Seats(TeamSeatsCommand),
+    /// The team's single sign-on (OpenID Connect).
+    #[command(subcommand)]
+    Sso(TeamSsoCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TeamSsoCommand {
+    /// The team's SSO connection: issuer, client id, whether it is required, the redirect URI
+    /// and the verified domains (never the client secret).
+    ///
+    /// Example: closewise teams sso show "Northwind Sales" --json
+    Show(TeamShow),
+    /// Turns the team's SSO off: its members sign in with passwords again (or reset them).
+    ///
+    /// Example: closewise teams sso disable "Northwind Sales" --reason "ticket #7: IdP retired" --yes
+    Disable(TeamSsoDisable),
+}
+
+#[derive(Args, Debug)]
+pub struct TeamSsoDisable {
+    /// The team's id, or its name (when no other team has it).
+    pub team: String,
+    #[command(flatten)]
+    pub reason: TeamReason,
+    #[command(flatten)]
+    pub confirm: Confirm,
 }
 
 #[derive(Subcommand, Debug)]

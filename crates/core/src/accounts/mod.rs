@@ -75,6 +75,9 @@ pub enum AccountError {
     /// A re-authentication whose passkey answer does not verify (or whose challenge expired).
     #[error(transparent)]
     Passkey(#[from] PasskeyError),
+    /// Sign-up or a password reset for an address whose company requires single sign-on.
+    #[error("{}", closewise_domain::sso::SSO_REQUIRED_MESSAGE)]
+    SsoRequired,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
     /// Hashing failed: a fault of ours.
@@ -98,6 +101,7 @@ impl AccountError {
             AccountError::InvalidCode => "invalid_code",
             AccountError::StepUpRequired => "reauthentication_required",
             AccountError::Passkey(e) => e.code(),
+            AccountError::SsoRequired => "sso_required",
             AccountError::Database(_) | AccountError::Internal(_) => "internal",
         }
     }

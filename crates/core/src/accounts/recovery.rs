@@ -12,6 +12,10 @@ impl Accounts {
     /// Mails a reset link to a registered address; does nothing, as slowly, for others.
     #[tracing::instrument(skip_all)]
     pub async fn recover(&self, email: &Email) -> Result<(), AccountError> {
+        // Per domain, not per account: it tells nothing about who is registered.
+        if self.store.sso_required_for(email.as_str()).await? {
+            return Err(AccountError::SsoRequired);
+        }
         padded(async {
             if let Some(user) = self.store.user_by_email(email.as_str()).await? {
                 let kind = EmailTokenKind::Reset;
@@ -36,6 +40,9 @@ impl Accounts {
             .user_by_id(row.user_id)
             .await?
             .ok_or(AccountError::LinkInvalid(link))?;
+        if self.store.sso_required_for(&user.email).await? {
+            return Err(AccountError::SsoRequired);
+        }
         let hash = self.hasher.hash(password.expose()).await?;
         let mail = self
             .mail

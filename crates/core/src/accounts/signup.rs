@@ -23,6 +23,9 @@ impl Accounts {
         password: &Password,
         next: Option<&str>,
     ) -> Result<(), AccountError> {
+        if self.store.sso_required_for(email.as_str()).await? {
+            return Err(AccountError::SsoRequired);
+        }
         // Hashed before we know whether the e-mail is taken, so both answers take as long.
         let hash = self.hasher.hash(password.expose()).await?;
         let now = self.clock.now();

@@ -40,6 +40,9 @@ pub enum SessionError {
     /// An `mfa_token` unknown, expired, used, voided, or of another client.
     #[error("Your sign-in has expired. Please sign in again.")]
     InvalidMfaToken,
+    /// The address's company requires single sign-on (its team's "Require SSO").
+    #[error("{}", closewise_domain::sso::SSO_REQUIRED_MESSAGE)]
+    SsoRequired,
     #[error(transparent)]
     Database(#[from] DbError),
     /// A fault of ours (the password hasher's pool, a user gone under a session).
@@ -63,6 +66,7 @@ impl SessionError {
             SessionError::MfaRequired(_) => "mfa_required",
             SessionError::InvalidCode => "invalid_code",
             SessionError::InvalidMfaToken => "invalid_mfa_token",
+            SessionError::SsoRequired => "sso_required",
             SessionError::Database(_) | SessionError::Internal(_) => "internal",
         }
     }

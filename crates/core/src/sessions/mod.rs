@@ -11,6 +11,7 @@
 //! | `password_sign_in` | the password checked, a session started |
 //! | `passkey_sign_in` | a passkey (verified by `crate::passkeys`) starts the same session |
 //! | `password_sign_in` | the password grant: the password checked, a session started |
+//! | `sso_sign_in` | single sign-on (the ID token checked by its caller) starts a session stamped as SSO's |
 //! | `refresh` | the refresh grant: rotation, the grace replay, reuse detection |
 //! | `sign_out` | signing out this session or every session |
 //! | `opaque_tokens` | refresh tokens and e-mail links: random, stored hashed |
@@ -28,6 +29,7 @@ mod refresh;
 pub mod revocation_listener;
 mod sign_in;
 mod sign_out;
+mod sso_sign_in;
 
 use std::sync::Arc;
 

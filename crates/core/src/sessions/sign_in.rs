@@ -28,6 +28,11 @@ impl Sessions {
         ip: &str,
         budget: &B,
     ) -> SignedIn<B::Refusal> {
+        if let Some(email) = email {
+            if self.store.sso_required_for(email.as_str()).await? {
+                return Err(SessionError::SsoRequired);
+            }
+        }
         // Spent before verifying, so concurrent guesses cannot overrun it; refunded on success.
         let spent = match budget.spend(account).await {
             Ok(spent) => spent,

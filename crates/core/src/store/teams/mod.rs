@@ -15,6 +15,7 @@ pub mod domains;
 pub mod join;
 pub mod policy;
 pub mod seats;
+pub mod sso;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamRow {

@@ -1,7 +1,7 @@
 import { AlertTriangle } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { useHydrated } from "../../../components/ui/useHydrated";
 import { Button } from "../../../components/ui/Button";
 import { FormError } from "../../../components/ui/FormError";
@@ -13,10 +13,22 @@ import { ResendVerification } from "../../../components/account/ResendVerificati
 import { afterSignIn } from "../../../lib/auth/afterSignIn";
 import { AuthCard } from "./AuthCard";
 import { MfaStep } from "./MfaStep";
+import { SsoSignIn } from "./SsoSignIn";
 import { useEmailParam, useNextPath, withNext } from "./next";
 import { usePasskeySignIn } from "./usePasskeySignIn";
 
+/** `/signin?sso=1` with the address and `next` carried. */
+function ssoLink(next: string | null, email: string) {
+  const path = withNext("/signin", next, email);
+  return `${path}${path.includes("?") ? "&" : "?"}sso=1`;
+}
+
 export function SignInForm() {
+  const [params] = useSearchParams();
+  return params.get("sso") === "1" ? <SsoSignIn /> : <PasswordSignIn />;
+}
+
+function PasswordSignIn() {
   const auth = useAuth();
   const navigate = useNavigate();
   const next = useNextPath();
@@ -45,6 +57,8 @@ export function SignInForm() {
     };
   }, [auth.status, busy, passkey.busy, navigate, target]);
 
+  const toSso = () => ssoLink(next, email.trim());
+
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const next: typeof errors = {};
@@ -63,6 +77,9 @@ export function SignInForm() {
       if (error instanceof ApiError && error.code === "mfa_required" && error.mfa.mfaToken) {
         setPassword("");
         setMfa({ token: error.mfa.mfaToken, methods: error.mfa.methods ?? ["totp", "recovery_code"] });
+      } else if (error instanceof ApiError && error.code === "sso_required") {
+        toast.error(error.message);
+        void navigate(toSso());
       } else if (error instanceof ApiError && error.message.includes("Email not confirmed")) {
         toast.error("Please verify your email address before signing in");
         setNeedsVerification(true);
@@ -148,6 +165,9 @@ export function SignInForm() {
               {busy ? "Signing In..." : "Sign In"}
             </Button>
             <FormError id="signin-error" message={formError} />
+            <Link to={toSso()} className="block text-center text-sm font-medium text-blue-700 underline hover:text-blue-900">
+              Continue with SSO
+            </Link>
             {passkey.supported && (
               <Button
                 variant="secondary"

@@ -16,6 +16,7 @@ import { OverlapNotice } from "./OverlapNotice";
 import { OverSeatsNotice } from "./OverSeatsNotice";
 import { Policies } from "./Policies";
 import { TeamDanger } from "./TeamDanger";
+import { Sso } from "./Sso";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
 import { type CheckoutReturn, useCheckoutReturn } from "./useCheckoutReturn";
@@ -60,6 +61,7 @@ function TeamView({ team }: { team: TeamData }) {
       <DomainJoin team={team} />
       <MfaPolicy team={team} />
       <Policies team={team} />
+      <Sso team={team} />
       <TeamDanger team={team} />
     </>
   );

@@ -3,6 +3,121 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
+  "/api/auth/user": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["UserEnvelope"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/verify": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["TokenBody"];
+        };
+      };
+      responses: {
+        /** @description Confirmed; `choose_password` when the address's sign-ups disagree */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["VerifyAnswer"];
+          };
+        };
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/auth/verify/password": {
     parameters: {
       query?: never;
@@ -30,7 +145,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["UserEnvelope"];
+            "application/json": components["schemas"]["UserEnvelope"];
           };
         };
         400: {
@@ -92,6 +207,23 @@ export interface components {
       password: string;
       password_token: string;
     };
+    TokenBody: {
+      token: string;
+    };
+    UserEnvelope: {
+      user: common["schemas"]["UserBody"];
+    };
+    VerifyAnswer: {
+      /** @description With `choose_password` only: the single-use token of the password step (1 hour). */
+      password_token?: string | null;
+      status: components["schemas"]["VerifyStatus"];
+      user: common["schemas"]["UserBody"];
+    };
+    /**
+     * @description What the verification link did.
+     * @enum {string}
+     */
+    VerifyStatus: "confirmed" | "choose_password";
   };
   responses: never;
   parameters: never;

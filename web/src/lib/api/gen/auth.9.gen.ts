@@ -3,6 +3,159 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
+  "/api/auth/sso/callback": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          code?: string;
+          error?: string;
+          state?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Signed in: the refresh cookie is set and the browser goes to `next`. Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…` */
+        302: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/sso/discover": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: {
+          /** @description Carried into `start_url`. */
+          next?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["SsoDiscoverRequest"];
+        };
+      };
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["SsoDiscovery"];
+          };
+        };
+        /** @description `invalid_email` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/sso/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          /** @description The address to sign in; its domain picks the team. */
+          email?: string;
+          /** @description A path of this site to land on (`/dashboard` otherwise). */
+          next?: string;
+          /** @description `true`: the owner's "Test connection" (checks everything, signs nobody in). */
+          test?: boolean;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO */
+        302: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/auth/token": {
     parameters: {
       query?: never;
@@ -60,121 +213,6 @@ export interface paths {
         };
         /** @description `cross_site_request`: a browser request from a page that is not ours */
         403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/user": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["UserEnvelope"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/verify": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TokenBody"];
-        };
-      };
-      responses: {
-        /** @description Confirmed; `choose_password` when the address's sign-ups disagree */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["VerifyAnswer"];
-          };
-        };
-        400: {
           headers: {
             [name: string]: unknown;
           };
@@ -289,8 +327,14 @@ export interface components {
       token_type: string;
       user: common["schemas"]["UserBody"];
     };
-    TokenBody: {
-      token: string;
+    SsoDiscoverRequest: {
+      email: string;
+    };
+    SsoDiscovery: {
+      /** @description The address's domain signs in by SSO. */
+      sso: boolean;
+      /** @description Where to send the browser to sign in (with the address), when `sso`. */
+      start_url?: string | null;
     };
     /**
      * @description What `POST /api/auth/token` answers with `400`: our usual error for the password and refresh
@@ -308,17 +352,6 @@ export interface components {
       | components["schemas"]["DeviceCodeGrantBody"]
       | components["schemas"]["MfaGrantBody"]
       | components["schemas"]["PasskeyGrantBody"];
-    VerifyAnswer: {
-      /** @description With `choose_password` only: the single-use token of the password step (1 hour). */
-      password_token?: string | null;
-      status: components["schemas"]["VerifyStatus"];
-      user: common["schemas"]["UserBody"];
-    };
-    /**
-     * @description What the verification link did.
-     * @enum {string}
-     */
-    VerifyStatus: "confirmed" | "choose_password";
   };
   responses: never;
   parameters: never;

@@ -319,9 +319,6 @@ export interface components {
       /** @description As typed: case, dashes and spaces do not matter. */
       user_code: string;
     };
-    UserEnvelope: {
-      user: components["schemas"]["UserBody"];
-    };
   };
   responses: never;
   parameters: never;

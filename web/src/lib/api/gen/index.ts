@@ -19,6 +19,7 @@ import type * as passkeys from "./passkeys.gen";
 import type * as plans from "./plans.gen";
 import type * as teams1 from "./teams.1.gen";
 import type * as teams10 from "./teams.10.gen";
+import type * as teams11 from "./teams.11.gen";
 import type * as teams2 from "./teams.2.gen";
 import type * as teams3 from "./teams.3.gen";
 import type * as teams4 from "./teams.4.gen";
@@ -56,6 +57,7 @@ export type paths = auth1.paths &
   teams8.paths &
   teams9.paths &
   teams10.paths &
+  teams11.paths &
   ops.paths;
 
 /** Every component schema of the API. */
@@ -86,6 +88,7 @@ export interface components {
     teams8.components["schemas"] &
     teams9.components["schemas"] &
     teams10.components["schemas"] &
+    teams11.components["schemas"] &
     ops.components["schemas"] &
     common.components["schemas"];
 }

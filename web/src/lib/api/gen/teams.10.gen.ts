@@ -94,16 +94,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/transfer": {
+  "/api/team/sso": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    post: {
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamSso"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner's) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put: {
       parameters: {
         query?: never;
         header?: never;
@@ -112,20 +156,19 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TransferBody"];
+          "application/json": components["schemas"]["TeamSsoRequest"];
         };
       };
       responses: {
-        /** @description The target is the owner, the caller an admin */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": components["schemas"]["TeamSso"];
           };
         };
-        /** @description `invalid_transfer` (to oneself) */
+        /** @description `invalid_issuer`, `client_id_required`, `client_secret_required` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -143,7 +186,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner transfers); `reauthentication_required`: the password was not entered on this session in the last 15 minutes */
+        /** @description `forbidden_role` (the owner's) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -152,8 +195,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: the target is not a member) */
+        /** @description `team_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `domain_not_verified`: verify a domain first */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -179,9 +231,63 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `sso_discovery_failed`: the issuer's discovery document could not be read or is wrong */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
-    delete?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed: members sign in with their passwords again */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner's) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`, `sso_not_configured` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -211,12 +317,32 @@ export interface components {
       /** Format: int32 */
       seats: number;
     };
-    TransferBody: {
+    /** @description The team's SSO connection, without its secret. */
+    TeamSso: {
+      client_id?: string | null;
+      /** @description Whether the team has a connection. */
+      configured: boolean;
+      /** @description The verified domains whose addresses sign in by SSO. */
+      domains: string[];
+      issuer?: string | null;
+      /** @description The redirect URI to register at the provider. */
+      redirect_uri: string;
       /**
-       * Format: uuid
-       * @description The member who becomes the owner.
+       * @description Password sign-in, reset and sign-up of the team's domains answer `403 sso_required` (the
+       *     owner keeps the password).
        */
-      user_id: string;
+      required: boolean;
+      /** Format: date-time */
+      updated_at?: string | null;
+    };
+    /** @description `{issuer, client_id, client_secret?, required}`. */
+    TeamSsoRequest: {
+      client_id: string;
+      /** @description Required the first time; left out (or empty) keeps the stored one. */
+      client_secret?: string | null;
+      /** @description The provider's issuer URL (https); its discovery document is read on save. */
+      issuer: string;
+      required?: boolean;
     };
   };
   responses: never;

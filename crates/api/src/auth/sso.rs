@@ -1,0 +1,199 @@
+//! Signing in with single sign-on (docs/api.md "Single sign-on"): `POST /api/auth/sso/discover`
+//! tells the sign-in page whether an address signs in by SSO; `GET /api/auth/sso/start` sends the
+//! browser to the team's provider; `GET /api/auth/sso/callback` finishes: the refresh cookie as
+//! every web sign-in sets it, then `next`. The flow is `closewise_core::sso::Sso`'s.
+//!
+//! Start and callback are navigations, so they answer redirects, errors included (to `/signin`
+//! with `sso_error`, or to `/team` for the owner's test). The state also goes into a cookie of
+//! this browser that the callback must bring back: a callback URL made for someone else's
+//! sign-in (login CSRF) does not sign this browser in.
+
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
+use closewise_core::sso::{Failure, Finished, SsoError};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::common::{limit, parse_email};
+use super::session;
+use crate::error::ApiResult;
+use crate::extract::{user_agent, AppJson, AppQuery, ClientIp};
+use crate::ratelimit::Bucket;
+use crate::state::AppState;
+
+/// The cookie holding this browser's sign-in state until the callback.
+pub const STATE_COOKIE: &str = "cw_sso_state";
+const STATE_COOKIE_PATH: &str = "/api/auth/sso";
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = SsoDiscoverRequest)]
+pub struct DiscoverRequest {
+    pub email: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = SsoDiscovery)]
+pub struct DiscoverResponse {
+    /// The address's domain signs in by SSO.
+    pub sso: bool,
+    /// Where to send the browser to sign in (with the address), when `sso`.
+    pub start_url: Option<String>,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StartQuery {
+    /// The address to sign in; its domain picks the team.
+    pub email: Option<String>,
+    /// A path of this site to land on (`/dashboard` otherwise).
+    pub next: Option<String>,
+    /// `true`: the owner's "Test connection" (checks everything, signs nobody in).
+    pub test: Option<bool>,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CallbackQuery {
+    pub state: Option<String>,
+    pub code: Option<String>,
+    pub error: Option<String>,
+}
+
+fn encode(s: &str) -> String {
+    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+fn start_url(email: &str, next: Option<&str>) -> String {
+    let mut url = format!("/api/auth/sso/start?email={}", encode(email));
+    if let Some(next) = next {
+        url.push_str(&format!("&next={}", encode(next)));
+    }
+    url
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DiscoverQuery {
+    /// Carried into `start_url`.
+    pub next: Option<String>,
+}
+
+#[utoipa::path(post, path = "/api/auth/sso/discover", tag = "auth", params(DiscoverQuery),
+    request_body = DiscoverRequest,
+    responses((status = 200, body = DiscoverResponse),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_email`"),
+        (status = 429, body = crate::error::ErrorBody)))]
+pub async fn discover(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppQuery(q): AppQuery<DiscoverQuery>,
+    AppJson(body): AppJson<DiscoverRequest>,
+) -> ApiResult<AppJson<DiscoverResponse>> {
+    limit(&state, Bucket::TokenPerIp, &ip.to_string()).await?;
+    let email = parse_email(&body.email)?;
+    let sso = state.sso.discover(&email).await?;
+    Ok(AppJson(DiscoverResponse {
+        sso,
+        start_url: sso.then(|| start_url(email.as_str(), q.next.as_deref())),
+    }))
+}
+
+fn redirect(to: &str) -> Response {
+    (StatusCode::FOUND, [(header::LOCATION, to.to_string())]).into_response()
+}
+
+/// Where a refused sign-in lands: the sign-in page (or the owner's team page for a test) with
+/// the refusal's code; `seats` for `seats_taken` so the page can say how many.
+fn refused(error: &SsoError, test: bool) -> String {
+    let page = if test {
+        "/team?sso_test=failed&"
+    } else {
+        "/signin?sso=1&"
+    };
+    let mut to = format!("{page}sso_error={}", error.code());
+    if let SsoError::NoFreeSeat { total } = error {
+        to.push_str(&format!("&seats={total}"));
+    }
+    to
+}
+
+fn state_cookie(state: &AppState, value: String, max_age: time::Duration) -> Cookie<'static> {
+    Cookie::build((STATE_COOKIE, value))
+        .path(STATE_COOKIE_PATH)
+        .http_only(true)
+        .secure(!state.settings.insecure_cookies())
+        // The provider's redirect back is a cross-site top-level GET: Lax sends it.
+        .same_site(SameSite::Lax)
+        .max_age(max_age)
+        .build()
+}
+
+#[utoipa::path(get, path = "/api/auth/sso/start", tag = "auth", params(StartQuery),
+    responses((status = 302, description = "To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO")))]
+pub async fn start(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    jar: CookieJar,
+    AppQuery(q): AppQuery<StartQuery>,
+) -> ApiResult<Response> {
+    limit(&state, Bucket::TokenPerIp, &ip.to_string()).await?;
+    let test = q.test.unwrap_or(false);
+    let email = match q.email.as_deref().map(parse_email) {
+        Some(Ok(email)) => email,
+        _ => return Ok(redirect(&refused(&SsoError::NoSsoForDomain, test))),
+    };
+    match state.sso.start(&email, q.next.as_deref(), test).await {
+        Ok(started) => {
+            let cookie = state_cookie(
+                &state,
+                started.state.clone(),
+                closewise_domain::sso::LOGIN_TTL,
+            );
+            Ok((jar.add(cookie), redirect(&started.authorization_url)).into_response())
+        }
+        Err(e @ (SsoError::NoSsoForDomain | SsoError::NotConfigured)) => {
+            Ok(redirect(&refused(&e, test)))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[utoipa::path(get, path = "/api/auth/sso/callback", tag = "auth", params(CallbackQuery),
+    responses((status = 302, description = "Signed in: the refresh cookie is set and the browser goes to `next`. Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…`")))]
+pub async fn callback(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    jar: CookieJar,
+    AppQuery(q): AppQuery<CallbackQuery>,
+) -> ApiResult<Response> {
+    limit(&state, Bucket::TokenPerIp, &ip.to_string()).await?;
+    let ours = jar.get(STATE_COOKIE).map(|c| c.value().to_string());
+    let jar = jar.add(state_cookie(&state, String::new(), time::Duration::ZERO));
+    // Only this browser's own sign-in finishes here.
+    let state_param = q.state.as_deref().filter(|s| ours.as_deref() == Some(*s));
+    let ua = user_agent(&headers);
+    let done = state
+        .sso
+        .callback(
+            state_param,
+            q.code.as_deref(),
+            q.error.as_deref(),
+            ua.as_deref(),
+            Some(&ip.to_string()),
+        )
+        .await;
+    match done {
+        Ok(Finished::SignedIn { session, next }) => {
+            let jar = session::set_cookie(&state, jar, &session.refresh_token);
+            Ok((jar, redirect(&next)).into_response())
+        }
+        Ok(Finished::Tested) => Ok((jar, redirect("/team?sso_test=passed")).into_response()),
+        Err(Failure { error, test }) => match error {
+            SsoError::Database(_) | SsoError::Internal(_) => Err(error.into()),
+            error => Ok((jar, redirect(&refused(&error, test))).into_response()),
+        },
+    }
+}

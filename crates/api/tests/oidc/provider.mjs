@@ -1,0 +1,76 @@
+// A real, certified OpenID provider (panva's oidc-provider) for the SSO tests, on a free port of
+// 127.0.0.1. Configured by one JSON argument:
+//   {"client_id", "client_secret", "redirect_uri", "users": {"ana@acme.example": {"email_verified": true}}}
+// It prints `READY <issuer>` once listening. The login is scripted: the interaction signs in the
+// user named by the authorization request's `login_hint` (the first user otherwise) and grants
+// the requested scopes, so a test's HTTP client (or Chromium) completes the round trip by
+// following redirects. Nothing leaves the machine.
+import http from 'node:http';
+import { generateKeyPairSync } from 'node:crypto';
+import Provider from 'oidc-provider';
+
+const config = JSON.parse(process.argv[2] ?? '{}');
+const users = config.users ?? {};
+
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'sig', alg: 'RS256' };
+
+let provider;
+const server = http.createServer(async (req, res) => {
+  try {
+    if (req.url.startsWith('/interaction/')) {
+      const details = await provider.interactionDetails(req, res);
+      const hint = details.params.login_hint;
+      const accountId = hint && users[hint] ? hint : Object.keys(users)[0];
+      if (details.prompt.name === 'login') {
+        await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+        return;
+      }
+      const grant = details.grantId
+        ? await provider.Grant.find(details.grantId)
+        : new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });
+      grant.addOIDCScope(details.params.scope);
+      const grantId = await grant.save();
+      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+      return;
+    }
+    provider.callback()(req, res);
+  } catch (e) {
+    res.statusCode = 500;
+    res.end(String(e));
+  }
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const issuer = `http://127.0.0.1:${server.address().port}`;
+  provider = new Provider(issuer, {
+    clients: [{
+      client_id: config.client_id,
+      client_secret: config.client_secret,
+      redirect_uris: [config.redirect_uri],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    }],
+    jwks: { keys: [jwk] },
+    cookies: { keys: ['closewise-test-oidc-cookie-key'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    async findAccount(_ctx, id) {
+      if (!users[id]) return undefined;
+      return {
+        accountId: id,
+        async claims() {
+          return { sub: id, email: id, email_verified: users[id].email_verified ?? true, name: id };
+        },
+      };
+    },
+  });
+  provider.proxy = false;
+  console.log(`READY ${issuer}`);
+});
+
+process.on('SIGTERM', () => process.exit(0));

@@ -1,0 +1,343 @@
+//! A team's single sign-on (migration 0016): its OpenID Connect connection (the client secret
+//! sealed by the service, never read back by an adapter), the sign-ins on their way through the
+//! provider (single use: taken by whichever replica gets the callback), and the first sign-in that
+//! makes the account and the membership under the team's lock, taking a seat.
+
+use closewise_domain::teams::Role;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::seats::{join_team, locked, seats_in, AcceptOutcome};
+use super::{count, OPEN};
+use crate::store::audit::{commit_audited, NewAudit};
+use crate::store::{dispatch, domain_sql, is_unique_violation, Pool, Store};
+use closewise_domain::teams::Seats;
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TeamSsoRow {
+    pub team_id: Uuid,
+    pub issuer: String,
+    pub client_id: String,
+    /// `SecretBox::seal(team_id, secret)`.
+    pub client_secret_sealed: String,
+    pub authorization_endpoint: String,
+    pub token_endpoint: String,
+    pub jwks_uri: String,
+    pub required: bool,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+const SSO_COLUMNS: &str = "team_id, issuer, client_id, client_secret_sealed, \
+    authorization_endpoint, token_endpoint, jwks_uri, required, created_at, updated_at";
+
+/// A sign-in waiting for its callback.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct SsoLoginRow {
+    pub team_id: Uuid,
+    pub nonce: String,
+    pub pkce_verifier: String,
+    pub next_path: Option<String>,
+    /// The owner's "Test connection": checked, but nobody is signed in or created.
+    pub test: bool,
+    pub expires_at: OffsetDateTime,
+}
+
+pub struct NewSsoLogin<'a> {
+    pub state_hash: &'a str,
+    pub team_id: Uuid,
+    pub nonce: &'a str,
+    pub pkce_verifier: &'a str,
+    pub next_path: Option<&'a str>,
+    pub test: bool,
+    pub now: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+}
+
+/// A new account made by its first SSO sign-in: verified by the provider, with a password hash
+/// of a random secret nobody knows (it signs in by SSO, or resets a password when allowed).
+pub struct NewSsoUser<'a> {
+    pub id: Uuid,
+    pub email: &'a str,
+    pub password_hash: &'a str,
+    pub plan_id: Uuid,
+}
+
+impl Store {
+    pub async fn team_sso(&self, team_id: Uuid) -> Result<Option<TeamSsoRow>, sqlx::Error> {
+        let sql = format!("SELECT {SSO_COLUMNS} FROM team_sso WHERE team_id = $1");
+        dispatch!(self, |p| sqlx::query_as::<_, TeamSsoRow>(&sql)
+            .bind(team_id)
+            .fetch_optional(p)
+            .await)
+    }
+
+    /// Creates or replaces the team's connection, with its audit row.
+    pub async fn save_team_sso(
+        &self,
+        row: &TeamSsoRow,
+        updated_by: Option<Uuid>,
+        audit: &NewAudit,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            sqlx::query(
+                "INSERT INTO team_sso (team_id, issuer, client_id, client_secret_sealed, \
+                 authorization_endpoint, token_endpoint, jwks_uri, required, updated_by, \
+                 created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) \
+                 ON CONFLICT (team_id) DO UPDATE SET issuer = $2, client_id = $3, \
+                 client_secret_sealed = $4, authorization_endpoint = $5, token_endpoint = $6, \
+                 jwks_uri = $7, required = $8, updated_by = $9, updated_at = $10",
+            )
+            .bind(row.team_id)
+            .bind(&row.issuer)
+            .bind(&row.client_id)
+            .bind(&row.client_secret_sealed)
+            .bind(&row.authorization_endpoint)
+            .bind(&row.token_endpoint)
+            .bind(&row.jwks_uri)
+            .bind(row.required)
+            .bind(updated_by)
+            .bind(row.updated_at)
+            .execute(&mut *tx)
+            .await?;
+            commit_audited!(self, tx, Some(audit));
+            Ok(())
+        })
+    }
+
+    /// Removes the team's connection, with its audit row; false when there was none.
+    pub async fn delete_team_sso(
+        &self,
+        team_id: Uuid,
+        audit: &NewAudit,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let n = sqlx::query("DELETE FROM team_sso WHERE team_id = $1")
+                .bind(team_id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if n == 0 {
+                return Ok(false);
+            }
+            commit_audited!(self, tx, Some(audit));
+            Ok(true)
+        })
+    }
+
+    /// The team's verified domains.
+    pub async fn team_verified_domains(&self, team_id: Uuid) -> Result<Vec<String>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, String>(
+            "SELECT domain FROM team_domains WHERE team_id = $1 AND status = 'verified' \
+             ORDER BY domain"
+        )
+        .bind(team_id)
+        .fetch_all(p)
+        .await)
+    }
+
+    pub async fn insert_sso_login(&self, l: &NewSsoLogin<'_>) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| sqlx::query(
+            "INSERT INTO sso_logins (state_hash, team_id, nonce, pkce_verifier, next_path, test, \
+             created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+        )
+        .bind(l.state_hash)
+        .bind(l.team_id)
+        .bind(l.nonce)
+        .bind(l.pkce_verifier)
+        .bind(l.next_path)
+        .bind(l.test)
+        .bind(l.now)
+        .bind(l.expires_at)
+        .execute(p)
+        .await
+        .map(|_| ()))
+    }
+
+    /// Takes the sign-in of `state_hash` (deleted: a state works once), expired or not.
+    pub async fn take_sso_login(
+        &self,
+        state_hash: &str,
+    ) -> Result<Option<SsoLoginRow>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_as::<_, SsoLoginRow>(
+            "DELETE FROM sso_logins WHERE state_hash = $1 \
+             RETURNING team_id, nonce, pkce_verifier, next_path, test, expires_at"
+        )
+        .bind(state_hash)
+        .fetch_optional(p)
+        .await)
+    }
+
+    /// Deletes sign-ins that can no longer finish.
+    pub async fn delete_expired_sso_logins(&self, now: OffsetDateTime) -> Result<u64, sqlx::Error> {
+        dispatch!(self, |p| Ok(sqlx::query(
+            "DELETE FROM sso_logins WHERE expires_at <= $1"
+        )
+        .bind(now)
+        .execute(p)
+        .await?
+        .rows_affected()))
+    }
+
+    /// Whether SSO is required for addresses at `domain`, and of which team: `Some(team)` when a
+    /// team holds the domain verified and requires SSO.
+    pub async fn sso_required_at(&self, domain: &str) -> Result<Option<Uuid>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
+            "SELECT s.team_id FROM team_sso s JOIN team_domains d ON d.team_id = s.team_id \
+             WHERE d.domain = $1 AND d.status = 'verified' AND s.required"
+        )
+        .bind(domain)
+        .fetch_optional(p)
+        .await)
+    }
+
+    /// The team with SSO for addresses at `domain` (a verified domain of a team with a
+    /// connection), with whether it is required.
+    pub async fn sso_team_at(&self, domain: &str) -> Result<Option<Uuid>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
+            "SELECT s.team_id FROM team_sso s JOIN team_domains d ON d.team_id = s.team_id \
+             WHERE d.domain = $1 AND d.status = 'verified'"
+        )
+        .bind(domain)
+        .fetch_optional(p)
+        .await)
+    }
+
+    /// Under the team's lock: the account of `email` becomes a member (the account is created,
+    /// verified, when there is none; an existing unconfirmed one is confirmed: the provider vouched
+    /// for the address). A member of this team already is `Joined` with nothing written; a free
+    /// seat is needed otherwise, and a refusal writes nothing.
+    #[tracing::instrument(skip_all, fields(team_id = %team_id))]
+    pub async fn sso_join(
+        &self,
+        team_id: Uuid,
+        new: &NewSsoUser<'_>,
+        now: OffsetDateTime,
+    ) -> Result<AcceptOutcome, sqlx::Error> {
+        let plan = domain_sql(
+            "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
+             plan_updated_at, created_at, updated_at) VALUES ($1, $2, '{free}', '{active}', \
+             $3, $3, $3, $3)",
+        );
+        Ok(locked!(
+            self,
+            team_id,
+            AcceptOutcome::NoTeam,
+            |tx, total| {
+                let existing: Option<Uuid> =
+                    sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
+                        .bind(new.email)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                let user_id = match existing {
+                    Some(id) => {
+                        let team: Option<Uuid> = sqlx::query_scalar(
+                            "SELECT team_id FROM team_members WHERE user_id = $1",
+                        )
+                        .bind(id)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                        if team == Some(team_id) {
+                            sqlx::query(
+                            "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $2) \
+                             WHERE id = $1",
+                        )
+                        .bind(id)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                            tx.commit().await?;
+                            return Ok(AcceptOutcome::Joined);
+                        }
+                        sqlx::query(
+                        "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $2) \
+                         WHERE id = $1",
+                    )
+                    .bind(id)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+                        id
+                    }
+                    None => {
+                        let inserted = sqlx::query(
+                            "INSERT INTO users (id, email, password_hash, email_confirmed_at, \
+                         created_at, updated_at) VALUES ($1, $2, $3, $4, $4, $4)",
+                        )
+                        .bind(new.id)
+                        .bind(new.email)
+                        .bind(new.password_hash)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await;
+                        match inserted {
+                            // Signed up meanwhile: the caller tries again and finds the account.
+                            Err(e) if is_unique_violation(&e) => return Ok(AcceptOutcome::Spent),
+                            Err(e) => return Err(e),
+                            Ok(_) => {}
+                        }
+                        sqlx::query(&plan)
+                            .bind(new.plan_id)
+                            .bind(new.id)
+                            .bind(now)
+                            .execute(&mut *tx)
+                            .await?;
+                        new.id
+                    }
+                };
+                let role = Role::Member;
+                join_team!(tx, team_id, total, now, user_id, role, None)
+            }
+        ))
+    }
+
+    /// Stamps a session as started by SSO (Require SSO keeps it).
+    pub async fn stamp_sso(
+        &self,
+        session_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| sqlx::query(
+            "UPDATE sessions SET sso_at = $2 WHERE id = $1"
+        )
+        .bind(session_id)
+        .bind(now)
+        .execute(p)
+        .await
+        .map(|_| ()))
+    }
+
+    /// The active sessions of `user_id` that SSO did not start.
+    pub async fn non_sso_sessions(&self, user_id: Uuid) -> Result<Vec<Uuid>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
+            "SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL AND sso_at IS NULL"
+        )
+        .bind(user_id)
+        .fetch_all(p)
+        .await)
+    }
+}
+
+impl Store {
+    /// Whether `email` must sign in by SSO: its domain is verified by a team that requires SSO,
+    /// and it is not that team's owner's (the owner keeps the password as a break-glass way in).
+    pub async fn sso_required_for(&self, email: &str) -> Result<bool, sqlx::Error> {
+        let Some((_, domain)) = email.rsplit_once('@') else {
+            return Ok(false);
+        };
+        let Some(team_id) = self.sso_required_at(domain).await? else {
+            return Ok(false);
+        };
+        let owner: Option<Uuid> = dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
+            "SELECT t.owner_id FROM teams t JOIN users u ON u.id = t.owner_id \
+             WHERE t.id = $1 AND u.email = $2"
+        )
+        .bind(team_id)
+        .bind(email)
+        .fetch_optional(p)
+        .await)?;
+        Ok(owner.is_none())
+    }
+}

@@ -1,0 +1,85 @@
+import { useState, type FormEvent } from "react";
+import { Link, useSearchParams } from "react-router";
+import { Button } from "../../../components/ui/Button";
+import { TextField } from "../../../components/ui/TextField";
+import { ApiError } from "../../../lib/api/client";
+import { discoverSso } from "../../../lib/api/sso";
+import { AuthCard } from "./AuthCard";
+import { useEmailParam, useNextPath, withNext } from "./next";
+
+/** What the callback's `sso_error` means to the person who was sent back here. */
+function refusal(code: string, seats: string | null): string {
+  switch (code) {
+    case "seats_taken":
+      return `All ${seats ?? "the"} seats are taken. Ask your team's owner to add seats.`;
+    case "email_not_verified":
+      return "Your identity provider did not confirm your e-mail address.";
+    case "domain_not_verified":
+      return "Your e-mail address is not at one of your team's verified domains.";
+    case "already_in_team":
+      return "You are already in another team. Leave it before signing in with this team's single sign-on.";
+    case "sso_not_available":
+      return "Single sign-on is not set up for this e-mail address.";
+    case "sso_login_expired":
+      return "This sign-in has expired or was already used. Please start again.";
+    default:
+      return "Your identity provider did not sign you in. Please try again.";
+  }
+}
+
+/** `/signin?sso=1`: the e-mail first, then on to the company's identity provider. */
+export function SsoSignIn() {
+  const [params] = useSearchParams();
+  const next = useNextPath();
+  const [email, setEmail] = useState(useEmailParam());
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const failed = params.get("sso_error");
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!email.trim()) return setError("Email is required");
+    setBusy(true);
+    try {
+      const found = await discoverSso(email.trim(), next);
+      if (found.sso && found.start_url) return window.location.assign(found.start_url);
+      setError(refusal("sso_not_available", null));
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : "An unexpected error occurred");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Sign in with SSO"
+      subtitle={
+        <Link to={withNext("/signin", next, email)} className="font-medium text-blue-700 underline hover:text-blue-900">
+          Sign in with a password instead
+        </Link>
+      }
+    >
+      {failed && (
+        <p role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          {refusal(failed, params.get("seats"))}
+        </p>
+      )}
+      <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+        <TextField
+          label="Work email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          error={error}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <Button type="submit" className="w-full" disabled={busy} aria-busy={busy}>
+          {busy ? "Continuing..." : "Continue with SSO"}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

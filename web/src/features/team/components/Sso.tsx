@@ -1,0 +1,149 @@
+import { KeyRound } from "lucide-react";
+import { useEffect, useState, type FormEvent } from "react";
+import toast from "react-hot-toast";
+import { useSearchParams } from "react-router";
+import { Button } from "../../../components/ui/Button";
+import { TextField } from "../../../components/ui/TextField";
+import { ApiError } from "../../../lib/api/client";
+import { deleteSso, getSso, saveSso, testConnectionUrl, type TeamSso } from "../../../lib/api/sso";
+import type { Team } from "../../../lib/api/types";
+import { errorMessage, Problem, Section } from "./TeamParts";
+
+const HOW_IT_WORKS =
+  "People at your verified domains sign in through your company's identity provider (OpenID Connect). Their first sign-in makes them members and takes a seat.";
+
+/** The owner's form: issuer, client id, secret (never shown again), Require SSO; test, remove. */
+function SsoForm({ sso, onSaved }: { sso: TeamSso; onSaved: (s: TeamSso | null) => void }) {
+  const [issuer, setIssuer] = useState(sso.issuer ?? "");
+  const [clientId, setClientId] = useState(sso.client_id ?? "");
+  const [secret, setSecret] = useState("");
+  const [required, setRequired] = useState(sso.required);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const testDomain = sso.domains[0];
+
+  async function run(action: () => Promise<void>) {
+    setError(null);
+    setBusy(true);
+    try {
+      await action();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void run(async () => {
+      const saved = await saveSso({
+        issuer: issuer.trim(),
+        client_id: clientId.trim(),
+        client_secret: secret || undefined,
+        required,
+      });
+      setSecret("");
+      onSaved(saved);
+      toast.success("Single sign-on is saved");
+    });
+  }
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="mt-4 space-y-3">
+      <p className="text-slate-700">
+        Redirect URI to register at your provider: <code className="break-all">{sso.redirect_uri}</code>
+      </p>
+      <TextField
+        label="Issuer URL"
+        name="sso-issuer"
+        className="max-w-md"
+        value={issuer}
+        onChange={(e) => setIssuer(e.target.value)}
+      />
+      <TextField
+        label="Client ID"
+        name="sso-client-id"
+        className="max-w-md"
+        value={clientId}
+        onChange={(e) => setClientId(e.target.value)}
+      />
+      <TextField
+        label="Client secret"
+        name="sso-client-secret"
+        type="password"
+        autoComplete="off"
+        className="max-w-md"
+        placeholder={sso.configured ? "Stored — leave empty to keep it" : ""}
+        value={secret}
+        onChange={(e) => setSecret(e.target.value)}
+      />
+      <label className="flex items-center gap-2 text-slate-800">
+        <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Require SSO for{" "}
+        {sso.domains.join(", ")} (you keep your password as a way in)
+      </label>
+      {error && <Problem>{error}</Problem>}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" disabled={busy} aria-busy={busy}>
+          {busy ? "Saving..." : "Save single sign-on"}
+        </Button>
+        {sso.configured && testDomain && (
+          <Button variant="secondary" disabled={busy} onClick={() => window.location.assign(testConnectionUrl(testDomain))}>
+            Test connection
+          </Button>
+        )}
+        {sso.configured && (
+          <Button
+            variant="secondary"
+            disabled={busy}
+            onClick={() =>
+              void run(async () => {
+                await deleteSso();
+                onSaved(null);
+                toast.success("Single sign-on is off");
+              })
+            }
+          >
+            Remove single sign-on
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+const TEST_RESULT: Record<string, string> = {
+  passed: "Test connection passed: your provider signed you in and every check held.",
+};
+
+/** Single sign-on on /team: the owner's settings; for the others, nothing (the owner's to decide). */
+export function Sso({ team }: { team: Team }) {
+  const [params] = useSearchParams();
+  const [sso, setSso] = useState<TeamSso | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const owner = team.may.delete;
+  useEffect(() => {
+    if (!owner) return;
+    getSso().then(setSso, (e: unknown) => setError(errorMessage(e)));
+  }, [owner]);
+  if (!owner) return null;
+  const test = params.get("sso_test");
+  return (
+    <Section id="sso-title" title="Single sign-on" icon={<KeyRound aria-hidden className="h-5 w-5" />}>
+      <p className="mt-2 text-slate-600">{HOW_IT_WORKS}</p>
+      {test && (
+        <p role="status" className="mt-3 text-slate-800">
+          {TEST_RESULT[test] ??
+            `Test connection failed (${params.get("sso_error") ?? "error"}). Check the issuer, client ID and secret.`}
+        </p>
+      )}
+      {error && <Problem>{error}</Problem>}
+      {sso && sso.domains.length === 0 && (
+        <p className="mt-3 text-slate-700">
+          Verify a company domain first: single sign-on signs in addresses at your verified domains.
+        </p>
+      )}
+      {sso && sso.domains.length > 0 && <SsoForm sso={sso} onSaved={(s) => void getSso().then(setSso, () => setSso(s))} />}
+    </Section>
+  );
+}

@@ -1,0 +1,93 @@
+//! Single sign-on on /team (the owner's) and on the sign-in page: the redirect URI to register,
+//! saving without ever showing the secret, the server's refusal, "Continue with SSO" asking the
+//! e-mail first and going where the server says, and the seats message after a refused callback.
+
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { db } from "../../testing/db";
+import { apiError } from "../../testing/handlers";
+import { renderApp } from "../../testing/render";
+import { server } from "../../testing/server";
+import { http } from "msw";
+
+const OWNER = "ana@northwind.example";
+
+function seed(ssoDomains: string[] = ["northwind.example"]) {
+  db.createUser({ email: OWNER });
+  const { team } = db.seedTeam({ owner: OWNER, seats: 4, members: [{ email: "bo@northwind.example", role: "admin" }] });
+  Object.assign(team, { ssoDomains });
+  return team as typeof team & { sso?: { issuer: string; client_id: string; required: boolean } };
+}
+
+describe("/team single sign-on", () => {
+  it("shows the redirect URI, saves the connection and never shows the secret again", async () => {
+    const team = seed();
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const section = await screen.findByRole("region", { name: "Single sign-on" });
+    expect(await within(section).findByText("http://localhost:8080/api/auth/sso/callback")).toBeInTheDocument();
+    await user.type(within(section).getByLabelText("Issuer URL"), "http://idp.example");
+    await user.type(within(section).getByLabelText("Client ID"), "closewise");
+    await user.type(within(section).getByLabelText("Client secret"), "s3cret");
+    await user.click(within(section).getByRole("button", { name: "Save single sign-on" }));
+    expect(await within(section).findByRole("alert")).toHaveTextContent("The issuer must be an https URL");
+    await user.clear(within(section).getByLabelText("Issuer URL"));
+    await user.type(within(section).getByLabelText("Issuer URL"), "https://idp.example");
+    await user.click(within(section).getByLabelText(/Require SSO for northwind.example/));
+    await user.click(within(section).getByRole("button", { name: "Save single sign-on" }));
+    await waitFor(() => expect(team.sso).toEqual({ issuer: "https://idp.example", client_id: "closewise", required: true }));
+    expect(await within(section).findByRole("button", { name: "Test connection" })).toBeInTheDocument();
+    expect(within(section).getByLabelText("Client secret")).toHaveValue("");
+    expect(section).not.toHaveTextContent("s3cret");
+  });
+
+  it("asks for a verified domain first, and is the owner's alone", async () => {
+    seed([]);
+    renderApp("/team", { signedInAs: OWNER });
+    const section = await screen.findByRole("region", { name: "Single sign-on" });
+    expect(await within(section).findByText(/Verify a company domain first/)).toBeInTheDocument();
+  });
+
+  it("is not shown to an admin", async () => {
+    seed();
+    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    await screen.findByRole("region", { name: "Members" });
+    expect(screen.queryByRole("region", { name: "Single sign-on" })).not.toBeInTheDocument();
+  });
+});
+
+describe("Sign in with SSO", () => {
+  it("asks for the e-mail first and goes to the start URL the server answers", async () => {
+    const team = seed();
+    team.sso = { issuer: "https://idp.example", client_id: "c", required: false };
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    const { user } = renderApp("/signin?sso=1&next=/team");
+    await user.type(await screen.findByLabelText("Work email"), "cy@elsewhere.example");
+    await user.click(screen.getByRole("button", { name: "Continue with SSO" }));
+    expect(await screen.findByText("Single sign-on is not set up for this e-mail address.")).toBeInTheDocument();
+    await user.clear(screen.getByLabelText("Work email"));
+    await user.type(screen.getByLabelText("Work email"), "cy@northwind.example");
+    await user.click(screen.getByRole("button", { name: "Continue with SSO" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/api/auth/sso/start?email=cy%40northwind.example&next=%2Fteam"));
+    vi.unstubAllGlobals();
+  });
+
+  it("says all seats are taken when the callback found none free", async () => {
+    renderApp("/signin?sso=1&sso_error=seats_taken&seats=3");
+    expect(await screen.findByRole("alert")).toHaveTextContent("All 3 seats are taken. Ask your team's owner to add seats.");
+  });
+
+  it("switches to SSO when the password is refused with sso_required", async () => {
+    server.use(
+      http.post("*/api/auth/token", () =>
+        apiError(403, "sso_required", "Your company signs in with single sign-on. Continue with SSO to sign in."),
+      ),
+    );
+    const { user, router } = renderApp("/signin");
+    await user.type(await screen.findByLabelText("Email"), "cy@northwind.example");
+    await user.type(screen.getByLabelText("Password"), "whatever1");
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+    await waitFor(() => expect(router.state.location.search).toBe("?email=cy%40northwind.example&sso=1"));
+    expect(await screen.findByLabelText("Work email")).toHaveValue("cy@northwind.example");
+  });
+});

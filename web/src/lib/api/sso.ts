@@ -1,0 +1,31 @@
+//! Single sign-on (docs/api.md "Single sign-on"): the owner's connection on /team, and the sign-in
+//! page's question whether an address signs in by SSO. The sign-in itself is a navigation to the
+//! `start_url` the server answers (`/api/auth/sso/start`), never a fetch.
+
+import { apiRequest } from "./client";
+import type { components } from "./gen";
+
+export type TeamSso = components["schemas"]["TeamSso"];
+export type SsoDiscovery = components["schemas"]["SsoDiscovery"];
+
+export function getSso() {
+  return apiRequest<TeamSso>("/api/team/sso", { auth: true });
+}
+
+export function saveSso(body: { issuer: string; client_id: string; client_secret?: string; required: boolean }) {
+  return apiRequest<TeamSso>("/api/team/sso", { method: "PUT", body, auth: true });
+}
+
+export function deleteSso() {
+  return apiRequest<void>("/api/team/sso", { method: "DELETE", auth: true });
+}
+
+export function discoverSso(email: string, next: string | null) {
+  const query = next ? `?next=${encodeURIComponent(next)}` : "";
+  return apiRequest<SsoDiscovery>(`/api/auth/sso/discover${query}`, { method: "POST", body: { email } });
+}
+
+/** The owner's "Test connection": a real round trip through the provider that signs nobody in. */
+export function testConnectionUrl(domain: string) {
+  return `/api/auth/sso/start?email=${encodeURIComponent(`sso-test@${domain}`)}&test=true`;
+}

@@ -1,0 +1,38 @@
+//! Single sign-on (docs/api.md "Single sign-on"): the owner's connection kept on the team's fixture
+//! (`team.sso`; the secret is never answered), and the sign-in page's discovery per domain.
+
+import { db } from "../db";
+import { type MockRoute, apiError, json, noContent, readBody, route } from "./common";
+import { teamRoute } from "./teamCommon";
+
+type Sso = { issuer: string; client_id: string; required: boolean };
+type WithSso = { sso?: Sso; ssoDomains?: string[] };
+const teams = () => [...db.team.teams.values()] as unknown as WithSso[];
+const REDIRECT = "http://localhost:8080/api/auth/sso/callback";
+const view = ({ sso, ssoDomains }: WithSso) =>
+  json({
+    configured: !!sso,
+    ...{ issuer: null, client_id: null, required: false, ...sso },
+    redirect_uri: REDIRECT,
+    domains: ssoDomains ?? [],
+    updated_at: null,
+  });
+const holder = (email: string) => teams().find((t) => t.sso && t.ssoDomains?.some((d) => email.endsWith(`@${d}`)));
+
+export const ssoRoutes: MockRoute[] = [
+  teamRoute("get", "/api/team/sso", "delete", ({ team }) => view(team as unknown as WithSso)),
+  teamRoute("put", "/api/team/sso", "delete", async ({ team }, request) => {
+    const body = await readBody<"TeamSsoRequest">(request);
+    if (!body.issuer.startsWith("https://"))
+      return apiError(400, "invalid_issuer", "The issuer must be an https URL (http only for a provider on this machine).");
+    Object.assign(team, { sso: { issuer: body.issuer, client_id: body.client_id, required: body.required ?? false } });
+    return view(team as unknown as WithSso);
+  }),
+  teamRoute("delete", "/api/team/sso", "delete", ({ team }) => (Object.assign(team, { sso: undefined }), noContent())),
+  route("post", "/api/auth/sso/discover", async ({ request }) => {
+    const email = (await readBody<"SsoDiscoverRequest">(request)).email.trim().toLowerCase();
+    const next = new URL(request.url).searchParams.get("next");
+    const start = `/api/auth/sso/start?email=${encodeURIComponent(email)}${next ? `&next=${encodeURIComponent(next)}` : ""}`;
+    return json({ sso: !!holder(email), start_url: holder(email) ? start : null });
+  }),
+];
