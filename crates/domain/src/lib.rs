@@ -26,12 +26,14 @@
 //!   counter's rule, passkey names.
 //! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
 //! - [`mfa`]: a second factor: TOTP codes, recovery codes, the `mfa_token`, step-up.
+//! - [`idle_seats`]: team usage reports' months, idle members, reclaiming seats and its saving.
 //! - [`stats`]: what the operator's figures count as paying, live and churned.
 
 pub mod catalogue;
 pub mod checkout;
 pub mod downloads;
 pub mod email;
+pub mod idle_seats;
 pub mod limits;
 pub mod mail_domains;
 pub mod mfa;
