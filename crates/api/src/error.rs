@@ -22,6 +22,7 @@ mod mfa;
 pub use mfa::MfaMethod;
 mod passkeys;
 mod sessions;
+mod team_usage;
 
 #[derive(Debug)]
 pub enum ApiError {

@@ -15,6 +15,24 @@ pub fn idle_cutoff(now: OffsetDateTime) -> OffsetDateTime {
     now - Duration::days(IDLE_DAYS)
 }
 
+/// Who sees the team's usage and activity: the owner and admins. Reclaiming changes seats, so it
+/// is whoever may change them (`teams::Action::ChangeSeats`).
+pub fn may_view_usage(role: Role) -> bool {
+    role >= Role::Admin
+}
+
+/// An amount in cents written for people: `40.00 USD`.
+pub fn money(cents: i64, currency: &str) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let abs = cents.unsigned_abs();
+    format!(
+        "{sign}{}.{:02} {}",
+        abs / 100,
+        abs % 100,
+        currency.to_uppercase()
+    )
+}
+
 /// No call started in the last [`IDLE_DAYS`] days (or none ever).
 pub fn is_idle(last_call_at: Option<OffsetDateTime>, now: OffsetDateTime) -> bool {
     last_call_at.is_none_or(|at| at < idle_cutoff(now))

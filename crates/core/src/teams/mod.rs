@@ -20,9 +20,11 @@ use crate::store::Store;
 
 pub mod admin;
 pub mod billing;
+pub mod idle_mail;
 mod invites;
 mod join;
 mod members;
+pub mod usage;
 mod view;
 
 pub use join::JoinRequestView;

@@ -14,6 +14,7 @@ pub mod billing;
 pub mod domains;
 pub mod join;
 pub mod seats;
+pub mod usage;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamRow {
