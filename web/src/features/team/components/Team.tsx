@@ -5,6 +5,7 @@ import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { useTeam } from "../../../lib/api/queries";
 import type { Team as TeamData } from "../../../lib/api/types";
+import { Activity } from "./Activity";
 import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
 import { Invites } from "./Invites";
@@ -16,6 +17,7 @@ import { OverSeatsNotice } from "./OverSeatsNotice";
 import { TeamDanger } from "./TeamDanger";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
+import { Usage } from "./Usage";
 import { type CheckoutReturn, useCheckoutReturn } from "./useCheckoutReturn";
 
 export function TeamLoading({ text = "Loading your team..." }: { text?: string }) {
@@ -56,6 +58,8 @@ function TeamView({ team }: { team: TeamData }) {
       {team.may.approve_join && <JoinRequests team={team} />}
       {team.may.invite && <Invites team={team} />}
       <DomainJoin team={team} />
+      <Usage team={team} />
+      <Activity team={team} />
       <TeamDanger team={team} />
     </>
   );

@@ -18,12 +18,16 @@ import type * as ops from "./ops.gen";
 import type * as passkeys from "./passkeys.gen";
 import type * as plans from "./plans.gen";
 import type * as teams1 from "./teams.1.gen";
+import type * as teams10 from "./teams.10.gen";
+import type * as teams11 from "./teams.11.gen";
 import type * as teams2 from "./teams.2.gen";
 import type * as teams3 from "./teams.3.gen";
 import type * as teams4 from "./teams.4.gen";
 import type * as teams5 from "./teams.5.gen";
 import type * as teams6 from "./teams.6.gen";
 import type * as teams7 from "./teams.7.gen";
+import type * as teams8 from "./teams.8.gen";
+import type * as teams9 from "./teams.9.gen";
 import type * as usage from "./usage.gen";
 
 /** Every path of the API (each file holds one tag's). */
@@ -50,6 +54,10 @@ export type paths = auth1.paths &
   teams5.paths &
   teams6.paths &
   teams7.paths &
+  teams8.paths &
+  teams9.paths &
+  teams10.paths &
+  teams11.paths &
   ops.paths;
 
 /** Every component schema of the API. */
@@ -77,6 +85,10 @@ export interface components {
     teams5.components["schemas"] &
     teams6.components["schemas"] &
     teams7.components["schemas"] &
+    teams8.components["schemas"] &
+    teams9.components["schemas"] &
+    teams10.components["schemas"] &
+    teams11.components["schemas"] &
     ops.components["schemas"] &
     common.components["schemas"];
 }

@@ -3,99 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/domain-join": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["DomainJoinBody"];
-        };
-      };
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `domain_not_allowed`: not the owner's verified address's domain, or a public mail domain */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/invites": {
+  "/api/team/billing/portal": {
     parameters: {
       query?: never;
       header?: never;
@@ -111,22 +19,22 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody: {
+      requestBody?: {
         content: {
-          "application/json": components["schemas"]["TeamInviteBody"];
+          "application/json": common["schemas"]["PortalBody"];
         };
       };
       responses: {
-        /** @description Invited (the same answer whether or not the address has an account); the mail is on its way */
-        202: {
+        /** @description The team customer's billing portal (card, invoices, cancel; no quantity changes), back to `/team` by default */
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": common["schemas"]["UrlAnswer"];
           };
         };
-        /** @description `invalid_email`, `invalid_role` */
+        /** @description `invalid_redirect_url` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -135,7 +43,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -144,7 +51,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: owner and admins invite members; only the owner invites admins */
+        /** @description `forbidden_role`: billing is the owner's */
         403: {
           headers: {
             [name: string]: unknown;
@@ -153,17 +60,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `team_not_found`, `no_customer` */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `seats_taken`, `team_over_seats` (fewer seats than members), `already_member` (a member of this team) */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -189,7 +87,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited` */
+        /** @description `rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default */
         429: {
           headers: {
             [name: string]: unknown;
@@ -198,6 +96,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `portal_failed` */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
     delete?: never;
@@ -206,7 +113,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/invites/accept": {
+  "/api/team/checkout": {
     parameters: {
       query?: never;
       header?: never;
@@ -224,20 +131,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
+          "application/json": components["schemas"]["TeamCheckoutBody"];
         };
       };
       responses: {
-        /** @description Joined with the invite's role */
+        /** @description The hosted checkout of the seats */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": components["schemas"]["TeamCheckoutAnswer"];
           };
         };
-        /** @description `invite_expired` */
+        /** @description `invalid_seats`, `invalid_redirect_url` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -246,7 +153,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -255,7 +161,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_verified` */
+        /** @description `forbidden_role`: billing is the owner's; `email_not_verified` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -264,7 +170,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invite_not_found` */
+        /** @description `team_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -273,7 +179,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats` */
+        /** @description `team_already_subscribed` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -293,6 +199,24 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `checkout_failed` */
+        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -312,17 +236,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    DomainJoinBody: {
-      /** @description The owner's own verified company domain (`northwind.example`), or null to turn it off. */
-      domain?: string | null;
+    TeamCheckoutAnswer: {
+      url: string;
     };
-    TeamInviteBody: {
-      email: string;
+    TeamCheckoutBody: {
+      cancel_url: string;
       /**
-       * @description The role to give (never `owner`: ownership is transferred).
-       * @enum {string}
+       * Format: int64
+       * @description At least the seats in use (members and pending invites), at most 1000.
        */
-      role: "member" | "admin";
+      seats: number;
+      /**
+       * @description Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
+       *     replaced by Stripe).
+       */
+      success_url: string;
     };
   };
   responses: never;

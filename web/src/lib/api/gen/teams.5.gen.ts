@@ -3,29 +3,44 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/join-requests": {
+  "/api/team/invites": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
+    get?: never;
+    put?: never;
+    post: {
       parameters: {
         query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["TeamInviteBody"];
+        };
+      };
       responses: {
-        /** @description Undecided requests, oldest first */
-        200: {
+        /** @description Invited (the same answer whether or not the address has an account); the mail is on its way */
+        202: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["JoinRequestsAnswer"];
+            "application/json": common["schemas"]["Empty"];
+          };
+        };
+        /** @description `invalid_email`, `invalid_role` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -37,7 +52,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (owner and admins) */
+        /** @description `forbidden_role`: owner and admins invite members; only the owner invites admins */
         403: {
           headers: {
             [name: string]: unknown;
@@ -55,8 +70,58 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `seats_taken`, `team_over_seats` (fewer seats than members), `already_member` (a member of this team) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited` */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/invites/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
     put?: never;
     post: {
       parameters: {
@@ -67,20 +132,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["JoinRequestBody"];
+          "application/json": common["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
-        /** @description Asked (asking again while undecided changes nothing) */
-        202: {
+        /** @description Joined with the invite's role */
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": common["schemas"]["TeamAnswer"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invite_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -107,7 +172,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: no domain join for the caller's domain) */
+        /** @description `invite_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -116,7 +181,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `already_in_team` */
+        /** @description `invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -151,212 +216,17 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/join-requests/{id}/approve": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The request's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Approved: the user is a member */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` (another team's, decided or unknown request) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `seats_taken`, `team_over_seats`, `already_in_team` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/join-requests/{id}/deny": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The request's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Denied */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/joinable": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Teams with domain join on for the caller's verified address's domain; `[]` for an unverified caller or one in a team */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["JoinableTeamsAnswer"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    JoinableTeam: {
-      /** Format: uuid */
-      id: string;
-      name: string;
-    };
-    JoinableTeamsAnswer: {
-      teams: components["schemas"]["JoinableTeam"][];
-    };
-    JoinRequest: {
-      /** Format: date-time */
-      created_at: string;
+    TeamInviteBody: {
       email: string;
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      user_id: string;
-    };
-    JoinRequestBody: {
-      /** Format: uuid */
-      team_id: string;
-    };
-    JoinRequestsAnswer: {
-      requests: components["schemas"]["JoinRequest"][];
+      /**
+       * @description The role to give (never `owner`: ownership is transferred).
+       * @enum {string}
+       */
+      role: "member" | "admin";
     };
   };
   responses: never;

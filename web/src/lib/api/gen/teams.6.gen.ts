@@ -3,7 +3,70 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/leave": {
+  "/api/team/invites/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The invite's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Revoked; its link stops working and its seat is free */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/invites/decline": {
     parameters: {
       query?: never;
       header?: never;
@@ -19,16 +82,20 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": common["schemas"]["InviteTokenBody"];
+        };
+      };
       responses: {
-        /** @description Left; the seat is free */
+        /** @description Declined; the link stops working */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description `owner_cannot_leave`: transfer the team first */
+        /** @description `invite_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -46,8 +113,44 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `email_not_verified` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_used`, `invite_other_address` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -63,7 +166,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/members/{user_id}": {
+  "/api/team/invites/lookup": {
     parameters: {
       query?: never;
       header?: never;
@@ -72,164 +175,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The member's user id */
-          user_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Removed; their seat is free and their next entitlements follow */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (`teams::may_remove`) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found`: not a member of the caller's team */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/members/{user_id}/role": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The member's user id */
-          user_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamRoleBody"];
-        };
-      };
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invalid_role` (only `admin` or `member`; ownership is transferred) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (`teams::may_set_role`: the owner) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/mfa-policy": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put: {
+    post: {
       parameters: {
         query?: never;
         header?: never;
@@ -238,7 +184,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["MfaPolicy"];
+          "application/json": common["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
@@ -247,10 +193,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["MfaPolicy"];
+            "application/json": components["schemas"]["InviteLookupAnswer"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invite_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -259,25 +205,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner decides) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
+        /** @description `invite_not_found` (unknown, used, declined or revoked) */
         404: {
           headers: {
             [name: string]: unknown;
@@ -304,9 +232,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `rate_limited` */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -317,19 +253,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    MfaPolicy: {
-      /**
-       * @description Every member must have a second factor: one without it cannot approve devices
-       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
-       */
-      required: boolean;
-    };
-    TeamRoleBody: {
-      /**
-       * @description The role to give (never `owner`: ownership is transferred).
-       * @enum {string}
-       */
-      role: "member" | "admin";
+    InviteLookupAnswer: {
+      /** @description The invited address: sign in or sign up with it to accept. */
+      email: string;
+      role: common["schemas"]["TeamRole"];
+      team_name: string;
     };
   };
   responses: never;

@@ -3,208 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/seats": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamSeatsBody"];
-        };
-      };
-      responses: {
-        /** @description The seats changed at Stripe, prorated on the next invoice */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invalid_seats`, `invalid_proration_date` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: billing is the owner's */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `stripe_unavailable` */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/seats/preview": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query: {
-          /** @description The new number of seats. */
-          seats: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description What the change would cost, from Stripe's invoice preview */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["SeatsPreviewAnswer"];
-          };
-        };
-        /** @description `invalid_seats` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: billing is the owner's */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `stripe_unavailable` */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/transfer": {
+  "/api/team/invites/{id}/resend": {
     parameters: {
       query?: never;
       header?: never;
@@ -217,25 +16,154 @@ export interface paths {
       parameters: {
         query?: never;
         header?: never;
+        path: {
+          /** @description The invite's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A new link (the old one stops working), valid 7 more days */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["Empty"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` (another team's, used or revoked invite) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `seats_taken`, `team_over_seats` (reviving an expired invite) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited`: one resend a minute per address */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/join-requests": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TransferBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        /** @description The target is the owner, the caller an admin */
+        /** @description Undecided requests, oldest first */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": components["schemas"]["JoinRequestsAnswer"];
           };
         };
-        /** @description `invalid_transfer` (to oneself) */
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (owner and admins) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["JoinRequestBody"];
+        };
+      };
+      responses: {
+        /** @description Asked (asking again while undecided changes nothing) */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["Empty"];
+          };
+        };
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -253,7 +181,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner transfers); `reauthentication_required`: the password was not entered on this session in the last 15 minutes */
+        /** @description `email_not_verified` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -262,8 +190,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: the target is not a member) */
+        /** @description `team_not_found` (also: no domain join for the caller's domain) */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `already_in_team` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -282,6 +219,78 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/join-requests/{id}/approve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The request's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Approved: the user is a member */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` (another team's, decided or unknown request) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `seats_taken`, `team_over_seats`, `already_in_team` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -301,41 +310,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    SeatsPreviewAnswer: {
-      /**
-       * Format: int64
-       * @description Cents: the prorated difference on the next invoice; negative for a credit.
-       */
-      amount_due_now: number;
-      currency: string;
-      /**
-       * Format: int64
-       * @description Cents: the new monthly total.
-       */
-      next_total: number;
-      /**
-       * Format: int64
-       * @description Unix seconds; send it back with `PUT /api/team/seats` to be charged what was shown.
-       */
-      proration_date: number;
-      /** Format: int32 */
-      seats: number;
-    };
-    TeamSeatsBody: {
-      /**
-       * Format: int64
-       * @description From the preview; default now.
-       */
-      proration_date?: number | null;
-      /** Format: int64 */
-      seats: number;
-    };
-    TransferBody: {
-      /**
-       * Format: uuid
-       * @description The member who becomes the owner.
-       */
+    JoinRequest: {
+      /** Format: date-time */
+      created_at: string;
+      email: string;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
       user_id: string;
+    };
+    JoinRequestBody: {
+      /** Format: uuid */
+      team_id: string;
+    };
+    JoinRequestsAnswer: {
+      requests: components["schemas"]["JoinRequest"][];
     };
   };
   responses: never;
