@@ -23,6 +23,7 @@ pub use mfa::MfaMethod;
 mod passkeys;
 mod sessions;
 mod sso;
+mod team_usage;
 
 #[derive(Debug)]
 pub enum ApiError {

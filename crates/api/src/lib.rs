@@ -246,8 +246,14 @@ impl Application {
             shutdown.subscribe(),
         ));
         if !state.settings.sweep_interval.is_zero() {
+            let mails = closewise_core::teams::idle_mail::IdleSeatMails::new(
+                state.store.clone(),
+                state.clock.clone(),
+                state.mail.clone(),
+            );
             let sweeper =
-                closewise_core::sweep::Sweeper::new(state.store.clone(), state.clock.clone());
+                closewise_core::sweep::Sweeper::new(state.store.clone(), state.clock.clone())
+                    .with_idle_seat_mails(mails);
             tokio::spawn(sweeper.run(state.settings.sweep_interval, shutdown.subscribe()));
         }
         let store = state.store.clone();

@@ -3,6 +3,7 @@
 //! passkey challenges and second-factor sign-in tokens, ended rate-limit windows — by the domain's rules (`closewise_domain::sweep`, which also lists what
 //! is never deleted). The API runs it every `SWEEP_INTERVAL_SECS` (`run`); operators run it once
 //! with `closewise db sweep`. One `sweep(now)` does everything, each table by its store method.
+//! After each sweep, `run` also sends the weekly idle-seats mails when given them.
 //!
 //! Several replicas may sweep at once on PostgreSQL: the whole sweep holds one advisory lock, so
 //! they take turns (the second finds nothing left), and every delete is idempotent anyway.
@@ -15,6 +16,7 @@ use tokio::sync::watch;
 
 use crate::clock::Clock;
 use crate::store::Store;
+use crate::teams::idle_mail::IdleSeatMails;
 
 /// The advisory lock a sweep holds on PostgreSQL ("SWEEP" in ASCII, far from the billing keys'
 /// folded UUIDs by chance only, which is enough: a collision would only make one wait).
@@ -48,11 +50,23 @@ impl SweepReport {
 pub struct Sweeper {
     store: Store,
     clock: Clock,
+    /// The weekly idle-seats mail, sent after each sweep when set.
+    idle_seat_mails: Option<IdleSeatMails>,
 }
 
 impl Sweeper {
     pub fn new(store: Store, clock: Clock) -> Self {
-        Sweeper { store, clock }
+        Sweeper {
+            store,
+            clock,
+            idle_seat_mails: None,
+        }
+    }
+
+    /// Also sends the weekly idle-seats mails after each sweep of `run`.
+    pub fn with_idle_seat_mails(mut self, mails: IdleSeatMails) -> Self {
+        self.idle_seat_mails = Some(mails);
+        self
     }
 
     /// Deletes what has stopped working as of `now`.
@@ -93,6 +107,11 @@ impl Sweeper {
             }
             if let Err(e) = self.sweep(self.clock.now()).await {
                 tracing::warn!(error = %e, "sweep failed; the next tick tries again");
+            }
+            if let Some(mails) = &self.idle_seat_mails {
+                if let Err(e) = mails.send_due().await {
+                    tracing::warn!(error = %e, "idle-seats mails failed; the next tick tries again");
+                }
             }
         }
     }

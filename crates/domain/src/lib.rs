@@ -27,6 +27,7 @@
 //! - [`reauth`]: how recently a session must have entered its password for a sensitive action.
 //! - [`mfa`]: a second factor: TOTP codes, recovery codes, the `mfa_token`, step-up.
 //! - [`sso`]: single sign-on: issuers, the redirect URI, who an ID token may sign in.
+//! - [`idle_seats`]: team usage reports' months, idle members, reclaiming seats and its saving.
 //! - [`stats`]: what the operator's figures count as paying, live and churned.
 //! - [`policy`]: a team's policy for the desktop app: its shape, default, validation, canonical
 //!   JSON and version, the consent text of a region.
@@ -35,6 +36,7 @@ pub mod catalogue;
 pub mod checkout;
 pub mod downloads;
 pub mod email;
+pub mod idle_seats;
 pub mod limits;
 pub mod mail_domains;
 pub mod mfa;

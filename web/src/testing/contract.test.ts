@@ -89,6 +89,12 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   await call("GET", "/api/team/seats/preview?seats=4", undefined, member);
   await call("PUT", "/api/team/seats", { seats: 2, proration_date: 1 }, owner);
   await call("PUT", "/api/team/seats", { seats: 4, proration_date: 1 }, owner);
+  await call("GET", "/api/team/usage", undefined, owner);
+  await call("GET", "/api/team/usage", undefined, member);
+  await call("GET", "/api/team/audit", undefined, admin);
+  await call("GET", "/api/team/audit", undefined, member);
+  await call("POST", "/api/team/reclaim", { user_ids: [], seats: 4, dry_run: true }, owner);
+  await call("POST", "/api/team/reclaim", { user_ids: [], seats: 4 }, owner);
   await call("POST", "/api/team/billing/portal", {}, admin);
   await call("POST", "/api/team/billing/portal", {}, member);
   const pending = db.team.invite(team.id, "rep@team.example", "member");

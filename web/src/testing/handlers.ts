@@ -13,6 +13,7 @@ import { ssoRoutes } from "./handlers/sso";
 import { teamRoutes } from "./handlers/team";
 import { teamInviteRoutes } from "./handlers/teamInvites";
 import { teamJoinRoutes } from "./handlers/teamJoin";
+import { teamUsageRoutes } from "./handlers/teamUsage";
 
 export { apiError, type MockRoute } from "./handlers/common";
 
@@ -26,6 +27,7 @@ export const routes: MockRoute[] = [
   ...teamInviteRoutes,
   ...teamJoinRoutes,
   ...ssoRoutes,
+  ...teamUsageRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

@@ -11,13 +11,19 @@ import { describe, expect, it } from "vitest";
 const here = dirname(fileURLToPath(import.meta.url));
 const HARNESS = new Set(["setup.ts", "server.ts", "browser.ts", "render.tsx", "router.tsx", "webauthn.ts"]);
 /** Half the 2,343 lines measured before issue 23 is 1,171; the rewrite left 1,099, and the second
- * factor's hooks in the shared handlers took a few more. */
-export const MAX_MSW_LINES = 1150;
+ * factor's, the policy's and the members' factor hooks in the shared handlers and state took a few
+ * more: 1,170 is the ceiling, still under half. */
+export const MAX_MSW_LINES = 1170;
 /** The second factor's endpoints (issue 24) came after that measure: their handlers and their
  * contract scenario have a budget of their own, so neither part grows unseen. 360 at first; passkey
  * step-up (a `step_up` challenge for the bearer, a passkey as re-authentication's factor) took 380. */
 const SECOND_FACTOR = new Set(["handlers/mfa.ts", "mfaContract.ts", "mfaState.ts"]);
 export const MAX_SECOND_FACTOR_LINES = 380;
+/** The enterprise team endpoints (issues 25 and 26: single sign-on, SCIM tokens, verified domains,
+ * usage, activity and reclaim) came after that measure too, each a thin fixture file of its own:
+ * one budget for them all, so the thin layer stays thin as they land. */
+const ENTERPRISE = /^handlers\/(sso|teamUsage|teamDomains|scim\w*)\.ts$/;
+export const MAX_ENTERPRISE_LINES = 240;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -30,7 +36,7 @@ describe("the MSW layer", () => {
     const counted = files(here)
       .map((path) => relative(here, path))
       .filter((path) => /\.tsx?$/.test(path) && !/\.test\.tsx?$/.test(path) && !HARNESS.has(path))
-      .filter((path) => !SECOND_FACTOR.has(path));
+      .filter((path) => !SECOND_FACTOR.has(path) && !ENTERPRISE.test(path));
     const lines = counted.map((path) => readFileSync(join(here, path), "utf8").split("\n").length - 1);
     const total = lines.reduce((a, b) => a + b, 0);
     expect(counted).toContain("handlers/account.ts");
@@ -40,5 +46,17 @@ describe("the MSW layer", () => {
   it(`keeps the second factor's handlers within ${MAX_SECOND_FACTOR_LINES} lines`, () => {
     const lines = [...SECOND_FACTOR].map((path) => readFileSync(join(here, path), "utf8").split("\n").length - 1);
     expect(lines.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(MAX_SECOND_FACTOR_LINES);
+  });
+
+  it(`keeps the enterprise team handlers within ${MAX_ENTERPRISE_LINES} lines`, () => {
+    const counted = readdirSync(join(here, "handlers"))
+      .map((name) => `handlers/${name}`)
+      .filter((path) => ENTERPRISE.test(path));
+    const lines = counted.map((path) => readFileSync(join(here, path), "utf8").split("\n").length - 1);
+    expect(counted).toContain("handlers/sso.ts");
+    expect(
+      lines.reduce((a, b) => a + b, 0),
+      counted.join(", "),
+    ).toBeLessThanOrEqual(MAX_ENTERPRISE_LINES);
   });
 });

@@ -1,16 +1,19 @@
 //! The team endpoints (docs/api.md, "Teams"): the team, its members and roles, invitations, domain
-//! join. Billing for teams (checkout, seats, deleting the team) is `billing`'s, which answers
+//! join; usage, reclaiming seats and the team's activity (`usage`, `activity`). Billing for teams (checkout, seats, deleting the team) is `billing`'s, which answers
 //! the same `Team` body through `team_response`.
 //!
 //! The rules are the core's (`closewise_core::teams::Teams`, itself applying
 //! `closewise_domain::teams`); handlers parse, call, audit and answer.
 
+mod activity;
 pub mod billing;
+mod export;
 mod invites;
 mod join;
 mod manage;
 pub(crate) mod policy;
 mod sso;
+mod usage;
 
 use axum::http::StatusCode;
 use closewise_core::store::audit::NewAudit;
@@ -52,6 +55,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(join::approve))
         .routes(routes!(join::deny))
         .routes(routes!(sso::get_sso, sso::put_sso, sso::delete_sso))
+        .routes(routes!(usage::usage))
+        .routes(routes!(usage::usage_csv))
+        .routes(routes!(usage::reclaim))
+        .routes(routes!(activity::audit))
+        .routes(routes!(activity::audit_csv))
+        .routes(routes!(activity::audit_jsonl))
 }
 
 /// A role in a team.

@@ -14,6 +14,7 @@ use crate::helpers::*;
 
 mod flow;
 mod over_seats;
+mod reclaim;
 mod seats;
 mod who_pays;
 

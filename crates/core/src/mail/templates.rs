@@ -51,6 +51,15 @@ pub enum Template {
         name: String,
         link: String,
     },
+    /// The weekly mail to a team's owner (issue 26): its idle members (no call in 30 days, by
+    /// address) and what reclaiming their seats would save, `saving` already written for people.
+    TeamIdleSeats {
+        team: String,
+        idle: Vec<String>,
+        seats_freed: u32,
+        saving: String,
+        link: String,
+    },
 }
 
 pub struct Rendered {
@@ -74,6 +83,7 @@ impl Template {
             Template::MfaRecoveryCodesGenerated => "mfa_recovery_codes_generated",
             Template::PasskeyAdded { .. } => "passkey_added",
             Template::PasskeyRemoved { .. } => "passkey_removed",
+            Template::TeamIdleSeats { .. } => "team_idle_seats",
         }
     }
 
@@ -179,6 +189,14 @@ impl Template {
                     format!("If this was not you, change your password now. Forgot it? Reset it at {forgot}."),
                 ],
                 Some(("Review your passkeys", link.clone())),
+            ),
+            Template::TeamIdleSeats { team, idle, seats_freed, saving, link } => (
+                format!("{team}: {} idle {} on {product}", idle.len(), if idle.len() == 1 { "seat" } else { "seats" }),
+                vec![
+                    format!("These members of {team} have not had a call in 30 days: {}.", idle.join(", ")),
+                    format!("Reclaiming their seats lowers the team's seats by {seats_freed} and saves {saving} a month, prorated from today. Review the team's usage and reclaim them on the Usage tab."),
+                ],
+                Some(("Review usage", link.clone())),
             ),
             Template::TeamInvite { link, team, role, inviter } => (
                 format!("You're invited to join {team} on {product}"),

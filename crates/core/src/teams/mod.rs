@@ -21,10 +21,12 @@ use crate::store::Store;
 
 pub mod admin;
 pub mod billing;
+pub mod idle_mail;
 mod invites;
 mod join;
 mod members;
 mod policy;
+pub mod usage;
 mod view;
 
 pub use join::JoinRequestView;

@@ -16,6 +16,7 @@ pub mod join;
 pub mod policy;
 pub mod seats;
 pub mod sso;
+pub mod usage;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamRow {

@@ -25,6 +25,7 @@ mod checkout;
 mod live_at_stripe;
 mod over_seats;
 mod portal;
+pub mod reclaim;
 
 pub use over_seats::OVER_SEATS_MAIL;
 
@@ -280,12 +281,24 @@ impl Billing {
         team: &TeamRow,
         seats: u32,
     ) -> Result<TeamSeatsPreview, TeamBillingError> {
-        let (subscription_id, customer) = live_subscription(team)?;
         let now = self.clock.now();
+        live_subscription(team)?;
         let current = self.store.team_seats(team, now).await?;
         current
             .check_resize(seats)
             .map_err(TeamBillingError::Seats)?;
+        self.price_team_seats(team, seats).await
+    }
+
+    /// Stripe's price of the team's seats changed to `seats` now, with no check of the seats in
+    /// use (a reclaim checks them as they will be once its members are gone).
+    pub(super) async fn price_team_seats(
+        &self,
+        team: &TeamRow,
+        seats: u32,
+    ) -> Result<TeamSeatsPreview, TeamBillingError> {
+        let (subscription_id, customer) = live_subscription(team)?;
+        let now = self.clock.now();
         let sub = self
             .stripe
             .team_subscription(subscription_id)
@@ -420,7 +433,7 @@ impl Billing {
 
     /// The audit row of a change the user `actor` made; the actor is their address, as on every
     /// team row (the id when the account is gone meanwhile).
-    async fn audit_row(
+    pub(super) async fn audit_row(
         &self,
         actor: Uuid,
         action: &'static str,
@@ -452,7 +465,7 @@ impl Billing {
 }
 
 /// The team's subscription id and customer when it has a subscription that has not ended.
-fn live_subscription(team: &TeamRow) -> Result<(&str, &str), TeamBillingError> {
+pub(super) fn live_subscription(team: &TeamRow) -> Result<(&str, &str), TeamBillingError> {
     match (&team.subscription_id, &team.stripe_customer_id) {
         (Some(sub), Some(customer)) if has_live_subscription(status_of(team)) => {
             Ok((sub, customer))

@@ -5,6 +5,7 @@ import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { useTeam } from "../../../lib/api/queries";
 import type { Team as TeamData } from "../../../lib/api/types";
+import { Activity } from "./Activity";
 import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
 import { Invites } from "./Invites";
@@ -19,6 +20,7 @@ import { TeamDanger } from "./TeamDanger";
 import { Sso } from "./Sso";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
+import { Usage } from "./Usage";
 import { type CheckoutReturn, useCheckoutReturn } from "./useCheckoutReturn";
 
 export function TeamLoading({ text = "Loading your team..." }: { text?: string }) {
@@ -62,6 +64,8 @@ function TeamView({ team }: { team: TeamData }) {
       <MfaPolicy team={team} />
       <Policies team={team} />
       <Sso team={team} />
+      <Usage team={team} />
+      <Activity team={team} />
       <TeamDanger team={team} />
     </>
   );

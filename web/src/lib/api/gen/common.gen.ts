@@ -98,6 +98,26 @@ export interface components {
       /** @description 10 single-use codes, `xxxxx-xxxxx`: shown this once. */
       recovery_codes: string[];
     };
+    SeatsPreviewAnswer: {
+      /**
+       * Format: int64
+       * @description Cents: the prorated difference on the next invoice; negative for a credit.
+       */
+      amount_due_now: number;
+      currency: string;
+      /**
+       * Format: int64
+       * @description Cents: the new monthly total.
+       */
+      next_total: number;
+      /**
+       * Format: int64
+       * @description Unix seconds; send it back with `PUT /api/team/seats` to be charged what was shown.
+       */
+      proration_date: number;
+      /** Format: int32 */
+      seats: number;
+    };
     /** @description The spec's `stripe_user_subscriptions` view. */
     SubscriptionBody: {
       cancel_at_period_end: boolean;

@@ -20,6 +20,8 @@ import type * as plans from "./plans.gen";
 import type * as teams1 from "./teams.1.gen";
 import type * as teams10 from "./teams.10.gen";
 import type * as teams11 from "./teams.11.gen";
+import type * as teams12 from "./teams.12.gen";
+import type * as teams13 from "./teams.13.gen";
 import type * as teams2 from "./teams.2.gen";
 import type * as teams3 from "./teams.3.gen";
 import type * as teams4 from "./teams.4.gen";
@@ -58,6 +60,8 @@ export type paths = auth1.paths &
   teams9.paths &
   teams10.paths &
   teams11.paths &
+  teams12.paths &
+  teams13.paths &
   ops.paths;
 
 /** Every component schema of the API. */
@@ -89,6 +93,8 @@ export interface components {
     teams9.components["schemas"] &
     teams10.components["schemas"] &
     teams11.components["schemas"] &
+    teams12.components["schemas"] &
+    teams13.components["schemas"] &
     ops.components["schemas"] &
     common.components["schemas"];
 }

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/transfer": {
+  "/api/team/seats": {
     parameters: {
       query?: never;
       header?: never;
@@ -11,8 +11,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put?: never;
-    post: {
+    put: {
       parameters: {
         query?: never;
         header?: never;
@@ -21,11 +20,11 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TransferBody"];
+          "application/json": components["schemas"]["TeamSeatsBody"];
         };
       };
       responses: {
-        /** @description The target is the owner, the caller an admin */
+        /** @description The seats changed at Stripe, prorated on the next invoice */
         200: {
           headers: {
             [name: string]: unknown;
@@ -34,7 +33,7 @@ export interface paths {
             "application/json": common["schemas"]["TeamAnswer"];
           };
         };
-        /** @description `invalid_transfer` (to oneself) */
+        /** @description `invalid_seats`, `invalid_proration_date` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -43,7 +42,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -52,7 +50,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner transfers); `reauthentication_required`: the password was not entered on this session in the last 15 minutes */
+        /** @description `forbidden_role`: billing is the owner's */
         403: {
           headers: {
             [name: string]: unknown;
@@ -61,8 +59,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: the target is not a member) */
+        /** @description `team_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_team_subscription`, `seats_in_use` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -88,8 +95,109 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `stripe_unavailable` */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/seats/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query: {
+          /** @description The new number of seats. */
+          seats: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description What the change would cost, from Stripe's invoice preview */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["SeatsPreviewAnswer"];
+          };
+        };
+        /** @description `invalid_seats` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role`: billing is the owner's */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_team_subscription`, `seats_in_use` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `stripe_unavailable` */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -100,12 +208,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TransferBody: {
+    TeamSeatsBody: {
       /**
-       * Format: uuid
-       * @description The member who becomes the owner.
+       * Format: int64
+       * @description From the preview; default now.
        */
-      user_id: string;
+      proration_date?: number | null;
+      /** Format: int64 */
+      seats: number;
     };
   };
   responses: never;

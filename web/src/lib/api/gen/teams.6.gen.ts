@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/invites/{id}/resend": {
+  "/api/team/invites/{id}": {
     parameters: {
       query?: never;
       header?: never;
@@ -12,7 +12,8 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: {
+    post?: never;
+    delete: {
       parameters: {
         query?: never;
         header?: never;
@@ -24,14 +25,12 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description A new link (the old one stops working), valid 7 more days */
-        202: {
+        /** @description Revoked; its link stops working and its seat is free */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["Empty"];
-          };
+          content?: never;
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -51,84 +50,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (another team's, used or revoked invite) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `seats_taken`, `team_over_seats` (reviving an expired invite) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `rate_limited`: one resend a minute per address */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/join-requests": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Undecided requests, oldest first */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["JoinRequestsAnswer"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (owner and admins) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
         /** @description `team_not_found` */
         404: {
           headers: {
@@ -140,6 +61,19 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/invites/decline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
     put?: never;
     post: {
       parameters: {
@@ -150,20 +84,18 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["JoinRequestBody"];
+          "application/json": common["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
-        /** @description Asked (asking again while undecided changes nothing) */
-        202: {
+        /** @description Declined; the link stops working */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["Empty"];
-          };
+          content?: never;
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invite_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -190,7 +122,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: no domain join for the caller's domain) */
+        /** @description `invite_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -199,7 +131,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `already_in_team` */
+        /** @description `invite_used`, `invite_other_address` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -234,7 +166,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/join-requests/{id}/approve": {
+  "/api/team/invites/lookup": {
     parameters: {
       query?: never;
       header?: never;
@@ -247,23 +179,25 @@ export interface paths {
       parameters: {
         query?: never;
         header?: never;
-        path: {
-          /** @description The request's id */
-          id: string;
-        };
+        path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": common["schemas"]["InviteTokenBody"];
+        };
+      };
       responses: {
-        /** @description Approved: the user is a member */
-        204: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": components["schemas"]["InviteLookupAnswer"];
+          };
         };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
+        /** @description `invite_expired` */
+        400: {
           headers: {
             [name: string]: unknown;
           };
@@ -271,16 +205,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` (another team's, decided or unknown request) */
+        /** @description `invite_not_found` (unknown, used, declined or revoked) */
         404: {
           headers: {
             [name: string]: unknown;
@@ -289,8 +214,26 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `seats_taken`, `team_over_seats`, `already_in_team` */
-        409: {
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited` */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -310,21 +253,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    JoinRequest: {
-      /** Format: date-time */
-      created_at: string;
+    InviteLookupAnswer: {
+      /** @description The invited address: sign in or sign up with it to accept. */
       email: string;
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      user_id: string;
-    };
-    JoinRequestBody: {
-      /** Format: uuid */
-      team_id: string;
-    };
-    JoinRequestsAnswer: {
-      requests: components["schemas"]["JoinRequest"][];
+      role: common["schemas"]["TeamRole"];
+      team_name: string;
     };
   };
   responses: never;

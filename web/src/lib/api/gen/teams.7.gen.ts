@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/join-requests/{id}/deny": {
+  "/api/team/invites/{id}/resend": {
     parameters: {
       query?: never;
       header?: never;
@@ -17,19 +17,21 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @description The request's id */
+          /** @description The invite's id */
           id: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Denied */
-        204: {
+        /** @description A new link (the old one stops working), valid 7 more days */
+        202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": common["schemas"]["Empty"];
+          };
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -49,8 +51,26 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `team_not_found` (another team's, used or revoked invite) */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `seats_taken`, `team_over_seats` (reviving an expired invite) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited`: one resend a minute per address */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -66,7 +86,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/joinable": {
+  "/api/team/join-requests": {
     parameters: {
       query?: never;
       header?: never;
@@ -82,13 +102,13 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Teams with domain join on for the caller's verified address's domain; `[]` for an unverified caller or one in a team */
+        /** @description Undecided requests, oldest first */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["JoinableTeamsAnswer"];
+            "application/json": components["schemas"]["JoinRequestsAnswer"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -100,24 +120,26 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `forbidden_role` (owner and admins) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/leave": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
     put?: never;
     post: {
       parameters: {
@@ -126,16 +148,22 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["JoinRequestBody"];
+        };
+      };
       responses: {
-        /** @description Left; the seat is free */
-        204: {
+        /** @description Asked (asking again while undecided changes nothing) */
+        202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": common["schemas"]["Empty"];
+          };
         };
-        /** @description `owner_cannot_leave`: transfer the team first */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -153,8 +181,44 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `email_not_verified` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` (also: no domain join for the caller's domain) */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `already_in_team` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -170,80 +234,25 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/members/{user_id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The member's user id */
-          user_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Removed; their seat is free and their next entitlements follow */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (`teams::may_remove`) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found`: not a member of the caller's team */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    JoinableTeam: {
+    JoinRequest: {
+      /** Format: date-time */
+      created_at: string;
+      email: string;
       /** Format: uuid */
       id: string;
-      name: string;
+      /** Format: uuid */
+      user_id: string;
     };
-    JoinableTeamsAnswer: {
-      teams: components["schemas"]["JoinableTeam"][];
+    JoinRequestBody: {
+      /** Format: uuid */
+      team_id: string;
+    };
+    JoinRequestsAnswer: {
+      requests: components["schemas"]["JoinRequest"][];
     };
   };
   responses: never;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/members/{user_id}/role": {
+  "/api/team/join-requests/{id}/approve": {
     parameters: {
       query?: never;
       header?: never;
@@ -11,38 +11,25 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put: {
+    put?: never;
+    post: {
       parameters: {
         query?: never;
         header?: never;
         path: {
-          /** @description The member's user id */
-          user_id: string;
+          /** @description The request's id */
+          id: string;
         };
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamRoleBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        200: {
+        /** @description Approved: the user is a member */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invalid_role` (only `admin` or `member`; ownership is transferred) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
+          content?: never;
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -53,7 +40,79 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (`teams::may_set_role`: the owner) */
+        /** @description `forbidden_role` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` (another team's, decided or unknown request) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `seats_taken`, `team_over_seats`, `already_in_team` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/join-requests/{id}/deny": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The request's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Denied */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -71,17 +130,41 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/joinable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Teams with domain join on for the caller's verified address's domain; `[]` for an unverified caller or one in a team */
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["ErrorBody"];
+            "application/json": components["schemas"]["JoinableTeamsAnswer"];
           };
         };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -91,6 +174,7 @@ export interface paths {
         };
       };
     };
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -98,7 +182,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/mfa-policy": {
+  "/api/team/leave": {
     parameters: {
       query?: never;
       header?: never;
@@ -106,28 +190,24 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put: {
+    put?: never;
+    post: {
       parameters: {
         query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["MfaPolicy"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        200: {
+        /** @description Left; the seat is free */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": components["schemas"]["MfaPolicy"];
-          };
+          content?: never;
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `owner_cannot_leave`: transfer the team first */
         400: {
           headers: {
             [name: string]: unknown;
@@ -145,15 +225,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner decides) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
         /** @description `team_not_found` */
         404: {
           headers: {
@@ -163,27 +234,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
       };
     };
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -194,19 +246,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    MfaPolicy: {
-      /**
-       * @description Every member must have a second factor: one without it cannot approve devices
-       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
-       */
-      required: boolean;
+    JoinableTeam: {
+      /** Format: uuid */
+      id: string;
+      name: string;
     };
-    TeamRoleBody: {
-      /**
-       * @description The role to give (never `owner`: ownership is transferred).
-       * @enum {string}
-       */
-      role: "member" | "admin";
+    JoinableTeamsAnswer: {
+      teams: components["schemas"]["JoinableTeam"][];
     };
   };
   responses: never;

@@ -3,29 +3,34 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/policy": {
+  "/api/team/members/{user_id}": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The member's user id */
+          user_id: string;
+        };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        200: {
+        /** @description Removed; their seat is free and their next entitlements follow */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": components["schemas"]["TeamPolicyAnswer"];
-          };
+          content?: never;
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -36,7 +41,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (owner and admins) */
+        /** @description `forbidden_role` (`teams::may_remove`) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -45,7 +50,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `team_not_found`: not a member of the caller's team */
         404: {
           headers: {
             [name: string]: unknown;
@@ -56,29 +61,44 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/members/{user_id}/role": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
     put: {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The member's user id */
+          user_id: string;
+        };
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["TeamPolicy"];
+          "application/json": components["schemas"]["TeamRoleBody"];
         };
       };
       responses: {
-        /** @description Saved and audited (`team.policy`, before and after); apps get it at their next entitlement refresh */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TeamPolicyAnswer"];
+            "application/json": common["schemas"]["TeamAnswer"];
           };
         };
-        /** @description `invalid_policy`, the message naming the field (`consent_notice.regions.US-XX: ...`); `invalid_json` for a missing or unknown field */
+        /** @description `invalid_role` (only `admin` or `member`; ownership is transferred) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -96,7 +116,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: a member, or an admin changing `require_mfa` (the owner's) */
+        /** @description `forbidden_role` (`teams::may_set_role`: the owner) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -141,7 +161,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/seats": {
+  "/api/team/mfa-policy": {
     parameters: {
       query?: never;
       header?: never;
@@ -158,20 +178,19 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamSeatsBody"];
+          "application/json": components["schemas"]["MfaPolicy"];
         };
       };
       responses: {
-        /** @description The seats changed at Stripe, prorated on the next invoice */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": components["schemas"]["MfaPolicy"];
           };
         };
-        /** @description `invalid_seats`, `invalid_proration_date` */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -180,6 +199,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -188,7 +208,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: billing is the owner's */
+        /** @description `forbidden_role` (the owner decides) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -199,15 +219,6 @@ export interface paths {
         };
         /** @description `team_not_found` */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -226,15 +237,6 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `stripe_unavailable` */
-        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -255,51 +257,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /**
-     * @description How many of the team's active devices (desktop sessions seen in the last 30 days) reported the
-     *     current `policy_version` in their last heartbeat: "9 of 11 devices on the current policy; 2
-     *     last seen 3 days ago".
-     */
-    PolicyAdoption: {
+    MfaPolicy: {
       /**
-       * Format: int32
-       * @description `devices - current`.
+       * @description Every member must have a second factor: one without it cannot approve devices
+       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
        */
-      behind: number;
-      /**
-       * Format: date-time
-       * @description When the most recently seen of the others was last seen; null when none is behind.
-       */
-      behind_last_seen_at?: string | null;
-      /** Format: int32 */
-      current: number;
-      /** Format: int32 */
-      devices: number;
+      required: boolean;
     };
-    /** @description `GET`/`PUT /api/team/policy`'s answer. */
-    TeamPolicyAnswer: {
-      adoption: components["schemas"]["PolicyAdoption"];
-      /** @description The caller may change `require_mfa` (the owner). */
-      may_change_require_mfa: boolean;
-      policy: common["schemas"]["TeamPolicy"];
-      /** @description SHA-256 (hex) of the policy's canonical JSON: what the entitlement token carries. */
-      policy_version: string;
+    TeamRoleBody: {
       /**
-       * Format: date-time
-       * @description Null while the team has the default policy.
+       * @description The role to give (never `owner`: ownership is transferred).
+       * @enum {string}
        */
-      updated_at?: string | null;
-      /** @description The address of whoever saved it last. */
-      updated_by?: string | null;
-    };
-    TeamSeatsBody: {
-      /**
-       * Format: int64
-       * @description From the preview; default now.
-       */
-      proration_date?: number | null;
-      /** Format: int64 */
-      seats: number;
+      role: "member" | "admin";
     };
   };
   responses: never;

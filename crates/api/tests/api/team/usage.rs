@@ -1,0 +1,249 @@
+//! Adoption (issue 26): the usage report's figures are the calls the meter recorded; its CSV;
+//! the team's activity a page at a time, filtered, and exported as CSV and JSON lines; who may
+//! see them.
+
+use closewise_domain::idle_seats::Month;
+use closewise_domain::teams::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+use super::*;
+use crate::both;
+
+/// A call of `seconds` by `u`, recorded through the usage service as the app would.
+async fn a_call(app: &TestApp, u: &User, id: &str, seconds: i64) {
+    let started = app.state.usage.start_call(u.id, None, id).await.unwrap();
+    let mut left = seconds;
+    while left > 0 {
+        // Heartbeats keep it going, as the app's do.
+        let step = left.min(20);
+        app.advance(time::Duration::seconds(step));
+        left -= step;
+        if left > 0 {
+            app.state
+                .usage
+                .heartbeat(u.id, None, started.call.id)
+                .await
+                .unwrap();
+        }
+    }
+    let ended = app
+        .state
+        .usage
+        .end_call(u.id, started.call.id)
+        .await
+        .unwrap();
+    assert_eq!(ended.duration_seconds, Some(seconds as i32), "{ended:?}");
+}
+
+async fn joined(app: &TestApp, owner: &User, email: &str, role: Role) -> User {
+    let u = user(app, email).await;
+    let inv = app.state.teams.invite(owner.id, email, role).await.unwrap();
+    app.state.teams.accept(u.id, &inv.token).await.unwrap();
+    u
+}
+
+async fn get_text(app: &TestApp, path: &str, token: &str) -> (StatusCode, String, String) {
+    let res = app
+        .client
+        .get(app.url(path))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    let ct = res
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (status, ct, res.text().await.unwrap())
+}
+
+both!(
+    async fn usage_figures_are_the_calls_recorded_this_month_and_last(app) {
+        let ana = user(&app, "ana@northwind.example").await;
+        app.state.teams.create(ana.id, "Northwind Sales").await.unwrap();
+        app.execute("UPDATE teams SET seats = 10").await;
+        let bob = joined(&app, &ana, "bob@northwind.example", Role::Member).await;
+        let _carl = joined(&app, &ana, "carl@northwind.example", Role::Member).await;
+        let month = Month::of(app.state.clock.now());
+        a_call(&app, &bob, "bob-1", 90).await;
+        a_call(&app, &bob, "bob-2", 200).await;
+        a_call(&app, &ana, "ana-1", 30).await;
+
+        let path = format!("/api/team/usage?month={month}");
+        let (status, v) = call(&app, Method::GET, &path, Some(&ana.token), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["month"], month.to_string());
+        assert_eq!(v["previous_month"], month.previous().to_string());
+        assert_eq!(v["idle_days"], 30);
+        let line = |email: &str| v["members"].as_array().unwrap().iter().find(|m| m["email"] == email).cloned().unwrap();
+        // The figures are the meter's: the calls and seconds stored for each member.
+        for (u, email) in [(&bob, "bob@northwind.example"), (&ana, "ana@northwind.example")] {
+            let calls = app.state.store.recent_calls(u.id, 100).await.unwrap();
+            let seconds: i64 = calls.iter().map(|c| i64::from(c.duration_seconds.unwrap())).sum();
+            let m = line(email);
+            assert_eq!(m["calls_this_month"], calls.len(), "{m}");
+            assert_eq!(m["minutes_this_month"].as_i64().unwrap(), (seconds + 59) / 60, "{m}");
+            assert_eq!(m["calls_last_month"], 0);
+            assert_eq!(m["idle"], false, "called just now");
+            assert!(m["last_active_at"].as_str().unwrap() >= m["last_call_at"].as_str().unwrap(), "{m}");
+        }
+        let bob_line = line("bob@northwind.example");
+        assert_eq!((bob_line["calls_this_month"].as_u64(), bob_line["minutes_this_month"].as_u64()), (Some(2), Some(5)));
+        assert_eq!((bob_line["role"].as_str(), bob_line["devices"].as_u64(), bob_line["second_factor"].as_bool()), (Some("member"), Some(0), Some(false)));
+        let carl = line("carl@northwind.example");
+        assert_eq!((carl["idle"].as_bool(), carl["calls_this_month"].as_u64(), carl["last_call_at"].clone()), (Some(true), Some(0), Value::Null));
+        assert_eq!(v["totals"], json!({
+            "members": 3, "idle": 1, "calls_this_month": 3, "minutes_this_month": 6,
+            "calls_last_month": 0, "minutes_last_month": 0, "devices": 0, "second_factor": 0,
+        }));
+        // Carl's seat is the one to reclaim; no subscription, so nothing to reclaim through Stripe.
+        assert_eq!(v["reclaim"]["idle_members"], 1);
+        assert_eq!(v["may_reclaim"], false);
+
+        // The month after: these calls are last month's.
+        let (status, next) = call(&app, Method::GET, &format!("/api/team/usage?month={}", month.next()), Some(&ana.token), None).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        assert_eq!(next["totals"]["calls_this_month"], 0);
+        assert_eq!(next["totals"]["calls_last_month"], 3);
+        assert_eq!(next["totals"]["minutes_last_month"], 6);
+
+        // The CSV carries the same lines.
+        let (status, ct, text) = get_text(&app, &format!("/api/team/usage.csv?month={month}"), &ana.token).await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        assert!(ct.starts_with("text/csv"), "{ct}");
+        let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines[0], "email,role,joined_at,last_active_at,last_call_at,idle,calls_this_month,minutes_this_month,calls_last_month,minutes_last_month,devices,second_factor,month");
+        assert_eq!(lines.len(), 4, "{text}");
+        let bob_row = lines.iter().find(|l| l.starts_with("bob@northwind.example,")).unwrap();
+        assert!(bob_row.ends_with(&format!(",false,2,5,0,0,0,false,{month}")), "{bob_row}");
+        let carl_row = lines.iter().find(|l| l.starts_with("carl@northwind.example,")).unwrap();
+        assert!(carl_row.ends_with(&format!(",true,0,0,0,0,0,false,{month}")), "{carl_row}");
+
+        // Members do not see it; bad months are refused.
+        assert_refused(call(&app, Method::GET, "/api/team/usage", Some(&bob.token), None).await, StatusCode::FORBIDDEN, "forbidden_role", "a member");
+        let (status, _, _) = get_text(&app, "/api/team/usage.csv", &bob.token).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        assert_refused(call(&app, Method::GET, "/api/team/usage?month=2026-13", Some(&ana.token), None).await, StatusCode::BAD_REQUEST, "invalid_month", "month 13");
+        let loner = user(&app, "zed@elsewhere.example").await;
+        assert_refused(call(&app, Method::GET, "/api/team/usage", Some(&loner.token), None).await, StatusCode::NOT_FOUND, "team_not_found", "no team");
+    }
+);
+
+both!(
+    async fn admins_see_usage_with_a_default_month_and_idle_after_thirty_days(app) {
+        let ana = user(&app, "ana@northwind.example").await;
+        app.state.teams.create(ana.id, "Northwind Sales").await.unwrap();
+        app.execute("UPDATE teams SET seats = 10").await;
+        let dee = joined(&app, &ana, "dee@northwind.example", Role::Admin).await;
+        a_call(&app, &dee, "dee-1", 60).await;
+        let (status, v) = call(&app, Method::GET, "/api/team/usage", Some(&dee.token), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["month"], Month::of(app.state.clock.now()).to_string());
+        assert_eq!(v["members"][1]["idle"], false);
+        app.advance(time::Duration::days(31));
+        let (_, session) = body(app.signin("dee@northwind.example", PASSWORD).await).await;
+        let token = session["access_token"].as_str().unwrap();
+        let (_, v) = call(&app, Method::GET, "/api/team/usage", Some(token), None).await;
+        assert_eq!(v["members"][1]["idle"], true, "{v}");
+        assert_eq!(v["totals"]["idle"], 2);
+    }
+);
+
+async fn page(app: &TestApp, token: &str, query: &str) -> Value {
+    let (status, v) = call(
+        app,
+        Method::GET,
+        &format!("/api/team/audit?{query}"),
+        Some(token),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+both!(
+    async fn the_activity_pages_by_cursor_filters_by_action_and_exports(app) {
+        let ana = user(&app, "ana@northwind.example").await;
+        let (status, v) = call(&app, Method::POST, "/api/team", Some(&ana.token), Some(json!({"name": "Northwind"}))).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        app.execute("UPDATE teams SET seats = 10").await;
+        for who in ["a", "b", "c"] {
+            let (status, v) = call(&app, Method::POST, "/api/team/invites", Some(&ana.token), Some(json!({"email": format!("{who}@northwind.example"), "role": "member"}))).await;
+            assert_eq!(status, StatusCode::ACCEPTED, "{v}");
+            app.advance(time::Duration::seconds(1));
+        }
+        for name in ["Northwind EMEA", "Northwind \"Global\", Inc"] {
+            let (status, v) = call(&app, Method::PATCH, "/api/team", Some(&ana.token), Some(json!({"name": name}))).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+        // Another team's rows are not this team's.
+        let zed = user(&app, "zed@elsewhere.example").await;
+        call(&app, Method::POST, "/api/team", Some(&zed.token), Some(json!({"name": "Elsewhere"}))).await;
+
+        // Two at a time, newest first, until the last page.
+        let mut all = Vec::new();
+        let mut query = "limit=2".to_owned();
+        loop {
+            let v = page(&app, &ana.token, &query).await;
+            let entries = v["entries"].as_array().unwrap();
+            assert!(entries.len() <= 2);
+            all.extend(entries.iter().cloned());
+            match v["next_cursor"].as_str() {
+                Some(c) => query = format!("limit=2&cursor={c}"),
+                None => break,
+            }
+        }
+        let actions: Vec<&str> = all.iter().map(|e| e["action"].as_str().unwrap()).collect();
+        assert_eq!(actions, ["team.rename", "team.rename", "team.invite", "team.invite", "team.invite", "team.create"]);
+        assert!(all.iter().all(|e| e["actor"] == "ana@northwind.example"));
+        assert_eq!(all[5]["details"]["name"], "Northwind");
+        assert_eq!(all[2]["target_email"], "c@northwind.example");
+        assert_eq!(all[4]["target_email"], "a@northwind.example");
+        let whole = page(&app, &ana.token, "").await;
+        assert_eq!(whole["entries"].as_array().unwrap(), &all);
+        assert_eq!(whole["next_cursor"], Value::Null);
+
+        // Filters.
+        let renames = page(&app, &ana.token, "action=team.rename").await;
+        assert_eq!(renames["entries"].as_array().unwrap().len(), 2);
+        let both_kinds = page(&app, &ana.token, "action=team.invite,team.rename&limit=4").await;
+        assert_eq!(both_kinds["entries"].as_array().unwrap().len(), 4);
+        let rest = page(&app, &ana.token, &format!("action=team.invite,team.rename&cursor={}", both_kinds["next_cursor"].as_str().unwrap())).await;
+        assert_eq!(rest["entries"].as_array().unwrap().len(), 1);
+        assert_eq!(rest["entries"][0]["action"], "team.invite");
+        assert!(page(&app, &ana.token, "action=team.delete").await["entries"].as_array().unwrap().is_empty());
+
+        for (query, code) in [("limit=0", "invalid_limit"), ("limit=501", "invalid_limit"), ("cursor=nope", "invalid_cursor"), ("action=DROP%20TABLE", "invalid_action")] {
+            assert_refused(call(&app, Method::GET, &format!("/api/team/audit?{query}"), Some(&ana.token), None).await, StatusCode::BAD_REQUEST, code, query);
+        }
+
+        // CSV: a header, then the rows in the same order; fields with commas and quotes quoted.
+        let (status, ct, text) = get_text(&app, "/api/team/audit.csv", &ana.token).await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        assert!(ct.starts_with("text/csv"), "{ct}");
+        let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines[0], "created_at,actor,action,user_id,target_email,details,id");
+        assert_eq!(lines.len(), 7, "{text}");
+        assert!(lines[1].contains(",ana@northwind.example,team.rename,"), "{}", lines[1]);
+        assert!(lines[1].contains(r#","{""name"":""Northwind \""Global\"", Inc"",""team_id"":"#), "the details' JSON, quoted: {}", lines[1]);
+        assert!(lines[1].ends_with(all[0]["id"].as_str().unwrap()));
+
+        // JSON lines: one entry a line, as the API's.
+        let (status, ct, text) = get_text(&app, "/api/team/audit.jsonl?action=team.invite", &ana.token).await;
+        assert_eq!(status, StatusCode::OK, "{text}");
+        assert_eq!(ct, "application/x-ndjson");
+        let parsed: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(parsed, all[2..5].to_vec());
+        assert!(text.ends_with('\n'));
+
+        // Members see none of it.
+        let bob = joined(&app, &ana, "bob@northwind.example", Role::Member).await;
+        assert_refused(call(&app, Method::GET, "/api/team/audit", Some(&bob.token), None).await, StatusCode::FORBIDDEN, "forbidden_role", "a member");
+        let (status, _, _) = get_text(&app, "/api/team/audit.jsonl", &bob.token).await;
+        assert_eq!(status, StatusCode::FORBIDDEN);
+    }
+);

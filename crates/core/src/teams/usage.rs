@@ -1,0 +1,330 @@
+//! Adoption and seats (issue 26, docs/teams.md "Usage"), for the team's owner and admins
+//! (`idle_seats::may_view_usage`): each member's calls and minutes from the call meter this month
+//! and last, last activity, devices and second factor, who is idle and what reclaiming would
+//! save; and the team's activity, its audit trail, a page at a time or whole for an export.
+
+use closewise_domain::catalogue::PRICE_CENTS;
+use closewise_domain::idle_seats::{
+    is_idle, may_view_usage, minutes, reclaim_offer, InvalidMonth, Month, ReclaimOffer,
+};
+use closewise_domain::team_billing::has_live_subscription;
+use closewise_domain::teams::{may, Action, Role};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::{SeatsView, Teams, TeamsError};
+use crate::store::audit::AuditRow;
+use crate::store::teams::usage::{AuditCursor, UsageRow, UsageWindow};
+
+/// Rows in a page of activity unless the caller asks otherwise, and the most they may ask.
+pub const ACTIVITY_PAGE: i64 = 50;
+pub const ACTIVITY_PAGE_MAX: i64 = 500;
+/// The most rows an export carries (newest first).
+pub const ACTIVITY_EXPORT_MAX: usize = 50_000;
+/// The most actions one filter names.
+const MAX_ACTIONS: usize = 20;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TeamUsageError {
+    #[error(transparent)]
+    Teams(TeamsError),
+    #[error("{0}")]
+    InvalidMonth(InvalidMonth),
+    #[error("This cursor did not come from this list. Start again from the first page.")]
+    InvalidCursor,
+    #[error("limit must be between 1 and {ACTIVITY_PAGE_MAX}")]
+    InvalidLimit,
+    #[error("action must be audit actions such as team.seats, separated by commas")]
+    InvalidAction,
+}
+
+impl TeamUsageError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            TeamUsageError::Teams(e) => e.code(),
+            TeamUsageError::InvalidMonth(e) => e.code(),
+            TeamUsageError::InvalidCursor => "invalid_cursor",
+            TeamUsageError::InvalidLimit => "invalid_limit",
+            TeamUsageError::InvalidAction => "invalid_action",
+        }
+    }
+}
+
+impl From<TeamsError> for TeamUsageError {
+    fn from(e: TeamsError) -> Self {
+        TeamUsageError::Teams(e)
+    }
+}
+
+impl From<sqlx::Error> for TeamUsageError {
+    fn from(e: sqlx::Error) -> Self {
+        TeamUsageError::Teams(TeamsError::Database(e))
+    }
+}
+
+/// One member's line of the report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberUsage {
+    pub user_id: Uuid,
+    pub email: String,
+    pub role: Role,
+    pub joined_at: OffsetDateTime,
+    /// The newest of their last call and their last use of a session.
+    pub last_active_at: Option<OffsetDateTime>,
+    pub last_call_at: Option<OffsetDateTime>,
+    /// No call in 30 days (`idle_seats::is_idle`), whatever month is shown.
+    pub idle: bool,
+    pub calls_this_month: u64,
+    pub minutes_this_month: u64,
+    pub calls_last_month: u64,
+    pub minutes_last_month: u64,
+    pub devices: u64,
+    pub second_factor: bool,
+}
+
+/// The sums of the members' lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UsageTotals {
+    pub members: u64,
+    pub idle: u64,
+    pub calls_this_month: u64,
+    pub minutes_this_month: u64,
+    pub calls_last_month: u64,
+    pub minutes_last_month: u64,
+    pub devices: u64,
+    pub second_factor: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct TeamUsage {
+    pub month: Month,
+    pub members: Vec<MemberUsage>,
+    pub totals: UsageTotals,
+    pub seats: SeatsView,
+    /// Reclaiming the idle members who may be removed (not the owner), at the seat price.
+    pub reclaim: ReclaimOffer,
+    pub currency: &'static str,
+    /// The caller may reclaim: they may change seats and the team has a subscription.
+    pub may_reclaim: bool,
+}
+
+/// What a page of activity shows: only `actions` (none: all), after `cursor`, `limit` rows.
+#[derive(Clone, Debug, Default)]
+pub struct ActivityQuery<'a> {
+    pub cursor: Option<&'a str>,
+    pub limit: Option<i64>,
+    /// Comma-separated audit actions (`team.seats,team.member_remove`).
+    pub action: Option<&'a str>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActivityPage {
+    pub entries: Vec<AuditRow>,
+    /// Pass it back as `cursor` for the next page; None on the last one.
+    pub next_cursor: Option<String>,
+}
+
+/// The usage window of `month` (and the month before it) at `now`.
+pub fn window(month: Month, now: OffsetDateTime) -> UsageWindow {
+    UsageWindow {
+        previous: month.previous().start(),
+        start: month.start(),
+        end: month.next().start(),
+        now,
+    }
+}
+
+fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// A member's line from their row, with idleness as of `now`.
+pub fn member_usage(row: UsageRow, now: OffsetDateTime) -> MemberUsage {
+    let last_active_at = match (row.last_call_at, row.last_seen_at) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    MemberUsage {
+        role: Role::parse(&row.role).unwrap_or(Role::Member),
+        idle: is_idle(row.last_call_at, now),
+        user_id: row.user_id,
+        email: row.email,
+        joined_at: row.joined_at,
+        last_active_at,
+        last_call_at: row.last_call_at,
+        calls_this_month: count(row.calls_month),
+        minutes_this_month: minutes(row.seconds_month),
+        calls_last_month: count(row.calls_previous),
+        minutes_last_month: minutes(row.seconds_previous),
+        devices: count(row.devices),
+        second_factor: row.factors > 0,
+    }
+}
+
+fn totals(members: &[MemberUsage]) -> UsageTotals {
+    members
+        .iter()
+        .fold(UsageTotals::default(), |t, m| UsageTotals {
+            members: t.members + 1,
+            idle: t.idle + u64::from(m.idle),
+            calls_this_month: t.calls_this_month + m.calls_this_month,
+            minutes_this_month: t.minutes_this_month + m.minutes_this_month,
+            calls_last_month: t.calls_last_month + m.calls_last_month,
+            minutes_last_month: t.minutes_last_month + m.minutes_last_month,
+            devices: t.devices + m.devices,
+            second_factor: t.second_factor + u64::from(m.second_factor),
+        })
+}
+
+/// The cursor after `row`: its time (Unix nanoseconds) and id.
+pub fn cursor_of(row: &AuditRow) -> String {
+    format!(
+        "{}.{}",
+        row.created_at.unix_timestamp_nanos(),
+        row.id.simple()
+    )
+}
+
+fn parse_cursor(raw: &str) -> Result<AuditCursor, TeamUsageError> {
+    let (nanos, id) = raw
+        .trim()
+        .split_once('.')
+        .ok_or(TeamUsageError::InvalidCursor)?;
+    let nanos: i128 = nanos.parse().map_err(|_| TeamUsageError::InvalidCursor)?;
+    Ok(AuditCursor {
+        created_at: OffsetDateTime::from_unix_timestamp_nanos(nanos)
+            .map_err(|_| TeamUsageError::InvalidCursor)?,
+        id: Uuid::try_parse(id).map_err(|_| TeamUsageError::InvalidCursor)?,
+    })
+}
+
+/// `team.seats,team.member_remove`: dotted lower-case words, at most 20.
+pub fn parse_actions(raw: Option<&str>) -> Result<Vec<String>, TeamUsageError> {
+    let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let actions: Vec<String> = raw.split(',').map(|a| a.trim().to_owned()).collect();
+    let valid = |a: &String| {
+        !a.is_empty()
+            && a.len() <= 64
+            && a.split('.')
+                .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+    };
+    if actions.len() > MAX_ACTIONS || !actions.iter().all(valid) {
+        return Err(TeamUsageError::InvalidAction);
+    }
+    Ok(actions)
+}
+
+impl Teams {
+    /// The caller's team and role when they may see its usage and activity.
+    async fn usage_caller(&self, user_id: Uuid) -> Result<(Uuid, Role), TeamUsageError> {
+        let (team_id, role) = self.caller(user_id, Action::View).await?;
+        if !may_view_usage(role) {
+            return Err(TeamsError::ForbiddenRole.into());
+        }
+        Ok((team_id, role))
+    }
+
+    /// The usage report of `month` (`YYYY-MM`; default this month) and the month before it.
+    pub async fn usage(
+        &self,
+        user_id: Uuid,
+        month: Option<&str>,
+    ) -> Result<TeamUsage, TeamUsageError> {
+        let (team_id, role) = self.usage_caller(user_id).await?;
+        let now = self.clock.now();
+        let month = match month.map(str::trim).filter(|m| !m.is_empty()) {
+            Some(raw) => Month::parse(raw).map_err(TeamUsageError::InvalidMonth)?,
+            None => Month::of(now),
+        };
+        let team = self.team(team_id).await?;
+        let rows = self.store.team_usage(team_id, &window(month, now)).await?;
+        let members: Vec<MemberUsage> = rows.into_iter().map(|r| member_usage(r, now)).collect();
+        let seats = self.store.team_seats(&team, now).await?;
+        let removable_idle = members
+            .iter()
+            .filter(|m| m.idle && m.role != Role::Owner)
+            .count();
+        let reclaim = reclaim_offer(
+            &seats,
+            u32::try_from(removable_idle).unwrap_or(u32::MAX),
+            PRICE_CENTS,
+        );
+        let status = team
+            .subscription_status
+            .as_deref()
+            .and_then(|s| closewise_domain::subscription::SubscriptionStatus::parse(s).ok());
+        Ok(TeamUsage {
+            month,
+            totals: totals(&members),
+            members,
+            seats: seats.into(),
+            reclaim,
+            currency: "usd",
+            may_reclaim: may(role, Action::ChangeSeats)
+                && team.subscription_id.is_some()
+                && has_live_subscription(status),
+        })
+    }
+
+    /// A page of the team's activity, newest first.
+    pub async fn activity(
+        &self,
+        user_id: Uuid,
+        query: &ActivityQuery<'_>,
+    ) -> Result<ActivityPage, TeamUsageError> {
+        let limit = query.limit.unwrap_or(ACTIVITY_PAGE);
+        if !(1..=ACTIVITY_PAGE_MAX).contains(&limit) {
+            return Err(TeamUsageError::InvalidLimit);
+        }
+        let actions = parse_actions(query.action)?;
+        let cursor = match query.cursor.map(str::trim).filter(|c| !c.is_empty()) {
+            Some(raw) => Some(parse_cursor(raw)?),
+            None => None,
+        };
+        let (team_id, _) = self.usage_caller(user_id).await?;
+        // One more than asked: whether a next page exists.
+        let mut entries = self
+            .store
+            .team_audit_page(team_id, &actions, cursor, limit + 1)
+            .await?;
+        let more = entries.len() > usize::try_from(limit).unwrap_or(usize::MAX);
+        entries.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        let next_cursor = more.then(|| entries.last().map(cursor_of)).flatten();
+        Ok(ActivityPage {
+            entries,
+            next_cursor,
+        })
+    }
+
+    /// The team's whole activity with `action` (none: all), newest first, up to
+    /// [`ACTIVITY_EXPORT_MAX`] rows: what the CSV and JSON-lines exports carry.
+    pub async fn activity_export(
+        &self,
+        user_id: Uuid,
+        action: Option<&str>,
+    ) -> Result<Vec<AuditRow>, TeamUsageError> {
+        let actions = parse_actions(action)?;
+        let (team_id, _) = self.usage_caller(user_id).await?;
+        let mut out: Vec<AuditRow> = Vec::new();
+        let mut cursor = None;
+        while out.len() < ACTIVITY_EXPORT_MAX {
+            let page = self
+                .store
+                .team_audit_page(team_id, &actions, cursor, ACTIVITY_PAGE_MAX)
+                .await?;
+            let last = page.len() < usize::try_from(ACTIVITY_PAGE_MAX).unwrap_or(usize::MAX);
+            cursor = page.last().map(|r| AuditCursor {
+                created_at: r.created_at,
+                id: r.id,
+            });
+            out.extend(page);
+            if last {
+                break;
+            }
+        }
+        out.truncate(ACTIVITY_EXPORT_MAX);
+        Ok(out)
+    }
+}

@@ -1,0 +1,64 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "../../../components/ui/Button";
+import { useAuthManager } from "../../../lib/auth/AuthProvider";
+import { downloadExport, getTeamAudit } from "../../../lib/api/teamUsage";
+import type { Team } from "../../../lib/api/types";
+import { errorMessage, Problem, Section } from "./TeamParts";
+
+/** `/team` → Activity (owner and admins): the team's audit trail, filterable, exportable. */
+export function Activity({ team }: { team: Team }) {
+  const auth = useAuthManager();
+  const [action, setAction] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const pages = useInfiniteQuery({
+    queryKey: ["team-audit", team.id, action],
+    queryFn: ({ pageParam }) => getTeamAudit({ cursor: pageParam, limit: 50, action: action || undefined }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    enabled: team.role !== "member",
+  });
+  if (team.role === "member") return null;
+  const entries = pages.data?.pages.flatMap((p) => p.entries) ?? [];
+  const query = action ? `?action=${encodeURIComponent(action)}` : "";
+  const save = (ext: "csv" | "jsonl") =>
+    void downloadExport(`/api/team/audit.${ext}${query}`, `team-activity.${ext}`, auth.accessToken()).catch((e: unknown) =>
+      setError(errorMessage(e)),
+    );
+  return (
+    <Section id="team-activity" title="Activity">
+      <div className="mt-4 flex flex-wrap items-end gap-3">
+        <label className="text-sm text-slate-700">
+          Action
+          <select className="ml-2 rounded border p-1" value={action} onChange={(e) => setAction(e.target.value)}>
+            <option value="">All</option>
+            <option value="team.member_remove,team.member_role,team.leave,team.invite_accept">Membership and roles</option>
+            <option value="team.seats">Seats</option>
+            <option value="team.invite,team.invite_resend,team.invite_revoke">Invitations</option>
+          </select>
+        </label>
+        <Button variant="secondary" onClick={() => save("csv")}>
+          Export CSV
+        </Button>
+        <Button variant="secondary" onClick={() => save("jsonl")}>
+          Export JSON lines
+        </Button>
+      </div>
+      {pages.isError && <Problem className="mt-3">{errorMessage(pages.error)}</Problem>}
+      {error && <Problem className="mt-3">{error}</Problem>}
+      <ul className="mt-4 divide-y text-sm">
+        {entries.map((e) => (
+          <li key={e.id} className="py-2">
+            <span className="font-medium">{e.action}</span> by {e.actor}
+            {e.target_email ? ` (${e.target_email})` : ""} — {new Date(e.created_at).toLocaleString("en-US")}
+          </li>
+        ))}
+      </ul>
+      {pages.hasNextPage && (
+        <Button variant="secondary" className="mt-3" onClick={() => void pages.fetchNextPage()}>
+          Show more
+        </Button>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,160 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "../../../components/ui/Button";
+import { Modal } from "../../../components/ui/Modal";
+import { useAuthManager } from "../../../lib/auth/AuthProvider";
+import { downloadExport, getTeamUsage, reclaimSeats, type ReclaimAnswer } from "../../../lib/api/teamUsage";
+import type { Team } from "../../../lib/api/types";
+import { formatMoney } from "../../../lib/team/format";
+import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
+
+const when = (t: string | null | undefined) => (t ? new Date(t).toLocaleDateString("en-US", { dateStyle: "medium" }) : "Never");
+
+/** The owner's Reclaim: the idle members' seats, priced by Stripe's preview, then confirmed. */
+function Reclaim({ userIds, seats, onDone }: { userIds: string[]; seats: number; onDone: () => void }) {
+  const cache = useTeamCache();
+  const [preview, setPreview] = useState<ReclaimAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function run(dryRun: boolean) {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await reclaimSeats({
+        user_ids: userIds,
+        seats,
+        dry_run: dryRun,
+        proration_date: dryRun ? undefined : (preview?.preview?.proration_date ?? undefined),
+      });
+      if (dryRun) setPreview(answer);
+      else {
+        if (answer.team) cache.set(answer.team as Team);
+        setPreview(null);
+        onDone();
+      }
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const p = preview?.preview;
+  return (
+    <>
+      <Button variant="secondary" disabled={busy} onClick={() => void run(true)}>
+        Reclaim idle seats
+      </Button>
+      {error && <Problem className="mt-2">{error}</Problem>}
+      <Modal open={preview !== null} onClose={() => setPreview(null)} title="Reclaim idle seats">
+        {preview && p && (
+          <div className="space-y-3 text-sm text-slate-700">
+            <p>
+              Remove {preview.removed.map((m) => m.email).join(", ") || "nobody"} and lower the seats to {preview.seats}.
+            </p>
+            <p>
+              Due now: {formatMoney(p.amount_due_now, p.currency)}. Next monthly total: {formatMoney(p.next_total, p.currency)}.
+            </p>
+            <div className="flex gap-2">
+              <Button disabled={busy} onClick={() => void run(false)}>
+                Confirm reclaim
+              </Button>
+              <Button variant="secondary" onClick={() => setPreview(null)}>
+                Cancel
+              </Button>
+            </div>
+          </div>
+        )}
+      </Modal>
+    </>
+  );
+}
+
+/** `/team` → Usage (owner and admins): members' calls and minutes, idle marks, totals, CSV, Reclaim. */
+export function Usage({ team }: { team: Team }) {
+  const auth = useAuthManager();
+  const usage = useQuery({ queryKey: ["team-usage", team.id], queryFn: () => getTeamUsage() });
+  const [error, setError] = useState<string | null>(null);
+  if (team.role === "member") return null;
+  const u = usage.data;
+  const idle = u?.members.filter((m) => m.idle && m.role !== "owner") ?? [];
+  return (
+    <Section id="team-usage" title="Usage">
+      {usage.isPending && <p className="mt-3 text-sm text-slate-600">Loading usage...</p>}
+      {usage.isError && <Problem className="mt-3">{errorMessage(usage.error)}</Problem>}
+      {u && (
+        <div className="mt-4 space-y-4">
+          <table className="w-full text-left text-sm">
+            <thead>
+              <tr className="text-slate-500">
+                <th>Member</th>
+                <th>Last active</th>
+                <th>Calls ({u.month})</th>
+                <th>Minutes</th>
+                <th>Calls ({u.previous_month})</th>
+                <th>Minutes</th>
+                <th>Devices</th>
+                <th>Second factor</th>
+              </tr>
+            </thead>
+            <tbody>
+              {u.members.map((m) => (
+                <tr key={m.user_id}>
+                  <td>
+                    {m.email} {m.idle && <span className="rounded bg-amber-100 px-1 text-xs text-amber-900">Idle</span>}
+                  </td>
+                  <td>{when(m.last_active_at)}</td>
+                  <td>{m.calls_this_month}</td>
+                  <td>{m.minutes_this_month}</td>
+                  <td>{m.calls_last_month}</td>
+                  <td>{m.minutes_last_month}</td>
+                  <td>{m.devices}</td>
+                  <td>{m.second_factor ? "On" : "Off"}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr className="font-semibold">
+                <td>
+                  Total ({u.totals.members} members, {u.totals.idle} idle)
+                </td>
+                <td />
+                <td>{u.totals.calls_this_month}</td>
+                <td>{u.totals.minutes_this_month}</td>
+                <td>{u.totals.calls_last_month}</td>
+                <td>{u.totals.minutes_last_month}</td>
+                <td>{u.totals.devices}</td>
+                <td>{u.totals.second_factor}</td>
+              </tr>
+            </tfoot>
+          </table>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button
+              variant="secondary"
+              onClick={() =>
+                void downloadExport(
+                  `/api/team/usage.csv?month=${u.month}`,
+                  `team-usage-${u.month}.csv`,
+                  auth.accessToken(),
+                ).catch((e: unknown) => setError(errorMessage(e)))
+              }
+            >
+              Export CSV
+            </Button>
+            {u.may_reclaim && idle.length > 0 && (
+              <>
+                <p className="text-sm text-slate-700">
+                  {idle.length} idle {idle.length === 1 ? "member" : "members"}: reclaiming saves{" "}
+                  {formatMoney(u.reclaim.monthly_saving, u.reclaim.currency)} a month.
+                </p>
+                <Reclaim userIds={idle.map((m) => m.user_id)} seats={u.reclaim.seats} onDone={() => void usage.refetch()} />
+              </>
+            )}
+          </div>
+          {error && <Problem>{error}</Problem>}
+        </div>
+      )}
+    </Section>
+  );
+}

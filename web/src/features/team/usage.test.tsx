@@ -1,0 +1,59 @@
+//! /team → Usage and Activity (issue 26): the members with their calls and idle marks, totals,
+//! Reclaim with its preview and confirm; who sees them.
+
+import { screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { db } from "../../testing/db";
+import { calls } from "../../testing/handlers/teamUsage";
+import { renderApp } from "../../testing/render";
+
+const OWNER = "ana@northwind.example";
+
+describe("/team usage", () => {
+  afterEach(() => calls.clear());
+
+  it("lists every member's calls, marks the idle and reclaims their seat after a preview", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
+    calls.set(OWNER, 2).set("bo@northwind.example", 4);
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const usage = await screen.findByRole("region", { name: "Usage" });
+    const bo = await within(usage).findByRole("row", { name: /bo@northwind\.example/ });
+    expect(within(bo).getAllByRole("cell")[2]).toHaveTextContent("4");
+    expect(within(bo).queryByText("Idle")).not.toBeInTheDocument();
+    const cy = within(usage).getByRole("row", { name: /cy@northwind\.example/ });
+    expect(within(cy).getByText("Idle")).toBeInTheDocument();
+    expect(within(usage).getByRole("row", { name: /Total \(3 members, 1 idle\)/ })).toHaveTextContent("6");
+    expect(within(usage).getByText(/1 idle member: reclaiming saves \$20\.00 a month/)).toBeInTheDocument();
+    expect(within(usage).getByRole("button", { name: "Export CSV" })).toBeInTheDocument();
+
+    await user.click(within(usage).getByRole("button", { name: "Reclaim idle seats" }));
+    const dialog = await screen.findByRole("dialog", { name: "Reclaim idle seats" });
+    expect(within(dialog).getByText("Remove cy@northwind.example and lower the seats to 2.")).toBeInTheDocument();
+    expect(within(dialog).getByText(/Next monthly total: \$40\.00/)).toBeInTheDocument();
+    expect(db.team.membersOf(db.team.teamOf(db.findUser(OWNER)!.user.id)!.id)).toHaveLength(3);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm reclaim" }));
+    expect(await screen.findByText("2 of 2 used")).toBeInTheDocument();
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(db.team.membersOf(db.team.teamOf(db.findUser(OWNER)!.user.id)!.id)).toHaveLength(2);
+  });
+
+  it("shows Usage and Activity to the owner and admins, not to members", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "bo@northwind.example" }] });
+    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    expect(await screen.findByText("bo@northwind.example")).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Usage" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Activity" })).not.toBeInTheDocument();
+  });
+
+  it("lists the activity with exports for the owner", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 2 });
+    renderApp("/team", { signedInAs: OWNER });
+    const activity = await screen.findByRole("region", { name: "Activity" });
+    expect(within(activity).getByRole("button", { name: "Export CSV" })).toBeInTheDocument();
+    expect(within(activity).getByRole("button", { name: "Export JSON lines" })).toBeInTheDocument();
+    expect(within(activity).getByLabelText("Action")).toHaveValue("");
+  });
+});

@@ -1,0 +1,55 @@
+//! Usage, reclaim, activity (docs/api.md "Team usage and activity"): `calls` by address (a test sets it).
+import { db } from "../db";
+import { type MockRoute, readBody } from "./common";
+import { forbiddenRole, json, teamBody, teamRoute } from "./teamCommon";
+
+export const calls = new Map<string, number>();
+const zero = { calls_last_month: 0, minutes_last_month: 0, devices: 0, second_factor: 0 };
+const sum = (ms: { calls_this_month: number }[]) => ms.reduce((a, m) => a + m.calls_this_month, 0);
+
+export const teamUsageRoutes: MockRoute[] = [
+  teamRoute("get", "/api/team/usage", null, ({ me, decided: d, team }) => {
+    if (me.role === "member") return forbiddenRole();
+    const members = d.members.map(({ user_id, email, role, joined_at }) => {
+      const n = calls.get(email) ?? 0;
+      return {
+        ...zero,
+        user_id,
+        email,
+        role,
+        joined_at,
+        last_active_at: null,
+        last_call_at: null,
+        idle: !n,
+        calls_this_month: n,
+      };
+    });
+    const ms = members.map((m) => ({ ...m, minutes_this_month: m.calls_this_month, second_factor: false }));
+    const idle = members.filter((m) => m.idle && m.role !== "owner").length;
+    const seats = Math.min(Math.max(1, d.seats.used - idle), Math.max(1, team.seats));
+    const freed = Math.max(0, team.seats - seats);
+    const totals = {
+      ...zero,
+      members: ms.length,
+      idle: ms.filter((m) => m.idle).length,
+      calls_this_month: sum(ms),
+      minutes_this_month: sum(ms),
+    };
+    const reclaim = { idle_members: idle, seats, seats_freed: freed, monthly_saving: freed * 2000, currency: "usd" };
+    const month = { month: "2026-11", previous_month: "2026-10", idle_days: 30 };
+    return json({ ...month, members: ms, totals, seats: d.seats, may_reclaim: d.may.change_seats, reclaim });
+  }),
+  teamRoute("post", "/api/team/reclaim", "change_seats", async ({ team, userId }, request) => {
+    const { user_ids, seats, dry_run } = await readBody<"TeamReclaimBody">(request);
+    const removed = db.team.membersOf(team.id).filter((m) => user_ids.includes(m.userId));
+    const gone = removed.map((m) => ({ user_id: m.userId, email: db.userById(m.userId)?.user.email ?? "" }));
+    const preview = { seats, amount_due_now: -500, next_total: seats * 2000, currency: "usd", proration_date: 1_800_000_000 };
+    if (dry_run) return json({ dry_run: true, removed: gone, seats, preview, team: null });
+    [db.team.members, team.seats] = [db.team.members.filter((m) => !removed.includes(m)), seats];
+    const { team: after } = (await teamBody(team, userId).json()) as { team: unknown };
+    return json({ dry_run: false, removed: gone, seats, preview: null, team: after });
+  }),
+  teamRoute("get", "/api/team/audit", null, ({ me }) =>
+    me.role === "member" ? forbiddenRole() : json({ entries: [], next_cursor: null }),
+  ),
+];
