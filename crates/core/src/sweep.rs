@@ -4,6 +4,9 @@
 //! is never deleted). The API runs it every `SWEEP_INTERVAL_SECS` (`run`); operators run it once
 //! with `closewise db sweep`. One `sweep(now)` does everything, each table by its store method.
 //!
+//! The running sweeper also re-checks verified domains daily when given the domains service
+//! ([`Sweeper::with_domains`]): each due domain once a day, whichever replica looks first.
+//!
 //! Several replicas may sweep at once on PostgreSQL: the whole sweep holds one advisory lock, so
 //! they take turns (the second finds nothing left), and every delete is idempotent anyway.
 
@@ -14,6 +17,7 @@ use time::OffsetDateTime;
 use tokio::sync::watch;
 
 use crate::clock::Clock;
+use crate::domains::{Domains, RecheckReport};
 use crate::store::Store;
 
 /// The advisory lock a sweep holds on PostgreSQL ("SWEEP" in ASCII, far from the billing keys'
@@ -44,11 +48,36 @@ impl SweepReport {
 pub struct Sweeper {
     store: Store,
     clock: Clock,
+    domains: Option<Domains>,
 }
 
 impl Sweeper {
     pub fn new(store: Store, clock: Clock) -> Self {
-        Sweeper { store, clock }
+        Sweeper {
+            store,
+            clock,
+            domains: None,
+        }
+    }
+
+    /// Re-checks the verified domains due (a day after their last check) at every run too.
+    pub fn with_domains(mut self, domains: Domains) -> Self {
+        self.domains = Some(domains);
+        self
+    }
+
+    /// The daily re-check of verified domains as of `now` (nothing without the domains service),
+    /// under the sweep's lock so that replicas take turns.
+    pub async fn recheck_domains(&self, now: OffsetDateTime) -> Result<RecheckReport, sqlx::Error> {
+        let Some(domains) = &self.domains else {
+            return Ok(RecheckReport::default());
+        };
+        let _turn = self.store.advisory_lock(SWEEP_LOCK_KEY).await?;
+        let report = domains.recheck(now).await?;
+        if report.checked > 0 {
+            tracing::info!(?report, "re-checked verified domains");
+        }
+        Ok(report)
     }
 
     /// Deletes what has stopped working as of `now`.
@@ -84,6 +113,9 @@ impl Sweeper {
             }
             if let Err(e) = self.sweep(self.clock.now()).await {
                 tracing::warn!(error = %e, "sweep failed; the next tick tries again");
+            }
+            if let Err(e) = self.recheck_domains(self.clock.now()).await {
+                tracing::warn!(error = %e, "domain re-check failed; the next tick tries again");
             }
         }
     }

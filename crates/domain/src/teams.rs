@@ -70,11 +70,13 @@ pub enum Action {
     ConfigureDomainJoin,
     /// Require (or stop requiring) a second factor of every member.
     RequireMfa,
+    /// Add, verify and remove the team's company domains (`domains`); seeing them too.
+    ManageDomains,
     Leave,
 }
 
 impl Action {
-    pub const ALL: [Action; 16] = [
+    pub const ALL: [Action; 17] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -90,6 +92,7 @@ impl Action {
         Action::ApproveJoin,
         Action::ConfigureDomainJoin,
         Action::RequireMfa,
+        Action::ManageDomains,
         Action::Leave,
     ];
 
@@ -116,7 +119,7 @@ pub fn may(role: Role, action: Action) -> bool {
         Leave => role != Role::Owner,
         Invite | ResendInvite | RevokeInvite | ApproveJoin => role >= Role::Admin,
         StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
-        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa => {
+        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa | ManageDomains => {
             role == Role::Owner
         }
     }
@@ -251,6 +254,7 @@ pub fn team_name(input: &str) -> Result<String, &'static str> {
 }
 
 mod domain_join;
+pub mod domains;
 pub use domain_join::{
     domain_join_offer, is_public_mail_domain, mail_domain, may_enable_domain_join, may_request_join,
 };
@@ -277,6 +281,7 @@ mod tests {
             TransferOwnership,
             Delete,
             ConfigureDomainJoin,
+            ManageDomains,
         ];
         let admins = [Invite, ResendInvite, RevokeInvite, ApproveJoin];
         for a in owner_only {

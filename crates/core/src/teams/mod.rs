@@ -64,8 +64,8 @@ pub enum TeamsError {
     InvalidRole,
     #[error("Ownership goes to another member of the team.")]
     InvalidTransfer,
-    /// Domain join needs the owner's verified address at that domain, not a public mail domain.
-    #[error("Domain join works only for your own verified company domain.")]
+    /// Domain join needs one of the team's verified domains (never a public mail domain).
+    #[error("Domain join works only for one of your team's verified domains. Add and verify it under Security first.")]
     DomainNotAllowed,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
