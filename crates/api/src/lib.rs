@@ -247,7 +247,8 @@ impl Application {
         ));
         if !state.settings.sweep_interval.is_zero() {
             let sweeper =
-                closewise_core::sweep::Sweeper::new(state.store.clone(), state.clock.clone());
+                closewise_core::sweep::Sweeper::new(state.store.clone(), state.clock.clone())
+                    .with_domains(state.domains.clone());
             tokio::spawn(sweeper.run(state.settings.sweep_interval, shutdown.subscribe()));
         }
         let store = state.store.clone();

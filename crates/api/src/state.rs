@@ -7,6 +7,7 @@ use std::sync::Arc;
 use closewise_core::accounts::Accounts;
 use closewise_core::billing::{Billing, StripeClient};
 use closewise_core::clock::Clock;
+use closewise_core::domains::{Dns, Domains};
 use closewise_core::mail::Composer;
 use closewise_core::mfa::{Mfa, SecretBox};
 use closewise_core::passkeys::Passkeys;
@@ -47,6 +48,8 @@ pub struct Inner {
     pub auth_cache: Arc<AuthCache>,
     /// A second factor: enrolment, codes, the mfa_token.
     pub mfa: Mfa,
+    /// The team's verified domains, looked up at `DNS_RESOLVER` (else the system's resolver).
+    pub domains: Domains,
 }
 
 impl AppState {
@@ -75,6 +78,11 @@ impl AppState {
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());
+        let domains = Domains::new(
+            store.clone(),
+            clock.clone(),
+            Dns::from_setting(settings.dns_resolver),
+        );
         let auth_cache = AuthCache::for_store(&store);
         let desktop = DesktopAuth::new(
             store.clone(),
@@ -116,6 +124,7 @@ impl AppState {
             passkeys,
             auth_cache,
             mfa,
+            domains,
         }))
     }
 }

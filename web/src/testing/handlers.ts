@@ -11,6 +11,7 @@ import { downloadRoutes } from "./handlers/downloads";
 import { mfaRoutes } from "./handlers/mfa";
 import { teamRoutes } from "./handlers/team";
 import { teamInviteRoutes } from "./handlers/teamInvites";
+import { teamDomainRoutes } from "./handlers/teamDomains";
 import { teamJoinRoutes } from "./handlers/teamJoin";
 
 export { apiError, type MockRoute } from "./handlers/common";
@@ -24,6 +25,7 @@ export const routes: MockRoute[] = [
   ...teamRoutes,
   ...teamInviteRoutes,
   ...teamJoinRoutes,
+  ...teamDomainRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

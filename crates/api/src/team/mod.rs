@@ -6,6 +6,7 @@
 //! `closewise_domain::teams`); handlers parse, call, audit and answer.
 
 pub mod billing;
+mod domains;
 mod invites;
 mod join;
 mod manage;
@@ -48,6 +49,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(join::request_join, join::join_requests))
         .routes(routes!(join::approve))
         .routes(routes!(join::deny))
+        .routes(routes!(domains::list_domains, domains::add_domain))
+        .routes(routes!(domains::verify_domain))
+        .routes(routes!(domains::remove_domain))
 }
 
 /// A role in a team.

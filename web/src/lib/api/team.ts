@@ -2,7 +2,7 @@
 //! team's checkout, and domain join. Every call but the invitation lookup carries the bearer token.
 
 import { apiRequest } from "./client";
-import type { InviteLookup, InviteRole, JoinableTeam, JoinRequest, SeatsPreview, Team } from "./types";
+import type { InviteLookup, InviteRole, JoinableTeam, JoinRequest, SeatsPreview, Team, TeamDomain } from "./types";
 
 type TeamBody = { team: Team };
 
@@ -115,4 +115,21 @@ export function openTeamBillingPortal(returnUrl: string) {
     body: { return_url: returnUrl },
     auth: true,
   });
+}
+
+/** The team's verified company domains (the owner's; docs/api.md "Verified domains"). */
+export function listDomains() {
+  return apiRequest<{ domains: TeamDomain[] }>("/api/team/domains", { auth: true });
+}
+
+export function addDomain(domain: string) {
+  return apiRequest<TeamDomain>("/api/team/domains", { method: "POST", body: { domain }, auth: true });
+}
+
+export function verifyDomain(id: string) {
+  return apiRequest<TeamDomain>(`/api/team/domains/${encodeURIComponent(id)}/verify`, { method: "POST", auth: true });
+}
+
+export function removeDomain(id: string) {
+  return apiRequest<void>(`/api/team/domains/${encodeURIComponent(id)}`, { method: "DELETE", auth: true });
 }

@@ -7,6 +7,7 @@ import { useTeam } from "../../../lib/api/queries";
 import type { Team as TeamData } from "../../../lib/api/types";
 import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
+import { Domains } from "./Domains";
 import { Invites } from "./Invites";
 import { JoinableTeams } from "./JoinableTeams";
 import { JoinRequests } from "./JoinRequests";
@@ -55,6 +56,7 @@ function TeamView({ team }: { team: TeamData }) {
       <Members team={team} />
       {team.may.approve_join && <JoinRequests team={team} />}
       {team.may.invite && <Invites team={team} />}
+      {team.role === "owner" && <Domains team={team} />}
       <DomainJoin team={team} />
       <TeamDanger team={team} />
     </>

@@ -18,10 +18,6 @@ export interface components {
       /** @description `mfa_required` from the password grant: the token the mfa grant redeems (5 minutes). */
       mfa_token?: string | null;
     };
-    InviteTokenBody: {
-      /** @description The token of the invitation link (`/invite?token=…`). */
-      token: string;
-    };
     MfaCodeBody: {
       /**
        * @description A 6-digit code from the app (spaces ignored), or where accepted a recovery code

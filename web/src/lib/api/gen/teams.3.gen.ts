@@ -3,15 +3,61 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/domain-join": {
+  "/api/team/domains": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put: {
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamDomainsAnswer"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post: {
       parameters: {
         query?: never;
         header?: never;
@@ -20,19 +66,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["DomainJoinBody"];
+          "application/json": components["schemas"]["TeamDomainBody"];
         };
       };
       responses: {
-        200: {
+        /** @description Added, pending: publish the TXT record `txt_name` with `txt_value`, then verify */
+        201: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": components["schemas"]["TeamDomain"];
           };
         };
-        /** @description `domain_not_allowed`: not the owner's verified address's domain, or a public mail domain */
+        /** @description `invalid_domain`, `public_mail_domain` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -68,6 +115,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `domain_exists` (the team has it), `domain_taken` (another team verified it) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
         /** @description `payload_too_large`: the body is over 64 KiB */
         413: {
           headers: {
@@ -88,7 +144,143 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/domains/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
     post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The domain's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed; domain join at it ends */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`, `domain_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/domains/{id}/verify": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The domain's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Verified (`status` is `verified`) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamDomain"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`, `domain_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `domain_not_verified` (the record is not there yet, or the look-up failed), `domain_taken` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -206,116 +398,52 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/invites/accept": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
-        };
-      };
-      responses: {
-        /** @description Joined with the invite's role */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invite_expired` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `email_not_verified` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invite_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    DomainJoinBody: {
-      /** @description The owner's own verified company domain (`northwind.example`), or null to turn it off. */
-      domain?: string | null;
+    /** @description One of the team's domains and the DNS TXT record that verifies it. */
+    TeamDomain: {
+      /** Format: date-time */
+      created_at: string;
+      /** @description Lower case, without the trailing dot. */
+      domain: string;
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: date-time
+       * @description The last daily re-check's time (null before the first).
+       */
+      last_checked_at?: string | null;
+      /**
+       * Format: date-time
+       * @description When the record was last seen.
+       */
+      last_seen_at?: string | null;
+      status: components["schemas"]["TeamDomainStatus"];
+      /** @description Where to publish the TXT record: `_closewise-challenge.<domain>`. */
+      txt_name: string;
+      /** @description The TXT record's value: `closewise-domain-verification=<random>`. */
+      txt_value: string;
+      /** Format: date-time */
+      verified_at?: string | null;
     };
+    TeamDomainBody: {
+      /**
+       * @description The company's domain, e.g. `northwind.example` (no address, no scheme; any case; a
+       *     trailing dot ignored). Public mail providers' domains are refused.
+       */
+      domain: string;
+    };
+    TeamDomainsAnswer: {
+      /** @description By name. */
+      domains: components["schemas"]["TeamDomain"][];
+    };
+    /**
+     * @description Pending until its TXT record is seen; verified until it has been gone for 7 days.
+     * @enum {string}
+     */
+    TeamDomainStatus: "pending" | "verified";
     TeamInviteBody: {
       email: string;
       /**

@@ -66,7 +66,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/invites/{id}/resend": {
+  "/api/team/invites/accept": {
     parameters: {
       query?: never;
       header?: never;
@@ -79,21 +79,31 @@ export interface paths {
       parameters: {
         query?: never;
         header?: never;
-        path: {
-          /** @description The invite's id */
-          id: string;
-        };
+        path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["InviteTokenBody"];
+        };
+      };
       responses: {
-        /** @description A new link (the old one stops working), valid 7 more days */
-        202: {
+        /** @description Joined with the invite's role */
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": common["schemas"]["TeamAnswer"];
+          };
+        };
+        /** @description `invite_expired` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -105,7 +115,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
+        /** @description `email_not_verified` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -114,7 +124,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (another team's, used or revoked invite) */
+        /** @description `invite_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -123,7 +133,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `seats_taken`, `team_over_seats` (reviving an expired invite) */
+        /** @description `invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -132,8 +142,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`: one resend a minute per address */
-        429: {
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -167,7 +186,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
+          "application/json": components["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
@@ -267,7 +286,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
+          "application/json": components["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
@@ -341,6 +360,10 @@ export interface components {
       email: string;
       role: common["schemas"]["TeamRole"];
       team_name: string;
+    };
+    InviteTokenBody: {
+      /** @description The token of the invitation link (`/invite?token=…`). */
+      token: string;
     };
   };
   responses: never;

@@ -3,6 +3,50 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
+  "/api/team/joinable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Teams with domain join on for the caller's verified address's domain; `[]` for an unverified caller or one in a team */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["JoinableTeamsAnswer"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/team/leave": {
     parameters: {
       query?: never;
@@ -317,6 +361,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    JoinableTeam: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+    };
+    JoinableTeamsAnswer: {
+      teams: components["schemas"]["JoinableTeam"][];
+    };
     MfaPolicy: {
       /**
        * @description Every member must have a second factor: one without it cannot approve devices
