@@ -17,6 +17,7 @@ use closewise_domain::teams::SeatError;
 use serde::Serialize;
 
 mod billing;
+mod domains;
 mod mfa;
 
 pub use mfa::MfaMethod;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use closewise_core::accounts::Accounts;
 use closewise_core::billing::{Billing, StripeClient};
 use closewise_core::clock::Clock;
+use closewise_core::domains::{Dns, Domains};
 use closewise_core::mail::Composer;
 use closewise_core::mfa::{Mfa, SecretBox};
 use closewise_core::passkeys::Passkeys;
@@ -50,6 +51,8 @@ pub struct Inner {
     pub mfa: Mfa,
     /// Single sign-on: the owner's connection and the sign-in through the provider.
     pub sso: Sso,
+    /// The team's verified domains, looked up at `DNS_RESOLVER` (else the system's resolver).
+    pub domains: Domains,
 }
 
 impl AppState {
@@ -86,6 +89,11 @@ impl AppState {
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());
+        let domains = Domains::new(
+            store.clone(),
+            clock.clone(),
+            Dns::from_setting(settings.dns_resolver),
+        );
         let auth_cache = AuthCache::for_store(&store);
         let desktop = DesktopAuth::new(
             store.clone(),
@@ -129,6 +137,7 @@ impl AppState {
             auth_cache,
             mfa,
             sso,
+            domains,
         }))
     }
 }

@@ -18,6 +18,7 @@ mod seed;
 mod stats;
 mod sweep;
 mod team_changes;
+mod team_domains;
 mod team_sso;
 mod teams;
 mod usage;
@@ -34,8 +35,8 @@ use closewise_core::store::Store;
 use crate::ctx::Ctx;
 use crate::opt::{
     AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand,
-    TeamSeatsCommand, TeamSsoCommand, TeamsCommand, UsageCommand, UsersCommand, UsersMfaCommand,
-    WebhooksCommand,
+    TeamDomainsCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand, UsageCommand, UsersCommand,
+    UsersMfaCommand, WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -93,7 +94,8 @@ fn effect(command: &Command) -> Effect {
         | Command::Teams(
             TeamsCommand::List(_)
             | TeamsCommand::Show(_)
-            | TeamsCommand::Sso(TeamSsoCommand::Show(_)),
+            | TeamsCommand::Sso(TeamSsoCommand::Show(_))
+            | TeamsCommand::Domains(TeamDomainsCommand::Show(_)),
         )
         | Command::Mail(MailCommand::List(_))
         | Command::Webhooks(WebhooksCommand::List(_))
@@ -114,7 +116,8 @@ fn effect(command: &Command) -> Effect {
             TeamsCommand::RemoveMember(_)
             | TeamsCommand::Transfer(_)
             | TeamsCommand::Seats(TeamSeatsCommand::Set(_))
-            | TeamsCommand::Sso(TeamSsoCommand::Disable(_)),
+            | TeamsCommand::Sso(TeamSsoCommand::Disable(_))
+            | TeamsCommand::Domains(TeamDomainsCommand::Disable(_)),
         )
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
@@ -281,6 +284,12 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         }
         Command::Teams(TeamsCommand::Seats(TeamSeatsCommand::Set(a))) => {
             team_changes::seats_set(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::Domains(TeamDomainsCommand::Show(a))) => {
+            team_domains::show(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::Domains(TeamDomainsCommand::Disable(a))) => {
+            team_domains::disable(ctx, a).await
         }
         Command::Db(DbCommand::Migrate) => migrate(ctx).await,
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,

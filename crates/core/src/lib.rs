@@ -15,6 +15,7 @@
 //! | [`budget`] | the budget of password and code checks the adapter keeps |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access; operators' actions (`teams::admin`) |
+//! | [`domains`] | a team's verified company domains: the DNS TXT record, verifying, the daily re-check |
 //! | [`sweep`] | deletes expired rows (device and authorization codes, old links, ended sessions' tokens) |
 //! | [`usage`] | entitlements, the desktop app's calls, the Free Trial's meter, operators' grants |
 //! | [`clock`] | "now", manual in tests |
@@ -27,6 +28,7 @@ pub mod accounts;
 pub mod billing;
 pub mod budget;
 pub mod clock;
+pub mod domains;
 pub mod files;
 pub mod mail;
 pub mod mfa;

@@ -5,6 +5,9 @@
 //! with `closewise db sweep`. One `sweep(now)` does everything, each table by its store method.
 //! After each sweep, `run` also sends the weekly idle-seats mails when given them.
 //!
+//! The running sweeper also re-checks verified domains daily when given the domains service
+//! ([`Sweeper::with_domains`]): each due domain once a day, whichever replica looks first.
+//!
 //! Several replicas may sweep at once on PostgreSQL: the whole sweep holds one advisory lock, so
 //! they take turns (the second finds nothing left), and every delete is idempotent anyway.
 
@@ -15,6 +18,7 @@ use time::OffsetDateTime;
 use tokio::sync::watch;
 
 use crate::clock::Clock;
+use crate::domains::{Domains, RecheckReport};
 use crate::store::Store;
 use crate::teams::idle_mail::IdleSeatMails;
 
@@ -52,6 +56,7 @@ pub struct Sweeper {
     clock: Clock,
     /// The weekly idle-seats mail, sent after each sweep when set.
     idle_seat_mails: Option<IdleSeatMails>,
+    domains: Option<Domains>,
 }
 
 impl Sweeper {
@@ -60,6 +65,7 @@ impl Sweeper {
             store,
             clock,
             idle_seat_mails: None,
+            domains: None,
         }
     }
 
@@ -67,6 +73,26 @@ impl Sweeper {
     pub fn with_idle_seat_mails(mut self, mails: IdleSeatMails) -> Self {
         self.idle_seat_mails = Some(mails);
         self
+    }
+
+    /// Re-checks the verified domains due (a day after their last check) at every run too.
+    pub fn with_domains(mut self, domains: Domains) -> Self {
+        self.domains = Some(domains);
+        self
+    }
+
+    /// The daily re-check of verified domains as of `now` (nothing without the domains service),
+    /// under the sweep's lock so that replicas take turns.
+    pub async fn recheck_domains(&self, now: OffsetDateTime) -> Result<RecheckReport, sqlx::Error> {
+        let Some(domains) = &self.domains else {
+            return Ok(RecheckReport::default());
+        };
+        let _turn = self.store.advisory_lock(SWEEP_LOCK_KEY).await?;
+        let report = domains.recheck(now).await?;
+        if report.checked > 0 {
+            tracing::info!(?report, "re-checked verified domains");
+        }
+        Ok(report)
     }
 
     /// Deletes what has stopped working as of `now`.
@@ -112,6 +138,9 @@ impl Sweeper {
                 if let Err(e) = mails.send_due().await {
                     tracing::warn!(error = %e, "idle-seats mails failed; the next tick tries again");
                 }
+            }
+            if let Err(e) = self.recheck_domains(self.clock.now()).await {
+                tracing::warn!(error = %e, "domain re-check failed; the next tick tries again");
             }
         }
     }

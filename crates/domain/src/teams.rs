@@ -72,11 +72,13 @@ pub enum Action {
     RequireMfa,
     /// Read or change the team's policy (consent notice, apps, hints, retention).
     SetPolicy,
+    /// Add, verify and remove the team's company domains (`domains`); seeing them too.
+    ManageDomains,
     Leave,
 }
 
 impl Action {
-    pub const ALL: [Action; 17] = [
+    pub const ALL: [Action; 18] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -93,6 +95,7 @@ impl Action {
         Action::ConfigureDomainJoin,
         Action::RequireMfa,
         Action::SetPolicy,
+        Action::ManageDomains,
         Action::Leave,
     ];
 
@@ -119,7 +122,7 @@ pub fn may(role: Role, action: Action) -> bool {
         Leave => role != Role::Owner,
         Invite | ResendInvite | RevokeInvite | ApproveJoin | SetPolicy => role >= Role::Admin,
         StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
-        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa => {
+        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa | ManageDomains => {
             role == Role::Owner
         }
     }
@@ -254,6 +257,7 @@ pub fn team_name(input: &str) -> Result<String, &'static str> {
 }
 
 mod domain_join;
+pub mod domains;
 pub use domain_join::{
     domain_join_offer, is_public_mail_domain, mail_domain, may_enable_domain_join, may_request_join,
 };
@@ -280,6 +284,7 @@ mod tests {
             TransferOwnership,
             Delete,
             ConfigureDomainJoin,
+            ManageDomains,
         ];
         let admins = [Invite, ResendInvite, RevokeInvite, ApproveJoin, SetPolicy];
         for a in owner_only {

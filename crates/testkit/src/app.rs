@@ -26,6 +26,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub state: AppState,
     pub database_url: String,
+    /// The local DNS server the API looks domains up at (`DNS_RESOLVER`): set TXT records here.
+    pub dns: std::sync::Arc<crate::dns::TxtServer>,
     _dir: TempDir,
 }
 
@@ -68,6 +70,9 @@ pub async fn spawn_app_with_hasher(
         Backend::Postgres => crate::fresh_postgres_database("").await,
     };
     let mut settings = test_settings(&dir.0, database_url.clone());
+    // Nothing leaves the machine: domains are looked up at a local server the test controls.
+    let dns = std::sync::Arc::new(crate::dns::TxtServer::start().await);
+    settings.dns_resolver = Some(dns.addr);
     configure(&mut settings);
     let start = time::OffsetDateTime::now_utc()
         .replace_nanosecond(0)
@@ -91,6 +96,7 @@ pub async fn spawn_app_with_hasher(
             .unwrap(),
         state,
         database_url,
+        dns,
         _dir: dir,
     }
 }
@@ -122,6 +128,7 @@ pub async fn spawn_replica(of: &TestApp, configure: impl FnOnce(&mut Settings)) 
             .unwrap(),
         state,
         database_url: of.database_url.clone(),
+        dns: of.dns.clone(),
         _dir: dir,
     }
 }

@@ -8,6 +8,8 @@
 #[cfg(feature = "app")]
 pub mod app;
 #[cfg(feature = "core")]
+pub mod dns;
+#[cfg(feature = "core")]
 pub mod services;
 
 use std::path::PathBuf;

@@ -7,6 +7,7 @@ import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { db, DEFAULT_POLICY } from "./db";
 import { exchanges, refuse, routes, toHandler } from "./handlers";
+import { domainsOf, publishedRecords } from "./handlers/teamDomains";
 import { exerciseMfaHandlers } from "./mfaContract";
 import { contractCheck, operation } from "./openapi";
 import { server } from "./server";
@@ -169,6 +170,17 @@ async function exerciseDomainJoinHandlers(pw: string) {
   await call("GET", "/api/team/policy", undefined, owner);
   await call("GET", "/api/team/policy", undefined, member);
   await call("PUT", "/api/team/policy", { ...DEFAULT_POLICY, allowed_apps: ["meet"] }, owner);
+  // Verified domains: the owner's alone.
+  await call("GET", "/api/team/domains", undefined, member);
+  await call("POST", "/api/team/domains", { domain: "join.example" }, owner);
+  const added = domainsOf(team)[0]!;
+  await call("POST", `/api/team/domains/${added.id}/verify`, undefined, owner);
+  publishedRecords.add(added.txt_value);
+  await call("POST", `/api/team/domains/${added.id}/verify`, undefined, owner);
+  await call("GET", "/api/team/domains", undefined, owner);
+  await call("DELETE", `/api/team/domains/${added.id}`, undefined, member);
+  await call("DELETE", `/api/team/domains/${added.id}`, undefined, owner);
+  await call("DELETE", `/api/team/domains/${added.id}`, undefined, owner);
 }
 
 /** Drives every handler through its success and error answers. */

@@ -12,6 +12,7 @@ import { mfaRoutes } from "./handlers/mfa";
 import { ssoRoutes } from "./handlers/sso";
 import { teamRoutes } from "./handlers/team";
 import { teamInviteRoutes } from "./handlers/teamInvites";
+import { teamDomainRoutes } from "./handlers/teamDomains";
 import { teamJoinRoutes } from "./handlers/teamJoin";
 import { teamUsageRoutes } from "./handlers/teamUsage";
 
@@ -28,6 +29,7 @@ export const routes: MockRoute[] = [
   ...teamJoinRoutes,
   ...ssoRoutes,
   ...teamUsageRoutes,
+  ...teamDomainRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

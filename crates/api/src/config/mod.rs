@@ -63,6 +63,9 @@ pub struct Settings {
     pub device_requests_max_pending: u32,
     /// The download chooser's release (`DOWNLOAD_BASE_URL`, `DESKTOP_VERSION`).
     pub downloads: DownloadSettings,
+    /// The DNS server that verified domains' TXT records are looked up at (`DNS_RESOLVER`,
+    /// `host:port`); None: the system's resolver.
+    pub dns_resolver: Option<SocketAddr>,
 }
 
 #[derive(Clone, Debug)]
@@ -169,6 +172,7 @@ impl Settings {
             sweep_interval: Duration::from_secs(num(&get, "SWEEP_INTERVAL_SECS", SWEEP_SECS)?),
             device_requests_max_pending: num(&get, "DEVICE_REQUESTS_MAX_PENDING", MAX_PENDING)?,
             downloads,
+            dns_resolver: dns_resolver(&get)?,
         };
         settings.check()?;
         Ok(settings)
@@ -266,6 +270,25 @@ fn trusted_proxies(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Vec<
     crate::net::parse_cidr_list(&get("TRUSTED_PROXIES").unwrap_or_default()).map_err(|e| {
         anyhow::anyhow!(
             "TRUSTED_PROXIES must list CIDRs separated by commas, e.g. 10.0.0.0/8,fd00::/8: {e}"
+        )
+    })
+}
+
+/// `DNS_RESOLVER`: `ip:port`, or `host:port` resolved once at start.
+fn dns_resolver(get: &impl Fn(&str) -> Option<String>) -> anyhow::Result<Option<SocketAddr>> {
+    let Some(raw) = get("DNS_RESOLVER") else {
+        return Ok(None);
+    };
+    let raw = raw.trim();
+    if let Ok(addr) = raw.parse::<SocketAddr>() {
+        return Ok(Some(addr));
+    }
+    let found = std::net::ToSocketAddrs::to_socket_addrs(raw)
+        .ok()
+        .and_then(|mut a| a.next());
+    found.map(Some).ok_or_else(|| {
+        anyhow::anyhow!(
+            "DNS_RESOLVER must be host:port of a DNS server, e.g. 10.0.0.2:53, not {raw:?}"
         )
     })
 }

@@ -232,3 +232,14 @@ fn production_needs_a_real_https_release_address() {
         "{err}"
     );
 }
+
+#[test]
+fn the_dns_resolver_defaults_to_the_systems_and_is_host_and_port() {
+    assert_eq!(settings(&[]).unwrap().dns_resolver, None);
+    let s = settings(&[("DNS_RESOLVER", "127.0.0.1:5353")]).unwrap();
+    assert_eq!(s.dns_resolver, Some("127.0.0.1:5353".parse().unwrap()));
+    let s = settings(&[("DNS_RESOLVER", "localhost:53")]).unwrap();
+    assert_eq!(s.dns_resolver.map(|a| a.port()), Some(53));
+    let err = settings(&[("DNS_RESOLVER", "not a server")]).unwrap_err();
+    assert!(err.to_string().contains("DNS_RESOLVER"), "{err}");
+}

@@ -7,6 +7,7 @@
 
 mod activity;
 pub mod billing;
+mod domains;
 mod export;
 mod invites;
 mod join;
@@ -61,6 +62,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(activity::audit))
         .routes(routes!(activity::audit_csv))
         .routes(routes!(activity::audit_jsonl))
+        .routes(routes!(domains::list_domains, domains::add_domain))
+        .routes(routes!(domains::verify_domain))
+        .routes(routes!(domains::remove_domain))
 }
 
 /// A role in a team.

@@ -18,3 +18,28 @@ pub async fn record_seats(app: &TestApp, owner: uuid::Uuid, seats: u32) {
         closewise_core::store::teams::seats::SeatOutcome::Done(true)
     );
 }
+
+/// Makes `domain` a verified domain of the team `owner` is in, straight in the store (the suites
+/// of what a verified domain allows; `team::domains` verifies through the API and DNS).
+pub async fn verified_domain(app: &TestApp, owner: uuid::Uuid, domain: &str) {
+    use closewise_core::store::teams::domains::NewTeamDomain;
+    let store = &app.state.store;
+    let (team_id, _) = store.membership_of(owner).await.unwrap().expect("a team");
+    let (id, now) = (uuid::Uuid::now_v7(), app.state.clock.now());
+    let new = NewTeamDomain {
+        id,
+        team_id,
+        domain,
+        txt_token: "test",
+        created_by: Some(owner),
+        now,
+    };
+    assert!(
+        store.insert_team_domain(&new).await.unwrap(),
+        "{domain} new"
+    );
+    assert!(
+        store.mark_team_domain_verified(id, now).await.unwrap(),
+        "{domain} verified"
+    );
+}

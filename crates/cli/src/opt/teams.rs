@@ -30,6 +30,9 @@ pub enum TeamsCommand {
     /// The team's single sign-on (OpenID Connect).
     #[command(subcommand)]
     Sso(TeamSsoCommand),
+    /// The team's company domains, verified by their DNS TXT record.
+    #[command(subcommand)]
+    Domains(TeamDomainsCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -49,6 +52,31 @@ pub enum TeamSsoCommand {
 pub struct TeamSsoDisable {
     /// The team's id, or its name (when no other team has it).
     pub team: String,
+    #[command(flatten)]
+    pub reason: TeamReason,
+    #[command(flatten)]
+    pub confirm: Confirm,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TeamDomainsCommand {
+    /// The team's domains: status, the TXT record, when it was verified and last seen.
+    ///
+    /// Example: closewise teams domains show "Northwind Sales" --json
+    Show(TeamShow),
+    /// Un-verifies one of the team's verified domains: pending again, domain join at it ends, and
+    /// the owner verifies it again only by its record.
+    ///
+    /// Example: closewise teams domains disable "Northwind Sales" northwind.example --reason "ticket #7: disputed" --yes
+    Disable(TeamDomainDisable),
+}
+
+#[derive(Args, Debug)]
+pub struct TeamDomainDisable {
+    /// The team's id, or its name (when no other team has it).
+    pub team: String,
+    /// The domain, e.g. northwind.example.
+    pub domain: String,
     #[command(flatten)]
     pub reason: TeamReason,
     #[command(flatten)]

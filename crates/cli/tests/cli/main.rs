@@ -11,5 +11,6 @@ mod mfa;
 mod safety;
 mod seed_and_stats;
 mod sweep;
+mod team_domains;
 mod teams;
 mod usage;

@@ -1,6 +1,6 @@
-//! Domain join: the owner turns it on for the company's mail domain (their own verified address's,
-//! never a public mail domain); verified users at that domain in no team ask to join; an admin
-//! approves (a free seat needed) or denies. The rules are `closewise_domain::teams`'s.
+//! Domain join: the owner turns it on for one of the team's verified domains (verified by its DNS
+//! TXT record, docs/teams.md; never a public mail domain); verified users at that domain in no
+//! team ask to join; an admin approves (a free seat needed) or denies. The rules are `closewise_domain::teams`'s.
 
 use closewise_domain::teams::{
     domain_join_offer, is_public_mail_domain, mail_domain, may, may_enable_domain_join,
@@ -34,13 +34,26 @@ impl Teams {
         let Some(user) = self.store.user_by_id(user_id).await? else {
             return Ok(None);
         };
-        Ok(domain_join_offer(
-            &user.email,
-            user.email_confirmed_at.is_some(),
-        ))
+        let Some((team_id, _)) = self.store.membership_of(user_id).await? else {
+            return Ok(None);
+        };
+        let verified = self.verified_domains(team_id).await?;
+        Ok(domain_join_offer(&user.email, &verified))
     }
 
-    /// Turns domain join on for `domain` (the owner's own verified company domain) or off (None).
+    /// The team's verified domains, by name.
+    pub(super) async fn verified_domains(&self, team_id: Uuid) -> Result<Vec<String>, TeamsError> {
+        Ok(self
+            .store
+            .team_domains(team_id)
+            .await?
+            .into_iter()
+            .filter(|d| d.status == "verified")
+            .map(|d| d.domain)
+            .collect())
+    }
+
+    /// Turns domain join on for `domain` (one of the team's verified domains) or off (None).
     pub async fn set_join_domain(
         &self,
         user_id: Uuid,
@@ -50,13 +63,7 @@ impl Teams {
         let domain = match domain.map(|d| d.trim().trim_end_matches('.').to_ascii_lowercase()) {
             None => None,
             Some(d) => {
-                let owner = self
-                    .store
-                    .user_by_id(user_id)
-                    .await?
-                    .ok_or(TeamsError::TeamNotFound)?;
-                let verified = owner.email_confirmed_at.is_some();
-                if !may_enable_domain_join(&owner.email, verified, &d) {
+                if !may_enable_domain_join(&d, &self.verified_domains(team_id).await?) {
                     return Err(TeamsError::DomainNotAllowed);
                 }
                 Some(d)

@@ -69,8 +69,8 @@ pub enum TeamsError {
     InvalidRole,
     #[error("Ownership goes to another member of the team.")]
     InvalidTransfer,
-    /// Domain join needs the owner's verified address at that domain, not a public mail domain.
-    #[error("Domain join works only for your own verified company domain.")]
+    /// Domain join needs one of the team's verified domains (never a public mail domain).
+    #[error("Domain join works only for one of your team's verified domains. Add and verify it under Security first.")]
     DomainNotAllowed,
     /// A policy field is wrong; the message names it (`retention_days: must be 0, 7, 30 or 90.`).
     #[error("{0}")]

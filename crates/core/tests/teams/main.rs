@@ -17,7 +17,9 @@ use closewise_testkit::{fresh_postgres_database, TempDir};
 use sqlx::{PgPool, SqlitePool};
 use uuid::Uuid;
 
+mod domains;
 mod invites;
+use domains::*;
 use invites::*;
 
 enum Db {
@@ -204,7 +206,8 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                 | Action::Delete
                 | Action::ApproveJoin
                 | Action::ConfigureDomainJoin
-                | Action::RequireMfa => continue,
+                | Action::RequireMfa
+                | Action::ManageDomains => continue,
             };
             match (may(role, action), result) {
                 (true, Ok(())) => {}
@@ -470,4 +473,6 @@ both!(
     an_invite_is_single_use_and_for_its_address_only,
     an_expired_invite_holds_no_seat_and_cannot_be_accepted,
     paid_access_and_seats_follow_membership_and_accounts,
+    domains_are_verified_by_their_record_and_by_one_team,
+    the_daily_recheck_unverifies_a_record_gone_for_a_week,
 );

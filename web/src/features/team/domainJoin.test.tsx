@@ -19,7 +19,7 @@ function seedNorthwind({ seats = 4, joinDomain }: { seats?: number; joinDomain?:
     owner: OWNER,
     seats,
     joinDomain,
-    // The server offers the owner's verified company domain.
+    // The server offers the team's verified domain.
     answers: { owner: { domain_join_offer: "northwind.example" } },
     members: [
       { email: ADMIN, role: "admin" },
@@ -69,7 +69,7 @@ describe("/team domain join (owner)", () => {
     db.seedTeam({ owner: "ana@orange.fr", seats: 2 });
     renderApp("/team", { signedInAs: "ana@orange.fr" });
     const section = await screen.findByRole("region", { name: "Domain join" });
-    expect(within(section).getByText(/Domain join needs a verified address at your company's own domain/)).toBeInTheDocument();
+    expect(within(section).getByText(/Domain join needs a verified domain of your team/)).toBeInTheDocument();
     expect(within(section).queryByRole("textbox")).not.toBeInTheDocument();
     expect(within(section).queryByRole("button")).not.toBeInTheDocument();
   });
@@ -82,7 +82,7 @@ describe("/team domain join (owner)", () => {
     );
     renderApp("/team", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Domain join" });
-    expect(await within(section).findByText(/Domain join needs a verified address/)).toBeInTheDocument();
+    expect(await within(section).findByText(/Domain join needs a verified domain of your team/)).toBeInTheDocument();
     expect(within(section).queryByLabelText("Company domain")).not.toBeInTheDocument();
   });
 

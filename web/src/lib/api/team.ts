@@ -11,6 +11,7 @@ import type {
   Team,
   TeamPolicy,
   TeamPolicyAnswer,
+  TeamDomain,
 } from "./types";
 
 type TeamBody = { team: Team };
@@ -139,4 +140,21 @@ export function getTeamPolicy() {
 /** `PUT /api/team/policy`: the whole policy; a wrong field is `400 invalid_policy` naming it. */
 export function putTeamPolicy(policy: TeamPolicy) {
   return apiRequest<TeamPolicyAnswer>("/api/team/policy", { method: "PUT", body: policy, auth: true });
+}
+
+/** The team's verified company domains (the owner's; docs/api.md "Verified domains"). */
+export function listDomains() {
+  return apiRequest<{ domains: TeamDomain[] }>("/api/team/domains", { auth: true });
+}
+
+export function addDomain(domain: string) {
+  return apiRequest<TeamDomain>("/api/team/domains", { method: "POST", body: { domain }, auth: true });
+}
+
+export function verifyDomain(id: string) {
+  return apiRequest<TeamDomain>(`/api/team/domains/${encodeURIComponent(id)}/verify`, { method: "POST", auth: true });
+}
+
+export function removeDomain(id: string) {
+  return apiRequest<void>(`/api/team/domains/${encodeURIComponent(id)}`, { method: "DELETE", auth: true });
 }

@@ -65,6 +65,7 @@ export type TeamInvite = Schemas["TeamInvite"];
 export type TeamPermissions = Schemas["TeamPermissions"];
 /** `invite_roles` never holds `owner` (the domain's `invite_roles`). */
 export type Team = Narrow<Narrow<Schemas["Team"], "subscription", TeamSubscription | null>, "invite_roles", InviteRole[]>;
+export type TeamDomain = Schemas["TeamDomain"];
 export type InviteLookup = Schemas["InviteLookupAnswer"];
 export type JoinableTeam = Schemas["JoinableTeam"];
 export type JoinRequest = Schemas["JoinRequest"];

@@ -4,6 +4,7 @@
 
 mod decisions;
 mod domain_join;
+mod domains;
 mod invites;
 mod manage;
 mod roles;

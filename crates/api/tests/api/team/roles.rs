@@ -17,6 +17,9 @@ both!(
         for (i, name) in ["owner", "admin", "member"].into_iter().enumerate() {
             let crew = crew(&app, &format!("c{i}")).await;
             let r = role(name);
+            if i == 0 {
+                verified_domain(&app, crew.owner.id, "northwind.example").await;
+            }
             let caller = crew.by(name, false).clone();
             // An invite of the owner's for the resend and revoke checks.
             let pending = format!("c{i}-pending@northwind.example");

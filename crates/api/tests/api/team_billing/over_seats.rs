@@ -123,6 +123,7 @@ each_backend!(
                 "The team has fewer seats than members (2 missing). Add seats or remove members before anyone else joins."
             );
         }
+        crate::helpers::verified_domain(&b.app, owner.id, "northwind.example").await;
         let (status, v) = call(&b, reqwest::Method::PUT, "/api/team/domain-join", &owner.token, Some(json!({"domain": "northwind.example"}))).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         let asker = person(&b, "ask@northwind.example").await;

@@ -5,6 +5,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::store::audit::{bind_audit, NewAudit};
 use crate::store::{dispatch, is_unique_violation, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -131,5 +132,126 @@ impl Store {
         .bind(domain)
         .fetch_optional(p)
         .await)
+    }
+}
+
+/// Domain join at a domain that is no longer the team's verified one ends ($1 team, $2 domain,
+/// $3 now), and so do the requests still waiting (as turning it off does): run in this order.
+const END_JOIN_REQUESTS: &str = "DELETE FROM team_join_requests WHERE team_id = $1 \
+     AND decided_at IS NULL AND EXISTS (SELECT 1 FROM teams WHERE id = $1 AND join_domain = $2)";
+const END_JOIN: &str =
+    "UPDATE teams SET join_domain = NULL, updated_at = $3 WHERE id = $1 AND join_domain = $2";
+
+/// Ends domain join at `$row`'s domain in the transaction `$tx`.
+macro_rules! end_domain_join {
+    ($tx:ident, $row:expr, $now:expr) => {{
+        sqlx::query(END_JOIN_REQUESTS)
+            .bind($row.team_id)
+            .bind(&$row.domain)
+            .execute(&mut *$tx)
+            .await?;
+        sqlx::query(END_JOIN)
+            .bind($row.team_id)
+            .bind(&$row.domain)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await?;
+    }};
+}
+
+impl Store {
+    /// The verified domains (of every team) last checked at or before `before` (never checked
+    /// first), at most `limit`: those due for their daily re-check.
+    pub async fn team_domains_due(
+        &self,
+        before: OffsetDateTime,
+        limit: i64,
+    ) -> Result<Vec<TeamDomainRow>, sqlx::Error> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM team_domains WHERE status = 'verified' \
+             AND (last_checked_at IS NULL OR last_checked_at <= $1) \
+             ORDER BY last_checked_at IS NOT NULL, last_checked_at, id LIMIT $2"
+        );
+        dispatch!(self, |p| sqlx::query_as::<_, TeamDomainRow>(&sql)
+            .bind(before)
+            .bind(limit)
+            .fetch_all(p)
+            .await)
+    }
+
+    /// Records a re-check at `now` that found the record (`seen`) or not.
+    pub async fn note_team_domain_checked(
+        &self,
+        id: Uuid,
+        seen: bool,
+        now: OffsetDateTime,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| sqlx::query(
+            "UPDATE team_domains SET last_checked_at = $2, \
+             last_seen_at = CASE WHEN $3 THEN $2 ELSE last_seen_at END WHERE id = $1"
+        )
+        .bind(id)
+        .bind(now)
+        .bind(seen)
+        .execute(p)
+        .await
+        .map(|_| ()))
+    }
+
+    /// The domain is verified no more (its record gone for a week, or an operator's decision):
+    /// pending again, and the team's domain join at it ends with its waiting requests. Written
+    /// with `audit` in one transaction. False when it was not verified.
+    pub async fn unverify_team_domain(
+        &self,
+        row: &TeamDomainRow,
+        now: OffsetDateTime,
+        audit: &NewAudit,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let done = sqlx::query(
+                "UPDATE team_domains SET status = 'pending', verified_at = NULL, \
+                 last_checked_at = $2 WHERE id = $1 AND status = 'verified'",
+            )
+            .bind(row.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            if done {
+                end_domain_join!(tx, row, now);
+                bind_audit!(self, audit).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok(done)
+        })
+    }
+
+    /// Removes one of the team's domains with its audit row; domain join at it ends. The row
+    /// removed, None when there was none.
+    pub async fn remove_team_domain(
+        &self,
+        team_id: Uuid,
+        id: Uuid,
+        now: OffsetDateTime,
+        audit: &NewAudit,
+    ) -> Result<Option<TeamDomainRow>, sqlx::Error> {
+        let sql =
+            format!("DELETE FROM team_domains WHERE team_id = $1 AND id = $2 RETURNING {COLUMNS}");
+        dispatch!(self, |p| {
+            let mut tx = p.begin().await?;
+            let row = sqlx::query_as::<_, TeamDomainRow>(&sql)
+                .bind(team_id)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(row) = &row {
+                end_domain_join!(tx, row, now);
+                bind_audit!(self, audit).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok(row)
+        })
     }
 }

@@ -12,11 +12,11 @@ const HOW_IT_WORKS =
   "People who verify an address at that domain can ask to join; an admin approves each request, and each new member needs a free seat.";
 
 const NOTHING_TO_OFFER =
-  "Domain join needs a verified address at your company's own domain. Addresses at public mail providers (Gmail, Outlook, Orange and thousands more) cannot turn it on.";
+  "Domain join needs a verified domain of your team: add your company's domain under Security and verify it first. Public mail providers' domains (Gmail, Outlook, Orange and thousands more) cannot be verified.";
 
 /**
  * The owner's form: a company domain and Allow, or Turn off while it is on. The domain offered is
- * the server's `domain_join_offer` (it alone knows the public mail providers); none: why not.
+ * the server's `domain_join_offer` (one of the team's verified domains); none: why not.
  */
 function DomainJoinForm({ team }: { team: Team }) {
   const cache = useTeamCache();

@@ -8,6 +8,7 @@ import type { Team as TeamData } from "../../../lib/api/types";
 import { Activity } from "./Activity";
 import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
+import { Domains } from "./Domains";
 import { Invites } from "./Invites";
 import { JoinableTeams } from "./JoinableTeams";
 import { JoinRequests } from "./JoinRequests";
@@ -60,6 +61,7 @@ function TeamView({ team }: { team: TeamData }) {
       <Members team={team} />
       {team.may.approve_join && <JoinRequests team={team} />}
       {team.may.invite && <Invites team={team} />}
+      {team.role === "owner" && <Domains team={team} />}
       <DomainJoin team={team} />
       <MfaPolicy team={team} />
       <Policies team={team} />

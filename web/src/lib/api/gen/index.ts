@@ -22,6 +22,8 @@ import type * as teams10 from "./teams.10.gen";
 import type * as teams11 from "./teams.11.gen";
 import type * as teams12 from "./teams.12.gen";
 import type * as teams13 from "./teams.13.gen";
+import type * as teams14 from "./teams.14.gen";
+import type * as teams15 from "./teams.15.gen";
 import type * as teams2 from "./teams.2.gen";
 import type * as teams3 from "./teams.3.gen";
 import type * as teams4 from "./teams.4.gen";
@@ -62,6 +64,8 @@ export type paths = auth1.paths &
   teams11.paths &
   teams12.paths &
   teams13.paths &
+  teams14.paths &
+  teams15.paths &
   ops.paths;
 
 /** Every component schema of the API. */
@@ -88,13 +92,14 @@ export interface components {
     teams4.components["schemas"] &
     teams5.components["schemas"] &
     teams6.components["schemas"] &
-    teams7.components["schemas"] &
     teams8.components["schemas"] &
     teams9.components["schemas"] &
     teams10.components["schemas"] &
     teams11.components["schemas"] &
     teams12.components["schemas"] &
     teams13.components["schemas"] &
+    teams14.components["schemas"] &
+    teams15.components["schemas"] &
     ops.components["schemas"] &
     common.components["schemas"];
 }

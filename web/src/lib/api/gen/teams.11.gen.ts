@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/seats": {
+  "/api/team/members/{user_id}/role": {
     parameters: {
       query?: never;
       header?: never;
@@ -15,16 +15,18 @@ export interface paths {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The member's user id */
+          user_id: string;
+        };
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamSeatsBody"];
+          "application/json": components["schemas"]["TeamRoleBody"];
         };
       };
       responses: {
-        /** @description The seats changed at Stripe, prorated on the next invoice */
         200: {
           headers: {
             [name: string]: unknown;
@@ -33,7 +35,7 @@ export interface paths {
             "application/json": common["schemas"]["TeamAnswer"];
           };
         };
-        /** @description `invalid_seats`, `invalid_proration_date` */
+        /** @description `invalid_role` (only `admin` or `member`; ownership is transferred) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -42,6 +44,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -50,7 +53,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: billing is the owner's */
+        /** @description `forbidden_role` (`teams::may_set_role`: the owner) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -61,15 +64,6 @@ export interface paths {
         };
         /** @description `team_not_found` */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -95,15 +89,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `stripe_unavailable` */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
       };
     };
     post?: never;
@@ -113,35 +98,36 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/seats/preview": {
+  "/api/team/mfa-policy": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
+    get?: never;
+    put: {
       parameters: {
-        query: {
-          /** @description The new number of seats. */
-          seats: number;
-        };
+        query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["MfaPolicy"];
+        };
+      };
       responses: {
-        /** @description What the change would cost, from Stripe's invoice preview */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["SeatsPreviewAnswer"];
+            "application/json": components["schemas"]["MfaPolicy"];
           };
         };
-        /** @description `invalid_seats` */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -150,6 +136,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -158,7 +145,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: billing is the owner's */
+        /** @description `forbidden_role` (the owner decides) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -176,8 +163,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
           headers: {
             [name: string]: unknown;
           };
@@ -185,8 +172,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `stripe_unavailable` */
-        502: {
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -196,7 +183,6 @@ export interface paths {
         };
       };
     };
-    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -208,14 +194,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamSeatsBody: {
+    MfaPolicy: {
       /**
-       * Format: int64
-       * @description From the preview; default now.
+       * @description Every member must have a second factor: one without it cannot approve devices
+       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
        */
-      proration_date?: number | null;
-      /** Format: int64 */
-      seats: number;
+      required: boolean;
+    };
+    TeamRoleBody: {
+      /**
+       * @description The role to give (never `owner`: ownership is transferred).
+       * @enum {string}
+       */
+      role: "member" | "admin";
     };
   };
   responses: never;

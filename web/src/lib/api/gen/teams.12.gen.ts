@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/sso": {
+  "/api/team/policy": {
     parameters: {
       query?: never;
       header?: never;
@@ -24,7 +24,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TeamSso"];
+            "application/json": components["schemas"]["TeamPolicyAnswer"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -36,7 +36,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner's) */
+        /** @description `forbidden_role` (owner and admins) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -65,19 +65,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamSsoRequest"];
+          "application/json": common["schemas"]["TeamPolicy"];
         };
       };
       responses: {
+        /** @description Saved and audited (`team.policy`, before and after); apps get it at their next entitlement refresh */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TeamSso"];
+            "application/json": components["schemas"]["TeamPolicyAnswer"];
           };
         };
-        /** @description `invalid_issuer`, `client_id_required`, `client_secret_required` */
+        /** @description `invalid_policy`, the message naming the field (`consent_notice.regions.US-XX: ...`); `invalid_json` for a missing or unknown field */
         400: {
           headers: {
             [name: string]: unknown;
@@ -95,7 +96,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner's) */
+        /** @description `forbidden_role`: a member, or an admin changing `require_mfa` (the owner's) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -113,7 +114,100 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `domain_not_verified`: verify a domain first */
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/reclaim": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["TeamReclaimBody"];
+        };
+      };
+      responses: {
+        /** @description Priced (`dry_run`), or done: the members removed and the seats lowered at Stripe, prorated on the next invoice */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamReclaimAnswer"];
+          };
+        };
+        /** @description `not_a_member`, `invalid_seats` (more seats than the team has, or out of range), `invalid_proration_date` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role`: whoever may change seats (the owner); nobody removes the owner */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_team_subscription`, `seats_in_use`, `team_changed` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -140,8 +234,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `sso_discovery_failed`: the issuer's discovery document could not be read or is wrong */
-        422: {
+        /** @description `stripe_unavailable` */
+        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -151,52 +245,7 @@ export interface paths {
         };
       };
     };
-    post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Removed: members sign in with their passwords again */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner's) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found`, `sso_not_configured` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -206,32 +255,72 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description The team's SSO connection, without its secret. */
-    TeamSso: {
-      client_id?: string | null;
-      /** @description Whether the team has a connection. */
-      configured: boolean;
-      /** @description The verified domains whose addresses sign in by SSO. */
-      domains: string[];
-      issuer?: string | null;
-      /** @description The redirect URI to register at the provider. */
-      redirect_uri: string;
+    /**
+     * @description How many of the team's active devices (desktop sessions seen in the last 30 days) reported the
+     *     current `policy_version` in their last heartbeat: "9 of 11 devices on the current policy; 2
+     *     last seen 3 days ago".
+     */
+    PolicyAdoption: {
       /**
-       * @description Password sign-in, reset and sign-up of the team's domains answer `403 sso_required` (the
-       *     owner keeps the password).
+       * Format: int32
+       * @description `devices - current`.
        */
-      required: boolean;
-      /** Format: date-time */
-      updated_at?: string | null;
+      behind: number;
+      /**
+       * Format: date-time
+       * @description When the most recently seen of the others was last seen; null when none is behind.
+       */
+      behind_last_seen_at?: string | null;
+      /** Format: int32 */
+      current: number;
+      /** Format: int32 */
+      devices: number;
     };
-    /** @description `{issuer, client_id, client_secret?, required}`. */
-    TeamSsoRequest: {
-      client_id: string;
-      /** @description Required the first time; left out (or empty) keeps the stored one. */
-      client_secret?: string | null;
-      /** @description The provider's issuer URL (https); its discovery document is read on save. */
-      issuer: string;
-      required?: boolean;
+    /** @description `GET`/`PUT /api/team/policy`'s answer. */
+    TeamPolicyAnswer: {
+      adoption: components["schemas"]["PolicyAdoption"];
+      /** @description The caller may change `require_mfa` (the owner). */
+      may_change_require_mfa: boolean;
+      policy: common["schemas"]["TeamPolicy"];
+      /** @description SHA-256 (hex) of the policy's canonical JSON: what the entitlement token carries. */
+      policy_version: string;
+      /**
+       * Format: date-time
+       * @description Null while the team has the default policy.
+       */
+      updated_at?: string | null;
+      /** @description The address of whoever saved it last. */
+      updated_by?: string | null;
+    };
+    TeamReclaimAnswer: {
+      dry_run: boolean;
+      preview?: null | common["schemas"]["SeatsPreviewAnswer"];
+      /** @description The members removed (to be removed, on a dry run). */
+      removed: components["schemas"]["TeamReclaimedMember"][];
+      /** Format: int32 */
+      seats: number;
+      team?: null | common["schemas"]["Team"];
+    };
+    TeamReclaimBody: {
+      /** @description Only price it: nothing changes, and `preview` says what the seat change costs. */
+      dry_run?: boolean;
+      /**
+       * Format: int64
+       * @description From the dry run's `preview`: charged what was shown. Default now.
+       */
+      proration_date?: number | null;
+      /**
+       * Format: int64
+       * @description The seats after the reclaim: at most those the team has, at least those still used.
+       */
+      seats: number;
+      /** @description The members to remove (not the owner); may be empty to only lower free seats. */
+      user_ids: string[];
+    };
+    TeamReclaimedMember: {
+      email: string;
+      /** Format: uuid */
+      user_id: string;
     };
   };
   responses: never;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/transfer": {
+  "/api/team/seats": {
     parameters: {
       query?: never;
       header?: never;
@@ -11,8 +11,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put?: never;
-    post: {
+    put: {
       parameters: {
         query?: never;
         header?: never;
@@ -21,11 +20,11 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TransferBody"];
+          "application/json": components["schemas"]["TeamSeatsBody"];
         };
       };
       responses: {
-        /** @description The target is the owner, the caller an admin */
+        /** @description The seats changed at Stripe, prorated on the next invoice */
         200: {
           headers: {
             [name: string]: unknown;
@@ -34,7 +33,7 @@ export interface paths {
             "application/json": common["schemas"]["TeamAnswer"];
           };
         };
-        /** @description `invalid_transfer` (to oneself) */
+        /** @description `invalid_seats`, `invalid_proration_date` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -43,7 +42,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -52,7 +50,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner transfers); `reauthentication_required`: the password was not entered on this session in the last 15 minutes */
+        /** @description `forbidden_role`: billing is the owner's */
         403: {
           headers: {
             [name: string]: unknown;
@@ -61,8 +59,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: the target is not a member) */
+        /** @description `team_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_team_subscription`, `seats_in_use` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -88,70 +95,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/usage": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: {
-          /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
-          month?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Every member's calls and minutes this month and last (from the call meter), last activity, devices and second factor; totals; idle members and what reclaiming them would save */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TeamUsageAnswer"];
-          };
-        };
-        /** @description `invalid_month` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: the owner's and admins' */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
+        /** @description `stripe_unavailable` */
+        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -161,7 +106,6 @@ export interface paths {
         };
       };
     };
-    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -169,7 +113,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/usage.csv": {
+  "/api/team/seats/preview": {
     parameters: {
       query?: never;
       header?: never;
@@ -178,9 +122,9 @@ export interface paths {
     };
     get: {
       parameters: {
-        query?: {
-          /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
-          month?: string;
+        query: {
+          /** @description The new number of seats. */
+          seats: number;
         };
         header?: never;
         path?: never;
@@ -188,16 +132,16 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description The usage report as CSV: a header row, then one row per member (columns as the JSON's) */
+        /** @description What the change would cost, from Stripe's invoice preview */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "text/csv": string;
+            "application/json": common["schemas"]["SeatsPreviewAnswer"];
           };
         };
-        /** @description `invalid_month` */
+        /** @description `invalid_seats` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -214,7 +158,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: the owner's and admins' */
+        /** @description `forbidden_role`: billing is the owner's */
         403: {
           headers: {
             [name: string]: unknown;
@@ -225,6 +169,24 @@ export interface paths {
         };
         /** @description `team_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_team_subscription`, `seats_in_use` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `stripe_unavailable` */
+        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -246,105 +208,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamMemberUsage: {
-      /** Format: int64 */
-      calls_last_month: number;
-      /** Format: int64 */
-      calls_this_month: number;
+    TeamSeatsBody: {
       /**
        * Format: int64
-       * @description Desktop apps signed in.
+       * @description From the preview; default now.
        */
-      devices: number;
-      email: string;
-      /** @description No call in the last 30 days (as of now, whatever month is shown). */
-      idle: boolean;
-      /** Format: date-time */
-      joined_at: string;
-      /**
-       * Format: date-time
-       * @description The newest of their last call and their last use of the site or the app; null: never.
-       */
-      last_active_at?: string | null;
-      /**
-       * Format: date-time
-       * @description When their newest call started; null: never.
-       */
-      last_call_at?: string | null;
+      proration_date?: number | null;
       /** Format: int64 */
-      minutes_last_month: number;
-      /**
-       * Format: int64
-       * @description Minutes of the month's ended calls, a started minute counting.
-       */
-      minutes_this_month: number;
-      role: common["schemas"]["TeamRole"];
-      /** @description An authenticator app or a passkey. */
-      second_factor: boolean;
-      /** Format: uuid */
-      user_id: string;
-    };
-    /** @description What reclaiming the idle members (the owner aside) would do. */
-    TeamReclaimOffer: {
-      currency: string;
-      /** Format: int32 */
-      idle_members: number;
-      /**
-       * Format: int64
-       * @description Cents a month.
-       */
-      monthly_saving: number;
-      /**
-       * Format: int32
-       * @description The seats after it: those still used, at least 1.
-       */
       seats: number;
-      /** Format: int32 */
-      seats_freed: number;
-    };
-    TeamUsageAnswer: {
-      /**
-       * Format: int64
-       * @description A member is idle after this many days without a call.
-       */
-      idle_days: number;
-      /** @description The caller may reclaim seats (the owner, with a subscription). */
-      may_reclaim: boolean;
-      members: components["schemas"]["TeamMemberUsage"][];
-      /** @description `YYYY-MM`. */
-      month: string;
-      previous_month: string;
-      reclaim: components["schemas"]["TeamReclaimOffer"];
-      seats: common["schemas"]["TeamSeats"];
-      totals: components["schemas"]["TeamUsageTotals"];
-    };
-    TeamUsageTotals: {
-      /** Format: int64 */
-      calls_last_month: number;
-      /** Format: int64 */
-      calls_this_month: number;
-      /** Format: int64 */
-      devices: number;
-      /** Format: int64 */
-      idle: number;
-      /** Format: int64 */
-      members: number;
-      /** Format: int64 */
-      minutes_last_month: number;
-      /** Format: int64 */
-      minutes_this_month: number;
-      /**
-       * Format: int64
-       * @description Members with a second factor.
-       */
-      second_factor: number;
-    };
-    TransferBody: {
-      /**
-       * Format: uuid
-       * @description The member who becomes the owner.
-       */
-      user_id: string;
     };
   };
   responses: never;

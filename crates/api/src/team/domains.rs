@@ -1,0 +1,166 @@
+//! The team's verified company domains (docs/api.md, "Verified domains"): the owner adds one and
+//! publishes the TXT record it answers, verifies it, lists and removes them. The service is
+//! `closewise_core::domains::Domains` (which audits each change with the owner as actor).
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use closewise_core::domains::{DomainView, DomainsError};
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::no_content;
+use crate::error::ApiResult;
+use crate::extract::{AppJson, AuthUser};
+use crate::state::AppState;
+
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TeamDomainBody)]
+pub struct DomainRequest {
+    /// The company's domain, e.g. `northwind.example` (no address, no scheme; any case; a
+    /// trailing dot ignored). Public mail providers' domains are refused.
+    pub domain: String,
+}
+
+/// Pending until its TXT record is seen; verified until it has been gone for 7 days.
+#[derive(Serialize, ToSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = TeamDomainStatus)]
+pub enum DomainStatus {
+    Pending,
+    Verified,
+}
+
+/// One of the team's domains and the DNS TXT record that verifies it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamDomain)]
+pub struct DomainBody {
+    pub id: Uuid,
+    /// Lower case, without the trailing dot.
+    pub domain: String,
+    /// Where to publish the TXT record: `_closewise-challenge.<domain>`.
+    pub txt_name: String,
+    /// The TXT record's value: `closewise-domain-verification=<random>`.
+    pub txt_value: String,
+    pub status: DomainStatus,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub verified_at: Option<OffsetDateTime>,
+    /// The last daily re-check's time (null before the first).
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub last_checked_at: Option<OffsetDateTime>,
+    /// When the record was last seen.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub last_seen_at: Option<OffsetDateTime>,
+}
+
+impl From<DomainView> for DomainBody {
+    fn from(d: DomainView) -> Self {
+        DomainBody {
+            id: d.id,
+            domain: d.domain,
+            txt_name: d.txt_name,
+            txt_value: d.txt_value,
+            status: if d.status == "verified" {
+                DomainStatus::Verified
+            } else {
+                DomainStatus::Pending
+            },
+            created_at: d.created_at,
+            verified_at: d.verified_at,
+            last_checked_at: d.last_checked_at,
+            last_seen_at: d.last_seen_at,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamDomainsAnswer)]
+pub struct DomainsResponse {
+    /// By name.
+    pub domains: Vec<DomainBody>,
+}
+
+/// An id in a path that is not a UUID names none of the team's domains.
+fn domain_id(raw: &str) -> ApiResult<Uuid> {
+    Uuid::parse_str(raw).map_err(|_| DomainsError::NotFound.into())
+}
+
+#[utoipa::path(get, path = "/api/team/domains", tag = "teams",
+    responses(
+        (status = 200, body = DomainsResponse),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn list_domains(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<AppJson<DomainsResponse>> {
+    let domains = state.domains.list(auth.user_id).await?;
+    Ok(AppJson(DomainsResponse {
+        domains: domains.into_iter().map(DomainBody::from).collect(),
+    }))
+}
+
+#[utoipa::path(post, path = "/api/team/domains", tag = "teams", request_body = DomainRequest,
+    responses(
+        (status = 201, body = DomainBody, description = "Added, pending: publish the TXT record `txt_name` with `txt_value`, then verify"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_domain`, `public_mail_domain`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`domain_exists` (the team has it), `domain_taken` (another team verified it)"),
+    ),
+    security(("bearer" = [])))]
+pub async fn add_domain(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    AppJson(body): AppJson<DomainRequest>,
+) -> ApiResult<(StatusCode, AppJson<DomainBody>)> {
+    let domain = state.domains.add(auth.user_id, &body.domain).await?;
+    Ok((StatusCode::CREATED, AppJson(domain.into())))
+}
+
+#[utoipa::path(post, path = "/api/team/domains/{id}/verify", operation_id = "verify_team_domain", tag = "teams",
+    params(("id" = Uuid, Path, description = "The domain's id")),
+    responses(
+        (status = 200, body = DomainBody, description = "Verified (`status` is `verified`)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`, `domain_not_found`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`domain_not_verified` (the record is not there yet, or the look-up failed), `domain_taken`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn verify_domain(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<AppJson<DomainBody>> {
+    let id = domain_id(&id)?;
+    Ok(AppJson(
+        state.domains.verify(auth.user_id, id).await?.into(),
+    ))
+}
+
+#[utoipa::path(delete, path = "/api/team/domains/{id}", operation_id = "remove_team_domain", tag = "teams",
+    params(("id" = Uuid, Path, description = "The domain's id")),
+    responses(
+        (status = 204, description = "Removed; domain join at it ends"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`, `domain_not_found`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn remove_domain(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let id = domain_id(&id)?;
+    state.domains.remove(auth.user_id, id).await?;
+    Ok(no_content())
+}
