@@ -131,6 +131,10 @@ pub struct Accounts {
     deletion: AccountDeletion,
     /// The second factor re-authentication asks for when the account has one.
     mfa: Mfa,
+    /// The signed-in caller's account, cached per user (`caching_reads`; none from the CLI).
+    users: Option<
+        std::sync::Arc<crate::sessions::read_cache::ReadCache<Option<crate::store::UserRow>>>,
+    >,
 }
 
 impl Accounts {
@@ -149,6 +153,16 @@ impl Accounts {
             hasher,
             mail,
             clock,
+            users: None,
         }
+    }
+
+    /// Answers `user` from a per-user cache emptied by the writes that change the account
+    /// (`crate::sessions::read_cache`): for the API, whose reads are the hot path.
+    pub fn caching_reads(mut self) -> Self {
+        self.users = Some(crate::sessions::read_cache::ReadCache::for_store(
+            &self.store,
+        ));
+        self
     }
 }

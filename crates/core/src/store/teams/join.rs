@@ -9,7 +9,7 @@ use closewise_domain::teams::{may_request_join, Role, Seats};
 
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
-use crate::store::{dispatch, is_unique_violation, Pool, Store};
+use crate::store::{dispatch, is_unique_violation, Pool, Revoked, Store};
 
 /// An undecided request, with the address of who asks.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -149,39 +149,37 @@ impl Store {
             "UPDATE team_join_requests SET decided_at = $3, decision = 'approved' \
              WHERE id = $1 AND team_id = $2 AND {UNDECIDED} RETURNING user_id"
         );
-        Ok(locked!(
-            self,
-            team_id,
-            AcceptOutcome::NoTeam,
-            |tx, total| {
-                let user: Option<Uuid> = sqlx::query_scalar(&decide)
-                    .bind(request_id)
-                    .bind(team_id)
-                    .bind(now)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                let Some(user_id) = user else {
-                    return Ok(AcceptOutcome::Spent);
-                };
-                // Still allowed: domain join on, for the asker's verified address (an account
-                // deleted meanwhile asks for nothing).
-                let asker: Option<(String, Option<OffsetDateTime>, Option<String>)> =
-                    sqlx::query_as(
-                        "SELECT u.email, u.email_confirmed_at, t.join_domain \
+        let outcome = locked!(self, team_id, AcceptOutcome::NoTeam, |tx, total| {
+            let user: Option<Uuid> = sqlx::query_scalar(&decide)
+                .bind(request_id)
+                .bind(team_id)
+                .bind(now)
+                .fetch_optional(&mut *tx)
+                .await?;
+            let Some(user_id) = user else {
+                return Ok(AcceptOutcome::Spent);
+            };
+            // Still allowed: domain join on, for the asker's verified address (an account
+            // deleted meanwhile asks for nothing).
+            let asker: Option<(String, Option<OffsetDateTime>, Option<String>)> = sqlx::query_as(
+                "SELECT u.email, u.email_confirmed_at, t.join_domain \
                          FROM users u, teams t WHERE u.id = $1 AND t.id = $2",
-                    )
-                    .bind(user_id)
-                    .bind(team_id)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                let allowed = asker.is_some_and(|(email, verified, domain)| {
-                    may_request_join(&email, verified.is_some(), domain.as_deref())
-                });
-                if !allowed {
-                    return Ok(AcceptOutcome::Spent);
-                }
-                join_team!(tx, team_id, total, now, user_id, Role::Member, None)
+            )
+            .bind(user_id)
+            .bind(team_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let allowed = asker.is_some_and(|(email, verified, domain)| {
+                may_request_join(&email, verified.is_some(), domain.as_deref())
+            });
+            if !allowed {
+                return Ok(AcceptOutcome::Spent);
             }
-        ))
+            join_team!(tx, team_id, total, now, user_id, Role::Member, None)
+        });
+        // The member who joined is not returned: every cached read goes.
+        let joined = outcome == AcceptOutcome::Joined;
+        self.announce_if(joined, Revoked::AllReads).await?;
+        Ok(outcome)
     }
 }

@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{count, InviteRow, NewInvite, TeamRow, OPEN};
-use crate::store::{dispatch, is_unique_violation, Pool, Store};
+use crate::store::{dispatch, is_unique_violation, Pool, Revoked, Store};
 
 /// The end of a change that needs seats.
 #[derive(Debug, PartialEq, Eq)]
@@ -243,32 +243,30 @@ impl Store {
         let spend = format!(
             "UPDATE team_invites SET accepted_at = $2 WHERE id = $1 AND token_hash = $3 AND {OPEN}"
         );
-        Ok(locked!(
-            self,
-            invite.team_id,
-            AcceptOutcome::NoTeam,
-            |tx, total| {
-                let spent = sqlx::query(&spend)
-                    .bind(invite.id)
-                    .bind(now)
-                    .bind(token_hash)
-                    .execute(&mut *tx)
-                    .await?;
-                if spent.rows_affected() != 1 {
-                    return Ok(AcceptOutcome::Spent);
-                }
-                let role = invite.role();
-                join_team!(
-                    tx,
-                    invite.team_id,
-                    total,
-                    now,
-                    user_id,
-                    role,
-                    Some(invite.id)
-                )
+        let outcome = locked!(self, invite.team_id, AcceptOutcome::NoTeam, |tx, total| {
+            let spent = sqlx::query(&spend)
+                .bind(invite.id)
+                .bind(now)
+                .bind(token_hash)
+                .execute(&mut *tx)
+                .await?;
+            if spent.rows_affected() != 1 {
+                return Ok(AcceptOutcome::Spent);
             }
-        ))
+            let role = invite.role();
+            join_team!(
+                tx,
+                invite.team_id,
+                total,
+                now,
+                user_id,
+                role,
+                Some(invite.id)
+            )
+        });
+        let joined = outcome == AcceptOutcome::Joined;
+        self.announce_if(joined, Revoked::Reads(user_id)).await?;
+        Ok(outcome)
     }
 
     /// Records the team's seats under its lock, never below the members and pending invites, for
