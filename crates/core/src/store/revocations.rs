@@ -5,8 +5,8 @@
 //! same methods, so an operator's sign-out reaches every replica too.
 //!
 //! The same announcements carry the writes that change what a user's cached reads return
-//! (`Revoked::Reads`, `Revoked::AllReads`: plan, subscription, account, team seat; the read
-//! caches of `crate::sessions`): a write announces them with `notify_revoked!` in its
+//! (`Revoked::Reads`, `Revoked::AllReads`: plan, subscription, account, team seat; the API's
+//! read caches): a write announces them with `notify_revoked!` in its
 //! transaction and `Store::revoked` after the commit, or `Store::announce` after a single
 //! statement.
 
