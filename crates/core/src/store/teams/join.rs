@@ -139,7 +139,7 @@ impl Store {
     /// the user must be in no team and a seat must be free. Nothing is written unless they join;
     /// `Spent`: no undecided request by that id in this team.
     #[tracing::instrument(skip_all, fields(%team_id))]
-    pub async fn approve_team_join(
+    async fn approve_team_join_unannounced(
         &self,
         team_id: Uuid,
         request_id: Uuid,
@@ -149,35 +149,53 @@ impl Store {
             "UPDATE team_join_requests SET decided_at = $3, decision = 'approved' \
              WHERE id = $1 AND team_id = $2 AND {UNDECIDED} RETURNING user_id"
         );
-        let outcome = locked!(self, team_id, AcceptOutcome::NoTeam, |tx, total| {
-            let user: Option<Uuid> = sqlx::query_scalar(&decide)
-                .bind(request_id)
-                .bind(team_id)
-                .bind(now)
-                .fetch_optional(&mut *tx)
-                .await?;
-            let Some(user_id) = user else {
-                return Ok(AcceptOutcome::Spent);
-            };
-            // Still allowed: domain join on, for the asker's verified address (an account
-            // deleted meanwhile asks for nothing).
-            let asker: Option<(String, Option<OffsetDateTime>, Option<String>)> = sqlx::query_as(
-                "SELECT u.email, u.email_confirmed_at, t.join_domain \
+        Ok(locked!(
+            self,
+            team_id,
+            AcceptOutcome::NoTeam,
+            |tx, total| {
+                let user: Option<Uuid> = sqlx::query_scalar(&decide)
+                    .bind(request_id)
+                    .bind(team_id)
+                    .bind(now)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                let Some(user_id) = user else {
+                    return Ok(AcceptOutcome::Spent);
+                };
+                // Still allowed: domain join on, for the asker's verified address (an account
+                // deleted meanwhile asks for nothing).
+                let asker: Option<(String, Option<OffsetDateTime>, Option<String>)> =
+                    sqlx::query_as(
+                        "SELECT u.email, u.email_confirmed_at, t.join_domain \
                          FROM users u, teams t WHERE u.id = $1 AND t.id = $2",
-            )
-            .bind(user_id)
-            .bind(team_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-            let allowed = asker.is_some_and(|(email, verified, domain)| {
-                may_request_join(&email, verified.is_some(), domain.as_deref())
-            });
-            if !allowed {
-                return Ok(AcceptOutcome::Spent);
+                    )
+                    .bind(user_id)
+                    .bind(team_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                let allowed = asker.is_some_and(|(email, verified, domain)| {
+                    may_request_join(&email, verified.is_some(), domain.as_deref())
+                });
+                if !allowed {
+                    return Ok(AcceptOutcome::Spent);
+                }
+                join_team!(tx, team_id, total, now, user_id, Role::Member, None)
             }
-            join_team!(tx, team_id, total, now, user_id, Role::Member, None)
-        });
-        // The member who joined is not returned: every cached read goes.
+        ))
+    }
+
+    /// `approve_team_join_unannounced`, then every cached read announced changed
+    /// (`Revoked::AllReads`: the member who joined is not returned) once they joined.
+    pub async fn approve_team_join(
+        &self,
+        team_id: Uuid,
+        request_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<AcceptOutcome, sqlx::Error> {
+        let outcome = self
+            .approve_team_join_unannounced(team_id, request_id, now)
+            .await?;
         let joined = outcome == AcceptOutcome::Joined;
         self.announce_if(joined, Revoked::AllReads).await?;
         Ok(outcome)

@@ -231,7 +231,7 @@ impl Store {
     /// invite is spent once, the user must be in no team, and a seat must be free for them
     /// (counting everyone else). Nothing is written unless they join.
     #[tracing::instrument(skip_all, fields(team_id = %invite.team_id))]
-    pub async fn accept_team_invite(
+    async fn accept_team_invite_unannounced(
         &self,
         invite: &InviteRow,
         token_hash: &str,
@@ -243,27 +243,46 @@ impl Store {
         let spend = format!(
             "UPDATE team_invites SET accepted_at = $2 WHERE id = $1 AND token_hash = $3 AND {OPEN}"
         );
-        let outcome = locked!(self, invite.team_id, AcceptOutcome::NoTeam, |tx, total| {
-            let spent = sqlx::query(&spend)
-                .bind(invite.id)
-                .bind(now)
-                .bind(token_hash)
-                .execute(&mut *tx)
-                .await?;
-            if spent.rows_affected() != 1 {
-                return Ok(AcceptOutcome::Spent);
+        Ok(locked!(
+            self,
+            invite.team_id,
+            AcceptOutcome::NoTeam,
+            |tx, total| {
+                let spent = sqlx::query(&spend)
+                    .bind(invite.id)
+                    .bind(now)
+                    .bind(token_hash)
+                    .execute(&mut *tx)
+                    .await?;
+                if spent.rows_affected() != 1 {
+                    return Ok(AcceptOutcome::Spent);
+                }
+                let role = invite.role();
+                join_team!(
+                    tx,
+                    invite.team_id,
+                    total,
+                    now,
+                    user_id,
+                    role,
+                    Some(invite.id)
+                )
             }
-            let role = invite.role();
-            join_team!(
-                tx,
-                invite.team_id,
-                total,
-                now,
-                user_id,
-                role,
-                Some(invite.id)
-            )
-        });
+        ))
+    }
+
+    /// `accept_team_invite_unannounced`, then the new member's reads announced changed
+    /// (`Revoked::Reads`) once they joined.
+    pub async fn accept_team_invite(
+        &self,
+        invite: &InviteRow,
+        token_hash: &str,
+        user_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<AcceptOutcome, sqlx::Error> {
+        let outcome = self
+            .accept_team_invite_unannounced(invite, token_hash, user_id, now)
+            .await?;
         let joined = outcome == AcceptOutcome::Joined;
         self.announce_if(joined, Revoked::Reads(user_id)).await?;
         Ok(outcome)
