@@ -235,7 +235,6 @@ impl Application {
         }
         if state.store.postgres_pool().is_some() {
             tokio::spawn(closewise_core::sessions::revocation_listener::listen(
-                state.auth_cache.clone(),
                 state.store.clone(),
                 shutdown.subscribe(),
             ));

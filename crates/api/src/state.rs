@@ -68,7 +68,8 @@ impl AppState {
         let mail = Composer::new(&settings.base_url);
         let billing = Billing::new(store.clone(), stripe, clock.clone())
             .with_base_url(&settings.base_url)
-            .with_webhook_secret(settings.stripe.webhook_secret.clone());
+            .with_webhook_secret(settings.stripe.webhook_secret.clone())
+            .caching_reads();
         let mfa = Mfa::new(store.clone(), clock.clone(), mfa_key.clone(), mail.clone());
         let passkeys = Passkeys::new(
             store.clone(),
@@ -85,7 +86,8 @@ impl AppState {
             clock.clone(),
             mfa.clone(),
         )
-        .with_passkeys(passkeys.clone());
+        .with_passkeys(passkeys.clone())
+        .caching_reads();
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());

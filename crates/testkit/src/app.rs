@@ -267,18 +267,28 @@ impl TestApp {
         self.state.clock.advance(by);
     }
 
-    /// Runs raw SQL against the test database (to arrange states the API cannot reach).
+    /// Runs raw SQL against the test database (to arrange states the API cannot reach). It
+    /// stands for a store write, so it announces that every user's reads may have changed
+    /// (`Revoked::AllReads`: the read caches of every process are emptied), as writes do.
     pub async fn execute(&self, sql: &str) {
+        let all = closewise_core::store::Revoked::AllReads;
         if self.database_url.starts_with("postgres") {
             let mut c = sqlx::PgConnection::connect(&self.database_url)
                 .await
                 .unwrap();
             sqlx::query(sql).execute(&mut c).await.unwrap();
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(closewise_core::store::revocations::CHANNEL)
+                .bind(all.payload())
+                .execute(&mut c)
+                .await
+                .unwrap();
         } else {
             let mut c = sqlx::SqliteConnection::connect(&self.database_url)
                 .await
                 .unwrap();
             sqlx::query(sql).execute(&mut c).await.unwrap();
         }
+        self.state.store.revoked(all);
     }
 }

@@ -26,6 +26,7 @@ mod paid_calls;
 mod passkeys;
 mod plans;
 mod prehijack;
+mod read_cache;
 mod reauth;
 mod recover;
 mod refresh;

@@ -7,6 +7,7 @@
 mod cluster;
 mod payments;
 mod pgrestart;
+mod read_cache;
 mod revocation;
 #[allow(dead_code)]
 #[path = "../resilience/support.rs"]

@@ -195,9 +195,14 @@ fn mfa_error(e: MfaError) -> AccountError {
 impl Accounts {
     /// The signed-in caller's account.
     pub async fn user(&self, user_id: uuid::Uuid) -> Result<UserRow, AccountError> {
-        self.store
-            .user_by_id(user_id)
-            .await?
-            .ok_or(AccountError::NotSignedIn)
+        let row = match &self.users {
+            Some(users) => {
+                users
+                    .get_or_load(user_id, || self.store.user_by_id(user_id))
+                    .await?
+            }
+            None => self.store.user_by_id(user_id).await?,
+        };
+        row.ok_or(AccountError::NotSignedIn)
     }
 }

@@ -143,6 +143,10 @@ pub struct Accounts {
     mfa: Mfa,
     /// A passkey as that factor (`with_passkeys`); without it a passkey answer is refused.
     passkeys: Option<Passkeys>,
+    /// The signed-in caller's account, cached per user (`caching_reads`; none from the CLI).
+    users: Option<
+        std::sync::Arc<crate::sessions::read_cache::ReadCache<Option<crate::store::UserRow>>>,
+    >,
 }
 
 impl Accounts {
@@ -162,12 +166,22 @@ impl Accounts {
             hasher,
             mail,
             clock,
+            users: None,
         }
     }
 
     /// Lets re-authentication take a passkey as the second factor.
     pub fn with_passkeys(mut self, passkeys: Passkeys) -> Self {
         self.passkeys = Some(passkeys);
+        self
+    }
+
+    /// Answers `user` from a per-user cache emptied by the writes that change the account
+    /// (`crate::sessions::read_cache`): for the API, whose reads are the hot path.
+    pub fn caching_reads(mut self) -> Self {
+        self.users = Some(crate::sessions::read_cache::ReadCache::for_store(
+            &self.store,
+        ));
         self
     }
 }

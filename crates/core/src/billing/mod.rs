@@ -77,6 +77,8 @@ pub struct Billing {
     pub(crate) base_url: Option<String>,
     /// The webhook endpoint's secret (`with_webhook_secret`); without it no webhook is received.
     webhook_secret: Option<secrecy::SecretString>,
+    /// The plan and subscription reads, cached per user (`caching_reads`; none from the CLI).
+    pub(crate) reads: Option<personal::ReadCaches>,
 }
 
 impl Billing {
@@ -88,7 +90,15 @@ impl Billing {
             locks: Arc::new(UserLocks::default()),
             base_url: None,
             webhook_secret: None,
+            reads: None,
         }
+    }
+
+    /// Answers the plan and subscription reads from a per-user cache emptied by the writes that
+    /// change them (`crate::sessions::read_cache`): for the API, whose reads are the hot path.
+    pub fn caching_reads(mut self) -> Self {
+        self.reads = Some(personal::ReadCaches::for_store(&self.store));
+        self
     }
 
     /// Links in billing's mails (the owner's over-seats notice) go to this site.

@@ -1,11 +1,30 @@
 //! A user's own billing as they read it: the plan, the personal subscription as last read from
 //! Stripe, and the billing portal of their Stripe customer.
 
+use std::sync::Arc;
+
 use closewise_domain::checkout::{checkout_offer, personal_paid, CheckoutOffer};
 use uuid::Uuid;
 
 use super::{Billing, PersonalBillingError, PortalReturn};
-use crate::store::{PlanRow, SubscriptionRow};
+use crate::sessions::read_cache::ReadCache;
+use crate::store::{PlanRow, Store, SubscriptionRow};
+
+/// The per-user caches of `plan_view` and `subscription` (`Billing::caching_reads`).
+#[derive(Clone)]
+pub(crate) struct ReadCaches {
+    plans: Arc<ReadCache<PlanView>>,
+    subscriptions: Arc<ReadCache<Option<SubscriptionRow>>>,
+}
+
+impl ReadCaches {
+    pub(crate) fn for_store(store: &Store) -> ReadCaches {
+        ReadCaches {
+            plans: ReadCache::for_store(store),
+            subscriptions: ReadCache::for_store(store),
+        }
+    }
+}
 
 /// The user's plan with what the domain decides from it for the pricing page and the dashboard.
 #[derive(Clone, Debug)]
@@ -21,6 +40,18 @@ impl Billing {
     /// The user's plan and the decisions that follow from it, their subscription, their
     /// address and a seat in a paid team.
     pub async fn plan_view(&self, user_id: Uuid) -> Result<PlanView, sqlx::Error> {
+        match &self.reads {
+            Some(reads) => {
+                reads
+                    .plans
+                    .get_or_load(user_id, || self.load_plan_view(user_id))
+                    .await
+            }
+            None => self.load_plan_view(user_id).await,
+        }
+    }
+
+    async fn load_plan_view(&self, user_id: Uuid) -> Result<PlanView, sqlx::Error> {
         let plan = self.plan(user_id).await?;
         let own = self.store.subscription_of(user_id).await?.map(|s| s.status);
         let verified = self
@@ -47,7 +78,15 @@ impl Billing {
         &self,
         user_id: Uuid,
     ) -> Result<Option<SubscriptionRow>, sqlx::Error> {
-        self.store.subscription_of(user_id).await
+        match &self.reads {
+            Some(reads) => {
+                reads
+                    .subscriptions
+                    .get_or_load(user_id, || self.store.subscription_of(user_id))
+                    .await
+            }
+            None => self.store.subscription_of(user_id).await,
+        }
     }
 
     /// The user's billing portal at Stripe, back to a page of the site; its URL.

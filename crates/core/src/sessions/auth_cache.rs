@@ -86,6 +86,11 @@ impl AuthCache {
         });
         let observer = cache.clone();
         store.on_revoked(move |revoked| observer.revoke(revoked));
+        let observer = cache.clone();
+        store.on_channel(move |listening| match listening {
+            true => observer.resume(),
+            false => observer.suspend(),
+        });
         cache
     }
 
@@ -156,7 +161,12 @@ impl AuthCache {
     }
 
     /// Drops every token of what `revoked` ended.
+    /// A change to what a user's reads return (`Revoked::Reads`, `Revoked::AllReads`) ends no
+    /// token.
     pub fn revoke(&self, revoked: &Revoked) {
+        if matches!(revoked, Revoked::Reads(_) | Revoked::AllReads) {
+            return;
+        }
         let mut inner = self.lock();
         self.generation.fetch_add(1, Ordering::AcqRel);
         match *revoked {
@@ -164,6 +174,7 @@ impl AuthCache {
                 inner.map.retain(|_, e| e.user.session_id != session_id)
             }
             Revoked::User(user_id) => inner.map.retain(|_, e| e.user.user_id != user_id),
+            Revoked::Reads(_) | Revoked::AllReads => {}
         }
     }
 

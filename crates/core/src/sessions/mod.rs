@@ -16,6 +16,7 @@
 //! | `sign_out` | signing out this session or every session |
 //! | `opaque_tokens` | refresh tokens and e-mail links: random, stored hashed |
 //! | `auth_cache` | this process's cache of verified access tokens, emptied by revocations |
+//! | `read_cache` | this process's cache of what a user's reads return, emptied by their writes |
 //! | `revocation_listener` | PostgreSQL: other processes' revocations, into the cache |
 //! | `error` | what the flows refuse |
 
@@ -25,6 +26,7 @@ mod error;
 pub mod opaque_tokens;
 mod passkey_sign_in;
 mod password_sign_in;
+pub mod read_cache;
 mod refresh;
 pub mod revocation_listener;
 mod sign_in;

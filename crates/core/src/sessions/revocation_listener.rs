@@ -1,13 +1,14 @@
 //! The revocation listener: on PostgreSQL, every revocation another process commits reaches this
-//! process's cache of verified access tokens (`auth_cache`) through `NOTIFY session_revoked`.
+//! process's caches (verified access tokens in `auth_cache`, the reads of `read_cache`) through
+//! `NOTIFY session_revoked`: each announcement goes to the store's observers (`Store::revoked`),
+//! and the channel's state too (`Store::channel`: the caches are emptied and bypassed while it is
+//! down).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::PgListener;
 use tokio::sync::watch;
 
-use super::auth_cache::AuthCache;
 use crate::store::revocations::CHANNEL;
 use crate::store::{Revoked, Store};
 
@@ -15,9 +16,10 @@ use crate::store::{Revoked, Store};
 const PROBE_EVERY: Duration = Duration::from_secs(5);
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// PostgreSQL: listens on `CHANNEL` and drops what each notification revoked. When the
-/// connection drops, the cache is emptied and bypassed until a new connection listens again.
-pub async fn listen(cache: Arc<AuthCache>, store: Store, mut shutdown: watch::Receiver<bool>) {
+/// PostgreSQL: listens on `CHANNEL` and tells the store's observers what each notification
+/// revoked. When the connection drops, the caches are emptied and bypassed until a new
+/// connection listens again.
+pub async fn listen(store: Store, mut shutdown: watch::Receiver<bool>) {
     let Some(pool) = store.postgres_pool().cloned() else {
         return;
     };
@@ -45,7 +47,7 @@ pub async fn listen(cache: Arc<AuthCache>, store: Store, mut shutdown: watch::Re
             }
         };
         delay = Duration::from_millis(100);
-        cache.resume();
+        store.channel(true);
         tracing::info!(channel = CHANNEL, "listening for session revocations");
         loop {
             let next = tokio::select! {
@@ -58,7 +60,7 @@ pub async fn listen(cache: Arc<AuthCache>, store: Store, mut shutdown: watch::Re
             let alive = match next {
                 Some(Ok(Some(n))) => {
                     match Revoked::parse(n.payload()) {
-                        Some(r) => cache.revoke(&r),
+                        Some(r) => store.revoked(r),
                         None => tracing::warn!(payload = n.payload(), "unreadable revocation"),
                     }
                     true
@@ -70,7 +72,7 @@ pub async fn listen(cache: Arc<AuthCache>, store: Store, mut shutdown: watch::Re
                 }
             };
             if !alive {
-                cache.suspend();
+                store.channel(false);
                 tracing::warn!("the revocation channel dropped: token cache cleared and bypassed until it listens again");
                 break;
             }

@@ -138,8 +138,12 @@ impl Store {
                 == 1;
             if changed {
                 bind_audit!(self, audit).execute(&mut *tx).await?;
+                notify_revoked!(self, tx, Revoked::Reads(user_id));
             }
             tx.commit().await?;
+            if changed {
+                self.revoked(Revoked::Reads(user_id));
+            }
             Ok(changed.then_some(rule))
         })
     }
@@ -204,7 +208,9 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
+            notify_revoked!(self, tx, Revoked::Reads(user_id));
             commit_audited!(self, tx, audit);
+            self.revoked(Revoked::Reads(user_id));
             Ok(before)
         })
     }

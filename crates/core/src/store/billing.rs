@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use super::audit::{bind_audit, NewAudit};
 use super::plans::PlanRow;
+use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, domain_sql, Store};
 
 /// A subscription as Stripe reported it, ready to be stored.
@@ -269,7 +270,9 @@ impl Store {
         dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             let fulfilment = apply_in!(tx, select, user_id, record, now);
+            notify_revoked!(self, tx, Revoked::Reads(user_id));
             tx.commit().await?;
+            self.revoked(Revoked::Reads(user_id));
             Ok(fulfilment)
         })
     }
@@ -325,7 +328,9 @@ impl Store {
             if let Some(audit) = audit(&before, &after) {
                 bind_audit!(self, audit).execute(&mut *tx).await?;
             }
+            notify_revoked!(self, tx, Revoked::Reads(user_id));
             tx.commit().await?;
+            self.revoked(Revoked::Reads(user_id));
             Ok((before, after))
         })
     }

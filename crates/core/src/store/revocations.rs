@@ -3,6 +3,12 @@
 //! PostgreSQL to every other process through `NOTIFY session_revoked` sent in the revoking
 //! transaction itself, so only a committed revocation is announced. The CLI revokes through the
 //! same methods, so an operator's sign-out reaches every replica too.
+//!
+//! The same announcements carry the writes that change what a user's cached reads return
+//! (`Revoked::Reads`, `Revoked::AllReads`: plan, subscription, account, team seat; the API's
+//! read caches): a write announces them with `notify_revoked!` in its
+//! transaction and `Store::revoked` after the commit, or `Store::announce` after a single
+//! statement.
 
 use std::sync::{Arc, RwLock};
 
@@ -21,6 +27,12 @@ pub enum Revoked {
     /// Every session of the user (payload `*|<user id>`): password change or reset, sign-out
     /// everywhere, an operator's sign-out, a confirmed e-mail, a deleted account.
     User(Uuid),
+    /// No session ended, but what the user's reads return changed (payload `reads|<user id>`):
+    /// their plan, subscription, account or team seat.
+    Reads(Uuid),
+    /// What many users' reads return changed (payload `reads|*`): a team's subscription, name,
+    /// seats or the team itself, read by each of its members.
+    AllReads,
 }
 
 impl Revoked {
@@ -31,11 +43,19 @@ impl Revoked {
                 user_id,
             } => format!("{session_id}|{user_id}"),
             Revoked::User(user_id) => format!("*|{user_id}"),
+            Revoked::Reads(user_id) => format!("reads|{user_id}"),
+            Revoked::AllReads => "reads|*".to_owned(),
         }
     }
 
     pub fn parse(payload: &str) -> Option<Revoked> {
         let (session, user) = payload.split_once('|')?;
+        if session == "reads" {
+            if user == "*" {
+                return Some(Revoked::AllReads);
+            }
+            return Uuid::parse_str(user).ok().map(Revoked::Reads);
+        }
         let user_id = Uuid::parse_str(user).ok()?;
         if session == "*" {
             return Some(Revoked::User(user_id));
@@ -49,10 +69,12 @@ impl Revoked {
 }
 
 type Observer = Arc<dyn Fn(&Revoked) + Send + Sync>;
+type ChannelObserver = Arc<dyn Fn(bool) + Send + Sync>;
 
-/// The in-process observers, shared by every clone of a `Store`.
+/// The in-process observers, shared by every clone of a `Store`: of revocations, and of the
+/// channel that brings other processes' (`channel`).
 #[derive(Default)]
-pub(crate) struct Observers(RwLock<Vec<Observer>>);
+pub(crate) struct Observers(RwLock<Vec<Observer>>, RwLock<Vec<ChannelObserver>>);
 
 impl std::fmt::Debug for Observers {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -87,12 +109,57 @@ impl Store {
             .push(Arc::new(observer));
     }
 
-    /// Tells this process's observers; called after the revoking transaction committed.
-    pub(crate) fn revoked(&self, revoked: Revoked) {
+    /// Tells this process's observers; called after the revoking transaction committed, and by
+    /// the revocation listener with what another process announced.
+    pub fn revoked(&self, revoked: Revoked) {
         let observers = self.observers.0.read().unwrap_or_else(|e| e.into_inner());
         for observer in observers.iter() {
             observer(&revoked);
         }
+    }
+
+    /// Calls `observer` with false when announcements from other processes may be missed (the
+    /// PostgreSQL channel dropped), true when they are heard again.
+    pub fn on_channel(&self, observer: impl Fn(bool) + Send + Sync + 'static) {
+        self.observers
+            .1
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Arc::new(observer));
+    }
+
+    /// Tells the channel observers whether other processes' announcements are heard.
+    pub fn channel(&self, listening: bool) {
+        let observers = self.observers.1.read().unwrap_or_else(|e| e.into_inner());
+        for observer in observers.iter() {
+            observer(listening);
+        }
+    }
+
+    /// Announces `revoked` after a write that committed on its own (no transaction to send it
+    /// in): to every process on PostgreSQL, then to this one's observers.
+    pub(crate) async fn announce_if(
+        &self,
+        changed: bool,
+        revoked: Revoked,
+    ) -> Result<bool, sqlx::Error> {
+        if changed {
+            self.announce(revoked).await?;
+        }
+        Ok(changed)
+    }
+
+    /// `announce` (the caller's write committed on its own).
+    pub(crate) async fn announce(&self, revoked: Revoked) -> Result<(), sqlx::Error> {
+        if let Pool::Postgres(p) = &self.pool {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(revoked.payload())
+                .execute(p)
+                .await?;
+        }
+        self.revoked(revoked);
+        Ok(())
     }
 
     /// `SELECT pg_notify($1, $2)` on PostgreSQL; SQLite has one process and no channel.
@@ -125,10 +192,13 @@ mod tests {
                 user_id: u,
             },
             Revoked::User(u),
+            Revoked::Reads(u),
+            Revoked::AllReads,
         ] {
             assert_eq!(Revoked::parse(&r.payload()), Some(r));
         }
         assert_eq!(Revoked::parse("nonsense"), None);
         assert_eq!(Revoked::parse("*|not-a-uuid"), None);
+        assert_eq!(Revoked::parse("reads|not-a-uuid"), None);
     }
 }

@@ -207,7 +207,7 @@ impl Store {
         user_id: Uuid,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
+        let changed = dispatch!(self, |p| {
             sqlx::query(
             "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $2), updated_at = $2 WHERE id = $1"
         )
@@ -216,6 +216,10 @@ impl Store {
         .execute(p)
         .await
         .map(|r| r.rows_affected() == 1)
-        })
+        })?;
+        if changed {
+            self.announce(Revoked::Reads(user_id)).await?;
+        }
+        Ok(changed)
     }
 }

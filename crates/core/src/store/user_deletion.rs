@@ -52,6 +52,7 @@ impl Store {
         };
         let membership = format!("SELECT role FROM team_members WHERE user_id = $1{lock}");
         let owned = format!("SELECT id, subscription_status FROM teams WHERE owner_id = $1{lock}");
+        let mut owned_team = false;
         let outcome = dispatch!(self, |p| {
             let mut tx = p.begin_with(begin).await?;
             sqlx::query(&membership)
@@ -63,6 +64,7 @@ impl Store {
                 .fetch_optional(&mut *tx)
                 .await?;
             if let Some((team_id, status)) = team {
+                owned_team = true;
                 let members: i64 =
                     sqlx::query_scalar("SELECT COUNT(*) FROM team_members WHERE team_id = $1")
                         .bind(team_id)
@@ -85,11 +87,18 @@ impl Store {
                 return Ok(UserDeletion::Gone);
             }
             notify_revoked!(self, tx, Revoked::User(user_id));
+            if owned_team {
+                // The team goes with its owner: its members' reads change.
+                notify_revoked!(self, tx, Revoked::AllReads);
+            }
             commit_audited!(self, tx, audit);
             Ok::<_, sqlx::Error>(UserDeletion::Deleted)
         })?;
         if outcome == UserDeletion::Deleted {
             self.revoked(Revoked::User(user_id));
+            if owned_team {
+                self.revoked(Revoked::AllReads);
+            }
         }
         Ok(outcome)
     }

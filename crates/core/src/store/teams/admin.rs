@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use super::TeamRow;
 use crate::store::audit::{bind_audit, AuditRow, NewAudit};
-use crate::store::{dispatch, Store};
+use crate::store::{dispatch, Revoked, Store};
 
 /// A team with its owner's address, as `closewise teams list` shows it.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -86,7 +86,7 @@ impl Store {
         user_id: Uuid,
         audit: &NewAudit,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
+        let removed = dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             let removed = sqlx::query(
                 "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 AND role <> $3",
@@ -101,7 +101,8 @@ impl Store {
             }
             bind_audit!(self, audit).execute(&mut *tx).await?;
             tx.commit().await?;
-            Ok(true)
-        })
+            Ok::<_, sqlx::Error>(true)
+        })?;
+        self.announce_if(removed, Revoked::Reads(user_id)).await
     }
 }

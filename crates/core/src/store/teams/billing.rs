@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::seats::{locked, seats_in};
 use super::{count, OPEN};
 use crate::store::audit::{bind_audit, NewAudit};
-use crate::store::{dispatch, Pool, Store, SubscriptionRecord};
+use crate::store::{dispatch, Pool, Revoked, Store, SubscriptionRecord};
 
 /// A subscription that ended never replaces the one the team has now: only the same
 /// subscription, or the first, or one after the stored one ended, is written; and a live one
@@ -110,7 +110,9 @@ impl Store {
         quantity: u32,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| apply_team!(p, team_id, record, quantity, now))
+        let applied = dispatch!(self, |p| apply_team!(p, team_id, record, quantity, now))?;
+        // Each member's plan and entitlements follow the team's subscription.
+        self.announce_if(applied, Revoked::AllReads).await
     }
 
     /// Changes the seats: checks `seats` against the members and pending invites
@@ -215,7 +217,7 @@ impl Store {
         team_id: Uuid,
         audit: &NewAudit,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
+        let deleted = dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             let deleted = sqlx::query("DELETE FROM teams WHERE id = $1")
                 .bind(team_id)
@@ -227,8 +229,9 @@ impl Store {
                 bind_audit!(self, audit).execute(&mut *tx).await?;
             }
             tx.commit().await?;
-            Ok(deleted)
-        })
+            Ok::<_, sqlx::Error>(deleted)
+        })?;
+        self.announce_if(deleted, Revoked::AllReads).await
     }
 
     /// How many members the team has, and how many open invites (expired ones included).

@@ -9,7 +9,7 @@ use closewise_domain::teams::{may_request_join, Role, Seats};
 
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
-use crate::store::{dispatch, is_unique_violation, Pool, Store};
+use crate::store::{dispatch, is_unique_violation, Pool, Revoked, Store};
 
 /// An undecided request, with the address of who asks.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -139,7 +139,7 @@ impl Store {
     /// the user must be in no team and a seat must be free. Nothing is written unless they join;
     /// `Spent`: no undecided request by that id in this team.
     #[tracing::instrument(skip_all, fields(%team_id))]
-    pub async fn approve_team_join(
+    async fn approve_team_join_unannounced(
         &self,
         team_id: Uuid,
         request_id: Uuid,
@@ -183,5 +183,21 @@ impl Store {
                 join_team!(tx, team_id, total, now, user_id, Role::Member, None)
             }
         ))
+    }
+
+    /// `approve_team_join_unannounced`, then every cached read announced changed
+    /// (`Revoked::AllReads`: the member who joined is not returned) once they joined.
+    pub async fn approve_team_join(
+        &self,
+        team_id: Uuid,
+        request_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<AcceptOutcome, sqlx::Error> {
+        let outcome = self
+            .approve_team_join_unannounced(team_id, request_id, now)
+            .await?;
+        let joined = outcome == AcceptOutcome::Joined;
+        self.announce_if(joined, Revoked::AllReads).await?;
+        Ok(outcome)
     }
 }

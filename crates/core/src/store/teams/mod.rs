@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::audit::{commit_audited, NewAudit};
+use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, is_unique_violation, Store};
 
 pub mod admin;
@@ -173,7 +174,9 @@ impl Store {
                 Err(e) => return Err(e),
                 Ok(_) => {}
             }
+            notify_revoked!(self, tx, Revoked::Reads(owner_id));
             tx.commit().await?;
+            self.revoked(Revoked::Reads(owner_id));
             Ok(true)
         })
     }
@@ -260,7 +263,7 @@ impl Store {
         name: &str,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
+        let renamed = dispatch!(self, |p| sqlx::query(
             "UPDATE teams SET name = $2, updated_at = $3 WHERE id = $1"
         )
         .bind(team_id)
@@ -268,7 +271,9 @@ impl Store {
         .bind(now)
         .execute(p)
         .await
-        .map(|r| r.rows_affected() == 1))
+        .map(|r| r.rows_affected() == 1))?;
+        // Every member's entitlements name the team.
+        self.announce_if(renamed, Revoked::AllReads).await
     }
 
     /// Revokes the team's open invite. False when there is none by that id.
@@ -317,7 +322,7 @@ impl Store {
             "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 AND role <> 'owner' \
              AND {STILL_CHECKED}"
         );
-        dispatch!(self, |p| sqlx::query(&sql)
+        let removed = dispatch!(self, |p| sqlx::query(&sql)
             .bind(team_id)
             .bind(user_id)
             .bind(checked.target_role.as_str())
@@ -325,7 +330,8 @@ impl Store {
             .bind(checked.actor_role.as_str())
             .execute(p)
             .await
-            .map(|r| r.rows_affected() == 1))
+            .map(|r| r.rows_affected() == 1))?;
+        self.announce_if(removed, Revoked::Reads(user_id)).await
     }
 
     /// Gives a member who is not the owner another role (admin or member), while the roles
@@ -341,7 +347,7 @@ impl Store {
             "UPDATE team_members SET role = $6 WHERE team_id = $1 AND user_id = $2 \
              AND role <> 'owner' AND {STILL_CHECKED}"
         );
-        dispatch!(self, |p| sqlx::query(&sql)
+        let changed = dispatch!(self, |p| sqlx::query(&sql)
             .bind(team_id)
             .bind(user_id)
             .bind(checked.target_role.as_str())
@@ -350,7 +356,8 @@ impl Store {
             .bind(role.as_str())
             .execute(p)
             .await
-            .map(|r| r.rows_affected() == 1))
+            .map(|r| r.rows_affected() == 1))?;
+        self.announce_if(changed, Revoked::Reads(user_id)).await
     }
 
     /// Makes the member `to` the owner and the owner `from` an admin, in one transaction. False,
@@ -393,7 +400,11 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
+            notify_revoked!(self, tx, Revoked::Reads(from));
+            notify_revoked!(self, tx, Revoked::Reads(to));
             commit_audited!(self, tx, audit);
+            self.revoked(Revoked::Reads(from));
+            self.revoked(Revoked::Reads(to));
             Ok(true)
         })
     }

@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{count, InviteRow, NewInvite, TeamRow, OPEN};
-use crate::store::{dispatch, is_unique_violation, Pool, Store};
+use crate::store::{dispatch, is_unique_violation, Pool, Revoked, Store};
 
 /// The end of a change that needs seats.
 #[derive(Debug, PartialEq, Eq)]
@@ -231,7 +231,7 @@ impl Store {
     /// invite is spent once, the user must be in no team, and a seat must be free for them
     /// (counting everyone else). Nothing is written unless they join.
     #[tracing::instrument(skip_all, fields(team_id = %invite.team_id))]
-    pub async fn accept_team_invite(
+    async fn accept_team_invite_unannounced(
         &self,
         invite: &InviteRow,
         token_hash: &str,
@@ -269,6 +269,23 @@ impl Store {
                 )
             }
         ))
+    }
+
+    /// `accept_team_invite_unannounced`, then the new member's reads announced changed
+    /// (`Revoked::Reads`) once they joined.
+    pub async fn accept_team_invite(
+        &self,
+        invite: &InviteRow,
+        token_hash: &str,
+        user_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<AcceptOutcome, sqlx::Error> {
+        let outcome = self
+            .accept_team_invite_unannounced(invite, token_hash, user_id, now)
+            .await?;
+        let joined = outcome == AcceptOutcome::Joined;
+        self.announce_if(joined, Revoked::Reads(user_id)).await?;
+        Ok(outcome)
     }
 
     /// Records the team's seats under its lock, never below the members and pending invites, for

@@ -10,6 +10,7 @@ use uuid::Uuid;
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
 use crate::store::audit::{commit_audited, NewAudit};
+use crate::store::revocations::Revoked;
 use crate::store::{dispatch, domain_sql, is_unique_violation, Pool, Store};
 use closewise_domain::teams::Seats;
 
@@ -209,8 +210,25 @@ impl Store {
     /// verified, when there is none; an existing unconfirmed one is confirmed: the provider vouched
     /// for the address). A member of this team already is `Joined` with nothing written; a free
     /// seat is needed otherwise, and a refusal writes nothing.
-    #[tracing::instrument(skip_all, fields(team_id = %team_id))]
+    /// The person's cached reads (their account confirmed, their team's plan) are announced
+    /// changed once they joined.
     pub async fn sso_join(
+        &self,
+        team_id: Uuid,
+        new: &NewSsoUser<'_>,
+        now: OffsetDateTime,
+    ) -> Result<AcceptOutcome, sqlx::Error> {
+        let outcome = self.sso_join_unannounced(team_id, new, now).await?;
+        if outcome == AcceptOutcome::Joined {
+            if let Some(user) = self.user_by_email(new.email).await? {
+                self.announce(Revoked::Reads(user.id)).await?;
+            }
+        }
+        Ok(outcome)
+    }
+
+    #[tracing::instrument(skip_all, fields(team_id = %team_id))]
+    async fn sso_join_unannounced(
         &self,
         team_id: Uuid,
         new: &NewSsoUser<'_>,
