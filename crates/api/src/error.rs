@@ -21,6 +21,7 @@ mod mfa;
 
 pub use mfa::MfaMethod;
 mod passkeys;
+pub mod scim;
 mod sessions;
 
 #[derive(Debug)]

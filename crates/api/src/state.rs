@@ -11,6 +11,7 @@ use closewise_core::mail::Composer;
 use closewise_core::mfa::{Mfa, SecretBox};
 use closewise_core::passkeys::Passkeys;
 use closewise_core::password::Hasher;
+use closewise_core::scim::Scim;
 use closewise_core::sessions::auth_cache::AuthCache;
 use closewise_core::sessions::desktop::DesktopAuth;
 use closewise_core::sessions::Sessions;
@@ -47,6 +48,8 @@ pub struct Inner {
     pub auth_cache: Arc<AuthCache>,
     /// A second factor: enrolment, codes, the mfa_token.
     pub mfa: Mfa,
+    /// SCIM provisioning: the team's tokens and the identity provider's users.
+    pub scim: Scim,
 }
 
 impl AppState {
@@ -76,6 +79,7 @@ impl AppState {
         let usage = Usage::new(store.clone(), clock.clone());
         let teams = Teams::new(store.clone(), clock.clone());
         let auth_cache = AuthCache::for_store(&store);
+        let scim = Scim::new(store.clone(), clock.clone(), mail.clone());
         let desktop = DesktopAuth::new(
             store.clone(),
             clock.clone(),
@@ -116,6 +120,7 @@ impl AppState {
             passkeys,
             auth_cache,
             mfa,
+            scim,
         }))
     }
 }

@@ -32,6 +32,7 @@ pub mod mfa;
 pub mod passkeys;
 pub mod password;
 pub mod reauth;
+pub mod scim;
 pub mod sessions;
 pub mod store;
 pub mod sweep;

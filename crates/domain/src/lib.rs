@@ -42,6 +42,7 @@ pub mod passkeys;
 pub mod password;
 pub mod plan;
 pub mod reauth;
+pub mod scim;
 pub mod signup;
 pub mod stats;
 pub mod subscription;

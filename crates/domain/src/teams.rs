@@ -70,11 +70,13 @@ pub enum Action {
     ConfigureDomainJoin,
     /// Require (or stop requiring) a second factor of every member.
     RequireMfa,
+    /// Create, list and revoke the team's SCIM tokens (issue 25).
+    ManageScim,
     Leave,
 }
 
 impl Action {
-    pub const ALL: [Action; 16] = [
+    pub const ALL: [Action; 17] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -90,6 +92,7 @@ impl Action {
         Action::ApproveJoin,
         Action::ConfigureDomainJoin,
         Action::RequireMfa,
+        Action::ManageScim,
         Action::Leave,
     ];
 
@@ -116,7 +119,7 @@ pub fn may(role: Role, action: Action) -> bool {
         Leave => role != Role::Owner,
         Invite | ResendInvite | RevokeInvite | ApproveJoin => role >= Role::Admin,
         StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
-        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa => {
+        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa | ManageScim => {
             role == Role::Owner
         }
     }

@@ -9,6 +9,7 @@ pub mod billing;
 mod invites;
 mod join;
 mod manage;
+mod scim_tokens;
 
 use axum::http::StatusCode;
 use closewise_core::store::audit::NewAudit;
@@ -48,6 +49,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(join::request_join, join::join_requests))
         .routes(routes!(join::approve))
         .routes(routes!(join::deny))
+        .routes(routes!(scim_tokens::create_token, scim_tokens::list_tokens))
+        .routes(routes!(scim_tokens::revoke_token))
 }
 
 /// A role in a team.

@@ -204,7 +204,8 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                 | Action::Delete
                 | Action::ApproveJoin
                 | Action::ConfigureDomainJoin
-                | Action::RequireMfa => continue,
+                | Action::RequireMfa
+                | Action::ManageScim => continue,
             };
             match (may(role, action), result) {
                 (true, Ok(())) => {}

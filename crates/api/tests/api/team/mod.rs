@@ -7,6 +7,7 @@ mod domain_join;
 mod invites;
 mod manage;
 mod roles;
+pub mod scim;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};

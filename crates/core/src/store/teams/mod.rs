@@ -13,6 +13,7 @@ pub mod admin;
 pub mod billing;
 pub mod domains;
 pub mod join;
+pub mod scim;
 pub mod seats;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
