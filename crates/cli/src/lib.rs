@@ -18,6 +18,7 @@ mod seed;
 mod stats;
 mod sweep;
 mod team_changes;
+mod team_scim;
 mod teams;
 mod usage;
 mod users_mfa;
@@ -33,7 +34,8 @@ use closewise_core::store::Store;
 use crate::ctx::Ctx;
 use crate::opt::{
     AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand,
-    TeamSeatsCommand, TeamsCommand, UsageCommand, UsersCommand, UsersMfaCommand, WebhooksCommand,
+    TeamScimCommand, TeamSeatsCommand, TeamsCommand, UsageCommand, UsersCommand, UsersMfaCommand,
+    WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -88,7 +90,11 @@ fn effect(command: &Command) -> Effect {
         )
         | Command::Plans(PlansCommand::Show(_))
         | Command::Usage(UsageCommand::Show(_))
-        | Command::Teams(TeamsCommand::List(_) | TeamsCommand::Show(_))
+        | Command::Teams(
+            TeamsCommand::List(_)
+            | TeamsCommand::Show(_)
+            | TeamsCommand::Scim(TeamScimCommand::Show(_)),
+        )
         | Command::Mail(MailCommand::List(_))
         | Command::Webhooks(WebhooksCommand::List(_))
         | Command::Stats(_)
@@ -107,7 +113,8 @@ fn effect(command: &Command) -> Effect {
         | Command::Teams(
             TeamsCommand::RemoveMember(_)
             | TeamsCommand::Transfer(_)
-            | TeamsCommand::Seats(TeamSeatsCommand::Set(_)),
+            | TeamsCommand::Seats(TeamSeatsCommand::Set(_))
+            | TeamsCommand::Scim(TeamScimCommand::Disable(_)),
         )
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
@@ -270,6 +277,12 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Teams(TeamsCommand::Transfer(a)) => team_changes::transfer(ctx, a).await,
         Command::Teams(TeamsCommand::Seats(TeamSeatsCommand::Set(a))) => {
             team_changes::seats_set(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::Scim(TeamScimCommand::Show(a))) => {
+            team_scim::show(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::Scim(TeamScimCommand::Disable(a))) => {
+            team_scim::disable(ctx, a).await
         }
         Command::Db(DbCommand::Migrate) => migrate(ctx).await,
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,

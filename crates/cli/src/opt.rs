@@ -8,7 +8,7 @@ use uuid::Uuid;
 pub mod teams;
 pub mod users;
 
-pub use self::teams::{TeamSeatsCommand, TeamsCommand};
+pub use self::teams::{TeamScimCommand, TeamSeatsCommand, TeamsCommand};
 pub use self::users::{UsersList, UsersMfaCommand};
 
 /// Inspect and fix Closewise accounts, plans, subscriptions, teams, mail and webhooks.

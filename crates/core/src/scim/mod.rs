@@ -15,6 +15,7 @@ use uuid::Uuid;
 use crate::clock::Clock;
 use crate::mail::Composer;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
+use crate::store::audit::NewAudit;
 use crate::store::teams::scim::{ScimTokenRow, ScimUserFilter, ScimUserRow};
 use crate::store::Store;
 use crate::teams::{Teams, TeamsError};
@@ -213,11 +214,14 @@ impl Scim {
     }
 
     /// An operator turns SCIM off for a team: every live token is revoked (the users and members
-    /// stay). How many were revoked.
-    pub async fn disable(&self, team_id: Uuid) -> Result<u64, ScimError> {
-        Ok(self
+    /// stay), and `audit` is written with how many. How many were revoked.
+    pub async fn disable(&self, team_id: Uuid, mut audit: NewAudit) -> Result<u64, ScimError> {
+        let revoked = self
             .store
             .revoke_all_scim_tokens(team_id, self.clock.now())
-            .await?)
+            .await?;
+        audit.details = serde_json::json!({ "team_id": team_id, "tokens_revoked": revoked });
+        self.store.record_audit(&audit).await?;
+        Ok(revoked)
     }
 }

@@ -180,9 +180,8 @@ impl Store {
     /// Replaces the user's attributes. `Some(false)`: another of the team's users has that user
     /// name; None: no such user in the team.
     pub async fn update_scim_user(&self, u: &ScimUserRow) -> Result<Option<bool>, sqlx::Error> {
-        let done =
-            dispatch!(self, |p| {
-                sqlx::query(
+        let done = dispatch!(self, |p| {
+            sqlx::query(
             "UPDATE scim_users SET user_name = $3, external_id = $4, active = $5, resource = $6, \
              updated_at = $7 WHERE team_id = $1 AND id = $2"
         )
@@ -196,7 +195,7 @@ impl Store {
         .execute(p)
         .await
         .map(|r| r.rows_affected() == 1)
-            });
+        });
         match done {
             Ok(true) => Ok(Some(true)),
             Ok(false) => Ok(None),
