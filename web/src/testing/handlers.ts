@@ -12,6 +12,7 @@ import { mfaRoutes } from "./handlers/mfa";
 import { teamRoutes } from "./handlers/team";
 import { teamInviteRoutes } from "./handlers/teamInvites";
 import { teamJoinRoutes } from "./handlers/teamJoin";
+import { teamScimRoutes } from "./handlers/teamScim";
 
 export { apiError, type MockRoute } from "./handlers/common";
 
@@ -24,6 +25,7 @@ export const routes: MockRoute[] = [
   ...teamRoutes,
   ...teamInviteRoutes,
   ...teamJoinRoutes,
+  ...teamScimRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

@@ -2,7 +2,7 @@
 //! team's checkout, and domain join. Every call but the invitation lookup carries the bearer token.
 
 import { apiRequest } from "./client";
-import type { InviteLookup, InviteRole, JoinableTeam, JoinRequest, SeatsPreview, Team } from "./types";
+import type { InviteLookup, InviteRole, JoinableTeam, JoinRequest, ScimToken, ScimTokenCreated, SeatsPreview, Team } from "./types";
 
 type TeamBody = { team: Team };
 
@@ -115,4 +115,17 @@ export function openTeamBillingPortal(returnUrl: string) {
     body: { return_url: returnUrl },
     auth: true,
   });
+}
+
+/** The team's SCIM tokens (the owner's; issue 25): a new one's secret is in this answer only. */
+export function createScimToken() {
+  return apiRequest<ScimTokenCreated>("/api/team/scim/tokens", { method: "POST", auth: true });
+}
+
+export function getScimTokens() {
+  return apiRequest<{ tokens: ScimToken[] }>("/api/team/scim/tokens", { auth: true });
+}
+
+export function revokeScimToken(id: string) {
+  return apiRequest<void>(`/api/team/scim/tokens/${encodeURIComponent(id)}`, { method: "DELETE", auth: true });
 }

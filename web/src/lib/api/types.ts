@@ -86,3 +86,5 @@ export interface PasskeyChallenge<K extends "create" | "get"> {
   challenge_id: string;
   options: K extends "create" ? CreationOptionsJSON : RequestOptionsJSON;
 }
+export type ScimToken = Schemas["ScimToken"];
+export type ScimTokenCreated = Schemas["ScimTokenCreated"];

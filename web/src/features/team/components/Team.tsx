@@ -14,6 +14,7 @@ import { Members } from "./Members";
 import { OverlapNotice } from "./OverlapNotice";
 import { OverSeatsNotice } from "./OverSeatsNotice";
 import { TeamDanger } from "./TeamDanger";
+import { ScimTokens } from "./ScimTokens";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
 import { type CheckoutReturn, useCheckoutReturn } from "./useCheckoutReturn";
@@ -56,6 +57,7 @@ function TeamView({ team }: { team: TeamData }) {
       {team.may.approve_join && <JoinRequests team={team} />}
       {team.may.invite && <Invites team={team} />}
       <DomainJoin team={team} />
+      {team.role === "owner" && <ScimTokens />}
       <TeamDanger team={team} />
     </>
   );

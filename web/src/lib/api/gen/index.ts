@@ -24,6 +24,7 @@ import type * as teams4 from "./teams.4.gen";
 import type * as teams5 from "./teams.5.gen";
 import type * as teams6 from "./teams.6.gen";
 import type * as teams7 from "./teams.7.gen";
+import type * as teams8 from "./teams.8.gen";
 import type * as usage from "./usage.gen";
 
 /** Every path of the API (each file holds one tag's). */
@@ -50,6 +51,7 @@ export type paths = auth1.paths &
   teams5.paths &
   teams6.paths &
   teams7.paths &
+  teams8.paths &
   ops.paths;
 
 /** Every component schema of the API. */
@@ -77,6 +79,7 @@ export interface components {
     teams5.components["schemas"] &
     teams6.components["schemas"] &
     teams7.components["schemas"] &
+    teams8.components["schemas"] &
     ops.components["schemas"] &
     common.components["schemas"];
 }
