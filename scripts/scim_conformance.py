@@ -30,6 +30,15 @@ def generate_random_value(context, path, *args, **kwargs):
 
 
 filling.generate_random_value = generate_random_value
+# Checkers that imported the generator by name get the same one.
+import scim2_tester.checkers as _checkers  # noqa: E402
+import importlib  # noqa: E402
+import pkgutil  # noqa: E402
+
+for _m in pkgutil.iter_modules(_checkers.__path__):
+    _mod = importlib.import_module(f"scim2_tester.checkers.{_m.name}")
+    if getattr(_mod, "generate_random_value", None) is _generate:
+        _mod.generate_random_value = generate_random_value
 
 client = httpx2.Client(
     base_url=f"{API}/scim/v2",
