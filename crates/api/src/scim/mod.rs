@@ -12,7 +12,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use closewise_core::scim::{ScimCaller, ScimError};
 use serde_json::Value;
@@ -31,6 +31,8 @@ pub fn router() -> Router<AppState> {
         .route("/scim/v2/Schemas", get(discovery::schemas))
         .route("/scim/v2/Schemas/{id}", get(discovery::schema))
         .route("/scim/v2/Users", get(users::list).post(users::create))
+        .route("/scim/v2/Users/.search", post(users::search))
+        .route("/scim/v2/.search", post(users::search))
         .route(
             "/scim/v2/Users/{id}",
             get(users::get_one)

@@ -158,17 +158,12 @@ impl Scim {
         &self,
         caller: &ScimCaller,
         old: ScimUser,
-        mut attrs: Map<String, Value>,
+        attrs: Map<String, Value>,
     ) -> Result<ScimUser, ScimError> {
         let email = self.team_address(caller, user_name(&attrs)?).await?;
+        // `active` is a column read from the attributes: unassigned (never sent, or removed by
+        // a PATCH) counts as active, as at create; only `false` deactivates.
         let is_active = active(&attrs);
-        // `active` is a column: the stored attributes always agree with it.
-        let key = attrs
-            .keys()
-            .find(|k| k.eq_ignore_ascii_case("active"))
-            .cloned()
-            .unwrap_or_else(|| "active".into());
-        attrs.insert(key, Value::Bool(is_active));
         let row = ScimUserRow {
             id: old.id,
             team_id: caller.team_id,

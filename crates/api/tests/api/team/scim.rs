@@ -292,3 +292,83 @@ both!(
         assert_eq!((status, v["status"].as_str()), (StatusCode::NOT_FOUND, Some("404")));
     }
 );
+
+both!(
+    async fn a_search_request_posted_to_users_search_answers_as_the_list(app) {
+        let owner = user(&app, "owner@acme.test").await;
+        team(&app, &owner, "Acme", 3).await;
+        verified_domain(&app, &owner, "acme.test").await;
+        let token = scim_token(&app, &owner).await;
+        for email in ["rep1@acme.test", "rep2@acme.test"] {
+            let (status, _, v) = scim(&app, Method::POST, "/Users", &token, Some(new_user(email))).await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+        }
+        let search = json!({
+            "schemas": ["urn:ietf:params:scim:api:messages:2.0:SearchRequest"],
+            "filter": "userName eq \"REP2@acme.test\"",
+            "attributes": ["userName", "urn:ietf:params:scim:schemas:core:2.0:User:externalId"],
+        });
+        for path in ["/Users/.search", "/.search"] {
+            let (status, kind, v) = scim(&app, Method::POST, path, &token, Some(search.clone())).await;
+            assert_eq!((status, kind.as_str()), (StatusCode::OK, "application/scim+json"), "{path}: {v}");
+            assert_eq!(v["schemas"], json!(["urn:ietf:params:scim:api:messages:2.0:ListResponse"]));
+            assert_eq!(v["totalResults"], 1, "{path}: {v}");
+            let found = v["Resources"][0].as_object().unwrap();
+            let mut keys: Vec<&str> = found.keys().map(String::as_str).collect();
+            keys.sort_unstable();
+            assert_eq!(keys, ["externalId", "id", "schemas", "userName"], "{path}: {v}");
+            assert_eq!(found["userName"], "rep2@acme.test");
+        }
+        let paged = json!({
+            "schemas": ["urn:ietf:params:scim:api:messages:2.0:SearchRequest"],
+            "startIndex": 2, "count": 1, "excludedAttributes": ["name", "emails"],
+        });
+        let (_, _, v) = scim(&app, Method::POST, "/Users/.search", &token, Some(paged)).await;
+        assert_eq!((v["totalResults"].as_u64(), v["startIndex"].as_u64(), v["itemsPerPage"].as_u64()), (Some(2), Some(2), Some(1)), "{v}");
+        assert_eq!(v["Resources"][0]["userName"], "rep2@acme.test");
+        assert!(v["Resources"][0].get("name").is_none() && v["Resources"][0].get("emails").is_none(), "{v}");
+        assert_eq!(v["Resources"][0]["active"], true);
+        for (case, body, scim_type) in [
+            ("no schemas", json!({"filter": "userName eq \"rep1@acme.test\""}), "invalidSyntax"),
+            ("bad filter", json!({"schemas": ["urn:ietf:params:scim:api:messages:2.0:SearchRequest"], "filter": "title co \"x\""}), "invalidFilter"),
+            ("bad count", json!({"schemas": ["urn:ietf:params:scim:api:messages:2.0:SearchRequest"], "count": "many"}), "invalidValue"),
+        ] {
+            let (status, _, v) = scim(&app, Method::POST, "/Users/.search", &token, Some(body)).await;
+            assert_eq!((status, v["scimType"].as_str()), (StatusCode::BAD_REQUEST, Some(scim_type)), "{case}: {v}");
+        }
+        let (_, _, v) = scim(&app, Method::POST, "/Users/.search", "cws_scim_nothing", Some(search)).await;
+        assert_eq!(v["status"], "401");
+    }
+);
+
+both!(
+    async fn a_patch_removing_active_leaves_it_unassigned_and_the_user_active(app) {
+        let owner = user(&app, "owner@acme.test").await;
+        team(&app, &owner, "Acme", 2).await;
+        verified_domain(&app, &owner, "acme.test").await;
+        let token = scim_token(&app, &owner).await;
+        user(&app, "rep@acme.test").await;
+        let (_, _, v) = scim(&app, Method::POST, "/Users", &token, Some(new_user("rep@acme.test"))).await;
+        let path = format!("/Users/{}", v["id"].as_str().unwrap());
+        let remove = json!({"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+                            "Operations": [{"op": "remove", "path": "active"}]});
+        let (status, _, v) = scim(&app, Method::PATCH, &path, &token, Some(remove.clone())).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert!(v.get("active").is_none(), "removed, so not returned: {v}");
+        let (_, _, v) = scim(&app, Method::GET, &path, &token, None).await;
+        assert!(v.get("active").is_none(), "{v}");
+        assert_eq!(v["userName"], "rep@acme.test");
+        assert_eq!(members(&app, &owner).await, ["owner@acme.test", "rep@acme.test"], "unassigned counts as active");
+        // Only `false` deactivates: the seat frees; assigning it again shows it.
+        let (_, _, v) = scim(&app, Method::PATCH, &path, &token, Some(deactivate())).await;
+        assert_eq!(v["active"], false, "{v}");
+        assert_eq!(members(&app, &owner).await, ["owner@acme.test"]);
+        let (_, _, v) = scim(&app, Method::GET, &path, &token, None).await;
+        assert_eq!(v["active"], false, "{v}");
+        // Removing it from an inactive user makes them active again, as one created without it.
+        let (status, _, v) = scim(&app, Method::PATCH, &path, &token, Some(remove)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert!(v.get("active").is_none(), "{v}");
+        assert_eq!(members(&app, &owner).await, ["owner@acme.test", "rep@acme.test"]);
+    }
+);
