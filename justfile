@@ -6,7 +6,7 @@ up:
     scripts/up.sh
 
 # Every test, as CI runs it: formatting, lints, Rust tests on SQLite and PostgreSQL, the web's tests, the end-to-end suite.
-test: lint check-deploy test-rust test-stripe-node test-web test-resilience e2e
+test: lint check-deploy test-rust test-stripe-node test-web test-resilience test-scim e2e
 
 # Formatting and lints (no changes made).
 lint:
@@ -21,6 +21,11 @@ test-rust: postgres
 # the resilience suite (`--test resilience`) runs in test-rust.
 test-resilience:
     scripts/resilience.sh
+
+# SCIM conformance (issue 25): scim2-tester against /scim/v2 of a throw-away server; fails on
+# any failed check.
+test-scim:
+    scripts/scim-conformance.sh
 
 # Benchmarks (figures, not pass/fail): wrk against a release build on SQLite and PostgreSQL.
 bench: postgres

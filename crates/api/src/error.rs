@@ -22,6 +22,7 @@ mod mfa;
 
 pub use mfa::MfaMethod;
 mod passkeys;
+pub mod scim;
 mod sessions;
 mod sso;
 mod team_usage;

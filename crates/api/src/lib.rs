@@ -20,6 +20,7 @@ pub mod ops;
 pub mod plans;
 pub mod ratelimit;
 pub mod schemas;
+pub mod scim;
 pub mod state;
 pub mod team;
 pub mod web;
@@ -68,7 +69,7 @@ pub fn api_router(development: bool) -> OpenApiRouter<AppState> {
 
 fn routes(development: bool) -> Router<AppState> {
     let (router, _) = api_router(development).split_for_parts();
-    router.route(
+    router.merge(scim::router()).route(
         "/api/openapi.json",
         get(|| async {
             (

@@ -12,6 +12,7 @@ use closewise_core::mail::Composer;
 use closewise_core::mfa::{Mfa, SecretBox};
 use closewise_core::passkeys::Passkeys;
 use closewise_core::password::Hasher;
+use closewise_core::scim::Scim;
 use closewise_core::sessions::auth_cache::AuthCache;
 use closewise_core::sessions::desktop::DesktopAuth;
 use closewise_core::sessions::Sessions;
@@ -53,6 +54,8 @@ pub struct Inner {
     pub sso: Sso,
     /// The team's verified domains, looked up at `DNS_RESOLVER` (else the system's resolver).
     pub domains: Domains,
+    /// SCIM provisioning: the team's tokens and the identity provider's users.
+    pub scim: Scim,
 }
 
 impl AppState {
@@ -97,6 +100,7 @@ impl AppState {
             Dns::from_setting(settings.dns_resolver),
         );
         let auth_cache = AuthCache::for_store(&store);
+        let scim = Scim::new(store.clone(), clock.clone(), mail.clone());
         let desktop = DesktopAuth::new(
             store.clone(),
             clock.clone(),
@@ -140,6 +144,7 @@ impl AppState {
             mfa,
             sso,
             domains,
+            scim,
         }))
     }
 }

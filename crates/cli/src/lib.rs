@@ -19,6 +19,7 @@ mod stats;
 mod sweep;
 mod team_changes;
 mod team_domains;
+mod team_scim;
 mod team_sso;
 mod teams;
 mod usage;
@@ -35,8 +36,8 @@ use closewise_core::store::Store;
 use crate::ctx::Ctx;
 use crate::opt::{
     AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand,
-    TeamDomainsCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand, UsageCommand, UsersCommand,
-    UsersMfaCommand, WebhooksCommand,
+    TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand,
+    UsageCommand, UsersCommand, UsersMfaCommand, WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -95,7 +96,8 @@ fn effect(command: &Command) -> Effect {
             TeamsCommand::List(_)
             | TeamsCommand::Show(_)
             | TeamsCommand::Sso(TeamSsoCommand::Show(_))
-            | TeamsCommand::Domains(TeamDomainsCommand::Show(_)),
+            | TeamsCommand::Domains(TeamDomainsCommand::Show(_))
+            | TeamsCommand::Scim(TeamScimCommand::Show(_)),
         )
         | Command::Mail(MailCommand::List(_))
         | Command::Webhooks(WebhooksCommand::List(_))
@@ -117,7 +119,8 @@ fn effect(command: &Command) -> Effect {
             | TeamsCommand::Transfer(_)
             | TeamsCommand::Seats(TeamSeatsCommand::Set(_))
             | TeamsCommand::Sso(TeamSsoCommand::Disable(_))
-            | TeamsCommand::Domains(TeamDomainsCommand::Disable(_)),
+            | TeamsCommand::Domains(TeamDomainsCommand::Disable(_))
+            | TeamsCommand::Scim(TeamScimCommand::Disable(_)),
         )
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
@@ -290,6 +293,12 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         }
         Command::Teams(TeamsCommand::Domains(TeamDomainsCommand::Disable(a))) => {
             team_domains::disable(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::Scim(TeamScimCommand::Show(a))) => {
+            team_scim::show(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::Scim(TeamScimCommand::Disable(a))) => {
+            team_scim::disable(ctx, a).await
         }
         Command::Db(DbCommand::Migrate) => migrate(ctx).await,
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,

@@ -8,7 +8,9 @@ use uuid::Uuid;
 pub mod teams;
 pub mod users;
 
-pub use self::teams::{TeamDomainsCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand};
+pub use self::teams::{
+    TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand,
+};
 pub use self::users::{UsersList, UsersMfaCommand};
 
 /// Inspect and fix Closewise accounts, plans, subscriptions, teams, mail and webhooks.

@@ -35,6 +35,7 @@ pub mod mfa;
 pub mod passkeys;
 pub mod password;
 pub mod reauth;
+pub mod scim;
 pub mod sessions;
 pub mod sso;
 pub mod store;

@@ -48,6 +48,7 @@ pub mod password;
 pub mod plan;
 pub mod policy;
 pub mod reauth;
+pub mod scim;
 pub mod signup;
 pub mod sso;
 pub mod stats;

@@ -74,11 +74,13 @@ pub enum Action {
     SetPolicy,
     /// Add, verify and remove the team's company domains (`domains`); seeing them too.
     ManageDomains,
+    /// Create, list and revoke the team's SCIM tokens (issue 25).
+    ManageScim,
     Leave,
 }
 
 impl Action {
-    pub const ALL: [Action; 18] = [
+    pub const ALL: [Action; 19] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -96,6 +98,7 @@ impl Action {
         Action::RequireMfa,
         Action::SetPolicy,
         Action::ManageDomains,
+        Action::ManageScim,
         Action::Leave,
     ];
 
@@ -122,9 +125,8 @@ pub fn may(role: Role, action: Action) -> bool {
         Leave => role != Role::Owner,
         Invite | ResendInvite | RevokeInvite | ApproveJoin | SetPolicy => role >= Role::Admin,
         StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
-        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa | ManageDomains => {
-            role == Role::Owner
-        }
+        Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa | ManageDomains
+        | ManageScim => role == Role::Owner,
     }
 }
 

@@ -15,6 +15,7 @@ import { teamInviteRoutes } from "./handlers/teamInvites";
 import { teamDomainRoutes } from "./handlers/teamDomains";
 import { teamJoinRoutes } from "./handlers/teamJoin";
 import { teamUsageRoutes } from "./handlers/teamUsage";
+import { teamScimRoutes } from "./handlers/teamScim";
 
 export { apiError, type MockRoute } from "./handlers/common";
 
@@ -30,6 +31,7 @@ export const routes: MockRoute[] = [
   ...ssoRoutes,
   ...teamUsageRoutes,
   ...teamDomainRoutes,
+  ...teamScimRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

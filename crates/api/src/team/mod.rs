@@ -13,6 +13,7 @@ mod invites;
 mod join;
 mod manage;
 pub(crate) mod policy;
+mod scim_tokens;
 mod sso;
 mod usage;
 
@@ -65,6 +66,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(domains::list_domains, domains::add_domain))
         .routes(routes!(domains::verify_domain))
         .routes(routes!(domains::remove_domain))
+        .routes(routes!(scim_tokens::create_token, scim_tokens::list_tokens))
+        .routes(routes!(scim_tokens::revoke_token))
 }
 
 /// A role in a team.

@@ -33,6 +33,9 @@ pub enum TeamsCommand {
     /// The team's company domains, verified by their DNS TXT record.
     #[command(subcommand)]
     Domains(TeamDomainsCommand),
+    /// The team's SCIM provisioning: its tokens and the users its identity provider manages.
+    #[command(subcommand)]
+    Scim(TeamScimCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -50,6 +53,31 @@ pub enum TeamSsoCommand {
 
 #[derive(Args, Debug)]
 pub struct TeamSsoDisable {
+    /// The team's id, or its name (when no other team has it).
+    pub team: String,
+    #[command(flatten)]
+    pub reason: TeamReason,
+    #[command(flatten)]
+    pub confirm: Confirm,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TeamScimCommand {
+    /// The team's SCIM tokens (never their secret: created, last used, revoked) and how many
+    /// users its identity provider manages.
+    ///
+    /// Example: closewise teams scim show "Northwind Sales"
+    Show(TeamShow),
+    /// Turns SCIM off for the team: revokes every live SCIM token, so the identity provider's
+    /// next request is refused (401). Members and provisioned users stay. The owner can create a
+    /// new token on /team afterwards.
+    ///
+    /// Example: closewise teams scim disable "Northwind Sales" --reason "ticket #9: token leaked" --yes
+    Disable(TeamScimDisable),
+}
+
+#[derive(Args, Debug)]
+pub struct TeamScimDisable {
     /// The team's id, or its name (when no other team has it).
     pub team: String,
     #[command(flatten)]

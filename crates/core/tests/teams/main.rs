@@ -207,7 +207,8 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                 | Action::ApproveJoin
                 | Action::ConfigureDomainJoin
                 | Action::RequireMfa
-                | Action::ManageDomains => continue,
+                | Action::ManageDomains
+                | Action::ManageScim => continue,
             };
             match (may(role, action), result) {
                 (true, Ok(())) => {}

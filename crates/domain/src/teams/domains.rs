@@ -129,7 +129,7 @@ pub fn recheck(
 /// domain, which cannot be verified in the first place).
 pub fn may_enable_domain_join(domain: &str, verified_domains: &[String]) -> bool {
     let domain = domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    !is_public_mail_domain(&domain) && verified_domains.iter().any(|d| *d == domain)
+    !is_public_mail_domain(&domain) && verified_domains.contains(&domain)
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@ import type {
   InviteRole,
   JoinableTeam,
   JoinRequest,
+  ScimToken,
+  ScimTokenCreated,
   SeatsPreview,
   Team,
   TeamPolicy,
@@ -157,4 +159,17 @@ export function verifyDomain(id: string) {
 
 export function removeDomain(id: string) {
   return apiRequest<void>(`/api/team/domains/${encodeURIComponent(id)}`, { method: "DELETE", auth: true });
+}
+
+/** The team's SCIM tokens (the owner's; issue 25): a new one's secret is in this answer only. */
+export function createScimToken() {
+  return apiRequest<ScimTokenCreated>("/api/team/scim/tokens", { method: "POST", auth: true });
+}
+
+export function getScimTokens() {
+  return apiRequest<{ tokens: ScimToken[] }>("/api/team/scim/tokens", { auth: true });
+}
+
+export function revokeScimToken(id: string) {
+  return apiRequest<void>(`/api/team/scim/tokens/${encodeURIComponent(id)}`, { method: "DELETE", auth: true });
 }

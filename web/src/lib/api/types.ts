@@ -93,3 +93,5 @@ export interface PasskeyChallenge<K extends "create" | "get"> {
 /** A team's policy for the desktop app (`GET`/`PUT /api/team/policy`, the entitlement token's `policy`). */
 export type TeamPolicy = Schemas["TeamPolicy"];
 export type TeamPolicyAnswer = Schemas["TeamPolicyAnswer"];
+export type ScimToken = Schemas["ScimToken"];
+export type ScimTokenCreated = Schemas["ScimTokenCreated"];

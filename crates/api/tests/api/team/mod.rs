@@ -8,6 +8,7 @@ mod domains;
 mod invites;
 mod manage;
 mod roles;
+pub mod scim;
 mod usage;
 
 use reqwest::{Method, StatusCode};

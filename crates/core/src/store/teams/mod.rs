@@ -15,6 +15,7 @@ pub mod billing;
 pub mod domains;
 pub mod join;
 pub mod policy;
+pub mod scim;
 pub mod seats;
 pub mod sso;
 pub mod usage;

@@ -19,6 +19,7 @@ import { OverSeatsNotice } from "./OverSeatsNotice";
 import { Policies } from "./Policies";
 import { TeamDanger } from "./TeamDanger";
 import { Sso } from "./Sso";
+import { ScimTokens } from "./ScimTokens";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
 import { Usage } from "./Usage";
@@ -68,6 +69,7 @@ function TeamView({ team }: { team: TeamData }) {
       <Sso team={team} />
       <Usage team={team} />
       <Activity team={team} />
+      {team.role === "owner" && <ScimTokens />}
       <TeamDanger team={team} />
     </>
   );

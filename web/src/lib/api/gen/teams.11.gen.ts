@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/members/{user_id}/role": {
+  "/api/team/invites/{id}": {
     parameters: {
       query?: never;
       header?: never;
@@ -11,38 +11,26 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put: {
+    put?: never;
+    post?: never;
+    delete: {
       parameters: {
         query?: never;
         header?: never;
         path: {
-          /** @description The member's user id */
-          user_id: string;
+          /** @description The invite's id */
+          id: string;
         };
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamRoleBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        200: {
+        /** @description Revoked; its link stops working and its seat is free */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invalid_role` (only `admin` or `member`; ownership is transferred) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
+          content?: never;
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -53,7 +41,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (`teams::may_set_role`: the owner) */
+        /** @description `forbidden_role` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -71,34 +59,14 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
       };
     };
-    post?: never;
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/team/mfa-policy": {
+  "/api/team/invites/lookup": {
     parameters: {
       query?: never;
       header?: never;
@@ -106,7 +74,8 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put: {
+    put?: never;
+    post: {
       parameters: {
         query?: never;
         header?: never;
@@ -115,7 +84,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["MfaPolicy"];
+          "application/json": common["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
@@ -124,10 +93,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["MfaPolicy"];
+            "application/json": components["schemas"]["InviteLookupAnswer"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invite_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -136,25 +105,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner decides) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
+        /** @description `invite_not_found` (unknown, used, declined or revoked) */
         404: {
           headers: {
             [name: string]: unknown;
@@ -181,9 +132,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `rate_limited` */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -194,19 +153,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    MfaPolicy: {
-      /**
-       * @description Every member must have a second factor: one without it cannot approve devices
-       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
-       */
-      required: boolean;
-    };
-    TeamRoleBody: {
-      /**
-       * @description The role to give (never `owner`: ownership is transferred).
-       * @enum {string}
-       */
-      role: "member" | "admin";
+    InviteLookupAnswer: {
+      /** @description The invited address: sign in or sign up with it to accept. */
+      email: string;
+      role: common["schemas"]["TeamRole"];
+      team_name: string;
     };
   };
   responses: never;

@@ -3,44 +3,28 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/invites/accept": {
+  "/api/team/domains": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    post: {
+    get: {
       parameters: {
         query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        /** @description Joined with the invite's role */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invite_expired` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
+            "application/json": components["schemas"]["TeamDomainsAnswer"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -52,7 +36,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_verified` */
+        /** @description `forbidden_role` (the owner) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -61,35 +45,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invite_not_found` */
+        /** @description `team_not_found` */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -99,20 +56,6 @@ export interface paths {
         };
       };
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/invites/decline": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
     put?: never;
     post: {
       parameters: {
@@ -123,18 +66,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
+          "application/json": components["schemas"]["TeamDomainBody"];
         };
       };
       responses: {
-        /** @description Declined; the link stops working */
-        204: {
+        /** @description Added, pending: publish the TXT record `txt_name` with `txt_value`, then verify */
+        201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": common["schemas"]["TeamDomain"];
+          };
         };
-        /** @description `invite_expired` */
+        /** @description `invalid_domain`, `public_mail_domain` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -152,7 +97,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_verified` */
+        /** @description `forbidden_role` (the owner) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -161,7 +106,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invite_not_found` */
+        /** @description `team_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -170,7 +115,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invite_used`, `invite_other_address` */
+        /** @description `domain_exists` (the team has it), `domain_taken` (another team verified it) */
         409: {
           headers: {
             [name: string]: unknown;
@@ -208,7 +153,19 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    TeamDomainBody: {
+      /**
+       * @description The company's domain, e.g. `northwind.example` (no address, no scheme; any case; a
+       *     trailing dot ignored). Public mail providers' domains are refused.
+       */
+      domain: string;
+    };
+    TeamDomainsAnswer: {
+      /** @description By name. */
+      domains: common["schemas"]["TeamDomain"][];
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/invites/{id}": {
+  "/api/team/domains/{id}": {
     parameters: {
       query?: never;
       header?: never;
@@ -18,14 +18,14 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @description The invite's id */
+          /** @description The domain's id */
           id: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Revoked; its link stops working and its seat is free */
+        /** @description Removed; domain join at it ends */
         204: {
           headers: {
             [name: string]: unknown;
@@ -41,7 +41,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
+        /** @description `forbidden_role` (the owner) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -50,7 +50,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `team_not_found`, `domain_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -66,7 +66,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/invites/{id}/resend": {
+  "/api/team/domains/{id}/verify": {
     parameters: {
       query?: never;
       header?: never;
@@ -80,20 +80,20 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @description The invite's id */
+          /** @description The domain's id */
           id: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description A new link (the old one stops working), valid 7 more days */
-        202: {
+        /** @description Verified (`status` is `verified`) */
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": common["schemas"]["TeamDomain"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -105,7 +105,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
+        /** @description `forbidden_role` (the owner) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -114,7 +114,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (another team's, used or revoked invite) */
+        /** @description `team_not_found`, `domain_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -123,100 +123,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `seats_taken`, `team_over_seats` (reviving an expired invite) */
+        /** @description `domain_not_verified` (the record is not there yet, or the look-up failed), `domain_taken` */
         409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `rate_limited`: one resend a minute per address */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/invites/lookup": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
-        };
-      };
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["InviteLookupAnswer"];
-          };
-        };
-        /** @description `invite_expired` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invite_not_found` (unknown, used, declined or revoked) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `rate_limited` */
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -235,14 +143,7 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    InviteLookupAnswer: {
-      /** @description The invited address: sign in or sign up with it to accept. */
-      email: string;
-      role: common["schemas"]["TeamRole"];
-      team_name: string;
-    };
-  };
+  schemas: never;
   responses: never;
   parameters: never;
   requestBodies: never;

@@ -3,60 +3,14 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/join-requests": {
+  "/api/team/invites": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Undecided requests, oldest first */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["JoinRequestsAnswer"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (owner and admins) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    get?: never;
     put?: never;
     post: {
       parameters: {
@@ -67,11 +21,11 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["JoinRequestBody"];
+          "application/json": components["schemas"]["TeamInviteBody"];
         };
       };
       responses: {
-        /** @description Asked (asking again while undecided changes nothing) */
+        /** @description Invited (the same answer whether or not the address has an account); the mail is on its way */
         202: {
           headers: {
             [name: string]: unknown;
@@ -80,7 +34,7 @@ export interface paths {
             "application/json": common["schemas"]["Empty"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invalid_email`, `invalid_role` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -98,7 +52,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_verified` */
+        /** @description `forbidden_role`: owner and admins invite members; only the owner invites admins */
         403: {
           headers: {
             [name: string]: unknown;
@@ -107,7 +61,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: no domain join for the caller's domain) */
+        /** @description `team_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -116,7 +70,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `already_in_team` */
+        /** @description `seats_taken`, `team_over_seats` (fewer seats than members), `already_member` (a member of this team) */
         409: {
           headers: {
             [name: string]: unknown;
@@ -143,71 +97,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/join-requests/{id}/approve": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The request's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Approved: the user is a member */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` (another team's, decided or unknown request) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `seats_taken`, `team_over_seats`, `already_in_team` */
-        409: {
+        /** @description `rate_limited` */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -227,21 +118,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    JoinRequest: {
-      /** Format: date-time */
-      created_at: string;
+    TeamInviteBody: {
       email: string;
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      user_id: string;
-    };
-    JoinRequestBody: {
-      /** Format: uuid */
-      team_id: string;
-    };
-    JoinRequestsAnswer: {
-      requests: components["schemas"]["JoinRequest"][];
+      /**
+       * @description The role to give (never `owner`: ownership is transferred).
+       * @enum {string}
+       */
+      role: "member" | "admin";
     };
   };
   responses: never;

@@ -1,0 +1,122 @@
+//! The team's SCIM tokens (the owner's): create one (its secret shown once, stored hashed), list
+//! them without their secret, revoke one. Each change is in the audit log with the owner's address.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use closewise_core::scim::ScimTokenView;
+use serde::Serialize;
+use serde_json::json;
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::{audit, no_content, path_id};
+use crate::error::ApiResult;
+use crate::extract::{AppJson, AuthUser};
+use crate::state::AppState;
+
+/// A token just created: `token` is shown this once.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ScimTokenCreated)]
+pub struct CreatedBody {
+    pub id: Uuid,
+    /// The bearer token for the identity provider (`cws_scim_…`); never shown again.
+    pub token: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = ScimToken)]
+pub struct TokenBody {
+    pub id: Uuid,
+    /// Who created it (null once their account is gone).
+    pub created_by: Option<Uuid>,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub last_used_at: Option<OffsetDateTime>,
+    /// Null while the token works.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub revoked_at: Option<OffsetDateTime>,
+}
+
+impl From<ScimTokenView> for TokenBody {
+    fn from(t: ScimTokenView) -> Self {
+        TokenBody {
+            id: t.id,
+            created_by: t.created_by,
+            created_at: t.created_at,
+            last_used_at: t.last_used_at,
+            revoked_at: t.revoked_at,
+        }
+    }
+}
+
+/// `{"tokens": [ScimToken]}`, newest first, revoked ones included.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ScimTokenList)]
+pub struct TokensBody {
+    pub tokens: Vec<TokenBody>,
+}
+
+#[utoipa::path(post, path = "/api/team/scim/tokens", tag = "teams",
+    responses(
+        (status = 201, body = CreatedBody, description = "Created; the token is shown only in this answer"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner manages SCIM tokens)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn create_token(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<(StatusCode, AppJson<CreatedBody>)> {
+    let created = state.scim.create_token(auth.user_id).await?;
+    let details = json!({ "team_id": created.team_id, "token_id": created.id });
+    audit(&state, &auth, "team.scim.token_create", None, None, details).await?;
+    Ok((
+        StatusCode::CREATED,
+        AppJson(CreatedBody {
+            id: created.id,
+            token: created.token,
+        }),
+    ))
+}
+
+#[utoipa::path(get, path = "/api/team/scim/tokens", tag = "teams",
+    responses(
+        (status = 200, body = TokensBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner manages SCIM tokens)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+    ),
+    security(("bearer" = [])))]
+pub async fn list_tokens(
+    State(state): State<AppState>,
+    auth: AuthUser,
+) -> ApiResult<AppJson<TokensBody>> {
+    let tokens = state.scim.tokens(auth.user_id).await?;
+    Ok(AppJson(TokensBody {
+        tokens: tokens.into_iter().map(TokenBody::from).collect(),
+    }))
+}
+
+#[utoipa::path(delete, path = "/api/team/scim/tokens/{id}", tag = "teams",
+    params(("id" = Uuid, Path, description = "The token's id")),
+    responses(
+        (status = 204, description = "Revoked: the identity provider's next request with it is refused"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner manages SCIM tokens)"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`: no live token by that id in the caller's team"),
+    ),
+    security(("bearer" = [])))]
+pub async fn revoke_token(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let id = path_id(&id)?;
+    let team_id = state.scim.revoke_token(auth.user_id, id).await?;
+    let details = json!({ "team_id": team_id, "token_id": id });
+    audit(&state, &auth, "team.scim.token_revoke", None, None, details).await?;
+    Ok(no_content())
+}

@@ -1,0 +1,179 @@
+//! What a SCIM user's state does to the team: active holds a seat, inactive or deleted frees it
+//! and ends the person's sessions. Each change is in the audit log with the token that made it.
+
+use closewise_domain::email::Email;
+use closewise_domain::teams::{invite_expires_at, Role};
+use uuid::Uuid;
+
+use super::{Scim, ScimCaller, ScimError};
+use crate::mail::Template;
+use crate::sessions::opaque_tokens::{hash_token, random_token};
+use crate::store::audit::NewAudit;
+use crate::store::teams::seats::{AcceptOutcome, SeatOutcome};
+use crate::store::teams::NewInvite;
+
+/// A user's address and whether they are active: what decides their seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Standing {
+    pub email: String,
+    pub active: bool,
+}
+
+/// The reason recorded on the sessions a deprovisioning ends.
+pub const SESSIONS_ENDED_REASON: &str = "scim_deprovisioned";
+
+impl Scim {
+    /// The normalised address of a `userName` at one of the caller's team's verified domains.
+    pub(super) async fn team_address(
+        &self,
+        caller: &ScimCaller,
+        user_name: &str,
+    ) -> Result<Email, ScimError> {
+        let email = Email::parse(user_name).map_err(|_| ScimError::DomainNotVerified)?;
+        let holder = self.store.team_for_verified_domain(email.domain()).await?;
+        if holder != Some(caller.team_id) {
+            return Err(ScimError::DomainNotVerified);
+        }
+        Ok(email)
+    }
+
+    /// Moves the team from `old` to `new` (None: no such user): frees the seat of a user who
+    /// stops being active (or changes address), then seats one who becomes active.
+    pub(super) async fn transition(
+        &self,
+        caller: &ScimCaller,
+        old: Option<&Standing>,
+        new: Option<&Standing>,
+    ) -> Result<(), ScimError> {
+        let same = |a: &Standing, b: &Standing| a.email == b.email && a.active && b.active;
+        if let Some(o) = old.filter(|o| o.active) {
+            if !new.is_some_and(|n| same(o, n)) {
+                self.deprovision(caller, &o.email).await?;
+            }
+        }
+        if let Some(n) = new.filter(|n| n.active) {
+            if !old.is_some_and(|o| same(o, n)) {
+                self.provision(caller, &n.email).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Seats `email` in the team: the account with that address joins (when it is in no other
+    /// team); without an account, an invitation mail holds the seat until it is accepted.
+    async fn provision(&self, caller: &ScimCaller, email: &str) -> Result<(), ScimError> {
+        let now = self.clock.now();
+        let Some(user) = self.store.user_by_email(email).await? else {
+            return self.invite(caller, email).await;
+        };
+        match self.store.membership_of(user.id).await? {
+            Some((team, _)) if team == caller.team_id => return Ok(()),
+            Some(_) => {
+                return Err(ScimError::Uniqueness(format!(
+                    "{email} is a member of another team."
+                )))
+            }
+            None => {}
+        }
+        match self
+            .store
+            .scim_join_team(caller.team_id, user.id, email, now)
+            .await?
+        {
+            AcceptOutcome::Joined | AcceptOutcome::Spent => {}
+            AcceptOutcome::AlreadyInTeam => {
+                return Err(ScimError::Uniqueness(format!(
+                    "{email} is a member of another team."
+                )))
+            }
+            AcceptOutcome::Refused(e) => return Err(ScimError::Seats(e)),
+            AcceptOutcome::NoTeam => return Err(ScimError::NotFound),
+        }
+        self.audit(caller, "team.scim.member_add", Some(user.id), email)
+            .await
+    }
+
+    /// An invitation (holding a seat) and its mail, for an address without an account.
+    async fn invite(&self, caller: &ScimCaller, email: &str) -> Result<(), ScimError> {
+        let team = self
+            .store
+            .team_by_id(caller.team_id)
+            .await?
+            .ok_or(ScimError::NotFound)?;
+        let (now, token) = (self.clock.now(), random_token());
+        let new = NewInvite {
+            id: Uuid::now_v7(),
+            team_id: team.id,
+            email,
+            role: Role::Member,
+            token_hash: &hash_token(&token),
+            invited_by: team.owner_id,
+            now,
+            expires_at: invite_expires_at(now),
+        };
+        match self.store.invite_to_team(&new).await? {
+            SeatOutcome::Done(()) => {}
+            SeatOutcome::Refused(e) => return Err(ScimError::Seats(e)),
+            SeatOutcome::NoTeam => return Err(ScimError::NotFound),
+        }
+        let template = Template::TeamInvite {
+            link: self.mail.link("/invite", &token),
+            team: team.name,
+            role: "a member".into(),
+            inviter: "Your company's directory".into(),
+        };
+        self.store
+            .enqueue_mail(&self.mail.compose(email, template, now))
+            .await?;
+        self.audit(caller, "team.scim.invite", None, email).await
+    }
+
+    /// Frees the seat of `email`: the member leaves (never the owner), the team's open
+    /// invitations of the address are withdrawn, and every session of the person ends.
+    async fn deprovision(&self, caller: &ScimCaller, email: &str) -> Result<(), ScimError> {
+        let now = self.clock.now();
+        let user = self.store.user_by_email(email).await?;
+        let mut member = None;
+        if let Some(u) = &user {
+            if let Some((team, role)) = self.store.membership_of(u.id).await? {
+                if team == caller.team_id {
+                    if role == Role::Owner {
+                        return Err(ScimError::Owner);
+                    }
+                    member = Some(u.id);
+                }
+            }
+        }
+        self.store
+            .scim_remove_member(caller.team_id, member, email, now)
+            .await?;
+        if let Some(user_id) = member {
+            self.store
+                .revoke_all_sessions(user_id, SESSIONS_ENDED_REASON, now)
+                .await?;
+        }
+        self.audit(caller, "team.scim.member_remove", member, email)
+            .await
+    }
+
+    async fn audit(
+        &self,
+        caller: &ScimCaller,
+        action: &'static str,
+        user_id: Option<Uuid>,
+        email: &str,
+    ) -> Result<(), ScimError> {
+        self.store
+            .record_audit(&NewAudit {
+                actor: format!("scim token {}", caller.token_id),
+                action,
+                user_id,
+                target_email: Some(email.to_owned()),
+                reason: None,
+                details: serde_json::json!({ "team_id": caller.team_id }),
+                now: self.clock.now(),
+            })
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,45 @@
+//! SCIM tokens on /team → Security (issue 25): the owner creates one, sees it once with a copy
+//! button, finds it listed without its secret and revokes it; admins and members see no section.
+
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { db } from "../../testing/db";
+import { renderApp } from "../../testing/render";
+
+const OWNER = "ana@northwind.example";
+const ADMIN = "bo@northwind.example";
+
+function seedNorthwind() {
+  db.createUser({ email: OWNER });
+  return db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: ADMIN, role: "admin" }] }).team;
+}
+
+describe("/team SCIM tokens", () => {
+  it("creates a token shown once with copy, lists it without the secret, and revokes it", async () => {
+    seedNorthwind();
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    const section = await screen.findByRole("region", { name: "Security: SCIM tokens" });
+    await user.click(within(section).getByRole("button", { name: "Create SCIM token" }));
+    const shown = await within(section).findByText(/^cws_scim_/);
+    const secret = shown.textContent ?? "";
+    expect(within(section).getByText("Copy this token now: it is not shown again.")).toBeInTheDocument();
+    await user.click(within(section).getByRole("button", { name: "Copy token" }));
+    expect(writeText).toHaveBeenCalledWith(secret);
+    const list = await within(section).findByRole("list", { name: "SCIM tokens" });
+    expect(within(list).getAllByRole("listitem")).toHaveLength(1);
+    expect(list.textContent).not.toContain(secret);
+    expect(within(list).getByText(/never used/)).toBeInTheDocument();
+    await user.click(within(list).getByRole("button", { name: "Revoke" }));
+    await waitFor(() => expect(within(list).getByText(/revoked/)).toBeInTheDocument());
+    expect(within(list).queryByRole("button", { name: "Revoke" })).not.toBeInTheDocument();
+  });
+
+  it("is the owner's only", async () => {
+    seedNorthwind();
+    renderApp("/team", { signedInAs: ADMIN });
+    await screen.findByRole("region", { name: "Members" });
+    expect(screen.queryByRole("region", { name: "Security: SCIM tokens" })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,26 @@
+//! SCIM tokens (docs/api.md "SCIM"): the owner creates one (its secret in that answer only), lists
+//! them without it, revokes one. Kept on the team's row, so they go with the mock's reset.
+
+import type { ScimToken } from "../../lib/api/types";
+import type { TeamRow } from "../teamStore";
+import type { MockRoute } from "./common";
+import { forbiddenRole, json, noContent, teamNotFound, teamRoute } from "./teamCommon";
+
+const tokensOf = (team: TeamRow) => ((team as TeamRow & { scim?: ScimToken[] }).scim ??= []);
+const owner = (answer: (team: TeamRow, params: Record<string, unknown>) => Response) =>
+  (({ team, me }, _request, params) => (me.role === "owner" ? answer(team, params) : forbiddenRole())) as Parameters<typeof teamRoute>[3];
+
+export const teamScimRoutes: MockRoute[] = [
+  teamRoute("post", "/api/team/scim/tokens", null, owner((team) => {
+    const id = crypto.randomUUID();
+    tokensOf(team).unshift({ id, created_by: team.ownerId, created_at: new Date().toISOString(), last_used_at: null, revoked_at: null });
+    return json({ id, token: `cws_scim_${crypto.randomUUID().replaceAll("-", "")}` }, 201);
+  })),
+  teamRoute("get", "/api/team/scim/tokens", null, owner((team) => json({ tokens: tokensOf(team) }))),
+  teamRoute("delete", "/api/team/scim/tokens/{id}", null, owner((team, params) => {
+    const token = tokensOf(team).find((t) => t.id === params.id && !t.revoked_at);
+    if (!token) return teamNotFound();
+    token.revoked_at = new Date().toISOString();
+    return noContent();
+  })),
+];
