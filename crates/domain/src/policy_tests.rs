@@ -3,16 +3,17 @@ use proptest::prelude::*;
 use serde_json::json;
 
 fn with_notice(mode: &str, text: &str, regions: &[(&str, &str)]) -> Policy {
-    let mut p = Policy::default();
-    p.consent_notice = ConsentNotice {
-        mode: mode.into(),
-        text: text.into(),
-        regions: regions
-            .iter()
-            .map(|(r, t)| (r.to_string(), t.to_string()))
-            .collect(),
-    };
-    p
+    Policy {
+        consent_notice: ConsentNotice {
+            mode: mode.into(),
+            text: text.into(),
+            regions: regions
+                .iter()
+                .map(|(r, t)| (r.to_string(), t.to_string()))
+                .collect(),
+        },
+        ..Policy::default()
+    }
 }
 
 fn field(p: Policy) -> String {
@@ -44,8 +45,10 @@ fn a_wrong_field_is_named() {
     let mut p = Policy::default();
     p.hint_categories.remove("replies");
     assert_eq!(field(p), "hint_categories.replies");
-    let mut p = Policy::default();
-    p.retention_days = 14;
+    let p = Policy {
+        retention_days: 14,
+        ..Policy::default()
+    };
     assert_eq!(field(p), "retention_days");
     assert_eq!(field(with_notice("shout", "x", &[])), "consent_notice.mode");
     assert_eq!(field(with_notice("show", " ", &[])), "consent_notice.text");
@@ -104,8 +107,10 @@ fn the_most_specific_variant_applies() {
 
 #[test]
 fn apps_are_normalised_and_the_version_hashes_the_canonical_json() {
-    let mut p = Policy::default();
-    p.allowed_apps = vec!["phone".into(), "meet".into(), "phone".into()];
+    let p = Policy {
+        allowed_apps: vec!["phone".into(), "meet".into(), "phone".into()],
+        ..Policy::default()
+    };
     let p = p.validate().unwrap();
     assert_eq!(p.allowed_apps, ["meet", "phone"]);
     assert!(p.allows_app("meet") && !p.allows_app("zoom"));

@@ -22,7 +22,7 @@ async fn a_call(app: &TestApp, u: &User, id: &str, seconds: i64) {
         if left > 0 {
             app.state
                 .usage
-                .heartbeat(u.id, None, started.call.id)
+                .heartbeat(u.id, None, started.call.id, None)
                 .await
                 .unwrap();
         }
