@@ -130,7 +130,7 @@ fn state_cookie(state: &AppState, value: String, max_age: time::Duration) -> Coo
         .build()
 }
 
-#[utoipa::path(get, path = "/api/auth/sso/start", tag = "auth", params(StartQuery),
+#[utoipa::path(get, path = "/api/auth/sso/start", tag = "auth", operation_id = "start_sso", params(StartQuery),
     responses((status = 302, description = "To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO")))]
 pub async fn start(
     State(state): State<AppState>,
