@@ -60,6 +60,13 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
             }
         }
         Command::Call(Call::Start { id, app, region }) => {
+            // A bad id is refused before anything is sent (the entitlement refresh included).
+            if let Some(bad) = id
+                .as_deref()
+                .filter(|i| !closewise_desktop_client::valid_client_call_id(i))
+            {
+                anyhow::bail!("{bad:?} is not a call id: use 1 to 64 letters, digits, '-' or '_'");
+            }
             // Refreshed before each call when online; the last verified policy offline.
             let e = client.entitlements().await?;
             if let Some(refusal) = app.as_deref().and_then(|a| e.policy.refusal(a)) {
