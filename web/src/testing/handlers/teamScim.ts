@@ -8,19 +8,42 @@ import { forbiddenRole, json, noContent, teamNotFound, teamRoute } from "./teamC
 
 const tokensOf = (team: TeamRow) => ((team as TeamRow & { scim?: ScimToken[] }).scim ??= []);
 const owner = (answer: (team: TeamRow, params: Record<string, unknown>) => Response) =>
-  (({ team, me }, _request, params) => (me.role === "owner" ? answer(team, params) : forbiddenRole())) as Parameters<typeof teamRoute>[3];
+  (({ team, me }, _request, params) => (me.role === "owner" ? answer(team, params) : forbiddenRole())) as Parameters<
+    typeof teamRoute
+  >[3];
 
 export const teamScimRoutes: MockRoute[] = [
-  teamRoute("post", "/api/team/scim/tokens", null, owner((team) => {
-    const id = crypto.randomUUID();
-    tokensOf(team).unshift({ id, created_by: team.ownerId, created_at: new Date().toISOString(), last_used_at: null, revoked_at: null });
-    return json({ id, token: `cws_scim_${crypto.randomUUID().replaceAll("-", "")}` }, 201);
-  })),
-  teamRoute("get", "/api/team/scim/tokens", null, owner((team) => json({ tokens: tokensOf(team) }))),
-  teamRoute("delete", "/api/team/scim/tokens/{id}", null, owner((team, params) => {
-    const token = tokensOf(team).find((t) => t.id === params.id && !t.revoked_at);
-    if (!token) return teamNotFound();
-    token.revoked_at = new Date().toISOString();
-    return noContent();
-  })),
+  teamRoute(
+    "post",
+    "/api/team/scim/tokens",
+    null,
+    owner((team) => {
+      const id = crypto.randomUUID();
+      tokensOf(team).unshift({
+        id,
+        created_by: team.ownerId,
+        created_at: new Date().toISOString(),
+        last_used_at: null,
+        revoked_at: null,
+      });
+      return json({ id, token: `cws_scim_${crypto.randomUUID().replaceAll("-", "")}` }, 201);
+    }),
+  ),
+  teamRoute(
+    "get",
+    "/api/team/scim/tokens",
+    null,
+    owner((team) => json({ tokens: tokensOf(team) })),
+  ),
+  teamRoute(
+    "delete",
+    "/api/team/scim/tokens/{id}",
+    null,
+    owner((team, params) => {
+      const token = tokensOf(team).find((t) => t.id === params.id && !t.revoked_at);
+      if (!token) return teamNotFound();
+      token.revoked_at = new Date().toISOString();
+      return noContent();
+    }),
+  ),
 ];

@@ -18,7 +18,8 @@ function TokenRow({ token, onRevoke, busy }: { token: ScimToken; onRevoke: () =>
       <div className="text-sm text-slate-700">
         <p className="font-mono text-slate-900">{token.id.slice(0, 8)}</p>
         <p>
-          Created {shortDate(token.created_at)} · {token.last_used_at ? `last used ${shortDate(token.last_used_at)}` : "never used"}
+          Created {shortDate(token.created_at)} ·{" "}
+          {token.last_used_at ? `last used ${shortDate(token.last_used_at)}` : "never used"}
           {token.revoked_at && ` · revoked ${shortDate(token.revoked_at)}`}
         </p>
       </div>
