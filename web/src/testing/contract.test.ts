@@ -181,6 +181,11 @@ async function exerciseDomainJoinHandlers(pw: string) {
   await call("DELETE", `/api/team/domains/${added.id}`, undefined, member);
   await call("DELETE", `/api/team/domains/${added.id}`, undefined, owner);
   await call("DELETE", `/api/team/domains/${added.id}`, undefined, owner);
+  // SCIM tokens: the owner's alone; a token's secret in the creation's answer only.
+  await call("POST", "/api/team/scim/tokens", undefined, member);
+  await call("POST", "/api/team/scim/tokens", undefined, owner);
+  await call("GET", "/api/team/scim/tokens", undefined, owner);
+  await call("DELETE", "/api/team/scim/tokens/00000000-0000-0000-0000-000000000000", undefined, owner);
 }
 
 /** Drives every handler through its success and error answers. */

@@ -84,6 +84,7 @@ pub struct DiscoverQuery {
     request_body = DiscoverRequest,
     responses((status = 200, body = DiscoverResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_email`"),
+        (status = 422, body = crate::error::ErrorBody, description = "`invalid_email`: no address given"),
         (status = 429, body = crate::error::ErrorBody)))]
 pub async fn discover(
     State(state): State<AppState>,
@@ -131,7 +132,8 @@ fn state_cookie(state: &AppState, value: String, max_age: time::Duration) -> Coo
 }
 
 #[utoipa::path(get, path = "/api/auth/sso/start", tag = "auth", operation_id = "start_sso", params(StartQuery),
-    responses((status = 302, description = "To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO")))]
+    responses((status = 302, description = "To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO"),
+        (status = 400, body = crate::error::ErrorBody, description = "A malformed query (`test` not a boolean, say)")))]
 pub async fn start(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

@@ -100,6 +100,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `invalid_email`: no address given */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
         429: {
           headers: {
             [name: string]: unknown;
@@ -146,6 +155,15 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description A malformed query (`test` not a boolean, say) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
     put?: never;
@@ -156,177 +174,10 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/token": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: {
-          /**
-           * @description `password`, `mfa`, `refresh_token`, `passkey`, `authorization_code` or
-           *     `urn:ietf:params:oauth:grant-type:device_code`.
-           */
-          grant_type?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      /** @description `Credentials` (`{email, password}`) for the password grant; `MfaGrantBody` (`{mfa_token, code}`) for the mfa grant; `PasskeyGrantBody` for `passkey`; `RefreshBody` (`{refresh_token}`, or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant */
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TokenRequestBody"];
-        };
-      };
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["SessionBody"];
-          };
-        };
-        /** @description `ErrorBody` for the password and refresh grants; `OAuthErrorBody` (RFC 6749 §5.2, RFC 8628 §3.5) for `authorization_code` and the device-code grant */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TokenErrorBody"];
-          };
-        };
-        /** @description `mfa_required` (password grant, an account with a second factor: `mfa_token` and `methods` in the error); `invalid_code`, `invalid_mfa_token` (mfa grant, and the passkey grant with an `mfa_token`); `invalid_refresh_token`, `refresh_token_reused`, `no_session` (refresh grant) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `cross_site_request`: a browser request from a page that is not ours */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description `{code, code_verifier, redirect_uri, client_id}`. */
-    AuthorizationCodeGrantBody: {
-      client_id?: string | null;
-      code?: string | null;
-      code_verifier?: string | null;
-      redirect_uri?: string | null;
-    };
-    Credentials: {
-      email: string;
-      password: string;
-    };
-    /** @description `{device_code, client_id}`. */
-    DeviceCodeGrantBody: {
-      client_id?: string | null;
-      device_code?: string | null;
-    };
-    MfaGrantBody: {
-      /** @description A 6-digit code from the authenticator app, or a recovery code. */
-      code?: string;
-      /** @description From the password grant's `401 mfa_required` (5 minutes, single use, this client only). */
-      mfa_token?: string;
-    };
-    /** @description An OAuth error (RFC 6749 §5.2, RFC 8628 §3.5): the grants' answers, not our usual shape. */
-    OAuthErrorBody: {
-      /**
-       * @description `invalid_request`, `invalid_client`, `invalid_grant`, `authorization_pending`,
-       *     `slow_down`, `access_denied` or `expired_token`.
-       */
-      error: string;
-      error_description: string;
-      /**
-       * Format: int64
-       * @description With `slow_down` only: the seconds the client must now wait between polls.
-       */
-      interval?: number | null;
-    };
-    /** @description `{challenge_id, credential, mfa_token?}` for `grant_type=passkey`. */
-    PasskeyGrantBody: {
-      challenge_id?: string;
-      /** @description `AuthenticationResponseJSON`: the `toJSON()` of what `navigator.credentials.get()` answered. */
-      credential?: Record<string, never>;
-      /** @description With it, the passkey is the second factor of that password sign-in and must be its account's. */
-      mfa_token?: string | null;
-    };
-    RefreshBody: {
-      refresh_token?: string | null;
-    };
-    /** @description A signed-in session. */
-    SessionBody: {
-      access_token: string;
-      /**
-       * Format: int64
-       * @description Unix seconds when the access token expires.
-       */
-      expires_at: number;
-      /**
-       * Format: int64
-       * @description Seconds the access token stays valid.
-       */
-      expires_in: number;
-      /**
-       * @description For native clients only (the desktop app: no `Origin`, no `Sec-Fetch-Site`). Browsers keep
-       *     it in the httpOnly `cw_refresh` cookie and never see it.
-       */
-      refresh_token?: string | null;
-      /** @description Always `bearer`. */
-      token_type: string;
-      user: common["schemas"]["UserBody"];
-    };
     SsoDiscoverRequest: {
       email: string;
     };
@@ -336,22 +187,6 @@ export interface components {
       /** @description Where to send the browser to sign in (with the address), when `sso`. */
       start_url?: string | null;
     };
-    /**
-     * @description What `POST /api/auth/token` answers with `400`: our usual error for the password and refresh
-     *     grants, an OAuth error for the desktop app's grants.
-     */
-    TokenErrorBody: common["schemas"]["ErrorBody"] | components["schemas"]["OAuthErrorBody"];
-    /**
-     * @description The request body of each grant (for the OpenAPI document: the endpoint parses the body of the
-     *     grant `grant_type` names).
-     */
-    TokenRequestBody:
-      | components["schemas"]["Credentials"]
-      | components["schemas"]["RefreshBody"]
-      | components["schemas"]["AuthorizationCodeGrantBody"]
-      | components["schemas"]["DeviceCodeGrantBody"]
-      | components["schemas"]["MfaGrantBody"]
-      | components["schemas"]["PasskeyGrantBody"];
   };
   responses: never;
   parameters: never;

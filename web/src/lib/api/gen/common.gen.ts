@@ -370,6 +370,9 @@ export interface components {
       /** @description As typed: case, dashes and spaces do not matter. */
       user_code: string;
     };
+    UserEnvelope: {
+      user: components["schemas"]["UserBody"];
+    };
   };
   responses: never;
   parameters: never;

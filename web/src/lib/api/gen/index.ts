@@ -2,6 +2,7 @@
 
 import type * as auth1 from "./auth.1.gen";
 import type * as auth10 from "./auth.10.gen";
+import type * as auth11 from "./auth.11.gen";
 import type * as auth2 from "./auth.2.gen";
 import type * as auth3 from "./auth.3.gen";
 import type * as auth4 from "./auth.4.gen";
@@ -53,6 +54,7 @@ export type paths = auth1.paths &
   auth8.paths &
   auth9.paths &
   auth10.paths &
+  auth11.paths &
   passkeys.paths &
   billing1.paths &
   billing2.paths &
@@ -96,6 +98,7 @@ export interface components {
     auth8.components["schemas"] &
     auth9.components["schemas"] &
     auth10.components["schemas"] &
+    auth11.components["schemas"] &
     passkeys.components["schemas"] &
     billing1.components["schemas"] &
     billing2.components["schemas"] &
