@@ -56,20 +56,26 @@ pub fn valid_client_call_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
+/// The refusal of a `client_call_id` that is not one, made before anything is sent.
+pub fn check_client_call_id(id: &str) -> Result<()> {
+    if valid_client_call_id(id) {
+        return Ok(());
+    }
+    Err(Error::Api {
+        status: 400,
+        code: "invalid_client_call_id".into(),
+        message: format!("{id:?} is not a call id: use 1 to 64 letters, digits, '-' or '_'"),
+    })
+}
+
 impl Client {
     /// Starts a call. Retrying with the same `client_call_id` (after a timeout, say) answers the
     /// same call rather than counting a second one; `None` makes a fresh UUID.
     pub async fn start_call(&self, client_call_id: Option<&str>) -> Result<StartedCall> {
         let id = match client_call_id {
-            Some(id) if valid_client_call_id(id) => id.to_string(),
             Some(id) => {
-                return Err(Error::Api {
-                    status: 400,
-                    code: "invalid_client_call_id".into(),
-                    message: format!(
-                        "{id:?} is not a call id: use 1 to 64 letters, digits, '-' or '_'"
-                    ),
-                })
+                check_client_call_id(id)?;
+                id.to_string()
             }
             None => uuid::Uuid::new_v4().to_string(),
         };

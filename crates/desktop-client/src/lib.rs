@@ -37,7 +37,10 @@ mod signin;
 mod store;
 pub mod trust;
 
-pub use calls::{valid_client_call_id, EndedCall, Heartbeat, StartedCall, HEARTBEAT_SECONDS};
+pub use calls::{
+    check_client_call_id, valid_client_call_id, EndedCall, Heartbeat, StartedCall,
+    HEARTBEAT_SECONDS,
+};
 pub use client::{set_clock_offset, Client, Logout, LogoutScope, User, CLIENT_ID};
 pub use entitlements::{offline_entitlements, CallAllowance, Entitlements, Source};
 pub use error::{Error, Result};

@@ -61,11 +61,8 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
         }
         Command::Call(Call::Start { id, app, region }) => {
             // A bad id is refused before anything is sent (the entitlement refresh included).
-            if let Some(bad) = id
-                .as_deref()
-                .filter(|i| !closewise_desktop_client::valid_client_call_id(i))
-            {
-                anyhow::bail!("{bad:?} is not a call id: use 1 to 64 letters, digits, '-' or '_'");
+            if let Some(id) = id.as_deref() {
+                closewise_desktop_client::check_client_call_id(id)?;
             }
             // Refreshed before each call when online; the last verified policy offline.
             let e = client.entitlements().await?;
