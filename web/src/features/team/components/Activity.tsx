@@ -4,6 +4,7 @@ import { Button } from "../../../components/ui/Button";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
 import { downloadExport, getTeamAudit } from "../../../lib/api/teamUsage";
 import type { Team } from "../../../lib/api/types";
+import { ACTIVITY_FILTERS } from "./activityFilters";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
 /** `/team` → Activity (owner and admins): the team's audit trail, filterable, exportable. */
@@ -32,9 +33,11 @@ export function Activity({ team }: { team: Team }) {
           Action
           <select className="ml-2 rounded border p-1" value={action} onChange={(e) => setAction(e.target.value)}>
             <option value="">All</option>
-            <option value="team.member_remove,team.member_role,team.leave,team.invite_accept">Membership and roles</option>
-            <option value="team.seats">Seats</option>
-            <option value="team.invite,team.invite_resend,team.invite_revoke">Invitations</option>
+            {ACTIVITY_FILTERS.map((f) => (
+              <option key={f.label} value={f.actions.join(",")}>
+                {f.label}
+              </option>
+            ))}
           </select>
         </label>
         <Button variant="secondary" onClick={() => save("csv")}>
