@@ -23,7 +23,7 @@ describe("Activity filters", () => {
     const written = new Set<string>();
     for (const crate of ["core", "api", "cli"]) {
       for (const file of rustSources(join(crates, crate, "src"))) {
-        for (const m of readFileSync(file, "utf8").matchAll(/"(team\.[a-z_]+(?:\.[a-z_]+)?)"/g)) written.add(m[1]);
+        for (const m of readFileSync(file, "utf8").matchAll(/"(team\.[a-z_]+(?:\.[a-z_]+)?)"/g)) written.add(m[1] ?? "");
       }
     }
     expect(written.size).toBeGreaterThan(30);
