@@ -44,7 +44,7 @@ export default defineConfig<{ database: Database; allowUnverifiedSignin: boolean
     { name: "sqlite", use: { database: "sqlite" } },
     {
       name: "postgres",
-      testMatch: /(signup-to-success|desktop|teams|mfa)\.spec\.ts/,
+      testMatch: /(signup-to-success|desktop|teams|mfa|sso|scim-lockout)\.spec\.ts/,
       use: { database: "postgres" },
     },
   ],
