@@ -66,7 +66,7 @@ test("SCIM: a token made on /team provisions a rep; deactivating them stops the 
     await signIn(repPage, rep);
     await expect(repPage).toHaveURL(/\/dashboard$/);
     await desktop.signInWithBrowser(repPage, "Rep's laptop");
-    expect(desktop.entitlements()).toMatchObject({ unlimited: true, source: "team" });
+    expect(desktop.entitlements()).toMatchObject({ unlimited: true, source: "online" });
     const started = desktop.ok(["call", "start", "--id", "before-scim"]);
     const callId = started.match(/^Call started: (\S+)/m)?.[1];
     expect(callId, started).toBeTruthy();
