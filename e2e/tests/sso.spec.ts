@@ -16,20 +16,23 @@ const IDP_PASSWORD = "idp-password-7";
 const REP_PASSWORD = "rep-own-password-9";
 const SSO_REQUIRED = "Your company signs in with single sign-on. Continue with SSO to sign in.";
 
+/** Another person's browser (closed with `page.context().close()`). */
 async function newPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, timezoneId: "UTC", locale: "en-US" });
   return context.newPage();
 }
 
-/** On /signin?sso=1 with the address filled: on to the provider, its sign-in form and consent. */
-async function throughProvider(page: Page, idp: Idp, email: string) {
+/** On /signin?sso=1 with the address filled: on to the provider, its sign-in form (a wrong password refused first, when asked) and consent. */
+async function throughProvider(page: Page, idp: Idp, email: string, wrongPasswordFirst = false) {
   await page.getByRole("button", { name: "Continue with SSO" }).click();
   await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`));
   await expect(page.getByRole("heading", { name: "Sign in to Test Identity" })).toBeVisible();
   await expect(page.getByLabel("Email")).toHaveValue(email); // the login_hint Closewise sent
-  await page.getByLabel("Password").fill("not-the-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  if (wrongPasswordFirst) {
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  }
   await page.getByLabel("Password").fill(IDP_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Allow access" })).toBeVisible();
@@ -53,6 +56,7 @@ test("SSO: a verified domain and a real OpenID provider; a new rep signs in with
     { [rep]: { password: IDP_PASSWORD } },
     path.join(helpers.stack.logDir, `oidc-${domain}.log`),
   );
+  const others: Page[] = [];
   try {
     // The owner connects the provider; the page shows the redirect URI to register there.
     const sso = page.getByRole("region", { name: "Single sign-on" });
@@ -67,11 +71,12 @@ test("SSO: a verified domain and a real OpenID provider; a new rep signs in with
 
     // A new person at the domain: Continue with SSO from /signin, the provider's pages, signed in.
     const repPage = await newPage(browser, baseURL!);
+    others.push(repPage);
     await repPage.goto("/signin");
     await repPage.getByRole("link", { name: "Continue with SSO" }).click();
     await expect(repPage).toHaveURL(/\/signin\?(.*&)?sso=1/);
     await repPage.getByLabel("Work email").fill(rep);
-    await throughProvider(repPage, idp, rep);
+    await throughProvider(repPage, idp, rep, true);
     await expect(repPage).toHaveURL(new RegExp(`^${baseURL}/dashboard$`));
     await expect(repPage.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
     await expect(repPage.getByText(`Pro through ${TEAM}`)).toBeVisible();
@@ -106,6 +111,7 @@ test("SSO: a verified domain and a real OpenID provider; a new rep signs in with
     expect(refused.status()).toBe(403);
     expect(await refused.json()).toMatchObject({ error: { code: "sso_required", message: SSO_REQUIRED } });
     const again = await newPage(browser, baseURL!);
+    others.push(again);
     await signIn(again, rep, REP_PASSWORD);
     await expect(toast(again, SSO_REQUIRED)).toBeVisible();
     await expect(again).toHaveURL(/\/signin\?(.*&)?sso=1/);
@@ -115,10 +121,12 @@ test("SSO: a verified domain and a real OpenID provider; a new rep signs in with
 
     // Break-glass: the owner, at the same domain, still signs in with the password.
     const ownerAgain = await newPage(browser, baseURL!);
+    others.push(ownerAgain);
     await signIn(ownerAgain, owner, PASSWORD);
     await expect(ownerAgain).toHaveURL(/\/dashboard$/);
     await expect(ownerAgain.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
   } finally {
+    await Promise.all(others.map((p) => p.context().close()));
     await idp.stop();
   }
 });
