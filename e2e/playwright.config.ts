@@ -44,7 +44,7 @@ export default defineConfig<{ database: Database; allowUnverifiedSignin: boolean
     { name: "sqlite", use: { database: "sqlite" } },
     {
       name: "postgres",
-      testMatch: /(signup-to-success|desktop|teams|mfa|policy|usage)\.spec\.ts/,
+      testMatch: /(signup-to-success|desktop|teams|mfa|policy|usage|sso|scim-lockout)\.spec\.ts/,
       use: { database: "postgres" },
     },
   ],

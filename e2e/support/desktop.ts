@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { binDir } from "./stack";
 
 export interface RunResult {
@@ -107,6 +107,20 @@ export class Desktop {
     const r = this.run(args, extraEnv);
     expect(r.status, `closewise-desktop ${args.join(" ")}:\n${r.stdout}\n${r.stderr}`).toBe(0);
     return r.stdout;
+  }
+
+  /**
+   * `login --no-browser`: `page` (signed in as the person, or signed in on the way) opens the
+   * printed address, continues on the consent screen, and the app's loopback gets the session.
+   */
+  async signInWithBrowser(page: Page, deviceName: string): Promise<void> {
+    const login = this.start(["login", "--no-browser", "--device-name", deviceName]);
+    await page.goto(await login.line(/^Open: (\S+)$/));
+    await expect(page.getByText(deviceName)).toBeVisible();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    const result = await login.exited;
+    expect(result.status, result.stdout + result.stderr).toBe(0);
   }
 
   /** `entitlements --json`, parsed. */

@@ -99,7 +99,11 @@ export class Helpers {
 
   /** A confirmed account: signs up and follows the verification mail's token through the API. */
   async verifiedUser(label: string, password = PASSWORD): Promise<string> {
-    const email = uniqueEmail(label);
+    return this.verifiedAccount(uniqueEmail(label), password);
+  }
+
+  /** A confirmed account at a given address (e.g. at a team's company domain). */
+  async verifiedAccount(email: string, password = PASSWORD): Promise<string> {
     await this.signUp(email, password);
     const token = new URL(await this.mailLink(email), this.stack.baseUrl).searchParams.get("token");
     const res = await this.api.post("/api/auth/verify", { data: { token } });

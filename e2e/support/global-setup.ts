@@ -16,10 +16,10 @@ export default function globalSetup(config: FullConfig) {
   // Cargo may build outside the clone (CARGO_TARGET_DIR), which CI is allowed to do.
   const binDir = process.env.E2E_BIN_DIR ?? path.join(path.resolve(REPO, process.env.CARGO_TARGET_DIR ?? "target"), "debug");
   const webDist = process.env.E2E_WEB_DIST ?? path.join(REPO, "web", "dist");
-  const binaries = ["closewise-api", "stripe-mock", "closewise", "closewise-desktop"];
+  const binaries = ["closewise-api", "stripe-mock", "closewise", "closewise-desktop", "closewise-test-dns"];
   for (const file of [...binaries.map((b) => path.join(binDir, b)), path.join(webDist, "index.html")]) {
     if (!existsSync(file)) {
-      throw new Error(`${file} is missing: build with scripts/e2e.sh (or cargo build -p closewise-api -p stripe-mock -p closewise-cli -p closewise-desktop-client and cd web && npm run build)`);
+      throw new Error(`${file} is missing: build with scripts/e2e.sh (or cargo build -p closewise-api -p stripe-mock -p closewise-cli -p closewise-desktop-client, cargo build -p closewise-testkit --features dns --bin closewise-test-dns and cd web && npm run build)`);
     }
   }
   const snapshot = mkdtempSync(path.join(tmpdir(), "closewise-e2e-build-"));

@@ -1,6 +1,6 @@
-//! Starts one isolated Closewise stack for the suite: its own stripe-mock and its own API on free
-//! ports, a fresh database (a SQLite file in a temp dir, or a new PostgreSQL database), the built web
-//! app from web/dist, and mail kept in the API's outbox. Waits on /healthz and /_mock/health (never a
+//! Starts one isolated Closewise stack for the suite: its own stripe-mock, DNS server (dns.ts) and
+//! API on free ports, a fresh database (a SQLite file in a temp dir, or a new PostgreSQL database),
+//! the built web app from web/dist, and mail kept in the API's outbox. Waits on /healthz and /_mock/health (never a
 //! fixed sleep) and tears everything down afterwards.
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -9,6 +9,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "n
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DnsServer } from "./dns";
 
 export const REPO = path.resolve(import.meta.dirname, "..", "..");
 /** The binaries and web build under test: the run's copies (see global-setup.ts), else the tree's. */
@@ -42,6 +43,8 @@ export interface Stack {
   dataDir: string;
   databaseUrl: string;
   logDir: string;
+  /** The DNS server the API looks verified domains' TXT records up at (DNS_RESOLVER). */
+  dns: DnsServer;
   stop(): Promise<void>;
 }
 
@@ -62,7 +65,7 @@ export function freePort(): Promise<number> {
 function binary(name: string): string {
   const file = path.join(binDir(), name);
   if (!existsSync(file)) {
-    throw new Error(`${file} is missing: build it first (cargo build -p closewise-api -p stripe-mock), or run scripts/e2e.sh`);
+    throw new Error(`${file} is missing: build it first (scripts/e2e.sh builds every binary the suite runs)`);
   }
   return file;
 }
@@ -131,7 +134,7 @@ function createPostgresDatabase(): { url: string; drop: () => void } {
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
-    if (/^(APP_|DATABASE_URL$|DATA_DIR$|WEB_DIST$|SMTP_URL$|JWT_PRIVATE_KEY$|STRIPE_|RATE_LIMIT_|ALLOW_UNVERIFIED_SIGNIN$|DOWNLOAD_BASE_URL$|DESKTOP_VERSION$)/.test(key)) {
+    if (/^(APP_|DATABASE_URL$|DATA_DIR$|WEB_DIST$|SMTP_URL$|JWT_PRIVATE_KEY$|STRIPE_|RATE_LIMIT_|ALLOW_UNVERIFIED_SIGNIN$|DNS_RESOLVER$|DOWNLOAD_BASE_URL$|DESKTOP_VERSION$)/.test(key)) {
       delete env[key];
     }
   }
@@ -141,6 +144,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
 export async function startStack(options: StackOptions): Promise<Stack> {
   const api = binary("closewise-api");
   const mock = binary("stripe-mock");
+  const dnsBinary = binary("closewise-test-dns");
   const dist = options.webDist ?? webDist();
   if (!existsSync(path.join(dist, "index.html"))) {
     throw new Error(`${dist} has no build: run (cd web && npm run build) or scripts/e2e.sh`);
@@ -160,6 +164,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const baseUrl = `http://${options.webHost ?? "127.0.0.1"}:${apiPort}`;
   const mockUrl = `http://127.0.0.1:${mockPort}`;
   const children: ChildProcess[] = [];
+  let dns: DnsServer | undefined;
 
   const stop = async () => {
     await Promise.all(children.map(stopProcess));
@@ -168,6 +173,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   try {
+    dns = await DnsServer.start(dnsBinary, path.join(logDir, "dns.log"));
+    children.push(dns.child);
+
     const mockLog = path.join(logDir, "stripe-mock.log");
     const mockChild = startProcess(
       "stripe-mock",
@@ -192,6 +200,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         DATA_DIR: dataDir,
         WEB_DIST: dist,
         STRIPE_API_BASE: mockUrl,
+        DNS_RESOLVER: dns.addr,
         ALLOW_UNVERIFIED_SIGNIN: String(options.allowUnverifiedSignin),
         // One browser on 127.0.0.1 plays every user of the suite: per-IP budgets sized for that.
         RATE_LIMIT_MAIL_PER_IP: "100000",
@@ -210,5 +219,5 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     throw error;
   }
 
-  return { baseUrl, mockUrl, dataDir, databaseUrl: database.url, logDir, stop };
+  return { baseUrl, mockUrl, dataDir, databaseUrl: database.url, logDir, dns: dns!, stop };
 }

@@ -1,13 +1,14 @@
 //! The one test harness, shared by every suite: a fresh PostgreSQL database per test (never
 //! skipped: an unreachable server fails the test and says how to start it), a sweep of databases
 //! left by crashed test processes, temporary folders removed on drop, queries against either
-//! database, with the `core` feature the core's services over either database (`services`), and
+//! database, with the `core` feature the core's services over either database (`services`), with
+//! the `dns` feature a local DNS server (`dns`, also the `closewise-test-dns` binary), and
 //! with the `app` feature the API spawned on either database (`app`, `both!`,
 //! `each_backend!`).
 
 #[cfg(feature = "app")]
 pub mod app;
-#[cfg(feature = "core")]
+#[cfg(feature = "dns")]
 pub mod dns;
 #[cfg(feature = "core")]
 pub mod services;

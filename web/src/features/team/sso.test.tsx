@@ -6,6 +6,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "../../testing/db";
 import { apiError } from "../../testing/handlers";
+import { publishedRecords } from "../../testing/handlers/teamDomains";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
 import { http } from "msw";
@@ -45,6 +46,23 @@ describe("/team single sign-on", () => {
     renderApp("/team", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Single sign-on" });
     expect(await within(section).findByText(/Verify a company domain first/)).toBeInTheDocument();
+  });
+
+  it("offers the form as soon as a domain is verified on the same page, without a reload", async () => {
+    seed([]);
+    publishedRecords.clear();
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const section = await screen.findByRole("region", { name: "Single sign-on" });
+    expect(await within(section).findByText(/Verify a company domain first/)).toBeInTheDocument();
+    const security = screen.getByRole("region", { name: "Security" });
+    await user.type(within(security).getByLabelText("Company domain"), "northwind.example");
+    await user.click(within(security).getByRole("button", { name: "Add domain" }));
+    const row = await within(security).findByRole("listitem", { name: "northwind.example" });
+    publishedRecords.add(within(row).getByText(/^closewise-domain-verification=/).textContent);
+    await user.click(within(row).getByRole("button", { name: "Verify" }));
+    expect(await within(section).findByLabelText("Issuer URL")).toBeInTheDocument();
+    expect(within(section).getByLabelText(/Require SSO for northwind.example/)).toBeInTheDocument();
+    expect(within(section).queryByText(/Verify a company domain first/)).not.toBeInTheDocument();
   });
 
   it("is not shown to an admin", async () => {

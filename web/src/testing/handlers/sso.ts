@@ -4,20 +4,25 @@
 import { db } from "../db";
 import { type MockRoute, apiError, json, noContent, readBody, route } from "./common";
 import { teamRoute } from "./teamCommon";
+import { domainsOf } from "./teamDomains";
 
 type Sso = { issuer: string; client_id: string; required: boolean };
 type WithSso = { sso?: Sso; ssoDomains?: string[] };
 const teams = () => [...db.team.teams.values()] as unknown as WithSso[];
 const REDIRECT = "http://localhost:8080/api/auth/sso/callback";
-const view = ({ sso, ssoDomains }: WithSso) =>
+/** The team's verified domains, as the server lists them: those verified on /team, and a test's `ssoDomains`. */
+const verified = (team: WithSso) => [
+  ...new Set([...(team.ssoDomains ?? []), ...domainsOf(team).flatMap((d) => (d.status === "verified" ? [d.domain] : []))]),
+];
+const view = (team: WithSso) =>
   json({
-    configured: !!sso,
-    ...{ issuer: null, client_id: null, required: false, ...sso },
+    configured: !!team.sso,
+    ...{ issuer: null, client_id: null, required: false, ...team.sso },
     redirect_uri: REDIRECT,
-    domains: ssoDomains ?? [],
+    domains: verified(team),
     updated_at: null,
   });
-const holder = (email: string) => teams().find((t) => t.sso && t.ssoDomains?.some((d) => email.endsWith(`@${d}`)));
+const holder = (email: string) => teams().find((t) => t.sso && verified(t).some((d) => email.endsWith(`@${d}`)));
 
 export const ssoRoutes: MockRoute[] = [
   teamRoute("get", "/api/team/sso", "delete", ({ team }) => view(team as unknown as WithSso)),

@@ -1,6 +1,6 @@
-//! The test's OpenID provider: `crates/api/tests/oidc/provider.mjs` (panva's oidc-provider, from
-//! that folder's lockfile: installed with `npm ci` on first use) on a free port, and a browser's
-//! round trip through it with a cookie jar.
+//! The test's OpenID provider: `crates/testkit/oidc/provider.mjs` (panva's oidc-provider, from
+//! that folder's lockfile: installed with `npm ci` on first use; the e2e suite starts the same
+//! one) on a free port, and a browser's round trip through it with a cookie jar.
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -21,7 +21,7 @@ pub struct Idp {
 }
 
 fn oidc_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/oidc")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testkit/oidc")
 }
 
 static INSTALL: Mutex<bool> = Mutex::new(false);
@@ -42,7 +42,7 @@ fn install() {
         .current_dir(oidc_dir())
         .status()
         .expect("the SSO tests need Node.js and npm (to install oidc-provider)");
-    assert!(status.success(), "npm ci in crates/api/tests/oidc failed");
+    assert!(status.success(), "npm ci in crates/testkit/oidc failed");
     *done = true;
 }
 

@@ -1,5 +1,6 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { useSearchParams } from "react-router";
 import { Button } from "../../../components/ui/Button";
@@ -116,17 +117,19 @@ const TEST_RESULT: Record<string, string> = {
   passed: "Test connection passed: your provider signed you in and every check held.",
 };
 
+/** Under "team": verifying a domain refreshes the team, and with it the domains SSO can serve. */
+const ssoKey = (teamId: string) => ["team", teamId, "sso"] as const;
+
 /** Single sign-on on /team: the owner's settings; for the others, nothing (the owner's to decide). */
 export function Sso({ team }: { team: Team }) {
   const [params] = useSearchParams();
-  const [sso, setSso] = useState<TeamSso | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const client = useQueryClient();
   const owner = team.may.delete;
-  useEffect(() => {
-    if (!owner) return;
-    getSso().then(setSso, (e: unknown) => setError(errorMessage(e)));
-  }, [owner]);
+  const key = ssoKey(team.id);
+  const query = useQuery({ queryKey: key, queryFn: () => getSso(), enabled: owner });
   if (!owner) return null;
+  const sso = query.data ?? null;
+  const error = query.isError ? errorMessage(query.error) : null;
   const test = params.get("sso_test");
   return (
     <Section id="sso-title" title="Single sign-on" icon={<KeyRound aria-hidden className="h-5 w-5" />}>
@@ -143,7 +146,15 @@ export function Sso({ team }: { team: Team }) {
           Verify a company domain first: single sign-on signs in addresses at your verified domains.
         </p>
       )}
-      {sso && sso.domains.length > 0 && <SsoForm sso={sso} onSaved={(s) => void getSso().then(setSso, () => setSso(s))} />}
+      {sso && sso.domains.length > 0 && (
+        <SsoForm
+          sso={sso}
+          onSaved={(saved) => {
+            if (saved) client.setQueryData(key, saved);
+            void client.invalidateQueries({ queryKey: key });
+          }}
+        />
+      )}
     </Section>
   );
 }

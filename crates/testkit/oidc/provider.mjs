@@ -1,13 +1,17 @@
-// A real, certified OpenID provider (panva's oidc-provider) for the SSO tests, on a free port of
-// 127.0.0.1. Configured by one JSON argument:
-//   {"client_id", "client_secret", "redirect_uri", "users": {"ana@acme.example": {"email_verified": true}}}
-// It prints `READY <issuer>` once listening. The login is scripted: the interaction signs in the
-// user named by the authorization request's `login_hint` (the first user otherwise) and grants
-// the requested scopes, so a test's HTTP client (or Chromium) completes the round trip by
-// following redirects. Nothing leaves the machine.
+// A real, certified OpenID provider (panva's oidc-provider) for the SSO tests (the API's Rust tests
+// and the e2e suite), on a free port of 127.0.0.1. Configured by one JSON argument:
+//   {"client_id", "client_secret", "redirect_uri", "interactive"?: true,
+//    "users": {"ana@acme.example": {"email_verified": true, "password"?: "…"}}}
+// It prints `READY <issuer>` once listening. Nothing leaves the machine.
+// - Scripted (the default): the interaction signs in the user named by the authorization request's
+//   `login_hint` (the first user otherwise) and grants the requested scopes, so a test's HTTP client
+//   completes the round trip by following redirects.
+// - Interactive: the interaction is a sign-in form (e-mail, prefilled from `login_hint`, and the
+//   user's password; a wrong one is refused) and then a consent page, for a person in a browser.
 import http from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import Provider from 'oidc-provider';
+import { interactive } from './pages.mjs';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 const users = config.users ?? {};
@@ -18,6 +22,10 @@ const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'si
 let provider;
 const server = http.createServer(async (req, res) => {
   try {
+    if (req.url.startsWith('/interaction/') && config.interactive) {
+      await interactive(provider, users, req, res);
+      return;
+    }
     if (req.url.startsWith('/interaction/')) {
       const details = await provider.interactionDetails(req, res);
       const hint = details.params.login_hint;
