@@ -1,8 +1,8 @@
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { AppProviders } from "./app/providers";
+import { AppProviders, appClients } from "./app/providers";
 import { config } from "./config";
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -28,8 +28,9 @@ export const meta = () => [{ title: config.productName }];
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export default function App() {
+  const [clients] = useState(appClients);
   return (
-    <AppProviders>
+    <AppProviders {...clients}>
       <Outlet />
     </AppProviders>
   );

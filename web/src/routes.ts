@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 import { marketingRoutes } from "./features/marketing/routes";
 
 import clientRoutePaths from "./clientRoutes.json";
@@ -18,12 +18,15 @@ export default [
   route("verify", "app/verify.tsx"),
   route("forgot-password", "app/forgot-password.tsx"),
   route("reset-password", "app/reset-password.tsx"),
-  route("dashboard", "app/dashboard.tsx"),
-  route("settings", "app/settings.tsx"),
-  route("success", "app/success.tsx"),
-  route("authorize", "app/authorize.tsx"),
-  route("activate", "app/activate.tsx"),
-  route("team", "app/team.tsx"),
+  // The account area: one layout whose loader guards and prefetches (app/account.tsx).
+  layout("app/account.tsx", [
+    route("dashboard", "app/dashboard.tsx"),
+    route("settings", "app/settings.tsx"),
+    route("success", "app/success.tsx"),
+    route("authorize", "app/authorize.tsx"),
+    route("activate", "app/activate.tsx"),
+    route("team", "app/team.tsx"),
+  ]),
   route("invite", "app/invite.tsx"),
   route("*", "app/not-found.tsx"),
 ] satisfies RouteConfig;

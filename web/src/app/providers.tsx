@@ -8,7 +8,8 @@ import { config } from "../config";
 import { initAnalytics, trackPageView } from "../lib/analytics";
 import { accountQueryRoots } from "../lib/api/queries";
 import { AuthProvider, useAuth } from "../lib/auth/AuthProvider";
-import type { AuthManager } from "../lib/auth/session";
+import type { AccountClients } from "../lib/auth/accountLoader";
+import { AuthManager } from "../lib/auth/session";
 import { toasterProps } from "../lib/toast";
 
 export function createQueryClient() {
@@ -18,6 +19,18 @@ export function createQueryClient() {
       mutations: { retry: false },
     },
   });
+}
+
+let browserClients: AccountClients | null = null;
+
+/**
+ * The browser's one query cache and session, shared by the providers and the account area's loader
+ * (which runs before React renders). Prerendering (no window) gets fresh ones each time.
+ */
+export function appClients(): AccountClients {
+  if (typeof window === "undefined") return { queryClient: createQueryClient(), authManager: new AuthManager() };
+  browserClients ??= { queryClient: createQueryClient(), authManager: new AuthManager() };
+  return browserClients;
 }
 
 /** Runs before the providers' effect below starts analytics: analytics queues the first view. */

@@ -6,6 +6,7 @@ import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
 import { RouterProvider } from "react-router";
 import { createQueryClient } from "../app/providers";
+import AccountLayout, { shouldRevalidate } from "../app/account";
 import ActivateRoute from "../app/activate";
 import AuthorizeRoute from "../app/authorize";
 import DashboardRoute from "../app/dashboard";
@@ -21,6 +22,7 @@ import SuccessRoute from "../app/success";
 import TeamRoute from "../app/team";
 import InviteRoute from "../app/invite";
 import VerifyRoute from "../app/verify";
+import { accountLoader } from "../lib/auth/accountLoader";
 import { AuthManager, type AuthManagerOptions } from "../lib/auth/session";
 import { db } from "./db";
 import { routerWithProviders } from "./router";
@@ -48,12 +50,21 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
       { path: "verify", element: <VerifyRoute /> },
       { path: "forgot-password", element: <ForgotPasswordRoute /> },
       { path: "reset-password", element: <ResetPasswordRoute /> },
-      { path: "dashboard", element: <DashboardRoute /> },
-      { path: "settings", element: <SettingsRoute /> },
-      { path: "success", element: <SuccessRoute /> },
-      { path: "authorize", element: <AuthorizeRoute /> },
-      { path: "activate", element: <ActivateRoute /> },
-      { path: "team", element: <TeamRoute /> },
+      {
+        loader: accountLoader({ queryClient, authManager }),
+        shouldRevalidate,
+        element: <AccountLayout />,
+        // As the app does: the same shell while the loader runs (app/account.tsx).
+        hydrateFallbackElement: <AccountLayout />,
+        children: [
+          { path: "dashboard", element: <DashboardRoute /> },
+          { path: "settings", element: <SettingsRoute /> },
+          { path: "success", element: <SuccessRoute /> },
+          { path: "authorize", element: <AuthorizeRoute /> },
+          { path: "activate", element: <ActivateRoute /> },
+          { path: "team", element: <TeamRoute /> },
+        ],
+      },
       { path: "invite", element: <InviteRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],

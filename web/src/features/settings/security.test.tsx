@@ -168,3 +168,42 @@ describe("Settings → Security: passkeys", () => {
     expect(await within(dialog).findByText("This is an invalid domain.")).toBeInTheDocument();
   });
 });
+
+describe("Settings → Security: what a change reads again", () => {
+  it("lists a passkey as soon as it is added and lifts the team's notice with it; removing it brings the notice back", async () => {
+    db.createUser({ email: EMAIL });
+    mfaOf(userId()).required = true;
+    installWebAuthn({ credentialId: "cred-new" });
+    const { user } = renderApp("/settings", { signedInAs: EMAIL });
+    expect(await screen.findByText(/Your team requires two-step verification/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Add a passkey" }));
+    const dialog = screen.getByRole("dialog", { name: "Add a passkey" });
+    await user.type(within(dialog).getByLabelText("Passkey name"), "Work laptop");
+    await user.click(within(dialog).getByRole("button", { name: "Continue" }));
+    const list = await screen.findByRole("list", { name: "Passkeys" });
+    expect(within(list).getByText("Work laptop")).toBeInTheDocument();
+    // The status (`passkeys: 1`) was read again with the list: the requirement is met.
+    await waitFor(() => expect(screen.queryByText(/Your team requires two-step verification/)).not.toBeInTheDocument());
+
+    await user.click(within(list).getByRole("button", { name: "Remove Work laptop" }));
+    await user.click(
+      within(screen.getByRole("dialog", { name: "Remove this passkey?" })).getByRole("button", { name: "Remove" }),
+    );
+    expect(await screen.findByText(/Your team requires two-step verification/)).toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: "Passkeys" })).not.toBeInTheDocument();
+  });
+
+  it("shows the new recovery-code count at once, without a reload", async () => {
+    db.createUser({ email: EMAIL });
+    seedTotp(EMAIL);
+    mfaOf(userId()).recoveryCodes.splice(3);
+    const { user } = renderApp("/settings", { signedInAs: EMAIL });
+    expect(await screen.findByText("On. 3 of 10 recovery codes left.")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Generate new codes" }));
+    const dialog = screen.getByRole("dialog", { name: "Generate new recovery codes" });
+    await user.type(within(dialog).getByLabelText("Authentication code"), MOCK_TOTP_CODE);
+    await user.click(within(dialog).getByRole("button", { name: "Generate new codes" }));
+    await user.click(await screen.findByRole("button", { name: "I have saved my codes" }));
+    expect(await screen.findByText("On. 10 of 10 recovery codes left.")).toBeInTheDocument();
+  });
+});

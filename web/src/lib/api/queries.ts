@@ -1,13 +1,13 @@
 //! TanStack Query hooks for server state. Keys carry the user id so that another user's data is never shown.
 
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useAuth } from "../auth/AuthProvider";
 import { getPlan, getProducts, getSubscription } from "./billing";
 import { listDevices } from "./desktop";
 import { getEntitlements } from "./entitlements";
 import { getMfaStatus, listPasskeys } from "./mfa";
 import { getJoinableTeams, getJoinRequests, getTeam } from "./team";
-import type { Device, JoinableTeam, JoinRequest, Passkey, Plan, Product, Subscription, Team } from "./types";
+import type { Device, JoinableTeam, JoinRequest, Passkey, Plan, Product, Subscription, Team, User } from "./types";
 
 export const queryKeys = {
   /** The plan's decisions (`checkout`) follow the address's verification: a new one is a new answer. */
@@ -27,12 +27,10 @@ export const queryKeys = {
 /** Per-user data to forget when the user signs out. */
 export const accountQueryRoots = ["plan", "subscription", "devices", "entitlements", "team", "mfa"] as const;
 
-export function usePlan() {
-  const { user } = useAuth();
-  const userId = user?.id ?? "";
-  return useQuery({
-    queryKey: queryKeys.plan(userId, Boolean(user?.email_confirmed_at)),
-    enabled: Boolean(user),
+/** The query options the hooks below and the account area's loader (its prefetch) share. */
+export function planQuery(user: Pick<User, "id" | "email_confirmed_at">) {
+  return queryOptions({
+    queryKey: queryKeys.plan(user.id, Boolean(user.email_confirmed_at)),
     queryFn: async (): Promise<Plan> => {
       try {
         return await getPlan();
@@ -45,8 +43,15 @@ export function usePlan() {
   });
 }
 
+const nobody = { id: "", email_confirmed_at: null };
+
+export function usePlan() {
+  const { user } = useAuth();
+  return useQuery({ ...planQuery(user ?? nobody), enabled: Boolean(user) });
+}
+
 export function subscriptionQuery(userId: string) {
-  return {
+  return queryOptions({
     queryKey: queryKeys.subscription(userId),
     queryFn: async (): Promise<Subscription | null> => {
       try {
@@ -57,7 +62,7 @@ export function subscriptionQuery(userId: string) {
         throw error;
       }
     },
-  };
+  });
 }
 
 export function useSubscription() {
@@ -73,32 +78,38 @@ export function useProducts() {
   });
 }
 
-export function useDevices() {
-  const { user } = useAuth();
-  return useQuery({
-    queryKey: queryKeys.devices(user?.id ?? ""),
-    enabled: Boolean(user),
+export function devicesQuery(userId: string) {
+  return queryOptions({
+    queryKey: queryKeys.devices(userId),
     queryFn: async (): Promise<Device[]> => (await listDevices()).devices,
   });
 }
 
+export function useDevices() {
+  const { user } = useAuth();
+  return useQuery({ ...devicesQuery(user?.id ?? ""), enabled: Boolean(user) });
+}
+
+export function entitlementsQuery(userId: string) {
+  return queryOptions({ queryKey: queryKeys.entitlements(userId), queryFn: getEntitlements });
+}
+
 export function useEntitlements() {
   const { user } = useAuth();
-  return useQuery({
-    queryKey: queryKeys.entitlements(user?.id ?? ""),
-    enabled: Boolean(user),
-    queryFn: getEntitlements,
-  });
+  return useQuery({ ...entitlementsQuery(user?.id ?? ""), enabled: Boolean(user) });
 }
 
 /** The caller's team, or null when they are in none. */
-export function useTeam() {
-  const { user } = useAuth();
-  return useQuery({
-    queryKey: queryKeys.team(user?.id ?? ""),
-    enabled: Boolean(user),
+export function teamQuery(userId: string) {
+  return queryOptions({
+    queryKey: queryKeys.team(userId),
     queryFn: async (): Promise<Team | null> => (await getTeam()).team,
   });
+}
+
+export function useTeam() {
+  const { user } = useAuth();
+  return useQuery({ ...teamQuery(user?.id ?? ""), enabled: Boolean(user) });
 }
 
 /** The undecided requests to join the caller's team (owner and admins only: `enabled`). */
@@ -122,16 +133,23 @@ export function useJoinableTeams() {
 }
 
 /** What second factors the caller has (`GET /api/auth/mfa`). */
+export function mfaQuery(userId: string) {
+  return queryOptions({ queryKey: queryKeys.mfa(userId), queryFn: getMfaStatus });
+}
+
 export function useMfaStatus() {
   const { user } = useAuth();
-  return useQuery({ queryKey: queryKeys.mfa(user?.id ?? ""), enabled: Boolean(user), queryFn: getMfaStatus });
+  return useQuery({ ...mfaQuery(user?.id ?? ""), enabled: Boolean(user) });
+}
+
+export function passkeysQuery(userId: string) {
+  return queryOptions({
+    queryKey: queryKeys.passkeys(userId),
+    queryFn: async (): Promise<Passkey[]> => (await listPasskeys()).passkeys,
+  });
 }
 
 export function usePasskeys() {
   const { user } = useAuth();
-  return useQuery({
-    queryKey: queryKeys.passkeys(user?.id ?? ""),
-    enabled: Boolean(user),
-    queryFn: async (): Promise<Passkey[]> => (await listPasskeys()).passkeys,
-  });
+  return useQuery({ ...passkeysQuery(user?.id ?? ""), enabled: Boolean(user) });
 }

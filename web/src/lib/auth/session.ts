@@ -228,6 +228,21 @@ export class AuthManager {
     this.emit("USER_UPDATED");
   }
 
+  /**
+   * The state once it is known (signed in or out). A restore that keeps failing for a reason that
+   * passes stays "loading", so this waits through its retries.
+   */
+  settled(): Promise<AuthState> {
+    if (this.state.status !== "loading") return Promise.resolve(this.state);
+    return new Promise((resolve) => {
+      const stop = this.subscribe(() => {
+        if (this.state.status === "loading") return;
+        stop();
+        resolve(this.state);
+      });
+    });
+  }
+
   /** Whether a guarded page should still ask the server before sending the visitor to sign in. */
   mayHaveSession(): boolean {
     return this.skippedRestore && this.state.status === "signedOut";

@@ -8,8 +8,8 @@ import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
-import { confirmTotp, disableTotp, regenerateRecoveryCodes, startTotp } from "../../../lib/api/mfa";
 import type { MfaStatus, TotpEnrolment } from "../../../lib/api/types";
+import { useConfirmTotp, useDisableTotp, useRegenerateRecoveryCodes, useStartTotp } from "../api/mutations";
 import { CodeDialog } from "./CodeDialog";
 import { RecoveryCodes } from "./RecoveryCodes";
 
@@ -31,7 +31,9 @@ function SetUp({
 }) {
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const confirm = useConfirmTotp();
+  // Stays busy once confirmed: the recovery codes take this form's place.
+  const busy = confirm.isPending || confirm.isSuccess;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -40,13 +42,11 @@ function SetUp({
       setError("Enter the 6 digits your app shows");
       return;
     }
-    setBusy(true);
     setError(null);
     try {
-      onConfirmed((await confirmTotp(value)).recovery_codes);
+      onConfirmed((await confirm.mutateAsync(value)).recovery_codes);
     } catch (e) {
       setError(message(e));
-      setBusy(false);
     }
   }
 
@@ -84,36 +84,24 @@ function SetUp({
   );
 }
 
-export function AuthenticatorApp({
-  status,
-  email,
-  onChanged,
-}: {
-  status: MfaStatus;
-  email: string;
-  onChanged: () => Promise<void>;
-}) {
+/** The status is read again after every change here (features/settings/api/mutations.ts). */
+export function AuthenticatorApp({ status, email }: { status: MfaStatus; email: string }) {
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [dialog, setDialog] = useState<"regenerate" | "off" | null>(null);
-  const [busy, setBusy] = useState(false);
+  const start = useStartTotp();
+  const regenerate = useRegenerateRecoveryCodes();
+  const disable = useDisableTotp();
+  const busy = start.isPending;
 
-  async function begin() {
-    setBusy(true);
-    try {
-      setEnrolment(await startTotp());
-    } catch (e) {
-      toast.error(message(e));
-    } finally {
-      setBusy(false);
-    }
+  function begin() {
+    start.mutate(undefined, { onSuccess: setEnrolment, onError: (e) => toast.error(message(e)) });
   }
 
-  async function confirmed(recovery: string[]) {
+  function confirmed(recovery: string[]) {
     setEnrolment(null);
     setCodes(recovery);
     toast.success("Authenticator app turned on");
-    await onChanged();
   }
 
   return (
@@ -134,11 +122,11 @@ export function AuthenticatorApp({
           </div>
         </>
       ) : enrolment ? (
-        <SetUp enrolment={enrolment} onConfirmed={(c) => void confirmed(c)} onCancel={() => setEnrolment(null)} />
+        <SetUp enrolment={enrolment} onConfirmed={confirmed} onCancel={() => setEnrolment(null)} />
       ) : (
         <>
           <p className="mt-1 text-slate-600">Sign in with a code from an app on your phone as well as your password.</p>
-          <Button className="mt-3" disabled={busy} aria-busy={busy} onClick={() => void begin()}>
+          <Button className="mt-3" disabled={busy} aria-busy={busy} onClick={begin}>
             Set up an authenticator app
           </Button>
         </>
@@ -149,10 +137,9 @@ export function AuthenticatorApp({
           action="Generate new codes"
           onClose={() => setDialog(null)}
           run={async (code) => {
-            const next = await regenerateRecoveryCodes(code);
+            const next = await regenerate.mutateAsync(code);
             setDialog(null);
             setCodes(next.recovery_codes);
-            await onChanged();
           }}
         >
           Enter a code from your authenticator app. Your old recovery codes stop working.
@@ -166,10 +153,9 @@ export function AuthenticatorApp({
           recovery
           onClose={() => setDialog(null)}
           run={async (code) => {
-            await disableTotp(code);
+            await disable.mutateAsync(code);
             setDialog(null);
             toast.success("Authenticator app turned off");
-            await onChanged();
           }}
         >
           Enter a code from your authenticator app, or one of your recovery codes.

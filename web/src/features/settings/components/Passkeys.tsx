@@ -9,18 +9,19 @@ import { Modal } from "../../../components/ui/Modal";
 import { Spinner } from "../../../components/ui/Spinner";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
-import { deletePasskey, finishPasskeyRegistration, startPasskeyRegistration } from "../../../lib/api/mfa";
 import { usePasskeys } from "../../../lib/api/queries";
 import type { Passkey } from "../../../lib/api/types";
 import { absoluteTime } from "../../../lib/devices";
-import { cancelled, createPasskey, passkeysSupported } from "../../../lib/webauthn";
+import { cancelled, passkeysSupported } from "../../../lib/webauthn";
+import { useAddPasskey, useRemovePasskey } from "../api/mutations";
 
 const message = (error: unknown) => (error instanceof ApiError ? error.message : "An unexpected error occurred");
 
-function AddPasskey({ onClose, onAdded }: { onClose: () => void; onAdded: () => Promise<void> }) {
+function AddPasskey({ onClose }: { onClose: () => void }) {
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const add = useAddPasskey();
+  const busy = add.isPending;
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
@@ -28,19 +29,14 @@ function AddPasskey({ onClose, onAdded }: { onClose: () => void; onAdded: () => 
       setError("Name is required");
       return;
     }
-    setBusy(true);
     setError(null);
     try {
-      const { challenge_id, options } = await startPasskeyRegistration(trimmed);
-      const credential = await createPasskey(options);
-      await finishPasskeyRegistration({ challenge_id, name: trimmed, credential });
+      await add.mutateAsync(trimmed);
       toast.success("Passkey added");
-      await onAdded();
       onClose();
     } catch (e) {
       // The browser's own refusal (e.g. SecurityError for an address that cannot be a relying party) says why.
       setError(cancelled(e) ? "The passkey was not created." : e instanceof DOMException ? e.message : message(e));
-      setBusy(false);
     }
   }
   return (
@@ -61,34 +57,20 @@ function AddPasskey({ onClose, onAdded }: { onClose: () => void; onAdded: () => 
   );
 }
 
-function RemovePasskey({
-  passkey,
-  onClose,
-  onRemoved,
-}: {
-  passkey: Passkey;
-  onClose: () => void;
-  onRemoved: () => Promise<void>;
-}) {
-  const [busy, setBusy] = useState(false);
+function RemovePasskey({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const password = useConfirmPassword();
+  const removal = useRemovePasskey(password.guard);
+  const busy = removal.isPending;
   async function remove() {
-    setBusy(true);
     setError(null);
     try {
-      await password.guard(() => deletePasskey(passkey.id));
-      toast.success(`${passkey.name} removed`);
+      // Already gone (404 passkey_not_found) closes the dialog too: the list is read again either way.
+      if ((await removal.mutateAsync(passkey.id)) === "removed") toast.success(`${passkey.name} removed`);
+      onClose();
     } catch (e) {
-      // Already gone (404 passkey_not_found): the list is read again either way.
-      if (!(e instanceof ApiError && e.code === "passkey_not_found")) {
-        setError(message(e));
-        setBusy(false);
-        return;
-      }
+      setError(message(e));
     }
-    await onRemoved();
-    onClose();
   }
   return (
     <Modal open onClose={onClose} title="Remove this passkey?">
@@ -116,7 +98,7 @@ function RemovePasskey({
   );
 }
 
-export function Passkeys({ onChanged }: { onChanged: () => Promise<void> }) {
+export function Passkeys() {
   const passkeys = usePasskeys();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Passkey | null>(null);
@@ -158,8 +140,8 @@ export function Passkeys({ onChanged }: { onChanged: () => Promise<void> }) {
       ) : (
         <p className="mt-3 text-sm text-slate-600">This browser cannot create passkeys.</p>
       )}
-      {adding && <AddPasskey onClose={() => setAdding(false)} onAdded={onChanged} />}
-      {removing && <RemovePasskey passkey={removing} onClose={() => setRemoving(null)} onRemoved={onChanged} />}
+      {adding && <AddPasskey onClose={() => setAdding(false)} />}
+      {removing && <RemovePasskey passkey={removing} onClose={() => setRemoving(null)} />}
     </div>
   );
 }

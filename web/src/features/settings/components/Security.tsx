@@ -1,6 +1,5 @@
 //! Settings → Security (/settings#security): the second factors, an authenticator app and passkeys.
 
-import { useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { Spinner } from "../../../components/ui/Spinner";
 import { useMfaStatus } from "../../../lib/api/queries";
@@ -12,9 +11,7 @@ import { Passkeys } from "./Passkeys";
 export const FACTOR_REQUIRED = "Your team requires two-step verification: set up an authenticator app or add a passkey.";
 
 export function Security({ user }: { user: User }) {
-  const client = useQueryClient();
   const status = useMfaStatus();
-  const changed = () => client.invalidateQueries({ queryKey: ["mfa", user.id] });
   const missing = mustSetUpFactor(status.data ?? null);
   return (
     <section
@@ -34,8 +31,8 @@ export function Security({ user }: { user: User }) {
         <Spinner />
       ) : status.data ? (
         <div className="mt-4 space-y-6">
-          <AuthenticatorApp status={status.data} email={user.email} onChanged={changed} />
-          <Passkeys onChanged={changed} />
+          <AuthenticatorApp status={status.data} email={user.email} />
+          <Passkeys />
         </div>
       ) : (
         <p role="alert" className="mt-2 text-red-600">

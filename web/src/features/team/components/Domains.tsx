@@ -1,19 +1,16 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Copy, ShieldCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
-import { ApiError } from "../../../lib/api/client";
-import { addDomain, listDomains, removeDomain, verifyDomain } from "../../../lib/api/team";
+import { listDomains } from "../../../lib/api/team";
 import type { Team, TeamDomain } from "../../../lib/api/types";
-import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
+import { domainsKey, useAddDomain, useDomainAction } from "../api/mutations";
+import { errorMessage, Problem, Section } from "./TeamParts";
 
 const HOW_IT_WORKS =
   "Prove your team owns its company domain: add it, publish the TXT record we give you at your DNS provider, then verify. A verified domain is what domain join, single sign-on and provisioning trust. We re-check it daily; a record gone for 7 days un-verifies it.";
-
-/** Under "team": refreshing the team refreshes the domains too (domain join follows them). */
-const domainsKey = (teamId: string) => ["team", teamId, "domains"] as const;
 
 function CopyButton({ label, value }: { label: string; value: string }) {
   async function copy() {
@@ -42,29 +39,18 @@ function StatusBadge({ status }: { status: TeamDomain["status"] }) {
   );
 }
 
-function DomainRow({ domain, onChanged }: { domain: TeamDomain; onChanged: () => void }) {
-  const cache = useTeamCache();
-  const [busy, setBusy] = useState<"verify" | "remove" | null>(null);
+function DomainRow({ domain, teamId }: { domain: TeamDomain; teamId: string }) {
+  const change = useDomainAction(teamId);
+  const busy = change.isPending ? change.variables.action : null;
   const [error, setError] = useState<string | null>(null);
 
-  async function run(kind: "verify" | "remove") {
+  async function run(action: "verify" | "remove") {
     setError(null);
-    setBusy(kind);
     try {
-      if (kind === "verify") {
-        await verifyDomain(domain.id);
-        toast.success(`${domain.domain} is verified`);
-      } else {
-        await removeDomain(domain.id);
-        toast.success(`${domain.domain} was removed`);
-      }
-      onChanged();
-      void cache.refresh();
+      await change.mutateAsync({ id: domain.id, action });
+      toast.success(action === "verify" ? `${domain.domain} is verified` : `${domain.domain} was removed`);
     } catch (e) {
       setError(errorMessage(e));
-      if (e instanceof ApiError && [403, 404].includes(e.status)) onChanged();
-    } finally {
-      setBusy(null);
     }
   }
 
@@ -106,25 +92,22 @@ function DomainRow({ domain, onChanged }: { domain: TeamDomain; onChanged: () =>
   );
 }
 
-function AddDomain({ onAdded }: { onAdded: () => void }) {
+function AddDomain({ teamId }: { teamId: string }) {
   const [domain, setDomain] = useState("");
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const add = useAddDomain(teamId);
+  const busy = add.isPending;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setFieldError(null);
     const value = domain.trim();
     if (!value) return setFieldError("Please enter your company's domain.");
-    setBusy(true);
     try {
-      await addDomain(value);
+      await add.mutateAsync(value);
       setDomain("");
-      onAdded();
     } catch (e) {
       setFieldError(errorMessage(e));
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -149,10 +132,7 @@ function AddDomain({ onAdded }: { onAdded: () => void }) {
 
 /** `/team` → Security: the owner's verified company domains (the server says who is the owner). */
 export function Domains({ team }: { team: Team }) {
-  const client = useQueryClient();
-  const key = domainsKey(team.id);
-  const domains = useQuery({ queryKey: key, queryFn: async () => (await listDomains()).domains });
-  const reload = () => void client.invalidateQueries({ queryKey: key });
+  const domains = useQuery({ queryKey: domainsKey(team.id), queryFn: async () => (await listDomains()).domains });
   return (
     <Section id="team-security-title" title="Security" icon={<ShieldCheck aria-hidden className="h-5 w-5" />}>
       <h3 className="mt-3 font-medium text-slate-900">Verified domains</h3>
@@ -161,11 +141,11 @@ export function Domains({ team }: { team: Team }) {
       {domains.data && domains.data.length > 0 && (
         <ul className="mt-2 divide-y divide-slate-200">
           {domains.data.map((d) => (
-            <DomainRow key={d.id} domain={d} onChanged={reload} />
+            <DomainRow key={d.id} domain={d} teamId={team.id} />
           ))}
         </ul>
       )}
-      <AddDomain onAdded={reload} />
+      <AddDomain teamId={team.id} />
     </Section>
   );
 }

@@ -78,7 +78,7 @@ export function Invite() {
       .catch((error: unknown) => setLookup({ kind: "failed", message: errorMessage(error) }));
   }, [token]);
 
-  // A session the page has not picked up yet (as RequireAuth does): ask once before offering sign-in.
+  // A session the page has not picked up yet (as the account layout's loader does): ask once before offering sign-in.
   const askServer = auth.status === "signedOut" && auth.manager.mayHaveSession();
   useEffect(() => {
     if (askServer) void auth.manager.ensureRestored();

@@ -4,20 +4,20 @@ import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
-import { inviteToTeam, resendInvite, revokeInvite } from "../../../lib/api/team";
 import type { InviteRole, Team, TeamInvite } from "../../../lib/api/types";
 import { ROLE_NAMES } from "../../../lib/team/format";
-import { errorMessage, Problem, Section, SelectField, shortDate, useTeamCache } from "./TeamParts";
+import { useInvite, useInviteAction } from "../api/mutations";
+import { errorMessage, Problem, Section, SelectField, shortDate } from "./TeamParts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function InviteForm({ roles }: { roles: InviteRole[] }) {
-  const cache = useTeamCache();
+  const invite = useInvite();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<InviteRole>("member");
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = invite.isPending;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -26,19 +26,14 @@ function InviteForm({ roles }: { roles: InviteRole[] }) {
     setFieldError(problem);
     setError(null);
     if (problem) return;
-    setBusy(true);
     try {
-      await inviteToTeam(address, role);
+      // The pending invitations are read again before the form empties (api/mutations.ts).
+      await invite.mutateAsync({ email: address, role });
       toast.success(`Invitation sent to ${address}`);
       setEmail("");
-      await cache.refresh();
     } catch (e) {
       if (e instanceof ApiError && e.code === "invalid_email") setFieldError(e.message);
       else setError(errorMessage(e));
-      if (e instanceof ApiError && ["seats_taken", "team_over_seats", "forbidden_role", "team_not_found"].includes(e.code))
-        void cache.refresh();
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -76,24 +71,14 @@ function InviteForm({ roles }: { roles: InviteRole[] }) {
 }
 
 function InviteRow({ invite }: { invite: TeamInvite }) {
-  const cache = useTeamCache();
-  const [busy, setBusy] = useState<"resend" | "revoke" | null>(null);
+  const change = useInviteAction();
+  const busy = change.isPending ? change.variables.action : null;
   async function run(action: "resend" | "revoke") {
-    setBusy(action);
     try {
-      if (action === "resend") {
-        await resendInvite(invite.id);
-        toast.success(`Invitation sent to ${invite.email} again`);
-      } else {
-        await revokeInvite(invite.id);
-        toast.success(`Invitation to ${invite.email} revoked`);
-      }
-      await cache.refresh();
+      await change.mutateAsync({ id: invite.id, action });
+      toast.success(action === "resend" ? `Invitation sent to ${invite.email} again` : `Invitation to ${invite.email} revoked`);
     } catch (e) {
       toast.error(errorMessage(e));
-      if (e instanceof ApiError && e.status !== 429) void cache.refresh();
-    } finally {
-      setBusy(null);
     }
   }
   return (

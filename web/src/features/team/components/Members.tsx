@@ -3,12 +3,11 @@ import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
-import { ApiError } from "../../../lib/api/client";
-import { removeMember, setMemberRole } from "../../../lib/api/team";
 import type { InviteRole, Team, TeamMember } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { ROLE_CHOICES, ROLE_NAMES } from "../../../lib/team/format";
-import { errorMessage, Problem, Section, shortDate, TEAM_PAGE_HEADING, useTeamCache } from "./TeamParts";
+import { useRemoveMember, useSetMemberRole } from "../api/mutations";
+import { errorMessage, Problem, Section, shortDate, TEAM_PAGE_HEADING } from "./TeamParts";
 
 const HEADING = "members-title";
 
@@ -23,23 +22,19 @@ function ConfirmRemove({
   onClose: () => void;
   onRemoved: () => void;
 }) {
-  const cache = useTeamCache();
-  const [busy, setBusy] = useState(false);
+  const removal = useRemoveMember(onRemoved);
+  const busy = removal.isPending;
   const [error, setError] = useState<string | null>(null);
   async function confirm() {
-    setBusy(true);
     setError(null);
     try {
-      await removeMember(member.user_id);
-      onRemoved();
+      // Resolves once the list has been read again: the dialog closes on the updated list.
+      await removal.mutateAsync(member.user_id);
       toast.success(`${member.email} was removed from ${team.name}`);
-      await cache.refresh();
       onClose();
     } catch (e) {
-      // Gone already or no longer allowed: the list is read again either way.
+      // Gone already or no longer allowed: the list is read again either way (api/mutations.ts).
       setError(errorMessage(e));
-      void cache.refresh();
-      setBusy(false);
     }
   }
   return (
@@ -61,19 +56,15 @@ function ConfirmRemove({
 }
 
 function RoleCell({ member }: { member: TeamMember }) {
-  const cache = useTeamCache();
-  const [busy, setBusy] = useState(false);
+  const roleChange = useSetMemberRole();
+  const busy = roleChange.isPending;
   if (!member.may_change_role) return <>{ROLE_NAMES[member.role]}</>;
   async function change(role: InviteRole) {
-    setBusy(true);
     try {
-      cache.set((await setMemberRole(member.user_id, role)).team);
+      await roleChange.mutateAsync({ userId: member.user_id, role });
       toast.success(`${member.email} is ${role === "admin" ? "an admin" : "a member"} now`);
     } catch (e) {
       toast.error(errorMessage(e));
-      if (e instanceof ApiError && [403, 404].includes(e.status)) void cache.refresh();
-    } finally {
-      setBusy(false);
     }
   }
   return (

@@ -1,12 +1,13 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Copy, KeyRound } from "lucide-react";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { createScimToken, getScimTokens, revokeScimToken } from "../../../lib/api/team";
+import { getScimTokens } from "../../../lib/api/team";
 import type { ScimToken } from "../../../lib/api/types";
+import { scimTokensKey, useScimTokenAction } from "../api/mutations";
 import { errorMessage, Problem, Section, shortDate } from "./TeamParts";
 
 const HOW_IT_WORKS =
@@ -35,35 +36,29 @@ function TokenRow({ token, onRevoke, busy }: { token: ScimToken; onRevoke: () =>
 /** The owner's SCIM tokens on `/team` → Security: create one (shown once, with copy), list, revoke. */
 export function ScimTokens() {
   const { user } = useAuth();
-  const queryClient = useQueryClient();
-  const key = ["scim-tokens", user?.id ?? ""];
-  const tokens = useQuery({ queryKey: key, queryFn: async () => (await getScimTokens()).tokens });
+  const tokens = useQuery({ queryKey: scimTokensKey(user?.id ?? ""), queryFn: async () => (await getScimTokens()).tokens });
+  const change = useScimTokenAction();
   const [secret, setSecret] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const busy = !change.isPending ? null : change.variables.action === "create" ? "create" : change.variables.id;
 
-  async function run(what: string, action: () => Promise<void>) {
-    setBusy(what);
+  async function create() {
     setError(null);
     try {
-      await action();
-      await queryClient.invalidateQueries({ queryKey: key });
+      setSecret(await change.mutateAsync({ action: "create" }));
     } catch (e) {
       setError(errorMessage(e));
-    } finally {
-      setBusy(null);
     }
   }
-
-  const create = () =>
-    run("create", async () => {
-      setSecret((await createScimToken()).token);
-    });
-  const revoke = (id: string) =>
-    run(id, async () => {
-      await revokeScimToken(id);
+  async function revoke(id: string) {
+    setError(null);
+    try {
+      await change.mutateAsync({ action: "revoke", id });
       toast.success("SCIM token revoked");
-    });
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  }
   async function copy() {
     if (!secret) return;
     await navigator.clipboard.writeText(secret);
