@@ -92,8 +92,8 @@ impl Store {
             .await)
     }
 
-    /// A page of the team's audit trail (the rows whose details name it), newest first, after
-    /// `cursor`, with only `actions` when some are given. `limit` rows at most.
+    /// A page of the team's audit trail (its rows by `team_id`: `audit_log_team_idx`), newest
+    /// first, after `cursor`, with only `actions` when some are given. `limit` rows at most.
     pub async fn team_audit_page(
         &self,
         team_id: Uuid,
@@ -101,11 +101,10 @@ impl Store {
         cursor: Option<AuditCursor>,
         limit: i64,
     ) -> Result<Vec<AuditRow>, sqlx::Error> {
-        let pattern = format!("%\"team_id\":\"{team_id}\"%");
-        let mut sql = format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE details LIKE $1");
+        let mut sql = format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE team_id = $1");
         let mut n = 2;
         if cursor.is_some() {
-            sql.push_str(" AND (created_at < $2 OR (created_at = $2 AND id < $3))");
+            sql.push_str(" AND (created_at, id) < ($2, $3)");
             n = 4;
         }
         if !actions.is_empty() {
@@ -115,7 +114,7 @@ impl Store {
         }
         sql.push_str(&format!(" ORDER BY created_at DESC, id DESC LIMIT ${n}"));
         dispatch!(self, |p| {
-            let mut q = sqlx::query_as::<_, AuditRow>(&sql).bind(&pattern);
+            let mut q = sqlx::query_as::<_, AuditRow>(&sql).bind(team_id);
             if let Some(c) = cursor {
                 q = q.bind(c.created_at).bind(c.id);
             }
