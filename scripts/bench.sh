@@ -71,7 +71,7 @@ f.update(name=name, db=db,
          peak_mib=int(hwm) / 1024)
 print(json.dumps(f))
 PY
-  tail -n1 "$RESULTS" | python3 -c 'import json,sys; f=json.load(sys.stdin); print("    %-8s %-24s %9.0f req/s  p50 %.2f ms  p99 %.2f ms  errors %d" % (f["db"], f["name"], f["rps"], f["p50_ms"], f["p99_ms"], f["errors_status"]))'
+  tail -n1 "$RESULTS" | python3 -c 'import json,sys; f=json.load(sys.stdin); print("    %-8s %-36s %9.0f req/s  p50 %.2f ms  p99 %.2f ms  errors %d" % (f["db"], f["name"], f["rps"], f["p50_ms"], f["p99_ms"], f["errors_status"]))'
 }
 
 # shellcheck source=bench/serve.sh
