@@ -2,13 +2,15 @@
 # `just bench`: a release build of the API under wrk on loopback, on SQLite and on PostgreSQL,
 # and one table with requests/s, p50, p99, server CPU-ms per request, peak memory and the targets
 # (figures, not pass/fail). Also the raw argon2id rate of the machine and a mixed run (sign-in
-# saturated while GET /api/plan runs alongside). Results: target/bench/results.jsonl.
+# saturated while GET /api/plan runs alongside). Then the team pages at 10, 100 and 1,000
+# members (bench/team.sh: one bulk-built team per size). Results: target/bench/results.jsonl.
+# Under 5 minutes on a 2-core machine once the release build is there.
 #
-#   scripts/bench.sh                      # both databases, 8 s per endpoint, 32 connections
-#   BENCH_DBS=sqlite BENCH_SECONDS=4 scripts/bench.sh
+#   scripts/bench.sh                      # both databases, 5 s per endpoint, 32 connections
+#   BENCH_DBS=sqlite BENCH_SECONDS=3 BENCH_TEAM_SIZES="10 1000" scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_PER_RUN="${BENCH_SECONDS:-8}"
+SECONDS_PER_RUN="${BENCH_SECONDS:-5}"
 CONNS="${BENCH_CONNECTIONS:-32}"
 THREADS="${BENCH_THREADS:-2}"
 DBS="${BENCH_DBS:-sqlite postgres}"
@@ -16,6 +18,8 @@ OUT="target/bench"
 mkdir -p "$OUT"
 RESULTS="$OUT/results.jsonl"
 : >"$RESULTS"
+: >"$OUT/fixtures.jsonl"
+BENCH_STARTED="$(date +%s)"
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if ! need wrk; then
@@ -35,8 +39,8 @@ fi
 
 BIN_DIR="${BENCH_BIN_DIR:-${CARGO_TARGET_DIR:-target}/release}"   # BENCH_BIN_DIR=target/debug only to try the script out
 if [ "$BIN_DIR" = "${CARGO_TARGET_DIR:-target}/release" ]; then
-  echo "==> release build (closewise-api, stripe-mock)"
-  cargo build --release -q -p closewise-api -p stripe-mock
+  echo "==> release build (closewise-api, closewise, stripe-mock)"
+  cargo build --release -q -p closewise-api -p closewise-cli -p stripe-mock
 fi
 echo "==> building bench/argon2-rate"
 cargo build --release -q --manifest-path bench/argon2-rate/Cargo.toml --target-dir target/bench-tools
@@ -67,11 +71,13 @@ f.update(name=name, db=db,
          peak_mib=int(hwm) / 1024)
 print(json.dumps(f))
 PY
-  tail -n1 "$RESULTS" | python3 -c 'import json,sys; f=json.load(sys.stdin); print("    %-8s %-24s %9.0f req/s  p50 %.2f ms  p99 %.2f ms  errors %d" % (f["db"], f["name"], f["rps"], f["p50_ms"], f["p99_ms"], f["errors_status"]))'
+  tail -n1 "$RESULTS" | python3 -c 'import json,sys; f=json.load(sys.stdin); print("    %-8s %-36s %9.0f req/s  p50 %.2f ms  p99 %.2f ms  errors %d" % (f["db"], f["name"], f["rps"], f["p50_ms"], f["p99_ms"], f["errors_status"]))'
 }
 
 # shellcheck source=bench/serve.sh
 source bench/serve.sh
+# shellcheck source=bench/team.sh
+source bench/team.sh
 trap stop_stack EXIT
 export API_LOG="info,sqlx=warn,tower_http=info"   # the API's default log filter
 for DB in $DBS; do
@@ -111,7 +117,11 @@ for DB in $DBS; do
 import json, sys
 f = json.loads(sys.stdin.read()); f.update(name="sign-in (mixed)", db=sys.argv[1], cpu_ms_per_req=None, peak_mib=None)
 print(json.dumps(f))' "$DB" >>"$RESULTS"
+
+  echo "==> $DB: team pages at ${TEAM_SIZES// /, } members ($TEAM_CONNS connections, ${TEAM_SECONDS} s each)"
+  team_rows
   stop_stack
 done
 
-python3 bench/report.py "$RESULTS" "$OUT/argon2.json" "$CONNS" | tee "$OUT/table.md"
+python3 bench/report.py "$RESULTS" "$OUT/argon2.json" "$CONNS" "$OUT/fixtures.jsonl" "$TEAM_CONNS" | tee "$OUT/table.md"
+echo "bench: $(( $(date +%s) - BENCH_STARTED )) s after the build"

@@ -125,7 +125,9 @@ fn effect(command: &Command) -> Effect {
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
         | Command::Webhooks(WebhooksCommand::Replay(_))
-        | Command::Db(DbCommand::Seed(_) | DbCommand::Sweep(_)) => Effect::Change,
+        | Command::Db(DbCommand::Seed(_) | DbCommand::SeedTeam(_) | DbCommand::Sweep(_)) => {
+            Effect::Change
+        }
     }
 }
 
@@ -172,7 +174,9 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
     eprintln!("closewise: target {target}");
     let effect = effect(&opt.command);
     let production = production(&target, opt.env);
-    if let (Command::Db(DbCommand::Seed(_)), Some(why)) = (&opt.command, &production) {
+    if let (Command::Db(DbCommand::Seed(_) | DbCommand::SeedTeam(_)), Some(why)) =
+        (&opt.command, &production)
+    {
         bail!(
             "db seed refuses a production database ({why}): fixtures create accounts with \
              known passwords. Seed a local development database instead"
@@ -302,6 +306,7 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         }
         Command::Db(DbCommand::Migrate) => migrate(ctx).await,
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,
+        Command::Db(DbCommand::SeedTeam(a)) => seed::seed_team(ctx, a).await,
         Command::Db(DbCommand::Sweep(a)) => sweep::sweep(ctx, a).await,
         Command::Stats(a) => stats::stats(ctx, a).await,
         Command::Audit(a) => audit::audit(ctx, a).await,

@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use uuid::Uuid;
 
+pub mod db;
 pub mod teams;
 pub mod users;
 
+pub use self::db::DbSeedTeam;
 pub use self::teams::{
     TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand,
 };
@@ -443,6 +445,12 @@ pub enum DbCommand {
     ///
     /// Example: closewise db seed fixtures/seed.json --yes
     Seed(DbSeed),
+    /// Builds one team at scale for the bench (`just bench`): its members with one password, a
+    /// year of their calls, audit rows and pending invites, in one transaction. Refuses a
+    /// production database, as `db seed` does.
+    ///
+    /// Example: closewise db seed-team --members 1000 --calls 100000 --audit 10000 --invites 200 --prefix t1000 --password Bench-password-42 --yes
+    SeedTeam(DbSeedTeam),
     /// Deletes the rows that have stopped working, as the API does every SWEEP_INTERVAL_SECS:
     /// expired device sign-in requests and authorization codes, old e-mail links, the refresh
     /// tokens of ended sessions, ended rate-limit windows. Sessions, calls, the audit trail,

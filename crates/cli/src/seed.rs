@@ -9,6 +9,7 @@ use anyhow::Context;
 use closewise_core::password::Hasher;
 use closewise_core::store::admin::{SeedOutcome, SeedUser};
 use closewise_core::store::audit::NewAudit;
+use closewise_core::store::fixture::TeamFixture;
 use closewise_core::store::SubscriptionRecord;
 use closewise_domain::plan::PlanType;
 use closewise_domain::subscription::SubscriptionStatus;
@@ -17,7 +18,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::ctx::{parse_email, Ctx};
-use crate::opt::DbSeed;
+use crate::opt::{DbSeed, DbSeedTeam};
 use crate::UsageError;
 
 #[derive(Deserialize)]
@@ -152,5 +153,72 @@ pub async fn seed(ctx: &Ctx, a: DbSeed) -> anyhow::Result<()> {
         created += 1;
     }
     println!("Seeded from {path}: {created} created, {skipped} already there.");
+    Ok(())
+}
+
+/// `db seed-team`: one team at scale (`Store::seed_team_fixture`), with one audit row saying so.
+pub async fn seed_team(ctx: &Ctx, a: DbSeedTeam) -> anyhow::Result<()> {
+    closewise_domain::password::Password::parse(&a.password)
+        .map_err(|e| usage(format!("--password: {e}")))?;
+    let fixture = TeamFixture {
+        prefix: a.prefix.clone(),
+        domain: a.domain.clone(),
+        members: a.members,
+        calls: a.calls,
+        audit: a.audit,
+        invites: a.invites,
+        password_hash: Hasher::new().hash(&a.password).await?,
+        now: ctx.now(),
+    };
+    parse_email(&fixture.owner_email()).map_err(|e| usage(format!("--prefix/--domain: {e}")))?;
+    ctx.confirm(
+        a.confirm.yes,
+        &format!(
+            "Create the team {} with {} members, {} calls, {} audit rows and {} invites?",
+            a.prefix, a.members, a.calls, a.audit, a.invites
+        ),
+    )?;
+    let started = std::time::Instant::now();
+    let seeded = ctx
+        .store
+        .seed_team_fixture(&fixture)
+        .await
+        .with_context(|| format!("cannot seed the team {} (is the prefix taken?)", a.prefix))?;
+    ctx.store
+        .record_audit(&NewAudit {
+            actor: ctx.actor()?,
+            action: "team.seed",
+            user_id: Some(seeded.owner_id),
+            target_email: Some(seeded.owner_email.clone()),
+            reason: Some("db seed-team".into()),
+            details: json!({
+                "team_id": seeded.team_id, "members": a.members, "calls": a.calls,
+                "audit": a.audit, "invites": a.invites,
+            }),
+            now: ctx.now(),
+        })
+        .await?;
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "team_id": seeded.team_id,
+                "owner_email": seeded.owner_email,
+                "member_email": seeded.member_email,
+            })
+        );
+    } else {
+        println!(
+            "Seeded team {} ({}): {} members, {} calls, {} audit rows, {} invites in {:.1} s; owner {}.",
+            a.prefix,
+            seeded.team_id,
+            a.members,
+            a.calls,
+            a.audit,
+            a.invites,
+            started.elapsed().as_secs_f64(),
+            seeded.owner_email
+        );
+    }
     Ok(())
 }

@@ -52,3 +52,98 @@ async fn an_older_release_starts_against_a_newer_schema_on_sqlite() {
 async fn an_older_release_starts_against_a_newer_schema_on_postgres() {
     older_binary_still_starts(&fresh_postgres_database("migrations").await).await;
 }
+
+/// Applies this release's migrations before `version` only, from a copy of the folder.
+async fn migrate_before(url: &str, folder: &str, version: &str) {
+    let dir = TempDir::new();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(folder);
+    for entry in std::fs::read_dir(src).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap().to_str().unwrap() < version {
+            std::fs::copy(&path, dir.0.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let migrator = sqlx::migrate::Migrator::new(dir.0.as_path()).await.unwrap();
+    if url.starts_with("postgres") {
+        migrator
+            .run(&sqlx::PgPool::connect(url).await.unwrap())
+            .await
+            .unwrap();
+    } else {
+        migrator
+            .run(&sqlx::SqlitePool::connect(url).await.unwrap())
+            .await
+            .unwrap();
+    }
+}
+
+/// Migration 0020 gives the audit rows written before it their team (issue 28): a team's
+/// activity is read by `audit_log.team_id` now, and must not lose its history.
+async fn team_audit_rows_keep_their_team(url: &str, folder: &str) {
+    use sqlx::Connection;
+    migrate_before(url, folder, "0020").await;
+    let (row, other, team) = (
+        uuid::Uuid::now_v7(),
+        uuid::Uuid::now_v7(),
+        uuid::Uuid::now_v7(),
+    );
+    let insert = "INSERT INTO audit_log (id, actor, action, details, created_at) \
+        VALUES ($1, 'ana@example.com', $2, $3, $4)";
+    let now = time::OffsetDateTime::now_utc();
+    let team_details = format!(r#"{{"team_id":"{team}","name":"Sales"}}"#);
+    let read = "SELECT team_id FROM audit_log WHERE id = $1";
+    macro_rules! check {
+        ($conn:ty) => {{
+            let mut c = <$conn>::connect(url).await.unwrap();
+            for (id, action, details) in [
+                (row, "team.rename", team_details.as_str()),
+                (other, "plan.set", "{}"),
+            ] {
+                sqlx::query(insert)
+                    .bind(id)
+                    .bind(action)
+                    .bind(details)
+                    .bind(now)
+                    .execute(&mut c)
+                    .await
+                    .unwrap();
+            }
+            c.close().await.unwrap();
+            let store = Store::connect(url, Duration::from_secs(10)).await.unwrap();
+            store.migrate().await.unwrap();
+            let mut c = <$conn>::connect(url).await.unwrap();
+            let got: Option<uuid::Uuid> = sqlx::query_scalar(read)
+                .bind(row)
+                .fetch_one(&mut c)
+                .await
+                .unwrap();
+            assert_eq!(got, Some(team), "the team row got its team");
+            let got: Option<uuid::Uuid> = sqlx::query_scalar(read)
+                .bind(other)
+                .fetch_one(&mut c)
+                .await
+                .unwrap();
+            assert_eq!(got, None, "a row about no team stays so");
+            assert_eq!(store.team_audit(team, 10).await.unwrap().len(), 1);
+        }};
+    }
+    if url.starts_with("postgres") {
+        check!(sqlx::PgConnection)
+    } else {
+        check!(sqlx::SqliteConnection)
+    }
+}
+
+#[tokio::test]
+async fn migration_0020_fills_the_team_of_older_audit_rows_on_sqlite() {
+    let dir = TempDir::new();
+    let url = format!("sqlite://{}?mode=rwc", dir.0.join("db.sqlite").display());
+    team_audit_rows_keep_their_team(&url, "sqlite").await;
+}
+
+#[tokio::test]
+async fn migration_0020_fills_the_team_of_older_audit_rows_on_postgres() {
+    team_audit_rows_keep_their_team(&fresh_postgres_database("migrations").await, "postgres").await;
+}

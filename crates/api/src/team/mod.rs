@@ -11,6 +11,7 @@ mod domains;
 mod export;
 mod invites;
 mod join;
+mod lists;
 mod manage;
 pub(crate) mod policy;
 mod scim_tokens;
@@ -45,7 +46,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(manage::leave))
         .routes(routes!(manage::remove_member))
         .routes(routes!(manage::set_role))
-        .routes(routes!(invites::invite))
+        .routes(routes!(lists::members))
+        .routes(routes!(invites::invite, lists::invites))
         .routes(routes!(invites::resend))
         .routes(routes!(invites::revoke))
         .routes(routes!(invites::lookup))

@@ -93,3 +93,42 @@ both!(
             .unwrap());
     }
 );
+
+both!(
+    async fn seed_team_builds_the_bench_team_in_bulk_and_refuses_production(db) {
+        let out = db
+            .run(&[
+                "db", "seed-team", "--members", "5", "--calls", "50", "--audit", "7", "--invites",
+                "2", "--prefix", "t5", "--password", "Bench-password-42", "--json", "--yes",
+            ])
+            .await;
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["owner_email"], "t5-owner@bench.example.com");
+        assert_eq!(v["member_email"], "t5-m1@bench.example.com");
+        let team: uuid::Uuid = v["team_id"].as_str().unwrap().parse().unwrap();
+
+        let store = db.store().await;
+        let owner = store.user_by_email("t5-owner@bench.example.com").await.unwrap().unwrap();
+        assert!(Hasher::new()
+            .verify("Bench-password-42", Some(&owner.password_hash))
+            .await
+            .unwrap());
+        let (members, invites) = store.team_headcount(team).await.unwrap();
+        assert_eq!((members, invites), (5, 2));
+        // The fixture's 7 rows and the seeding's own.
+        let audit = store.team_audit(team, 100).await.unwrap();
+        assert_eq!(audit.len(), 8);
+        assert_eq!(audit[0].action, "team.seed");
+
+        let again = db
+            .run(&["db", "seed-team", "--members", "2", "--prefix", "t5", "--password", "Bench-password-42", "--yes"])
+            .await;
+        assert!(!again.status.success(), "a taken prefix is refused");
+        let prod = db
+            .run(&["db", "seed-team", "--members", "2", "--prefix", "p", "--password", "Bench-password-42", "--yes", "--env", "production"])
+            .await;
+        assert!(!prod.status.success());
+        assert!(stderr(&prod).contains("refuses a production database"), "{}", stderr(&prod));
+    }
+);

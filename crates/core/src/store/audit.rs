@@ -38,8 +38,19 @@ pub struct AuditRow {
 }
 
 pub(crate) const INSERT_AUDIT: &str = "INSERT INTO audit_log \
-    (id, actor, action, user_id, target_email, reason, details, created_at, instance) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    (id, actor, action, user_id, target_email, reason, details, created_at, instance, team_id) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
+impl NewAudit {
+    /// The team the row is about: its details' top-level `"team_id"` (the column a team's
+    /// activity is read by, `audit_log_team_idx`).
+    pub fn team_id(&self) -> Option<Uuid> {
+        self.details
+            .get("team_id")
+            .and_then(|t| t.as_str())
+            .and_then(|t| Uuid::try_parse(t).ok())
+    }
+}
 
 /// Binds a `NewAudit` to `INSERT_AUDIT`, written by `$store`'s instance.
 macro_rules! bind_audit {
@@ -54,6 +65,7 @@ macro_rules! bind_audit {
             .bind($audit.details.to_string())
             .bind($audit.now)
             .bind(&*$store.instance)
+            .bind($audit.team_id())
     };
 }
 pub(crate) use bind_audit;

@@ -19,6 +19,7 @@ pub mod admin;
 pub mod audit;
 pub mod billing;
 pub mod db_errors;
+pub mod fixture;
 pub mod locks;
 pub mod mail;
 pub mod mfa;

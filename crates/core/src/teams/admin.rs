@@ -140,7 +140,7 @@ pub(super) fn member_view(m: MemberRow, with_factor: &[Uuid]) -> MemberView {
     }
 }
 
-fn invite_view(i: InviteRow, now: time::OffsetDateTime) -> InviteView {
+pub(super) fn invite_view(i: InviteRow, now: time::OffsetDateTime) -> InviteView {
     InviteView {
         id: i.id,
         role: i.role(),

@@ -25,6 +25,7 @@ pub mod idle_mail;
 mod invites;
 mod join;
 mod members;
+pub mod pages;
 mod policy;
 pub mod usage;
 mod view;

@@ -136,21 +136,28 @@ impl TeamView {
 
     /// Whether the caller may remove `member` (`teams::may_remove`).
     pub fn may_remove(&self, member: &MemberView) -> bool {
-        may_remove(self.role, member.role)
+        member_permissions(self.role, member.role).0
     }
 
     /// Whether the caller may give `member` another role (`teams::may_set_role`, to any role
     /// an invitation may give).
     pub fn may_change_role(&self, member: &MemberView) -> bool {
-        Role::ALL
-            .into_iter()
-            .any(|r| r != member.role && may_set_role(self.role, member.role, r))
+        member_permissions(self.role, member.role).1
     }
 
     /// The team's last payment failed (`team_billing::payment_failed`).
     pub fn payment_failed(&self) -> bool {
         payment_failed(self.status())
     }
+}
+
+/// Whether a caller with `caller` may remove a member with `member` (`teams::may_remove`), and
+/// give them another role (`teams::may_set_role`, to any role).
+pub fn member_permissions(caller: Role, member: Role) -> (bool, bool) {
+    let change = Role::ALL
+        .into_iter()
+        .any(|r| r != member && may_set_role(caller, member, r));
+    (may_remove(caller, member), change)
 }
 
 /// An invitation just sent or resent: the link's token in clear, for the mail only.

@@ -8,6 +8,7 @@ mod domains;
 mod invites;
 mod manage;
 mod roles;
+mod scale;
 pub mod scim;
 mod usage;
 

@@ -2,7 +2,8 @@
 //! trail, and the changes that are written together with their audit row in one transaction
 //! (removing a member, transferring ownership). Seats go through `seats`' locked path.
 //!
-//! A team's audit rows carry `"team_id"` in their `details`; that is how they are found again.
+//! A team's audit rows carry `"team_id"` in their `details`, copied by the store into the
+//! indexed `team_id` column: that is how they are found again.
 
 use closewise_domain::teams::Role;
 use uuid::Uuid;
@@ -65,13 +66,12 @@ impl Store {
         team_id: Uuid,
         limit: i64,
     ) -> Result<Vec<AuditRow>, sqlx::Error> {
-        let pattern = format!("%\"team_id\":\"{team_id}\"%");
         dispatch!(self, |p| sqlx::query_as::<_, AuditRow>(
             "SELECT id, actor, action, user_id, target_email, reason, details, created_at, \
-             instance FROM audit_log WHERE details LIKE $1 ORDER BY created_at DESC, id DESC \
+             instance FROM audit_log WHERE team_id = $1 ORDER BY created_at DESC, id DESC \
              LIMIT $2"
         )
-        .bind(pattern)
+        .bind(team_id)
         .bind(limit)
         .fetch_all(p)
         .await)

@@ -14,6 +14,7 @@ pub mod admin;
 pub mod billing;
 pub mod domains;
 pub mod join;
+pub mod pages;
 pub mod policy;
 pub mod scim;
 pub mod seats;

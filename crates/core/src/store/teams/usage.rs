@@ -51,25 +51,31 @@ pub struct AuditCursor {
     pub id: Uuid,
 }
 
+/// One pass over the two months' calls of the team's members (`calls_user_started_idx`, a range
+/// per member), grouped; the newest call and session, devices and factors one probe each.
 const USAGE_SQL: &str = "SELECT m.user_id, u.email, m.role, m.joined_at, \
     (SELECT MAX(c.started_at) FROM calls c WHERE c.user_id = m.user_id) AS last_call_at, \
     (SELECT MAX(COALESCE(s.last_seen_at, s.refreshed_at)) FROM sessions s \
      WHERE s.user_id = m.user_id) AS last_seen_at, \
-    (SELECT COUNT(*) FROM calls c WHERE c.user_id = m.user_id \
-     AND c.started_at >= $3 AND c.started_at < $4) AS calls_month, \
-    (SELECT CAST(COALESCE(SUM(c.duration_seconds), 0) AS BIGINT) FROM calls c \
-     WHERE c.user_id = m.user_id AND c.started_at >= $3 AND c.started_at < $4) AS seconds_month, \
-    (SELECT COUNT(*) FROM calls c WHERE c.user_id = m.user_id \
-     AND c.started_at >= $2 AND c.started_at < $3) AS calls_previous, \
-    (SELECT CAST(COALESCE(SUM(c.duration_seconds), 0) AS BIGINT) FROM calls c \
-     WHERE c.user_id = m.user_id AND c.started_at >= $2 AND c.started_at < $3) \
-     AS seconds_previous, \
+    COALESCE(w.calls_month, 0) AS calls_month, COALESCE(w.seconds_month, 0) AS seconds_month, \
+    COALESCE(w.calls_previous, 0) AS calls_previous, \
+    COALESCE(w.seconds_previous, 0) AS seconds_previous, \
     (SELECT COUNT(*) FROM sessions s WHERE s.user_id = m.user_id AND s.client_id IS NOT NULL \
      AND s.revoked_at IS NULL AND EXISTS (SELECT 1 FROM refresh_tokens r \
      WHERE r.session_id = s.id AND r.rotated_at IS NULL AND r.expires_at > $5)) AS devices, \
     (SELECT COUNT(*) FROM mfa_totp t WHERE t.user_id = m.user_id AND t.confirmed_at IS NOT NULL) \
      + (SELECT COUNT(*) FROM passkeys p WHERE p.user_id = m.user_id) AS factors \
     FROM team_members m JOIN users u ON u.id = m.user_id \
+    LEFT JOIN (SELECT c.user_id, \
+     CAST(SUM(CASE WHEN c.started_at >= $3 THEN 1 ELSE 0 END) AS BIGINT) AS calls_month, \
+     CAST(SUM(CASE WHEN c.started_at >= $3 THEN COALESCE(c.duration_seconds, 0) ELSE 0 END) \
+      AS BIGINT) AS seconds_month, \
+     CAST(SUM(CASE WHEN c.started_at < $3 THEN 1 ELSE 0 END) AS BIGINT) AS calls_previous, \
+     CAST(SUM(CASE WHEN c.started_at < $3 THEN COALESCE(c.duration_seconds, 0) ELSE 0 END) \
+      AS BIGINT) AS seconds_previous \
+     FROM team_members tm JOIN calls c ON c.user_id = tm.user_id \
+     WHERE tm.team_id = $1 AND c.started_at >= $2 AND c.started_at < $4 \
+     GROUP BY c.user_id) w ON w.user_id = m.user_id \
     WHERE m.team_id = $1 ORDER BY m.joined_at, m.user_id";
 
 const AUDIT_COLUMNS: &str =
@@ -92,8 +98,8 @@ impl Store {
             .await)
     }
 
-    /// A page of the team's audit trail (the rows whose details name it), newest first, after
-    /// `cursor`, with only `actions` when some are given. `limit` rows at most.
+    /// A page of the team's audit trail (its rows by `team_id`: `audit_log_team_idx`), newest
+    /// first, after `cursor`, with only `actions` when some are given. `limit` rows at most.
     pub async fn team_audit_page(
         &self,
         team_id: Uuid,
@@ -101,11 +107,10 @@ impl Store {
         cursor: Option<AuditCursor>,
         limit: i64,
     ) -> Result<Vec<AuditRow>, sqlx::Error> {
-        let pattern = format!("%\"team_id\":\"{team_id}\"%");
-        let mut sql = format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE details LIKE $1");
+        let mut sql = format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE team_id = $1");
         let mut n = 2;
         if cursor.is_some() {
-            sql.push_str(" AND (created_at < $2 OR (created_at = $2 AND id < $3))");
+            sql.push_str(" AND (created_at, id) < ($2, $3)");
             n = 4;
         }
         if !actions.is_empty() {
@@ -115,7 +120,7 @@ impl Store {
         }
         sql.push_str(&format!(" ORDER BY created_at DESC, id DESC LIMIT ${n}"));
         dispatch!(self, |p| {
-            let mut q = sqlx::query_as::<_, AuditRow>(&sql).bind(&pattern);
+            let mut q = sqlx::query_as::<_, AuditRow>(&sql).bind(team_id);
             if let Some(c) = cursor {
                 q = q.bind(c.created_at).bind(c.id);
             }

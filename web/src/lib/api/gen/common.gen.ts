@@ -195,37 +195,6 @@ export interface components {
     TeamAnswer: {
       team: components["schemas"]["Team"];
     };
-    /** @description One of the team's domains and the DNS TXT record that verifies it. */
-    TeamDomain: {
-      /** Format: date-time */
-      created_at: string;
-      /** @description Lower case, without the trailing dot. */
-      domain: string;
-      /** Format: uuid */
-      id: string;
-      /**
-       * Format: date-time
-       * @description The last daily re-check's time (null before the first).
-       */
-      last_checked_at?: string | null;
-      /**
-       * Format: date-time
-       * @description When the record was last seen.
-       */
-      last_seen_at?: string | null;
-      status: components["schemas"]["TeamDomainStatus"];
-      /** @description Where to publish the TXT record: `_closewise-challenge.<domain>`. */
-      txt_name: string;
-      /** @description The TXT record's value: `closewise-domain-verification=<random>`. */
-      txt_value: string;
-      /** Format: date-time */
-      verified_at?: string | null;
-    };
-    /**
-     * @description Pending until its TXT record is seen; verified until it has been gone for 7 days.
-     * @enum {string}
-     */
-    TeamDomainStatus: "pending" | "verified";
     TeamInvite: {
       /** Format: date-time */
       created_at: string;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/invites/accept": {
+  "/api/team/members/{user_id}/role": {
     parameters: {
       query?: never;
       header?: never;
@@ -11,21 +11,22 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put?: never;
-    post: {
+    put: {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The member's user id */
+          user_id: string;
+        };
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
+          "application/json": components["schemas"]["TeamRoleBody"];
         };
       };
       responses: {
-        /** @description Joined with the invite's role */
         200: {
           headers: {
             [name: string]: unknown;
@@ -34,7 +35,7 @@ export interface paths {
             "application/json": common["schemas"]["TeamAnswer"];
           };
         };
-        /** @description `invite_expired` */
+        /** @description `invalid_role` (only `admin` or `member`; ownership is transferred) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -52,7 +53,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_verified` */
+        /** @description `forbidden_role` (`teams::may_set_role`: the owner) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -61,17 +62,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invite_not_found` */
+        /** @description `team_not_found` */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -99,13 +91,14 @@ export interface paths {
         };
       };
     };
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/team/invites/decline": {
+  "/api/team/mfa-policy": {
     parameters: {
       query?: never;
       header?: never;
@@ -113,8 +106,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put?: never;
-    post: {
+    put: {
       parameters: {
         query?: never;
         header?: never;
@@ -123,18 +115,19 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
+          "application/json": components["schemas"]["MfaPolicy"];
         };
       };
       responses: {
-        /** @description Declined; the link stops working */
-        204: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": components["schemas"]["MfaPolicy"];
+          };
         };
-        /** @description `invite_expired` */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -152,7 +145,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_verified` */
+        /** @description `forbidden_role` (the owner decides) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -161,17 +154,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invite_not_found` */
+        /** @description `team_not_found` */
         404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invite_used`, `invite_other_address` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -199,6 +183,7 @@ export interface paths {
         };
       };
     };
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -208,7 +193,22 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    MfaPolicy: {
+      /**
+       * @description Every member must have a second factor: one without it cannot approve devices
+       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
+       */
+      required: boolean;
+    };
+    TeamRoleBody: {
+      /**
+       * @description The role to give (never `owner`: ownership is transferred).
+       * @enum {string}
+       */
+      role: "member" | "admin";
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;

@@ -3,34 +3,29 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/invites/{id}": {
+  "/api/team/policy": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete: {
+    get: {
       parameters: {
         query?: never;
         header?: never;
-        path: {
-          /** @description The invite's id */
-          id: string;
-        };
+        path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Revoked; its link stops working and its seat is free */
-        204: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": components["schemas"]["TeamPolicyAnswer"];
+          };
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -41,7 +36,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
+        /** @description `forbidden_role` (owner and admins) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -61,21 +56,7 @@ export interface paths {
         };
       };
     };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/invites/lookup": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
+    put: {
       parameters: {
         query?: never;
         header?: never;
@@ -84,19 +65,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["InviteTokenBody"];
+          "application/json": common["schemas"]["TeamPolicy"];
         };
       };
       responses: {
+        /** @description Saved and audited (`team.policy`, before and after); apps get it at their next entitlement refresh */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["InviteLookupAnswer"];
+            "application/json": components["schemas"]["TeamPolicyAnswer"];
           };
         };
-        /** @description `invite_expired` */
+        /** @description `invalid_policy`, the message naming the field (`consent_notice.regions.US-XX: ...`); `invalid_json` for a missing or unknown field */
         400: {
           headers: {
             [name: string]: unknown;
@@ -105,7 +87,25 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invite_not_found` (unknown, used, declined or revoked) */
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role`: a member, or an admin changing `require_mfa` (the owner's) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -132,8 +132,110 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited` */
-        429: {
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/reclaim": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["TeamReclaimBody"];
+        };
+      };
+      responses: {
+        /** @description Priced (`dry_run`), or done: the members removed and the seats lowered at Stripe, prorated on the next invoice */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamReclaimAnswer"];
+          };
+        };
+        /** @description `not_a_member`, `invalid_seats` (more seats than the team has, or out of range), `invalid_proration_date` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role`: whoever may change seats (the owner); nobody removes the owner */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_team_subscription`, `seats_in_use`, `team_changed` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `stripe_unavailable` */
+        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -153,11 +255,72 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    InviteLookupAnswer: {
-      /** @description The invited address: sign in or sign up with it to accept. */
+    /**
+     * @description How many of the team's active devices (desktop sessions seen in the last 30 days) reported the
+     *     current `policy_version` in their last heartbeat: "9 of 11 devices on the current policy; 2
+     *     last seen 3 days ago".
+     */
+    PolicyAdoption: {
+      /**
+       * Format: int32
+       * @description `devices - current`.
+       */
+      behind: number;
+      /**
+       * Format: date-time
+       * @description When the most recently seen of the others was last seen; null when none is behind.
+       */
+      behind_last_seen_at?: string | null;
+      /** Format: int32 */
+      current: number;
+      /** Format: int32 */
+      devices: number;
+    };
+    /** @description `GET`/`PUT /api/team/policy`'s answer. */
+    TeamPolicyAnswer: {
+      adoption: components["schemas"]["PolicyAdoption"];
+      /** @description The caller may change `require_mfa` (the owner). */
+      may_change_require_mfa: boolean;
+      policy: common["schemas"]["TeamPolicy"];
+      /** @description SHA-256 (hex) of the policy's canonical JSON: what the entitlement token carries. */
+      policy_version: string;
+      /**
+       * Format: date-time
+       * @description Null while the team has the default policy.
+       */
+      updated_at?: string | null;
+      /** @description The address of whoever saved it last. */
+      updated_by?: string | null;
+    };
+    TeamReclaimAnswer: {
+      dry_run: boolean;
+      preview?: null | common["schemas"]["SeatsPreviewAnswer"];
+      /** @description The members removed (to be removed, on a dry run). */
+      removed: components["schemas"]["TeamReclaimedMember"][];
+      /** Format: int32 */
+      seats: number;
+      team?: null | common["schemas"]["Team"];
+    };
+    TeamReclaimBody: {
+      /** @description Only price it: nothing changes, and `preview` says what the seat change costs. */
+      dry_run?: boolean;
+      /**
+       * Format: int64
+       * @description From the dry run's `preview`: charged what was shown. Default now.
+       */
+      proration_date?: number | null;
+      /**
+       * Format: int64
+       * @description The seats after the reclaim: at most those the team has, at least those still used.
+       */
+      seats: number;
+      /** @description The members to remove (not the owner); may be empty to only lower free seats. */
+      user_ids: string[];
+    };
+    TeamReclaimedMember: {
       email: string;
-      role: common["schemas"]["TeamRole"];
-      team_name: string;
+      /** Format: uuid */
+      user_id: string;
     };
   };
   responses: never;

@@ -3,34 +3,28 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/invites/{id}/resend": {
+  "/api/team/scim/tokens": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    post: {
+    get: {
       parameters: {
         query?: never;
         header?: never;
-        path: {
-          /** @description The invite's id */
-          id: string;
-        };
+        path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description A new link (the old one stops working), valid 7 more days */
-        202: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": components["schemas"]["ScimTokenList"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -42,7 +36,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
+        /** @description `forbidden_role` (the owner manages SCIM tokens) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -51,7 +45,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (another team's, used or revoked invite) */
+        /** @description `team_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -60,8 +54,29 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `seats_taken`, `team_over_seats` (reviving an expired invite) */
-        409: {
+      };
+    };
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Created; the token is shown only in this answer */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ScimTokenCreated"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -69,8 +84,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`: one resend a minute per address */
-        429: {
+        /** @description `forbidden_role` (the owner manages SCIM tokens) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
           headers: {
             [name: string]: unknown;
           };
@@ -86,10 +110,222 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/team/scim/tokens/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The token's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Revoked: the identity provider's next request with it is refused */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner manages SCIM tokens) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`: no live token by that id in the caller's team */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/seats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["TeamSeatsBody"];
+        };
+      };
+      responses: {
+        /** @description The seats changed at Stripe, prorated on the next invoice */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["TeamAnswer"];
+          };
+        };
+        /** @description `invalid_seats`, `invalid_proration_date` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role`: billing is the owner's */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_team_subscription`, `seats_in_use` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `stripe_unavailable` */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    ScimToken: {
+      /** Format: date-time */
+      created_at: string;
+      /**
+       * Format: uuid
+       * @description Who created it (null once their account is gone).
+       */
+      created_by?: string | null;
+      /** Format: uuid */
+      id: string;
+      /** Format: date-time */
+      last_used_at?: string | null;
+      /**
+       * Format: date-time
+       * @description Null while the token works.
+       */
+      revoked_at?: string | null;
+    };
+    /** @description A token just created: `token` is shown this once. */
+    ScimTokenCreated: {
+      /** Format: uuid */
+      id: string;
+      /** @description The bearer token for the identity provider (`cws_scim_…`); never shown again. */
+      token: string;
+    };
+    /** @description `{"tokens": [ScimToken]}`, newest first, revoked ones included. */
+    ScimTokenList: {
+      tokens: components["schemas"]["ScimToken"][];
+    };
+    TeamSeatsBody: {
+      /**
+       * Format: int64
+       * @description From the preview; default now.
+       */
+      proration_date?: number | null;
+      /** Format: int64 */
+      seats: number;
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;

@@ -3,7 +3,98 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/join-requests": {
+  "/api/team/seats/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query: {
+          /** @description The new number of seats. */
+          seats: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description What the change would cost, from Stripe's invoice preview */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["SeatsPreviewAnswer"];
+          };
+        };
+        /** @description `invalid_seats` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role`: billing is the owner's */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_team_subscription`, `seats_in_use` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `stripe_unavailable` */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/sso": {
     parameters: {
       query?: never;
       header?: never;
@@ -19,13 +110,12 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Undecided requests, oldest first */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["JoinRequestsAnswer"];
+            "application/json": components["schemas"]["TeamSso"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -37,7 +127,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (owner and admins) */
+        /** @description `forbidden_role` (the owner's) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -57,8 +147,7 @@ export interface paths {
         };
       };
     };
-    put?: never;
-    post: {
+    put: {
       parameters: {
         query?: never;
         header?: never;
@@ -67,20 +156,19 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["JoinRequestBody"];
+          "application/json": components["schemas"]["TeamSsoRequest"];
         };
       };
       responses: {
-        /** @description Asked (asking again while undecided changes nothing) */
-        202: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": components["schemas"]["TeamSso"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invalid_issuer`, `client_id_required`, `client_secret_required` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -98,7 +186,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_verified` */
+        /** @description `forbidden_role` (the owner's) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -107,7 +195,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: no domain join for the caller's domain) */
+        /** @description `team_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -116,7 +204,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `already_in_team` */
+        /** @description `domain_not_verified`: verify a domain first */
         409: {
           headers: {
             [name: string]: unknown;
@@ -143,9 +231,63 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `sso_discovery_failed`: the issuer's discovery document could not be read or is wrong */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
-    delete?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed: members sign in with their passwords again */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner's) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`, `sso_not_configured` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -155,21 +297,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    JoinRequest: {
+    /** @description The team's SSO connection, without its secret. */
+    TeamSso: {
+      client_id?: string | null;
+      /** @description Whether the team has a connection. */
+      configured: boolean;
+      /** @description The verified domains whose addresses sign in by SSO. */
+      domains: string[];
+      issuer?: string | null;
+      /** @description The redirect URI to register at the provider. */
+      redirect_uri: string;
+      /**
+       * @description Password sign-in, reset and sign-up of the team's domains answer `403 sso_required` (the
+       *     owner keeps the password).
+       */
+      required: boolean;
       /** Format: date-time */
-      created_at: string;
-      email: string;
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      user_id: string;
+      updated_at?: string | null;
     };
-    JoinRequestBody: {
-      /** Format: uuid */
-      team_id: string;
-    };
-    JoinRequestsAnswer: {
-      requests: components["schemas"]["JoinRequest"][];
+    /** @description `{issuer, client_id, client_secret?, required}`. */
+    TeamSsoRequest: {
+      client_id: string;
+      /** @description Required the first time; left out (or empty) keeps the stored one. */
+      client_secret?: string | null;
+      /** @description The provider's issuer URL (https); its discovery document is read on save. */
+      issuer: string;
+      required?: boolean;
     };
   };
   responses: never;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/join-requests/{id}/approve": {
+  "/api/team/transfer": {
     parameters: {
       query?: never;
       header?: never;
@@ -16,20 +16,32 @@ export interface paths {
       parameters: {
         query?: never;
         header?: never;
-        path: {
-          /** @description The request's id */
-          id: string;
-        };
+        path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["TransferBody"];
+        };
+      };
       responses: {
-        /** @description Approved: the user is a member */
-        204: {
+        /** @description The target is the owner, the caller an admin */
+        200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": common["schemas"]["TeamAnswer"];
+          };
+        };
+        /** @description `invalid_transfer` (to oneself) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -40,7 +52,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
+        /** @description `forbidden_role` (the owner transfers); `reauthentication_required`: the password was not entered on this session in the last 15 minutes */
         403: {
           headers: {
             [name: string]: unknown;
@@ -49,7 +61,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (another team's, decided or unknown request) */
+        /** @description `team_not_found` (also: the target is not a member) */
         404: {
           headers: {
             [name: string]: unknown;
@@ -58,8 +70,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `seats_taken`, `team_over_seats`, `already_in_team` */
-        409: {
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -75,35 +96,43 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/join-requests/{id}/deny": {
+  "/api/team/usage": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    post: {
+    get: {
       parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The request's id */
-          id: string;
+        query?: {
+          /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
+          month?: string;
         };
+        header?: never;
+        path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Denied */
-        204: {
+        /** @description Every member's calls and minutes this month and last (from the call meter), last activity, devices and second factor; totals; idle members and what reclaiming them would save */
+        200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": components["schemas"]["TeamUsageAnswer"];
+          };
         };
-        /** @description `not_signed_in` or `invalid_token` */
+        /** @description `invalid_month` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
         401: {
           headers: {
             [name: string]: unknown;
@@ -112,7 +141,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
+        /** @description `forbidden_role`: the owner's and admins' */
         403: {
           headers: {
             [name: string]: unknown;
@@ -132,13 +161,15 @@ export interface paths {
         };
       };
     };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/team/joinable": {
+  "/api/team/usage.csv": {
     parameters: {
       query?: never;
       header?: never;
@@ -147,24 +178,53 @@ export interface paths {
     };
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
+          month?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Teams with domain join on for the caller's verified address's domain; `[]` for an unverified caller or one in a team */
+        /** @description The usage report as CSV: a header row, then one row per member (columns as the JSON's) */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["JoinableTeamsAnswer"];
+            "text/csv": string;
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
+        /** @description `invalid_month` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role`: the owner's and admins' */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
           headers: {
             [name: string]: unknown;
           };
@@ -186,13 +246,105 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    JoinableTeam: {
+    TeamMemberUsage: {
+      /** Format: int64 */
+      calls_last_month: number;
+      /** Format: int64 */
+      calls_this_month: number;
+      /**
+       * Format: int64
+       * @description Desktop apps signed in.
+       */
+      devices: number;
+      email: string;
+      /** @description No call in the last 30 days (as of now, whatever month is shown). */
+      idle: boolean;
+      /** Format: date-time */
+      joined_at: string;
+      /**
+       * Format: date-time
+       * @description The newest of their last call and their last use of the site or the app; null: never.
+       */
+      last_active_at?: string | null;
+      /**
+       * Format: date-time
+       * @description When their newest call started; null: never.
+       */
+      last_call_at?: string | null;
+      /** Format: int64 */
+      minutes_last_month: number;
+      /**
+       * Format: int64
+       * @description Minutes of the month's ended calls, a started minute counting.
+       */
+      minutes_this_month: number;
+      role: common["schemas"]["TeamRole"];
+      /** @description An authenticator app or a passkey. */
+      second_factor: boolean;
       /** Format: uuid */
-      id: string;
-      name: string;
+      user_id: string;
     };
-    JoinableTeamsAnswer: {
-      teams: components["schemas"]["JoinableTeam"][];
+    /** @description What reclaiming the idle members (the owner aside) would do. */
+    TeamReclaimOffer: {
+      currency: string;
+      /** Format: int32 */
+      idle_members: number;
+      /**
+       * Format: int64
+       * @description Cents a month.
+       */
+      monthly_saving: number;
+      /**
+       * Format: int32
+       * @description The seats after it: those still used, at least 1.
+       */
+      seats: number;
+      /** Format: int32 */
+      seats_freed: number;
+    };
+    TeamUsageAnswer: {
+      /**
+       * Format: int64
+       * @description A member is idle after this many days without a call.
+       */
+      idle_days: number;
+      /** @description The caller may reclaim seats (the owner, with a subscription). */
+      may_reclaim: boolean;
+      members: components["schemas"]["TeamMemberUsage"][];
+      /** @description `YYYY-MM`. */
+      month: string;
+      previous_month: string;
+      reclaim: components["schemas"]["TeamReclaimOffer"];
+      seats: common["schemas"]["TeamSeats"];
+      totals: components["schemas"]["TeamUsageTotals"];
+    };
+    TeamUsageTotals: {
+      /** Format: int64 */
+      calls_last_month: number;
+      /** Format: int64 */
+      calls_this_month: number;
+      /** Format: int64 */
+      devices: number;
+      /** Format: int64 */
+      idle: number;
+      /** Format: int64 */
+      members: number;
+      /** Format: int64 */
+      minutes_last_month: number;
+      /** Format: int64 */
+      minutes_this_month: number;
+      /**
+       * Format: int64
+       * @description Members with a second factor.
+       */
+      second_factor: number;
+    };
+    TransferBody: {
+      /**
+       * Format: uuid
+       * @description The member who becomes the owner.
+       */
+      user_id: string;
     };
   };
   responses: never;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/checkout": {
+  "/api/team/checkout/confirm": {
     parameters: {
       query?: never;
       header?: never;
@@ -21,20 +21,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamCheckoutBody"];
+          "application/json": components["schemas"]["TeamConfirmBody"];
         };
       };
       responses: {
-        /** @description The hosted checkout of the seats */
+        /** @description The session was paid: the team's subscription and seats */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TeamCheckoutAnswer"];
+            "application/json": common["schemas"]["TeamAnswer"];
           };
         };
-        /** @description `invalid_seats`, `invalid_redirect_url` */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -51,7 +51,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: billing is the owner's; `email_not_verified` */
+        /** @description `session_not_yours` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -60,7 +60,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `session_not_found`, `team_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -69,7 +69,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_already_subscribed` */
+        /** @description `session_not_paid` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -105,7 +105,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `checkout_failed` */
+        /** @description `stripe_unavailable` */
         502: {
           headers: {
             [name: string]: unknown;
@@ -122,25 +122,108 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/team/domain-join": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["DomainJoinBody"];
+        };
+      };
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["TeamAnswer"];
+          };
+        };
+        /** @description `domain_not_allowed`: not the owner's verified address's domain, or a public mail domain */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamCheckoutAnswer: {
-      url: string;
+    DomainJoinBody: {
+      /** @description The owner's own verified company domain (`northwind.example`), or null to turn it off. */
+      domain?: string | null;
     };
-    TeamCheckoutBody: {
-      cancel_url: string;
-      /**
-       * Format: int64
-       * @description At least the seats in use (members and pending invites), at most 1000.
-       */
-      seats: number;
-      /**
-       * @description Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
-       *     replaced by Stripe).
-       */
-      success_url: string;
+    TeamConfirmBody: {
+      session_id: string;
     };
   };
   responses: never;

@@ -3,14 +3,59 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/checkout/confirm": {
+  "/api/team/domains": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamDomainsAnswer"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
     put?: never;
     post: {
       parameters: {
@@ -21,20 +66,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamConfirmBody"];
+          "application/json": components["schemas"]["TeamDomainBody"];
         };
       };
       responses: {
-        /** @description The session was paid: the team's subscription and seats */
-        200: {
+        /** @description Added, pending: publish the TXT record `txt_name` with `txt_value`, then verify */
+        201: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": components["schemas"]["TeamDomain"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invalid_domain`, `public_mail_domain` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -43,6 +88,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -51,7 +97,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `session_not_yours` */
+        /** @description `forbidden_role` (the owner) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -60,7 +106,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `session_not_found`, `team_not_found` */
+        /** @description `team_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -69,7 +115,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `session_not_paid` */
+        /** @description `domain_exists` (the team has it), `domain_taken` (another team verified it) */
         409: {
           headers: {
             [name: string]: unknown;
@@ -96,8 +142,45 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default */
-        429: {
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/domains/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The domain's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed; domain join at it ends */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -105,8 +188,90 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `stripe_unavailable` */
-        502: {
+        /** @description `forbidden_role` (the owner) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`, `domain_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/domains/{id}/verify": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The domain's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Verified (`status` is `verified`) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamDomain"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (the owner) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`, `domain_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `domain_not_verified` (the record is not there yet, or the look-up failed), `domain_taken` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -126,9 +291,48 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamConfirmBody: {
-      session_id: string;
+    /** @description One of the team's domains and the DNS TXT record that verifies it. */
+    TeamDomain: {
+      /** Format: date-time */
+      created_at: string;
+      /** @description Lower case, without the trailing dot. */
+      domain: string;
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: date-time
+       * @description The last daily re-check's time (null before the first).
+       */
+      last_checked_at?: string | null;
+      /**
+       * Format: date-time
+       * @description When the record was last seen.
+       */
+      last_seen_at?: string | null;
+      status: components["schemas"]["TeamDomainStatus"];
+      /** @description Where to publish the TXT record: `_closewise-challenge.<domain>`. */
+      txt_name: string;
+      /** @description The TXT record's value: `closewise-domain-verification=<random>`. */
+      txt_value: string;
+      /** Format: date-time */
+      verified_at?: string | null;
     };
+    TeamDomainBody: {
+      /**
+       * @description The company's domain, e.g. `northwind.example` (no address, no scheme; any case; a
+       *     trailing dot ignored). Public mail providers' domains are refused.
+       */
+      domain: string;
+    };
+    TeamDomainsAnswer: {
+      /** @description By name. */
+      domains: components["schemas"]["TeamDomain"][];
+    };
+    /**
+     * @description Pending until its TXT record is seen; verified until it has been gone for 7 days.
+     * @enum {string}
+     */
+    TeamDomainStatus: "pending" | "verified";
   };
   responses: never;
   parameters: never;

@@ -3,15 +3,75 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/domain-join": {
+  "/api/team/invites": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put: {
+    get: {
+      parameters: {
+        query?: {
+          /** @description `next_cursor` of the page before; none: the first page. */
+          cursor?: string;
+          /** @description Rows per page, 1 to 500; default 100. */
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of the team's open invites, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamInvitesPage"];
+          };
+        };
+        /** @description `invalid_cursor`, `invalid_limit` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role`: the owner's and admins' */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post: {
       parameters: {
         query?: never;
         header?: never;
@@ -20,19 +80,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["DomainJoinBody"];
+          "application/json": components["schemas"]["TeamInviteBody"];
         };
       };
       responses: {
-        200: {
+        /** @description Invited (the same answer whether or not the address has an account); the mail is on its way */
+        202: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": common["schemas"]["Empty"];
           };
         };
-        /** @description `domain_not_allowed`: not the owner's verified address's domain, or a public mail domain */
+        /** @description `invalid_email`, `invalid_role` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -50,7 +111,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner) */
+        /** @description `forbidden_role`: owner and admins invite members; only the owner invites admins */
         403: {
           headers: {
             [name: string]: unknown;
@@ -61,6 +122,126 @@ export interface paths {
         };
         /** @description `team_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `seats_taken`, `team_over_seats` (fewer seats than members), `already_member` (a member of this team) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited` */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/invites/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": common["schemas"]["InviteTokenBody"];
+        };
+      };
+      responses: {
+        /** @description Joined with the invite's role */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["TeamAnswer"];
+          };
+        };
+        /** @description `invite_expired` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `email_not_verified` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -88,7 +269,6 @@ export interface paths {
         };
       };
     };
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -99,9 +279,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    DomainJoinBody: {
-      /** @description The owner's own verified company domain (`northwind.example`), or null to turn it off. */
-      domain?: string | null;
+    TeamInviteBody: {
+      email: string;
+      /**
+       * @description The role to give (never `owner`: ownership is transferred).
+       * @enum {string}
+       */
+      role: "member" | "admin";
+    };
+    TeamInvitesPage: {
+      /** @description Open invites (expired ones included), oldest first. */
+      invites: common["schemas"]["TeamInvite"][];
+      /** @description Pass it as `cursor` for the next page; null on the last page. */
+      next_cursor?: string | null;
     };
   };
   responses: never;

@@ -3,29 +3,34 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/domains": {
+  "/api/team/invites/{id}": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The invite's id */
+          id: string;
+        };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        200: {
+        /** @description Revoked; its link stops working and its seat is free */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": components["schemas"]["TeamDomainsAnswer"];
-          };
+          content?: never;
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -36,7 +41,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner) */
+        /** @description `forbidden_role` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -56,6 +61,19 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/invites/decline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
     put?: never;
     post: {
       parameters: {
@@ -66,20 +84,18 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamDomainBody"];
+          "application/json": common["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
-        /** @description Added, pending: publish the TXT record `txt_name` with `txt_value`, then verify */
-        201: {
+        /** @description Declined; the link stops working */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["TeamDomain"];
-          };
+          content?: never;
         };
-        /** @description `invalid_domain`, `public_mail_domain` */
+        /** @description `invite_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -97,7 +113,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner) */
+        /** @description `email_not_verified` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -106,7 +122,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `invite_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -115,7 +131,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `domain_exists` (the team has it), `domain_taken` (another team verified it) */
+        /** @description `invite_used`, `invite_other_address` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -150,20 +166,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/team/invites/lookup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": common["schemas"]["InviteTokenBody"];
+        };
+      };
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["InviteLookupAnswer"];
+          };
+        };
+        /** @description `invite_expired` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_not_found` (unknown, used, declined or revoked) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited` */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamDomainBody: {
-      /**
-       * @description The company's domain, e.g. `northwind.example` (no address, no scheme; any case; a
-       *     trailing dot ignored). Public mail providers' domains are refused.
-       */
-      domain: string;
-    };
-    TeamDomainsAnswer: {
-      /** @description By name. */
-      domains: common["schemas"]["TeamDomain"][];
+    InviteLookupAnswer: {
+      /** @description The invited address: sign in or sign up with it to accept. */
+      email: string;
+      role: common["schemas"]["TeamRole"];
+      team_name: string;
     };
   };
   responses: never;

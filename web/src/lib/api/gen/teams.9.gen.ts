@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/invites": {
+  "/api/team/join-requests/{id}/deny": {
     parameters: {
       query?: never;
       header?: never;
@@ -16,32 +16,20 @@ export interface paths {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The request's id */
+          id: string;
+        };
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamInviteBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        /** @description Invited (the same answer whether or not the address has an account); the mail is on its way */
-        202: {
+        /** @description Denied */
+        204: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["Empty"];
-          };
-        };
-        /** @description `invalid_email`, `invalid_role` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
+          content?: never;
         };
         /** @description `not_signed_in` or `invalid_token` */
         401: {
@@ -52,7 +40,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: owner and admins invite members; only the owner invites admins */
+        /** @description `forbidden_role` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -70,8 +58,41 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `seats_taken`, `team_over_seats` (fewer seats than members), `already_member` (a member of this team) */
-        409: {
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/joinable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Teams with domain join on for the caller's verified address's domain; `[]` for an unverified caller or one in a team */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["JoinableTeamsAnswer"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -79,8 +100,43 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/leave": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Left; the seat is free */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `owner_cannot_leave`: transfer the team first */
+        400: {
           headers: {
             [name: string]: unknown;
           };
@@ -88,8 +144,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -97,8 +153,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited` */
-        429: {
+        /** @description `team_not_found` */
+        404: {
           headers: {
             [name: string]: unknown;
           };
@@ -114,17 +170,152 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/team/members": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          /** @description `next_cursor` of the page before; none: the first page. */
+          cursor?: string;
+          /** @description Rows per page, 1 to 500; default 100. */
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of the team's members, in the order they joined */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TeamMembersPage"];
+          };
+        };
+        /** @description `invalid_cursor`, `invalid_limit` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/members/{user_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The member's user id */
+          user_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed; their seat is free and their next entitlements follow */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (`teams::may_remove`) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found`: not a member of the caller's team */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamInviteBody: {
-      email: string;
-      /**
-       * @description The role to give (never `owner`: ownership is transferred).
-       * @enum {string}
-       */
-      role: "member" | "admin";
+    JoinableTeam: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+    };
+    JoinableTeamsAnswer: {
+      teams: components["schemas"]["JoinableTeam"][];
+    };
+    TeamMembersPage: {
+      /** @description In the order they joined (the owner first). */
+      members: common["schemas"]["TeamMember"][];
+      /** @description Pass it as `cursor` for the next page; null on the last page. */
+      next_cursor?: string | null;
     };
   };
   responses: never;

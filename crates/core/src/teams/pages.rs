@@ -1,0 +1,152 @@
+//! The members and invites lists a page at a time (issue 28, docs/api.md "Teams"): what
+//! `GET /api/team` carries whole, for teams too large to read in one answer. Same rules, same
+//! order (members as they joined, invites as they were sent); the cursor is the last row's time
+//! (Unix nanoseconds) and id.
+
+use closewise_domain::teams::Action;
+use closewise_domain::usage::month_start;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::admin::invite_view;
+use super::usage::TeamUsageError;
+use super::view::{member_permissions, InviteView, MemberView};
+use super::Teams;
+use crate::store::teams::pages::PageAfter;
+
+/// Rows in a page unless the caller asks otherwise, and the most they may ask
+/// (`TeamUsageError::InvalidLimit` names the same bound).
+pub const LIST_PAGE: i64 = 100;
+pub const LIST_PAGE_MAX: i64 = super::usage::ACTIVITY_PAGE_MAX;
+
+/// Which page: after `cursor` (none: the first), `limit` rows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PageQuery<'a> {
+    pub cursor: Option<&'a str>,
+    pub limit: Option<i64>,
+}
+
+/// A member of a page and what the caller may do to them.
+#[derive(Clone, Debug)]
+pub struct MemberLine {
+    pub member: MemberView,
+    pub may_remove: bool,
+    pub may_change_role: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct MembersPage {
+    pub members: Vec<MemberLine>,
+    /// Pass it back as `cursor` for the next page; None on the last one.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct InvitesPage {
+    pub invites: Vec<InviteView>,
+    pub next_cursor: Option<String>,
+}
+
+fn cursor(at: OffsetDateTime, id: Uuid) -> String {
+    format!("{}.{}", at.unix_timestamp_nanos(), id.simple())
+}
+
+fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, TeamUsageError> {
+    let Some(raw) = raw.map(str::trim).filter(|c| !c.is_empty()) else {
+        return Ok(None);
+    };
+    let (nanos, id) = raw.split_once('.').ok_or(TeamUsageError::InvalidCursor)?;
+    let nanos: i128 = nanos.parse().map_err(|_| TeamUsageError::InvalidCursor)?;
+    Ok(Some(PageAfter {
+        at: OffsetDateTime::from_unix_timestamp_nanos(nanos)
+            .map_err(|_| TeamUsageError::InvalidCursor)?,
+        id: Uuid::try_parse(id).map_err(|_| TeamUsageError::InvalidCursor)?,
+    }))
+}
+
+fn limit(q: &PageQuery<'_>) -> Result<i64, TeamUsageError> {
+    let limit = q.limit.unwrap_or(LIST_PAGE);
+    if !(1..=LIST_PAGE_MAX).contains(&limit) {
+        return Err(TeamUsageError::InvalidLimit);
+    }
+    Ok(limit)
+}
+
+/// Cuts the one row read beyond `limit` and answers the cursor after the page when it existed.
+fn page<T>(
+    mut rows: Vec<T>,
+    limit: i64,
+    key: impl Fn(&T) -> (OffsetDateTime, Uuid),
+) -> (Vec<T>, Option<String>) {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    let next = if more {
+        rows.last().map(|r| {
+            let (at, id) = key(r);
+            cursor(at, id)
+        })
+    } else {
+        None
+    };
+    (rows, next)
+}
+
+impl Teams {
+    /// A page of the caller's team's members, each with their calls this month; any member may
+    /// read it, as `GET /api/team`'s list.
+    pub async fn members_page(
+        &self,
+        user_id: Uuid,
+        q: &PageQuery<'_>,
+    ) -> Result<MembersPage, TeamUsageError> {
+        let limit = limit(q)?;
+        let after = parse_cursor(q.cursor)?;
+        let (team_id, role) = self.caller(user_id, Action::View).await?;
+        let since = month_start(self.clock.now());
+        let rows = self
+            .store
+            .team_members_page(team_id, since, after, limit + 1)
+            .await?;
+        let (rows, next_cursor) = page(rows, limit, |r| (r.member.joined_at, r.member.user_id));
+        let members = rows
+            .into_iter()
+            .map(|r| {
+                let mfa = r.mfa;
+                let member = super::admin::member_view(r.member, &[]);
+                let (may_remove, may_change_role) = member_permissions(role, member.role);
+                MemberLine {
+                    member: MemberView { mfa, ..member },
+                    may_remove,
+                    may_change_role,
+                }
+            })
+            .collect();
+        Ok(MembersPage {
+            members,
+            next_cursor,
+        })
+    }
+
+    /// A page of the caller's team's open invites (expired ones included), oldest first: the
+    /// owner's and admins' (`forbidden_role` for members, whose `GET /api/team` shows none).
+    pub async fn invites_page(
+        &self,
+        user_id: Uuid,
+        q: &PageQuery<'_>,
+    ) -> Result<InvitesPage, TeamUsageError> {
+        let limit = limit(q)?;
+        let after = parse_cursor(q.cursor)?;
+        let (team_id, _) = self.caller(user_id, Action::Invite).await?;
+        let now = self.clock.now();
+        let rows = self
+            .store
+            .team_invites_page(team_id, after, limit + 1)
+            .await?;
+        let (rows, next_cursor) = page(rows, limit, |r| (r.created_at, r.id));
+        Ok(InvitesPage {
+            invites: rows.into_iter().map(|i| invite_view(i, now)).collect(),
+            next_cursor,
+        })
+    }
+}
