@@ -9,6 +9,7 @@ use super::{Scim, ScimCaller, ScimError};
 use crate::mail::Template;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::store::audit::NewAudit;
+use crate::store::teams::removal::Removal;
 use crate::store::teams::seats::{AcceptOutcome, SeatOutcome};
 use crate::store::teams::NewInvite;
 
@@ -145,11 +146,14 @@ impl Scim {
             }
         }
         self.store
-            .scim_remove_member(caller.team_id, member, email, now)
+            .withdraw_team_invites_of(caller.team_id, email, now)
             .await?;
         if let Some(user_id) = member {
+            let how = Removal::ByOperator {
+                reason: SESSIONS_ENDED_REASON,
+            };
             self.store
-                .revoke_all_sessions(user_id, SESSIONS_ENDED_REASON, now)
+                .remove_from_team(caller.team_id, user_id, how, None, now)
                 .await?;
         }
         self.audit(caller, "team.scim.member_remove", member, email)
