@@ -171,7 +171,8 @@ impl Store {
         .await)
     }
 
-    /// Deletes sign-ins that can no longer finish.
+    /// Deletes sign-ins that expired by `now` (the sweeper's, `crate::sweep`): they can no longer
+    /// finish, and a late callback hears `sso_login_expired` either way.
     pub async fn delete_expired_sso_logins(&self, now: OffsetDateTime) -> Result<u64, sqlx::Error> {
         dispatch!(self, |p| Ok(sqlx::query(
             "DELETE FROM sso_logins WHERE expires_at <= $1"
