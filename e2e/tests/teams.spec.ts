@@ -149,7 +149,8 @@ test("an owner buys 3 seats, two reps join by invitation, one is removed and sea
   const samPaid = await helpers.getJson<Entitlements>("/api/entitlements", samToken);
   expect(samPaid).toMatchObject({ unlimited: true, source: "team", team: { name: TEAM } });
 
-  // The owner removes Sam, who is back on the Free Trial at once.
+  // The owner removes Sam: every session of Sam's ends at once (the browser's and the app's token);
+  // signed in again, Sam is back on the Free Trial.
   await page.goto("/team");
   const members = page.getByRole("table", { name: `Members of ${TEAM}` });
   await expect(members.getByText(rita)).toBeVisible();
@@ -157,8 +158,14 @@ test("an owner buys 3 seats, two reps join by invitation, one is removed and sea
   await page.getByRole("button", { name: `Remove ${sam}` }).click();
   await page.getByRole("dialog", { name: `Remove ${sam}?` }).getByRole("button", { name: "Remove" }).click();
   await expect(members.getByText(sam)).toHaveCount(0);
+  const ended = await helpers.api.get("/api/entitlements", { headers: { Authorization: `Bearer ${samToken}` } });
+  expect(ended.status(), "the removal ended the app's session").toBe(401);
+  await samPage.goto("/dashboard");
+  await expect(samPage).toHaveURL(/\/signin/);
+  await signIn(samPage, sam);
   await expectDashboardPlan(samPage, false);
-  expect(await helpers.getJson<Entitlements>("/api/entitlements", samToken)).toMatchObject({ unlimited: false, source: null });
+  const samAgain = await helpers.accessToken(sam);
+  expect(await helpers.getJson<Entitlements>("/api/entitlements", samAgain)).toMatchObject({ unlimited: false, source: null });
   await expectDashboardPlan(ritaPage, true);
 
   // Seats 3 → 2: the preview shows the credit, the change is confirmed, Stripe's item has quantity 2

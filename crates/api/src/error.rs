@@ -384,7 +384,8 @@ impl From<TeamsError> for ApiError {
             TeamsError::AlreadyInTeam
             | TeamsError::AlreadyMember(_)
             | TeamsError::InviteUsed
-            | TeamsError::InviteOtherAddress => StatusCode::CONFLICT,
+            | TeamsError::InviteOtherAddress
+            | TeamsError::SsoNotConfigured => StatusCode::CONFLICT,
             TeamsError::Seats(SeatError::OutOfRange) => StatusCode::BAD_REQUEST,
             TeamsError::Seats(_) => StatusCode::CONFLICT,
             TeamsError::InviteExpired

@@ -100,7 +100,7 @@ impl AppState {
             Dns::from_setting(settings.dns_resolver),
         );
         let auth_cache = AuthCache::for_store(&store);
-        let scim = Scim::new(store.clone(), clock.clone(), mail.clone());
+        let scim = Scim::new(store.clone(), clock.clone(), mail.clone(), hasher.clone());
         let desktop = DesktopAuth::new(
             store.clone(),
             clock.clone(),

@@ -32,7 +32,8 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
     println!(
         "Swept {}: {} device request(s), {} authorization code(s), {} e-mail link(s), \
          {} refresh token(s) of ended sessions, {} rate-limit window(s), \
-         {} passkey challenge(s), {} second-factor sign-in token(s).",
+         {} passkey challenge(s), {} second-factor sign-in token(s), \
+         {} single sign-on attempt(s).",
         ctx.target,
         report.device_codes,
         report.oauth_codes,
@@ -40,7 +41,8 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
         report.session_tokens,
         report.rate_limits,
         report.webauthn_challenges,
-        report.mfa_tokens
+        report.mfa_tokens,
+        report.sso_logins
     );
     Ok(())
 }

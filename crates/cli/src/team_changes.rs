@@ -76,7 +76,8 @@ pub async fn remove_member(ctx: &Ctx, a: TeamMemberChange) -> anyhow::Result<()>
     ctx.confirm(
         a.confirm.yes,
         &format!(
-            "Remove {} ({}) from {} ({})? Their seat frees and they lose the team's plan.",
+            "Remove {} ({}) from {} ({})? Their seat frees, they lose the team's plan and every \
+             session of theirs ends (the desktop app's included).",
             user.email,
             role.as_str(),
             team.name,
@@ -90,7 +91,7 @@ pub async fn remove_member(ctx: &Ctx, a: TeamMemberChange) -> anyhow::Result<()>
         .map_err(explain)?;
     let seats = seats_after(&admin, &team).await?;
     println!(
-        "{} removed from {} ({} seats now).",
+        "{} removed from {} ({} seats now); every session of theirs ended.",
         user.email,
         team.name,
         seats_now(seats)

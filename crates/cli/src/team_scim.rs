@@ -18,6 +18,7 @@ fn scim(ctx: &Ctx) -> Scim {
         ctx.store.clone(),
         closewise_core::clock::Clock::System,
         closewise_core::mail::Composer::new("http://localhost"),
+        closewise_core::password::Hasher::new(),
     )
 }
 

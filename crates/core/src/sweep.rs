@@ -1,6 +1,7 @@
 //! The sweeper: deletes the rows that have stopped working — expired device sign-in requests and
 //! authorization codes, old e-mail links, the refresh tokens of sessions that are over, expired
-//! passkey challenges and second-factor sign-in tokens, ended rate-limit windows — by the domain's rules (`closewise_domain::sweep`, which also lists what
+//! passkey challenges and second-factor sign-in tokens, single sign-on attempts that can no longer
+//! finish, ended rate-limit windows — by the domain's rules (`closewise_domain::sweep`, which also lists what
 //! is never deleted). The API runs it every `SWEEP_INTERVAL_SECS` (`run`); operators run it once
 //! with `closewise db sweep`. One `sweep(now)` does everything, each table by its store method.
 //! After each sweep, `run` also sends the weekly idle-seats mails when given them.
@@ -36,6 +37,7 @@ pub struct SweepReport {
     pub rate_limits: u64,
     pub webauthn_challenges: u64,
     pub mfa_tokens: u64,
+    pub sso_logins: u64,
 }
 
 impl SweepReport {
@@ -47,6 +49,7 @@ impl SweepReport {
             + self.rate_limits
             + self.webauthn_challenges
             + self.mfa_tokens
+            + self.sso_logins
     }
 }
 
@@ -113,6 +116,10 @@ impl Sweeper {
                 .sweep_webauthn_challenges(before.webauthn_challenges)
                 .await?,
             mfa_tokens: self.store.sweep_mfa_tokens(before.mfa_tokens).await?,
+            sso_logins: self
+                .store
+                .delete_expired_sso_logins(before.sso_logins)
+                .await?,
         };
         if report.total() > 0 {
             tracing::info!(?report, "swept expired rows");

@@ -12,6 +12,7 @@
 //! | refresh tokens of a session | the session revoked, or its newest token expired | [`SESSION_TOKENS_RETENTION`] |
 //! | passkey (WebAuthn) challenge | expired, answered or not | [`WEBAUTHN_CHALLENGE_RETENTION`]: a late answer still hears `challenge_expired` |
 //! | second-factor sign-in token (`mfa_token`) | expired, spent or not | [`MFA_TOKEN_RETENTION`] |
+//! | single sign-on attempt (`sso_logins`) | expired, finished or not | [`SSO_LOGIN_RETENTION`], none: a late callback hears `sso_login_expired` whether its row is there or not |
 //!
 //! Kept for good: sessions (the account's sign-in history), calls, grants, the audit trail,
 //! webhook events, sent mail, team invites (expired ones are listed and can be resent) and join
@@ -26,6 +27,7 @@ pub const EMAIL_TOKEN_RETENTION: Duration = Duration::days(7);
 pub const SESSION_TOKENS_RETENTION: Duration = Duration::days(7);
 pub const WEBAUTHN_CHALLENGE_RETENTION: Duration = Duration::hours(1);
 pub const MFA_TOKEN_RETENTION: Duration = Duration::hours(1);
+pub const SSO_LOGIN_RETENTION: Duration = Duration::ZERO;
 
 /// The default time between two sweeps (`SWEEP_INTERVAL_SECS`).
 pub const DEFAULT_SWEEP_INTERVAL_SECS: u64 = 300;
@@ -45,6 +47,7 @@ pub struct Cutoffs {
     pub session_tokens: OffsetDateTime,
     pub webauthn_challenges: OffsetDateTime,
     pub mfa_tokens: OffsetDateTime,
+    pub sso_logins: OffsetDateTime,
 }
 
 pub fn cutoffs(now: OffsetDateTime) -> Cutoffs {
@@ -55,6 +58,7 @@ pub fn cutoffs(now: OffsetDateTime) -> Cutoffs {
         session_tokens: now - SESSION_TOKENS_RETENTION,
         webauthn_challenges: now - WEBAUTHN_CHALLENGE_RETENTION,
         mfa_tokens: now - MFA_TOKEN_RETENTION,
+        sso_logins: now - SSO_LOGIN_RETENTION,
     }
 }
 

@@ -52,6 +52,10 @@ impl From<ScimError> for ScimApiError {
                 tracing::error!(error = %db, "scim: database error");
                 return Self::new(StatusCode::INTERNAL_SERVER_ERROR, None, "Internal error.");
             }
+            ScimError::Internal(err) => {
+                tracing::error!(error = %format!("{err:#}"), "scim: internal error");
+                return Self::new(StatusCode::INTERNAL_SERVER_ERROR, None, "Internal error.");
+            }
             ScimError::InvalidToken => (StatusCode::UNAUTHORIZED, None),
             ScimError::NotFound => (StatusCode::NOT_FOUND, None),
             ScimError::Uniqueness(_) => (StatusCode::CONFLICT, Some("uniqueness")),

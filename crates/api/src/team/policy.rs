@@ -50,7 +50,8 @@ pub struct PolicyBody {
     /// The team's "require a second factor" switch, the same as `PUT /api/team/mfa-policy`'s
     /// (the owner changes it).
     pub require_mfa: bool,
-    /// The team's "require SSO" switch.
+    /// The team's "require SSO" switch, the same as `PUT /api/team/sso`'s `required` (the owner
+    /// changes it; turning it on needs single sign-on set up).
     pub require_sso: bool,
 }
 
@@ -117,7 +118,8 @@ pub struct PolicyResponse {
     pub updated_at: Option<OffsetDateTime>,
     /// The address of whoever saved it last.
     pub updated_by: Option<String>,
-    /// The caller may change `require_mfa` (the owner).
+    /// The caller may change `require_mfa` and `require_sso`, the team's sign-in switches (the
+    /// owner).
     pub may_change_require_mfa: bool,
     pub adoption: AdoptionBody,
 }
@@ -159,8 +161,9 @@ pub async fn get_policy(
     responses(
         (status = 200, body = PolicyResponse, description = "Saved and audited (`team.policy`, before and after); apps get it at their next entitlement refresh"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_policy`, the message naming the field (`consent_notice.regions.US-XX: ...`); `invalid_json` for a missing or unknown field"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: a member, or an admin changing `require_mfa` (the owner's)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: a member, or an admin changing `require_mfa` or `require_sso` (the owner's)"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`sso_not_configured`: `require_sso` true while the team has no single sign-on"),
     ),
     security(("bearer" = [])))]
 pub async fn put_policy(

@@ -49,7 +49,7 @@ both!(
 );
 
 both!(
-    async fn a_team_seat_removed_mid_call_ends_it_at_the_next_heartbeat(app) {
+    async fn a_team_seat_given_up_mid_call_ends_it_at_the_next_heartbeat(app) {
         use crate::team::{call, join, team, user as team_user};
         let owner = team_user(&app, "owner@acme.test").await;
         let t = team(&app, &owner, "Acme", 3).await;
@@ -70,11 +70,19 @@ both!(
         let id = started(&app, &rep.token, "team-call").await;
         app.advance(Duration::seconds(30));
         assert_eq!(heartbeat(&app, &rep.token, &id).await.0, StatusCode::OK);
-        let (status, v) = call(&app, Method::DELETE, &format!("/api/team/members/{}", rep.id), Some(&owner.token), None).await;
+        // Leaving keeps the session, so the call hears the plan lapse.
+        let (status, v) = call(&app, Method::POST, "/api/team/leave", Some(&rep.token), None).await;
         assert!(status.is_success(), "{v}");
         app.advance(Duration::seconds(30));
         let (status, v) = heartbeat(&app, &rep.token, &id).await;
         assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "plan_lapsed"), "{v}");
+        // A removal ends the session itself (team::removal): the next heartbeat is 401.
+        let back = join(&app, &owner, "rep2@acme.test", "member").await;
+        let id = started(&app, &back.token, "team-call-2").await;
+        let (status, v) = call(&app, Method::DELETE, &format!("/api/team/members/{}", back.id), Some(&owner.token), None).await;
+        assert!(status.is_success(), "{v}");
+        let (status, v) = heartbeat(&app, &back.token, &id).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{v}");
     }
 );
 

@@ -131,7 +131,10 @@ both!(
         let path = format!("/api/team/members/{}", rep.id);
         let (status, v) = call(&app, Method::DELETE, &path, Some(&owner.token), None).await;
         assert!(status.is_success(), "{v}");
-        assert_eq!(read(&app, "/api/plan", &rep.token).await["checkout"], "available", "removed");
+        // Removed: that session ended (team::removal); a new one reads the plan without the team.
+        assert_eq!(app.get_auth("/api/plan", &rep.token).await.status(), StatusCode::UNAUTHORIZED);
+        let again = crate::calls::another_session(&app, "rep@northwind.example").await;
+        assert_eq!(read(&app, "/api/plan", &again).await["checkout"], "available", "removed");
 
         // The team's subscription ends: every member's cached plan follows.
         assert!(store.apply_team_subscription(team_id, &team_record(SubscriptionStatus::Canceled), 3, now).await.unwrap());

@@ -5,6 +5,7 @@
 
 use closewise_core::sessions::opaque_tokens::hash_token;
 use closewise_core::store::oauth::{NewDeviceCode, NewOauthCode};
+use closewise_core::store::teams::sso::NewSsoLogin;
 use closewise_core::sweep::Sweeper;
 use reqwest::StatusCode;
 use serde_json::json;
@@ -214,5 +215,41 @@ both!(
         assert_eq!((challenges().await, tokens().await), (1, 1), "the live ones stay");
         let again = sweeper.sweep(app.state.clock.now()).await.unwrap();
         assert_eq!(again.total(), 0, "idempotent: {again:?}");
+    }
+);
+
+both!(
+    async fn sso_sign_ins_that_can_no_longer_finish_go(app) {
+        let owner = crate::team::user(&app, "owner@acme.example").await;
+        crate::team::team(&app, &owner, "Acme", 1).await;
+        let store = &app.state.store;
+        let (team_id, _) = store.membership_of(owner.id).await.unwrap().unwrap();
+        let login = |state: &'static str| {
+            let now = app.state.clock.now();
+            async move {
+                store
+                    .insert_sso_login(&NewSsoLogin {
+                        state_hash: state,
+                        team_id,
+                        nonce: "n",
+                        pkce_verifier: "v",
+                        next_path: None,
+                        test: false,
+                        now,
+                        expires_at: now + Duration::minutes(10),
+                    })
+                    .await
+                    .unwrap()
+            }
+        };
+        login("gone").await;
+        app.advance(Duration::minutes(11));
+        login("kept").await;
+        let sweeper = Sweeper::new(store.clone(), app.state.clock.clone());
+        let report = sweeper.sweep(app.state.clock.now()).await.unwrap();
+        assert_eq!(report.sso_logins, 1, "{report:?}");
+        assert_eq!(count(&app, "SELECT COUNT(*) FROM sso_logins WHERE state_hash = 'kept'").await, 1);
+        assert_eq!(count(&app, "SELECT COUNT(*) FROM sso_logins").await, 1);
+        assert_eq!(sweeper.sweep(app.state.clock.now()).await.unwrap().sso_logins, 0, "idempotent");
     }
 );

@@ -20,7 +20,7 @@ fn policy() -> Value {
                 "EU": "EU: this call is recorded."}},
         "allowed_apps": ["meet", "teams", "phone"],
         "hint_categories": {"objections": true, "replies": false, "follow_ups": true},
-        "retention_days": 7, "require_mfa": false, "require_sso": true
+        "retention_days": 7, "require_mfa": false, "require_sso": false
     })
 }
 

@@ -15,8 +15,8 @@ pub enum TeamsCommand {
     ///
     /// Example: closewise teams show "Northwind Sales"
     Show(TeamShow),
-    /// Removes a member from the team; their seat frees. The owner cannot be removed: transfer
-    /// the team first.
+    /// Removes a member from the team; their seat frees and every session of theirs ends (the
+    /// desktop app's included). The owner cannot be removed: transfer the team first.
     ///
     /// Example: closewise teams remove-member "Northwind Sales" rep@northwind.example --reason "ticket #5" --yes
     RemoveMember(TeamMemberChange),

@@ -1,8 +1,11 @@
 //! `db sweep`: the API's sweep run once by an operator, confirmed and audited.
 
+use closewise_core::clock::Clock;
 use closewise_core::sessions::opaque_tokens::hash_token;
 use closewise_core::store::oauth::NewDeviceCode;
+use closewise_core::store::teams::sso::NewSsoLogin;
 use closewise_core::store::Store;
+use closewise_core::teams::Teams;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
@@ -28,10 +31,19 @@ async fn device_code(store: &Store, tag: &str, expires_at: OffsetDateTime) {
 
 both!(
     async fn db_sweep_deletes_expired_requests_only_after_confirmation_and_audits_it(db) {
+        let db = db.seeded().await;
         let store = db.store().await;
         let now = OffsetDateTime::now_utc();
         device_code(&store, "old", now - Duration::hours(2)).await;
         device_code(&store, "live", now + Duration::minutes(10)).await;
+        // A single sign-on attempt that can no longer finish goes too.
+        let ana = store.user_by_email("ana@example.com").await.unwrap().unwrap();
+        let team = Teams::new(store.clone(), Clock::System).create(ana.id, "Acme").await.unwrap();
+        for (state, expires_at) in [("gone", now - Duration::minutes(1)), ("kept", now + Duration::minutes(9))] {
+            let login = NewSsoLogin { state_hash: state, team_id: team.id, nonce: "n", pkce_verifier: "v",
+                next_path: None, test: false, now: expires_at - Duration::minutes(10), expires_at };
+            store.insert_sso_login(&login).await.unwrap();
+        }
 
         let refused = db.run(&["db", "sweep"]).await;
         assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
@@ -40,6 +52,7 @@ both!(
 
         let out = db.ok(&["db", "sweep", "--yes", "--reason", "disk alert"]).await;
         assert!(out.contains("1 device request(s)"), "{out}");
+        assert!(out.contains("1 single sign-on attempt(s)"), "{out}");
         assert!(store.device_code_by_user_code("00000OLD").await.unwrap().is_none());
         assert!(store.device_code_by_user_code("0000LIVE").await.unwrap().is_some());
         let audit = store.audit_log(5).await.unwrap();
@@ -48,6 +61,7 @@ both!(
         assert_eq!(audit[0].reason.as_deref(), Some("disk alert"));
         let details: serde_json::Value = serde_json::from_str(&audit[0].details).unwrap();
         assert_eq!(details["deleted"]["device_codes"], 1, "{details}");
+        assert_eq!(details["deleted"]["sso_logins"], 1, "{details}");
         store.close().await;
     }
 );

@@ -8,7 +8,7 @@ use closewise_domain::teams::Role;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::helpers::{stderr, TestDb, ACTOR};
+use crate::helpers::{sign_in, stderr, TestDb, ACTOR};
 
 /// Northwind Sales: ana owns it, ed is an admin, cy a member, an invite to rep@northwind.example
 /// is pending; 5 seats, 4 used. Answers the team's id.
@@ -151,10 +151,19 @@ both!(
     async fn remove_member_frees_the_seat_is_audited_and_refuses_the_owner(db) {
         let db = db.seeded().await;
         let id = northwind(&db).await;
+        let store = db.store().await;
+        let (cy_id, ana_id) = (sign_in(&store, "cy@example.com").await, sign_in(&store, "ana@example.com").await);
+        store.close().await;
         let out = db
             .ok(&["teams", "remove-member", "Northwind Sales", "cy@example.com", "--reason", "ticket 5: left the company", "--yes"])
             .await;
         assert_has(&out, &["cy@example.com", "removed", "Northwind Sales"]);
+        // Every session of the removed person ends, and only theirs.
+        let store = db.store().await;
+        let ended: Vec<_> = store.sessions_of(cy_id).await.unwrap().into_iter().map(|s| s.revoked_reason).collect();
+        assert_eq!(ended, [Some("team_member_removed".to_owned())]);
+        assert!(store.sessions_of(ana_id).await.unwrap()[0].revoked_at.is_none());
+        store.close().await;
 
         let v = db.json(&["teams", "show", &id.to_string()]).await;
         assert!(member(&v, "cy@example.com").is_none());

@@ -9,7 +9,9 @@ use super::{Scim, ScimCaller, ScimError};
 use crate::mail::Template;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::store::audit::NewAudit;
+use crate::store::teams::removal::Removal;
 use crate::store::teams::seats::{AcceptOutcome, SeatOutcome};
+use crate::store::teams::sso::NewSsoUser;
 use crate::store::teams::NewInvite;
 
 /// A user's address and whether they are active: what decides their seat.
@@ -60,13 +62,28 @@ impl Scim {
     }
 
     /// Seats `email` in the team: the account with that address joins (when it is in no other
-    /// team); without an account, an invitation mail holds the seat until it is accepted.
+    /// team); without an account, one without a password that signs in by SSO is made a member
+    /// at once when the team has single sign-on, else an invitation mail holds the seat until it
+    /// is accepted.
     async fn provision(&self, caller: &ScimCaller, email: &str) -> Result<(), ScimError> {
-        let now = self.clock.now();
         let Some(user) = self.store.user_by_email(email).await? else {
+            if self.store.team_sso(caller.team_id).await?.is_some() {
+                return self.sso_account(caller, email).await;
+            }
             return self.invite(caller, email).await;
         };
-        match self.store.membership_of(user.id).await? {
+        self.seat_account(caller, email, user.id).await
+    }
+
+    /// The account `user_id` of `email` joins the team.
+    async fn seat_account(
+        &self,
+        caller: &ScimCaller,
+        email: &str,
+        user_id: Uuid,
+    ) -> Result<(), ScimError> {
+        let now = self.clock.now();
+        match self.store.membership_of(user_id).await? {
             Some((team, _)) if team == caller.team_id => return Ok(()),
             Some(_) => {
                 return Err(ScimError::Uniqueness(format!(
@@ -77,7 +94,7 @@ impl Scim {
         }
         match self
             .store
-            .scim_join_team(caller.team_id, user.id, email, now)
+            .scim_join_team(caller.team_id, user_id, email, now)
             .await?
         {
             AcceptOutcome::Joined | AcceptOutcome::Spent => {}
@@ -89,7 +106,43 @@ impl Scim {
             AcceptOutcome::Refused(e) => return Err(ScimError::Seats(e)),
             AcceptOutcome::NoTeam => return Err(ScimError::NotFound),
         }
-        self.audit(caller, "team.scim.member_add", Some(user.id), email)
+        self.audit(caller, "team.scim.member_add", Some(user_id), email)
+            .await
+    }
+
+    /// A member at once, with an account the directory vouched for (its address confirmed) and no
+    /// password anyone knows: they sign in by the team's SSO, as the first SSO sign-in would have
+    /// made them (`Store::sso_join`, under the team's lock; an open invitation of the address is
+    /// withdrawn, its seat is this one). No mail.
+    async fn sso_account(&self, caller: &ScimCaller, email: &str) -> Result<(), ScimError> {
+        let new = NewSsoUser {
+            id: Uuid::now_v7(),
+            email,
+            password_hash: &self.hasher.unusable_hash()?,
+            plan_id: Uuid::now_v7(),
+        };
+        match self
+            .store
+            .sso_join(caller.team_id, &new, self.clock.now())
+            .await?
+        {
+            AcceptOutcome::Joined => {}
+            // An account with the address was made meanwhile: it joins as any account does.
+            AcceptOutcome::Spent => {
+                let user = self.store.user_by_email(email).await?;
+                let user = user.ok_or_else(|| anyhow::anyhow!("the new account is gone"))?;
+                return self.seat_account(caller, email, user.id).await;
+            }
+            AcceptOutcome::AlreadyInTeam => {
+                return Err(ScimError::Uniqueness(format!(
+                    "{email} is a member of another team."
+                )))
+            }
+            AcceptOutcome::Refused(e) => return Err(ScimError::Seats(e)),
+            AcceptOutcome::NoTeam => return Err(ScimError::NotFound),
+        }
+        let user_id = self.store.user_by_email(email).await?.map(|u| u.id);
+        self.audit(caller, "team.scim.member_add", user_id, email)
             .await
     }
 
@@ -145,11 +198,14 @@ impl Scim {
             }
         }
         self.store
-            .scim_remove_member(caller.team_id, member, email, now)
+            .withdraw_team_invites_of(caller.team_id, email, now)
             .await?;
         if let Some(user_id) = member {
+            let how = Removal::ByOperator {
+                reason: SESSIONS_ENDED_REASON,
+            };
             self.store
-                .revoke_all_sessions(user_id, SESSIONS_ENDED_REASON, now)
+                .remove_from_team(caller.team_id, user_id, how, None, now)
                 .await?;
         }
         self.audit(caller, "team.scim.member_remove", member, email)

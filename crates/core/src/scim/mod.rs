@@ -2,7 +2,8 @@
 //! team's identity provider creates, changes, deactivates and deletes with one of them. The
 //! resource rules (filter, attributes, PATCH) are `closewise_domain::scim`'s; this service decides
 //! what each change does to the team: an active user at one of the team's verified domains holds a
-//! seat (a member, or a pending invitation while no account has that address); a deactivated or
+//! seat (a member; while no account has that address, an account without a password made at once
+//! when the team has single sign-on, else a pending invitation); a deactivated or
 //! deleted one is removed, their seat frees and every session they have ends, the desktop app's
 //! included, so its next call is refused.
 
@@ -14,6 +15,7 @@ use uuid::Uuid;
 
 use crate::clock::Clock;
 use crate::mail::Composer;
+use crate::password::Hasher;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::store::audit::NewAudit;
 use crate::store::teams::scim::{ScimTokenRow, ScimUserFilter, ScimUserRow};
@@ -48,6 +50,8 @@ pub enum ScimError {
     Owner,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
 }
 
 /// The team a SCIM token is of, and the token (named in the audit trail).
@@ -129,16 +133,19 @@ pub struct Scim {
     store: Store,
     clock: Clock,
     mail: Composer,
+    /// For the unusable password of an account made for single sign-on.
+    hasher: Hasher,
     teams: Teams,
 }
 
 impl Scim {
-    pub fn new(store: Store, clock: Clock, mail: Composer) -> Self {
+    pub fn new(store: Store, clock: Clock, mail: Composer, hasher: Hasher) -> Self {
         let teams = Teams::new(store.clone(), clock.clone());
         Scim {
             store,
             clock,
             mail,
+            hasher,
             teams,
         }
     }

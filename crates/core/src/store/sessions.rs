@@ -59,6 +59,10 @@ pub enum Rotation {
     AlreadySpent,
 }
 
+/// Ends every live session of a user: binds user id, now, reason.
+pub(crate) const REVOKE_ALL_SESSIONS: &str = "UPDATE sessions SET revoked_at = $2, \
+    revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL";
+
 const INSERT_REFRESH: &str =
     "INSERT INTO refresh_tokens (id, session_id, token_hash, created_at, expires_at) \
     VALUES ($1, $2, $3, $4, $5)";
@@ -197,16 +201,13 @@ impl Store {
     ) -> Result<u64, sqlx::Error> {
         let n = dispatch!(self, |p| {
             let mut tx = p.begin().await?;
-            let n = sqlx::query(
-                "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 \
-                 WHERE user_id = $1 AND revoked_at IS NULL",
-            )
-            .bind(user_id)
-            .bind(now)
-            .bind(reason)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+            let n = sqlx::query(REVOKE_ALL_SESSIONS)
+                .bind(user_id)
+                .bind(now)
+                .bind(reason)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
             if n > 0 {
                 notify_revoked!(self, tx, Revoked::User(user_id));
             }

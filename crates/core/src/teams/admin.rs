@@ -19,6 +19,7 @@ use super::{InviteView, MemberView, SeatsView};
 use crate::clock::Clock;
 use crate::store::audit::{AuditRow, NewAudit};
 use crate::store::teams::admin::TeamListRow;
+use crate::store::teams::removal::{Removal, SESSIONS_ENDED_REASON};
 use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::{InviteRow, MemberRow, TeamRow};
 use crate::store::{Store, UserRow};
@@ -243,7 +244,8 @@ impl TeamsAdmin {
         Ok(role)
     }
 
-    /// Removes a member (not the owner); their seat frees. Returns the role they had.
+    /// Removes a member (not the owner); their seat frees and every session of theirs ends.
+    /// Returns the role they had.
     pub async fn remove_member(
         &self,
         team: &TeamRow,
@@ -252,9 +254,12 @@ impl TeamsAdmin {
     ) -> Result<Role, TeamsAdminError> {
         let role = self.check_removal(team, user).await?;
         let audit = team_details(team, audit, json!({ "role": role.as_str() }));
+        let how = Removal::ByOperator {
+            reason: SESSIONS_ENDED_REASON,
+        };
         if !self
             .store
-            .admin_remove_team_member(team.id, user.id, &audit)
+            .remove_from_team(team.id, user.id, how, Some(&audit), self.clock.now())
             .await?
         {
             // Gone or made the owner meanwhile.

@@ -6,13 +6,15 @@ use closewise_domain::teams::{may_remove, may_set_role, Action, Role};
 use uuid::Uuid;
 
 use super::{found, Teams, TeamsError};
+use crate::store::teams::removal::Removal;
 use crate::store::teams::CheckedRoles;
 
 /// How often a membership change is decided again when a role changed under it.
 const RACE_RETRIES: usize = 3;
 
 impl Teams {
-    /// Removes `target` from the caller's team (`teams::may_remove`); their seat frees.
+    /// Removes `target` from the caller's team (`teams::may_remove`); their seat frees and every
+    /// session of theirs ends (`Removal::ByTeam`).
     /// The roles are read, checked and then held by the change itself: when one changed in
     /// between, it is read and checked again.
     pub async fn remove_member(&self, user_id: Uuid, target: Uuid) -> Result<(), TeamsError> {
@@ -21,9 +23,11 @@ impl Teams {
             if !may_remove(checked.actor_role, checked.target_role) {
                 return Err(TeamsError::ForbiddenRole);
             }
+            let now = self.clock.now();
+            let how = Removal::ByTeam(&checked);
             if self
                 .store
-                .remove_team_member(team_id, target, &checked)
+                .remove_from_team(team_id, target, how, None, now)
                 .await?
             {
                 return Ok(());
@@ -71,7 +75,7 @@ impl Teams {
         Err(TeamsError::TeamNotFound)
     }
 
-    /// Leaves the team (not the owner: they transfer ownership first).
+    /// Leaves the team (not the owner: they transfer ownership first), keeping one's sessions.
     pub async fn leave(&self, user_id: Uuid) -> Result<(), TeamsError> {
         for _ in 0..RACE_RETRIES {
             let (team_id, role) = self.caller(user_id, Action::Leave).await?;
@@ -80,9 +84,11 @@ impl Teams {
                 actor_role: role,
                 target_role: role,
             };
+            let now = self.clock.now();
+            let how = Removal::Leaving(&checked);
             if self
                 .store
-                .remove_team_member(team_id, user_id, &checked)
+                .remove_from_team(team_id, user_id, how, None, now)
                 .await?
             {
                 return Ok(());

@@ -76,6 +76,9 @@ pub enum TeamsError {
     /// A policy field is wrong; the message names it (`retention_days: must be 0, 7, 30 or 90.`).
     #[error("{0}")]
     InvalidPolicy(PolicyError),
+    /// Require SSO without single sign-on set up.
+    #[error("Set up single sign-on first: Require SSO signs your team in through it.")]
+    SsoNotConfigured,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -99,6 +102,7 @@ impl TeamsError {
             TeamsError::InvalidTransfer => "invalid_transfer",
             TeamsError::DomainNotAllowed => "domain_not_allowed",
             TeamsError::InvalidPolicy(_) => "invalid_policy",
+            TeamsError::SsoNotConfigured => "sso_not_configured",
             TeamsError::Database(_) => "internal",
         }
     }

@@ -3,7 +3,9 @@
 //!
 //! `require_mfa` is the team's "require a second factor" switch: `teams.require_mfa` is its one
 //! source of truth (also set by `PUT /api/team/mfa-policy`), and only the owner may change it here
-//! too. `require_sso` is stored with the policy.
+//! too. `require_sso` is "Require SSO" the same way: `team_sso.required` is its one source of truth
+//! (also set by `PUT /api/team/sso`), the owner's to change, and only once the team has single
+//! sign-on; turned on here it ends the members' password sessions as the SSO settings do.
 
 use closewise_domain::policy::{adoption, Adoption, Policy, ACTIVE_DEVICE_DAYS};
 use closewise_domain::teams::{may, Action};
@@ -48,10 +50,16 @@ impl Teams {
     ) -> Result<PolicyView, TeamsError> {
         let (team_id, role) = self.caller(user_id, Action::SetPolicy).await?;
         let policy = policy.validate().map_err(TeamsError::InvalidPolicy)?;
-        let before = self.policy_row(team_id).await?.policy();
+        let row = self.policy_row(team_id).await?;
+        let before = row.policy();
         let owner = may(role, Action::RequireMfa);
-        if policy.require_mfa != before.require_mfa && !owner {
+        let switched =
+            policy.require_mfa != before.require_mfa || policy.require_sso != before.require_sso;
+        if switched && !owner {
             return Err(TeamsError::ForbiddenRole);
+        }
+        if policy.require_sso && !row.sso_configured {
+            return Err(TeamsError::SsoNotConfigured);
         }
         let details = json!({
             "team_id": team_id,
@@ -71,6 +79,9 @@ impl Teams {
         self.store
             .save_team_policy(team_id, &policy, user_id, &audit)
             .await?;
+        if policy.require_sso && !before.require_sso {
+            crate::sso::end_password_sessions(&self.store, team_id, self.clock.now()).await?;
+        }
         let row = self.policy_row(team_id).await?;
         self.policy_view(team_id, row, owner).await
     }

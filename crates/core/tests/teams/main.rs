@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use closewise_core::clock::Clock;
+use closewise_core::store::teams::removal::Removal;
 use closewise_core::store::teams::seats::SeatOutcome;
 use closewise_core::store::teams::CheckedRoles;
 use closewise_core::store::usage::{CallTerms, NewCall};
@@ -272,7 +273,13 @@ async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
         .unwrap();
     assert!(!fx
         .store
-        .remove_team_member(crew.id, member, &stale)
+        .remove_from_team(
+            crew.id,
+            member,
+            Removal::ByTeam(&stale),
+            None,
+            fx.clock.now()
+        )
         .await
         .unwrap());
     assert!(!fx
@@ -294,7 +301,13 @@ async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
         .unwrap();
     assert!(!fx
         .store
-        .remove_team_member(crew.id, member, &stale)
+        .remove_from_team(
+            crew.id,
+            member,
+            Removal::ByTeam(&stale),
+            None,
+            fx.clock.now()
+        )
         .await
         .unwrap());
     assert_eq!(

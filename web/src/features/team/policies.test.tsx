@@ -41,6 +41,7 @@ describe("/team policies", () => {
     const section = await screen.findByRole("region", { name: "Policies" });
     expect(await within(section).findByText(/0 of 0 devices on the current policy/)).toBeInTheDocument();
     expect(within(section).getByLabelText("Require a second factor (the owner decides)")).toBeDisabled();
+    expect(within(section).getByLabelText("Require SSO (the owner decides)")).toBeDisabled();
     await user.selectOptions(within(section).getByLabelText("At the start of every call"), "show");
     await user.type(within(section).getByLabelText("Notice (default)"), "This call is recorded.");
     await user.click(within(section).getByLabelText("Zoom"));

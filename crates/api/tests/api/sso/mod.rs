@@ -3,6 +3,8 @@
 //! seat left, the ID token's person refused, Require SSO, and the owner's test.
 
 mod idp;
+mod policy;
+mod scim;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};

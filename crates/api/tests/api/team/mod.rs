@@ -7,6 +7,7 @@ mod domain_join;
 mod domains;
 mod invites;
 mod manage;
+pub mod removal;
 mod roles;
 mod scale;
 pub mod scim;

@@ -71,7 +71,9 @@ each_backend!(
         assert_eq!(stripe_quantity(&b, &sub), 3);
         assert!(b.app.state.store.membership_of(idle.id).await.unwrap().is_some());
 
-        // Confirmed with the preview's date: the member is gone and the seats lowered at Stripe.
+        // Confirmed with the preview's date: the member is gone, every session of theirs ended,
+        // and the seats lowered at Stripe.
+        let idle_sessions = crate::team::removal::sessions(&b.app, "idle@northwind.example").await;
         let proration_date = preview["proration_date"].as_i64().unwrap();
         let (status, v) = reclaim(&b, &owner.token, json!({"user_ids": [idle.id], "seats": 2, "proration_date": proration_date})).await;
         assert_eq!(status, StatusCode::OK, "{v}");
@@ -81,6 +83,7 @@ each_backend!(
         assert_eq!(stripe_quantity(&b, &sub), 2);
         assert_eq!(team_row(&b, &owner).await.seats, 2);
         assert!(b.app.state.store.membership_of(idle.id).await.unwrap().is_none());
+        crate::team::removal::assert_locked_out(&b.app, &idle_sessions, "reclaimed").await;
         // The next invoice carries exactly the proration that was shown.
         let customer = team_row(&b, &owner).await.stripe_customer_id.unwrap();
         let next = stripe_post(&b, "/v1/invoices/create_preview", &[("customer", customer), ("subscription", sub.clone())]).await;

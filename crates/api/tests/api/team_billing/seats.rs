@@ -87,7 +87,11 @@ each_backend!(
 
         assert_eq!(entitlements(&b, &member.token).await["source"], "team");
         b.app.state.teams.remove_member(owner.id, member.id).await.unwrap();
-        let e = entitlements(&b, &member.token).await;
+        // The removal ended their sessions; signed in again, they are on their own plan.
+        let (status, _) = body(b.app.get_auth("/api/entitlements", &member.token).await).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let (_, s) = body(b.app.signin("rep@northwind.example", PASSWORD).await).await;
+        let e = entitlements(&b, s["access_token"].as_str().unwrap()).await;
         assert_eq!(e["unlimited"], false, "{e}");
         assert!(e["source"].is_null() && e["team"].is_null(), "{e}");
     }

@@ -1,16 +1,15 @@
 //! What operators do to teams through the CLI, as nobody's member: find teams, read their audit
-//! trail, and the changes that are written together with their audit row in one transaction
-//! (removing a member, transferring ownership). Seats go through `seats`' locked path.
+//! trail. Removing a member is `removal`'s, transferring ownership `transfer_team`, each with its
+//! audit row in the same transaction; seats go through `seats`' locked path.
 //!
 //! A team's audit rows carry `"team_id"` in their `details`, copied by the store into the
 //! indexed `team_id` column: that is how they are found again.
 
-use closewise_domain::teams::Role;
 use uuid::Uuid;
 
 use super::TeamRow;
-use crate::store::audit::{bind_audit, AuditRow, NewAudit};
-use crate::store::{dispatch, Revoked, Store};
+use crate::store::audit::AuditRow;
+use crate::store::{dispatch, Store};
 
 /// A team with its owner's address, as `closewise teams list` shows it.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -75,34 +74,5 @@ impl Store {
         .bind(limit)
         .fetch_all(p)
         .await)
-    }
-
-    /// Removes a member who is not the owner, with the audit row. False, with nothing written,
-    /// when there is no such member (or they own the team).
-    #[tracing::instrument(skip_all, fields(team_id = %team_id))]
-    pub async fn admin_remove_team_member(
-        &self,
-        team_id: Uuid,
-        user_id: Uuid,
-        audit: &NewAudit,
-    ) -> Result<bool, sqlx::Error> {
-        let removed = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
-            let removed = sqlx::query(
-                "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 AND role <> $3",
-            )
-            .bind(team_id)
-            .bind(user_id)
-            .bind(Role::Owner.as_str())
-            .execute(&mut *tx)
-            .await?;
-            if removed.rows_affected() != 1 {
-                return Ok(false);
-            }
-            bind_audit!(self, audit).execute(&mut *tx).await?;
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(true)
-        })?;
-        self.announce_if(removed, Revoked::Reads(user_id)).await
     }
 }

@@ -16,6 +16,7 @@ pub mod domains;
 pub mod join;
 pub mod pages;
 pub mod policy;
+pub mod removal;
 pub mod scim;
 pub mod seats;
 pub mod sso;
@@ -128,7 +129,7 @@ pub struct CheckedRoles {
     pub target_role: Role,
 }
 
-const STILL_CHECKED: &str = "role = $3 AND EXISTS (SELECT 1 FROM team_members a \
+pub(super) const STILL_CHECKED: &str = "role = $3 AND EXISTS (SELECT 1 FROM team_members a \
     WHERE a.team_id = $1 AND a.user_id = $4 AND a.role = $5)";
 
 const OPEN: &str = "accepted_at IS NULL AND declined_at IS NULL AND revoked_at IS NULL";
@@ -310,30 +311,6 @@ impl Store {
             .execute(p)
             .await
             .map(|r| r.rows_affected() == 1))
-    }
-
-    /// Removes a member who is not the owner, while the roles `checked` still hold. False when
-    /// there is no such member or a role changed since the caller checked them.
-    pub async fn remove_team_member(
-        &self,
-        team_id: Uuid,
-        user_id: Uuid,
-        checked: &CheckedRoles,
-    ) -> Result<bool, sqlx::Error> {
-        let sql = format!(
-            "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 AND role <> 'owner' \
-             AND {STILL_CHECKED}"
-        );
-        let removed = dispatch!(self, |p| sqlx::query(&sql)
-            .bind(team_id)
-            .bind(user_id)
-            .bind(checked.target_role.as_str())
-            .bind(checked.actor)
-            .bind(checked.actor_role.as_str())
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected() == 1))?;
-        self.announce_if(removed, Revoked::Reads(user_id)).await
     }
 
     /// Gives a member who is not the owner another role (admin or member), while the roles

@@ -1,7 +1,8 @@
 //! A team's policy for the desktop app (migration 0018): the JSON last saved, who saved it and
-//! when, and the `policy_version` each device reports in its heartbeats. The "require a second
-//! factor" switch stays `teams.require_mfa`, the one source of truth: the policy read here carries
-//! that column's value whatever the saved JSON says.
+//! when, and the `policy_version` each device reports in its heartbeats. The team's two switches
+//! each have one source of truth outside the policy: "require a second factor" is
+//! `teams.require_mfa`, "require SSO" is `team_sso.required` (false without SSO). The policy read
+//! here carries those columns' values whatever the saved JSON says, and saving it sets them.
 
 use closewise_domain::policy::Policy;
 use time::OffsetDateTime;
@@ -14,6 +15,10 @@ use crate::store::{dispatch, Store};
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamPolicyRow {
     pub require_mfa: bool,
+    /// `team_sso.required`; false when the team has no single sign-on.
+    pub require_sso: bool,
+    /// The team has single sign-on set up (a `team_sso` row).
+    pub sso_configured: bool,
     pub policy: Option<String>,
     pub updated_at: Option<OffsetDateTime>,
     /// The address of whoever saved it last (None once their account is gone).
@@ -22,7 +27,7 @@ pub struct TeamPolicyRow {
 
 impl TeamPolicyRow {
     /// The policy in force: the saved one (the default when none, or unreadable) with the team's
-    /// own `require_mfa`.
+    /// own `require_mfa` and `require_sso`.
     pub fn policy(&self) -> Policy {
         let mut p = self
             .policy
@@ -30,6 +35,7 @@ impl TeamPolicyRow {
             .and_then(|json| serde_json::from_str::<Policy>(json).ok())
             .unwrap_or_default();
         p.require_mfa = self.require_mfa;
+        p.require_sso = self.require_sso;
         p
     }
 }
@@ -41,8 +47,10 @@ pub struct DevicePolicyRow {
     pub last_seen_at: Option<OffsetDateTime>,
 }
 
-const POLICY_OF_TEAM: &str = "SELECT t.require_mfa, p.policy, p.updated_at, u.email AS updated_by \
+const POLICY_OF_TEAM: &str = "SELECT t.require_mfa, COALESCE(s.required, FALSE) AS require_sso, \
+     (s.team_id IS NOT NULL) AS sso_configured, p.policy, p.updated_at, u.email AS updated_by \
      FROM teams t LEFT JOIN team_policies p ON p.team_id = t.id \
+     LEFT JOIN team_sso s ON s.team_id = t.id \
      LEFT JOIN users u ON u.id = p.updated_by";
 
 impl Store {
@@ -69,8 +77,9 @@ impl Store {
             .await)
     }
 
-    /// Saves the team's policy (its canonical JSON and version), sets `teams.require_mfa` to the
-    /// policy's, and writes the audit row, in one transaction.
+    /// Saves the team's policy (its canonical JSON and version), sets `teams.require_mfa` and the
+    /// team's `team_sso.required` (when it has SSO) to the policy's, and writes the audit row, in
+    /// one transaction.
     pub async fn save_team_policy(
         &self,
         team_id: Uuid,
@@ -100,6 +109,16 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
+            sqlx::query(
+                "UPDATE team_sso SET required = $2, updated_by = $3, updated_at = $4 \
+                 WHERE team_id = $1 AND required <> $2",
+            )
+            .bind(team_id)
+            .bind(policy.require_sso)
+            .bind(by)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
             bind_audit!(self, audit).execute(&mut *tx).await?;
             tx.commit().await
         })

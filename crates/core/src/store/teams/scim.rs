@@ -1,6 +1,7 @@
 //! SCIM provisioning's rows (migration 0017, docs/teams.md): a team's SCIM tokens (hashed) and the
 //! users its identity provider manages, and the membership changes SCIM makes: joining under the
-//! team's lock (taking a seat) and removal without an acting member's role.
+//! team's lock (taking a seat) and withdrawing an address's invitations. Removing a member is
+//! `removal`'s, as for every other way out of a team.
 
 use closewise_domain::teams::{Role, Seats};
 use time::OffsetDateTime;
@@ -290,58 +291,23 @@ impl Store {
         ))
     }
 
-    /// Removes a member who is not the owner, and withdraws the team's open invitations of
-    /// `email`: their seats free. True when anything was removed or withdrawn; a removed member's
-    /// cached reads are announced changed.
-    pub async fn scim_remove_member(
+    /// Withdraws the team's open invitations of `email` (the directory deprovisioned an address
+    /// without an account yet): their seats free. How many.
+    pub async fn withdraw_team_invites_of(
         &self,
         team_id: Uuid,
-        user_id: Option<Uuid>,
         email: &str,
         now: OffsetDateTime,
-    ) -> Result<bool, sqlx::Error> {
-        let changed = self
-            .scim_remove_member_unannounced(team_id, user_id, email, now)
-            .await?;
-        if let (true, Some(user_id)) = (changed, user_id) {
-            self.announce(Revoked::Reads(user_id)).await?;
-        }
-        Ok(changed)
-    }
-
-    async fn scim_remove_member_unannounced(
-        &self,
-        team_id: Uuid,
-        user_id: Option<Uuid>,
-        email: &str,
-        now: OffsetDateTime,
-    ) -> Result<bool, sqlx::Error> {
-        let withdraw = format!(
+    ) -> Result<u64, sqlx::Error> {
+        let sql = format!(
             "UPDATE team_invites SET revoked_at = $3 WHERE team_id = $1 AND email = $2 AND {OPEN}"
         );
-        dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
-            let withdrawn = sqlx::query(&withdraw)
-                .bind(team_id)
-                .bind(email)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            let removed = match user_id {
-                Some(user_id) => sqlx::query(
-                    "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 \
-                     AND role <> 'owner'",
-                )
-                .bind(team_id)
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected(),
-                None => 0,
-            };
-            tx.commit().await?;
-            Ok(withdrawn + removed > 0)
-        })
+        dispatch!(self, |p| sqlx::query(&sql)
+            .bind(team_id)
+            .bind(email)
+            .bind(now)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected()))
     }
 }

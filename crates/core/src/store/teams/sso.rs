@@ -171,7 +171,8 @@ impl Store {
         .await)
     }
 
-    /// Deletes sign-ins that can no longer finish.
+    /// Deletes sign-ins that expired by `now` (the sweeper's, `crate::sweep`): they can no longer
+    /// finish, and a late callback hears `sso_login_expired` either way.
     pub async fn delete_expired_sso_logins(&self, now: OffsetDateTime) -> Result<u64, sqlx::Error> {
         dispatch!(self, |p| Ok(sqlx::query(
             "DELETE FROM sso_logins WHERE expires_at <= $1"
@@ -209,7 +210,8 @@ impl Store {
     /// Under the team's lock: the account of `email` becomes a member (the account is created,
     /// verified, when there is none; an existing unconfirmed one is confirmed: the provider vouched
     /// for the address). A member of this team already is `Joined` with nothing written; a free
-    /// seat is needed otherwise, and a refusal writes nothing.
+    /// seat is needed otherwise (the team's open invitations of the address are withdrawn first:
+    /// their seat is this one), and a refusal writes nothing.
     /// The person's cached reads (their account confirmed, their team's plan) are announced
     /// changed once they joined.
     pub async fn sso_join(
@@ -238,6 +240,9 @@ impl Store {
             "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
              plan_updated_at, created_at, updated_at) VALUES ($1, $2, '{free}', '{active}', \
              $3, $3, $3, $3)",
+        );
+        let withdraw = format!(
+            "UPDATE team_invites SET revoked_at = $3 WHERE team_id = $1 AND email = $2 AND {OPEN}"
         );
         Ok(locked!(
             self,
@@ -305,6 +310,13 @@ impl Store {
                         new.id
                     }
                 };
+                // An invitation of the address holds the seat this membership takes.
+                sqlx::query(&withdraw)
+                    .bind(team_id)
+                    .bind(new.email)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
                 let role = Role::Member;
                 join_team!(tx, team_id, total, now, user_id, role, None)
             }

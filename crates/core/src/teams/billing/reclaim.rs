@@ -3,7 +3,8 @@
 //! rules (who may be removed, seats never below those still used, never raised) are
 //! `closewise_domain::idle_seats::check_reclaim`'s; the caller is whoever may change seats.
 //!
-//! The members go first (the seats cannot fall below them), each removal audited, then the seats
+//! The members go first (the seats cannot fall below them), each removal audited and every
+//! session of the removed ended (as any removal by the team: `store::teams::removal`), then the seats
 //! change at Stripe with the preview's proration date. Stripe failing after the removals leaves
 //! the members removed and the seats as they were: the answer says so, and the seat change can be
 //! made again on its own.
@@ -16,6 +17,7 @@ use uuid::Uuid;
 use super::{live_subscription, TeamBillingError, TeamSeatsPreview};
 use crate::billing::Billing;
 use crate::store::audit::NewAudit;
+use crate::store::teams::removal::Removal;
 use crate::store::teams::CheckedRoles;
 use crate::teams::SeatsView;
 
@@ -105,13 +107,6 @@ impl Billing {
                 actor_role: role,
                 target_role: *target_role,
             };
-            if !self
-                .store
-                .remove_team_member(team.id, *id, &checked)
-                .await?
-            {
-                return Err(ReclaimError::Changed);
-            }
             let mut audit = self
                 .audit_row(
                     actor,
@@ -121,7 +116,14 @@ impl Billing {
                 .await?;
             audit.user_id = Some(*id);
             audit.target_email = Some(email.clone());
-            self.store.record_audit(&audit).await?;
+            let how = Removal::ByTeam(&checked);
+            if !self
+                .store
+                .remove_from_team(team.id, *id, how, Some(&audit), now)
+                .await?
+            {
+                return Err(ReclaimError::Changed);
+            }
         }
         let after = self
             .set_team_seats(team.id, order.seats, order.proration_date)

@@ -105,7 +105,12 @@ function PolicyForm({ initial, mayChangeMfa, onSaved }: { initial: TeamPolicy; m
           disabled={!mayChangeMfa}
           onChange={(require_mfa) => setP({ ...p, require_mfa })}
         />
-        <Check label="Require SSO" checked={p.require_sso} onChange={(require_sso) => setP({ ...p, require_sso })} />
+        <Check
+          label={mayChangeMfa ? "Require SSO" : "Require SSO (the owner decides)"}
+          checked={p.require_sso}
+          disabled={!mayChangeMfa}
+          onChange={(require_sso) => setP({ ...p, require_sso })}
+        />
       </fieldset>
       {error && <Problem>{error}</Problem>}
       <Button type="submit" disabled={busy} aria-busy={busy}>

@@ -270,7 +270,10 @@ export interface components {
        *     (the owner changes it).
        */
       require_mfa: boolean;
-      /** @description The team's "require SSO" switch. */
+      /**
+       * @description The team's "require SSO" switch, the same as `PUT /api/team/sso`'s `required` (the owner
+       *     changes it; turning it on needs single sign-on set up).
+       */
       require_sso: boolean;
       /**
        * @description Days transcripts stay on the laptop: 0 (not kept), 7, 30 or 90.

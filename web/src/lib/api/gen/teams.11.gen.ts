@@ -96,7 +96,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: a member, or an admin changing `require_mfa` (the owner's) */
+        /** @description `forbidden_role`: a member, or an admin changing `require_mfa` or `require_sso` (the owner's) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -107,6 +107,15 @@ export interface paths {
         };
         /** @description `team_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `sso_not_configured`: `require_sso` true while the team has no single sign-on */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -279,7 +288,10 @@ export interface components {
     /** @description `GET`/`PUT /api/team/policy`'s answer. */
     TeamPolicyAnswer: {
       adoption: components["schemas"]["PolicyAdoption"];
-      /** @description The caller may change `require_mfa` (the owner). */
+      /**
+       * @description The caller may change `require_mfa` and `require_sso`, the team's sign-in switches (the
+       *     owner).
+       */
       may_change_require_mfa: boolean;
       policy: common["schemas"]["TeamPolicy"];
       /** @description SHA-256 (hex) of the policy's canonical JSON: what the entitlement token carries. */
