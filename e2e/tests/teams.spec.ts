@@ -163,6 +163,7 @@ test("an owner buys 3 seats, two reps join by invitation, one is removed and sea
   await samPage.goto("/dashboard");
   await expect(samPage).toHaveURL(/\/signin/);
   await signIn(samPage, sam);
+  await expect(samPage).toHaveURL(/\/dashboard$/);
   await expectDashboardPlan(samPage, false);
   const samAgain = await helpers.accessToken(sam);
   expect(await helpers.getJson<Entitlements>("/api/entitlements", samAgain)).toMatchObject({ unlimited: false, source: null });
