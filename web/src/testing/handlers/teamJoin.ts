@@ -11,21 +11,13 @@ import { alreadyInTeam, forbiddenRole, seatsTaken, teamBody, teamNotFound, teamR
 const joinable = (email: string) => [...db.team.teams.values()].filter((t) => t.joinDomain && email.endsWith(`@${t.joinDomain}`));
 const openRequest = (teamId: string, id: unknown) => db.team.openJoinRequests(teamId).find((r) => r.id === id);
 
+const fresh = { policy: DEFAULT_POLICY, policy_version: "0".repeat(64), updated_at: null, updated_by: null };
 const adoption = { devices: 0, current: 0, behind: 0, behind_last_seen_at: null };
 /** `require_mfa` is the team's one switch (docs/teams.md "Policies"), the same as `PUT /api/team/mfa-policy`'s. */
 const policyOf = (team: TeamRow, role: string) => {
-  const saved = team.policy ?? {
-    policy: DEFAULT_POLICY,
-    policy_version: "0".repeat(64),
-    updated_at: null,
-    updated_by: null,
-    adoption,
-  };
-  return {
-    ...saved,
-    policy: { ...saved.policy, require_mfa: team.requireMfa ?? false },
-    may_change_require_mfa: role === "owner",
-  };
+  const saved = team.policy ?? { ...fresh, adoption };
+  const policy = { ...saved.policy, require_mfa: team.requireMfa ?? false };
+  return { ...saved, policy, may_change_require_mfa: role === "owner" };
 };
 
 export const teamJoinRoutes: MockRoute[] = [
