@@ -11,24 +11,26 @@ import { alreadyInTeam, forbiddenRole, seatsTaken, teamBody, teamNotFound, teamR
 const joinable = (email: string) => [...db.team.teams.values()].filter((t) => t.joinDomain && email.endsWith(`@${t.joinDomain}`));
 const openRequest = (teamId: string, id: unknown) => db.team.openJoinRequests(teamId).find((r) => r.id === id);
 
+const fresh = { policy: DEFAULT_POLICY, policy_version: "0".repeat(64), updated_at: null, updated_by: null };
 const adoption = { devices: 0, current: 0, behind: 0, behind_last_seen_at: null };
-const policyOf = (team: TeamRow) =>
-  team.policy ?? {
-    policy: DEFAULT_POLICY,
-    policy_version: "0".repeat(64),
-    updated_at: null,
-    updated_by: null,
-    may_change_require_mfa: false,
-    adoption,
-  };
+/** `require_mfa` is the team's one switch (docs/teams.md "Policies"), the same as `PUT /api/team/mfa-policy`'s. */
+const policyOf = (team: TeamRow, role: string) => {
+  const saved = team.policy ?? { ...fresh, adoption };
+  const policy = { ...saved.policy, require_mfa: team.requireMfa ?? false };
+  return { ...saved, policy, may_change_require_mfa: role === "owner" };
+};
 
 export const teamJoinRoutes: MockRoute[] = [
   /** The team's policy (docs/teams.md "Policies"): owner and admins; the server validates, this echoes. */
-  teamRoute("get", "/api/team/policy", null, ({ team, me }) => (me.role === "member" ? forbiddenRole() : json(policyOf(team)))),
+  teamRoute("get", "/api/team/policy", null, ({ team, me }) =>
+    me.role === "member" ? forbiddenRole() : json(policyOf(team, me.role)),
+  ),
   teamRoute("put", "/api/team/policy", null, async ({ team, me, email }, request) => {
     if (me.role === "member") return forbiddenRole();
     const policy = await readBody<"TeamPolicy">(request);
-    team.policy = { ...policyOf(team), policy, updated_at: new Date().toISOString(), updated_by: email };
+    if (policy.require_mfa !== (team.requireMfa ?? false) && me.role !== "owner") return forbiddenRole();
+    team.requireMfa = policy.require_mfa;
+    team.policy = { ...policyOf(team, me.role), policy, updated_at: new Date().toISOString(), updated_by: email };
     return json(team.policy);
   }),
   teamRoute("put", "/api/team/domain-join", "configure_domain_join", async ({ team, userId, decided }, request) => {

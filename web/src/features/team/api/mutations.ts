@@ -38,8 +38,8 @@ export function teamAnswered(client: QueryClient, userId: string, team: Team | n
   void client.invalidateQueries({ queryKey: ["plan"] });
 }
 
-const is = (error: unknown, ...codes: string[]) => error instanceof ApiError && codes.includes(error.code);
-const statusIn = (error: unknown, ...statuses: number[]) => error instanceof ApiError && statuses.includes(error.status);
+export const is = (error: unknown, ...codes: string[]) => error instanceof ApiError && codes.includes(error.code);
+export const statusIn = (error: unknown, ...statuses: number[]) => error instanceof ApiError && statuses.includes(error.status);
 
 /** Invite by e-mail and role: the pending invitations (and seats taken) change. */
 export function useInvite() {

@@ -4,9 +4,9 @@ import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
-import { setDomainJoin } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
-import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
+import { useSetDomainJoin } from "../api/ruleMutations";
+import { errorMessage, Problem, Section } from "./TeamParts";
 
 const HOW_IT_WORKS =
   "People who verify an address at that domain can ask to join; an admin approves each request, and each new member needs a free seat.";
@@ -19,33 +19,28 @@ const NOTHING_TO_OFFER =
  * the server's `domain_join_offer` (one of the team's verified domains); none: why not.
  */
 function DomainJoinForm({ team }: { team: Team }) {
-  const cache = useTeamCache();
+  const set = useSetDomainJoin();
   const [domain, setDomain] = useState(team.domain_join_offer ?? "");
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = set.isPending;
+  const refused = set.error instanceof ApiError && set.error.code === "domain_not_allowed";
+  const error = set.isError && !refused ? errorMessage(set.error) : null;
 
-  async function save(next: string | null) {
+  function save(next: string | null) {
     setFieldError(null);
-    setError(null);
-    setBusy(true);
-    try {
-      cache.set((await setDomainJoin(next)).team);
-      toast.success(next ? `Domain join is on for ${next}` : "Domain join is off");
-    } catch (e) {
-      if (e instanceof ApiError && e.code === "domain_not_allowed") setFieldError(e.message);
-      else setError(errorMessage(e));
-      if (e instanceof ApiError && [403, 404].includes(e.status)) void cache.refresh();
-    } finally {
-      setBusy(false);
-    }
+    set.mutate(next, {
+      onSuccess: () => void toast.success(next ? `Domain join is on for ${next}` : "Domain join is off"),
+      onError: (e) => {
+        if (e instanceof ApiError && e.code === "domain_not_allowed") setFieldError(e.message);
+      },
+    });
   }
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     const value = domain.trim();
     if (!value) return setFieldError("Please enter your company's domain.");
-    void save(value);
+    save(value);
   }
 
   if (team.join_domain)
@@ -53,7 +48,7 @@ function DomainJoinForm({ team }: { team: Team }) {
       <div className="mt-4 space-y-3">
         <p className="font-medium text-slate-900">Domain join is on for {team.join_domain}.</p>
         {error && <Problem>{error}</Problem>}
-        <Button variant="secondary" disabled={busy} aria-busy={busy} onClick={() => void save(null)}>
+        <Button variant="secondary" disabled={busy} aria-busy={busy} onClick={() => save(null)}>
           {busy ? "Turning off..." : "Turn off domain join"}
         </Button>
       </div>

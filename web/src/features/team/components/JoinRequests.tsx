@@ -1,34 +1,33 @@
 import { UserPlus } from "lucide-react";
-import { useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { ApiError } from "../../../lib/api/client";
 import { useJoinRequests } from "../../../lib/api/queries";
-import { decideJoinRequest } from "../../../lib/api/team";
 import type { JoinRequest, Team } from "../../../lib/api/types";
-import { errorMessage, Problem, Section, shortDate, useTeamCache } from "./TeamParts";
+import { useDecideJoinRequest } from "../api/teamMutations";
+import { errorMessage, Problem, Section, shortDate } from "./TeamParts";
 
 function RequestRow({ team, request }: { team: Team; request: JoinRequest }) {
-  const cache = useTeamCache();
-  const [busy, setBusy] = useState<"approve" | "deny" | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  async function decide(decision: "approve" | "deny") {
-    setBusy(decision);
-    setError(null);
-    try {
-      await decideJoinRequest(request.id, decision);
-      toast.success(decision === "approve" ? `${request.email} joined ${team.name}` : `Request from ${request.email} denied`);
-      // The team (members, seats) and the requests are read again together.
-      await cache.refresh();
-    } catch (e) {
-      // Decided elsewhere (the row goes with the refresh: a toast says why), the user joined a team
-      // meanwhile, or seats changed: the page is out of date.
-      if (e instanceof ApiError && e.status === 404) toast.error(e.message);
-      else setError(errorMessage(e));
-      if (e instanceof ApiError && [403, 404, 409].includes(e.status)) void cache.refresh();
-      setBusy(null);
-    }
+  // The team (members, seats) and the requests are read again together, after a refusal too.
+  const decision = useDecideJoinRequest();
+  const busy = decision.isPending ? decision.variables.decision : null;
+  // Decided elsewhere: the row goes with the refresh, and a toast says why.
+  const gone = decision.error instanceof ApiError && decision.error.status === 404;
+  const error = decision.isError && !gone ? errorMessage(decision.error) : null;
+  function decide(choice: "approve" | "deny") {
+    decision.mutate(
+      { id: request.id, decision: choice },
+      {
+        onSuccess: () =>
+          void toast.success(
+            choice === "approve" ? `${request.email} joined ${team.name}` : `Request from ${request.email} denied`,
+          ),
+        onError: (e) => {
+          if (e instanceof ApiError && e.status === 404) toast.error(e.message);
+        },
+      },
+    );
   }
   return (
     <li className="py-3">
@@ -44,7 +43,7 @@ function RequestRow({ team, request }: { team: Team; request: JoinRequest }) {
             aria-label={`Approve ${request.email}`}
             disabled={busy !== null}
             aria-busy={busy === "approve"}
-            onClick={() => void decide("approve")}
+            onClick={() => decide("approve")}
           >
             {busy === "approve" ? "Approving..." : "Approve"}
           </Button>
@@ -53,7 +52,7 @@ function RequestRow({ team, request }: { team: Team; request: JoinRequest }) {
             aria-label={`Deny ${request.email}`}
             disabled={busy !== null}
             aria-busy={busy === "deny"}
-            onClick={() => void decide("deny")}
+            onClick={() => decide("deny")}
           >
             {busy === "deny" ? "Denying..." : "Deny"}
           </Button>

@@ -4,12 +4,10 @@
 //! they set one up.
 
 import { ShieldCheck } from "lucide-react";
-import { useState } from "react";
 import toast from "react-hot-toast";
-import { ApiError } from "../../../lib/api/client";
-import { setMfaPolicy } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
-import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
+import { useSetMfaPolicy } from "../api/ruleMutations";
+import { errorMessage, Problem, Section } from "./TeamParts";
 
 export const REQUIRE_FACTOR_LABEL = "Require a second factor";
 export const REQUIRED_TEXT =
@@ -17,23 +15,14 @@ export const REQUIRED_TEXT =
 const OPTIONAL_TEXT = "A second factor (an authenticator app or a passkey) is up to each member.";
 
 function Toggle({ team }: { team: Team }) {
-  const cache = useTeamCache();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const set = useSetMfaPolicy(team.id);
+  const busy = set.isPending;
+  const error = set.isError ? errorMessage(set.error) : null;
 
-  async function change(required: boolean) {
-    setBusy(true);
-    setError(null);
-    try {
-      await setMfaPolicy(required);
-      toast.success(required ? "A second factor is now required" : "A second factor is no longer required");
-      await cache.refresh();
-    } catch (e) {
-      setError(errorMessage(e));
-      if (e instanceof ApiError && [403, 404].includes(e.status)) void cache.refresh();
-    } finally {
-      setBusy(false);
-    }
+  function change(required: boolean) {
+    set.mutate(required, {
+      onSuccess: () => void toast.success(required ? "A second factor is now required" : "A second factor is no longer required"),
+    });
   }
 
   return (
@@ -46,7 +35,7 @@ function Toggle({ team }: { team: Team }) {
           checked={team.mfa_required}
           disabled={busy}
           aria-busy={busy}
-          onChange={(e) => void change(e.target.checked)}
+          onChange={(e) => change(e.target.checked)}
         />
         {REQUIRE_FACTOR_LABEL}
       </label>

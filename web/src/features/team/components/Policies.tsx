@@ -1,10 +1,11 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
-import { getTeamPolicy, putTeamPolicy } from "../../../lib/api/team";
+import { getTeamPolicy } from "../../../lib/api/team";
 import type { Team, TeamPolicy } from "../../../lib/api/types";
+import { policyKey, useSaveTeamPolicy } from "../api/ruleMutations";
 import { ConsentNoticeFields } from "./ConsentNoticeFields";
 import { PolicyAdoption } from "./PolicyAdoption";
 import { errorMessage, Problem, Section, SelectField } from "./TeamParts";
@@ -40,29 +41,20 @@ function Check({
   );
 }
 
-function PolicyForm({ initial, mayChangeMfa, onSaved }: { initial: TeamPolicy; mayChangeMfa: boolean; onSaved: () => void }) {
+function PolicyForm({ teamId, initial, mayChangeMfa }: { teamId: string; initial: TeamPolicy; mayChangeMfa: boolean }) {
   const [p, setP] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useSaveTeamPolicy(teamId);
+  const busy = save.isPending;
+  const error = save.isError ? errorMessage(save.error) : null;
   const apps = new Set<string>(p.allowed_apps);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
-      await putTeamPolicy(p);
-      toast.success("Policy saved");
-      onSaved();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    save.mutate(p, { onSuccess: () => void toast.success("Policy saved") });
   }
 
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-4 space-y-5">
+    <form noValidate onSubmit={onSubmit} className="mt-4 space-y-5">
       <ConsentNoticeFields notice={p.consent_notice} onChange={(consent_notice) => setP({ ...p, consent_notice })} />
       <fieldset className="space-y-1">
         <legend className="font-medium text-slate-900">Meeting apps the assistant may attach to</legend>
@@ -122,9 +114,7 @@ function PolicyForm({ initial, mayChangeMfa, onSaved }: { initial: TeamPolicy; m
 
 /** `/team` → Policies (owner and admins): what the desktop app does in calls, signed into its entitlement. */
 export function Policies({ team }: { team: Team }) {
-  const client = useQueryClient();
-  const key = ["team-policy", team.id];
-  const policy = useQuery({ queryKey: key, queryFn: getTeamPolicy, enabled: team.role !== "member" });
+  const policy = useQuery({ queryKey: policyKey(team.id), queryFn: getTeamPolicy, enabled: team.role !== "member" });
   if (team.role === "member") return null;
   return (
     <Section id="policies-title" title="Policies" icon={<ShieldCheck aria-hidden className="h-5 w-5" />}>
@@ -134,10 +124,11 @@ export function Policies({ team }: { team: Team }) {
         <>
           <PolicyAdoption adoption={policy.data.adoption} />
           <PolicyForm
-            key={`${policy.data.policy_version}-${policy.data.updated_at ?? ""}`}
+            // The owner's switch under "Second factor" is the same rule: the form follows it.
+            key={`${policy.data.policy_version}-${policy.data.updated_at ?? ""}-${policy.data.policy.require_mfa}`}
+            teamId={team.id}
             initial={policy.data.policy}
             mayChangeMfa={policy.data.may_change_require_mfa}
-            onSaved={() => void client.invalidateQueries({ queryKey: key })}
           />
         </>
       )}

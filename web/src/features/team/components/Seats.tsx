@@ -5,11 +5,12 @@ import { Modal } from "../../../components/ui/Modal";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import { useProducts } from "../../../lib/api/queries";
-import { changeSeats, openTeamBillingPortal, previewSeats, startTeamCheckout } from "../../../lib/api/team";
+import { openTeamBillingPortal, previewSeats, startTeamCheckout } from "../../../lib/api/team";
 import type { SeatsPreview, Team } from "../../../lib/api/types";
 import { featuredProduct } from "../../../lib/billing/rules";
 import { redirect } from "../../../lib/redirect";
 import { formatMoney, seatsProblem, teamCheckoutUrls } from "../../../lib/team/format";
+import { useChangeSeats } from "../api/teamMutations";
 import { errorMessage, Problem, useTeamCache } from "./TeamParts";
 
 function SeatsField({
@@ -148,6 +149,7 @@ function PreviewFigures({ preview }: { preview: SeatsPreview }) {
 
 function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void }) {
   const cache = useTeamCache();
+  const change = useChangeSeats();
   const [seats, setSeats] = useState(String(team.seats.total));
   const [preview, setPreview] = useState<SeatsPreview | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -155,12 +157,13 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
   const [busy, setBusy] = useState<"preview" | "confirm" | null>(null);
   const count = Number(seats);
 
-  function fail(e: unknown) {
+  /** `refresh`: a refused preview may mean the page is out of date (a refused change reads it again itself). */
+  function fail(e: unknown, refresh = true) {
     // What was previewed may no longer hold: nothing is confirmed until a new preview.
     setPreview(null);
     if (e instanceof ApiError && ["invalid_seats", "seats_in_use"].includes(e.code)) setFieldError(e.message);
     else setError(errorMessage(e));
-    if (e instanceof ApiError && [403, 404, 409].includes(e.status)) void cache.refresh();
+    if (refresh && e instanceof ApiError && [403, 404, 409].includes(e.status)) void cache.refresh();
     setBusy(null);
   }
 
@@ -179,16 +182,19 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
     }
   }
 
-  async function onConfirm(shown: SeatsPreview) {
+  function onConfirm(shown: SeatsPreview) {
     setError(null);
     setBusy("confirm");
-    try {
-      cache.set((await changeSeats(shown.seats, shown.proration_date)).team);
-      toast.success(`The team has ${shown.seats} ${shown.seats === 1 ? "seat" : "seats"} now`);
-      onClose();
-    } catch (e) {
-      fail(e);
-    }
+    change.mutate(
+      { seats: shown.seats, prorationDate: shown.proration_date },
+      {
+        onSuccess: () => {
+          toast.success(`The team has ${shown.seats} ${shown.seats === 1 ? "seat" : "seats"} now`);
+          onClose();
+        },
+        onError: (e) => fail(e, false),
+      },
+    );
   }
 
   return (
@@ -224,7 +230,7 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
           Cancel
         </Button>
         {preview && (
-          <Button disabled={busy !== null} aria-busy={busy === "confirm"} onClick={() => void onConfirm(preview)}>
+          <Button disabled={busy !== null} aria-busy={busy === "confirm"} onClick={() => onConfirm(preview)}>
             {busy === "confirm" ? "Updating..." : `Confirm ${preview.seats} seats`}
           </Button>
         )}

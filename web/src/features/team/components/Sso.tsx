@@ -1,53 +1,42 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { useSearchParams } from "react-router";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
-import { ApiError } from "../../../lib/api/client";
-import { deleteSso, getSso, saveSso, testConnectionUrl, type TeamSso } from "../../../lib/api/sso";
+import { getSso, testConnectionUrl, type TeamSso } from "../../../lib/api/sso";
 import type { Team } from "../../../lib/api/types";
+import { ssoKey, useSsoAction } from "../api/ruleMutations";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
 const HOW_IT_WORKS =
   "People at your verified domains sign in through your company's identity provider (OpenID Connect). Their first sign-in makes them members and takes a seat.";
 
 /** The owner's form: issuer, client id, secret (never shown again), Require SSO; test, remove. */
-function SsoForm({ sso, onSaved }: { sso: TeamSso; onSaved: (s: TeamSso | null) => void }) {
+function SsoForm({ teamId, sso }: { teamId: string; sso: TeamSso }) {
   const [issuer, setIssuer] = useState(sso.issuer ?? "");
   const [clientId, setClientId] = useState(sso.client_id ?? "");
   const [secret, setSecret] = useState("");
   const [required, setRequired] = useState(sso.required);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Saved or removed, the settings are read again (useSsoAction).
+  const action = useSsoAction(teamId);
+  const busy = action.isPending;
+  const error = action.isError ? errorMessage(action.error) : null;
   const testDomain = sso.domains[0];
-
-  async function run(action: () => Promise<void>) {
-    setError(null);
-    setBusy(true);
-    try {
-      await action();
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    void run(async () => {
-      const saved = await saveSso({
-        issuer: issuer.trim(),
-        client_id: clientId.trim(),
-        client_secret: secret || undefined,
-        required,
-      });
-      setSecret("");
-      onSaved(saved);
-      toast.success("Single sign-on is saved");
-    });
+    const body = { issuer: issuer.trim(), client_id: clientId.trim(), client_secret: secret || undefined, required };
+    action.mutate(
+      { action: "save", body },
+      {
+        onSuccess: () => {
+          setSecret("");
+          toast.success("Single sign-on is saved");
+        },
+      },
+    );
   }
 
   return (
@@ -97,13 +86,7 @@ function SsoForm({ sso, onSaved }: { sso: TeamSso; onSaved: (s: TeamSso | null) 
           <Button
             variant="secondary"
             disabled={busy}
-            onClick={() =>
-              void run(async () => {
-                await deleteSso();
-                onSaved(null);
-                toast.success("Single sign-on is off");
-              })
-            }
+            onClick={() => action.mutate({ action: "delete" }, { onSuccess: () => void toast.success("Single sign-on is off") })}
           >
             Remove single sign-on
           </Button>
@@ -117,13 +100,9 @@ const TEST_RESULT: Record<string, string> = {
   passed: "Test connection passed: your provider signed you in and every check held.",
 };
 
-/** Under "team": verifying a domain refreshes the team, and with it the domains SSO can serve. */
-const ssoKey = (teamId: string) => ["team", teamId, "sso"] as const;
-
 /** Single sign-on on /team: the owner's settings; for the others, nothing (the owner's to decide). */
 export function Sso({ team }: { team: Team }) {
   const [params] = useSearchParams();
-  const client = useQueryClient();
   const owner = team.may.delete;
   const key = ssoKey(team.id);
   const query = useQuery({ queryKey: key, queryFn: () => getSso(), enabled: owner });
@@ -146,15 +125,7 @@ export function Sso({ team }: { team: Team }) {
           Verify a company domain first: single sign-on signs in addresses at your verified domains.
         </p>
       )}
-      {sso && sso.domains.length > 0 && (
-        <SsoForm
-          sso={sso}
-          onSaved={(saved) => {
-            if (saved) client.setQueryData(key, saved);
-            void client.invalidateQueries({ queryKey: key });
-          }}
-        />
-      )}
+      {sso && sso.domains.length > 0 && <SsoForm teamId={team.id} sso={sso} />}
     </Section>
   );
 }

@@ -1,15 +1,15 @@
 import { AlertTriangle } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
-import { REAUTHENTICATION_REQUIRED, useConfirmPassword } from "../../../components/account/ConfirmPassword";
+import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import { PasswordField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
-import { deleteTeam, leaveTeam, transferTeam } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { errorMessage, Problem, Section, SelectField, TEAM_PAGE_HEADING, useTeamCache } from "./TeamParts";
+import { useEndMembership, useTransferTeam } from "../api/teamMutations";
+import { errorMessage, Problem, Section, SelectField, TEAM_PAGE_HEADING } from "./TeamParts";
 
 type Dialog = "leave" | "transfer" | "delete" | null;
 
@@ -19,28 +19,23 @@ const FALLBACK_FOCUS = ["danger-title", TEAM_PAGE_HEADING];
 const notInTeam = (e: unknown) => e instanceof ApiError && e.code === "team_not_found";
 
 function Leave({ team, onClose }: { team: Team; onClose: () => void }) {
-  const cache = useTeamCache();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function confirm() {
-    setBusy(true);
-    try {
-      await leaveTeam();
-      toast.success(`You left ${team.name}`);
-      cache.set(null);
-    } catch (e) {
-      setBusy(false);
-      if (notInTeam(e)) {
-        // Removed meanwhile (or the team is gone): nothing to leave; the page reads the team again.
-        toast.error(`You are not in ${team.name} anymore`);
-        void cache.refresh();
-        onClose();
-        return;
-      }
-      setError(errorMessage(e));
-      // Made the owner meanwhile: the page shows it (and the owner's actions).
-      if (e instanceof ApiError && e.code === "owner_cannot_leave") void cache.refresh();
-    }
+  const leave = useEndMembership();
+  const busy = leave.isPending;
+  const error = leave.isError && !notInTeam(leave.error) ? errorMessage(leave.error) : null;
+  function confirm() {
+    // Made the owner meanwhile: the page shows it (useEndMembership reads the team again).
+    leave.mutate(
+      { action: "leave" },
+      {
+        onSuccess: () => void toast.success(`You left ${team.name}`),
+        onError: (e) => {
+          if (!notInTeam(e)) return;
+          // Removed meanwhile (or the team is gone): nothing to leave; the page reads the team again.
+          toast.error(`You are not in ${team.name} anymore`);
+          onClose();
+        },
+      },
+    );
   }
   return (
     <Modal open onClose={onClose} title={`Leave ${team.name}?`} fallbackFocus={FALLBACK_FOCUS}>
@@ -52,7 +47,7 @@ function Leave({ team, onClose }: { team: Team; onClose: () => void }) {
         <Button variant="secondary" onClick={onClose}>
           Cancel
         </Button>
-        <Button variant="danger" disabled={busy} aria-busy={busy} onClick={() => void confirm()}>
+        <Button variant="danger" disabled={busy} aria-busy={busy} onClick={confirm}>
           {busy ? "Leaving..." : "Leave team"}
         </Button>
       </div>
@@ -61,33 +56,26 @@ function Leave({ team, onClose }: { team: Team; onClose: () => void }) {
 }
 
 function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
-  const cache = useTeamCache();
   const { user } = useAuth();
   const others = team.members.filter((m) => m.user_id !== user?.id);
   const [chosen, setTarget] = useState(others[0]?.user_id ?? "");
   // Someone who left meanwhile drops out of the list when the team is read again.
   const target = others.some((m) => m.user_id === chosen) ? chosen : (others[0]?.user_id ?? "");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const password = useConfirmPassword();
-  async function onSubmit(event: FormEvent) {
+  // Handing over needs the password entered on this session lately: asked here, in this dialog.
+  // Not a member (any more), or no longer the owner: useTransferTeam reads the team again.
+  const transfer = useTransferTeam(password.guard);
+  const busy = transfer.isPending;
+  const error = transfer.isError ? errorMessage(transfer.error) : null;
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!target) return;
-    setBusy(true);
-    setError(null);
-    try {
-      // Handing over needs the password entered on this session lately: asked here, in this dialog.
-      const { team: updated } = await password.guard(() => transferTeam(target));
-      toast.success(`${others.find((m) => m.user_id === target)?.email ?? "They"} own ${team.name} now`);
-      cache.set(updated);
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e));
-      setBusy(false);
-      // Not a member (any more), or no longer the owner: the picker and the page are out of date.
-      if (e instanceof ApiError && (notInTeam(e) || (e.status === 403 && e.code !== REAUTHENTICATION_REQUIRED)))
-        void cache.refresh();
-    }
+    transfer.mutate(target, {
+      onSuccess: () => {
+        toast.success(`${others.find((m) => m.user_id === target)?.email ?? "They"} own ${team.name} now`);
+        onClose();
+      },
+    });
   }
   return (
     <Modal open onClose={onClose} title="Transfer ownership" fallbackFocus={FALLBACK_FOCUS}>
@@ -96,7 +84,7 @@ function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
       ) : others.length === 0 ? (
         <p className="text-slate-700">Invite someone first: ownership goes to another member of the team.</p>
       ) : (
-        <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+        <form noValidate onSubmit={onSubmit} className="space-y-4">
           <p className="text-slate-700">
             The new owner manages billing and can delete the team. You stay in the team as an admin.
           </p>
@@ -123,35 +111,32 @@ function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
 }
 
 function Delete({ team, onClose }: { team: Team; onClose: () => void }) {
-  const cache = useTeamCache();
+  const remove = useEndMembership();
   const [password, setPassword] = useState("");
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function onSubmit(event: FormEvent) {
+  const busy = remove.isPending;
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     setError(null);
     if (!password) {
       setFieldError("Password is required");
       return;
     }
-    setBusy(true);
-    try {
-      await deleteTeam(password);
-      toast.success(`${team.name} is deleted`);
-      cache.set(null);
-    } catch (e) {
-      setBusy(false);
-      if (notInTeam(e)) {
-        toast.error(`You are not in ${team.name} anymore`);
-        void cache.refresh();
-        onClose();
-        return;
-      }
-      if (e instanceof ApiError && e.code === "invalid_credentials") setFieldError(e.message);
-      else setError(errorMessage(e));
-      if (e instanceof ApiError && e.status === 403) void cache.refresh();
-    }
+    // Not in the team, or no longer its owner: useEndMembership reads the team again.
+    remove.mutate(
+      { action: "delete", password },
+      {
+        onSuccess: () => void toast.success(`${team.name} is deleted`),
+        onError: (e) => {
+          if (notInTeam(e)) {
+            toast.error(`You are not in ${team.name} anymore`);
+            onClose();
+          } else if (e instanceof ApiError && e.code === "invalid_credentials") setFieldError(e.message);
+          else setError(errorMessage(e));
+        },
+      },
+    );
   }
   return (
     <Modal open onClose={onClose} title={`Delete ${team.name}?`} fallbackFocus={FALLBACK_FOCUS}>
@@ -159,7 +144,7 @@ function Delete({ team, onClose }: { team: Team; onClose: () => void }) {
         The team&apos;s subscription is cancelled at once, every member loses their seat and pending invitations stop working. It
         cannot be undone. Enter your password to confirm.
       </p>
-      <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-4 space-y-4">
+      <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4">
         <PasswordField
           label="Password"
           autoComplete="current-password"

@@ -3,40 +3,34 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
-import { ApiError } from "../../../lib/api/client";
-import { renameTeam } from "../../../lib/api/team";
 import type { Team } from "../../../lib/api/types";
 import { periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
 import { ROLE_NAMES } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling } from "./Seats";
-import { errorMessage, useTeamCache } from "./TeamParts";
+import { useRenameTeam } from "../api/teamMutations";
+import { errorMessage } from "./TeamParts";
 
 function Rename({ team, onDone }: { team: Team; onDone: () => void }) {
-  const cache = useTeamCache();
+  const rename = useRenameTeam();
   const [name, setName] = useState(team.name);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = rename.isPending;
+  const error = rename.isError ? errorMessage(rename.error) : null;
   const form = useRef<HTMLFormElement>(null);
   // The field replaces the button that opened it: focus follows.
   useEffect(() => form.current?.querySelector("input")?.focus(), []);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
-      cache.set((await renameTeam(name.trim())).team);
-      toast.success("Team renamed");
-      onDone();
-    } catch (e) {
-      setError(errorMessage(e));
-      if (e instanceof ApiError && e.status === 403) void cache.refresh();
-      setBusy(false);
-    }
+    rename.mutate(name.trim(), {
+      onSuccess: () => {
+        toast.success("Team renamed");
+        onDone();
+      },
+    });
   }
 
   return (
-    <form ref={form} noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-wrap items-end gap-3">
+    <form ref={form} noValidate onSubmit={onSubmit} className="flex flex-wrap items-end gap-3">
       <TextField
         label="Team name"
         className="min-w-64 flex-1"

@@ -3,47 +3,38 @@ import { useState } from "react";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
-import { downloadExport, getTeamUsage, reclaimSeats, type ReclaimAnswer } from "../../../lib/api/teamUsage";
+import { downloadExport, getTeamUsage, type ReclaimAnswer } from "../../../lib/api/teamUsage";
 import type { Team } from "../../../lib/api/types";
 import { formatMoney } from "../../../lib/team/format";
-import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
+import { usageKey, useReclaimSeats } from "../api/teamMutations";
+import { errorMessage, Problem, Section } from "./TeamParts";
 
 const when = (t: string | null | undefined) => (t ? new Date(t).toLocaleDateString("en-US", { dateStyle: "medium" }) : "Never");
 
 /** The owner's Reclaim: the idle members' seats, priced by Stripe's preview, then confirmed. */
-function Reclaim({ userIds, seats, onDone }: { userIds: string[]; seats: number; onDone: () => void }) {
-  const cache = useTeamCache();
+function Reclaim({ teamId, userIds, seats }: { teamId: string; userIds: string[]; seats: number }) {
+  const reclaim = useReclaimSeats(teamId);
   const [preview, setPreview] = useState<ReclaimAnswer | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = reclaim.isPending;
+  const error = reclaim.isError ? errorMessage(reclaim.error) : null;
 
-  async function run(dryRun: boolean) {
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await reclaimSeats({
+  function run(dryRun: boolean) {
+    reclaim.mutate(
+      {
         user_ids: userIds,
         seats,
         dry_run: dryRun,
         proration_date: dryRun ? undefined : (preview?.preview?.proration_date ?? undefined),
-      });
-      if (dryRun) setPreview(answer);
-      else {
-        if (answer.team) cache.set(answer.team as Team);
-        setPreview(null);
-        onDone();
-      }
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+      },
+      // The team and the usage are in the cache already (useReclaimSeats); the dialog closes.
+      { onSuccess: (answer) => setPreview(dryRun ? answer : null) },
+    );
   }
 
   const p = preview?.preview;
   return (
     <>
-      <Button variant="secondary" disabled={busy} onClick={() => void run(true)}>
+      <Button variant="secondary" disabled={busy} onClick={() => run(true)}>
         Reclaim idle seats
       </Button>
       {error && <Problem className="mt-2">{error}</Problem>}
@@ -57,7 +48,7 @@ function Reclaim({ userIds, seats, onDone }: { userIds: string[]; seats: number;
               Due now: {formatMoney(p.amount_due_now, p.currency)}. Next monthly total: {formatMoney(p.next_total, p.currency)}.
             </p>
             <div className="flex gap-2">
-              <Button disabled={busy} onClick={() => void run(false)}>
+              <Button disabled={busy} onClick={() => run(false)}>
                 Confirm reclaim
               </Button>
               <Button variant="secondary" onClick={() => setPreview(null)}>
@@ -74,7 +65,7 @@ function Reclaim({ userIds, seats, onDone }: { userIds: string[]; seats: number;
 /** `/team` → Usage (owner and admins): members' calls and minutes, idle marks, totals, CSV, Reclaim. */
 export function Usage({ team }: { team: Team }) {
   const auth = useAuthManager();
-  const usage = useQuery({ queryKey: ["team-usage", team.id], queryFn: () => getTeamUsage() });
+  const usage = useQuery({ queryKey: usageKey(team.id), queryFn: () => getTeamUsage() });
   const [error, setError] = useState<string | null>(null);
   if (team.role === "member") return null;
   const u = usage.data;
@@ -152,7 +143,7 @@ export function Usage({ team }: { team: Team }) {
                   {idle.length} idle {idle.length === 1 ? "member" : "members"}: reclaiming saves{" "}
                   {formatMoney(u.reclaim.monthly_saving, u.reclaim.currency)} a month.
                 </p>
-                <Reclaim userIds={idle.map((m) => m.user_id)} seats={u.reclaim.seats} onDone={() => void usage.refetch()} />
+                <Reclaim teamId={team.id} userIds={idle.map((m) => m.user_id)} seats={u.reclaim.seats} />
               </>
             )}
           </div>
