@@ -34,5 +34,5 @@ export const ACTIVITY_FILTERS: { label: string; actions: string[] }[] = [
       "team.scim.disable",
     ],
   },
-  { label: "The team", actions: ["team.create", "team.rename", "team.delete"] },
+  { label: "The team", actions: ["team.create", "team.rename", "team.delete", "team.seed"] },
 ];
