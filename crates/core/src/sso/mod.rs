@@ -245,7 +245,7 @@ impl Sso {
             .save_team_sso(&row, Some(user_id), &audit)
             .await?;
         if s.required && !before.as_ref().is_some_and(|b| b.required) {
-            end_password_sessions(&self.store, team_id, now).await?;
+            self.store.end_password_sessions(team_id, now).await?;
         }
         self.view_of(team_id).await
     }
@@ -268,31 +268,4 @@ impl Sso {
         }
         Ok(())
     }
-}
-
-/// Ends the sessions SSO did not start of the members (not the owner) whose addresses are at the
-/// team's verified domains: from now on they sign in by SSO. Require SSO turned on, by the SSO
-/// settings or by the policy.
-pub(crate) async fn end_password_sessions(
-    store: &Store,
-    team_id: Uuid,
-    now: OffsetDateTime,
-) -> Result<u32, sqlx::Error> {
-    let domains = store.team_verified_domains(team_id).await?;
-    let mut ended = 0;
-    for m in store.team_members(team_id, now).await? {
-        let at_domain = m
-            .email
-            .rsplit_once('@')
-            .is_some_and(|(_, d)| domains.iter().any(|x| x == d));
-        if m.role() == Role::Owner || !at_domain {
-            continue;
-        }
-        for session in store.non_sso_sessions(m.user_id).await? {
-            if store.revoke_session(session, "sso_required", now).await? {
-                ended += 1;
-            }
-        }
-    }
-    Ok(ended)
 }

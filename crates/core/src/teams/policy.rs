@@ -80,7 +80,9 @@ impl Teams {
             .save_team_policy(team_id, &policy, user_id, &audit)
             .await?;
         if policy.require_sso && !before.require_sso {
-            crate::sso::end_password_sessions(&self.store, team_id, self.clock.now()).await?;
+            self.store
+                .end_password_sessions(team_id, self.clock.now())
+                .await?;
         }
         let row = self.policy_row(team_id).await?;
         self.policy_view(team_id, row, owner).await

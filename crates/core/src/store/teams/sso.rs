@@ -171,7 +171,7 @@ impl Store {
         .await)
     }
 
-    /// Deletes sign-ins that expired by `now` (the sweeper's, `crate::sweep`): they can no longer
+    /// Deletes sign-ins that expired by `now` (by the sweeper): they can no longer
     /// finish, and a late callback hears `sso_login_expired` either way.
     pub async fn delete_expired_sso_logins(&self, now: OffsetDateTime) -> Result<u64, sqlx::Error> {
         dispatch!(self, |p| Ok(sqlx::query(
@@ -369,5 +369,34 @@ impl Store {
         .fetch_optional(p)
         .await)?;
         Ok(owner.is_none())
+    }
+}
+
+impl Store {
+    /// Ends the sessions SSO did not start of the members (not the owner) whose addresses are at the
+    /// team's verified domains: from now on they sign in by SSO. Require SSO turned on, by the SSO
+    /// settings or by the policy.
+    pub async fn end_password_sessions(
+        &self,
+        team_id: Uuid,
+        now: OffsetDateTime,
+    ) -> Result<u32, sqlx::Error> {
+        let domains = self.team_verified_domains(team_id).await?;
+        let mut ended = 0;
+        for m in self.team_members(team_id, now).await? {
+            let at_domain = m
+                .email
+                .rsplit_once('@')
+                .is_some_and(|(_, d)| domains.iter().any(|x| x == d));
+            if m.role() == Role::Owner || !at_domain {
+                continue;
+            }
+            for session in self.non_sso_sessions(m.user_id).await? {
+                if self.revoke_session(session, "sso_required", now).await? {
+                    ended += 1;
+                }
+            }
+        }
+        Ok(ended)
     }
 }
