@@ -50,7 +50,12 @@ function PolicyForm({ teamId, initial, mayChangeMfa }: { teamId: string; initial
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    save.mutate(p, { onSuccess: () => void toast.success("Policy saved") });
+    // The saved policy's refetch gives the form a new key (it remounts), and `mutate`'s own callbacks
+    // are skipped once the form unmounts: the toast follows the mutation's promise instead.
+    save.mutateAsync(p).then(
+      () => void toast.success("Policy saved"),
+      () => undefined, // shown from save.error
+    );
   }
 
   return (
