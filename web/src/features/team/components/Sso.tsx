@@ -86,7 +86,13 @@ function SsoForm({ teamId, sso }: { teamId: string; sso: TeamSso }) {
           <Button
             variant="secondary"
             disabled={busy}
-            onClick={() => action.mutate({ action: "delete" }, { onSuccess: () => void toast.success("Single sign-on is off") })}
+            // The button is gone once SSO is off, and `mutate`'s own callbacks skip an unmounted caller.
+            onClick={() =>
+              void action.mutateAsync({ action: "delete" }).then(
+                () => void toast.success("Single sign-on is off"),
+                () => undefined, // shown from the mutation's error
+              )
+            }
           >
             Remove single sign-on
           </Button>
