@@ -24,16 +24,15 @@ function Leave({ team, onClose }: { team: Team; onClose: () => void }) {
   const error = leave.isError && !notInTeam(leave.error) ? errorMessage(leave.error) : null;
   function confirm() {
     // Made the owner meanwhile: the page shows it (useEndMembership reads the team again).
-    leave.mutate(
-      { action: "leave" },
-      {
-        onSuccess: () => void toast.success(`You left ${team.name}`),
-        onError: (e) => {
-          if (!notInTeam(e)) return;
-          // Removed meanwhile (or the team is gone): nothing to leave; the page reads the team again.
-          toast.error(`You are not in ${team.name} anymore`);
-          onClose();
-        },
+    // The promise, not mutate's own callbacks: those are skipped once this dialog unmounts, which
+    // the team's new state does at once.
+    leave.mutateAsync({ action: "leave" }).then(
+      () => void toast.success(`You left ${team.name}`),
+      (e: unknown) => {
+        if (!notInTeam(e)) return;
+        // Removed meanwhile (or the team is gone): nothing to leave; the page reads the team again.
+        toast.error(`You are not in ${team.name} anymore`);
+        onClose();
       },
     );
   }
@@ -124,17 +123,15 @@ function Delete({ team, onClose }: { team: Team; onClose: () => void }) {
       return;
     }
     // Not in the team, or no longer its owner: useEndMembership reads the team again.
-    remove.mutate(
-      { action: "delete", password },
-      {
-        onSuccess: () => void toast.success(`${team.name} is deleted`),
-        onError: (e) => {
-          if (notInTeam(e)) {
-            toast.error(`You are not in ${team.name} anymore`);
-            onClose();
-          } else if (e instanceof ApiError && e.code === "invalid_credentials") setFieldError(e.message);
-          else setError(errorMessage(e));
-        },
+    // The promise, not mutate's own callbacks (skipped once this dialog unmounts).
+    remove.mutateAsync({ action: "delete", password }).then(
+      () => void toast.success(`${team.name} is deleted`),
+      (e: unknown) => {
+        if (notInTeam(e)) {
+          toast.error(`You are not in ${team.name} anymore`);
+          onClose();
+        } else if (e instanceof ApiError && e.code === "invalid_credentials") setFieldError(e.message);
+        else setError(errorMessage(e));
       },
     );
   }
