@@ -145,3 +145,37 @@ test("the demo moves on within 5 s", async ({ page }) => {
   await expect(pressed).toHaveText("Question 2", { timeout: 5_000 });
   expect(await demo.getByTestId("demo-active").innerText()).not.toBe(before);
 });
+
+// Issue 27's "no layout shift": the still the page is prerendered with and the player that replaces it
+// on sight take the same room, on a desktop and on a phone (Lighthouse does not scroll, so it cannot tell).
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test.describe(`${viewport.width} px wide`, () => {
+    test.use({ viewport });
+
+    test("scrolling to the demo shifts nothing on the page", async ({ page }) => {
+      await page.goto("/");
+      await page.evaluate(() => {
+        const w = window as unknown as { layoutShift: number };
+        w.layoutShift = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+            if (!entry.hadRecentInput) w.layoutShift += entry.value;
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      const demo = page.getByRole("region", { name: "Product demo" });
+      await expect(page.getByTestId("demo-player")).toHaveCount(0);
+      const still = await demo.boundingBox();
+      await demo.scrollIntoViewIfNeeded();
+      await expect(page.getByTestId("demo-player")).toBeVisible();
+      const player = await demo.boundingBox();
+      expect(player?.height).toBe(still?.height);
+      // Let a frame pass so a shift the swap caused is reported.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
+      expect(await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift)).toBe(0);
+    });
+  });
+}

@@ -40,7 +40,9 @@ export function DemoView({ script, index, step, onSelect, controls }: DemoViewPr
               </button>
             ))}
           </div>
-          {controls}
+          {/* The pause button's room, kept empty in the prerendered still so the player takes its place
+              without shifting the page (the row would grow, or wrap on a phone). */}
+          <span className="flex size-8 shrink-0 items-center justify-center">{controls}</span>
         </div>
       </div>
       <div className="mt-4 grid">
