@@ -179,3 +179,33 @@ for (const viewport of [
     });
   });
 }
+
+// Issue 27: with JavaScript off, the landing page and a search page are whole (the prerendered HTML)
+// and their links are real links: a reader moves from one to the other and on to sign-up.
+test.describe("with JavaScript disabled", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the landing page and a search page are complete and navigable", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(prerenderedHeading("/"));
+    // The navigation's links are real links (the account links wait for the session, which needs JavaScript).
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Pricing" })).toHaveAttribute("href", "/pricing");
+    await expect(page.getByRole("link", { name: "Start Free Trial" }).first()).toHaveAttribute("href", "/signup");
+    // The demo's still is in the page, its first exchange readable.
+    await expect(page.getByRole("region", { name: "Product demo" }).getByText("Question 1")).toBeVisible();
+
+    await page.locator('a[href="/ai-sales-assistant"]').first().click();
+    await expect(page).toHaveURL(/\/ai-sales-assistant$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(prerenderedHeading("/ai-sales-assistant"));
+    expect(await page.getByRole("heading", { level: 2 }).count()).toBeGreaterThan(1);
+
+    await page.getByRole("link", { name: "Start Free Trial" }).first().click();
+    await expect(page).toHaveURL(/\/signup$/);
+    // Back on the search page, the header's link leads home.
+    await page.goBack();
+    await page.getByRole("link", { name: "Back to Home" }).first().click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(prerenderedHeading("/"));
+  });
+});
