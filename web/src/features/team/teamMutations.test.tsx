@@ -52,6 +52,31 @@ describe("the team's changes", () => {
     expect(reads.count).toBe(before);
   });
 
+  it("shows a new team from the answer itself, with its toast, without reading the team again", async () => {
+    db.createUser({ email: OWNER });
+    const reads = countTeamReads();
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const create = await screen.findByRole("region", { name: "Create a team" });
+    const before = reads.count;
+    await user.type(within(create).getByLabelText("Team name"), "Northwind Sales");
+    await user.click(within(create).getByRole("button", { name: "Create team" }));
+    expect(await screen.findByRole("heading", { name: "Northwind Sales", level: 2 })).toBeInTheDocument();
+    expect(await screen.findByText("Northwind Sales is created")).toBeInTheDocument();
+    expect(reads.count).toBe(before);
+  });
+
+  it("shows the team someone joined meanwhile when creating one is refused (409 already_in_team)", async () => {
+    db.createUser({ email: OWNER });
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const create = await screen.findByRole("region", { name: "Create a team" });
+    // Created in another tab meanwhile.
+    db.seedTeam({ owner: OWNER, seats: 2, name: "Northwind Sales" });
+    await user.type(within(create).getByLabelText("Team name"), "Northwind EMEA");
+    await user.click(within(create).getByRole("button", { name: "Create team" }));
+    expect(await screen.findByRole("heading", { name: "Northwind Sales", level: 2 })).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Create a team" })).not.toBeInTheDocument();
+  });
+
   it("shows the new seats from the answer itself, without reading the team again", async () => {
     seedNorthwind(3);
     const reads = countTeamReads();

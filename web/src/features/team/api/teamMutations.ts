@@ -1,10 +1,22 @@
-//! The team itself as `useMutation` hooks: rename, seats, reclaiming idle seats, leave, transfer,
-//! delete, and deciding join requests, each with the cache updates it implies (see ./mutations.ts).
+//! The team itself as `useMutation` hooks: create, join by invitation, confirm the team's checkout,
+//! rename, seats, reclaiming idle seats, leave, transfer, delete, and deciding join requests, each with
+//! the cache updates it implies (see ./mutations.ts).
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { REAUTHENTICATION_REQUIRED } from "../../../components/account/ConfirmPassword";
 import type { Guard } from "../../../lib/api/mutations";
-import { changeSeats, decideJoinRequest, deleteTeam, leaveTeam, renameTeam, transferTeam } from "../../../lib/api/team";
+import {
+  acceptInvite,
+  changeSeats,
+  confirmTeamCheckout,
+  createTeam,
+  decideJoinRequest,
+  declineInvite,
+  deleteTeam,
+  leaveTeam,
+  renameTeam,
+  transferTeam,
+} from "../../../lib/api/team";
 import { reclaimSeats } from "../../../lib/api/teamUsage";
 import type { Team } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
@@ -102,5 +114,38 @@ export function useDecideJoinRequest() {
       // Decided elsewhere, the user joined a team meanwhile, or seats changed: the page is out of date.
       if (statusIn(error, 403, 404, 409)) void teamChanged(client);
     },
+  });
+}
+
+/** Name a new team: the answer is the team. Already in one (another tab, an invitation): show it. */
+export function useCreateTeam() {
+  const { client, answered } = useAnswered();
+  return useMutation({
+    mutationFn: (name: string) => createTeam(name),
+    onSuccess: ({ team }) => answered(team),
+    onError: (error) => {
+      if (is(error, "already_in_team")) void teamChanged(client);
+    },
+  });
+}
+
+/** Accept or decline an invitation (`/invite?token=…`): accepted, the answer is the caller's team. */
+export function useDecideInvite() {
+  const { answered } = useAnswered();
+  return useMutation({
+    mutationFn: async ({ token, action }: { token: string; action: "accept" | "decline" }) =>
+      action === "accept" ? (await acceptInvite(token)).team : (await declineInvite(token), null),
+    onSuccess: (team) => {
+      if (team) answered(team);
+    },
+  });
+}
+
+/** Back from the team's Stripe Checkout: the server confirms the session; the answer is the team. */
+export function useConfirmTeamCheckout() {
+  const { answered } = useAnswered();
+  return useMutation({
+    mutationFn: (sessionId: string) => confirmTeamCheckout(sessionId),
+    onSuccess: ({ team }) => answered(team),
   });
 }

@@ -4,33 +4,30 @@ import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
-import { createTeam } from "../../../lib/api/team";
-import { errorMessage, Problem, Section, useTeamCache } from "./TeamParts";
+import { useCreateTeam } from "../api/teamMutations";
+import { errorMessage, Problem, Section } from "./TeamParts";
 
 /** For someone in no team: name a team and become its owner. */
 export function CreateTeam() {
-  const cache = useTeamCache();
+  const create = useCreateTeam();
   const [name, setName] = useState("");
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = create.isPending || create.isSuccess;
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     setFieldError(null);
     setError(null);
-    setBusy(true);
-    try {
-      const { team } = await createTeam(name.trim());
-      toast.success(`${team.name} is created`);
-      cache.set(team);
-    } catch (e) {
-      if (e instanceof ApiError && e.code === "invalid_team_name") setFieldError(e.message);
-      else setError(errorMessage(e));
-      // Already in a team (created in another tab, or an invite accepted): show it.
-      if (e instanceof ApiError && e.code === "already_in_team") void cache.refresh();
-      setBusy(false);
-    }
+    // The promise, not mutate's own callbacks: this form goes away as soon as the team is in the cache.
+    // Already in a team (created in another tab, or an invite accepted): the hook reads it again.
+    void create.mutateAsync(name.trim()).then(
+      ({ team }) => toast.success(`${team.name} is created`),
+      (e: unknown) => {
+        if (e instanceof ApiError && e.code === "invalid_team_name") setFieldError(e.message);
+        else setError(errorMessage(e));
+      },
+    );
   }
 
   return (
@@ -39,7 +36,7 @@ export function CreateTeam() {
         Give your sales team one subscription: buy a seat for each person, invite them by e-mail and see everyone&apos;s calls in
         one place. You become the team&apos;s owner.
       </p>
-      <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-4 max-w-md space-y-4">
+      <form noValidate onSubmit={onSubmit} className="mt-4 max-w-md space-y-4">
         <TextField
           label="Team name"
           name="team-name"

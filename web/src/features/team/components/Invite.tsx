@@ -5,12 +5,13 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { config } from "../../../config";
 import { ApiError } from "../../../lib/api/client";
-import { acceptInvite, declineInvite, lookupInvite } from "../../../lib/api/team";
+import { lookupInvite } from "../../../lib/api/team";
 import type { InviteLookup } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { roleWithArticle } from "../../../lib/team/format";
 import { TeamLoading } from "./Team";
-import { errorMessage, Problem, useTeamCache } from "./TeamParts";
+import { useDecideInvite } from "../api/teamMutations";
+import { errorMessage, Problem } from "./TeamParts";
 
 type Lookup = { kind: "loading" } | { kind: "found"; invite: InviteLookup } | { kind: "failed"; message: string };
 type Outcome =
@@ -65,7 +66,7 @@ export function Invite() {
   const back = `/invite?token=${encodeURIComponent(token)}`;
   const auth = useAuth();
   const navigate = useNavigate();
-  const cache = useTeamCache();
+  const decideInvite = useDecideInvite();
   const [lookup, setLookup] = useState<Lookup>(token ? { kind: "loading" } : { kind: "failed", message: NO_TOKEN });
   const [outcome, setOutcome] = useState<Outcome>({ kind: "idle" });
   const started = useRef(false);
@@ -118,13 +119,11 @@ export function Invite() {
   async function decide(action: "accept" | "decline") {
     setOutcome({ kind: "busy", action });
     try {
-      if (action === "accept") {
-        const { team } = await acceptInvite(token);
-        cache.set(team);
+      const team = await decideInvite.mutateAsync({ token, action });
+      if (team) {
         toast.success(`You joined ${team.name}`);
         void navigate("/team");
       } else {
-        await declineInvite(token);
         setOutcome({ kind: "declined" });
       }
     } catch (error) {

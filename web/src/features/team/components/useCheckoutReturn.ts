@@ -5,8 +5,8 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { useNavigate, useSearchParams } from "react-router";
-import { confirmTeamCheckout } from "../../../lib/api/team";
-import { errorMessage, useTeamCache } from "./TeamParts";
+import { useConfirmTeamCheckout } from "../api/teamMutations";
+import { errorMessage } from "./TeamParts";
 
 export type CheckoutReturn =
   { kind: "none" } | { kind: "confirming" } | { kind: "done" } | { kind: "failed"; message: string; retry: () => void };
@@ -14,7 +14,7 @@ export type CheckoutReturn =
 export function useCheckoutReturn(): CheckoutReturn {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const cache = useTeamCache();
+  const confirmCheckout = useConfirmTeamCheckout();
   const [sessionId] = useState(() => (params.get("checkout") === "success" ? params.get("session_id") : null));
   const [state, setState] = useState<"none" | "confirming" | "done" | { message: string }>(sessionId ? "confirming" : "none");
   const started = useRef(false);
@@ -22,8 +22,7 @@ export function useCheckoutReturn(): CheckoutReturn {
   async function confirm(id: string) {
     setState("confirming");
     try {
-      const { team } = await confirmTeamCheckout(id);
-      cache.set(team);
+      await confirmCheckout.mutateAsync(id);
       toast.success("The team's subscription is active");
       setState("done");
     } catch (error) {
