@@ -2,22 +2,28 @@
 //! worker thread per core, so a sign-in flood queues for hashing instead of starving every other
 //! request.
 //!
-//! Each worker keeps its own argon2 memory (19 MiB of blocks) and reuses it for every hash, so the
-//! API's memory is bounded by cores × 19 MiB. Hashing on tokio's blocking pool instead let glibc
+//! Each worker keeps its own argon2 memory (19 MiB of blocks) and reuses it for every hash while
+//! hashes are queued, so the API's memory is bounded by cores × 19 MiB; once the queue is empty
+//! the worker gives those pages back (`memory`). Hashing on tokio's blocking pool instead let glibc
 //! keep a 19 MiB arena for every blocking thread that ever hashed: hundreds of MiB under load
 //! (`docs/performance.md`).
 
+mod memory;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use anyhow::Context;
 use argon2::password_hash::{
     rand_core::OsRng, Output, ParamsString, PasswordHash, Salt, SaltString,
 };
-use argon2::{Algorithm, Argon2, Block, Params, Version};
+use argon2::{Algorithm, Argon2, Params, Version};
 use tokio::sync::{oneshot, OnceCell};
 
-type Job = Box<dyn FnOnce(&mut Vec<Block>) + Send>;
+use memory::Memory;
+
+type Job = Box<dyn FnOnce(&mut Memory) + Send>;
 
 #[derive(Clone)]
 pub struct Hasher {
@@ -27,6 +33,8 @@ pub struct Hasher {
 struct Inner {
     /// Jobs for the workers; they stop when the last `Hasher` clone is dropped.
     jobs: mpsc::Sender<Job>,
+    /// Jobs sent and not yet taken by a worker.
+    queued: Arc<AtomicUsize>,
     params: Params,
     /// The hash unknown users are verified against, made once with this hasher's parameters.
     dummy: OnceCell<String>,
@@ -57,22 +65,30 @@ impl Hasher {
     pub fn with_workers(params: Params, workers: usize) -> Self {
         let (jobs, queue) = mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
+        let queued = Arc::new(AtomicUsize::new(0));
         for n in 0..workers.max(1) {
             let queue = Arc::clone(&queue);
+            let queued = Arc::clone(&queued);
             std::thread::Builder::new()
                 .name(format!("argon2-{n}"))
                 .spawn(move || {
-                    // Grown on first use to the largest hash seen, then reused.
-                    let mut blocks: Vec<Block> = Vec::new();
+                    // Grown on first use to the largest hash seen, reused while hashes are queued.
+                    let mut memory = Memory::new();
                     loop {
                         let job = {
                             let queue = queue.lock().unwrap_or_else(|p| p.into_inner());
                             queue.recv()
                         };
                         let Ok(job) = job else { break };
+                        queued.fetch_sub(1, Ordering::SeqCst);
                         // A job that panics drops its answer channel (its caller gets an error);
                         // the worker lives on.
-                        let _ = catch_unwind(AssertUnwindSafe(|| job(&mut blocks)));
+                        let _ = catch_unwind(AssertUnwindSafe(|| job(&mut memory)));
+                        // Nothing waiting: the pages go back until the next hash (after the
+                        // answer, so no caller waits for it).
+                        if queued.load(Ordering::SeqCst) == 0 {
+                            memory.release();
+                        }
                     }
                 })
                 .expect("start an argon2 worker thread");
@@ -80,6 +96,7 @@ impl Hasher {
         Hasher {
             inner: Arc::new(Inner {
                 jobs,
+                queued,
                 params,
                 dummy: OnceCell::new(),
                 #[cfg(test)]
@@ -95,12 +112,12 @@ impl Hasher {
     /// Runs `work` on a worker with its memory, and waits for it without blocking the runtime.
     async fn run<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&mut Vec<Block>) -> anyhow::Result<T> + Send + 'static,
+        work: impl FnOnce(&mut Memory) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
         let (answer, answered) = oneshot::channel();
         #[cfg(test)]
         let ran_on = Arc::clone(&self.inner.ran_on);
-        let job: Job = Box::new(move |blocks| {
+        let job: Job = Box::new(move |memory| {
             // The request went away while queued (client gone, timeout): spend no hash on it.
             if answer.is_closed() {
                 return;
@@ -110,19 +127,20 @@ impl Hasher {
                 .lock()
                 .unwrap()
                 .insert(std::thread::current().name().unwrap_or("?").to_owned());
-            let _ = answer.send(work(blocks));
+            let _ = answer.send(work(memory));
         });
-        self.inner
-            .jobs
-            .send(job)
-            .map_err(|_| anyhow::anyhow!("the password hasher has stopped"))?;
+        self.inner.queued.fetch_add(1, Ordering::SeqCst);
+        if self.inner.jobs.send(job).is_err() {
+            self.inner.queued.fetch_sub(1, Ordering::SeqCst);
+            anyhow::bail!("the password hasher has stopped");
+        }
         answered.await.context("a password hashing worker failed")?
     }
 
     pub async fn hash(&self, password: &str) -> anyhow::Result<String> {
         let password = password.to_owned();
         let params = self.inner.params.clone();
-        self.run(move |blocks| {
+        self.run(move |memory| {
             let salt = SaltString::generate(&mut OsRng);
             let argon2 = Self::argon2(params.clone());
             let output_len = params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN);
@@ -131,7 +149,7 @@ impl Hasher {
                 password.as_bytes(),
                 salt.as_salt(),
                 output_len,
-                blocks,
+                memory,
             )?;
             let hash = PasswordHash {
                 algorithm: Algorithm::Argon2id.ident(),
@@ -177,7 +195,7 @@ impl Hasher {
         };
         let password = password.to_owned();
         let ok = self
-            .run(move |blocks| {
+            .run(move |memory| {
                 let parsed = PasswordHash::new(&hash)
                     .map_err(|e| anyhow::anyhow!("stored hash unreadable: {e}"))?;
                 // The parameters come from the stored hash itself.
@@ -193,7 +211,7 @@ impl Hasher {
                     anyhow::bail!("stored hash unreadable: no salt or no hash");
                 };
                 let argon2 = Argon2::new(algorithm, version, params);
-                let computed = compute(&argon2, password.as_bytes(), salt, expected.len(), blocks)?;
+                let computed = compute(&argon2, password.as_bytes(), salt, expected.len(), memory)?;
                 // `Output`'s equality is constant-time.
                 Ok(computed == expected)
             })
@@ -222,25 +240,22 @@ impl Hasher {
     }
 }
 
-/// argon2's raw output for `password` and `salt`, computed in `blocks` (grown when too small).
+/// argon2's raw output for `password` and `salt`, computed in the worker's `memory`.
 fn compute(
     argon2: &Argon2<'_>,
     password: &[u8],
     salt: Salt<'_>,
     output_len: usize,
-    blocks: &mut Vec<Block>,
+    memory: &mut Memory,
 ) -> anyhow::Result<Output> {
     let mut salt_bytes = [0u8; Salt::MAX_LENGTH];
     let salt = salt
         .decode_b64(&mut salt_bytes)
         .map_err(|e| anyhow::anyhow!("salt unreadable: {e}"))?;
-    let needed = argon2.params().block_count();
-    if blocks.len() < needed {
-        blocks.resize(needed, Block::default());
-    }
+    let blocks = memory.blocks(argon2.params().block_count());
     Output::init_with(output_len, |out| {
         argon2
-            .hash_password_into_with_memory(password, salt, out, &mut blocks[..needed])
+            .hash_password_into_with_memory(password, salt, out, &mut *blocks)
             .map_err(Into::into)
     })
     .map_err(|e| anyhow::anyhow!("hashing failed: {e}"))
@@ -383,6 +398,31 @@ mod tests {
             threads.len() <= 2 && !threads.is_empty(),
             "16 hashes ran on {threads:?}"
         );
+    }
+
+    /// Between sign-ins the workers' argon2 memory does not stay resident (it was 38 MiB of the
+    /// API's 64 on two cores): it goes back once no hash is queued, and hashing goes on after.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn idle_workers_give_their_hashing_memory_back() {
+        let _alone = memory::MEASURING.lock().await;
+        let hasher = Hasher::with_workers(Params::new(64 * 1024, 1, 1, None).unwrap(), 1);
+        let before = memory::rss_anon_kib();
+        let hash = hasher.hash("correct horse").await.unwrap();
+        let mut after = memory::rss_anon_kib();
+        for _ in 0..50 {
+            if after < before + 16 * 1024 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            after = memory::rss_anon_kib();
+        }
+        assert!(
+            after < before + 16 * 1024,
+            "a 64 MiB hash done: {before} KiB resident before, {after} KiB after"
+        );
+        assert!(hasher.verify("correct horse", Some(&hash)).await.unwrap());
+        assert!(!hasher.verify("wrong horse", Some(&hash)).await.unwrap());
     }
 
     #[test]

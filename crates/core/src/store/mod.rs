@@ -78,6 +78,12 @@ pub fn default_instance() -> String {
 /// Connections kept for advisory locks: billing operations in flight at once per process.
 const LOCK_CONNECTIONS: u32 = 8;
 
+/// SQLite's page cache per pooled connection, and what a sort keeps in memory before spilling to
+/// a temporary file (SQLite's default is 2,000 KiB each: 16 MiB for the pool). The database file's
+/// pages stay in the kernel's page cache, outside the process, so a small cache costs a `pread`,
+/// not a disk read (docs/performance.md, "Memory (issue 28)").
+const SQLITE_CACHE_KIB: i64 = 512;
+
 /// Runs `$body` with `$pool` bound to the concrete pool of either backend.
 macro_rules! dispatch {
     ($store:expr, |$pool:ident| $body:expr) => {
@@ -130,7 +136,8 @@ impl Store {
                 .context("DATABASE_URL is not a valid SQLite URL")?
                 .create_if_missing(true)
                 .foreign_keys(true)
-                .busy_timeout(Duration::from_secs(10));
+                .busy_timeout(Duration::from_secs(10))
+                .pragma("cache_size", (-SQLITE_CACHE_KIB).to_string());
             if !in_memory {
                 if let Some(parent) = options.get_filename().parent() {
                     if !parent.as_os_str().is_empty() {
@@ -229,4 +236,34 @@ pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
     e.as_database_error()
         .map(|d| d.is_unique_violation())
         .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SQLite's default page cache is 2 MB per connection, and a sort keeps as much in memory
+    /// before spilling: 8 pooled connections held about 28 MiB of the API's memory after the
+    /// team pages (docs/performance.md, "Memory (issue 28)").
+    #[tokio::test]
+    async fn every_pooled_sqlite_connection_keeps_a_small_page_cache() {
+        let dir = closewise_testkit::TempDir::new();
+        let url = format!("sqlite://{}", dir.0.join("cache.db").display());
+        let store = Store::connect(&url, Duration::from_secs(10)).await.unwrap();
+        let Pool::Sqlite(pool) = &store.pool else {
+            unreachable!()
+        };
+        // Every connection the pool opens, not only the first.
+        let mut held = Vec::new();
+        for _ in 0..3 {
+            held.push(pool.acquire().await.unwrap());
+        }
+        for conn in &mut held {
+            let (kib,): (i64,) = sqlx::query_as("PRAGMA cache_size")
+                .fetch_one(&mut **conn)
+                .await
+                .unwrap();
+            assert_eq!(kib, -SQLITE_CACHE_KIB, "negative: KiB, not pages");
+        }
+    }
 }
