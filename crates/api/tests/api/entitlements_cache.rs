@@ -20,7 +20,7 @@ use crate::team::{call, crew, user};
 
 /// Reads `/api/entitlements` twice once the caches are live (the first fills the cache, the
 /// second is answered from it) and returns the answer without its token (minted per read).
-async fn cached(app: &TestApp, token: &str) -> Value {
+pub async fn cached(app: &TestApp, token: &str) -> Value {
     warm(app, token).await;
     let first = facts(&read(app, "/api/entitlements", token).await);
     assert_eq!(
@@ -31,7 +31,7 @@ async fn cached(app: &TestApp, token: &str) -> Value {
     first
 }
 
-async fn next(app: &TestApp, token: &str) -> Value {
+pub async fn next(app: &TestApp, token: &str) -> Value {
     facts(&read(app, "/api/entitlements", token).await)
 }
 
