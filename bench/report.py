@@ -17,6 +17,8 @@ team_conns = sys.argv[5] if len(sys.argv) > 5 else "?"
 TEAM_P99_MS = 50
 raw = argon["hashes_per_s_all_cores"]
 MEMORY_MIB = 64
+# A cached GET /api/entitlements (issue 28): the server CPU per request at most this many ms.
+ENTITLEMENTS_CPU_MS = 0.05
 
 
 def verdict(ok):
@@ -36,8 +38,11 @@ for db in dict.fromkeys(r["db"] for r in results):
         name = r["name"]
         ratio = r["rps"] / health["rps"] if health else float("nan")
         targets = []
-        if name in ("GET /api/auth/user", "GET /api/plan", "GET /api/subscription"):
+        if name in ("GET /api/auth/user", "GET /api/plan", "GET /api/subscription", "GET /api/entitlements"):
             targets.append((f"≥ 30% of /healthz, p99 < 10 ms", ratio >= 0.30 and r["p99_ms"] < 10))
+        if name == "GET /api/entitlements":
+            cpu_ms = r.get("cpu_ms_per_req")
+            targets.append((f"≤ {ENTITLEMENTS_CPU_MS} ms CPU/req", cpu_ms is not None and cpu_ms <= ENTITLEMENTS_CPU_MS))
         elif name == "sign-in":
             share = r["rps"] / raw
             targets.append((f"≥ 80% of argon2id ({share:.0%})", share >= 0.80))

@@ -100,6 +100,7 @@ for DB in $DBS; do
   run "GET /api/auth/user" "$DB" get.lua /api/auth/user -t "$THREADS" -c "$CONNS"
   run "GET /api/plan" "$DB" get.lua /api/plan -t "$THREADS" -c "$CONNS"
   run "GET /api/subscription" "$DB" get.lua /api/subscription -t "$THREADS" -c "$CONNS"
+  run "GET /api/entitlements" "$DB" get.lua /api/entitlements -t "$THREADS" -c "$CONNS"
   run "token refresh" "$DB" refresh.lua / -t "$CONNS" -c "$CONNS"
   run "sign-in" "$DB" signin.lua / -t "$THREADS" -c "$CONNS"
   run "sign-up" "$DB" signup.lua / -t "$THREADS" -c "$CONNS"

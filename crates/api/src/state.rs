@@ -92,7 +92,7 @@ impl AppState {
         .with_passkeys(passkeys.clone())
         .caching_reads();
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
-        let usage = Usage::new(store.clone(), clock.clone());
+        let usage = Usage::new(store.clone(), clock.clone()).caching_reads();
         let teams = Teams::new(store.clone(), clock.clone());
         let domains = Domains::new(
             store.clone(),

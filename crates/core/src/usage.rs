@@ -14,9 +14,13 @@ use closewise_domain::usage::{
     self, entitlements, free_calls_used_up_message, heartbeat_ending, start_decision, ClientCallId,
     EndReason, Entitlements, StartDecision,
 };
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::clock::Clock;
+use crate::sessions::read_cache::ReadCache;
 use crate::store::audit::NewAudit;
 use crate::store::usage::{CallRow, CallTerms, GrantRow, NewCall, StartOutcome, UsageFacts};
 use crate::store::Store;
@@ -100,15 +104,92 @@ pub struct Summary {
     pub recent_calls: Vec<CallRow>,
 }
 
+/// What a user's entitlements are decided from, read together and kept per user by the API
+/// (`Usage::caching_reads`): the decision itself is made afresh from them at every request, with
+/// the clock (a subscription's period end, the month, a call's cap).
+#[derive(Clone, Debug)]
+pub struct Facts {
+    usage: UsageFacts,
+    /// The month `calls_this_month` counts from (UTC): a new month needs a new count.
+    month_start: OffsetDateTime,
+    calls_this_month: u32,
+    policy: Policy,
+    /// The first instant one of the user's open calls lapses (`OpenCall::lapses_at`); None with
+    /// no open call. Until then no call can need ending, so the open calls are not read.
+    lapses_at: Option<OffsetDateTime>,
+}
+
+impl Facts {
+    /// Still answers at `now`: the same month, and no open call lapsed since.
+    fn fresh(&self, now: OffsetDateTime) -> bool {
+        self.month_start == usage::month_start(now) && self.lapses_at.is_none_or(|t| now < t)
+    }
+}
+
+/// A device is noted as seen (`sessions.last_seen_at`) at most once per this many seconds per
+/// session by this process; the store itself writes it at most once a minute. What shows it (the
+/// devices list, the team's usage and policy pages) is right to the minute.
+pub const SEEN_EVERY_SECONDS: i64 = 60;
+/// Sessions remembered as seen at most; past it, those noted over a minute ago are forgotten.
+const SEEN_CAPACITY: usize = 16_384;
+
+/// When this process last noted each session as seen.
+#[derive(Default)]
+struct Seen(Mutex<HashMap<Uuid, OffsetDateTime>>);
+
+impl Seen {
+    /// True when the session should be noted as seen at `now` (and remembers it as noted).
+    fn due(&self, session_id: Uuid, now: OffsetDateTime) -> bool {
+        let every = time::Duration::seconds(SEEN_EVERY_SECONDS);
+        let mut seen = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(at) = seen.get(&session_id) {
+            if *at <= now && now - *at < every {
+                return false;
+            }
+        }
+        if seen.len() >= SEEN_CAPACITY {
+            seen.retain(|_, at| *at <= now && now - *at < every);
+            if seen.len() >= SEEN_CAPACITY {
+                seen.clear();
+            }
+        }
+        seen.insert(session_id, now);
+        true
+    }
+}
+
 #[derive(Clone)]
 pub struct Usage {
     store: Store,
     clock: Clock,
+    /// The entitlements' facts, cached per user (`caching_reads`; none from the CLI).
+    facts: Option<Arc<ReadCache<Facts>>>,
+    seen: Arc<Seen>,
 }
 
 impl Usage {
     pub fn new(store: Store, clock: Clock) -> Self {
-        Usage { store, clock }
+        Usage {
+            store,
+            clock,
+            facts: None,
+            seen: Arc::default(),
+        }
+    }
+
+    /// Keeps each user's entitlement facts until a write announces they changed
+    /// (`crate::sessions::read_cache`): the API's. The CLI reads afresh.
+    pub fn caching_reads(mut self) -> Self {
+        self.facts = Some(ReadCache::for_store(&self.store));
+        self
+    }
+
+    /// Notes the device as seen, at most once per `SEEN_EVERY_SECONDS` from this process.
+    async fn touch(&self, session_id: Option<Uuid>, now: OffsetDateTime) -> Result<(), UsageError> {
+        if let Some(session) = session_id.filter(|s| self.seen.due(*s, now)) {
+            self.store.touch_session(session, now).await?;
+        }
+        Ok(())
     }
 
     /// Paid through the personal plan or a seat of a paid team (`access_with_team`).
@@ -122,45 +203,77 @@ impl Usage {
         (entitlements(access, facts.free_used, facts.granted), source)
     }
 
-    /// Computed afresh at each call, so a plan change shows at once. `session_id`: the device
-    /// asking, noted as seen.
+    /// Decided afresh at each call from the user's facts, so a plan change shows at once; the
+    /// facts come from the cache while no write changed them, the month is the same and none of
+    /// the user's open calls can have lapsed (else the lapsed ones are ended first). `session_id`:
+    /// the device asking, noted as seen.
     pub async fn entitlements(
         &self,
         user_id: Uuid,
         session_id: Option<Uuid>,
     ) -> Result<Current, UsageError> {
         let now = self.clock.now();
-        if let Some(session) = session_id {
-            self.store.touch_session(session, now).await?;
+        self.touch(session_id, now).await?;
+        if let Some(facts) = self.facts.as_ref().and_then(|c| c.get(user_id)) {
+            if facts.fresh(now) {
+                return Ok(self.current_of(facts));
+            }
         }
-        self.end_lapsed_calls(user_id).await?;
-        self.current(user_id).await
+        let generation = self.facts.as_ref().map(|c| c.generation());
+        let (ended, mut lapses_at) = self.end_lapsed(user_id).await?;
+        let mut generation = generation;
+        if ended > 0 {
+            // Its own announcement changed the generation: read again after it.
+            generation = self.facts.as_ref().map(|c| c.generation());
+            lapses_at = self.end_lapsed(user_id).await?.1;
+        }
+        let facts = self.load(user_id, lapses_at).await?;
+        if let (Some(cache), Some(generation)) = (&self.facts, generation) {
+            cache.insert(user_id, facts.clone(), generation);
+        }
+        Ok(self.current_of(facts))
     }
 
-    async fn current(&self, user_id: Uuid) -> Result<Current, UsageError> {
-        let now = self.clock.now();
-        let facts = self.store.usage_facts(user_id).await?;
-        let calls_this_month = self
-            .store
-            .calls_since(user_id, usage::month_start(now))
-            .await?;
-        let (entitlements, source) = self.decide(&facts);
+    /// The user's facts, read now; `lapses_at` from their open calls.
+    async fn load(
+        &self,
+        user_id: Uuid,
+        lapses_at: Option<OffsetDateTime>,
+    ) -> Result<Facts, UsageError> {
+        let month_start = usage::month_start(self.clock.now());
+        let usage = self.store.usage_facts(user_id).await?;
+        let calls_this_month = self.store.calls_since(user_id, month_start).await?;
         let policy = self
             .store
             .policy_of_member(user_id)
             .await?
             .map(|row| row.policy())
             .unwrap_or_default();
-        Ok(Current {
-            policy,
-            entitlements,
+        Ok(Facts {
+            usage,
+            month_start,
             calls_this_month,
+            policy,
+            lapses_at,
+        })
+    }
+
+    fn current_of(&self, facts: Facts) -> Current {
+        let (entitlements, source) = self.decide(&facts.usage);
+        Current {
+            policy: facts.policy,
+            entitlements,
+            calls_this_month: facts.calls_this_month,
             source,
-            team: facts.team.map(|t| TeamRef {
+            team: facts.usage.team.map(|t| TeamRef {
                 id: t.id,
                 name: t.name,
             }),
-        })
+        }
+    }
+
+    async fn current(&self, user_id: Uuid) -> Result<Current, UsageError> {
+        Ok(self.current_of(self.load(user_id, None).await?))
     }
 
     /// Starts a call, or answers the one this `client_call_id` started before.
@@ -173,9 +286,7 @@ impl Usage {
         let client_call_id =
             ClientCallId::parse(client_call_id).map_err(|_| UsageError::InvalidClientCallId)?;
         let now = self.clock.now();
-        if let Some(session) = session_id {
-            self.store.touch_session(session, now).await?;
-        }
+        self.touch(session_id, now).await?;
         self.end_lapsed_calls(user_id).await?;
         let new = NewCall {
             user_id,
@@ -223,9 +334,7 @@ impl Usage {
         policy_version: Option<&str>,
     ) -> Result<Alive, UsageError> {
         let now = self.clock.now();
-        if let Some(session) = session_id {
-            self.store.touch_session(session, now).await?;
-        }
+        self.touch(session_id, now).await?;
         let call = self.settled(user_id, call_id).await?;
         if call.end_reason().is_some() {
             return Err(ended_error(&call));
@@ -305,16 +414,31 @@ impl Usage {
 
     /// Ends the user's calls that lapsed; returns how many.
     pub async fn end_lapsed_calls(&self, user_id: Uuid) -> Result<usize, UsageError> {
+        Ok(self.end_lapsed(user_id).await?.0)
+    }
+
+    /// Ends the user's calls that lapsed: how many, and when the first of the others lapses.
+    async fn end_lapsed(
+        &self,
+        user_id: Uuid,
+    ) -> Result<(usize, Option<OffsetDateTime>), UsageError> {
         let now = self.clock.now();
         let mut ended = 0;
+        let mut lapses_at: Option<OffsetDateTime> = None;
         for call in self.store.open_calls_of(user_id).await? {
-            if let Some(ending) = call.open().lapse(now) {
-                if self.store.end_call(call.id, &ending).await? {
-                    ended += 1;
+            match call.open().lapse(now) {
+                Some(ending) => {
+                    if self.store.end_call(call.id, &ending).await? {
+                        ended += 1;
+                    }
+                }
+                None => {
+                    let at = call.open().lapses_at();
+                    lapses_at = Some(lapses_at.map_or(at, |t| t.min(at)));
                 }
             }
         }
-        Ok(ended)
+        Ok((ended, lapses_at))
     }
 
     /// What operators see: entitlements, grants and the newest calls. Reads only: a lapsed call

@@ -314,6 +314,12 @@ impl OpenCall {
         (now >= cap).then(|| self.ending(cap, EndReason::TimeLimit))
     }
 
+    /// The first instant the call has ended by itself (`lapse` answers from then on): its
+    /// abandonment (no heartbeat for [`STALE_AFTER_SECONDS`]) or its cap, whichever comes first.
+    pub fn lapses_at(&self) -> OffsetDateTime {
+        (self.last_heartbeat_at + Duration::seconds(STALE_AFTER_SECONDS)).min(self.cap())
+    }
+
     /// The client ends the call at `now` (unless it had already ended by itself).
     pub fn end(&self, now: OffsetDateTime) -> Ending {
         self.lapse(now)

@@ -425,3 +425,25 @@ proptest! {
         prop_assert_eq!(e.unlimited, paid_plan || status.counts_as_subscribed() || e.warning.is_some());
     }
 }
+
+proptest! {
+    /// `lapses_at` is the first instant `lapse` answers: the cache of a user's facts relies on it
+    /// to know, without a query, that none of their open calls has lapsed yet.
+    #[test]
+    fn a_call_lapses_exactly_at_lapses_at(
+        heartbeat_after in 0i64..20_000,
+        max in proptest::option::of(1u32..20_000),
+        probe in 0i64..40_000,
+    ) {
+        let call = OpenCall {
+            started_at: T0,
+            last_heartbeat_at: T0 + Duration::seconds(heartbeat_after),
+            max_seconds: max,
+        };
+        let at = call.lapses_at();
+        prop_assert!(call.lapse(at).is_some());
+        prop_assert!(call.lapse(at - Duration::seconds(1)).is_none());
+        let now = T0 + Duration::seconds(probe);
+        prop_assert_eq!(call.lapse(now).is_some(), now >= at);
+    }
+}

@@ -16,6 +16,7 @@ mod device_signin;
 mod devices;
 mod downloads;
 mod entitlements;
+mod entitlements_cache;
 mod limits;
 mod lockout;
 mod mfa;

@@ -1,6 +1,6 @@
 //! The read path's cache of what reads return (issue 28) across replicas: a write on one replica,
 //! or by the CLI's store in no replica at all, shows in the other replica's cached
-//! `GET /api/plan` and `/api/subscription` within a second.
+//! `GET /api/plan`, `/api/subscription` and `/api/entitlements` within a second.
 
 use std::time::{Duration, Instant};
 
@@ -156,4 +156,71 @@ async fn the_clis_plan_and_team_changes_show_on_both_replicas_within_a_second() 
     shows_everywhere_within_a_second(&c, "/api/plan", &token, |v| v["checkout"] == "current_plan")
         .await;
     store.close().await;
+}
+
+/// `cached` for `/api/entitlements`, without its token (minted per read).
+async fn cached_entitlements(c: &Cluster, token: &str) -> Value {
+    let facts = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("entitlement_token");
+        v
+    };
+    let (_, first) = c.get(c.direct(0, "/api/entitlements"), token).await;
+    let first = facts(first);
+    for i in [0, 1, 0, 1] {
+        let (status, v) = c.get(c.direct(i, "/api/entitlements"), token).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(facts(v), first, "/api/entitlements on replica {i}");
+    }
+    first
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_or_a_policy_change_on_one_replica_shows_in_the_others_cached_entitlements() {
+    let c = Cluster::start(&[]).await;
+    listening(&c, 0, 1).await;
+    listening(&c, 1, 1).await;
+    let token = c.user("ana@example.com").await;
+    let e = cached_entitlements(&c, &token).await;
+    assert_eq!(e["calls_this_month"], 0);
+
+    // A call started on replica 0: replica 1's next entitlements count it.
+    let (status, v) = c
+        .post(
+            c.direct(0, "/api/calls"),
+            Some(&token),
+            json!({ "client_call_id": "on-replica-0" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    shows_everywhere_within_a_second(&c, "/api/entitlements", &token, |v| {
+        v["calls_this_month"] == 1 && v["calls"]["used"] == 1
+    })
+    .await;
+
+    // The team's policy saved on replica 0: replica 1's next entitlements carry it.
+    let (status, v) = c
+        .post(
+            c.direct(0, "/api/team"),
+            Some(&token),
+            json!({ "name": "Northwind" }),
+        )
+        .await;
+    assert!(status.is_success(), "{v}");
+    let e = cached_entitlements(&c, &token).await;
+    assert_eq!(e["policy"]["consent_notice"]["mode"], "off");
+    let mut policy = e["policy"].clone();
+    policy["consent_notice"] = json!({ "mode": "show", "text": "Recorded.", "regions": {} });
+    let saved = c
+        .client
+        .put(c.direct(0, "/api/team/policy"))
+        .bearer_auth(&token)
+        .json(&policy)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(saved.status(), StatusCode::OK);
+    shows_everywhere_within_a_second(&c, "/api/entitlements", &token, |v| {
+        v["policy"]["consent_notice"]["mode"] == "show"
+    })
+    .await;
 }

@@ -1,6 +1,6 @@
 //! The read path's cache of what authenticated reads return (issue 28): one value per user (an
-//! account row, a plan, a subscription), kept until a write changes it, so a signed-in read is
-//! query-free after the user's first.
+//! account row, a plan, a subscription, the facts entitlements are decided from), kept until a
+//! write changes it, so a signed-in read is query-free after the user's first.
 //!
 //! It is invalidated by the announcements that revoke tokens (`crate::store::revocations`): every
 //! store write that changes what a cached read returns announces `Revoked::Reads(user)` (or

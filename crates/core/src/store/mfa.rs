@@ -310,13 +310,15 @@ impl Store {
         .await)
     }
 
+    /// Sets the team's "require a second factor" switch, part of the policy in every member's
+    /// entitlements: announced (`Revoked::AllReads`).
     pub async fn set_team_require_mfa(
         &self,
         team_id: Uuid,
         required: bool,
         now: OffsetDateTime,
     ) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
+        let changed = dispatch!(self, |p| sqlx::query(
             "UPDATE teams SET require_mfa = $2, updated_at = $3 WHERE id = $1"
         )
         .bind(team_id)
@@ -324,7 +326,10 @@ impl Store {
         .bind(now)
         .execute(p)
         .await
-        .map(|_| ()))
+        .map(|r| r.rows_affected() > 0))?;
+        self.announce_if(changed, crate::store::Revoked::AllReads)
+            .await
+            .map(|_| ())
     }
 
     /// Whether team `team_id` requires a second factor, and which of its members have one (a

@@ -5,8 +5,8 @@
 //! same methods, so an operator's sign-out reaches every replica too.
 //!
 //! The same announcements carry the writes that change what a user's cached reads return
-//! (`Revoked::Reads`, `Revoked::AllReads`: plan, subscription, account, team seat; the API's
-//! read caches): a write announces them with `notify_revoked!` in its
+//! (`Revoked::Reads`, `Revoked::AllReads`: plan, subscription, account, team seat, the meter's
+//! calls and grants, the team's policy; the API's read caches): a write announces them with `notify_revoked!` in its
 //! transaction and `Store::revoked` after the commit, or `Store::announce` after a single
 //! statement.
 
@@ -28,10 +28,10 @@ pub enum Revoked {
     /// everywhere, an operator's sign-out, a confirmed e-mail, a deleted account.
     User(Uuid),
     /// No session ended, but what the user's reads return changed (payload `reads|<user id>`):
-    /// their plan, subscription, account or team seat.
+    /// their plan, subscription, account or team seat, a call started or ended, a grant.
     Reads(Uuid),
     /// What many users' reads return changed (payload `reads|*`): a team's subscription, name,
-    /// seats or the team itself, read by each of its members.
+    /// seats, policy or the team itself, read by each of its members.
     AllReads,
 }
 

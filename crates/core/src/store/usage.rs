@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::audit::{bind_audit, NewAudit};
+use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, domain_sql, Pool, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow, serde::Serialize)]
@@ -286,6 +287,9 @@ impl Store {
     where
         F: FnOnce(&UsageFacts) -> Option<CallTerms>,
     {
+        // A call started changes the user's meter: their cached entitlements are announced
+        // changed (`Revoked::Reads`) with the insert.
+        let changed = Revoked::Reads(new.user_id);
         let outcome = match &self.pool {
             Pool::Sqlite(p) => {
                 let mut tx = p.begin_with("BEGIN IMMEDIATE").await?;
@@ -297,10 +301,16 @@ impl Store {
                 let mut tx = p.begin().await?;
                 let locked = format!("{PLAN_FACTS} FOR UPDATE");
                 let outcome = start_in!(tx, &locked, new, decide);
+                if matches!(outcome, StartOutcome::Started(_)) {
+                    notify_revoked!(self, tx, changed);
+                }
                 tx.commit().await?;
                 outcome
             }
         };
+        if matches!(outcome, StartOutcome::Started(_)) {
+            self.revoked(changed);
+        }
         Ok(outcome)
     }
 
@@ -334,19 +344,23 @@ impl Store {
         .map(|r| r.rows_affected() == 1))
     }
 
-    /// Ends a call still going. False when it had ended already (the first ending stays).
+    /// Ends a call still going. False when it had ended already (the first ending stays). Its
+    /// user's cached entitlements are announced changed (their open calls).
     pub async fn end_call(&self, call_id: Uuid, ending: &Ending) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
+        let user = dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
             "UPDATE calls SET ended_at = $2, ended_reason = $3, duration_seconds = $4 \
-             WHERE id = $1 AND ended_at IS NULL"
+             WHERE id = $1 AND ended_at IS NULL RETURNING user_id"
         )
         .bind(call_id)
         .bind(ending.at)
         .bind(ending.reason.as_str())
         .bind(i32::try_from(ending.duration_seconds).unwrap_or(i32::MAX))
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
+        .fetch_optional(p)
+        .await)?;
+        match user {
+            Some(user_id) => self.announce_if(true, Revoked::Reads(user_id)).await,
+            None => Ok(false),
+        }
     }
 
     /// The user's calls still going.
@@ -406,7 +420,8 @@ impl Store {
         .await)
     }
 
-    /// Grants the user `calls` more free calls, with its audit row, in one transaction.
+    /// Grants the user `calls` more free calls, with its audit row, in one transaction; their
+    /// cached entitlements are announced changed (`Revoked::Reads`).
     pub async fn grant_calls(
         &self,
         user_id: Uuid,
@@ -414,7 +429,7 @@ impl Store {
         audit: &NewAudit,
     ) -> Result<GrantRow, sqlx::Error> {
         let reason = audit.reason.clone().unwrap_or_default();
-        dispatch!(self, |p| {
+        let row = dispatch!(self, |p| {
             let mut tx = p.begin().await?;
             let row = sqlx::query_as::<_, GrantRow>(
                 "INSERT INTO call_grants (id, user_id, calls, actor, reason, created_at) \
@@ -430,8 +445,11 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?;
             bind_audit!(self, audit).execute(&mut *tx).await?;
+            notify_revoked!(self, tx, Revoked::Reads(user_id));
             tx.commit().await?;
-            Ok(row)
-        })
+            row
+        });
+        self.revoked(Revoked::Reads(user_id));
+        Ok(row)
     }
 }

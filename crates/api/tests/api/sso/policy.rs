@@ -90,3 +90,21 @@ both!(
         assert!(switched_off, "the policy's audit rows show the switch: {audits:?}");
     }
 );
+
+both!(
+    async fn the_sso_settings_switch_and_removal_show_in_a_members_next_cached_entitlements(app) {
+        let owner = owner_with_domain(&app, 5).await;
+        // At another domain: Require SSO leaves their password session alone.
+        let admin = join(&app, &owner, "dee@partner.example", "admin").await;
+        let idp = Idp::start(&app, &[]).await;
+        connect(&app, &owner, &idp, false).await;
+        let cached = crate::entitlements_cache::cached;
+        let next = crate::entitlements_cache::next;
+        assert_eq!(cached(&app, &admin.token).await["policy"]["require_sso"], false);
+        connect(&app, &owner, &idp, true).await;
+        assert_eq!(next(&app, &admin.token).await["policy"]["require_sso"], true, "switched on");
+        let (s, v) = call(&app, Method::DELETE, "/api/team/sso", Some(&owner.token), None).await;
+        assert!(s.is_success(), "{v}");
+        assert_eq!(next(&app, &admin.token).await["policy"]["require_sso"], false, "removed");
+    }
+);

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::store::audit::{bind_audit, NewAudit};
+use crate::store::revocations::{notify_revoked, Revoked};
 use crate::store::{dispatch, Store};
 
 /// A team's policy as stored; `policy` is None while nobody has saved one (the default applies).
@@ -79,7 +80,8 @@ impl Store {
 
     /// Saves the team's policy (its canonical JSON and version), sets `teams.require_mfa` and the
     /// team's `team_sso.required` (when it has SSO) to the policy's, and writes the audit row, in
-    /// one transaction.
+    /// one transaction. Every member's cached entitlements (their policy) are announced changed
+    /// (`Revoked::AllReads`).
     pub async fn save_team_policy(
         &self,
         team_id: Uuid,
@@ -120,8 +122,11 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             bind_audit!(self, audit).execute(&mut *tx).await?;
-            tx.commit().await
-        })
+            notify_revoked!(self, tx, Revoked::AllReads);
+            tx.commit().await?;
+        });
+        self.revoked(Revoked::AllReads);
+        Ok(())
     }
 
     /// Records the policy version a device reported in a heartbeat of `call_id`.

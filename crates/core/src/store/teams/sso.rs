@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
 use crate::store::audit::{commit_audited, NewAudit};
-use crate::store::revocations::Revoked;
+use crate::store::revocations::{notify_revoked, Revoked};
 use crate::store::{dispatch, domain_sql, is_unique_violation, Pool, Store};
 use closewise_domain::teams::Seats;
 
@@ -73,7 +73,8 @@ impl Store {
             .await)
     }
 
-    /// Creates or replaces the team's connection, with its audit row.
+    /// Creates or replaces the team's connection, with its audit row. Its `required` is the
+    /// policy's `require_sso` in every member's entitlements: announced (`Revoked::AllReads`).
     pub async fn save_team_sso(
         &self,
         row: &TeamSsoRow,
@@ -102,12 +103,15 @@ impl Store {
             .bind(row.updated_at)
             .execute(&mut *tx)
             .await?;
+            notify_revoked!(self, tx, Revoked::AllReads);
             commit_audited!(self, tx, Some(audit));
-            Ok(())
-        })
+        });
+        self.revoked(Revoked::AllReads);
+        Ok(())
     }
 
-    /// Removes the team's connection, with its audit row; false when there was none.
+    /// Removes the team's connection, with its audit row (announced, as `save_team_sso`); false
+    /// when there was none.
     pub async fn delete_team_sso(
         &self,
         team_id: Uuid,
@@ -123,9 +127,11 @@ impl Store {
             if n == 0 {
                 return Ok(false);
             }
+            notify_revoked!(self, tx, Revoked::AllReads);
             commit_audited!(self, tx, Some(audit));
-            Ok(true)
-        })
+        });
+        self.revoked(Revoked::AllReads);
+        Ok(true)
     }
 
     /// The team's verified domains.
