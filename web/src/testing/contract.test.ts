@@ -107,6 +107,15 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   await call("DELETE", `/api/team/invites/${invite.id}`, undefined, owner);
   const memberId = db.findUser("member@team.example")!.user.id;
   const adminId = db.findUser("admin@team.example")!.user.id;
+  // The lists a page at a time: the first, the next, a bad limit or cursor; no invites for members.
+  await call("GET", "/api/team/members?limit=1", undefined, owner);
+  await call("GET", `/api/team/members?limit=1&cursor=${db.team.membersOf(team.id)[0]!.userId}`, undefined, member);
+  await call("GET", "/api/team/members?limit=0", undefined, owner);
+  await call("GET", "/api/team/members?cursor=nope", undefined, owner);
+  await call("GET", "/api/team/members", undefined, outsider);
+  await call("GET", "/api/team/invites", undefined, owner);
+  await call("GET", "/api/team/invites?limit=501", undefined, admin);
+  await call("GET", "/api/team/invites", undefined, member);
   await call("PUT", `/api/team/members/${memberId}/role`, { role: "admin" }, admin);
   await call("PUT", `/api/team/members/${memberId}/role`, { role: "admin" }, owner);
   await call("DELETE", `/api/team/members/${adminId}`, undefined, member);

@@ -14,6 +14,7 @@ import { teamRoutes } from "./handlers/team";
 import { teamInviteRoutes } from "./handlers/teamInvites";
 import { teamDomainRoutes } from "./handlers/teamDomains";
 import { teamJoinRoutes } from "./handlers/teamJoin";
+import { teamListRoutes } from "./handlers/teamLists";
 import { teamUsageRoutes } from "./handlers/teamUsage";
 import { teamScimRoutes } from "./handlers/teamScim";
 
@@ -32,6 +33,7 @@ export const routes: MockRoute[] = [
   ...teamUsageRoutes,
   ...teamDomainRoutes,
   ...teamScimRoutes,
+  ...teamListRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

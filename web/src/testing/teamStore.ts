@@ -70,6 +70,7 @@ export const teamTables = () => ({
   joinRequests: [] as JoinRequestRow[],
   /** Stripe's billing portal cannot be opened (`502 portal_failed`). */
   portalDown: false,
+  pageSize: 100, // rows in a page of members or invites (the API's; handlers/teamLists.ts); a test may set fewer
 });
 
 type Lookups = { emailOf: (id: string) => string | undefined; hasFactor: (id: string) => boolean };
@@ -112,6 +113,8 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
         ...decisions,
         ...{ paid: subscription !== null, payment_failed: false, domain_join_offer: null, personal_subscription_overlap: false },
         ...{ over_seats: false, seats_missing: 0, invites, mfa_required: Boolean(team.requireMfa) },
+        ...{ members_count: members.length, invites_count: invites.length, owner_email: emailOf(team.ownerId) ?? "" },
+        ...{ members_with_mfa: members.filter((m) => m.mfa).length, members_next: null, invites_next: null },
         members: members.map((m) => ({ ...m, may_change_role: reroles.includes(m.role) })),
       };
       return { ...answer, ...team.answers[role], ...team.answers[emailOf(userId) ?? ""] };

@@ -1,6 +1,6 @@
 //! The members and invites lists a page at a time (issue 28): `GET /api/team/members` and
-//! `GET /api/team/invites`, the same rows as `GET /api/team`'s lists, for teams too large for
-//! one answer. The pages are `closewise_core::teams::pages`'.
+//! `GET /api/team/invites`. `GET /api/team` answers their first page with the cursor of the
+//! next (`members_next`, `invites_next`). The pages are `closewise_core::teams::pages`'.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};

@@ -38,7 +38,10 @@ pub struct RoleRequest {
 }
 
 #[utoipa::path(get, path = "/api/team", tag = "teams",
-    responses((status = 200, body = MaybeTeamResponse, description = "`team` is null when the caller is in no team")),
+    responses((status = 200, body = MaybeTeamResponse, description = "`team` is null when the caller is in no team. \
+        The counts are the whole team's; `members` and `invites` are the first page of `GET /api/team/members` and \
+        `GET /api/team/invites` (100 rows), `members_next` and `invites_next` the cursors of the pages after them \
+        (null when the list is whole)")),
     security(("bearer" = [])))]
 pub async fn get_team(
     State(state): State<AppState>,

@@ -239,9 +239,26 @@ pub struct TeamBody {
     pub over_seats: bool,
     /// Seats to buy (or members to remove) until they do; 0 when not over seats.
     pub seats_missing: u32,
+    /// The first page of the members, in the order they joined (the owner first): the same rows
+    /// as the first page of `GET /api/team/members`.
     pub members: Vec<MemberBody>,
-    /// Open invites (expired ones included); `[]` for members.
+    /// Pass it as `cursor` to `GET /api/team/members` for the members after `members`; null when
+    /// `members` is the whole list.
+    pub members_next: Option<String>,
+    /// Members of the whole team (the owner included).
+    pub members_count: u32,
+    /// Members of the whole team with a second factor (an authenticator app or a passkey).
+    pub members_with_mfa: u32,
+    /// The first page of the open invites (expired ones included), oldest first: the first page of
+    /// `GET /api/team/invites`; `[]` for members.
     pub invites: Vec<InviteBody>,
+    /// Pass it as `cursor` to `GET /api/team/invites` for the invites after `invites`; null when
+    /// `invites` is the whole list (always for members).
+    pub invites_next: Option<String>,
+    /// Open invites of the whole team (expired ones included); 0 for members.
+    pub invites_count: u32,
+    /// The owner's address (admins are told whom to ask for seats).
+    pub owner_email: String,
     /// The owner requires a second factor of every member (`PUT /api/team/mfa-policy`).
     pub mfa_required: bool,
 }
@@ -294,6 +311,12 @@ impl From<TeamView> for TeamBody {
             seats_missing: t.seats.missing,
             mfa_required: t.mfa_required,
             members,
+            members_next: t.members_next,
+            members_count: t.members_count,
+            members_with_mfa: t.members_with_mfa,
+            invites_next: t.invites_next,
+            invites_count: t.invites_count,
+            owner_email: t.owner_email,
             invites: t
                 .invites
                 .into_iter()

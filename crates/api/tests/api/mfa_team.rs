@@ -27,6 +27,7 @@ both!(
         let t = get_team(&app, member).await;
         assert_eq!(t["mfa_required"], true, "{t}");
         assert!(t["members"].as_array().unwrap().iter().all(|m| m["mfa"] == false), "{t}");
+        assert_eq!(t["members_with_mfa"], 0, "{t}");
 
         let d = request_device(&app).await;
         let approve = json!({ "user_code": d["user_code"] });
@@ -43,6 +44,7 @@ both!(
         let with: Vec<String> = t["members"].as_array().unwrap().iter()
             .filter(|m| m["mfa"] == true).map(|m| m["user_id"].as_str().unwrap().to_string()).collect();
         assert_eq!(with, [member.id.to_string()], "the member who set up an app: {t}");
+        assert_eq!(t["members_with_mfa"], 1, "counted for the whole team: {t}");
 
         // Turned off again: nothing is asked of members.
         let (s, _) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&crew.owner.token), Some(policy(false))).await;

@@ -11,7 +11,6 @@ use closewise_domain::email::EmailError;
 use closewise_domain::policy::PolicyError;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::{may, member_is_paid, team_name, Action, Role, SeatError};
-use closewise_domain::usage::month_start;
 use uuid::Uuid;
 
 use crate::clock::Clock;
@@ -114,6 +113,11 @@ pub struct Teams {
     clock: Clock,
 }
 
+/// A row count as the views show it.
+fn count(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
 /// False from the store: nothing by that id in the caller's team.
 fn found(done: bool) -> Result<(), TeamsError> {
     done.then_some(()).ok_or(TeamsError::TeamNotFound)
@@ -176,38 +180,34 @@ impl Teams {
         self.view(user_id).await
     }
 
-    /// The caller's team, seats, members with their calls this month, and (for admins and the
-    /// owner) the open invites.
+    /// The caller's team, seats, the counts of its members and open invites, and the first page of
+    /// each list (issue 28: a team of a thousand is read a page at a time, `pages`): the members
+    /// with their calls this month, and (for admins and the owner) the open invites.
     pub async fn view(&self, user_id: Uuid) -> Result<TeamView, TeamsError> {
         let (team_id, role) = self.caller(user_id, Action::View).await?;
         let team = self.team(team_id).await?;
         let now = self.clock.now();
         let seats = self.store.team_seats(&team, now).await?;
-        let (mfa_required, with_factor) = self.store.team_mfa(team_id).await?;
-        let members = self
+        let counts = self
             .store
-            .team_members(team_id, month_start(now))
+            .team_counts(team_id)
             .await?
-            .into_iter()
-            .map(|m| admin::member_view(m, &with_factor))
-            .collect();
+            .ok_or(TeamsError::TeamNotFound)?;
+        let members = self
+            .members_of(team_id, role, None, pages::LIST_PAGE)
+            .await?;
         let invites = if may(role, Action::Invite) {
-            self.store
-                .open_team_invites(team_id)
-                .await?
-                .into_iter()
-                .map(|i| InviteView {
-                    id: i.id,
-                    role: i.role(),
-                    expired: i.expired(now),
-                    email: i.email,
-                    created_at: i.created_at,
-                    expires_at: i.expires_at,
-                    last_sent_at: i.last_sent_at,
-                })
-                .collect()
+            self.invites_of(team_id, None, pages::LIST_PAGE).await?
         } else {
-            Vec::new()
+            pages::InvitesPage {
+                invites: Vec::new(),
+                next_cursor: None,
+            }
+        };
+        let invites_count = if may(role, Action::Invite) {
+            counts.open_invites
+        } else {
+            0
         };
         let status = team.subscription_status.as_deref();
         let paid = member_is_paid(status.and_then(|s| SubscriptionStatus::parse(s).ok()));
@@ -232,9 +232,15 @@ impl Teams {
             subscription_status: team.subscription_status,
             join_domain: team.join_domain,
             domain_join_offer: self.domain_join_offer(user_id, role).await?,
-            members,
-            invites,
-            mfa_required,
+            members: members.members.into_iter().map(|l| l.member).collect(),
+            members_next: members.next_cursor,
+            members_count: count(counts.members),
+            members_with_mfa: count(counts.with_mfa),
+            invites: invites.invites,
+            invites_next: invites.next_cursor,
+            invites_count: count(invites_count),
+            owner_email: counts.owner_email,
+            mfa_required: counts.require_mfa,
         })
     }
 

@@ -1,9 +1,9 @@
-//! The members and invites lists a page at a time (issue 28, docs/api.md "Teams"): what
-//! `GET /api/team` carries whole, for teams too large to read in one answer. Same rules, same
+//! The members and invites lists a page at a time (issue 28, docs/api.md "Teams"): `GET /api/team`
+//! carries the first page of each with the cursor of the next, these the rest. Same rules, same
 //! order (members as they joined, invites as they were sent); the cursor is the last row's time
 //! (Unix nanoseconds) and id.
 
-use closewise_domain::teams::Action;
+use closewise_domain::teams::{Action, Role};
 use closewise_domain::usage::month_start;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -103,6 +103,18 @@ impl Teams {
         let limit = limit(q)?;
         let after = parse_cursor(q.cursor)?;
         let (team_id, role) = self.caller(user_id, Action::View).await?;
+        Ok(self.members_of(team_id, role, after, limit).await?)
+    }
+
+    /// The page of `team_id`'s members after `after` as a caller with `role` sees them (also
+    /// `GET /api/team`'s first page).
+    pub(super) async fn members_of(
+        &self,
+        team_id: Uuid,
+        role: Role,
+        after: Option<PageAfter>,
+        limit: i64,
+    ) -> Result<MembersPage, sqlx::Error> {
         let since = month_start(self.clock.now());
         let rows = self
             .store
@@ -138,6 +150,16 @@ impl Teams {
         let limit = limit(q)?;
         let after = parse_cursor(q.cursor)?;
         let (team_id, _) = self.caller(user_id, Action::Invite).await?;
+        Ok(self.invites_of(team_id, after, limit).await?)
+    }
+
+    /// The page of `team_id`'s open invites after `after` (also `GET /api/team`'s first page).
+    pub(super) async fn invites_of(
+        &self,
+        team_id: Uuid,
+        after: Option<PageAfter>,
+        limit: i64,
+    ) -> Result<InvitesPage, sqlx::Error> {
         let now = self.clock.now();
         let rows = self
             .store

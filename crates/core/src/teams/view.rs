@@ -95,8 +95,19 @@ pub struct TeamView {
     /// The owner's view only: the domain they may turn domain join on for
     /// (`teams::domain_join_offer`); `None` for everyone else.
     pub domain_join_offer: Option<String>,
+    /// The first page of the members (`pages::LIST_PAGE`), as `members_page` answers it.
     pub members: Vec<MemberView>,
+    /// The cursor of the members' next page; None when `members` is the whole list.
+    pub members_next: Option<String>,
+    pub members_count: u32,
+    /// Members with a second factor, of the whole team.
+    pub members_with_mfa: u32,
+    /// The first page of the open invites (admins' view only), as `invites_page` answers it.
     pub invites: Vec<InviteView>,
+    pub invites_next: Option<String>,
+    /// Open invites, expired ones included (0 for members, who see none).
+    pub invites_count: u32,
+    pub owner_email: String,
     /// The owner requires every member to have a second factor.
     pub mfa_required: bool,
 }

@@ -62,7 +62,13 @@ function serve(team: Partial<Team>) {
     seats_missing: 0,
     mfa_required: false,
     members: [member(ME, "member", false, false), member("bo@northwind.example", "member", false, false)],
+    members_count: 2,
+    members_with_mfa: 0,
+    members_next: null,
     invites: [],
+    invites_count: 0,
+    invites_next: null,
+    owner_email: "bo@northwind.example",
     ...team,
   };
   server.use(http.get("*/api/team", () => HttpResponse.json({ team: body })));

@@ -89,7 +89,13 @@ describe("/team over seats", () => {
             over_seats: true,
             seats_missing: 3,
             members: [],
+            members_count: 0,
+            members_with_mfa: 0,
+            members_next: null,
             invites: [],
+            invites_count: 0,
+            invites_next: null,
+            owner_email: OWNER,
           },
         });
       }),

@@ -11,6 +11,8 @@ import type {
   ScimTokenCreated,
   SeatsPreview,
   Team,
+  TeamInvitesPage,
+  TeamMembersPage,
   TeamPolicy,
   TeamPolicyAnswer,
   TeamDomain,
@@ -20,6 +22,25 @@ type TeamBody = { team: Team };
 
 export function getTeam() {
   return apiRequest<{ team: Team | null }>("/api/team", { auth: true });
+}
+
+/** `?cursor=&limit=`: the page after `cursor` (null: the first); the API's default is 100 rows. */
+function pageQuery(cursor: string | null, limit?: number) {
+  const params = new URLSearchParams();
+  if (cursor) params.set("cursor", cursor);
+  if (limit) params.set("limit", String(limit));
+  const qs = params.toString();
+  return qs ? `?${qs}` : "";
+}
+
+/** The team's members a page at a time, in the order they joined (the owner first). */
+export function getTeamMembers(cursor: string | null, limit?: number) {
+  return apiRequest<TeamMembersPage>(`/api/team/members${pageQuery(cursor, limit)}`, { auth: true });
+}
+
+/** The team's open invitations a page at a time, oldest first (the owner's and admins'). */
+export function getTeamInvites(cursor: string | null, limit?: number) {
+  return apiRequest<TeamInvitesPage>(`/api/team/invites${pageQuery(cursor, limit)}`, { auth: true });
 }
 
 export function createTeam(name: string) {

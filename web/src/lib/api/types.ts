@@ -61,6 +61,9 @@ export type InviteRole = Exclude<TeamRole, "owner">;
 export type TeamSubscription = Schemas["TeamSubscription"];
 export type TeamMember = Schemas["TeamMember"];
 export type TeamInvite = Schemas["TeamInvite"];
+/** `GET /api/team/members`, `GET /api/team/invites`: a page and the cursor of the next (null: the last). */
+export type TeamMembersPage = Schemas["TeamMembersPage"];
+export type TeamInvitesPage = Schemas["TeamInvitesPage"];
 /** `Team.may`: what the caller may do to the team (the server decides, the screens offer exactly this). */
 export type TeamPermissions = Schemas["TeamPermissions"];
 /** `invite_roles` never holds `owner` (the domain's `invite_roles`). */

@@ -14,7 +14,7 @@ const memberOf = (teamId: string, userId: unknown) => db.team.membersOf(teamId).
 export const teamRoutes: MockRoute[] = [
   signedIn("get", "/api/team", ({ user }) => {
     const team = db.team.teamOf(user.id);
-    return json({ team: team ? db.team.view(team, user.id) : null });
+    return team ? teamBody(team, user.id) : json({ team: null });
   }),
   signedIn("post", "/api/team", async ({ user }, { request }) => {
     if (db.team.membershipOf(user.id)) return alreadyInTeam();

@@ -4,6 +4,7 @@
 import type { Team, TeamPermissions } from "../../lib/api/types";
 import { db } from "../db";
 import type { MemberRow, TeamRow } from "../teamStore";
+import { firstPages } from "../teamPages";
 import { type MockRoute, apiError, json, noContent, signedIn } from "./common";
 
 export const forbiddenRole = () => apiError(403, "forbidden_role", "Your role in the team does not allow this.");
@@ -14,8 +15,9 @@ export const seatsTaken = (total: number) =>
   apiError(409, "seats_taken", `All ${total} seats are taken. Add seats to invite more people.`);
 export { json, noContent };
 
-/** The team's answer for the caller, as `{team}`. */
-export const teamBody = (team: TeamRow, userId: string, status = 200) => json({ team: db.team.view(team, userId) }, status);
+/** The team's answer for the caller, as `{team}`: the first page of its lists (teamPages.ts). */
+export const teamBody = (team: TeamRow, userId: string, status = 200) =>
+  json({ team: firstPages(db.team.view(team, userId)) }, status);
 
 export type TeamCaller = { userId: string; email: string; team: TeamRow; me: MemberRow; decided: Team; session: Session };
 type Session = { passwordAt: number | null };

@@ -33,7 +33,14 @@ both!(
         assert_eq!(m["calls_this_month"], 0);
         assert_eq!((m["mfa"].as_bool(), t["mfa_required"].as_bool()), (Some(false), Some(false)));
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-        assert_eq!(keys.len(), 18, "exactly the documented fields: {keys:?}");
+        assert_eq!(keys.len(), 24, "exactly the documented fields: {keys:?}");
+        // One member, no invites: the lists are whole (issue 28: the first page and its cursor).
+        assert_eq!(
+            (&t["members_count"], &t["members_with_mfa"], &t["members_next"]),
+            (&json!(1), &json!(0), &json!(null))
+        );
+        assert_eq!((&t["invites_count"], &t["invites_next"]), (&json!(0), &json!(null)));
+        assert_eq!(t["owner_email"], "ana@northwind.example");
         assert_eq!(get_team(&app, &ana).await, *t);
         assert_refused(call(&app, Method::POST, "/api/team", Some(&ana.token), Some(json!({"name": "Another"}))).await,
             StatusCode::CONFLICT, "already_in_team", "a second team");

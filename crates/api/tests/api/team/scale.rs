@@ -77,11 +77,21 @@ both!(
         let member_email = fixture.member_email(2);
         let member = signed_in(&app, &member_email).await;
 
-        // The team whole: every member and invite, seats used by both.
+        // A team within one page: every member and invite, the lists whole (no next cursor).
         let team = get(&app, "/api/team", &owner).await["team"].clone();
         assert_eq!(team["id"], seeded.team_id.to_string());
         assert_eq!(team["members"].as_array().unwrap().len(), MEMBERS as usize, "{team}");
         assert_eq!(team["invites"].as_array().unwrap().len(), INVITES as usize, "{team}");
+        assert_eq!(
+            (&team["members_count"], &team["members_next"]),
+            (&Value::from(MEMBERS), &Value::Null),
+            "{team}"
+        );
+        assert_eq!(
+            (&team["invites_count"], &team["invites_next"]),
+            (&Value::from(INVITES), &Value::Null),
+            "{team}"
+        );
         assert_eq!(team["seats"]["used"], MEMBERS + INVITES);
         assert_eq!(team["members"][0]["email"], seeded.owner_email);
         assert_eq!(team["members"][1]["role"], "admin");
@@ -158,5 +168,120 @@ both!(
         assert_eq!(ent["team"]["id"], seeded.team_id.to_string(), "{ent}");
         assert_eq!(members[2]["email"], member_email);
         assert_eq!(ent["calls_this_month"], members[2]["calls_this_month"], "{ent}");
+    }
+);
+
+/// Runs one statement on the app's database (a state no endpoint makes in bulk).
+async fn execute(app: &TestApp, sql: &str) {
+    use sqlx::Connection;
+    if app.database_url.starts_with("sqlite") {
+        let mut c = sqlx::SqliteConnection::connect(&app.database_url)
+            .await
+            .unwrap();
+        sqlx::query(sql).execute(&mut c).await.unwrap();
+    } else {
+        let mut c = sqlx::PgConnection::connect(&app.database_url)
+            .await
+            .unwrap();
+        sqlx::query(sql).execute(&mut c).await.unwrap();
+    }
+}
+
+both!(
+    async fn a_team_over_a_page_answers_its_counts_and_the_first_page_of_each_list(app) {
+        const BIG: u32 = 130;
+        const PENDING: u32 = 120;
+        let fixture = TeamFixture {
+            prefix: "t130".into(),
+            domain: "bench.example.com".into(),
+            members: BIG,
+            calls: BIG,
+            audit: 0,
+            invites: PENDING,
+            password_hash: Hasher::new().hash(PASSWORD).await.unwrap(),
+            now: app.state.clock.now(),
+        };
+        let seeded = app.state.store.seed_team_fixture(&fixture).await.unwrap();
+        let owner = signed_in(&app, &seeded.owner_email).await;
+        let member = signed_in(&app, &fixture.member_email(3)).await;
+
+        // Every member read a page at a time: the whole list to compare with.
+        let (members, _) = all_pages(&app, "/api/team/members", "members", 500, &owner).await;
+        assert_eq!(members.len(), BIG as usize);
+        let (invites, _) = all_pages(&app, "/api/team/invites", "invites", 500, &owner).await;
+        assert_eq!(invites.len(), PENDING as usize);
+
+        // Two members with a confirmed authenticator app, one of them past the first page, and
+        // one whose enrolment is pending (no second factor yet).
+        let id = |i: usize| Uuid::parse_str(members[i]["user_id"].as_str().unwrap()).unwrap();
+        let now = app.state.clock.now();
+        for i in [0, 120, 121] {
+            assert!(app.state.store.put_pending_totp(id(i), "s", now).await.unwrap());
+        }
+        let uid = |i: usize| {
+            if app.database_url.starts_with("sqlite") {
+                format!("x'{}'", id(i).simple())
+            } else {
+                format!("'{}'", id(i))
+            }
+        };
+        execute(
+            &app,
+            &format!(
+                "UPDATE mfa_totp SET confirmed_at = created_at WHERE user_id IN ({}, {})",
+                uid(0),
+                uid(120)
+            ),
+        )
+        .await;
+        let (members, _) = all_pages(&app, "/api/team/members", "members", 500, &owner).await;
+
+        // The team: the counts of the whole team, the first page of each list (the paged
+        // endpoints' first page, same order) and the cursor where the paged endpoints go on.
+        let team = get(&app, "/api/team", &owner).await["team"].clone();
+        assert_eq!(team["members_count"], BIG, "{}", team["members_count"]);
+        assert_eq!(team["members_with_mfa"], 2);
+        assert_eq!(team["invites_count"], PENDING);
+        assert_eq!(team["seats"]["used"], BIG + PENDING);
+        assert_eq!(team["owner_email"], seeded.owner_email);
+        let first = get(&app, "/api/team/members", &owner).await;
+        assert_eq!(team["members"], first["members"]);
+        assert_eq!(team["members"].as_array().unwrap().len(), 100);
+        assert_eq!(&team["members"].as_array().unwrap()[..], &members[..100]);
+        assert_eq!(team["members"][0]["mfa"], true);
+        let next = team["members_next"].as_str().expect("a cursor: the list goes on");
+        assert_eq!(team["members_next"], first["next_cursor"]);
+        let rest = get(&app, &format!("/api/team/members?cursor={next}"), &owner).await;
+        assert_eq!(&rest["members"].as_array().unwrap()[..], &members[100..]);
+        assert_eq!(rest["members"][20]["mfa"], true);
+        assert_eq!(rest["members"][21]["mfa"], false, "pending is no second factor");
+        let first = get(&app, "/api/team/invites", &owner).await;
+        assert_eq!(team["invites"], first["invites"]);
+        assert_eq!(&team["invites"].as_array().unwrap()[..], &invites[..100]);
+        let next = team["invites_next"].as_str().expect("a cursor: the invites go on");
+        let rest = get(&app, &format!("/api/team/invites?cursor={next}"), &owner).await;
+        assert_eq!(&rest["invites"].as_array().unwrap()[..], &invites[100..]);
+
+        // A member: the same members and counts, no invites.
+        let seen = get(&app, "/api/team", &member).await["team"].clone();
+        assert_eq!(seen["members_count"], BIG);
+        assert_eq!(seen["members_with_mfa"], 2);
+        assert_eq!(seen["members_next"], team["members_next"]);
+        assert_eq!(seen["members"].as_array().unwrap().len(), 100);
+        assert_eq!(seen["owner_email"], seeded.owner_email);
+        assert_eq!(
+            (&seen["invites"], &seen["invites_count"], &seen["invites_next"]),
+            (&serde_json::json!([]), &Value::from(0), &Value::Null),
+            "{seen}"
+        );
+
+        // Removing a member of the second page shows in the count and the pages.
+        let gone = members[110]["user_id"].as_str().unwrap();
+        let (s, v) = call(&app, Method::DELETE, &format!("/api/team/members/{gone}"), Some(&owner), None).await;
+        assert_eq!(s, StatusCode::NO_CONTENT, "{v}");
+        let team = get(&app, "/api/team", &owner).await["team"].clone();
+        assert_eq!(team["members_count"], BIG - 1);
+        let (after, _) = all_pages(&app, "/api/team/members", "members", 500, &owner).await;
+        assert_eq!(after.len(), BIG as usize - 1);
     }
 );

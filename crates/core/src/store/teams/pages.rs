@@ -30,7 +30,39 @@ const MEMBERS_PAGE: &str = "SELECT m.user_id, u.email, m.role, m.joined_at, \
      OR EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = m.user_id)) AS mfa \
     FROM team_members m JOIN users u ON u.id = m.user_id WHERE m.team_id = $1";
 
+/// What `GET /api/team` counts of the whole team beside its first pages (issue 28).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TeamCounts {
+    pub members: i64,
+    /// Open invites (expired ones included), as the invites list.
+    pub open_invites: i64,
+    /// Members with a second factor (a confirmed app or a passkey).
+    pub with_mfa: i64,
+    pub require_mfa: bool,
+    pub owner_email: String,
+}
+
+/// One statement; the second factors are two indexed probes per member (`mfa_totp`'s key,
+/// `passkeys_user_idx`), the other counts index ranges of the team.
+const COUNTS: &str = "SELECT \
+    (SELECT COUNT(*) FROM team_members m WHERE m.team_id = t.id) AS members, \
+    (SELECT COUNT(*) FROM team_invites i WHERE i.team_id = t.id AND i.accepted_at IS NULL \
+     AND i.declined_at IS NULL AND i.revoked_at IS NULL) AS open_invites, \
+    (SELECT COUNT(*) FROM team_members m WHERE m.team_id = t.id AND (\
+     EXISTS (SELECT 1 FROM mfa_totp f WHERE f.user_id = m.user_id AND f.confirmed_at IS NOT NULL) \
+     OR EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = m.user_id))) AS with_mfa, \
+    t.require_mfa, u.email AS owner_email \
+    FROM teams t JOIN users u ON u.id = t.owner_id WHERE t.id = $1";
+
 impl Store {
+    /// The team's counts and its owner's address; None when there is no such team.
+    pub async fn team_counts(&self, team_id: Uuid) -> Result<Option<TeamCounts>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_as::<_, TeamCounts>(COUNTS)
+            .bind(team_id)
+            .fetch_optional(p)
+            .await)
+    }
+
     /// Up to `limit` members after `after`, in the order they joined, each with the calls they
     /// started at or after `since`.
     pub async fn team_members_page(

@@ -31,9 +31,13 @@ export function teamChanged(client: QueryClient) {
   return client.invalidateQueries({ queryKey: ["team"] });
 }
 
-/** The team an answer carries goes into the cache (null once the caller left it); the plan follows. */
+/**
+ * The team an answer carries goes into the cache (null once the caller left it); the members' later
+ * pages (api/lists.ts) are read again, since the answer holds only the first; the plan follows.
+ */
 export function teamAnswered(client: QueryClient, userId: string, team: Team | null) {
   client.setQueryData(queryKeys.team(userId), team);
+  void client.invalidateQueries({ queryKey: [...queryKeys.team(userId), "members"] });
   void client.invalidateQueries({ queryKey: ["entitlements"] });
   void client.invalidateQueries({ queryKey: ["plan"] });
 }

@@ -6,10 +6,12 @@ import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import type { InviteRole, Team, TeamInvite } from "../../../lib/api/types";
 import { ROLE_NAMES } from "../../../lib/team/format";
+import { useTeamInvites } from "../api/lists";
 import { useInvite, useInviteAction } from "../api/mutations";
-import { errorMessage, Problem, Section, SelectField, shortDate } from "./TeamParts";
+import { errorMessage, Problem, Section, SelectField, shortDate, ShowMore } from "./TeamParts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const inviteId = (invite: TeamInvite) => `invite-${invite.id}`;
 
 function InviteForm({ roles }: { roles: InviteRole[] }) {
   const invite = useInvite();
@@ -82,7 +84,7 @@ function InviteRow({ invite }: { invite: TeamInvite }) {
     }
   }
   return (
-    <li className="flex flex-wrap items-center justify-between gap-3 py-3">
+    <li id={inviteId(invite)} tabIndex={-1} className="flex flex-wrap items-center justify-between gap-3 py-3">
       <div>
         <p className="break-all font-medium text-slate-900">{invite.email}</p>
         <p className="text-sm text-slate-600">
@@ -123,16 +125,20 @@ function InviteRow({ invite }: { invite: TeamInvite }) {
 
 /** Pending invitations with Resend and Revoke, and the invite form (owner and admins). */
 export function Invites({ team }: { team: Team }) {
+  const list = useTeamInvites(team);
   return (
     <Section id="invites-title" title="Invitations" icon={<MailPlus aria-hidden className="h-5 w-5" />}>
-      {team.invites.length === 0 ? (
+      {team.invites_count === 0 ? (
         <p className="mt-2 text-slate-600">No pending invitations.</p>
       ) : (
         <ul aria-label="Pending invitations" className="mt-2 divide-y divide-slate-100">
-          {team.invites.map((invite) => (
+          {list.rows.map((invite) => (
             <InviteRow key={invite.id} invite={invite} />
           ))}
         </ul>
+      )}
+      {team.invites_next && (
+        <ShowMore list={list} total={team.invites_count} noun="invitations" label="Show more invites" focusId={inviteId} />
       )}
       <div className="mt-4 border-t border-slate-100 pt-2">
         <InviteForm roles={team.invite_roles} />

@@ -6,8 +6,9 @@ import { Modal } from "../../../components/ui/Modal";
 import type { InviteRole, Team, TeamMember } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { ROLE_CHOICES, ROLE_NAMES } from "../../../lib/team/format";
+import { useTeamMembers } from "../api/lists";
 import { useRemoveMember, useSetMemberRole } from "../api/mutations";
-import { errorMessage, Problem, Section, shortDate, TEAM_PAGE_HEADING } from "./TeamParts";
+import { errorMessage, Problem, Section, shortDate, ShowMore, TEAM_PAGE_HEADING } from "./TeamParts";
 
 const HEADING = "members-title";
 
@@ -85,19 +86,23 @@ function RoleCell({ member }: { member: TeamMember }) {
   );
 }
 
+const rowId = (member: TeamMember) => `member-${member.user_id}`;
+
 /** Everyone in the team; the owner and admins act on the rows `teams::may_remove` allows. */
 export function Members({ team }: { team: Team }) {
   const { user } = useAuth();
+  const list = useTeamMembers(team);
+  const members = list.rows;
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const actions = team.role !== "member";
   // The Remove button goes with the row: once the row is gone, focus moves to the list's heading.
   const removed = useRef<string | null>(null);
   useEffect(() => {
-    if (removed.current && !team.members.some((m) => m.user_id === removed.current)) {
+    if (removed.current && !members.some((m) => m.user_id === removed.current)) {
       removed.current = null;
       document.getElementById(HEADING)?.focus();
     }
-  }, [team.members]);
+  }, [members]);
   return (
     <Section id={HEADING} title="Members" icon={<UsersRound aria-hidden className="h-5 w-5" />}>
       {/* On a phone the table scrolls sideways inside this region, which says so; focusable to scroll by keyboard. */}
@@ -127,9 +132,9 @@ export function Members({ team }: { team: Team }) {
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {team.members.map((member) => (
+            {members.map((member) => (
               <tr key={member.user_id}>
-                <th scope="row" className="break-all py-3 pr-4 font-medium text-slate-900">
+                <th id={rowId(member)} tabIndex={-1} scope="row" className="break-all py-3 pr-4 font-medium text-slate-900">
                   {member.email}
                   {member.user_id === user?.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
                 </th>
@@ -154,6 +159,9 @@ export function Members({ team }: { team: Team }) {
           </tbody>
         </table>
       </div>
+      {team.members_next && (
+        <ShowMore list={list} total={team.members_count} noun="members" label="Show more members" focusId={rowId} />
+      )}
       {removing && (
         <ConfirmRemove
           team={team}

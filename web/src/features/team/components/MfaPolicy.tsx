@@ -5,9 +5,12 @@
 
 import { ShieldCheck } from "lucide-react";
 import toast from "react-hot-toast";
-import type { Team } from "../../../lib/api/types";
+import type { Team, TeamMember } from "../../../lib/api/types";
+import { useTeamMembers } from "../api/lists";
 import { useSetMfaPolicy } from "../api/ruleMutations";
-import { errorMessage, Problem, Section } from "./TeamParts";
+import { errorMessage, Problem, Section, ShowMore } from "./TeamParts";
+
+const factorId = (member: TeamMember) => `factor-${member.user_id}`;
 
 export const REQUIRE_FACTOR_LABEL = "Require a second factor";
 export const REQUIRED_TEXT =
@@ -44,15 +47,17 @@ function Toggle({ team }: { team: Team }) {
   );
 }
 
+/** Who has a second factor among the members shown (the same pages as Members), counted over the whole team. */
 export function MfaPolicy({ team }: { team: Team }) {
-  const without = team.members.filter((m) => !m.mfa).length;
+  const list = useTeamMembers(team);
+  const without = team.members_count - team.members_with_mfa;
   return (
     <Section id="mfa-policy-title" title="Second factor" icon={<ShieldCheck aria-hidden className="h-5 w-5" />}>
       <p className="mt-2 text-slate-700">{team.mfa_required ? REQUIRED_TEXT : OPTIONAL_TEXT}</p>
       {team.may.require_mfa && <Toggle team={team} />}
       <ul aria-label="Who has a second factor" className="mt-4 divide-y divide-slate-100">
-        {team.members.map((m) => (
-          <li key={m.user_id} className="flex items-center justify-between gap-3 py-2 text-sm">
+        {list.rows.map((m) => (
+          <li key={m.user_id} id={factorId(m)} tabIndex={-1} className="flex items-center justify-between gap-3 py-2 text-sm">
             <span className="text-slate-900">{m.email}</span>
             <span className={m.mfa ? "text-green-700" : team.mfa_required ? "text-amber-700" : "text-slate-500"}>
               {m.mfa ? "Second factor on" : "No second factor"}
@@ -60,6 +65,9 @@ export function MfaPolicy({ team }: { team: Team }) {
           </li>
         ))}
       </ul>
+      {team.members_next && (
+        <ShowMore list={list} total={team.members_count} noun="members" label="Show more members" focusId={factorId} />
+      )}
       {team.mfa_required && without > 0 && (
         <p className="mt-2 text-sm text-amber-800">
           {without === 1 ? "1 member has" : `${without} members have`} not set one up yet.

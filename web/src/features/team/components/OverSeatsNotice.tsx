@@ -9,7 +9,7 @@ const seats = (n: number) => (n === 1 ? "1 seat" : `${n} seats`);
  * ways out; the others only that invites are paused.
  */
 export function OverSeatsNotice({ team }: { team: Team }) {
-  const members = team.members.length;
+  const members = team.members_count;
   return (
     <section aria-labelledby="over-seats-title" className="rounded-2xl border border-amber-300 bg-amber-50 p-6 text-amber-950">
       <h2 id="over-seats-title" className="flex items-center gap-2 text-lg font-semibold">

@@ -8,6 +8,7 @@ import { PasswordField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import type { Team } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
+import { useAllTeamMembers } from "../api/lists";
 import { useEndMembership, useTransferTeam } from "../api/teamMutations";
 import { errorMessage, Problem, Section, SelectField, TEAM_PAGE_HEADING } from "./TeamParts";
 
@@ -56,7 +57,9 @@ function Leave({ team, onClose }: { team: Team; onClose: () => void }) {
 
 function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
   const { user } = useAuth();
-  const others = team.members.filter((m) => m.user_id !== user?.id);
+  // Any member may become the owner: past the team's first page, the picker reads them all.
+  const everyone = useAllTeamMembers(team);
+  const others = (everyone.members ?? []).filter((m) => m.user_id !== user?.id);
   const [chosen, setTarget] = useState(others[0]?.user_id ?? "");
   // Someone who left meanwhile drops out of the list when the team is read again.
   const target = others.some((m) => m.user_id === chosen) ? chosen : (others[0]?.user_id ?? "");
@@ -80,6 +83,12 @@ function Transfer({ team, onClose }: { team: Team; onClose: () => void }) {
     <Modal open onClose={onClose} title="Transfer ownership" fallbackFocus={FALLBACK_FOCUS}>
       {password.asking ? (
         password.form
+      ) : everyone.loading ? (
+        <p role="status" className="text-slate-700">
+          Loading the members...
+        </p>
+      ) : everyone.error ? (
+        <Problem>{errorMessage(everyone.error)}</Problem>
       ) : others.length === 0 ? (
         <p className="text-slate-700">Invite someone first: ownership goes to another member of the team.</p>
       ) : (

@@ -1,9 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, type ReactNode, type SelectHTMLAttributes } from "react";
+import { useEffect, useId, useRef, type ReactNode, type SelectHTMLAttributes } from "react";
+import { Button } from "../../../components/ui/Button";
 import { ApiError } from "../../../lib/api/client";
-import { queryKeys } from "../../../lib/api/queries";
 import type { Team } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
+import { teamAnswered } from "../api/mutations";
 
 export const errorMessage = (error: unknown) => (error instanceof ApiError ? error.message : "An unexpected error occurred");
 
@@ -14,12 +15,9 @@ export const errorMessage = (error: unknown) => (error instanceof ApiError ? err
 export function useTeamCache() {
   const client = useQueryClient();
   const { user } = useAuth();
-  const key = queryKeys.team(user?.id ?? "");
   return {
     set(team: Team | null) {
-      client.setQueryData(key, team);
-      void client.invalidateQueries({ queryKey: ["entitlements"] });
-      void client.invalidateQueries({ queryKey: ["plan"] });
+      teamAnswered(client, user?.id ?? "", team);
     },
     /** After a refusal that may mean the page is out of date (someone else changed the team). */
     refresh() {
@@ -99,4 +97,54 @@ export function SelectField({
 
 export function shortDate(iso: string): string {
   return new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+}
+
+type MoreList<Row> = { rows: Row[]; hasMore: boolean; loading: boolean; error: unknown; showMore: () => void };
+
+/**
+ * "Show more …" under a list the team answered the first page of (api/lists.ts), and how many are
+ * shown of how many, in a live region. Focus moves to the first row a new page adds (`focusId`):
+ * the button goes once the list is whole.
+ */
+export function ShowMore<Row>({
+  list,
+  total,
+  noun,
+  label,
+  focusId,
+}: {
+  list: MoreList<Row>;
+  total: number;
+  noun: string;
+  label: string;
+  focusId: (row: Row) => string;
+}) {
+  const from = useRef<number | null>(null);
+  useEffect(() => {
+    const first = from.current === null ? undefined : list.rows[from.current];
+    if (first === undefined) return;
+    from.current = null;
+    document.getElementById(focusId(first))?.focus();
+  }, [list.rows, focusId]);
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-3">
+      <p role="status" className="text-sm text-slate-600">
+        Showing {list.rows.length} of {total} {noun}.
+      </p>
+      {list.error ? <Problem>{errorMessage(list.error)}</Problem> : null}
+      {list.hasMore && (
+        <Button
+          variant="secondary"
+          disabled={list.loading}
+          aria-busy={list.loading}
+          onClick={() => {
+            from.current = list.rows.length;
+            list.showMore();
+          }}
+        >
+          {label}
+        </Button>
+      )}
+    </div>
+  );
 }

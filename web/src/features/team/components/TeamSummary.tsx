@@ -85,7 +85,7 @@ function PaymentFailedNotice({ owner }: { owner: boolean }) {
 
 /** Admins invite but do not pay: the card on file is the owner's, so they are told whom to ask. */
 function AskTheOwner({ team }: { team: Team }) {
-  const owner = team.members.find((m) => m.role === "owner")?.email ?? "the team's owner";
+  const owner = team.owner_email || "the team's owner";
   return (
     <div className="mt-6 border-t border-slate-100 pt-4">
       <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">

@@ -159,13 +159,45 @@ export interface components {
        *     admins, `[]` for members.
        */
       invite_roles: components["schemas"]["TeamRole"][];
-      /** @description Open invites (expired ones included); `[]` for members. */
+      /**
+       * @description The first page of the open invites (expired ones included), oldest first: the first page of
+       *     `GET /api/team/invites`; `[]` for members.
+       */
       invites: components["schemas"]["TeamInvite"][];
+      /**
+       * Format: int32
+       * @description Open invites of the whole team (expired ones included); 0 for members.
+       */
+      invites_count: number;
+      /**
+       * @description Pass it as `cursor` to `GET /api/team/invites` for the invites after `invites`; null when
+       *     `invites` is the whole list (always for members).
+       */
+      invites_next?: string | null;
       /** @description The domain whose verified addresses may ask to join; null: domain join is off. */
       join_domain?: string | null;
       /** @description What the caller may do to the team. */
       may: components["schemas"]["TeamPermissions"];
+      /**
+       * @description The first page of the members, in the order they joined (the owner first): the same rows
+       *     as the first page of `GET /api/team/members`.
+       */
       members: components["schemas"]["TeamMember"][];
+      /**
+       * Format: int32
+       * @description Members of the whole team (the owner included).
+       */
+      members_count: number;
+      /**
+       * @description Pass it as `cursor` to `GET /api/team/members` for the members after `members`; null when
+       *     `members` is the whole list.
+       */
+      members_next?: string | null;
+      /**
+       * Format: int32
+       * @description Members of the whole team with a second factor (an authenticator app or a passkey).
+       */
+      members_with_mfa: number;
       /** @description The owner requires a second factor of every member (`PUT /api/team/mfa-policy`). */
       mfa_required: boolean;
       name: string;
@@ -174,6 +206,8 @@ export interface components {
        *     one and join approvals are `409 team_over_seats` until the seats cover the members.
        */
       over_seats: boolean;
+      /** @description The owner's address (admins are told whom to ask for seats). */
+      owner_email: string;
       /** @description The team's subscription counts as subscribed (active or trialing). */
       paid: boolean;
       /** @description The team's last payment failed (past due, unpaid or paused). */

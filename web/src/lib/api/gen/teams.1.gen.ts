@@ -19,7 +19,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description `team` is null when the caller is in no team */
+        /** @description `team` is null when the caller is in no team. The counts are the whole team's; `members` and `invites` are the first page of `GET /api/team/members` and `GET /api/team/invites` (100 rows), `members_next` and `invites_next` the cursors of the pages after them (null when the list is whole) */
         200: {
           headers: {
             [name: string]: unknown;
