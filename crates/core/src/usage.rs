@@ -219,9 +219,9 @@ impl Usage {
                 return Ok(self.current_of(facts));
             }
         }
-        let generation = self.facts.as_ref().map(|c| c.generation());
+        // Read before anything the entry is made of (`ReadCache::insert`).
+        let mut generation = self.facts.as_ref().map(|c| c.generation());
         let (ended, mut lapses_at) = self.end_lapsed(user_id).await?;
-        let mut generation = generation;
         if ended > 0 {
             // Its own announcement changed the generation: read again after it.
             generation = self.facts.as_ref().map(|c| c.generation());
