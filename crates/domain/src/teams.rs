@@ -387,7 +387,10 @@ mod tests {
             SeatError::OutOfRange
         );
         assert!(full.check_resize(5).is_ok());
-        assert!(full.check_resize(1200).is_ok(), "a thousand reps and their invites");
+        assert!(
+            full.check_resize(1200).is_ok(),
+            "a thousand reps and their invites"
+        );
         assert_eq!(
             SeatError::OutOfRange.to_string(),
             "A team has between 1 and 10000 seats."

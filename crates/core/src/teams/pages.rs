@@ -51,7 +51,7 @@ fn cursor(at: OffsetDateTime, id: Uuid) -> String {
     format!("{}.{}", at.unix_timestamp_nanos(), id.simple())
 }
 
-fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, TeamUsageError> {
+pub(super) fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, TeamUsageError> {
     let Some(raw) = raw.map(str::trim).filter(|c| !c.is_empty()) else {
         return Ok(None);
     };
@@ -64,7 +64,7 @@ fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, TeamUsageError> 
     }))
 }
 
-fn limit(q: &PageQuery<'_>) -> Result<i64, TeamUsageError> {
+pub(super) fn limit(q: &PageQuery<'_>) -> Result<i64, TeamUsageError> {
     let limit = q.limit.unwrap_or(LIST_PAGE);
     if !(1..=LIST_PAGE_MAX).contains(&limit) {
         return Err(TeamUsageError::InvalidLimit);
@@ -73,7 +73,7 @@ fn limit(q: &PageQuery<'_>) -> Result<i64, TeamUsageError> {
 }
 
 /// Cuts the one row read beyond `limit` and answers the cursor after the page when it existed.
-fn page<T>(
+pub(super) fn page<T>(
     mut rows: Vec<T>,
     limit: i64,
     key: impl Fn(&T) -> (OffsetDateTime, Uuid),
