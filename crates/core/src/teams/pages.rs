@@ -1,15 +1,19 @@
 //! The members and invites lists a page at a time (issue 28, docs/api.md "Teams"): what
-//! `GET /api/team` carries whole, for teams too large to read in one answer. Same rules, same
+//! `GET /api/team` carries whole, for teams too large to read in one answer; and the usage report
+//! a page of members at a time with the whole team's totals. Same rules, same
 //! order (members as they joined, invites as they were sent); the cursor is the last row's time
 //! (Unix nanoseconds) and id.
 
-use closewise_domain::teams::Action;
+use closewise_domain::catalogue::PRICE_CENTS;
+use closewise_domain::idle_seats::{idle_cutoff, reclaim_offer};
+use closewise_domain::team_billing::has_live_subscription;
+use closewise_domain::teams::{may, Action};
 use closewise_domain::usage::month_start;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::admin::invite_view;
-use super::usage::TeamUsageError;
+use super::usage::{self, member_usage, MemberUsage, TeamUsage, TeamUsageError};
 use super::view::{member_permissions, InviteView, MemberView};
 use super::Teams;
 use crate::store::teams::pages::PageAfter;
@@ -147,6 +151,59 @@ impl Teams {
         Ok(InvitesPage {
             invites: rows.into_iter().map(|i| invite_view(i, now)).collect(),
             next_cursor,
+        })
+    }
+
+    /// A page of the usage report of `month` (`YYYY-MM`; default this month) and the month
+    /// before it: the page's members (`q`, as the members list's pages), and the whole team's
+    /// totals, seats and reclaim offer, whatever the page.
+    pub async fn usage(
+        &self,
+        user_id: Uuid,
+        month: Option<&str>,
+        q: &PageQuery<'_>,
+    ) -> Result<TeamUsage, TeamUsageError> {
+        let limit = limit(q)?;
+        let after = parse_cursor(q.cursor)?;
+        let now = self.clock.now();
+        let (month, window) = Self::usage_window(month, now)?;
+        let (team_id, role) = self.usage_caller(user_id).await?;
+        let team = self.team(team_id).await?;
+        let rows = self
+            .store
+            .team_usage_page(team_id, &window, after, limit + 1)
+            .await?;
+        let (rows, next_cursor) = page(rows, limit, |r| (r.joined_at, r.user_id));
+        let members: Vec<MemberUsage> = rows.into_iter().map(|r| member_usage(r, now)).collect();
+        let cutoff = idle_cutoff(now);
+        let totals = usage::totals(
+            self.store
+                .team_usage_totals(team_id, &window, cutoff)
+                .await?,
+        );
+        let idle_user_ids = self.store.team_idle_members(team_id, cutoff).await?;
+        let seats = self.store.team_seats(&team, now).await?;
+        let reclaim = reclaim_offer(
+            &seats,
+            u32::try_from(idle_user_ids.len()).unwrap_or(u32::MAX),
+            PRICE_CENTS,
+        );
+        let status = team
+            .subscription_status
+            .as_deref()
+            .and_then(|s| closewise_domain::subscription::SubscriptionStatus::parse(s).ok());
+        Ok(TeamUsage {
+            month,
+            members,
+            next_cursor,
+            totals,
+            seats: seats.into(),
+            reclaim,
+            idle_user_ids,
+            currency: "usd",
+            may_reclaim: may(role, Action::ChangeSeats)
+                && team.subscription_id.is_some()
+                && has_live_subscription(status),
         })
     }
 }

@@ -3,16 +3,13 @@
 //! and last, last activity, devices and second factor, who is idle and what reclaiming would
 //! save; and the team's activity, its audit trail, a page at a time or whole for an export.
 
-use closewise_domain::catalogue::PRICE_CENTS;
 use closewise_domain::idle_seats::{
-    idle_cutoff, is_idle, may_view_usage, minutes, reclaim_offer, InvalidMonth, Month, ReclaimOffer,
+    is_idle, may_view_usage, minutes, InvalidMonth, Month, ReclaimOffer,
 };
-use closewise_domain::team_billing::has_live_subscription;
-use closewise_domain::teams::{may, Action, Role};
+use closewise_domain::teams::{Action, Role};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::pages::{limit as page_limit, page, parse_cursor as parse_page_cursor, PageQuery};
 use super::{SeatsView, Teams, TeamsError};
 use crate::store::audit::AuditRow;
 use crate::store::teams::usage::{AuditCursor, UsageRow, UsageTotalsRow, UsageWindow};
@@ -168,7 +165,7 @@ pub fn member_usage(row: UsageRow, now: OffsetDateTime) -> MemberUsage {
     }
 }
 
-fn totals(t: UsageTotalsRow) -> UsageTotals {
+pub(super) fn totals(t: UsageTotalsRow) -> UsageTotals {
     UsageTotals {
         members: count(t.members),
         idle: count(t.idle),
@@ -223,7 +220,7 @@ pub fn parse_actions(raw: Option<&str>) -> Result<Vec<String>, TeamUsageError> {
 
 impl Teams {
     /// The caller's team and role when they may see its usage and activity.
-    async fn usage_caller(&self, user_id: Uuid) -> Result<(Uuid, Role), TeamUsageError> {
+    pub(super) async fn usage_caller(&self, user_id: Uuid) -> Result<(Uuid, Role), TeamUsageError> {
         let (team_id, role) = self.caller(user_id, Action::View).await?;
         if !may_view_usage(role) {
             return Err(TeamsError::ForbiddenRole.into());
@@ -232,7 +229,7 @@ impl Teams {
     }
 
     /// `month` (`YYYY-MM`; default this month) and its window at `now`.
-    fn usage_window(
+    pub(super) fn usage_window(
         month: Option<&str>,
         now: OffsetDateTime,
     ) -> Result<(Month, UsageWindow), TeamUsageError> {
@@ -241,59 +238,6 @@ impl Teams {
             None => Month::of(now),
         };
         Ok((month, window(month, now)))
-    }
-
-    /// A page of the usage report of `month` (`YYYY-MM`; default this month) and the month
-    /// before it: the page's members (`q`, as the members list's pages), and the whole team's
-    /// totals, seats and reclaim offer, whatever the page.
-    pub async fn usage(
-        &self,
-        user_id: Uuid,
-        month: Option<&str>,
-        q: &PageQuery<'_>,
-    ) -> Result<TeamUsage, TeamUsageError> {
-        let limit = page_limit(q)?;
-        let after = parse_page_cursor(q.cursor)?;
-        let now = self.clock.now();
-        let (month, window) = Self::usage_window(month, now)?;
-        let (team_id, role) = self.usage_caller(user_id).await?;
-        let team = self.team(team_id).await?;
-        let rows = self
-            .store
-            .team_usage_page(team_id, &window, after, limit + 1)
-            .await?;
-        let (rows, next_cursor) = page(rows, limit, |r| (r.joined_at, r.user_id));
-        let members: Vec<MemberUsage> = rows.into_iter().map(|r| member_usage(r, now)).collect();
-        let cutoff = idle_cutoff(now);
-        let totals = totals(
-            self.store
-                .team_usage_totals(team_id, &window, cutoff)
-                .await?,
-        );
-        let idle_user_ids = self.store.team_idle_members(team_id, cutoff).await?;
-        let seats = self.store.team_seats(&team, now).await?;
-        let reclaim = reclaim_offer(
-            &seats,
-            u32::try_from(idle_user_ids.len()).unwrap_or(u32::MAX),
-            PRICE_CENTS,
-        );
-        let status = team
-            .subscription_status
-            .as_deref()
-            .and_then(|s| closewise_domain::subscription::SubscriptionStatus::parse(s).ok());
-        Ok(TeamUsage {
-            month,
-            members,
-            next_cursor,
-            totals,
-            seats: seats.into(),
-            reclaim,
-            idle_user_ids,
-            currency: "usd",
-            may_reclaim: may(role, Action::ChangeSeats)
-                && team.subscription_id.is_some()
-                && has_live_subscription(status),
-        })
     }
 
     /// Every member's line of `month`'s report, in the order they joined: the CSV export.
