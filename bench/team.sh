@@ -59,14 +59,14 @@ team_rows() {
     owner_token="$(password_token "$owner")"
     member_token="$(password_token "$member")"
     seats=$((n + n / 5))
-    # A team buys at most 1,000 seats (team_billing::seat_range): 1,000 members with 200 pending
-    # invites cannot check out, so that size has no subscription and no preview row.
+    # A team buys at most 10,000 seats (teams::MAX_SEATS): 1,000 members with 200 pending
+    # invites buy their 1,200 like any other team, and every size has its preview row.
     local preview=""
-    if [ "$seats" -lt 1000 ]; then
+    if [ "$seats" -le 10000 ]; then
       buy_seats "$owner_token" "$seats"
       preview="/api/team/seats/preview?seats=$((seats + 1))"
     else
-      echo "    $DB: no seat preview at $n members: $seats seats in use, over the 1,000 a team can buy"
+      echo "    $DB: no seat preview at $n members: $seats seats in use, over the 10,000 a team can buy"
     fi
     local -a conn=(-t 1 -c "$TEAM_CONNS" -d "${TEAM_SECONDS}s")
     for path in /api/team /api/team/members /api/team/invites $preview /api/team/usage /api/team/audit; do

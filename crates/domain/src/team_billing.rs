@@ -207,9 +207,12 @@ mod tests {
         assert_eq!(checkout_seats(0, 0), Err(InvalidSeats { min: 1 }));
         assert!(checkout_seats(MAX_SEATS, 1).is_ok());
         assert!(checkout_seats(MAX_SEATS + 1, 1).is_err());
+        // A sales floor of a thousand reps with 200 pending invites (issue 28's bench team).
+        assert_eq!(checkout_seats(1200, 1200), Ok(1200));
+        assert_eq!(MAX_SEATS, 10_000);
         assert_eq!(
             InvalidSeats { min: 2 }.to_string(),
-            "Choose between 2 and 1000 seats: everyone in the team needs one."
+            "Choose between 2 and 10000 seats: everyone in the team needs one."
         );
     }
 

@@ -154,7 +154,7 @@ pub fn may_invite_as(actor: Role, role: Role) -> bool {
 }
 
 /// The most seats a team can buy here; larger teams talk to us.
-pub const MAX_SEATS: u32 = 1000;
+pub const MAX_SEATS: u32 = 10_000;
 
 /// The seats a team holds: its subscription's quantity, the members and the pending invites.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -387,6 +387,14 @@ mod tests {
             SeatError::OutOfRange
         );
         assert!(full.check_resize(5).is_ok());
+        assert!(
+            full.check_resize(1200).is_ok(),
+            "a thousand reps and their invites"
+        );
+        assert_eq!(
+            SeatError::OutOfRange.to_string(),
+            "A team has between 1 and 10000 seats."
+        );
     }
 
     #[test]

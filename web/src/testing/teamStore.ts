@@ -109,7 +109,7 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
         return { id: i.id, email: i.email, role: i.role, created_at, expires_at, last_sent_at, expired: i.expiresAt <= now() };
       });
       const answer: Team = {
-        ...{ id, name, role, seats: store.seats(team), subscription, join_domain, seat_range: { min: 1, max: 1000 } },
+        ...{ id, name, role, seats: store.seats(team), subscription, join_domain, seat_range: { min: 1, max: 10000 } },
         ...decisions,
         ...{ paid: subscription !== null, payment_failed: false, domain_join_offer: null, personal_subscription_overlap: false },
         ...{ over_seats: false, seats_missing: 0, invites, mfa_required: Boolean(team.requireMfa) },

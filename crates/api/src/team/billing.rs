@@ -34,7 +34,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Deserialize, ToSchema)]
 #[schema(as = TeamCheckoutBody)]
 pub struct TeamCheckoutRequest {
-    /// At least the seats in use (members and pending invites), at most 1000.
+    /// At least the seats in use (members and pending invites), at most 10000
+    /// (`closewise_domain::teams::MAX_SEATS`).
+    #[schema(minimum = 1, maximum = 10000)]
     pub seats: i64,
     /// Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
     /// replaced by Stripe).
@@ -57,7 +59,8 @@ pub struct TeamConfirmRequest {
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PreviewQuery {
-    /// The new number of seats.
+    /// The new number of seats, 1 to 10000 and at least those in use.
+    #[param(minimum = 1, maximum = 10000)]
     pub seats: i64,
 }
 
@@ -77,6 +80,8 @@ pub struct SeatsPreviewResponse {
 #[derive(Deserialize, ToSchema)]
 #[schema(as = TeamSeatsBody)]
 pub struct SetSeatsRequest {
+    /// 1 to 10000, at least those in use.
+    #[schema(minimum = 1, maximum = 10000)]
     pub seats: i64,
     /// From the preview; default now.
     #[serde(default)]

@@ -6,6 +6,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
 use closewise_core::teams::billing::reclaim::{ReclaimOrder, Reclaimed};
+use closewise_core::teams::pages::PageQuery;
 use closewise_core::teams::usage::{MemberUsage, TeamUsage};
 use closewise_domain::idle_seats::IDLE_DAYS;
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,17 @@ use crate::state::AppState;
 pub struct UsageQuery {
     /// `YYYY-MM` (UTC); default this month. "Last month" is the month before it.
     pub month: Option<String>,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UsagePageQuery {
+    /// `YYYY-MM` (UTC); default this month. "Last month" is the month before it.
+    pub month: Option<String>,
+    /// `next_cursor` of the page before; none: the first page.
+    pub cursor: Option<String>,
+    /// Members per page, 1 to 500; default 100.
+    pub limit: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -83,6 +95,9 @@ pub struct ReclaimOfferBody {
     /// Cents a month.
     pub monthly_saving: i64,
     pub currency: String,
+    /// Those idle members (the whole team's, whichever page is shown), in the order they
+    /// joined: what `POST /api/team/reclaim` takes as `user_ids`.
+    pub user_ids: Vec<Uuid>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -93,7 +108,11 @@ pub struct UsageResponse {
     pub previous_month: String,
     /// A member is idle after this many days without a call.
     pub idle_days: i64,
+    /// A page of members, in the order they joined (the owner first).
     pub members: Vec<MemberUsageBody>,
+    /// Pass it as `cursor` for the next page; null on the last page.
+    pub next_cursor: Option<String>,
+    /// The whole team's (one grouped query), not the page's.
     pub totals: UsageTotalsBody,
     pub seats: SeatsBody,
     pub reclaim: ReclaimOfferBody,
@@ -127,6 +146,7 @@ impl From<TeamUsage> for UsageResponse {
             previous_month: u.month.previous().to_string(),
             idle_days: IDLE_DAYS,
             members: u.members.into_iter().map(member_body).collect(),
+            next_cursor: u.next_cursor,
             totals: UsageTotalsBody {
                 members: t.members,
                 idle: t.idle,
@@ -148,16 +168,17 @@ impl From<TeamUsage> for UsageResponse {
                 seats_freed: u.reclaim.seats_freed,
                 monthly_saving: u.reclaim.monthly_saving,
                 currency: u.currency.to_owned(),
+                user_ids: u.idle_user_ids,
             },
             may_reclaim: u.may_reclaim,
         }
     }
 }
 
-#[utoipa::path(get, path = "/api/team/usage", operation_id = "team_usage", tag = "teams", params(UsageQuery),
+#[utoipa::path(get, path = "/api/team/usage", operation_id = "team_usage", tag = "teams", params(UsagePageQuery),
     responses(
-        (status = 200, body = UsageResponse, description = "Every member's calls and minutes this month and last (from the call meter), last activity, devices and second factor; totals; idle members and what reclaiming them would save"),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_month`"),
+        (status = 200, body = UsageResponse, description = "A page of members (in the order they joined, as `GET /api/team/members`) with their calls and minutes this month and last (from the call meter), last activity, devices and second factor; the whole team's totals; its idle members and what reclaiming them would save"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_month`, `invalid_cursor`, `invalid_limit`"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: the owner's and admins'"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
@@ -166,10 +187,17 @@ impl From<TeamUsage> for UsageResponse {
 pub async fn usage(
     State(state): State<AppState>,
     auth: AuthUser,
-    query: Result<Query<UsageQuery>, QueryRejection>,
+    query: Result<Query<UsagePageQuery>, QueryRejection>,
 ) -> ApiResult<AppJson<UsageResponse>> {
     let Query(q) = query?;
-    let usage = state.teams.usage(auth.user_id, q.month.as_deref()).await?;
+    let page = PageQuery {
+        cursor: q.cursor.as_deref(),
+        limit: q.limit,
+    };
+    let usage = state
+        .teams
+        .usage(auth.user_id, q.month.as_deref(), &page)
+        .await?;
     Ok(AppJson(usage.into()))
 }
 
@@ -209,9 +237,12 @@ pub async fn usage_csv(
     query: Result<Query<UsageQuery>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = query?;
-    let usage = state.teams.usage(auth.user_id, q.month.as_deref()).await?;
-    let month = usage.month.to_string();
-    let rows = usage.members.into_iter().map(|m| {
+    let (month, members) = state
+        .teams
+        .usage_export(auth.user_id, q.month.as_deref())
+        .await?;
+    let month = month.to_string();
+    let rows = members.into_iter().map(|m| {
         vec![
             m.email,
             m.role.as_str().to_owned(),

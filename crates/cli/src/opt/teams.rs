@@ -163,7 +163,7 @@ pub struct TeamMemberChange {
 pub struct TeamSeatsSet {
     /// The team's id, or its name (when no other team has it).
     pub team: String,
-    /// The seats (1 to 1000).
+    /// The seats (1 to 10000).
     pub seats: u32,
     #[command(flatten)]
     pub reason: TeamReason,

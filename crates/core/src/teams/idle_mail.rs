@@ -49,7 +49,7 @@ impl IdleSeatMails {
             }
             let rows = self
                 .store
-                .team_usage(team.id, &window(Month::of(now), now))
+                .team_usage_all(team.id, &window(Month::of(now), now))
                 .await?;
             let owner = rows.iter().find(|r| r.user_id == team.owner_id);
             let idle: Vec<String> = rows

@@ -1,15 +1,19 @@
 //! The members and invites lists a page at a time (issue 28, docs/api.md "Teams"): `GET /api/team`
-//! carries the first page of each with the cursor of the next, these the rest. Same rules, same
-//! order (members as they joined, invites as they were sent); the cursor is the last row's time
-//! (Unix nanoseconds) and id.
+//! carries the first page of each with the cursor of the next, these the rest; and the usage report
+//! a page of members at a time with the whole team's totals. Same rules, same order (members as
+//! they joined, invites as they were sent); the cursor is the last row's time (Unix nanoseconds)
+//! and id.
 
-use closewise_domain::teams::{Action, Role};
+use closewise_domain::catalogue::PRICE_CENTS;
+use closewise_domain::idle_seats::{idle_cutoff, reclaim_offer};
+use closewise_domain::team_billing::has_live_subscription;
+use closewise_domain::teams::{may, Action, Role};
 use closewise_domain::usage::month_start;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::admin::invite_view;
-use super::usage::TeamUsageError;
+use super::usage::{self, member_usage, MemberUsage, TeamUsage, TeamUsageError};
 use super::view::{member_permissions, InviteView, MemberView};
 use super::Teams;
 use crate::store::teams::pages::PageAfter;
@@ -51,7 +55,7 @@ fn cursor(at: OffsetDateTime, id: Uuid) -> String {
     format!("{}.{}", at.unix_timestamp_nanos(), id.simple())
 }
 
-fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, TeamUsageError> {
+pub(super) fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, TeamUsageError> {
     let Some(raw) = raw.map(str::trim).filter(|c| !c.is_empty()) else {
         return Ok(None);
     };
@@ -64,7 +68,7 @@ fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, TeamUsageError> 
     }))
 }
 
-fn limit(q: &PageQuery<'_>) -> Result<i64, TeamUsageError> {
+pub(super) fn limit(q: &PageQuery<'_>) -> Result<i64, TeamUsageError> {
     let limit = q.limit.unwrap_or(LIST_PAGE);
     if !(1..=LIST_PAGE_MAX).contains(&limit) {
         return Err(TeamUsageError::InvalidLimit);
@@ -73,7 +77,7 @@ fn limit(q: &PageQuery<'_>) -> Result<i64, TeamUsageError> {
 }
 
 /// Cuts the one row read beyond `limit` and answers the cursor after the page when it existed.
-fn page<T>(
+pub(super) fn page<T>(
     mut rows: Vec<T>,
     limit: i64,
     key: impl Fn(&T) -> (OffsetDateTime, Uuid),
@@ -169,6 +173,59 @@ impl Teams {
         Ok(InvitesPage {
             invites: rows.into_iter().map(|i| invite_view(i, now)).collect(),
             next_cursor,
+        })
+    }
+
+    /// A page of the usage report of `month` (`YYYY-MM`; default this month) and the month
+    /// before it: the page's members (`q`, as the members list's pages), and the whole team's
+    /// totals, seats and reclaim offer, whatever the page.
+    pub async fn usage(
+        &self,
+        user_id: Uuid,
+        month: Option<&str>,
+        q: &PageQuery<'_>,
+    ) -> Result<TeamUsage, TeamUsageError> {
+        let limit = limit(q)?;
+        let after = parse_cursor(q.cursor)?;
+        let now = self.clock.now();
+        let (month, window) = Self::usage_window(month, now)?;
+        let (team_id, role) = self.usage_caller(user_id).await?;
+        let team = self.team(team_id).await?;
+        let rows = self
+            .store
+            .team_usage_page(team_id, &window, after, limit + 1)
+            .await?;
+        let (rows, next_cursor) = page(rows, limit, |r| (r.joined_at, r.user_id));
+        let members: Vec<MemberUsage> = rows.into_iter().map(|r| member_usage(r, now)).collect();
+        let cutoff = idle_cutoff(now);
+        let totals = usage::totals(
+            self.store
+                .team_usage_totals(team_id, &window, cutoff)
+                .await?,
+        );
+        let idle_user_ids = self.store.team_idle_members(team_id, cutoff).await?;
+        let seats = self.store.team_seats(&team, now).await?;
+        let reclaim = reclaim_offer(
+            &seats,
+            u32::try_from(idle_user_ids.len()).unwrap_or(u32::MAX),
+            PRICE_CENTS,
+        );
+        let status = team
+            .subscription_status
+            .as_deref()
+            .and_then(|s| closewise_domain::subscription::SubscriptionStatus::parse(s).ok());
+        Ok(TeamUsage {
+            month,
+            members,
+            next_cursor,
+            totals,
+            seats: seats.into(),
+            reclaim,
+            idle_user_ids,
+            currency: "usd",
+            may_reclaim: may(role, Action::ChangeSeats)
+                && team.subscription_id.is_some()
+                && has_live_subscription(status),
         })
     }
 }

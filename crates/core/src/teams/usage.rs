@@ -3,18 +3,16 @@
 //! and last, last activity, devices and second factor, who is idle and what reclaiming would
 //! save; and the team's activity, its audit trail, a page at a time or whole for an export.
 
-use closewise_domain::catalogue::PRICE_CENTS;
 use closewise_domain::idle_seats::{
-    is_idle, may_view_usage, minutes, reclaim_offer, InvalidMonth, Month, ReclaimOffer,
+    is_idle, may_view_usage, minutes, InvalidMonth, Month, ReclaimOffer,
 };
-use closewise_domain::team_billing::has_live_subscription;
-use closewise_domain::teams::{may, Action, Role};
+use closewise_domain::teams::{Action, Role};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{SeatsView, Teams, TeamsError};
 use crate::store::audit::AuditRow;
-use crate::store::teams::usage::{AuditCursor, UsageRow, UsageWindow};
+use crate::store::teams::usage::{AuditCursor, UsageRow, UsageTotalsRow, UsageWindow};
 
 /// Rows in a page of activity unless the caller asks otherwise, and the most they may ask.
 pub const ACTIVITY_PAGE: i64 = 50;
@@ -82,7 +80,7 @@ pub struct MemberUsage {
     pub second_factor: bool,
 }
 
-/// The sums of the members' lines.
+/// The sums of every member's lines, the whole team's (not a page's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UsageTotals {
     pub members: u64,
@@ -95,14 +93,20 @@ pub struct UsageTotals {
     pub second_factor: u64,
 }
 
+/// A page of the usage report: some members' lines, the whole team's totals and reclaim offer.
 #[derive(Clone, Debug)]
 pub struct TeamUsage {
     pub month: Month,
+    /// This page's members, in the order they joined.
     pub members: Vec<MemberUsage>,
+    /// Pass it back as `cursor` for the next page; None on the last one.
+    pub next_cursor: Option<String>,
     pub totals: UsageTotals,
     pub seats: SeatsView,
     /// Reclaiming the idle members who may be removed (not the owner), at the seat price.
     pub reclaim: ReclaimOffer,
+    /// Those members, the whole team's, in the order they joined.
+    pub idle_user_ids: Vec<Uuid>,
     pub currency: &'static str,
     /// The caller may reclaim: they may change seats and the team has a subscription.
     pub may_reclaim: bool,
@@ -161,19 +165,17 @@ pub fn member_usage(row: UsageRow, now: OffsetDateTime) -> MemberUsage {
     }
 }
 
-fn totals(members: &[MemberUsage]) -> UsageTotals {
-    members
-        .iter()
-        .fold(UsageTotals::default(), |t, m| UsageTotals {
-            members: t.members + 1,
-            idle: t.idle + u64::from(m.idle),
-            calls_this_month: t.calls_this_month + m.calls_this_month,
-            minutes_this_month: t.minutes_this_month + m.minutes_this_month,
-            calls_last_month: t.calls_last_month + m.calls_last_month,
-            minutes_last_month: t.minutes_last_month + m.minutes_last_month,
-            devices: t.devices + m.devices,
-            second_factor: t.second_factor + u64::from(m.second_factor),
-        })
+pub(super) fn totals(t: UsageTotalsRow) -> UsageTotals {
+    UsageTotals {
+        members: count(t.members),
+        idle: count(t.idle),
+        calls_this_month: count(t.calls_month),
+        minutes_this_month: count(t.minutes_month),
+        calls_last_month: count(t.calls_previous),
+        minutes_last_month: count(t.minutes_previous),
+        devices: count(t.devices),
+        second_factor: count(t.second_factor),
+    }
 }
 
 /// The cursor after `row`: its time (Unix nanoseconds) and id.
@@ -218,7 +220,7 @@ pub fn parse_actions(raw: Option<&str>) -> Result<Vec<String>, TeamUsageError> {
 
 impl Teams {
     /// The caller's team and role when they may see its usage and activity.
-    async fn usage_caller(&self, user_id: Uuid) -> Result<(Uuid, Role), TeamUsageError> {
+    pub(super) async fn usage_caller(&self, user_id: Uuid) -> Result<(Uuid, Role), TeamUsageError> {
         let (team_id, role) = self.caller(user_id, Action::View).await?;
         if !may_view_usage(role) {
             return Err(TeamsError::ForbiddenRole.into());
@@ -226,46 +228,32 @@ impl Teams {
         Ok((team_id, role))
     }
 
-    /// The usage report of `month` (`YYYY-MM`; default this month) and the month before it.
-    pub async fn usage(
-        &self,
-        user_id: Uuid,
+    /// `month` (`YYYY-MM`; default this month) and its window at `now`.
+    pub(super) fn usage_window(
         month: Option<&str>,
-    ) -> Result<TeamUsage, TeamUsageError> {
-        let (team_id, role) = self.usage_caller(user_id).await?;
-        let now = self.clock.now();
+        now: OffsetDateTime,
+    ) -> Result<(Month, UsageWindow), TeamUsageError> {
         let month = match month.map(str::trim).filter(|m| !m.is_empty()) {
             Some(raw) => Month::parse(raw).map_err(TeamUsageError::InvalidMonth)?,
             None => Month::of(now),
         };
-        let team = self.team(team_id).await?;
-        let rows = self.store.team_usage(team_id, &window(month, now)).await?;
-        let members: Vec<MemberUsage> = rows.into_iter().map(|r| member_usage(r, now)).collect();
-        let seats = self.store.team_seats(&team, now).await?;
-        let removable_idle = members
-            .iter()
-            .filter(|m| m.idle && m.role != Role::Owner)
-            .count();
-        let reclaim = reclaim_offer(
-            &seats,
-            u32::try_from(removable_idle).unwrap_or(u32::MAX),
-            PRICE_CENTS,
-        );
-        let status = team
-            .subscription_status
-            .as_deref()
-            .and_then(|s| closewise_domain::subscription::SubscriptionStatus::parse(s).ok());
-        Ok(TeamUsage {
+        Ok((month, window(month, now)))
+    }
+
+    /// Every member's line of `month`'s report, in the order they joined: the CSV export.
+    pub async fn usage_export(
+        &self,
+        user_id: Uuid,
+        month: Option<&str>,
+    ) -> Result<(Month, Vec<MemberUsage>), TeamUsageError> {
+        let now = self.clock.now();
+        let (month, window) = Self::usage_window(month, now)?;
+        let (team_id, _) = self.usage_caller(user_id).await?;
+        let rows = self.store.team_usage_all(team_id, &window).await?;
+        Ok((
             month,
-            totals: totals(&members),
-            members,
-            seats: seats.into(),
-            reclaim,
-            currency: "usd",
-            may_reclaim: may(role, Action::ChangeSeats)
-                && team.subscription_id.is_some()
-                && has_live_subscription(status),
-        })
+            rows.into_iter().map(|r| member_usage(r, now)).collect(),
+        ))
     }
 
     /// A page of the team's activity, newest first.

@@ -49,7 +49,7 @@ function serve(team: Partial<Team>) {
     name: "Northwind Sales",
     role: "member",
     seats: { total: 4, used: 3, free: 1 },
-    seat_range: { min: 3, max: 1000 },
+    seat_range: { min: 3, max: 10000 },
     subscription: { status: "active", current_period_end: 1795000000, cancel_at_period_end: false },
     paid: true,
     payment_failed: false,

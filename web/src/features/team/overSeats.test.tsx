@@ -66,7 +66,7 @@ describe("/team over seats", () => {
             name: "Northwind Sales",
             role: "owner",
             seats: { total: 2, used: 5, free: 0 },
-            seat_range: { min: 5, max: 1000 },
+            seat_range: { min: 5, max: 10000 },
             subscription: { status: "active", current_period_end: 1795000000, cancel_at_period_end: false },
             paid: true,
             payment_failed: false,

@@ -16,7 +16,7 @@ describe("/team billing", () => {
   it("buys seats through Stripe Checkout with the team's success and cancel URLs", async () => {
     db.createUser({ email: OWNER });
     // The server's range: everyone in the team needs a seat.
-    const answers = { owner: { seat_range: { min: 2, max: 1000 } } };
+    const answers = { owner: { seat_range: { min: 2, max: 10000 } } };
     db.seedTeam({ owner: OWNER, members: [{ email: "bo@northwind.example" }], answers });
     const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
     let sent: Record<string, unknown> | undefined;
@@ -75,7 +75,7 @@ describe("/team billing", () => {
 
   it("previews a seat change (a credit when fewer) and applies it with the preview's proration date", async () => {
     db.createUser({ email: OWNER });
-    const answers = { owner: { seat_range: { min: 2, max: 1000 } } };
+    const answers = { owner: { seat_range: { min: 2, max: 10000 } } };
     db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }], answers });
     let put: Record<string, unknown> | undefined;
     server.events.on("request:start", ({ request }) => {

@@ -17,7 +17,7 @@ function seedNorthwind(seats = 4) {
   return db.seedTeam({
     owner: OWNER,
     seats,
-    answers: { owner: { domain_join_offer: "northwind.example", seat_range: { min: 2, max: 1000 } } },
+    answers: { owner: { domain_join_offer: "northwind.example", seat_range: { min: 2, max: 10000 } } },
     members: [{ email: CY, role: "member" }],
   }).team;
 }

@@ -4,13 +4,34 @@
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
-import { calls } from "../../testing/handlers/teamUsage";
+import { calls, usagePaging } from "../../testing/handlers/teamUsage";
 import { renderApp } from "../../testing/render";
 
 const OWNER = "ana@northwind.example";
 
 describe("/team usage", () => {
-  afterEach(() => calls.clear());
+  afterEach(() => {
+    calls.clear();
+    usagePaging.size = 100;
+  });
+
+  it("shows the first page of members with the team's totals, then more on Show more", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
+    calls.set(OWNER, 2).set("bo@northwind.example", 4);
+    usagePaging.size = 2;
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const usage = await screen.findByRole("region", { name: "Usage" });
+    await within(usage).findByRole("row", { name: /bo@northwind\.example/ });
+    expect(within(usage).queryByRole("row", { name: /cy@northwind\.example/ })).not.toBeInTheDocument();
+    // The totals and the savings line are the team's, not the page's: Cy is counted before shown.
+    expect(within(usage).getByRole("row", { name: /Total \(3 members, 1 idle\)/ })).toHaveTextContent("6");
+    expect(within(usage).getByText(/1 idle member: reclaiming saves \$20\.00 a month/)).toBeInTheDocument();
+    await user.click(within(usage).getByRole("button", { name: "Show more" }));
+    expect(await within(usage).findByRole("row", { name: /cy@northwind\.example/ })).toBeInTheDocument();
+    expect(within(usage).getAllByRole("row", { name: /@northwind\.example/ })).toHaveLength(3);
+    expect(within(usage).queryByRole("button", { name: "Show more" })).not.toBeInTheDocument();
+  });
 
   it("lists every member's calls, marks the idle and reclaims their seat after a preview", async () => {
     db.createUser({ email: OWNER });
@@ -19,6 +40,7 @@ describe("/team usage", () => {
     const { user } = renderApp("/team", { signedInAs: OWNER });
     const usage = await screen.findByRole("region", { name: "Usage" });
     const bo = await within(usage).findByRole("row", { name: /bo@northwind\.example/ });
+    expect(within(usage).queryByRole("button", { name: "Show more" })).not.toBeInTheDocument();
     expect(within(bo).getAllByRole("cell")[2]).toHaveTextContent("4");
     expect(within(bo).queryByText("Idle")).not.toBeInTheDocument();
     const cy = within(usage).getByRole("row", { name: /cy@northwind\.example/ });
@@ -45,6 +67,18 @@ describe("/team usage", () => {
     expect(await screen.findByText("bo@northwind.example")).toBeInTheDocument();
     expect(screen.queryByRole("region", { name: "Usage" })).not.toBeInTheDocument();
     expect(screen.queryByRole("region", { name: "Activity" })).not.toBeInTheDocument();
+  });
+
+  it("reclaims the idle members of the whole team, not only those on the page shown", async () => {
+    db.createUser({ email: OWNER });
+    db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
+    calls.set(OWNER, 2).set("bo@northwind.example", 4);
+    usagePaging.size = 1;
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const usage = await screen.findByRole("region", { name: "Usage" });
+    await user.click(await within(usage).findByRole("button", { name: "Reclaim idle seats" }));
+    const dialog = await screen.findByRole("dialog", { name: "Reclaim idle seats" });
+    expect(within(dialog).getByText("Remove cy@northwind.example and lower the seats to 2.")).toBeInTheDocument();
   });
 
   it("lists the activity with exports for the owner", async () => {

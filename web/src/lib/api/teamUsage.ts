@@ -11,9 +11,14 @@ export type ReclaimAnswer = Schemas["TeamReclaimAnswer"];
 export type AuditPage = Schemas["TeamAuditAnswer"];
 export type AuditEntry = Schemas["TeamAuditEntry"];
 
-export function getTeamUsage(month?: string) {
-  const query = month ? `?month=${encodeURIComponent(month)}` : "";
-  return apiRequest<TeamUsage>(`/api/team/usage${query}`, { auth: true });
+/** A page of the usage report (members in the order they joined; totals the whole team's). */
+export function getTeamUsage(query: { month?: string; cursor?: string | null; limit?: number } = {}) {
+  const params = new URLSearchParams();
+  if (query.month) params.set("month", query.month);
+  if (query.cursor) params.set("cursor", query.cursor);
+  if (query.limit) params.set("limit", String(query.limit));
+  const qs = params.toString();
+  return apiRequest<TeamUsage>(`/api/team/usage${qs ? `?${qs}` : ""}`, { auth: true });
 }
 
 export function reclaimSeats(body: { user_ids: string[]; seats: number; dry_run?: boolean; proration_date?: number }) {

@@ -3,10 +3,10 @@ import { formatMoney, roleWithArticle, seatsProblem, teamCheckoutUrls } from "./
 
 describe("team wording", () => {
   it("words a seat count outside the range the API answered", () => {
-    const seats = { seats: { total: 3, used: 3, free: 0 }, seat_range: { min: 3, max: 1000 } };
-    expect(seatsProblem(0, seats)).toBe("A team has between 1 and 1000 seats.");
-    expect(seatsProblem(1001, seats)).toBe("A team has between 1 and 1000 seats.");
-    expect(seatsProblem(2.5, seats)).toBe("A team has between 1 and 1000 seats.");
+    const seats = { seats: { total: 3, used: 3, free: 0 }, seat_range: { min: 3, max: 10000 } };
+    expect(seatsProblem(0, seats)).toBe("A team has between 1 and 10000 seats.");
+    expect(seatsProblem(10001, seats)).toBe("A team has between 1 and 10000 seats.");
+    expect(seatsProblem(2.5, seats)).toBe("A team has between 1 and 10000 seats.");
     expect(seatsProblem(2, seats)).toBe("3 seats are in use. Remove members or revoke invites first.");
     expect(seatsProblem(3, seats)).toBeNull();
     expect(seatsProblem(40, { ...seats, seat_range: { min: 3, max: 25 } })).toBe("A team has between 1 and 25 seats.");

@@ -4,12 +4,18 @@ import { type MockRoute, readBody } from "./common";
 import { forbiddenRole, json, teamBody, teamRoute } from "./teamCommon";
 
 export const calls = new Map<string, number>();
+/** Members per page unless the request says `limit` (the API's default, 100); a test lowers it. */
+export const usagePaging = { size: 100 };
 const zero = { calls_last_month: 0, minutes_last_month: 0, devices: 0, second_factor: 0 };
 const sum = (ms: { calls_this_month: number }[]) => ms.reduce((a, m) => a + m.calls_this_month, 0);
 
 export const teamUsageRoutes: MockRoute[] = [
-  teamRoute("get", "/api/team/usage", null, ({ me, decided: d, team }) => {
+  teamRoute("get", "/api/team/usage", null, ({ me, decided: d, team }, request) => {
     if (me.role === "member") return forbiddenRole();
+    // A page of members as the API's (`cursor` is where the page starts here); totals the team's.
+    const params = new URL(request.url).searchParams;
+    const size = Number(params.get("limit") ?? usagePaging.size);
+    const from = Number(params.get("cursor") ?? 0);
     const members = d.members.map(({ user_id, email, role, joined_at }) => {
       const n = calls.get(email) ?? 0;
       return {
@@ -25,7 +31,8 @@ export const teamUsageRoutes: MockRoute[] = [
       };
     });
     const ms = members.map((m) => ({ ...m, minutes_this_month: m.calls_this_month, second_factor: false }));
-    const idle = members.filter((m) => m.idle && m.role !== "owner").length;
+    const idleIds = members.filter((m) => m.idle && m.role !== "owner").map((m) => m.user_id);
+    const idle = idleIds.length;
     const seats = Math.min(Math.max(1, d.seats.used - idle), Math.max(1, team.seats));
     const freed = Math.max(0, team.seats - seats);
     const totals = {
@@ -35,9 +42,18 @@ export const teamUsageRoutes: MockRoute[] = [
       calls_this_month: sum(ms),
       minutes_this_month: sum(ms),
     };
-    const reclaim = { idle_members: idle, seats, seats_freed: freed, monthly_saving: freed * 2000, currency: "usd" };
+    const reclaim = {
+      idle_members: idle,
+      seats,
+      seats_freed: freed,
+      monthly_saving: freed * 2000,
+      currency: "usd",
+      user_ids: idleIds,
+    };
     const month = { month: "2026-11", previous_month: "2026-10", idle_days: 30 };
-    return json({ ...month, members: ms, totals, seats: d.seats, may_reclaim: d.may.change_seats, reclaim });
+    const page = ms.slice(from, from + size);
+    const next_cursor = from + size < ms.length ? String(from + size) : null;
+    return json({ ...month, members: page, next_cursor, totals, seats: d.seats, may_reclaim: d.may.change_seats, reclaim });
   }),
   teamRoute("post", "/api/team/reclaim", "change_seats", async ({ team, userId }, request) => {
     const { user_ids, seats, dry_run } = await readBody<"TeamReclaimBody">(request);

@@ -113,6 +113,21 @@ both!(
         assert_eq!(usage["members"].as_array().unwrap().len(), MEMBERS as usize);
         let listed: u64 = members.iter().map(|m| m["calls_this_month"].as_u64().unwrap()).sum();
         assert_eq!(usage["totals"]["calls_this_month"].as_u64().unwrap(), listed, "{}", usage["totals"]);
+        // Its pages: the same members in the same order as the members list, and the totals (one
+        // grouped query over the team) the sums of every page's lines.
+        let (lines, pages) = all_pages(&app, "/api/team/usage", "members", 3, &owner).await;
+        assert_eq!(pages, 4, "10 members in pages of 3");
+        let order = |rows: &[Value]| rows.iter().map(|m| m["user_id"].clone()).collect::<Vec<_>>();
+        assert_eq!(order(&lines), order(&members));
+        assert_eq!(&lines, usage["members"].as_array().unwrap());
+        let sum = |k: &str| lines.iter().map(|m| m[k].as_u64().unwrap()).sum::<u64>();
+        let count = |k: &str| lines.iter().filter(|m| m[k] == true).count() as u64;
+        let t = &usage["totals"];
+        for k in ["calls_this_month", "minutes_this_month", "calls_last_month", "minutes_last_month", "devices"] {
+            assert_eq!(t[k].as_u64().unwrap(), sum(k), "{k}: {t}");
+        }
+        assert_eq!((t["members"].as_u64(), t["idle"].as_u64(), t["second_factor"].as_u64()), (Some(MEMBERS.into()), Some(count("idle")), Some(count("second_factor"))), "{t}");
+        assert!(sum("minutes_this_month") + sum("minutes_last_month") > 0, "the fixture's calls have minutes: {t}");
         let both_months = usage["totals"]["calls_this_month"].as_u64().unwrap()
             + usage["totals"]["calls_last_month"].as_u64().unwrap();
         // A year of 1,000 calls: about 83 a month; two months hold some and never all.
@@ -146,6 +161,8 @@ both!(
             ("/api/team/members?limit=501", "invalid_limit"),
             ("/api/team/members?cursor=nope", "invalid_cursor"),
             ("/api/team/invites?cursor=1.zz", "invalid_cursor"),
+            ("/api/team/usage?limit=501", "invalid_limit"),
+            ("/api/team/usage?cursor=nope", "invalid_cursor"),
         ] {
             assert_refused(
                 call(&app, Method::GET, path, Some(&owner), None).await,

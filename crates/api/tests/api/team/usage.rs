@@ -66,7 +66,7 @@ both!(
         app.state.teams.create(ana.id, "Northwind Sales").await.unwrap();
         app.execute("UPDATE teams SET seats = 10").await;
         let bob = joined(&app, &ana, "bob@northwind.example", Role::Member).await;
-        let _carl = joined(&app, &ana, "carl@northwind.example", Role::Member).await;
+        let carl_user = joined(&app, &ana, "carl@northwind.example", Role::Member).await;
         let month = Month::of(app.state.clock.now());
         a_call(&app, &bob, "bob-1", 90).await;
         a_call(&app, &bob, "bob-2", 200).await;
@@ -101,7 +101,29 @@ both!(
         }));
         // Carl's seat is the one to reclaim; no subscription, so nothing to reclaim through Stripe.
         assert_eq!(v["reclaim"]["idle_members"], 1);
+        assert_eq!(v["reclaim"]["user_ids"], json!([carl_user.id]), "whichever page shows them");
         assert_eq!(v["may_reclaim"], false);
+        assert_eq!(v["next_cursor"], Value::Null, "three members: one page");
+
+        // A page at a time, as the members list (issue 28): the team's totals and the reclaim
+        // offer on every page, whoever the page shows.
+        let first = usage_page(&app, &ana.token, &format!("month={month}&limit=2")).await;
+        let emails = |p: &Value| p["members"].as_array().unwrap().iter().map(|m| m["email"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+        assert_eq!(emails(&first), ["ana@northwind.example", "bob@northwind.example"], "in the order they joined");
+        let cursor = first["next_cursor"].as_str().expect("a next page").to_owned();
+        let second = usage_page(&app, &ana.token, &format!("month={month}&limit=2&cursor={cursor}")).await;
+        assert_eq!(emails(&second), ["carl@northwind.example"]);
+        assert_eq!(second["next_cursor"], Value::Null);
+        for p in [&first, &second] {
+            assert_eq!(p["totals"], v["totals"], "the team's, not the page's");
+            assert_eq!(p["reclaim"], v["reclaim"]);
+            assert_eq!((&p["month"], &p["seats"]), (&v["month"], &v["seats"]));
+        }
+        let paged: Vec<Value> = [&first, &second].iter().flat_map(|p| p["members"].as_array().unwrap().clone()).collect();
+        assert_eq!(&paged, v["members"].as_array().unwrap());
+        for (query, code) in [("limit=0", "invalid_limit"), ("limit=501", "invalid_limit"), ("cursor=nope", "invalid_cursor"), ("cursor=1.zz", "invalid_cursor")] {
+            assert_refused(call(&app, Method::GET, &format!("/api/team/usage?{query}"), Some(&ana.token), None).await, StatusCode::BAD_REQUEST, code, query);
+        }
 
         // The month after: these calls are last month's.
         let (status, next) = call(&app, Method::GET, &format!("/api/team/usage?month={}", month.next()), Some(&ana.token), None).await;
@@ -149,8 +171,27 @@ both!(
         let (_, v) = call(&app, Method::GET, "/api/team/usage", Some(token), None).await;
         assert_eq!(v["members"][1]["idle"], true, "{v}");
         assert_eq!(v["totals"]["idle"], 2);
+        assert_eq!(v["reclaim"]["idle_members"], 1, "the owner is idle too, and stays");
+        assert_eq!(v["reclaim"]["user_ids"], json!([dee.id]));
+        // A page without the idle admin still counts her, and still offers her seat.
+        let first = usage_page(&app, token, "limit=1").await;
+        assert_eq!(first["members"].as_array().unwrap().len(), 1);
+        assert_eq!((&first["totals"], &first["reclaim"]), (&v["totals"], &v["reclaim"]));
     }
 );
+
+async fn usage_page(app: &TestApp, token: &str, query: &str) -> Value {
+    let (status, v) = call(
+        app,
+        Method::GET,
+        &format!("/api/team/usage?{query}"),
+        Some(token),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{query}: {v}");
+    v
+}
 
 async fn page(app: &TestApp, token: &str, query: &str) -> Value {
     let (status, v) = call(

@@ -108,7 +108,7 @@ each_backend!(
         // Validation, in the document's codes.
         crate::helpers::record_seats(&b.app, c.id, 2).await; // recorded by hand: room to invite
         join(&b, &c, "adm@contoso.example", Role::Admin).await;
-        for (seats, case) in [(0, "zero"), (1, "below the two in use"), (1001, "above 1000")] {
+        for (seats, case) in [(0, "zero"), (1, "below the two in use"), (10_001, "above 10000")] {
             let (status, v) = start_checkout(&b, &c.token, seats).await;
             assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_seats"), "{case}: {v}");
         }

@@ -43,7 +43,7 @@ each_backend!(
         let (status, u) = call(&b, reqwest::Method::GET, "/api/team/usage", &owner.token, None).await;
         assert_eq!(status, StatusCode::OK, "{u}");
         assert_eq!(u["may_reclaim"], true);
-        assert_eq!(u["reclaim"], json!({"idle_members": 2, "seats": 1, "seats_freed": 2, "monthly_saving": 4000, "currency": "usd"}));
+        assert_eq!(u["reclaim"], json!({"idle_members": 2, "seats": 1, "seats_freed": 2, "monthly_saving": 4000, "currency": "usd", "user_ids": [idle.id, admin.id]}));
 
         // Refusals: the owner cannot be removed, seats never go up, nor below those left.
         let (status, v) = reclaim(&b, &owner.token, json!({"user_ids": [owner.id], "seats": 2, "dry_run": true})).await;

@@ -81,7 +81,7 @@ each_backend!(
         );
         let (status, v) = call(&b, reqwest::Method::GET, "/api/team/seats/preview?seats=2", &owner.token, None).await;
         assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "seats_in_use"), "{v}");
-        let (status, v) = put_seats(&b, &owner.token, json!({"seats": 1001})).await;
+        let (status, v) = put_seats(&b, &owner.token, json!({"seats": 10_001})).await;
         assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_seats"), "{v}");
         assert_eq!(stripe_quantity(&b, &sub), 3, "Stripe was not asked");
 

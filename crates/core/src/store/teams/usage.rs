@@ -1,5 +1,6 @@
 //! Adoption and seats (issue 26): each member's figures from the call meter (`calls`), their
-//! devices and second factor; the team's audit trail a page at a time; and the weekly idle-seats
+//! devices and second factor, a page of members at a time, and the team's totals in one grouped
+//! query (issue 28); the team's audit trail a page at a time; and the weekly idle-seats
 //! mail's one row per team and week.
 //!
 //! Timestamps are compared in SQL: every one is written in UTC by the same encoder.
@@ -7,6 +8,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::pages::PageAfter;
 use super::TeamRow;
 use crate::store::audit::AuditRow;
 use crate::store::mail::bind_mail;
@@ -51,49 +53,172 @@ pub struct AuditCursor {
     pub id: Uuid,
 }
 
-/// One pass over the two months' calls of the team's members (`calls_user_started_idx`, a range
-/// per member), grouped; the newest call and session, devices and factors one probe each.
-const USAGE_SQL: &str = "SELECT m.user_id, u.email, m.role, m.joined_at, \
-    (SELECT MAX(c.started_at) FROM calls c WHERE c.user_id = m.user_id) AS last_call_at, \
+/// A page of members (`team_members_team_joined_idx`, after the cursor, `LIMIT`), then each
+/// page member's figures, one indexed probe or range each: the two months' calls and seconds
+/// (`calls_user_started_seconds_idx`, index-only), the newest call and session, devices and
+/// factors. Correlated per member, so no plan reads another member's calls. `{after}` is empty on
+/// the first page, the keyset condition on the others; `{limit}` the limit's `$n`.
+const USAGE_PAGE_SQL: &str = "WITH page AS (SELECT m.user_id, m.role, m.joined_at \
+    FROM team_members m WHERE m.team_id = $1{after} ORDER BY m.joined_at, m.user_id LIMIT {limit}) \
+    SELECT p.user_id, u.email, p.role, p.joined_at, \
+    (SELECT MAX(c.started_at) FROM calls c WHERE c.user_id = p.user_id) AS last_call_at, \
     (SELECT MAX(COALESCE(s.last_seen_at, s.refreshed_at)) FROM sessions s \
-     WHERE s.user_id = m.user_id) AS last_seen_at, \
-    COALESCE(w.calls_month, 0) AS calls_month, COALESCE(w.seconds_month, 0) AS seconds_month, \
-    COALESCE(w.calls_previous, 0) AS calls_previous, \
-    COALESCE(w.seconds_previous, 0) AS seconds_previous, \
-    (SELECT COUNT(*) FROM sessions s WHERE s.user_id = m.user_id AND s.client_id IS NOT NULL \
+     WHERE s.user_id = p.user_id) AS last_seen_at, \
+    {MONTH_TERMS}, \
+    (SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id AND s.client_id IS NOT NULL \
      AND s.revoked_at IS NULL AND EXISTS (SELECT 1 FROM refresh_tokens r \
      WHERE r.session_id = s.id AND r.rotated_at IS NULL AND r.expires_at > $5)) AS devices, \
-    (SELECT COUNT(*) FROM mfa_totp t WHERE t.user_id = m.user_id AND t.confirmed_at IS NOT NULL) \
-     + (SELECT COUNT(*) FROM passkeys p WHERE p.user_id = m.user_id) AS factors \
-    FROM team_members m JOIN users u ON u.id = m.user_id \
-    LEFT JOIN (SELECT c.user_id, \
-     CAST(SUM(CASE WHEN c.started_at >= $3 THEN 1 ELSE 0 END) AS BIGINT) AS calls_month, \
-     CAST(SUM(CASE WHEN c.started_at >= $3 THEN COALESCE(c.duration_seconds, 0) ELSE 0 END) \
-      AS BIGINT) AS seconds_month, \
-     CAST(SUM(CASE WHEN c.started_at < $3 THEN 1 ELSE 0 END) AS BIGINT) AS calls_previous, \
-     CAST(SUM(CASE WHEN c.started_at < $3 THEN COALESCE(c.duration_seconds, 0) ELSE 0 END) \
-      AS BIGINT) AS seconds_previous \
-     FROM team_members tm JOIN calls c ON c.user_id = tm.user_id \
-     WHERE tm.team_id = $1 AND c.started_at >= $2 AND c.started_at < $4 \
-     GROUP BY c.user_id) w ON w.user_id = m.user_id \
-    WHERE m.team_id = $1 ORDER BY m.joined_at, m.user_id";
+    (SELECT COUNT(*) FROM mfa_totp t WHERE t.user_id = p.user_id AND t.confirmed_at IS NOT NULL) \
+     + (SELECT COUNT(*) FROM passkeys k WHERE k.user_id = p.user_id) AS factors \
+    FROM page p JOIN users u ON u.id = p.user_id ORDER BY p.joined_at, p.user_id";
+
+/// A member's (`p.user_id`) calls started and the seconds of those ended, in the month (`$3` to
+/// `$4`) and the month before (`$2` to `$3`): four index-only ranges of
+/// `calls_user_started_seconds_idx`.
+const MONTH_TERMS: &str = "\
+    CAST((SELECT COUNT(*) FROM calls c WHERE c.user_id = p.user_id AND c.started_at >= $3 \
+     AND c.started_at < $4) AS BIGINT) AS calls_month, \
+    CAST((SELECT COALESCE(SUM(c.duration_seconds), 0) FROM calls c WHERE c.user_id = p.user_id \
+     AND c.started_at >= $3 AND c.started_at < $4) AS BIGINT) AS seconds_month, \
+    CAST((SELECT COUNT(*) FROM calls c WHERE c.user_id = p.user_id AND c.started_at >= $2 \
+     AND c.started_at < $3) AS BIGINT) AS calls_previous, \
+    CAST((SELECT COALESCE(SUM(c.duration_seconds), 0) FROM calls c WHERE c.user_id = p.user_id \
+     AND c.started_at >= $2 AND c.started_at < $3) AS BIGINT) AS seconds_previous";
+
+/// The whole team's figures in one grouped query: the same per-member terms as a page's lines
+/// (minutes rounded up per member, as each line shows them), summed over every member of the
+/// team (`team_members_team_joined_idx`; per member the four ranges of `MONTH_TERMS` and one
+/// probe each for a recent call, the devices and a factor). `$6` is the idle cutoff.
+const USAGE_TOTALS_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
+    CAST(COALESCE(SUM(x.idle), 0) AS BIGINT) AS idle, \
+    CAST(COALESCE(SUM(x.calls_month), 0) AS BIGINT) AS calls_month, \
+    CAST(COALESCE(SUM((x.seconds_month + 59) / 60), 0) AS BIGINT) AS minutes_month, \
+    CAST(COALESCE(SUM(x.calls_previous), 0) AS BIGINT) AS calls_previous, \
+    CAST(COALESCE(SUM((x.seconds_previous + 59) / 60), 0) AS BIGINT) AS minutes_previous, \
+    CAST(COALESCE(SUM(x.devices), 0) AS BIGINT) AS devices, \
+    CAST(COALESCE(SUM(x.factor), 0) AS BIGINT) AS second_factor \
+    FROM (SELECT {MONTH_TERMS}, \
+     CASE WHEN EXISTS (SELECT 1 FROM calls c WHERE c.user_id = p.user_id \
+      AND c.started_at >= $6) THEN 0 ELSE 1 END AS idle, \
+     (SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id \
+      AND s.client_id IS NOT NULL AND s.revoked_at IS NULL AND EXISTS (SELECT 1 \
+      FROM refresh_tokens r WHERE r.session_id = s.id AND r.rotated_at IS NULL \
+      AND r.expires_at > $5)) AS devices, \
+     CASE WHEN EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = p.user_id \
+      AND t.confirmed_at IS NOT NULL) OR EXISTS (SELECT 1 FROM passkeys k \
+      WHERE k.user_id = p.user_id) THEN 1 ELSE 0 END AS factor \
+     FROM team_members p WHERE p.team_id = $1) x";
+
+/// The members reclaiming would remove: no call since `$2` (the idle cutoff), not the owner, in
+/// the order they joined.
+const IDLE_MEMBERS_SQL: &str = "SELECT m.user_id FROM team_members m WHERE m.team_id = $1 \
+    AND m.role <> 'owner' AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.user_id = m.user_id \
+    AND c.started_at >= $2) ORDER BY m.joined_at, m.user_id";
+
+/// The team's figures over a usage window: sums of what each member's line shows.
+#[derive(Clone, Copy, Debug, sqlx::FromRow)]
+pub struct UsageTotalsRow {
+    pub members: i64,
+    /// Members without a call since the idle cutoff (the owner too).
+    pub idle: i64,
+    pub calls_month: i64,
+    /// Each member's minutes (seconds rounded up), summed.
+    pub minutes_month: i64,
+    pub calls_previous: i64,
+    pub minutes_previous: i64,
+    pub devices: i64,
+    /// Members with a confirmed authenticator app or a passkey.
+    pub second_factor: i64,
+}
 
 const AUDIT_COLUMNS: &str =
     "id, actor, action, user_id, target_email, reason, details, created_at, instance";
 
 impl Store {
-    /// Every member of the team with their figures over `window`, in the order they joined.
-    pub async fn team_usage(
+    /// Up to `limit` members after `after`, in the order they joined, with their figures over
+    /// `window`: the page's rows only, whatever the team's size.
+    pub async fn team_usage_page(
+        &self,
+        team_id: Uuid,
+        window: &UsageWindow,
+        after: Option<PageAfter>,
+        limit: i64,
+    ) -> Result<Vec<UsageRow>, sqlx::Error> {
+        let (after_sql, limit_n) = match after {
+            Some(_) => (" AND (m.joined_at, m.user_id) > ($6, $7)", "$8"),
+            None => ("", "$6"),
+        };
+        let sql = USAGE_PAGE_SQL
+            .replace("{MONTH_TERMS}", MONTH_TERMS)
+            .replace("{after}", after_sql)
+            .replace("{limit}", limit_n);
+        dispatch!(self, |p| {
+            let mut q = sqlx::query_as::<_, UsageRow>(&sql)
+                .bind(team_id)
+                .bind(window.previous)
+                .bind(window.start)
+                .bind(window.end)
+                .bind(window.now);
+            if let Some(a) = after {
+                q = q.bind(a.at).bind(a.id);
+            }
+            q.bind(limit).fetch_all(p).await
+        })
+    }
+
+    /// Every member with their figures over `window`, in the order they joined, read a page of
+    /// 500 at a time: the usage CSV and the weekly idle-seats mail.
+    pub async fn team_usage_all(
         &self,
         team_id: Uuid,
         window: &UsageWindow,
     ) -> Result<Vec<UsageRow>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_as::<_, UsageRow>(USAGE_SQL)
+        const PAGE: i64 = 500;
+        let mut out: Vec<UsageRow> = Vec::new();
+        let mut after = None;
+        loop {
+            let page = self.team_usage_page(team_id, window, after, PAGE).await?;
+            let last = page.len() < usize::try_from(PAGE).unwrap_or(usize::MAX);
+            after = page.last().map(|r| PageAfter {
+                at: r.joined_at,
+                id: r.user_id,
+            });
+            out.extend(page);
+            if last {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// The whole team's figures over `window` in one grouped query, idle as of `idle_since`.
+    pub async fn team_usage_totals(
+        &self,
+        team_id: Uuid,
+        window: &UsageWindow,
+        idle_since: OffsetDateTime,
+    ) -> Result<UsageTotalsRow, sqlx::Error> {
+        let sql = USAGE_TOTALS_SQL.replace("{MONTH_TERMS}", MONTH_TERMS);
+        dispatch!(self, |p| sqlx::query_as::<_, UsageTotalsRow>(&sql)
             .bind(team_id)
             .bind(window.previous)
             .bind(window.start)
             .bind(window.end)
             .bind(window.now)
+            .bind(idle_since)
+            .fetch_one(p)
+            .await)
+    }
+
+    /// The team's members other than the owner without a call since `idle_since`, in the order
+    /// they joined: whom reclaiming would remove.
+    pub async fn team_idle_members(
+        &self,
+        team_id: Uuid,
+        idle_since: OffsetDateTime,
+    ) -> Result<Vec<Uuid>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(IDLE_MEMBERS_SQL)
+            .bind(team_id)
+            .bind(idle_since)
             .fetch_all(p)
             .await)
     }

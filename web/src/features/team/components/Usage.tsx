@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
@@ -62,14 +62,27 @@ function Reclaim({ teamId, userIds, seats }: { teamId: string; userIds: string[]
   );
 }
 
-/** `/team` → Usage (owner and admins): members' calls and minutes, idle marks, totals, CSV, Reclaim. */
+/**
+ * `/team` → Usage (owner and admins): members' calls and minutes a page at a time (Show more),
+ * idle marks, the team's totals, CSV, Reclaim. Totals, the savings line and whom Reclaim removes
+ * are the whole team's, as the API answers them with every page.
+ */
 export function Usage({ team }: { team: Team }) {
   const auth = useAuthManager();
-  const usage = useQuery({ queryKey: usageKey(team.id), queryFn: () => getTeamUsage() });
+  const usage = useInfiniteQuery({
+    queryKey: usageKey(team.id),
+    queryFn: ({ pageParam }) => getTeamUsage({ cursor: pageParam }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    enabled: team.role !== "member",
+  });
   const [error, setError] = useState<string | null>(null);
   if (team.role === "member") return null;
-  const u = usage.data;
-  const idle = u?.members.filter((m) => m.idle && m.role !== "owner") ?? [];
+  const pages = usage.data?.pages ?? [];
+  // The newest page's totals (every page carries the team's); the members of every page so far.
+  const last = pages.at(-1);
+  const u = last && { ...last, members: pages.flatMap((p) => p.members) };
+  const idle = u?.reclaim.user_ids ?? [];
   return (
     <Section id="team-usage" title="Usage">
       {usage.isPending && <p className="mt-3 text-sm text-slate-600">Loading usage...</p>}
@@ -124,6 +137,11 @@ export function Usage({ team }: { team: Team }) {
               </tfoot>
             </table>
           </div>
+          {usage.hasNextPage && (
+            <Button variant="secondary" disabled={usage.isFetchingNextPage} onClick={() => void usage.fetchNextPage()}>
+              Show more
+            </Button>
+          )}
           <div className="flex flex-wrap items-center gap-3">
             <Button
               variant="secondary"
@@ -143,7 +161,7 @@ export function Usage({ team }: { team: Team }) {
                   {idle.length} idle {idle.length === 1 ? "member" : "members"}: reclaiming saves{" "}
                   {formatMoney(u.reclaim.monthly_saving, u.reclaim.currency)} a month.
                 </p>
-                <Reclaim teamId={team.id} userIds={idle.map((m) => m.user_id)} seats={u.reclaim.seats} />
+                <Reclaim teamId={team.id} userIds={idle} seats={u.reclaim.seats} />
               </>
             )}
           </div>

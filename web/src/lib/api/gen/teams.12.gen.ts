@@ -322,7 +322,10 @@ export interface components {
        * @description From the preview; default now.
        */
       proration_date?: number | null;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description 1 to 10000, at least those in use.
+       */
       seats: number;
     };
   };

@@ -13,7 +13,7 @@ export interface paths {
     get: {
       parameters: {
         query: {
-          /** @description The new number of seats. */
+          /** @description The new number of seats, 1 to 10000 and at least those in use. */
           seats: number;
         };
         header?: never;

@@ -106,6 +106,10 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @description `next_cursor` of the page before; none: the first page. */
+          cursor?: string;
+          /** @description Members per page, 1 to 500; default 100. */
+          limit?: number;
           /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
           month?: string;
         };
@@ -115,7 +119,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Every member's calls and minutes this month and last (from the call meter), last activity, devices and second factor; totals; idle members and what reclaiming them would save */
+        /** @description A page of members (in the order they joined, as `GET /api/team/members`) with their calls and minutes this month and last (from the call meter), last activity, devices and second factor; the whole team's totals; its idle members and what reclaiming them would save */
         200: {
           headers: {
             [name: string]: unknown;
@@ -124,7 +128,7 @@ export interface paths {
             "application/json": components["schemas"]["TeamUsageAnswer"];
           };
         };
-        /** @description `invalid_month` */
+        /** @description `invalid_month`, `invalid_cursor`, `invalid_limit` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -301,6 +305,11 @@ export interface components {
       seats: number;
       /** Format: int32 */
       seats_freed: number;
+      /**
+       * @description Those idle members (the whole team's, whichever page is shown), in the order they
+       *     joined: what `POST /api/team/reclaim` takes as `user_ids`.
+       */
+      user_ids: string[];
     };
     TeamUsageAnswer: {
       /**
@@ -310,12 +319,16 @@ export interface components {
       idle_days: number;
       /** @description The caller may reclaim seats (the owner, with a subscription). */
       may_reclaim: boolean;
+      /** @description A page of members, in the order they joined (the owner first). */
       members: components["schemas"]["TeamMemberUsage"][];
       /** @description `YYYY-MM`. */
       month: string;
+      /** @description Pass it as `cursor` for the next page; null on the last page. */
+      next_cursor?: string | null;
       previous_month: string;
       reclaim: components["schemas"]["TeamReclaimOffer"];
       seats: common["schemas"]["TeamSeats"];
+      /** @description The whole team's (one grouped query), not the page's. */
       totals: components["schemas"]["TeamUsageTotals"];
     };
     TeamUsageTotals: {

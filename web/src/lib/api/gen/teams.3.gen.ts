@@ -243,7 +243,8 @@ export interface components {
       cancel_url: string;
       /**
        * Format: int64
-       * @description At least the seats in use (members and pending invites), at most 1000.
+       * @description At least the seats in use (members and pending invites), at most 10000
+       *     (`closewise_domain::teams::MAX_SEATS`).
        */
       seats: number;
       /**
