@@ -12,10 +12,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const HARNESS = new Set(["setup.ts", "server.ts", "browser.ts", "render.tsx", "router.tsx", "webauthn.ts"]);
 /** Half the 2,343 lines measured before issue 23 is 1,171; the rewrite left 1,099, and the second
  * factor's, the policy's and the members' factor hooks in the shared handlers and state took a few
- * more: 1,170 was the ceiling, still under half. Issue 28's paged team lists hook into the shared
- * team answer (its counts, the page size, the routes' registration: 4 lines), so 1,174 — three over
- * half; the paging itself has a budget of its own (TEAM_LISTS). */
-export const MAX_MSW_LINES = 1174;
+ * more: 1,170 is the ceiling, still under half (issue 28's paged lists hook in within it). */
+export const MAX_MSW_LINES = 1170;
 /** The second factor's endpoints (issue 24) came after that measure: their handlers and their
  * contract scenario have a budget of their own, so neither part grows unseen. 360 at first; passkey
  * step-up (a `step_up` challenge for the bearer, a passkey as re-authentication's factor) took 380. */
@@ -26,10 +24,10 @@ export const MAX_SECOND_FACTOR_LINES = 380;
  * one budget for them all, so the thin layer stays thin as they land. */
 const ENTERPRISE = /^handlers\/(sso|teamUsage|teamDomains|teamScim)\.ts$/;
 export const MAX_ENTERPRISE_LINES = 240;
-/** The team's members and invites a page at a time (issue 28): the first page of `GET /api/team` and
- * the two paged lists, a budget of their own. */
+/** The team's members and invites a page at a time (issue 28): the first page of `GET /api/team` with
+ * the whole team's counts, and the two paged lists, a budget of their own. */
 const TEAM_LISTS = new Set(["teamPages.ts", "handlers/teamLists.ts"]);
-export const MAX_TEAM_LISTS_LINES = 60;
+export const MAX_TEAM_LISTS_LINES = 70;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

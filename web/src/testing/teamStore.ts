@@ -70,7 +70,6 @@ export const teamTables = () => ({
   joinRequests: [] as JoinRequestRow[],
   /** Stripe's billing portal cannot be opened (`502 portal_failed`). */
   portalDown: false,
-  pageSize: 100, // rows in a page of members or invites (the API's; handlers/teamLists.ts); a test may set fewer
 });
 
 type Lookups = { emailOf: (id: string) => string | undefined; hasFactor: (id: string) => boolean };
@@ -95,7 +94,7 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
     },
 
     /** `Team` as the caller with `userId` sees it: the state, and the decisions the fixtures hold. */
-    view(team: TeamRow, userId: string): Team {
+    view(team: TeamRow, userId: string) {
       const role = store.membershipOf(userId)!.role;
       const { removes, reroles, ...decisions } = team.roles[role];
       const { id, name, subscription, joinDomain: join_domain } = team;
@@ -108,16 +107,14 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
         const [created_at, expires_at, last_sent_at] = [iso(i.createdAt), iso(i.expiresAt), iso(i.lastSentAt)];
         return { id: i.id, email: i.email, role: i.role, created_at, expires_at, last_sent_at, expired: i.expiresAt <= now() };
       });
-      const answer: Team = {
+      return {
         ...{ id, name, role, seats: store.seats(team), subscription, join_domain, seat_range: { min: 1, max: 10000 } },
         ...decisions,
         ...{ paid: subscription !== null, payment_failed: false, domain_join_offer: null, personal_subscription_overlap: false },
         ...{ over_seats: false, seats_missing: 0, invites, mfa_required: Boolean(team.requireMfa) },
-        ...{ members_count: members.length, invites_count: invites.length, owner_email: emailOf(team.ownerId) ?? "" },
-        ...{ members_with_mfa: members.filter((m) => m.mfa).length, members_next: null, invites_next: null },
         members: members.map((m) => ({ ...m, may_change_role: reroles.includes(m.role) })),
+        ...{ ...team.answers[role], ...team.answers[emailOf(userId) ?? ""] },
       };
-      return { ...answer, ...team.answers[role], ...team.answers[emailOf(userId) ?? ""] };
     },
 
     create(name: string, ownerId: string): TeamRow {

@@ -4,10 +4,11 @@
 //! `GET /api/team/invites`. Everything a row offers works on the later pages too.
 
 import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
 import { seedTotp } from "../../testing/handlers/mfa";
 import { renderApp } from "../../testing/render";
+import { listPaging } from "../../testing/teamPages";
 import { REQUIRED_TEXT } from "./components/MfaPolicy";
 
 const OWNER = "ana@northwind.example";
@@ -20,7 +21,7 @@ const rep = (n: number) => `rep${String(n).padStart(3, "0")}@northwind.example`;
 
 function seedLargeTeam() {
   db.createUser({ email: OWNER });
-  db.team.pageSize = PAGE;
+  listPaging.size = PAGE;
   return db.seedTeam({
     owner: OWNER,
     seats: 300,
@@ -36,6 +37,10 @@ const membersRegion = () => screen.getByRole("region", { name: "Members" });
 const rows = () => within(membersRegion()).getAllByRole("rowheader");
 
 describe("/team with more members and invitations than a page", () => {
+  afterEach(() => {
+    listPaging.size = 100;
+  });
+
   it("shows the first page, how many there are, and the rest on Show more members", async () => {
     seedLargeTeam();
     const { user } = renderApp("/team", { signedInAs: OWNER });

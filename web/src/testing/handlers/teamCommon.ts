@@ -1,10 +1,10 @@
 //! What the team handlers share (docs/teams.md "Endpoints"): the caller and their team, and the
 //! answers every team endpoint may give. `Team.may` is the team's fixture: a denied action is refused.
 
-import type { Team, TeamPermissions } from "../../lib/api/types";
+import type { TeamPermissions } from "../../lib/api/types";
 import { db } from "../db";
 import type { MemberRow, TeamRow } from "../teamStore";
-import { firstPages } from "../teamPages";
+import { firstPages, type TeamView } from "../teamPages";
 import { type MockRoute, apiError, json, noContent, signedIn } from "./common";
 
 export const forbiddenRole = () => apiError(403, "forbidden_role", "Your role in the team does not allow this.");
@@ -15,11 +15,10 @@ export const seatsTaken = (total: number) =>
   apiError(409, "seats_taken", `All ${total} seats are taken. Add seats to invite more people.`);
 export { json, noContent };
 
-/** The team's answer for the caller, as `{team}`: the first page of its lists (teamPages.ts). */
-export const teamBody = (team: TeamRow, userId: string, status = 200) =>
-  json({ team: firstPages(db.team.view(team, userId)) }, status);
+/** The team's answer for the caller `at`, as `{team}`: the first page of its lists (teamPages.ts). */
+export const teamBody = (team: TeamRow, at: string, status = 200) => json({ team: firstPages(db.team.view(team, at)) }, status);
 
-export type TeamCaller = { userId: string; email: string; team: TeamRow; me: MemberRow; decided: Team; session: Session };
+export type TeamCaller = { userId: string; email: string; team: TeamRow; me: MemberRow; decided: TeamView; session: Session };
 type Session = { passwordAt: number | null };
 type TeamAnswer = (caller: TeamCaller, request: Request, params: Record<string, unknown>) => Response | Promise<Response>;
 

@@ -2,14 +2,13 @@
 //! (teamPages.ts), `limit` 1–500, `cursor` an earlier page's. A cursor whose row is gone is refused
 //! here; the API's keyset cursors outlive it.
 
-import { db } from "../db";
-import { page } from "../teamPages";
+import { listPaging, page } from "../teamPages";
 import { apiError, type MockRoute } from "./common";
 import { json, teamRoute } from "./teamCommon";
 
 function listPage<T>(request: Request, key: string, rows: T[], idOf: (row: T) => string) {
   const query = new URL(request.url).searchParams;
-  const limit = Number(query.get("limit") ?? db.team.pageSize);
+  const limit = Number(query.get("limit") ?? listPaging.size);
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) return apiError(400, "invalid_limit", "limit must be 1 to 500.");
   const cursor = query.get("cursor") || null;
   if (cursor !== null && !rows.some((r) => idOf(r) === cursor))
