@@ -91,7 +91,7 @@ pub async fn entitlements(
     )
     .with_policy(current.policy);
     claims.source = source.clone();
-    let entitlement_token = state.keys.issue_entitlement(&claims)?;
+    let (claims, entitlement_token) = state.minted.issue(&state.keys, claims)?;
     Ok(AppJson(EntitlementsResponse {
         plan_type: e.plan_type.as_str().to_owned(),
         unlimited: e.unlimited,

@@ -56,6 +56,8 @@ pub struct Inner {
     pub domains: Domains,
     /// SCIM provisioning: the team's tokens and the identity provider's users.
     pub scim: Scim,
+    /// The entitlement tokens minted in the last minute, by session (`GET /api/entitlements`).
+    pub minted: crate::entitlements::signed_token::MintedTokens,
 }
 
 impl AppState {
@@ -145,6 +147,7 @@ impl AppState {
             sso,
             domains,
             scim,
+            minted: Default::default(),
         }))
     }
 }

@@ -223,3 +223,40 @@ both!(
         assert_eq!(status, StatusCode::CREATED, "{v}");
     }
 );
+
+both!(
+    async fn the_same_claims_within_a_minute_answer_the_same_token_and_any_change_mints_a_new_one(app) {
+        let (token, _) = user(&app, "ana@example.com").await;
+        let first = entitlements(&app, &token).await;
+        let jwt = first["entitlement_token"].as_str().unwrap().to_owned();
+        let (_, jwks) = body(app.client.get(app.url("/.well-known/jwks.json")).send().await.unwrap()).await;
+        let iat = verify(&jwks, &jwt).unwrap()["iat"].as_i64().unwrap();
+
+        // Nothing changed, 59 s later: the token minted then (its times a minute older, well
+        // inside valid_until's 24 h), not a new signature.
+        app.advance(Duration::seconds(59));
+        let again = entitlements(&app, &token).await;
+        assert_eq!(again["entitlement_token"].as_str(), Some(jwt.as_str()));
+
+        // A call started changes the claims (calls_remaining): a new token at once, with its own iat.
+        started(&app, &token, "one").await;
+        let after_call = entitlements(&app, &token).await;
+        let jwt2 = after_call["entitlement_token"].as_str().unwrap().to_owned();
+        assert_ne!(jwt2, jwt);
+        let claims = verify(&jwks, &jwt2).unwrap();
+        assert_eq!(claims["calls_remaining"], 4);
+        assert_eq!(claims["iat"], iat + 59);
+
+        // Another session of the same user: its own token (the sid differs).
+        let other = another_session(&app, "ana@example.com").await;
+        let theirs = entitlements(&app, &other).await;
+        assert_ne!(theirs["entitlement_token"], after_call["entitlement_token"]);
+
+        // A minute after it was minted: a new one, whose times follow the clock.
+        app.advance(Duration::seconds(60));
+        let later = entitlements(&app, &token).await;
+        let jwt3 = later["entitlement_token"].as_str().unwrap();
+        assert_ne!(jwt3, jwt2);
+        assert_eq!(verify(&jwks, jwt3).unwrap()["iat"], iat + 119);
+    }
+);
