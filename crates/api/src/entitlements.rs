@@ -88,8 +88,8 @@ pub async fn entitlements(
         auth.session_id,
         &e,
         state.clock.now(),
-    )
-    .with_policy(current.policy);
+        current.policy,
+    );
     claims.source = source.clone();
     let (claims, entitlement_token) = state.minted.issue(&state.keys, claims)?;
     Ok(AppJson(EntitlementsResponse {

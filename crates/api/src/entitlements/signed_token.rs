@@ -51,9 +51,9 @@ impl EntitlementClaims {
         session_id: Uuid,
         e: &Entitlements,
         now: OffsetDateTime,
+        policy: Policy,
     ) -> EntitlementClaims {
         let times = entitlement_times(now);
-        let policy = Policy::default();
         EntitlementClaims {
             policy_version: policy.version(),
             policy,
@@ -72,13 +72,6 @@ impl EntitlementClaims {
             grace_until: times.grace_until,
             exp: times.exp,
         }
-    }
-
-    /// The claims with `policy` (and its version).
-    pub fn with_policy(mut self, policy: Policy) -> Self {
-        self.policy_version = policy.version();
-        self.policy = policy;
-        self
     }
 }
 
@@ -168,7 +161,14 @@ mod tests {
         let keys = Keys::generate("http://localhost:8080").unwrap();
         let now = OffsetDateTime::now_utc();
         let e = entitlements(Access::Free, 3, 0);
-        let claims = EntitlementClaims::new(keys.issuer(), Uuid::now_v7(), Uuid::now_v7(), &e, now);
+        let claims = EntitlementClaims::new(
+            keys.issuer(),
+            Uuid::now_v7(),
+            Uuid::now_v7(),
+            &e,
+            now,
+            Policy::default(),
+        );
         let token = keys.issue_entitlement(&claims).unwrap();
         let header = jsonwebtoken::decode_header(&token).unwrap();
         assert_eq!(header.typ.as_deref(), Some("entitlement+jwt"));
@@ -199,6 +199,7 @@ mod tests {
             Uuid::now_v7(),
             &e,
             OffsetDateTime::now_utc(),
+            Policy::default(),
         );
         let token = theirs.issue_entitlement(&claims).unwrap();
         assert_eq!(decode(&ours, &token), None);
