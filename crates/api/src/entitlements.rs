@@ -91,7 +91,12 @@ pub async fn entitlements(
         current.policy,
     );
     claims.source = source.clone();
-    let (claims, entitlement_token) = state.minted.issue(&state.keys, claims)?;
+    let entitlement_token =
+        state
+            .minted
+            .issue(claims.sid, claims.without_times(), claims.iat, || {
+                state.keys.issue_entitlement(&claims)
+            })?;
     Ok(AppJson(EntitlementsResponse {
         plan_type: e.plan_type.as_str().to_owned(),
         unlimited: e.unlimited,

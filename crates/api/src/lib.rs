@@ -14,6 +14,7 @@ pub mod error;
 pub mod extract;
 pub mod headers;
 pub mod jwt;
+pub mod minted;
 pub mod net;
 pub mod openapi;
 pub mod ops;

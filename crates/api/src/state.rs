@@ -57,7 +57,7 @@ pub struct Inner {
     /// SCIM provisioning: the team's tokens and the identity provider's users.
     pub scim: Scim,
     /// The entitlement tokens minted in the last minute, by session (`GET /api/entitlements`).
-    pub minted: crate::entitlements::signed_token::MintedTokens,
+    pub minted: crate::minted::MintedTokens,
 }
 
 impl AppState {

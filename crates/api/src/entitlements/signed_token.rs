@@ -2,9 +2,6 @@
 //! `kid` of `/.well-known/jwks.json`) so the desktop app can check it offline and answer from it
 //! until `valid_until`, and within the grace period while the API cannot be reached.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
 use anyhow::Context;
 use closewise_domain::policy::Policy;
 use closewise_domain::usage::{entitlement_times, Entitlements};
@@ -86,56 +83,19 @@ impl Keys {
     }
 }
 
-/// How long a minted token answers the same claims again (`MintedTokens`), in seconds.
-pub const REUSE_SECONDS: i64 = 60;
-/// Sessions whose last token is kept; all are forgotten at once past it (one signature each).
-const MAX_MINTED: usize = 10_000;
-
-/// The last entitlement token minted for each session, for a minute: the same claims (their times
-/// aside) answer the same token instead of a new Ed25519 signature, the largest cost left in
-/// `GET /api/entitlements` once its facts are cached (docs/performance.md). Its `iat` and
-/// `valid_until` are then at most a minute older than the request, well inside the app's 24 h;
-/// any change of what the token says (a call counted, a plan, a policy) mints a new one at once.
-#[derive(Default)]
-pub struct MintedTokens {
-    by_session: Mutex<HashMap<Uuid, (EntitlementClaims, String)>>,
-}
-
-impl MintedTokens {
-    /// The token for `claims` and the claims it carries (the new ones, or the reused token's).
-    pub fn issue(
-        &self,
-        keys: &Keys,
-        claims: EntitlementClaims,
-    ) -> anyhow::Result<(EntitlementClaims, String)> {
-        let mut minted = self.by_session.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((old, token)) = minted.get(&claims.sid) {
-            let age = claims.iat - old.iat;
-            if (0..REUSE_SECONDS).contains(&age) && same_but_times(old, &claims) {
-                return Ok((old.clone(), token.clone()));
-            }
-        }
-        drop(minted);
-        let token = keys.issue_entitlement(&claims)?;
-        minted = self.by_session.lock().unwrap_or_else(|e| e.into_inner());
-        if minted.len() >= MAX_MINTED {
-            minted.clear();
-        }
-        minted.insert(claims.sid, (claims.clone(), token.clone()));
-        Ok((claims, token))
+impl EntitlementClaims {
+    /// What the claims say but for when they were made: equal for two requests whose token may be
+    /// the same (`crate::minted`).
+    pub fn without_times(&self) -> String {
+        let timeless = EntitlementClaims {
+            iat: 0,
+            valid_until: 0,
+            grace_until: 0,
+            exp: 0,
+            ..self.clone()
+        };
+        serde_json::to_string(&timeless).unwrap_or_default()
     }
-}
-
-/// `old` and `new` say the same but for when they were made.
-fn same_but_times(old: &EntitlementClaims, new: &EntitlementClaims) -> bool {
-    let timed = EntitlementClaims {
-        iat: old.iat,
-        valid_until: old.valid_until,
-        grace_until: old.grace_until,
-        exp: old.exp,
-        ..new.clone()
-    };
-    timed == *old
 }
 
 #[cfg(test)]

@@ -1,0 +1,60 @@
+//! The last entitlement token minted for each session, kept a minute: a request whose claims say the
+//! same (their times aside) answers that token instead of a new Ed25519 signature, the largest cost
+//! left in `GET /api/entitlements` once its facts are cached (docs/performance.md). Its `iat` and
+//! `valid_until` are then at most a minute older than the request, well inside the app's 24 h; any
+//! change of what the token says (a call counted, a plan, a policy) mints a new one at once.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use uuid::Uuid;
+
+/// How long a minted token answers the same claims again, in seconds.
+pub const REUSE_SECONDS: i64 = 60;
+/// Sessions whose last token is kept; all are forgotten at once past it (one signature each).
+const MAX_MINTED: usize = 10_000;
+
+struct Minted {
+    /// The claims without their times.
+    same: String,
+    iat: i64,
+    token: String,
+}
+
+#[derive(Default)]
+pub struct MintedTokens {
+    by_session: Mutex<HashMap<Uuid, Minted>>,
+}
+
+impl MintedTokens {
+    /// The token minted for session `sid` less than a minute before `iat` with the claims `same`
+    /// (their times aside), or the one `mint` signs now (then kept).
+    pub fn issue(
+        &self,
+        sid: Uuid,
+        same: String,
+        iat: i64,
+        mint: impl FnOnce() -> anyhow::Result<String>,
+    ) -> anyhow::Result<String> {
+        {
+            let minted = self.by_session.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(m) = minted.get(&sid) {
+                if (0..REUSE_SECONDS).contains(&(iat - m.iat)) && m.same == same {
+                    return Ok(m.token.clone());
+                }
+            }
+        }
+        let token = mint()?;
+        let mut minted = self.by_session.lock().unwrap_or_else(|e| e.into_inner());
+        if minted.len() >= MAX_MINTED {
+            minted.clear();
+        }
+        let kept = Minted {
+            same,
+            iat,
+            token: token.clone(),
+        };
+        minted.insert(sid, kept);
+        Ok(token)
+    }
+}
