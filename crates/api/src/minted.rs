@@ -28,14 +28,17 @@ pub struct MintedTokens {
 
 impl MintedTokens {
     /// The token minted for session `sid` less than a minute before `iat` with the claims `same`
-    /// (their times aside), or the one `mint` signs now (then kept).
+    /// (their times aside), or the one `mint` signs now (then kept). Without `same`, always `mint`.
     pub fn issue(
         &self,
         sid: Uuid,
-        same: String,
+        same: Option<String>,
         iat: i64,
         mint: impl FnOnce() -> anyhow::Result<String>,
     ) -> anyhow::Result<String> {
+        let Some(same) = same else {
+            return mint();
+        };
         {
             let minted = self.by_session.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(m) = minted.get(&sid) {

@@ -85,8 +85,8 @@ impl Keys {
 
 impl EntitlementClaims {
     /// What the claims say but for when they were made: equal for two requests whose token may be
-    /// the same (`crate::minted`).
-    pub fn without_times(&self) -> String {
+    /// the same (`crate::minted`). None if they cannot be written out (then nothing is reused).
+    pub fn without_times(&self) -> Option<String> {
         let timeless = EntitlementClaims {
             iat: 0,
             valid_until: 0,
@@ -94,7 +94,7 @@ impl EntitlementClaims {
             exp: 0,
             ..self.clone()
         };
-        serde_json::to_string(&timeless).unwrap_or_default()
+        serde_json::to_string(&timeless).ok()
     }
 }
 
