@@ -1,5 +1,5 @@
 //! `GET /api/entitlements`: what the caller may do now, asked by the desktop app before each call,
-//! with a signed entitlement token it can check offline (`signed_token`).
+//! with a signed entitlement token it can check offline (`crate::entitlement_token`).
 
 use axum::extract::State;
 use serde::Serialize;
@@ -7,10 +7,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-pub mod signed_token;
-
-use self::signed_token::EntitlementClaims;
-
+use crate::entitlement_token::EntitlementClaims;
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
@@ -89,14 +86,12 @@ pub async fn entitlements(
         &e,
         state.clock.now(),
         current.policy,
+        current.policy_version,
     );
     claims.source = source.clone();
-    let entitlement_token =
-        state
-            .minted
-            .issue(claims.sid, claims.without_times(), claims.iat, || {
-                state.keys.issue_entitlement(&claims)
-            })?;
+    let entitlement_token = state
+        .minted
+        .issue(&claims, || state.keys.issue_entitlement(&claims))?;
     Ok(AppJson(EntitlementsResponse {
         plan_type: e.plan_type.as_str().to_owned(),
         unlimited: e.unlimited,

@@ -9,6 +9,7 @@ pub mod billing;
 pub mod calls;
 pub mod config;
 pub mod downloads;
+pub mod entitlement_token;
 pub mod entitlements;
 pub mod error;
 pub mod extract;

@@ -9,15 +9,16 @@ use std::sync::Mutex;
 
 use uuid::Uuid;
 
+use crate::entitlement_token::EntitlementClaims;
+
 /// How long a minted token answers the same claims again, in seconds.
 pub const REUSE_SECONDS: i64 = 60;
 /// Sessions whose last token is kept; all are forgotten at once past it (one signature each).
 const MAX_MINTED: usize = 10_000;
 
 struct Minted {
-    /// The claims without their times.
-    same: String,
-    iat: i64,
+    /// What the token says (compared but for its times).
+    claims: EntitlementClaims,
     token: String,
 }
 
@@ -27,22 +28,19 @@ pub struct MintedTokens {
 }
 
 impl MintedTokens {
-    /// The token minted for session `sid` less than a minute before `iat` with the claims `same`
-    /// (their times aside), or the one `mint` signs now (then kept). Without `same`, always `mint`.
+    /// The token minted for `claims.sid` less than a minute before `claims.iat` with the same
+    /// claims (their times aside), or the one `mint` signs now (then kept).
     pub fn issue(
         &self,
-        sid: Uuid,
-        same: Option<String>,
-        iat: i64,
+        claims: &EntitlementClaims,
         mint: impl FnOnce() -> anyhow::Result<String>,
     ) -> anyhow::Result<String> {
-        let Some(same) = same else {
-            return mint();
-        };
         {
             let minted = self.by_session.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(m) = minted.get(&sid) {
-                if (0..REUSE_SECONDS).contains(&(iat - m.iat)) && m.same == same {
+            if let Some(m) = minted.get(&claims.sid) {
+                if (0..REUSE_SECONDS).contains(&(claims.iat - m.claims.iat))
+                    && m.claims.same_but_times(claims)
+                {
                     return Ok(m.token.clone());
                 }
             }
@@ -53,11 +51,10 @@ impl MintedTokens {
             minted.clear();
         }
         let kept = Minted {
-            same,
-            iat,
+            claims: claims.clone(),
             token: token.clone(),
         };
-        minted.insert(sid, kept);
+        minted.insert(claims.sid, kept);
         Ok(token)
     }
 }

@@ -73,6 +73,8 @@ pub struct Current {
     pub team: Option<TeamRef>,
     /// The policy the user's app obeys: their team's, or the default (notice off) in no team.
     pub policy: Policy,
+    /// Its version (`Policy::version`), computed once when the facts are read, not per answer.
+    pub policy_version: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,6 +116,8 @@ pub struct Facts {
     month_start: OffsetDateTime,
     calls_this_month: u32,
     policy: Policy,
+    /// `policy`'s version, kept with it (a SHA-256 of its canonical JSON: too dear per request).
+    policy_version: String,
     /// The first instant one of the user's open calls lapses (`OpenCall::lapses_at`); None with
     /// no open call. Until then no call can need ending, so the open calls are not read.
     lapses_at: Option<OffsetDateTime>,
@@ -253,6 +257,7 @@ impl Usage {
             usage,
             month_start,
             calls_this_month,
+            policy_version: policy.version(),
             policy,
             lapses_at,
         })
@@ -262,6 +267,7 @@ impl Usage {
         let (entitlements, source) = self.decide(&facts.usage);
         Current {
             policy: facts.policy,
+            policy_version: facts.policy_version,
             entitlements,
             calls_this_month: facts.calls_this_month,
             source,

@@ -147,3 +147,85 @@ async fn migration_0020_fills_the_team_of_older_audit_rows_on_sqlite() {
 async fn migration_0020_fills_the_team_of_older_audit_rows_on_postgres() {
     team_audit_rows_keep_their_team(&fresh_postgres_database("migrations").await, "postgres").await;
 }
+
+/// Migration 0022 fills `call_months` from the calls made before it (issue 28): the usage report
+/// reads each member's month from there now, and must not lose the months already recorded.
+async fn calls_before_0022_are_in_their_months(url: &str, folder: &str) {
+    use sqlx::Connection;
+    migrate_before(url, folder, "0022").await;
+    let user = uuid::Uuid::now_v7();
+    let at = |s: &str| {
+        time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).unwrap()
+    };
+    // Two ended calls in October (one in its last second), one still going in November.
+    let calls = [
+        ("a", at("2026-10-03T09:00:00Z"), Some(61)),
+        ("b", at("2026-10-31T23:59:59Z"), Some(120)),
+        ("c", at("2026-11-02T10:00:00Z"), None::<i32>),
+    ];
+    macro_rules! check {
+        ($conn:ty) => {{
+            let mut c = <$conn>::connect(url).await.unwrap();
+            sqlx::query(
+                "INSERT INTO users (id, email, password_hash, created_at, updated_at) \
+                 VALUES ($1, 'ana@example.com', 'x', $2, $2)",
+            )
+            .bind(user)
+            .bind(calls[0].1)
+            .execute(&mut c)
+            .await
+            .unwrap();
+            for (id, started, seconds) in calls {
+                sqlx::query(
+                    "INSERT INTO calls (id, user_id, client_call_id, free, started_at, \
+                     last_heartbeat_at, duration_seconds) VALUES ($1, $2, $3, true, $4, $4, $5)",
+                )
+                .bind(uuid::Uuid::now_v7())
+                .bind(user)
+                .bind(id)
+                .bind(started)
+                .bind(seconds)
+                .execute(&mut c)
+                .await
+                .unwrap();
+            }
+            c.close().await.unwrap();
+            let store = Store::connect(url, Duration::from_secs(10)).await.unwrap();
+            store.migrate().await.unwrap();
+            let mut c = <$conn>::connect(url).await.unwrap();
+            let months: Vec<(String, i64, i64, Option<time::OffsetDateTime>)> = sqlx::query_as(
+                "SELECT month, CAST(calls AS BIGINT), CAST(seconds AS BIGINT), last_started_at \
+                 FROM call_months WHERE user_id = $1 ORDER BY month",
+            )
+            .bind(user)
+            .fetch_all(&mut c)
+            .await
+            .unwrap();
+            assert_eq!(
+                months,
+                [
+                    ("2026-10".to_owned(), 2, 181, Some(calls[1].1)),
+                    ("2026-11".to_owned(), 1, 0, Some(calls[2].1))
+                ]
+            );
+        }};
+    }
+    if url.starts_with("postgres") {
+        check!(sqlx::PgConnection)
+    } else {
+        check!(sqlx::SqliteConnection)
+    }
+}
+
+#[tokio::test]
+async fn migration_0022_counts_the_calls_already_made_in_their_months_on_sqlite() {
+    let dir = TempDir::new();
+    let url = format!("sqlite://{}?mode=rwc", dir.0.join("db.sqlite").display());
+    calls_before_0022_are_in_their_months(&url, "sqlite").await;
+}
+
+#[tokio::test]
+async fn migration_0022_counts_the_calls_already_made_in_their_months_on_postgres() {
+    calls_before_0022_are_in_their_months(&fresh_postgres_database("migrations").await, "postgres")
+        .await;
+}

@@ -11,7 +11,7 @@ use closewise_domain::usage::EndReason;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
-use super::{dispatch, Store};
+use super::{dispatch, Pool, Store};
 
 /// What to build. Addresses: `{prefix}-owner@{domain}`, `{prefix}-m{n}@{domain}` for the other
 /// members (from 1), `{prefix}-i{n}@{domain}` for the invites.
@@ -266,6 +266,19 @@ impl Store {
             tx.commit().await?;
             Ok::<_, sqlx::Error>(())
         })?;
+        // A bulk load leaves PostgreSQL without statistics and without its visibility map (and
+        // `call_months` with a dead row version per call, its trigger's upserts) until autovacuum
+        // comes by, a minute or more later; a real team's year of calls was written over a year
+        // and vacuumed as it went. So what was written is vacuumed and analyzed now, as
+        // PostgreSQL's advice for bulk loads has it ("Populating a Database": ANALYZE afterwards).
+        if let Pool::Postgres(p) = &self.pool {
+            sqlx::query(
+                "VACUUM (ANALYZE) users, user_plans, teams, team_members, calls, call_months, \
+                 audit_log, team_invites",
+            )
+            .execute(p)
+            .await?;
+        }
         Ok(SeededTeam {
             team_id,
             owner_id: owner.id,

@@ -131,9 +131,8 @@ pub struct ActivityPage {
 /// The usage window of `month` (and the month before it) at `now`.
 pub fn window(month: Month, now: OffsetDateTime) -> UsageWindow {
     UsageWindow {
-        previous: month.previous().start(),
-        start: month.start(),
-        end: month.next().start(),
+        month: month.to_string(),
+        previous_month: month.previous().to_string(),
         now,
     }
 }

@@ -288,3 +288,139 @@ both!(
         assert_eq!(status, StatusCode::FORBIDDEN);
     }
 );
+
+/// A member's expected line: e-mail, (calls, minutes) this month and the month before.
+type Line = (&'static str, (u64, u64), (u64, u64));
+
+/// What the calls table says of `u` in `month`: calls started, and the minutes of those ended.
+async fn from_the_calls(app: &TestApp, u: &User, month: Month) -> (u64, u64) {
+    let calls = app.state.store.recent_calls(u.id, 1_000).await.unwrap();
+    let of_month: Vec<_> = calls
+        .iter()
+        .filter(|c| month.contains(c.started_at))
+        .collect();
+    let seconds: i64 = of_month
+        .iter()
+        .map(|c| i64::from(c.duration_seconds.unwrap_or(0)))
+        .sum();
+    (of_month.len() as u64, ((seconds + 59) / 60) as u64)
+}
+
+both!(
+    async fn the_monthly_figures_stay_the_calls_own_through_every_write(app) {
+        // The report reads each member's month from `call_months` (issue 28), which the database
+        // keeps with every write to `calls`: a call started, ended, still going, lapsed, started
+        // in one month and ended in the next, and the account deleted.
+        let now = app.state.clock.now();
+        let month_left = Month::of(now).next().start() - now;
+        if month_left < time::Duration::hours(3) {
+            // The first part must stay inside one month, whenever the test runs.
+            app.advance(month_left + time::Duration::hours(1));
+        }
+        let ana = user(&app, "ana@northwind.example").await;
+        app.state.teams.create(ana.id, "Northwind Sales").await.unwrap();
+        app.execute("UPDATE teams SET seats = 10").await;
+        let bob = joined(&app, &ana, "bob@northwind.example", Role::Member).await;
+        let month = Month::of(app.state.clock.now());
+        a_call(&app, &bob, "bob-1", 90).await;
+        let open = app.state.usage.start_call(bob.id, None, "bob-open").await.unwrap();
+        a_call(&app, &ana, "ana-1", 45).await;
+        // Signed in afresh for each report: the clock moves on past an access token's life.
+        let report = |m: Month| {
+            let app = &app;
+            async move {
+                let (_, session) = body(app.signin("ana@northwind.example", PASSWORD).await).await;
+                let token = session["access_token"].as_str().unwrap().to_owned();
+                usage_page(app, &token, &format!("month={m}")).await
+            }
+        };
+        let line_of = |v: &Value, email: &str| -> (u64, u64, u64, u64) {
+            let m = v["members"].as_array().unwrap().iter().find(|m| m["email"] == email).cloned().unwrap();
+            let n = |k: &str| m[k].as_u64().unwrap();
+            (n("calls_this_month"), n("minutes_this_month"), n("calls_last_month"), n("minutes_last_month"))
+        };
+        let check = |v: Value, m: Month, people: Vec<Line>| {
+            let (mut calls, mut minutes, mut calls_before, mut minutes_before) = (0, 0, 0, 0);
+            for (email, this, before) in &people {
+                assert_eq!(line_of(&v, email), (this.0, this.1, before.0, before.1), "{email} in {m}: {v}");
+                calls += this.0;
+                minutes += this.1;
+                calls_before += before.0;
+                minutes_before += before.1;
+            }
+            let t = &v["totals"];
+            assert_eq!((t["calls_this_month"].as_u64(), t["minutes_this_month"].as_u64()), (Some(calls), Some(minutes)), "{m}: {t}");
+            assert_eq!((t["calls_last_month"].as_u64(), t["minutes_last_month"].as_u64()), (Some(calls_before), Some(minutes_before)), "{m}: {t}");
+        };
+        // The open call counts as a call, without minutes until it ends.
+        let (b, a) = (from_the_calls(&app, &bob, month).await, from_the_calls(&app, &ana, month).await);
+        assert_eq!((b, a), ((2, 2), (1, 1)));
+        check(report(month).await, month, vec![("bob@northwind.example", b, (0, 0)), ("ana@northwind.example", a, (0, 0))]);
+
+        // Its heartbeats stop and it lapses: its minutes arrive when it is ended.
+        for _ in 0..3 {
+            app.advance(time::Duration::seconds(20));
+            app.state.usage.heartbeat(bob.id, None, open.call.id, None).await.unwrap();
+        }
+        app.advance(time::Duration::hours(1));
+        assert_eq!(app.state.usage.end_lapsed_calls(bob.id).await.unwrap(), 1);
+        let ended = app.state.store.call_of(bob.id, open.call.id).await.unwrap().unwrap();
+        assert!(ended.duration_seconds.unwrap_or(0) > 0, "{ended:?}");
+        let b = from_the_calls(&app, &bob, month).await;
+        assert!(b.1 > 2, "the lapsed call's minutes: {b:?}");
+
+        // A call started in the month's last seconds and ended in the next counts in the month it
+        // started.
+        let next = month.next();
+        let to_end = next.start() - app.state.clock.now();
+        if to_end > time::Duration::seconds(10) {
+            app.advance(to_end - time::Duration::seconds(10));
+        }
+        a_call(&app, &ana, "ana-boundary", 40).await;
+        assert!(next.contains(app.state.clock.now()));
+        let a = from_the_calls(&app, &ana, month).await;
+        assert_eq!(a.0, 2);
+        check(report(month).await, month, vec![("bob@northwind.example", b, (0, 0)), ("ana@northwind.example", a, (0, 0))]);
+        a_call(&app, &ana, "ana-next", 61).await;
+        let a_next = from_the_calls(&app, &ana, next).await;
+        assert_eq!(a_next, (1, 2));
+        check(report(next).await, next, vec![("bob@northwind.example", (0, 0), b), ("ana@northwind.example", a_next, a)]);
+
+        // The table holds no more and no less than the calls: the same count and seconds.
+        let sums = |table_sql: &'static str| {
+            let url = app.database_url.clone();
+            async move { closewise_testkit::scalar(&url, table_sql).await }
+        };
+        assert_eq!(sums("SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM call_months").await, sums("SELECT CAST(COUNT(*) AS BIGINT) FROM calls").await);
+        assert_eq!(
+            sums("SELECT CAST(COALESCE(SUM(seconds), 0) AS BIGINT) FROM call_months").await,
+            sums("SELECT CAST(COALESCE(SUM(duration_seconds), 0) AS BIGINT) FROM calls").await
+        );
+        // A deleted account takes its months along: ana's two months are what is left.
+        app.state.teams.remove_member(ana.id, bob.id).await.unwrap();
+        app.state.store.delete_user(bob.id).await.unwrap();
+        assert_eq!(sums("SELECT CAST(COUNT(*) AS BIGINT) FROM call_months").await, 2);
+        assert_eq!(sums("SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM call_months").await, 3);
+        check(report(next).await, next, vec![("ana@northwind.example", a_next, a)]);
+
+        // The newest call (`last_call_at`) is the newest of the months; a call deleted leaves its
+        // month to the one before it.
+        let newest = |v: &Value| v["members"][0]["last_call_at"].as_str().map(str::to_owned);
+        let started = |id: &str| {
+            let app = &app;
+            let (ana_id, id) = (ana.id, id.to_owned());
+            async move {
+                let calls = app.state.store.recent_calls(ana_id, 10).await.unwrap();
+                let c = calls.iter().find(|c| c.client_call_id == id).unwrap();
+                c.started_at.format(&time::format_description::well_known::Rfc3339).unwrap()
+            }
+        };
+        assert_eq!(newest(&report(next).await), Some(started("ana-next").await));
+        let boundary = started("ana-boundary").await;
+        app.execute("DELETE FROM calls WHERE client_call_id = 'ana-next'").await;
+        let v = report(next).await;
+        assert_eq!(newest(&v), Some(boundary), "{v}");
+        check(v, next, vec![("ana@northwind.example", (0, 0), a)]);
+        assert_eq!(sums("SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM call_months").await, 2);
+    }
+);

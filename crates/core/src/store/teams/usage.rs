@@ -1,10 +1,12 @@
 //! Adoption and seats (issue 26): each member's figures from the call meter (`calls`), their
-//! devices and second factor, a page of members at a time, and the team's totals in one grouped
+//! devices and second factor (each month's calls from `call_months`, which the database keeps
+//! with the calls), a page of members at a time, and the team's totals in one grouped
 //! query (issue 28); the team's audit trail a page at a time; and the weekly idle-seats
 //! mail's one row per team and week.
 //!
 //! Timestamps are compared in SQL: every one is written in UTC by the same encoder.
 
+use closewise_domain::idle_seats::Month;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -37,12 +39,11 @@ pub struct UsageRow {
     pub factors: i64,
 }
 
-/// The months a usage report covers: `[previous, start)` and `[start, end)`.
-#[derive(Clone, Copy, Debug)]
+/// The months a usage report covers, as `call_months` names them (`YYYY-MM`, UTC), and when.
+#[derive(Clone, Debug)]
 pub struct UsageWindow {
-    pub previous: OffsetDateTime,
-    pub start: OffsetDateTime,
-    pub end: OffsetDateTime,
+    pub month: String,
+    pub previous_month: String,
     pub now: OffsetDateTime,
 }
 
@@ -54,41 +55,46 @@ pub struct AuditCursor {
 }
 
 /// A page of members (`team_members_team_joined_idx`, after the cursor, `LIMIT`), then each
-/// page member's figures, one indexed probe or range each: the two months' calls and seconds
-/// (`calls_user_started_seconds_idx`, index-only), the newest call and session, devices and
-/// factors. Correlated per member, so no plan reads another member's calls. `{after}` is empty on
-/// the first page, the keyset condition on the others; `{limit}` the limit's `$n`.
+/// page member's figures, one indexed probe each: the two months' calls and seconds (their
+/// `call_months` rows), the newest call (their months' newest) and session, devices and factors. Correlated per member,
+/// so no plan reads another member's rows. `{after}` is empty on the first page, the keyset
+/// condition on the others; `{limit}` the limit's `$n`. `$2` is the month before, `$3` the month
+/// (`YYYY-MM`), `$4` now.
 const USAGE_PAGE_SQL: &str = "WITH page AS (SELECT m.user_id, m.role, m.joined_at \
     FROM team_members m WHERE m.team_id = $1{after} ORDER BY m.joined_at, m.user_id LIMIT {limit}) \
     SELECT p.user_id, u.email, p.role, p.joined_at, \
-    (SELECT MAX(c.started_at) FROM calls c WHERE c.user_id = p.user_id) AS last_call_at, \
+    (SELECT MAX(k.last_started_at) FROM call_months k WHERE k.user_id = p.user_id) \
+     AS last_call_at, \
     (SELECT MAX(COALESCE(s.last_seen_at, s.refreshed_at)) FROM sessions s \
      WHERE s.user_id = p.user_id) AS last_seen_at, \
-    {MONTH_TERMS}, \
+    {MONTH_COLUMNS}, \
     (SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id AND s.client_id IS NOT NULL \
      AND s.revoked_at IS NULL AND EXISTS (SELECT 1 FROM refresh_tokens r \
-     WHERE r.session_id = s.id AND r.rotated_at IS NULL AND r.expires_at > $5)) AS devices, \
+     WHERE r.session_id = s.id AND r.rotated_at IS NULL AND r.expires_at > $4)) AS devices, \
     (SELECT COUNT(*) FROM mfa_totp t WHERE t.user_id = p.user_id AND t.confirmed_at IS NOT NULL) \
      + (SELECT COUNT(*) FROM passkeys k WHERE k.user_id = p.user_id) AS factors \
-    FROM page p JOIN users u ON u.id = p.user_id ORDER BY p.joined_at, p.user_id";
+    FROM page p JOIN users u ON u.id = p.user_id {MONTH_JOINS} ORDER BY p.joined_at, p.user_id";
 
-/// A member's (`p.user_id`) calls started and the seconds of those ended, in the month (`$3` to
-/// `$4`) and the month before (`$2` to `$3`): four index-only ranges of
-/// `calls_user_started_seconds_idx`.
-const MONTH_TERMS: &str = "\
-    CAST((SELECT COUNT(*) FROM calls c WHERE c.user_id = p.user_id AND c.started_at >= $3 \
-     AND c.started_at < $4) AS BIGINT) AS calls_month, \
-    CAST((SELECT COALESCE(SUM(c.duration_seconds), 0) FROM calls c WHERE c.user_id = p.user_id \
-     AND c.started_at >= $3 AND c.started_at < $4) AS BIGINT) AS seconds_month, \
-    CAST((SELECT COUNT(*) FROM calls c WHERE c.user_id = p.user_id AND c.started_at >= $2 \
-     AND c.started_at < $3) AS BIGINT) AS calls_previous, \
-    CAST((SELECT COALESCE(SUM(c.duration_seconds), 0) FROM calls c WHERE c.user_id = p.user_id \
-     AND c.started_at >= $2 AND c.started_at < $3) AS BIGINT) AS seconds_previous";
+/// A member's (`p.user_id`) `call_months` rows of the month (`$3`, as `cur`) and the month before
+/// (`$2`, as `prev`): one primary-key probe each, absent when they made no call then.
+const MONTH_JOINS: &str = "\
+    LEFT JOIN call_months cur ON cur.user_id = p.user_id AND cur.month = $3 \
+    LEFT JOIN call_months prev ON prev.user_id = p.user_id AND prev.month = $2";
+
+/// Calls started and the seconds of those ended, in the month and the month before.
+const MONTH_COLUMNS: &str = "\
+    CAST(COALESCE(cur.calls, 0) AS BIGINT) AS calls_month, \
+    CAST(COALESCE(cur.seconds, 0) AS BIGINT) AS seconds_month, \
+    CAST(COALESCE(prev.calls, 0) AS BIGINT) AS calls_previous, \
+    CAST(COALESCE(prev.seconds, 0) AS BIGINT) AS seconds_previous";
 
 /// The whole team's figures in one grouped query: the same per-member terms as a page's lines
 /// (minutes rounded up per member, as each line shows them), summed over every member of the
-/// team (`team_members_team_joined_idx`; per member the four ranges of `MONTH_TERMS` and one
-/// probe each for a recent call, the devices and a factor). `$6` is the idle cutoff.
+/// team (`team_members_team_joined_idx`). Per member one range of `call_months` (its primary key,
+/// from `$6`, the earlier of the month before and the idle cutoff's month: a few rows) gives both
+/// months' figures and whether they called since the idle cutoff (`$5`); one probe each gives the
+/// devices (`$4` is now) and a factor. Grouped in the index's order (`joined_at`, `user_id`), so
+/// no sort.
 const USAGE_TOTALS_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
     CAST(COALESCE(SUM(x.idle), 0) AS BIGINT) AS idle, \
     CAST(COALESCE(SUM(x.calls_month), 0) AS BIGINT) AS calls_month, \
@@ -97,23 +103,42 @@ const USAGE_TOTALS_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
     CAST(COALESCE(SUM((x.seconds_previous + 59) / 60), 0) AS BIGINT) AS minutes_previous, \
     CAST(COALESCE(SUM(x.devices), 0) AS BIGINT) AS devices, \
     CAST(COALESCE(SUM(x.factor), 0) AS BIGINT) AS second_factor \
-    FROM (SELECT {MONTH_TERMS}, \
-     CASE WHEN EXISTS (SELECT 1 FROM calls c WHERE c.user_id = p.user_id \
-      AND c.started_at >= $6) THEN 0 ELSE 1 END AS idle, \
+    FROM (SELECT \
+     CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.calls END), 0) AS BIGINT) AS calls_month, \
+     CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.seconds END), 0) AS BIGINT) \
+      AS seconds_month, \
+     CAST(COALESCE(SUM(CASE WHEN cm.month = $2 THEN cm.calls END), 0) AS BIGINT) \
+      AS calls_previous, \
+     CAST(COALESCE(SUM(CASE WHEN cm.month = $2 THEN cm.seconds END), 0) AS BIGINT) \
+      AS seconds_previous, \
+     CASE WHEN MAX(CASE WHEN cm.last_started_at >= $5 THEN 1 ELSE 0 END) = 1 THEN 0 ELSE 1 END \
+      AS idle, \
      (SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id \
       AND s.client_id IS NOT NULL AND s.revoked_at IS NULL AND EXISTS (SELECT 1 \
       FROM refresh_tokens r WHERE r.session_id = s.id AND r.rotated_at IS NULL \
-      AND r.expires_at > $5)) AS devices, \
+      AND r.expires_at > $4)) AS devices, \
      CASE WHEN EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = p.user_id \
       AND t.confirmed_at IS NOT NULL) OR EXISTS (SELECT 1 FROM passkeys k \
       WHERE k.user_id = p.user_id) THEN 1 ELSE 0 END AS factor \
-     FROM team_members p WHERE p.team_id = $1) x";
+     FROM team_members p LEFT JOIN call_months cm ON cm.user_id = p.user_id \
+      AND cm.month >= $6 \
+     WHERE p.team_id = $1 GROUP BY p.joined_at, p.user_id) x";
 
-/// The members reclaiming would remove: no call since `$2` (the idle cutoff), not the owner, in
-/// the order they joined.
-const IDLE_MEMBERS_SQL: &str = "SELECT m.user_id FROM team_members m WHERE m.team_id = $1 \
-    AND m.role <> 'owner' AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.user_id = m.user_id \
-    AND c.started_at >= $2) ORDER BY m.joined_at, m.user_id";
+/// Whether member `p` started a call since the idle cutoff (`{since}`): their `call_months` from
+/// the cutoff's month (`{since_month}`) on, a short range of its primary key, hold one that recent.
+const CALLED_SINCE: &str = "EXISTS (SELECT 1 FROM call_months k WHERE k.user_id = p.user_id \
+    AND k.month >= {since_month} AND k.last_started_at >= {since})";
+
+fn called_since(since: &str, since_month: &str) -> String {
+    CALLED_SINCE
+        .replace("{since_month}", since_month)
+        .replace("{since}", since)
+}
+
+/// The members reclaiming would remove: no call since `$2` (the idle cutoff, `$3` its month), not
+/// the owner, in the order they joined.
+const IDLE_MEMBERS_SQL: &str = "SELECT p.user_id FROM team_members p WHERE p.team_id = $1 \
+    AND p.role <> 'owner' AND NOT {CALLED_SINCE} ORDER BY p.joined_at, p.user_id";
 
 /// The team's figures over a usage window: sums of what each member's line shows.
 #[derive(Clone, Copy, Debug, sqlx::FromRow)]
@@ -145,19 +170,19 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<UsageRow>, sqlx::Error> {
         let (after_sql, limit_n) = match after {
-            Some(_) => (" AND (m.joined_at, m.user_id) > ($6, $7)", "$8"),
-            None => ("", "$6"),
+            Some(_) => (" AND (m.joined_at, m.user_id) > ($5, $6)", "$7"),
+            None => ("", "$5"),
         };
         let sql = USAGE_PAGE_SQL
-            .replace("{MONTH_TERMS}", MONTH_TERMS)
+            .replace("{MONTH_COLUMNS}", MONTH_COLUMNS)
+            .replace("{MONTH_JOINS}", MONTH_JOINS)
             .replace("{after}", after_sql)
             .replace("{limit}", limit_n);
         dispatch!(self, |p| {
             let mut q = sqlx::query_as::<_, UsageRow>(&sql)
                 .bind(team_id)
-                .bind(window.previous)
-                .bind(window.start)
-                .bind(window.end)
+                .bind(&window.previous_month)
+                .bind(&window.month)
                 .bind(window.now);
             if let Some(a) = after {
                 q = q.bind(a.at).bind(a.id);
@@ -197,16 +222,22 @@ impl Store {
         window: &UsageWindow,
         idle_since: OffsetDateTime,
     ) -> Result<UsageTotalsRow, sqlx::Error> {
-        let sql = USAGE_TOTALS_SQL.replace("{MONTH_TERMS}", MONTH_TERMS);
-        dispatch!(self, |p| sqlx::query_as::<_, UsageTotalsRow>(&sql)
-            .bind(team_id)
-            .bind(window.previous)
-            .bind(window.start)
-            .bind(window.end)
-            .bind(window.now)
-            .bind(idle_since)
-            .fetch_one(p)
-            .await)
+        // `YYYY-MM` sorts as the months do.
+        let from = window
+            .previous_month
+            .clone()
+            .min(Month::of(idle_since).to_string());
+        dispatch!(self, |p| sqlx::query_as::<_, UsageTotalsRow>(
+            USAGE_TOTALS_SQL
+        )
+        .bind(team_id)
+        .bind(&window.previous_month)
+        .bind(&window.month)
+        .bind(window.now)
+        .bind(idle_since)
+        .bind(&from)
+        .fetch_one(p)
+        .await)
     }
 
     /// The team's members other than the owner without a call since `idle_since`, in the order
@@ -216,9 +247,11 @@ impl Store {
         team_id: Uuid,
         idle_since: OffsetDateTime,
     ) -> Result<Vec<Uuid>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(IDLE_MEMBERS_SQL)
+        let sql = IDLE_MEMBERS_SQL.replace("{CALLED_SINCE}", &called_since("$2", "$3"));
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(&sql)
             .bind(team_id)
             .bind(idle_since)
+            .bind(Month::of(idle_since).to_string())
             .fetch_all(p)
             .await)
     }

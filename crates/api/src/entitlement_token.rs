@@ -49,10 +49,11 @@ impl EntitlementClaims {
         e: &Entitlements,
         now: OffsetDateTime,
         policy: Policy,
+        policy_version: String,
     ) -> EntitlementClaims {
         let times = entitlement_times(now);
         EntitlementClaims {
-            policy_version: policy.version(),
+            policy_version,
             policy,
             iss: issuer.to_owned(),
             aud: ENTITLEMENT_AUDIENCE.to_owned(),
@@ -84,17 +85,41 @@ impl Keys {
 }
 
 impl EntitlementClaims {
-    /// What the claims say but for when they were made: equal for two requests whose token may be
-    /// the same (`crate::minted`). None if they cannot be written out (then nothing is reused).
-    pub fn without_times(&self) -> Option<String> {
-        let timeless = EntitlementClaims {
-            iat: 0,
-            valid_until: 0,
-            grace_until: 0,
-            exp: 0,
-            ..self.clone()
-        };
-        serde_json::to_string(&timeless).ok()
+    /// Whether `other` says the same but for when it was made (`iat`, `valid_until`,
+    /// `grace_until`, `exp`): then the same token may answer both (`crate::minted`). Every other
+    /// field is compared, so a field added to the claims must be added here (the destructuring
+    /// does not compile otherwise).
+    pub fn same_but_times(&self, other: &EntitlementClaims) -> bool {
+        let EntitlementClaims {
+            iss,
+            aud,
+            sub,
+            plan_type,
+            unlimited,
+            calls_limit,
+            calls_remaining,
+            max_call_seconds,
+            sid,
+            source,
+            policy,
+            policy_version,
+            iat: _,
+            valid_until: _,
+            grace_until: _,
+            exp: _,
+        } = self;
+        *iss == other.iss
+            && *aud == other.aud
+            && *sub == other.sub
+            && *plan_type == other.plan_type
+            && *unlimited == other.unlimited
+            && *calls_limit == other.calls_limit
+            && *calls_remaining == other.calls_remaining
+            && *max_call_seconds == other.max_call_seconds
+            && *sid == other.sid
+            && *source == other.source
+            && *policy_version == other.policy_version
+            && *policy == other.policy
     }
 }
 
@@ -128,6 +153,7 @@ mod tests {
             &e,
             now,
             Policy::default(),
+            Policy::default().version(),
         );
         let token = keys.issue_entitlement(&claims).unwrap();
         let header = jsonwebtoken::decode_header(&token).unwrap();
@@ -160,9 +186,60 @@ mod tests {
             &e,
             OffsetDateTime::now_utc(),
             Policy::default(),
+            Policy::default().version(),
         );
         let token = theirs.issue_entitlement(&claims).unwrap();
         assert_eq!(decode(&ours, &token), None);
         assert!(claims.unlimited && claims.calls_limit.is_none());
+    }
+
+    #[test]
+    fn claims_are_the_same_but_for_their_times_only_when_every_other_field_is() {
+        let e = entitlements(Access::Free, 3, 1);
+        let now = OffsetDateTime::now_utc();
+        let (user, session) = (Uuid::now_v7(), Uuid::now_v7());
+        let make = |at: OffsetDateTime| {
+            EntitlementClaims::new(
+                "i",
+                user,
+                session,
+                &e,
+                at,
+                Policy::default(),
+                Policy::default().version(),
+            )
+        };
+        let first = make(now);
+        let later = make(now + time::Duration::seconds(30));
+        assert_ne!(first.iat, later.iat);
+        assert!(first.same_but_times(&later));
+
+        type Change = Box<dyn Fn(&mut EntitlementClaims)>;
+        let changed: Vec<(&str, Change)> = vec![
+            ("iss", Box::new(|c| c.iss.push('x'))),
+            ("aud", Box::new(|c| c.aud.push('x'))),
+            ("sub", Box::new(|c| c.sub = Uuid::now_v7())),
+            ("plan_type", Box::new(|c| c.plan_type = "paid".into())),
+            ("unlimited", Box::new(|c| c.unlimited = !c.unlimited)),
+            ("calls_limit", Box::new(|c| c.calls_limit = Some(9))),
+            ("calls_remaining", Box::new(|c| c.calls_remaining = Some(0))),
+            ("max_call_seconds", Box::new(|c| c.max_call_seconds = None)),
+            ("sid", Box::new(|c| c.sid = Uuid::now_v7())),
+            ("source", Box::new(|c| c.source = Some("team".into()))),
+            (
+                "policy",
+                Box::new(|c| c.policy.consent_notice.mode = "banner".into()),
+            ),
+            (
+                "policy_version",
+                Box::new(|c| c.policy_version = "0".repeat(64)),
+            ),
+        ];
+        for (field, change) in changed {
+            let mut other = later.clone();
+            change(&mut other);
+            assert!(!first.same_but_times(&other), "{field} differs");
+            assert!(!other.same_but_times(&first), "{field} differs");
+        }
     }
 }
