@@ -86,7 +86,7 @@ impl Keys {
 
 impl EntitlementClaims {
     /// Whether `other` says the same but for when it was made (`iat`, `valid_until`,
-    /// `grace_until`, `exp`): then the same token may answer both (`crate::minted`). Every other
+    /// `grace_until`, `exp`): then the same token may answer both (the minted tokens kept a minute). Every other
     /// field is compared, so a field added to the claims must be added here (the destructuring
     /// does not compile otherwise).
     pub fn same_but_times(&self, other: &EntitlementClaims) -> bool {
