@@ -269,15 +269,19 @@ impl Store {
         // A bulk load leaves PostgreSQL without statistics and without its visibility map (and
         // `call_months` with a dead row version per call, its trigger's upserts) until autovacuum
         // comes by, a minute or more later; a real team's year of calls was written over a year
-        // and vacuumed as it went. So what was written is vacuumed and analyzed now, as
-        // PostgreSQL's advice for bulk loads has it ("Populating a Database": ANALYZE afterwards).
+        // and vacuumed as it went. So what was written is vacuumed now, and the whole database
+        // analyzed, as PostgreSQL's advice for bulk loads has it ("Populating a Database":
+        // ANALYZE afterwards). The whole database: a table filled just before (the bench's
+        // sign-ins fill `sessions`) and never analyzed yet misleads the team queries' plans too
+        // (a probe by `sessions_revoked_idx` instead of by user, 50 ms at 1,000 members).
         if let Pool::Postgres(p) = &self.pool {
             sqlx::query(
-                "VACUUM (ANALYZE) users, user_plans, teams, team_members, calls, call_months, \
-                 audit_log, team_invites",
+                "VACUUM users, user_plans, teams, team_members, calls, call_months, audit_log, \
+                 team_invites",
             )
             .execute(p)
             .await?;
+            sqlx::query("ANALYZE").execute(p).await?;
         }
         Ok(SeededTeam {
             team_id,
