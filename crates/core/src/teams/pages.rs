@@ -198,12 +198,12 @@ impl Teams {
         let (rows, next_cursor) = page(rows, limit, |r| (r.joined_at, r.user_id));
         let members: Vec<MemberUsage> = rows.into_iter().map(|r| member_usage(r, now)).collect();
         let cutoff = idle_cutoff(now);
-        let (totals, idle_user_ids) = usage::totals(
-            &self
-                .store
-                .team_usage_summary(team_id, &window, cutoff)
+        let totals = usage::totals(
+            self.store
+                .team_usage_totals(team_id, &window, cutoff)
                 .await?,
         );
+        let idle_user_ids = self.store.team_idle_members(team_id, cutoff).await?;
         let seats = self.store.team_seats(&team, now).await?;
         let reclaim = reclaim_offer(
             &seats,

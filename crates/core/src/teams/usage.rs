@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::{SeatsView, Teams, TeamsError};
 use crate::store::audit::AuditRow;
-use crate::store::teams::usage::{AuditCursor, UsageRow, UsageSummaryRow, UsageWindow};
+use crate::store::teams::usage::{AuditCursor, UsageRow, UsageTotalsRow, UsageWindow};
 
 /// Rows in a page of activity unless the caller asks otherwise, and the most they may ask.
 pub const ACTIVITY_PAGE: i64 = 50;
@@ -164,34 +164,17 @@ pub fn member_usage(row: UsageRow, now: OffsetDateTime) -> MemberUsage {
     }
 }
 
-/// The team's totals (each member's minutes rounded up, as their line shows them) and whom
-/// reclaiming would remove: the idle members but the owner, in the order they joined.
-pub(super) fn totals(rows: &[UsageSummaryRow]) -> (UsageTotals, Vec<Uuid>) {
-    let mut t = UsageTotals {
-        members: count(i64::try_from(rows.len()).unwrap_or(i64::MAX)),
-        idle: 0,
-        calls_this_month: 0,
-        minutes_this_month: 0,
-        calls_last_month: 0,
-        minutes_last_month: 0,
-        devices: 0,
-        second_factor: 0,
-    };
-    let mut idle_user_ids = Vec::new();
-    for r in rows {
-        let idle = r.called_since == 0;
-        t.idle += u64::from(idle);
-        t.calls_this_month += count(r.calls_month);
-        t.minutes_this_month += minutes(r.seconds_month);
-        t.calls_last_month += count(r.calls_previous);
-        t.minutes_last_month += minutes(r.seconds_previous);
-        t.devices += count(r.devices);
-        t.second_factor += u64::from(r.factor > 0);
-        if idle && r.role != Role::Owner.as_str() {
-            idle_user_ids.push(r.user_id);
-        }
+pub(super) fn totals(t: UsageTotalsRow) -> UsageTotals {
+    UsageTotals {
+        members: count(t.members),
+        idle: count(t.idle),
+        calls_this_month: count(t.calls_month),
+        minutes_this_month: count(t.minutes_month),
+        calls_last_month: count(t.calls_previous),
+        minutes_last_month: count(t.minutes_previous),
+        devices: count(t.devices),
+        second_factor: count(t.second_factor),
     }
-    (t, idle_user_ids)
 }
 
 /// The cursor after `row`: its time (Unix nanoseconds) and id.

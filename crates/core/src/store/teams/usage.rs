@@ -88,13 +88,22 @@ const MONTH_COLUMNS: &str = "\
     CAST(COALESCE(prev.calls, 0) AS BIGINT) AS calls_previous, \
     CAST(COALESCE(prev.seconds, 0) AS BIGINT) AS seconds_previous";
 
-/// Every member of the team (`team_members_team_joined_idx`), in the order they joined, with the
-/// figures the team's totals and the reclaim offer sum. Per member one range of `call_months` (its
-/// primary key, from `$6`, the earlier of the month before and the idle cutoff's month: a few
-/// rows) gives both months' figures and whether they called since the idle cutoff (`$5`); one
-/// probe each gives the devices (`$4` is now) and a factor. Grouped in the index's order
-/// (`joined_at`, `user_id`), so no sort.
-const USAGE_SUMMARY_SQL: &str = "SELECT p.user_id, p.role, \
+/// The whole team's figures in one grouped query: the same per-member terms as a page's lines
+/// (minutes rounded up per member, as each line shows them), summed over every member of the
+/// team (`team_members_team_joined_idx`). Per member one range of `call_months` (its primary key,
+/// from `$6`, the earlier of the month before and the idle cutoff's month: a few rows) gives both
+/// months' figures and whether they called since the idle cutoff (`$5`); one probe each gives the
+/// devices (`$4` is now) and a factor. Grouped in the index's order (`joined_at`, `user_id`), so
+/// no sort.
+const USAGE_TOTALS_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
+    CAST(COALESCE(SUM(x.idle), 0) AS BIGINT) AS idle, \
+    CAST(COALESCE(SUM(x.calls_month), 0) AS BIGINT) AS calls_month, \
+    CAST(COALESCE(SUM((x.seconds_month + 59) / 60), 0) AS BIGINT) AS minutes_month, \
+    CAST(COALESCE(SUM(x.calls_previous), 0) AS BIGINT) AS calls_previous, \
+    CAST(COALESCE(SUM((x.seconds_previous + 59) / 60), 0) AS BIGINT) AS minutes_previous, \
+    CAST(COALESCE(SUM(x.devices), 0) AS BIGINT) AS devices, \
+    CAST(COALESCE(SUM(x.factor), 0) AS BIGINT) AS second_factor \
+    FROM (SELECT \
      CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.calls END), 0) AS BIGINT) AS calls_month, \
      CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.seconds END), 0) AS BIGINT) \
       AS seconds_month, \
@@ -102,35 +111,49 @@ const USAGE_SUMMARY_SQL: &str = "SELECT p.user_id, p.role, \
       AS calls_previous, \
      CAST(COALESCE(SUM(CASE WHEN cm.month = $2 THEN cm.seconds END), 0) AS BIGINT) \
       AS seconds_previous, \
-     CAST(COALESCE(MAX(CASE WHEN cm.last_started_at >= $5 THEN 1 ELSE 0 END), 0) AS BIGINT) \
-      AS called_since, \
+     CASE WHEN MAX(CASE WHEN cm.last_started_at >= $5 THEN 1 ELSE 0 END) = 1 THEN 0 ELSE 1 END \
+      AS idle, \
      (SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id \
       AND s.client_id IS NOT NULL AND s.revoked_at IS NULL AND EXISTS (SELECT 1 \
       FROM refresh_tokens r WHERE r.session_id = s.id AND r.rotated_at IS NULL \
       AND r.expires_at > $4)) AS devices, \
-     CAST(CASE WHEN EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = p.user_id \
+     CASE WHEN EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = p.user_id \
       AND t.confirmed_at IS NOT NULL) OR EXISTS (SELECT 1 FROM passkeys k \
-      WHERE k.user_id = p.user_id) THEN 1 ELSE 0 END AS BIGINT) AS factor \
+      WHERE k.user_id = p.user_id) THEN 1 ELSE 0 END AS factor \
      FROM team_members p LEFT JOIN call_months cm ON cm.user_id = p.user_id \
       AND cm.month >= $6 \
-     WHERE p.team_id = $1 GROUP BY p.joined_at, p.user_id, p.role \
-     ORDER BY p.joined_at, p.user_id";
+     WHERE p.team_id = $1 GROUP BY p.joined_at, p.user_id) x";
 
-/// A member's figures over a usage window, as the team's totals and the reclaim offer sum them.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct UsageSummaryRow {
-    pub user_id: Uuid,
-    pub role: String,
+/// Whether member `p` started a call since the idle cutoff (`{since}`): their `call_months` from
+/// the cutoff's month (`{since_month}`) on, a short range of its primary key, hold one that recent.
+const CALLED_SINCE: &str = "EXISTS (SELECT 1 FROM call_months k WHERE k.user_id = p.user_id \
+    AND k.month >= {since_month} AND k.last_started_at >= {since})";
+
+fn called_since(since: &str, since_month: &str) -> String {
+    CALLED_SINCE
+        .replace("{since_month}", since_month)
+        .replace("{since}", since)
+}
+
+/// The members reclaiming would remove: no call since `$2` (the idle cutoff, `$3` its month), not
+/// the owner, in the order they joined.
+const IDLE_MEMBERS_SQL: &str = "SELECT p.user_id FROM team_members p WHERE p.team_id = $1 \
+    AND p.role <> 'owner' AND NOT {CALLED_SINCE} ORDER BY p.joined_at, p.user_id";
+
+/// The team's figures over a usage window: sums of what each member's line shows.
+#[derive(Clone, Copy, Debug, sqlx::FromRow)]
+pub struct UsageTotalsRow {
+    pub members: i64,
+    /// Members without a call since the idle cutoff (the owner too).
+    pub idle: i64,
     pub calls_month: i64,
-    /// Seconds of the month's calls that have ended.
-    pub seconds_month: i64,
+    /// Each member's minutes (seconds rounded up), summed.
+    pub minutes_month: i64,
     pub calls_previous: i64,
-    pub seconds_previous: i64,
-    /// 1 when they started a call since the idle cutoff, else 0.
-    pub called_since: i64,
+    pub minutes_previous: i64,
     pub devices: i64,
-    /// 1 with a confirmed authenticator app or a passkey, else 0.
-    pub factor: i64,
+    /// Members with a confirmed authenticator app or a passkey.
+    pub second_factor: i64,
 }
 
 const AUDIT_COLUMNS: &str =
@@ -192,21 +215,20 @@ impl Store {
         }
     }
 
-    /// Every member's figures over `window`, idle as of `idle_since`, in the order they joined:
-    /// one statement, whatever the team's size (what the team's totals and the reclaim offer sum).
-    pub async fn team_usage_summary(
+    /// The whole team's figures over `window` in one grouped query, idle as of `idle_since`.
+    pub async fn team_usage_totals(
         &self,
         team_id: Uuid,
         window: &UsageWindow,
         idle_since: OffsetDateTime,
-    ) -> Result<Vec<UsageSummaryRow>, sqlx::Error> {
+    ) -> Result<UsageTotalsRow, sqlx::Error> {
         // `YYYY-MM` sorts as the months do.
         let from = window
             .previous_month
             .clone()
             .min(Month::of(idle_since).to_string());
-        dispatch!(self, |p| sqlx::query_as::<_, UsageSummaryRow>(
-            USAGE_SUMMARY_SQL
+        dispatch!(self, |p| sqlx::query_as::<_, UsageTotalsRow>(
+            USAGE_TOTALS_SQL
         )
         .bind(team_id)
         .bind(&window.previous_month)
@@ -214,8 +236,24 @@ impl Store {
         .bind(window.now)
         .bind(idle_since)
         .bind(&from)
-        .fetch_all(p)
+        .fetch_one(p)
         .await)
+    }
+
+    /// The team's members other than the owner without a call since `idle_since`, in the order
+    /// they joined: whom reclaiming would remove.
+    pub async fn team_idle_members(
+        &self,
+        team_id: Uuid,
+        idle_since: OffsetDateTime,
+    ) -> Result<Vec<Uuid>, sqlx::Error> {
+        let sql = IDLE_MEMBERS_SQL.replace("{CALLED_SINCE}", &called_since("$2", "$3"));
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(&sql)
+            .bind(team_id)
+            .bind(idle_since)
+            .bind(Month::of(idle_since).to_string())
+            .fetch_all(p)
+            .await)
     }
 
     /// A page of the team's audit trail (its rows by `team_id`: `audit_log_team_idx`), newest
