@@ -56,8 +56,8 @@ pub struct AuditCursor {
 
 /// A page of members (`team_members_team_joined_idx`, after the cursor, `LIMIT`), then each
 /// page member's figures, one indexed probe each: the two months' calls and seconds (their
-/// `call_months` rows), the newest call (their months' newest) and session, devices and factors. Correlated per member,
-/// so no plan reads another member's rows. `{after}` is empty on the first page, the keyset
+/// `call_months` rows), the newest call (their months' newest) and session, devices and
+/// factors. Correlated per member, so no plan reads another member's rows. `{after}` is empty on the first page, the keyset
 /// condition on the others; `{limit}` the limit's `$n`. `$2` is the month before, `$3` the month
 /// (`YYYY-MM`), `$4` now.
 const USAGE_PAGE_SQL: &str = "WITH page AS (SELECT m.user_id, m.role, m.joined_at \
