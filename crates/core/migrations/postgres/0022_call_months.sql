@@ -3,7 +3,8 @@
 -- here instead of ranging over their calls. `month` is the UTC month the calls started in,
 -- `YYYY-MM`; `seconds` counts the calls that have ended (`duration_seconds`), as the report does;
 -- `last_started_at` is the newest call of the month (a member's newest call, and whether they
--- called since the idle cutoff). Table, columns and trigger names are identical in both schemas.
+-- called since the idle cutoff). Table and column names are identical in both schemas; here one
+-- trigger (`calls_months`) runs one function, SQLite has one trigger per event (`calls_months_*`).
 CREATE TABLE call_months (
     user_id UUID NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     month TEXT NOT NULL,

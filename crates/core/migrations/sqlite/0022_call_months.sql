@@ -3,8 +3,9 @@
 -- here instead of ranging over their calls. `month` is the UTC month the calls started in,
 -- `YYYY-MM` (timestamps are UTC text, `YYYY-MM-DD ...`); `seconds` counts the calls that have
 -- ended (`duration_seconds`), as the report does; `last_started_at` is the newest call of the
--- month (a member's newest call, and whether they called since the idle cutoff). Table, columns
--- and trigger names are identical in both schemas (SQLite has a trigger per event). WITHOUT ROWID:
+-- month (a member's newest call, and whether they called since the idle cutoff). Table and column
+-- names are identical in both schemas; PostgreSQL has one trigger and function (`calls_months`),
+-- SQLite one trigger per event (`calls_months_*`). WITHOUT ROWID:
 -- a member's months are read from the primary key's b-tree alone, no second lookup per row.
 CREATE TABLE call_months (
     user_id BLOB NOT NULL REFERENCES users (id) ON DELETE CASCADE,
