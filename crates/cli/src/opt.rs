@@ -446,8 +446,9 @@ pub enum DbCommand {
     /// Example: closewise db seed fixtures/seed.json --yes
     Seed(DbSeed),
     /// Builds one team at scale for the bench (`just bench`): its members with one password, a
-    /// year of their calls, audit rows and pending invites, in one transaction. Refuses a
-    /// production database, as `db seed` does.
+    /// year of their calls, audit rows and pending invites, in one transaction (on PostgreSQL then
+    /// vacuumed, and the database analyzed, as after any bulk load). Refuses a production
+    /// database, as `db seed` does.
     ///
     /// Example: closewise db seed-team --members 1000 --calls 100000 --audit 10000 --invites 200 --prefix t1000 --password Bench-password-42 --yes
     SeedTeam(DbSeedTeam),

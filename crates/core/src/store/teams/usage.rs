@@ -124,21 +124,13 @@ const USAGE_TOTALS_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
       AND cm.month >= $6 \
      WHERE p.team_id = $1 GROUP BY p.joined_at, p.user_id) x";
 
-/// Whether member `p` started a call since the idle cutoff (`{since}`): their `call_months` from
-/// the cutoff's month (`{since_month}`) on, a short range of its primary key, hold one that recent.
-const CALLED_SINCE: &str = "EXISTS (SELECT 1 FROM call_months k WHERE k.user_id = p.user_id \
-    AND k.month >= {since_month} AND k.last_started_at >= {since})";
-
-fn called_since(since: &str, since_month: &str) -> String {
-    CALLED_SINCE
-        .replace("{since_month}", since_month)
-        .replace("{since}", since)
-}
-
-/// The members reclaiming would remove: no call since `$2` (the idle cutoff, `$3` its month), not
-/// the owner, in the order they joined.
+/// The members reclaiming would remove: no call since `$2` (the idle cutoff) — none of their
+/// `call_months` from the cutoff's month (`$3`) on, a short range of its primary key, holds one
+/// that recent — not the owner, in the order they joined.
 const IDLE_MEMBERS_SQL: &str = "SELECT p.user_id FROM team_members p WHERE p.team_id = $1 \
-    AND p.role <> 'owner' AND NOT {CALLED_SINCE} ORDER BY p.joined_at, p.user_id";
+    AND p.role <> 'owner' AND NOT EXISTS (SELECT 1 FROM call_months k \
+    WHERE k.user_id = p.user_id AND k.month >= $3 AND k.last_started_at >= $2) \
+    ORDER BY p.joined_at, p.user_id";
 
 /// The team's figures over a usage window: sums of what each member's line shows.
 #[derive(Clone, Copy, Debug, sqlx::FromRow)]
@@ -247,8 +239,7 @@ impl Store {
         team_id: Uuid,
         idle_since: OffsetDateTime,
     ) -> Result<Vec<Uuid>, sqlx::Error> {
-        let sql = IDLE_MEMBERS_SQL.replace("{CALLED_SINCE}", &called_since("$2", "$3"));
-        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(&sql)
+        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(IDLE_MEMBERS_SQL)
             .bind(team_id)
             .bind(idle_since)
             .bind(Month::of(idle_since).to_string())
