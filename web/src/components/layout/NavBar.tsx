@@ -184,12 +184,19 @@ export function NavBarContent({ className }: { className?: string } = {}) {
           {config.productName}
         </Link>
 
-        {/* Fixed width while loading so nothing moves when the session arrives. */}
         <div className="hidden min-w-[14rem] items-center justify-end gap-2 md:flex">
           <Link to="/pricing" className={linkClass}>
             Pricing
           </Link>
-          {auth.status === "loading" && <span aria-hidden className="h-10 w-48 rounded-lg bg-transparent" />}
+          {/* While the session loads (and in the prerendered page), the signed-out links' own words and
+              styles, invisible and inert: they take exactly the room of what a visitor sees next, so
+              nothing moves when the session arrives. */}
+          {auth.status === "loading" && (
+            <span aria-hidden className="invisible flex items-center gap-2">
+              <span className={linkClass}>Sign In</span>
+              <span className={buttonStyles("primary")}>Get Started</span>
+            </span>
+          )}
           {auth.status === "signedOut" && (
             <>
               <Link to="/signin" className={linkClass}>
