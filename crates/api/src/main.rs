@@ -3,8 +3,16 @@
 
 use closewise_api::{config::Settings, init_telemetry, openapi, Application};
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
+    // Before the runtime starts its threads (`closewise_api::malloc`).
+    closewise_api::malloc::cap_arenas();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(serve())
+}
+
+async fn serve() -> anyhow::Result<()> {
     if std::env::args().nth(1).as_deref() == Some("openapi") {
         print!("{}", openapi::json());
         return Ok(());

@@ -1,9 +1,15 @@
-//! Password hashing: argon2id (19 MiB, t=2, p=1, OWASP's recommendation) on a fixed pool of one
-//! worker thread per core, so a sign-in flood queues for hashing instead of starving every other
-//! request.
+//! Password hashing: argon2id with 19 MiB, t=2 and two lanes (`p=2`), computed side by side on
+//! the hasher's own threads, one hash at a time per two cores, so a sign-in flood queues for
+//! hashing instead of starving every other request.
+//!
+//! OWASP's recommendation is 19 MiB, t=2, p=1. Two lanes keep its memory and passes (an attacker
+//! fills the same 19 MiB twice per guess, lanes or not) while the defender computes the lanes at
+//! once: one 19 MiB buffer keeps both cores busy where p=1 needed one buffer per core, and a sign-in
+//! waits half as long. Hashes stored with other parameters (p=1 before issue 28) verify with their
+//! own and are re-hashed with these at the next sign-in (`is_outdated`).
 //!
 //! Each worker keeps its own argon2 memory (19 MiB of blocks) and reuses it for every hash while
-//! hashes are queued, so the API's memory is bounded by cores × 19 MiB; once the queue is empty
+//! hashes are queued, so the API's memory is bounded by workers × 19 MiB; once the queue is empty
 //! the worker gives those pages back (`memory`). Hashing on tokio's blocking pool instead let glibc
 //! keep a 19 MiB arena for every blocking thread that ever hashed: hundreds of MiB under load
 //! (`docs/performance.md`).
@@ -15,15 +21,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use anyhow::Context;
-use argon2::password_hash::{
-    rand_core::OsRng, Output, ParamsString, PasswordHash, Salt, SaltString,
-};
+use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
 use argon2::{Algorithm, Argon2, Params, Version};
+use rand::RngCore;
 use tokio::sync::{oneshot, OnceCell};
 
 use memory::Memory;
 
 type Job = Box<dyn FnOnce(&mut Memory) + Send>;
+
+/// The lanes of a new hash, computed at once on as many threads.
+pub const LANES: u32 = 2;
 
 #[derive(Clone)]
 pub struct Hasher {
@@ -40,16 +48,21 @@ struct Inner {
     dummy: OnceCell<String>,
     #[cfg(test)]
     ran_on: Arc<Mutex<std::collections::BTreeSet<String>>>,
+    /// The lane threads' kernel thread ids, to read their CPU time.
+    #[cfg(all(test, target_os = "linux"))]
+    lane_tids: Arc<Mutex<Vec<i32>>>,
 }
 
 impl Hasher {
+    /// OWASP's memory and passes in two lanes (see the module's documentation), one worker per two
+    /// cores.
     pub fn new() -> Self {
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(2);
         Self::with_workers(
-            Params::new(19 * 1024, 2, 1, None).expect("valid argon2 parameters"),
-            cores,
+            Params::new(19 * 1024, 2, LANES, None).expect("valid argon2 parameters"),
+            (cores / LANES as usize).max(1),
         )
     }
 
@@ -61,14 +74,31 @@ impl Hasher {
         )
     }
 
-    /// A hasher with `params` for new hashes and `workers` threads.
+    /// A hasher with `params` for new hashes and `workers` threads taking hashes from the queue,
+    /// each computing its hash's lanes at once on a shared pool of `workers × lanes` threads.
     pub fn with_workers(params: Params, workers: usize) -> Self {
+        let workers = workers.max(1);
+        let lane_threads = workers * params.p_cost() as usize;
+        let builder = rayon::ThreadPoolBuilder::new()
+            .num_threads(lane_threads)
+            .thread_name(|n| format!("argon2-lane-{n}"));
+        #[cfg(all(test, target_os = "linux"))]
+        let lane_tids = Arc::new(Mutex::new(Vec::new()));
+        #[cfg(all(test, target_os = "linux"))]
+        let builder = {
+            let lane_tids = Arc::clone(&lane_tids);
+            // SAFETY: gettid has no preconditions.
+            builder
+                .start_handler(move |_| lane_tids.lock().unwrap().push(unsafe { libc::gettid() }))
+        };
+        let lanes = Arc::new(builder.build().expect("start the argon2 lane threads"));
         let (jobs, queue) = mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
         let queued = Arc::new(AtomicUsize::new(0));
-        for n in 0..workers.max(1) {
+        for n in 0..workers {
             let queue = Arc::clone(&queue);
             let queued = Arc::clone(&queued);
+            let lanes = Arc::clone(&lanes);
             std::thread::Builder::new()
                 .name(format!("argon2-{n}"))
                 .spawn(move || {
@@ -82,8 +112,9 @@ impl Hasher {
                         let Ok(job) = job else { break };
                         queued.fetch_sub(1, Ordering::SeqCst);
                         // A job that panics drops its answer channel (its caller gets an error);
-                        // the worker lives on.
-                        let _ = catch_unwind(AssertUnwindSafe(|| job(&mut memory)));
+                        // the worker lives on. Its lanes run on the lane threads.
+                        let _ =
+                            catch_unwind(AssertUnwindSafe(|| lanes.install(|| job(&mut memory))));
                         // Nothing waiting: the pages go back until the next hash (after the
                         // answer, so no caller waits for it).
                         if queued.load(Ordering::SeqCst) == 0 {
@@ -101,6 +132,8 @@ impl Hasher {
                 dummy: OnceCell::new(),
                 #[cfg(test)]
                 ran_on: Arc::default(),
+                #[cfg(all(test, target_os = "linux"))]
+                lane_tids,
             }),
         }
     }
@@ -141,25 +174,11 @@ impl Hasher {
         let password = password.to_owned();
         let params = self.inner.params.clone();
         self.run(move |memory| {
-            let salt = SaltString::generate(&mut OsRng);
+            let salt = Salt::generate();
             let argon2 = Self::argon2(params.clone());
             let output_len = params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN);
-            let output = compute(
-                &argon2,
-                password.as_bytes(),
-                salt.as_salt(),
-                output_len,
-                memory,
-            )?;
-            let hash = PasswordHash {
-                algorithm: Algorithm::Argon2id.ident(),
-                version: Some(Version::V0x13.into()),
-                params: ParamsString::try_from(&params)
-                    .map_err(|e| anyhow::anyhow!("argon2 parameters: {e}"))?,
-                salt: Some(salt.as_salt()),
-                hash: Some(output),
-            };
-            Ok(hash.to_string())
+            let output = compute(&argon2, password.as_bytes(), &salt, output_len, memory)?;
+            phc_string(&params, salt, output)
         })
         .await
     }
@@ -169,20 +188,27 @@ impl Hasher {
     /// one. For an account that has no password yet: sign-ups that disagreed
     /// (`closewise_domain::signup`) until the clicker chooses one.
     pub fn unusable_hash(&self) -> anyhow::Result<String> {
-        use argon2::password_hash::rand_core::RngCore;
         let params = &self.inner.params;
         let mut output = vec![0u8; params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN)];
-        OsRng.fill_bytes(&mut output);
-        let salt = SaltString::generate(&mut OsRng);
-        let hash = PasswordHash {
-            algorithm: Algorithm::Argon2id.ident(),
-            version: Some(Version::V0x13.into()),
-            params: ParamsString::try_from(params)
-                .map_err(|e| anyhow::anyhow!("argon2 parameters: {e}"))?,
-            salt: Some(salt.as_salt()),
-            hash: Some(Output::new(&output).map_err(|e| anyhow::anyhow!("argon2 output: {e}"))?),
+        rand::rngs::OsRng.fill_bytes(&mut output);
+        let output = Output::new(&output).map_err(|e| anyhow::anyhow!("argon2 output: {e}"))?;
+        phc_string(params, Salt::generate(), output)
+    }
+
+    /// Whether `stored` was made with other parameters than this hasher's (or cannot be read):
+    /// after a successful sign-in it is worth hashing the password again.
+    pub fn is_outdated(&self, stored: &str) -> bool {
+        let Ok(parsed) = PasswordHash::new(stored) else {
+            return true;
         };
-        Ok(hash.to_string())
+        let current = &self.inner.params;
+        let same = parsed.algorithm.as_str() == Algorithm::Argon2id.as_str()
+            && parsed.version == Some(Version::V0x13.into())
+            && Params::try_from(&parsed).is_ok_and(|p| {
+                (p.m_cost(), p.t_cost(), p.p_cost())
+                    == (current.m_cost(), current.t_cost(), current.p_cost())
+            });
+        !same
     }
 
     /// Verifies against `hash`, or against a fixed dummy hash when the user is unknown, so that
@@ -200,7 +226,8 @@ impl Hasher {
                     .map_err(|e| anyhow::anyhow!("stored hash unreadable: {e}"))?;
                 // The parameters come from the stored hash itself.
                 let unreadable = |e| anyhow::anyhow!("stored hash unreadable: {e}");
-                let algorithm = Algorithm::try_from(parsed.algorithm).map_err(unreadable)?;
+                let algorithm =
+                    Algorithm::try_from(parsed.algorithm.as_str()).map_err(unreadable)?;
                 let version = match parsed.version {
                     Some(v) => Version::try_from(v)
                         .map_err(|e| anyhow::anyhow!("stored hash unreadable: {e}"))?,
@@ -211,7 +238,8 @@ impl Hasher {
                     anyhow::bail!("stored hash unreadable: no salt or no hash");
                 };
                 let argon2 = Argon2::new(algorithm, version, params);
-                let computed = compute(&argon2, password.as_bytes(), salt, expected.len(), memory)?;
+                let computed =
+                    compute(&argon2, password.as_bytes(), &salt, expected.len(), memory)?;
                 // `Output`'s equality is constant-time.
                 Ok(computed == expected)
             })
@@ -240,25 +268,37 @@ impl Hasher {
     }
 }
 
-/// argon2's raw output for `password` and `salt`, computed in the worker's `memory`.
+/// The PHC string of an argon2id hash made with `params`.
+fn phc_string(params: &Params, salt: Salt, output: Output) -> anyhow::Result<String> {
+    let hash = PasswordHash {
+        algorithm: Algorithm::Argon2id.ident(),
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(params)
+            .map_err(|e| anyhow::anyhow!("argon2 parameters: {e}"))?,
+        salt: Some(salt),
+        hash: Some(output),
+    };
+    Ok(hash.to_string())
+}
+
+/// argon2's raw output for `password` and `salt`, computed in the worker's `memory` (its lanes on
+/// the lane threads: the caller runs inside their pool).
 fn compute(
     argon2: &Argon2<'_>,
     password: &[u8],
-    salt: Salt<'_>,
+    salt: &[u8],
     output_len: usize,
     memory: &mut Memory,
 ) -> anyhow::Result<Output> {
-    let mut salt_bytes = [0u8; Salt::MAX_LENGTH];
-    let salt = salt
-        .decode_b64(&mut salt_bytes)
-        .map_err(|e| anyhow::anyhow!("salt unreadable: {e}"))?;
     let blocks = memory.blocks(argon2.params().block_count());
-    Output::init_with(output_len, |out| {
-        argon2
-            .hash_password_into_with_memory(password, salt, out, &mut *blocks)
-            .map_err(Into::into)
-    })
-    .map_err(|e| anyhow::anyhow!("hashing failed: {e}"))
+    let mut out = [0u8; Output::MAX_LENGTH];
+    let out = out
+        .get_mut(..output_len)
+        .ok_or_else(|| anyhow::anyhow!("hashing failed: output of {output_len} bytes"))?;
+    argon2
+        .hash_password_into_with_memory(password, salt, out, &mut *blocks)
+        .map_err(|e| anyhow::anyhow!("hashing failed: {e}"))?;
+    Output::new(out).map_err(|e| anyhow::anyhow!("hashing failed: {e}"))
 }
 
 impl Default for Hasher {
@@ -268,173 +308,4 @@ impl Default for Hasher {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use argon2::{PasswordHasher, PasswordVerifier};
-
-    #[tokio::test]
-    async fn a_hash_verifies_its_password_and_no_other() {
-        let hasher = Hasher::fast_for_tests();
-        let hash = hasher.hash("correct horse").await.unwrap();
-        assert!(hash.starts_with("$argon2id$"));
-        assert!(hasher.verify("correct horse", Some(&hash)).await.unwrap());
-        assert!(!hasher.verify("wrong horse", Some(&hash)).await.unwrap());
-    }
-
-    #[tokio::test]
-    async fn an_unusable_hash_is_readable_and_matches_no_password() {
-        let hasher = Hasher::fast_for_tests();
-        let hash = hasher.unusable_hash().unwrap();
-        assert!(hash.starts_with("$argon2id$"));
-        assert_ne!(hash, hasher.unusable_hash().unwrap(), "random each time");
-        for guess in ["", "password", "closewise-dummy-password-for-timing"] {
-            assert!(!hasher.verify(guess, Some(&hash)).await.unwrap(), "{guess}");
-        }
-    }
-
-    #[tokio::test]
-    async fn an_unknown_user_never_verifies() {
-        let hasher = Hasher::fast_for_tests();
-        assert!(!hasher
-            .verify("closewise-dummy-password-for-timing", None)
-            .await
-            .unwrap());
-    }
-
-    #[tokio::test]
-    async fn the_dummy_hash_is_made_once_with_the_hashers_parameters() {
-        let hasher = Hasher::fast_for_tests();
-        let first = hasher.dummy_hash().await.unwrap();
-        assert_eq!(
-            hasher.dummy_hash().await.unwrap(),
-            first,
-            "not re-hashed per call"
-        );
-        let parsed = PasswordHash::new(&first).unwrap();
-        let params = Params::try_from(&parsed).unwrap();
-        assert_eq!(
-            (params.m_cost(), params.t_cost(), params.p_cost()),
-            (1024, 1, 1)
-        );
-    }
-
-    /// The pool computes the hash itself into its own buffers; what it writes must be argon2's own
-    /// PHC string, readable by any argon2 implementation, and it must read theirs.
-    #[tokio::test]
-    async fn hashes_are_interchangeable_with_the_argon2_crates_own() {
-        let hasher = Hasher::fast_for_tests();
-        let ours = hasher.hash("correct horse").await.unwrap();
-        let parsed = PasswordHash::new(&ours).unwrap();
-        assert!(Argon2::default()
-            .verify_password(b"correct horse", &parsed)
-            .is_ok());
-        assert!(Argon2::default()
-            .verify_password(b"wrong horse", &parsed)
-            .is_err());
-
-        let salt = SaltString::generate(&mut OsRng);
-        let theirs = Hasher::argon2(Params::new(1024, 1, 1, None).unwrap())
-            .hash_password(b"battery staple", &salt)
-            .unwrap()
-            .to_string();
-        assert!(hasher
-            .verify("battery staple", Some(&theirs))
-            .await
-            .unwrap());
-        assert!(!hasher
-            .verify("battery stapler", Some(&theirs))
-            .await
-            .unwrap());
-    }
-
-    /// A stored hash made with more memory than the workers have used so far (parameters raised
-    /// later, or an imported account) still verifies: the worker's buffer grows to fit it.
-    #[tokio::test]
-    async fn a_hash_needing_more_memory_than_the_workers_buffer_verifies() {
-        let hasher = Hasher::fast_for_tests();
-        hasher.hash("warm the buffer up").await.unwrap();
-        let salt = SaltString::generate(&mut OsRng);
-        let bigger = Hasher::argon2(Params::new(4 * 1024, 1, 1, None).unwrap())
-            .hash_password(b"correct horse", &salt)
-            .unwrap()
-            .to_string();
-        assert!(hasher.verify("correct horse", Some(&bigger)).await.unwrap());
-        assert!(!hasher.verify("wrong horse", Some(&bigger)).await.unwrap());
-    }
-
-    #[tokio::test]
-    async fn an_unreadable_stored_hash_is_an_error_not_a_match() {
-        let hasher = Hasher::fast_for_tests();
-        assert!(hasher
-            .verify("anything", Some("not-a-phc-string"))
-            .await
-            .is_err());
-        assert!(hasher
-            .verify(
-                "anything",
-                Some("$argon2id$v=19$m=1024,t=1,p=1$c2FsdHNhbHQ$")
-            )
-            .await
-            .is_err());
-    }
-
-    /// Memory stays bounded: one worker thread per core, each with its own reused buffer, whatever
-    /// the number of requests waiting (the tokio blocking pool would grow to hundreds of threads,
-    /// each keeping a 19 MiB arena).
-    #[tokio::test]
-    async fn many_concurrent_hashes_share_a_fixed_set_of_workers() {
-        let hasher = Hasher::with_workers(Params::new(1024, 1, 1, None).unwrap(), 2);
-        let jobs: Vec<_> = (0..16)
-            .map(|i| {
-                let hasher = hasher.clone();
-                tokio::spawn(async move { hasher.hash(&format!("password {i}")).await })
-            })
-            .collect();
-        for job in jobs {
-            job.await.unwrap().unwrap();
-        }
-        let threads = hasher.worker_threads();
-        assert!(
-            threads.len() <= 2 && !threads.is_empty(),
-            "16 hashes ran on {threads:?}"
-        );
-    }
-
-    /// Between sign-ins the workers' argon2 memory does not stay resident (it was 38 MiB of the
-    /// API's 64 on two cores): it goes back once no hash is queued, and hashing goes on after.
-    #[cfg(target_os = "linux")]
-    #[tokio::test]
-    async fn idle_workers_give_their_hashing_memory_back() {
-        let _alone = memory::MEASURING.lock().await;
-        let hasher = Hasher::with_workers(Params::new(64 * 1024, 1, 1, None).unwrap(), 1);
-        let before = memory::rss_anon_kib();
-        let hash = hasher.hash("correct horse").await.unwrap();
-        let mut after = memory::rss_anon_kib();
-        for _ in 0..50 {
-            if after < before + 16 * 1024 {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            after = memory::rss_anon_kib();
-        }
-        assert!(
-            after < before + 16 * 1024,
-            "a 64 MiB hash done: {before} KiB resident before, {after} KiB after"
-        );
-        assert!(hasher.verify("correct horse", Some(&hash)).await.unwrap());
-        assert!(!hasher.verify("wrong horse", Some(&hash)).await.unwrap());
-    }
-
-    #[test]
-    fn production_parameters_are_owasps() {
-        let h = Hasher::new();
-        assert_eq!(
-            (
-                h.params().m_cost(),
-                h.params().t_cost(),
-                h.params().p_cost()
-            ),
-            (19 * 1024, 2, 1)
-        );
-    }
-}
+mod tests;

@@ -130,3 +130,44 @@ both!(
         }
     }
 );
+
+/// A password hash as stored before issue 28: OWASP's 19 MiB, t=2 in one lane (`p=1`), of
+/// "Legacy-password-42".
+const LEGACY_HASH: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$qWv8n6bnoYJXfGgaJVx6JA$K7JPSyfbqgBuudCk47cgQN6gPCLYBq80m9cHX//7VLc";
+
+async fn stored_hash(app: &crate::helpers::TestApp, email: &str) -> String {
+    app.state
+        .store
+        .user_by_email(email)
+        .await
+        .unwrap()
+        .unwrap()
+        .password_hash
+}
+
+both!(
+    async fn a_password_hashed_with_older_parameters_is_hashed_again_at_sign_in(app) {
+        app.signed_in_user("dee@example.com", "sales-pro-2026").await;
+        app.execute(&format!("UPDATE users SET password_hash = '{LEGACY_HASH}' WHERE email = 'dee@example.com'"))
+            .await;
+
+        // A wrong password changes nothing.
+        let (status, _) = body(app.signin("dee@example.com", "sales-pro-2026").await).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(stored_hash(&app, "dee@example.com").await, LEGACY_HASH);
+
+        // The right one signs in with the old hash, which is then replaced by one with the
+        // hasher's parameters, of the same password.
+        let (status, s) = body(app.signin("dee@example.com", "Legacy-password-42").await).await;
+        assert_eq!(status, StatusCode::OK, "{s}");
+        let rehashed = stored_hash(&app, "dee@example.com").await;
+        assert_ne!(rehashed, LEGACY_HASH);
+        assert!(!app.state.hasher.is_outdated(&rehashed), "{rehashed}");
+        let (status, s) = body(app.signin("dee@example.com", "Legacy-password-42").await).await;
+        assert_eq!(status, StatusCode::OK, "{s}");
+        assert_eq!(stored_hash(&app, "dee@example.com").await, rehashed, "hashed again once only");
+        let (status, _) = body(app.signin("dee@example.com", "sales-pro-2026").await).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+    }
+);

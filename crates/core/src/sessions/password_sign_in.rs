@@ -29,8 +29,34 @@ impl Sessions {
             .verify(password, user.as_ref().map(|u| u.password_hash.as_str()))
             .await?;
         match (ok, user) {
-            (true, Some(user)) => Ok(user),
+            (true, Some(user)) => {
+                self.rehash_if_outdated(&user, password).await;
+                Ok(user)
+            }
             _ => Err(SessionError::InvalidCredentials),
+        }
+    }
+
+    /// A password stored with older hashing parameters (one lane before issue 28) is hashed again
+    /// with the current ones, now that it is known: later sign-ins take the current time, the same
+    /// as an unknown address's. Best effort: the sign-in goes on whatever happens here.
+    async fn rehash_if_outdated(&self, user: &UserRow, password: &str) {
+        if !self.hasher.is_outdated(&user.password_hash) {
+            return;
+        }
+        let rehashed = match self.hasher.hash(password).await {
+            Ok(hash) => {
+                self.store
+                    .rehash_password(user.id, &user.password_hash, &hash)
+                    .await
+            }
+            Err(e) => {
+                tracing::warn!(user_id = %user.id, error = %e, "hashing a password again failed");
+                return;
+            }
+        };
+        if let Err(e) = rehashed {
+            tracing::warn!(user_id = %user.id, error = %e, "storing a password hashed again failed");
         }
     }
 

@@ -181,6 +181,29 @@ impl Store {
         })
     }
 
+    /// Replaces the password hash `old` with `new`, the same password hashed again with the
+    /// current parameters; nothing when the hash changed meanwhile (a password change or reset
+    /// wins). True when replaced.
+    #[tracing::instrument(skip_all)]
+    pub async fn rehash_password(
+        &self,
+        user_id: Uuid,
+        old: &str,
+        new: &str,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| {
+            let done = sqlx::query(
+                "UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2",
+            )
+            .bind(user_id)
+            .bind(old)
+            .bind(new)
+            .execute(p)
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
     /// Sets a new password hash and ends every session of the user except `keep`; writes `mail`.
     #[tracing::instrument(skip_all)]
     pub async fn change_password(
