@@ -1,8 +1,9 @@
 //! Renders the app's real route modules in a memory router with the real providers, against the MSW
 //! handlers. `signedInAs` seeds a browser whose refresh cookie belongs to that user.
 
-import { render } from "@testing-library/react";
+import { render, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { expect } from "vitest";
 import { StrictMode } from "react";
 import { RouterProvider } from "react-router";
 import { createQueryClient } from "../app/providers";
@@ -78,5 +79,11 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
       <RouterProvider router={router} />
     </StrictMode>,
   );
-  return { ...view, user, router, queryClient, authManager };
+  /**
+   * Waits until no read of the page is in flight. A test that changes the server's data "meanwhile"
+   * does so after this: a read still on its way would otherwise see the change and redraw the page
+   * before the test acts on what it found (the element it holds would be gone).
+   */
+  const settled = () => waitFor(() => expect(queryClient.isFetching()).toBe(0));
+  return { ...view, user, router, queryClient, authManager, settled };
 }

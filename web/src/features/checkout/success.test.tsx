@@ -86,7 +86,8 @@ describe("Success page", () => {
     );
     renderApp("/success?session_id=cs_test_a1b2c3d4e5f6g7h8", { signedInAs: "ana@example.com" });
     expect(await screen.findByRole("heading", { name: "Payment Successful" })).toBeInTheDocument();
-    expect(screen.getByText("Subscription activated successfully!")).toBeInTheDocument();
+    // The toast follows the heading (an effect of the page once it is activated).
+    expect(await screen.findByText("Subscription activated successfully!")).toBeInTheDocument();
     expect(screen.getByText("Unlimited Sales Copilot")).toBeInTheDocument();
     expect(screen.getByText("Monthly Plan")).toBeInTheDocument();
     expect(screen.getByText("Unlimited Usage")).toBeInTheDocument();

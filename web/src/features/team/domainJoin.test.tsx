@@ -164,8 +164,9 @@ describe("/team join requests (owner and admins)", () => {
   it("lists requests while domain join is off too, and says a request decided elsewhere is gone", async () => {
     const team = seedNorthwind();
     const dee = asks(team.id, "dee@northwind.example");
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user, settled } = renderApp("/team", { signedInAs: OWNER });
     await screen.findByRole("button", { name: "Approve dee@northwind.example" });
+    await settled();
     dee.decidedAt = db.now();
     dee.decision = "denied";
     await user.click(screen.getByRole("button", { name: "Approve dee@northwind.example" }));
@@ -222,8 +223,9 @@ describe("/team for someone in no team: joinable teams", () => {
   it("says the team is gone when domain join was turned off meanwhile (404), and drops it", async () => {
     const team = seedNorthwind({ joinDomain: "northwind.example" });
     db.createUser({ email: "dee@northwind.example" });
-    const { user } = renderApp("/team", { signedInAs: "dee@northwind.example" });
+    const { user, settled } = renderApp("/team", { signedInAs: "dee@northwind.example" });
     const section = await screen.findByRole("region", { name: "Join your company's team" });
+    await settled();
     team.joinDomain = null;
     await user.click(within(section).getByRole("button", { name: "Ask to join Northwind Sales" }));
     expect(await screen.findByText("There is no such team.")).toBeInTheDocument();

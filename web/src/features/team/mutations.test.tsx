@@ -54,8 +54,9 @@ describe("/team's changes", () => {
   it("reads the team again when a role change is refused because the member is gone", async () => {
     seedNorthwind();
     const reads = countTeamReads();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user, settled } = renderApp("/team", { signedInAs: OWNER });
     const role = await screen.findByRole("combobox", { name: "Role of cy@northwind.example" });
+    await settled();
     const before = reads.count;
     // Someone else removed the member meanwhile: the server answers 404.
     const gone = db.findUser("cy@northwind.example")!.user.id;

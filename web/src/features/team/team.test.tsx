@@ -288,8 +288,9 @@ describe("/team", () => {
 
   it("closes the Leave dialog and reads the team again when the caller is in it no longer", async () => {
     seedNorthwind();
-    const { user } = renderApp("/team", { signedInAs: "cy@northwind.example" });
+    const { user, settled } = renderApp("/team", { signedInAs: "cy@northwind.example" });
     await user.click(await screen.findByRole("button", { name: "Leave team" }));
+    await settled();
     // Removed by the owner in the meantime.
     db.team.members = db.team.members.filter((m) => m.userId !== db.findUser("cy@northwind.example")!.user.id);
     const dialog = screen.getByRole("dialog", { name: "Leave Northwind Sales?" });
@@ -301,10 +302,11 @@ describe("/team", () => {
 
   it("takes someone who left meanwhile out of the transfer picker after the API says they are not a member", async () => {
     seedNorthwind();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user, settled } = renderApp("/team", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Transfer ownership" }));
     const dialog = screen.getByRole("dialog", { name: "Transfer ownership" });
     await user.selectOptions(within(dialog).getByLabelText("New owner"), "cy@northwind.example");
+    await settled();
     db.team.members = db.team.members.filter((m) => m.userId !== db.findUser("cy@northwind.example")!.user.id);
     await user.click(within(dialog).getByRole("button", { name: "Transfer ownership" }));
     expect(await within(dialog).findByRole("alert")).toHaveTextContent("There is no such team.");
