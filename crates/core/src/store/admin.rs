@@ -107,7 +107,7 @@ impl Store {
         audit: &NewAudit,
     ) -> Result<Option<Confirmation>, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             // Locks the row (SQLite holds the write lock from here) so a sign-up counted meanwhile
             // is counted before we read.
             sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1")
@@ -152,7 +152,7 @@ impl Store {
     /// written even when there were none: the operator's intent is part of the story.
     pub async fn sign_out_user(&self, user_id: Uuid, audit: &NewAudit) -> Result<u64, sqlx::Error> {
         let n = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let n = sqlx::query(
                 "UPDATE sessions SET revoked_at = $2, revoked_reason = 'operator' \
                  WHERE user_id = $1 AND revoked_at IS NULL",
@@ -186,7 +186,7 @@ impl Store {
         audit: Option<&NewAudit>,
     ) -> Result<Option<String>, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let before: Option<String> =
                 sqlx::query_scalar("SELECT plan_type FROM user_plans WHERE user_id = $1")
                     .bind(user_id)
@@ -223,7 +223,7 @@ impl Store {
         audit: &NewAudit,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let changed = sqlx::query(
                 "UPDATE mail_outbox SET failed_at = NULL, attempts = 0, due_at_ms = $2 \
                  WHERE id = $1 AND sent_at IS NULL",
@@ -250,7 +250,7 @@ impl Store {
     ) -> Result<SeedOutcome, sqlx::Error> {
         let confirmed = user.verified.then_some(user.now);
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let inserted = sqlx::query(
                 "INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) \
                  VALUES ($1, $2, $3, $4, $5, $5)",

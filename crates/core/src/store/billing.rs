@@ -268,7 +268,7 @@ impl Store {
     ) -> Result<Fulfilment, sqlx::Error> {
         let select = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1");
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let fulfilment = apply_in!(tx, select, user_id, record, now);
             notify_revoked!(self, tx, Revoked::Reads(user_id));
             tx.commit().await?;
@@ -294,7 +294,7 @@ impl Store {
         let select = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1");
         let select_plan = format!("SELECT {PLAN_COLUMNS} FROM user_plans WHERE user_id = $1");
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let before = BillingRows {
                 plan: sqlx::query_as::<_, PlanRow>(&select_plan)
                     .bind(user_id)

@@ -111,7 +111,7 @@ impl Store {
         let owner = &members[0];
         let seconds = i64::from(f.calls.max(1));
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             for chunk in members.chunks(CHUNK_PARAMS / 6) {
                 let sql = insert_sql(
                     "users (id, email, password_hash, email_confirmed_at, created_at, updated_at)",

@@ -25,7 +25,7 @@ impl Store {
         let Some(pool) = &self.locks else {
             return Ok(None);
         };
-        let mut tx = pool.begin().await?;
+        let mut tx = crate::store::begin::begin(pool).await?;
         sqlx::query("SELECT pg_advisory_xact_lock($1)")
             .bind(key)
             .execute(&mut *tx)

@@ -105,7 +105,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let confirmed = sqlx::query(
                 "UPDATE mfa_totp SET confirmed_at = $2, last_step = $3 \
                  WHERE user_id = $1 AND confirmed_at IS NULL",
@@ -150,7 +150,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<Option<u32>, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let used = sqlx::query(
                 "UPDATE mfa_recovery_codes SET used_at = $3 WHERE id = (SELECT id FROM mfa_recovery_codes \
                  WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL LIMIT 1) AND used_at IS NULL",
@@ -185,7 +185,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             replace_codes!(tx, user_id, code_hashes, now);
             bind_mail!(mail).execute(&mut *tx).await?;
             tx.commit().await
@@ -200,7 +200,7 @@ impl Store {
         mail: Option<&NewMail>,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let removed = sqlx::query("DELETE FROM mfa_totp WHERE user_id = $1")
                 .bind(user_id)
                 .execute(&mut *tx)

@@ -17,6 +17,7 @@ use sqlx::{PgPool, SqlitePool};
 
 pub mod admin;
 pub mod audit;
+pub(crate) mod begin;
 pub mod billing;
 pub mod db_errors;
 pub mod fixture;

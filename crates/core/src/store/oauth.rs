@@ -200,7 +200,7 @@ impl Store {
              RETURNING {CODE_COLUMNS}"
         );
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let row = sqlx::query_as::<_, OauthCodeRow>(&spend)
                 .bind(code_hash)
                 .bind(now)
@@ -329,7 +329,7 @@ impl Store {
         session: &NewDeviceSession<'_>,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let spent = sqlx::query(
                 "UPDATE device_codes SET status = 'consumed', session_id = $2 \
                  WHERE id = $1 AND status = 'approved' AND user_id = $3",
@@ -376,7 +376,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
         let ended = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let ended = sqlx::query(
                 "UPDATE sessions SET revoked_at = $3, revoked_reason = 'device_signed_out' \
                  WHERE id = $1 AND user_id = $2 AND client_id IS NOT NULL AND revoked_at IS NULL",

@@ -139,7 +139,7 @@ impl Store {
             "INSERT INTO passkeys ({PASSKEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
         );
         let done = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let inserted = sqlx::query(&sql)
                 .bind(row.id)
                 .bind(row.user_id)
@@ -171,7 +171,7 @@ impl Store {
         mail: &NewMail,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let deleted = sqlx::query("DELETE FROM passkeys WHERE id = $1 AND user_id = $2")
                 .bind(id)
                 .bind(user_id)

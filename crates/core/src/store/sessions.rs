@@ -70,7 +70,7 @@ const INSERT_REFRESH: &str =
 impl Store {
     pub async fn create_session(&self, s: &NewSession<'_>) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             sqlx::query(
                 "INSERT INTO sessions \
                  (id, user_id, created_at, refreshed_at, user_agent, ip, password_at) \
@@ -123,7 +123,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<Rotation, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let spent = sqlx::query(
                 "UPDATE refresh_tokens SET rotated_at = $2 WHERE id = $1 AND rotated_at IS NULL",
             )
@@ -160,7 +160,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
         let user_id: Option<Uuid> = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let user_id: Option<Uuid> = sqlx::query_scalar(
                 "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 \
                  WHERE id = $1 AND revoked_at IS NULL RETURNING user_id",
@@ -200,7 +200,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<u64, sqlx::Error> {
         let n = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let n = sqlx::query(REVOKE_ALL_SESSIONS)
                 .bind(user_id)
                 .bind(now)

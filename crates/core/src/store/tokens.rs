@@ -65,7 +65,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<Option<Confirmation>, sqlx::Error> {
         let rule = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let spent = sqlx::query(SPEND_TOKEN)
                 .bind(token_id)
                 .bind(now)
@@ -158,7 +158,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let spent = sqlx::query(SPEND_TOKEN)
                 .bind(token_id)
                 .bind(now)

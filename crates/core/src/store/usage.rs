@@ -298,7 +298,7 @@ impl Store {
                 outcome
             }
             Pool::Postgres(p) => {
-                let mut tx = p.begin().await?;
+                let mut tx = crate::store::begin::begin(p).await?;
                 let locked = format!("{PLAN_FACTS} FOR UPDATE");
                 let outcome = start_in!(tx, &locked, new, decide);
                 if matches!(outcome, StartOutcome::Started(_)) {
@@ -430,7 +430,7 @@ impl Store {
     ) -> Result<GrantRow, sqlx::Error> {
         let reason = audit.reason.clone().unwrap_or_default();
         let row = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let row = sqlx::query_as::<_, GrantRow>(
                 "INSERT INTO call_grants (id, user_id, calls, actor, reason, created_at) \
                  VALUES ($1, $2, $3, $4, $5, $6) \

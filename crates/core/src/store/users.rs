@@ -63,7 +63,7 @@ impl Store {
         mail: &NewMail,
     ) -> Result<SignupOutcome, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let inserted = sqlx::query(
                 "INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) \
                  VALUES ($1, $2, $3, NULL, $4, $4)",
@@ -131,7 +131,7 @@ impl Store {
         throttled: bool,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             // Takes the row lock (PostgreSQL) or the write lock (SQLite) before reading.
             let locked = sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1")
                 .bind(user_id)
@@ -216,7 +216,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             sqlx::query(
                 "UPDATE users SET password_hash = $2, updated_at = $3, \
                  email_confirmed_at = CASE WHEN $4 AND email_confirmed_at IS NULL THEN $3 ELSE email_confirmed_at END \

@@ -218,7 +218,7 @@ impl Store {
         audit: &NewAudit,
     ) -> Result<bool, sqlx::Error> {
         let deleted = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let deleted = sqlx::query("DELETE FROM teams WHERE id = $1")
                 .bind(team_id)
                 .execute(&mut *tx)

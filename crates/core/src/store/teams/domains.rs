@@ -208,7 +208,7 @@ impl Store {
         audit: &NewAudit,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let done = sqlx::query(
                 "UPDATE team_domains SET status = 'pending', verified_at = NULL, \
                  last_checked_at = $2 WHERE id = $1 AND status = 'verified'",
@@ -240,7 +240,7 @@ impl Store {
         let sql =
             format!("DELETE FROM team_domains WHERE team_id = $1 AND id = $2 RETURNING {COLUMNS}");
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let row = sqlx::query_as::<_, TeamDomainRow>(&sql)
                 .bind(team_id)
                 .bind(id)

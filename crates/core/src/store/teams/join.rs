@@ -39,7 +39,7 @@ impl Store {
                  AND ($2 IS NULL OR join_domain IS NULL OR join_domain <> $2))"
         );
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             // The domain stored now, not the new one: a request made for it goes if it changes.
             sqlx::query(&withdraw)
                 .bind(team_id)

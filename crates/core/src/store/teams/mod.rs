@@ -150,7 +150,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             sqlx::query(
                 "INSERT INTO teams (id, name, owner_id, seats, cancel_at_period_end, \
                  created_at, updated_at) VALUES ($1, $2, $3, 0, $4, $5, $5)",
@@ -353,7 +353,7 @@ impl Store {
         let set_role = "UPDATE team_members SET role = $3 WHERE team_id = $1 AND user_id = $2 \
              AND role = $4";
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let demoted = sqlx::query(set_role)
                 .bind(team_id)
                 .bind(from)

@@ -91,7 +91,7 @@ impl Store {
     ) -> Result<(), sqlx::Error> {
         let now = audit.now;
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             sqlx::query(
                 "INSERT INTO team_policies (team_id, policy, policy_version, updated_by, updated_at) \
                  VALUES ($1, $2, $3, $4, $5) ON CONFLICT (team_id) DO UPDATE SET \

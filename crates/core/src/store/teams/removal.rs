@@ -69,7 +69,7 @@ impl Store {
             delete = format!("{delete} AND {STILL_CHECKED}");
         }
         let ended: u64 = dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let mut q = sqlx::query(&delete).bind(team_id).bind(user_id);
             if let Some(c) = how.checked() {
                 q = q

@@ -115,7 +115,7 @@ macro_rules! locked {
                 out
             }
             Pool::Postgres(p) => {
-                let mut $tx = p.begin().await?;
+                let mut $tx = crate::store::begin::begin(p).await?;
                 let seats: Option<i32> =
                     sqlx::query_scalar("SELECT seats FROM teams WHERE id = $1 FOR UPDATE")
                         .bind($team_id)

@@ -82,7 +82,7 @@ impl Store {
         audit: &NewAudit,
     ) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             sqlx::query(
                 "INSERT INTO team_sso (team_id, issuer, client_id, client_secret_sealed, \
                  authorization_endpoint, token_endpoint, jwks_uri, required, updated_by, \
@@ -118,7 +118,7 @@ impl Store {
         audit: &NewAudit,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let n = sqlx::query("DELETE FROM team_sso WHERE team_id = $1")
                 .bind(team_id)
                 .execute(&mut *tx)

@@ -305,7 +305,7 @@ impl Store {
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = crate::store::begin::begin(p).await?;
             let noted = sqlx::query(
                 "INSERT INTO team_idle_mails (team_id, week, idle, created_at) \
                  VALUES ($1, $2, $3, $4) ON CONFLICT (team_id, week) DO NOTHING",
