@@ -14,7 +14,7 @@ use super::pages::PageAfter;
 use super::TeamRow;
 use crate::store::audit::AuditRow;
 use crate::store::mail::bind_mail;
-use crate::store::{dispatch, NewMail, Store};
+use crate::store::{dispatch, NewMail, Pool, Store};
 
 /// One member's figures: calls started and their recorded seconds in a month and the month
 /// before, their newest call and session, devices signed in, second factors.
@@ -124,6 +124,35 @@ const USAGE_TOTALS_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
       AND cm.month >= $6 \
      WHERE p.team_id = $1 GROUP BY p.joined_at, p.user_id) x";
 
+/// The same figures on SQLite, half the work there: per member two lookups of `call_months`'s
+/// primary key (this month, the month before) and one short range for the idle test, instead of
+/// grouping the range's rows. PostgreSQL plans this form as two hash joins over the whole table,
+/// slower than its grouped form above (docs/performance.md, "usage at 1,000 members").
+const USAGE_TOTALS_SQLITE_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
+    CAST(COALESCE(SUM(x.idle), 0) AS BIGINT) AS idle, \
+    CAST(COALESCE(SUM(x.calls_month), 0) AS BIGINT) AS calls_month, \
+    CAST(COALESCE(SUM((x.seconds_month + 59) / 60), 0) AS BIGINT) AS minutes_month, \
+    CAST(COALESCE(SUM(x.calls_previous), 0) AS BIGINT) AS calls_previous, \
+    CAST(COALESCE(SUM((x.seconds_previous + 59) / 60), 0) AS BIGINT) AS minutes_previous, \
+    CAST(COALESCE(SUM(x.devices), 0) AS BIGINT) AS devices, \
+    CAST(COALESCE(SUM(x.factor), 0) AS BIGINT) AS second_factor \
+    FROM (SELECT \
+     COALESCE(cur.calls, 0) AS calls_month, COALESCE(cur.seconds, 0) AS seconds_month, \
+     COALESCE(prev.calls, 0) AS calls_previous, COALESCE(prev.seconds, 0) AS seconds_previous, \
+     CASE WHEN EXISTS (SELECT 1 FROM call_months k WHERE k.user_id = p.user_id \
+      AND k.month >= $6 AND k.last_started_at >= $5) THEN 0 ELSE 1 END AS idle, \
+     (SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id \
+      AND s.client_id IS NOT NULL AND s.revoked_at IS NULL AND EXISTS (SELECT 1 \
+      FROM refresh_tokens r WHERE r.session_id = s.id AND r.rotated_at IS NULL \
+      AND r.expires_at > $4)) AS devices, \
+     CASE WHEN EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = p.user_id \
+      AND t.confirmed_at IS NOT NULL) OR EXISTS (SELECT 1 FROM passkeys k \
+      WHERE k.user_id = p.user_id) THEN 1 ELSE 0 END AS factor \
+     FROM team_members p \
+     LEFT JOIN call_months cur ON cur.user_id = p.user_id AND cur.month = $3 \
+     LEFT JOIN call_months prev ON prev.user_id = p.user_id AND prev.month = $2 \
+     WHERE p.team_id = $1) x";
+
 /// The members reclaiming would remove: no call since `$2` (the idle cutoff) — none of their
 /// `call_months` from the cutoff's month (`$3`) on, a short range of its primary key, holds one
 /// that recent — not the owner, in the order they joined.
@@ -219,17 +248,19 @@ impl Store {
             .previous_month
             .clone()
             .min(Month::of(idle_since).to_string());
-        dispatch!(self, |p| sqlx::query_as::<_, UsageTotalsRow>(
-            USAGE_TOTALS_SQL
-        )
-        .bind(team_id)
-        .bind(&window.previous_month)
-        .bind(&window.month)
-        .bind(window.now)
-        .bind(idle_since)
-        .bind(&from)
-        .fetch_one(p)
-        .await)
+        let sql = match self.pool {
+            Pool::Sqlite(_) => USAGE_TOTALS_SQLITE_SQL,
+            Pool::Postgres(_) => USAGE_TOTALS_SQL,
+        };
+        dispatch!(self, |p| sqlx::query_as::<_, UsageTotalsRow>(sql)
+            .bind(team_id)
+            .bind(&window.previous_month)
+            .bind(&window.month)
+            .bind(window.now)
+            .bind(idle_since)
+            .bind(&from)
+            .fetch_one(p)
+            .await)
     }
 
     /// The team's members other than the owner without a call since `idle_since`, in the order
