@@ -1,18 +1,21 @@
-//! Password hashing: argon2id with 19 MiB, t=2 and two lanes (`p=2`), computed side by side on
-//! the hasher's own threads, one hash at a time per two cores, so a sign-in flood queues for
-//! hashing instead of starving every other request.
+//! Password hashing: argon2id with 9 MiB, t=4 and one lane, one hash at a time per core on the
+//! hasher's own threads, so a sign-in flood queues for hashing instead of starving every other
+//! request.
 //!
-//! OWASP's recommendation is 19 MiB, t=2, p=1. Two lanes keep its memory and passes (an attacker
-//! fills the same 19 MiB twice per guess, lanes or not) while the defender computes the lanes at
-//! once: one 19 MiB buffer keeps both cores busy where p=1 needed one buffer per core, and a sign-in
-//! waits half as long. Hashes stored with other parameters (p=1 before issue 28) verify with their
-//! own and are re-hashed with these at the next sign-in (`is_outdated`).
+//! OWASP lists equally strong argon2id configurations that trade memory for passes: 19 MiB with
+//! t=2, 12 MiB with t=3, 9 MiB with t=4 (all p=1). The API uses 9 MiB and t=4: one worker per core
+//! holds 18 MiB on two cores, less than one 19 MiB buffer, and each hash runs on its own core
+//! without waiting on another thread (issue 28: two lanes of a 19 MiB hash computed side by side
+//! kept the memory down too, but each lane waited for its partner at every slice, and the sign-in
+//! rate fell wherever the database shared the cores). Hashes stored with other parameters (19 MiB
+//! with p=1 before issue 28, with p=2 for a day) verify with their own and are re-hashed with these
+//! at the next sign-in (`is_outdated`).
 //!
-//! Each worker keeps its own argon2 memory (19 MiB of blocks) and reuses it for every hash while
-//! hashes are queued, so the API's memory is bounded by workers × 19 MiB; once the queue is empty
-//! the worker gives those pages back (`memory`). Hashing on tokio's blocking pool instead let glibc
-//! keep a 19 MiB arena for every blocking thread that ever hashed: hundreds of MiB under load
-//! (`docs/performance.md`).
+//! Each worker keeps its own argon2 memory and reuses it for every hash while hashes are queued,
+//! so the API's memory is bounded by workers × 9 MiB (more only while older, bigger hashes are
+//! verified); once the queue is empty the worker gives those pages back (`memory`). Hashing on
+//! tokio's blocking pool instead let glibc keep an arena for every blocking thread that ever
+//! hashed: hundreds of MiB under load (`docs/performance.md`).
 
 mod memory;
 
@@ -30,8 +33,10 @@ use memory::Memory;
 
 type Job = Box<dyn FnOnce(&mut Memory) + Send>;
 
-/// The lanes of a new hash, computed at once on as many threads.
-pub const LANES: u32 = 2;
+/// A new hash's memory in KiB, passes and lanes: OWASP's 9 MiB, t=4, p=1.
+pub const MEMORY_KIB: u32 = 9 * 1024;
+pub const PASSES: u32 = 4;
+pub const LANES: u32 = 1;
 
 #[derive(Clone)]
 pub struct Hasher {
@@ -44,6 +49,8 @@ struct Inner {
     /// Jobs sent and not yet taken by a worker.
     queued: Arc<AtomicUsize>,
     params: Params,
+    #[cfg(test)]
+    workers: usize,
     /// The hash unknown users are verified against, made once with this hasher's parameters.
     dummy: OnceCell<String>,
     #[cfg(test)]
@@ -54,15 +61,15 @@ struct Inner {
 }
 
 impl Hasher {
-    /// OWASP's memory and passes in two lanes (see the module's documentation), one worker per two
-    /// cores.
+    /// OWASP's 9 MiB and four passes in one lane (see the module's documentation), one worker per
+    /// core.
     pub fn new() -> Self {
         let cores = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(2);
         Self::with_workers(
-            Params::new(19 * 1024, 2, LANES, None).expect("valid argon2 parameters"),
-            (cores / LANES as usize).max(1),
+            Params::new(MEMORY_KIB, PASSES, LANES, None).expect("valid argon2 parameters"),
+            cores,
         )
     }
 
@@ -75,7 +82,8 @@ impl Hasher {
     }
 
     /// A hasher with `params` for new hashes and `workers` threads taking hashes from the queue,
-    /// each computing its hash's lanes at once on a shared pool of `workers × lanes` threads.
+    /// each computing its hash's lanes at once on a shared pool of `workers × lanes` threads (a
+    /// stored hash with more lanes than `params` shares them).
     pub fn with_workers(params: Params, workers: usize) -> Self {
         let workers = workers.max(1);
         let lane_threads = workers * params.p_cost() as usize;
@@ -129,6 +137,8 @@ impl Hasher {
                 jobs,
                 queued,
                 params,
+                #[cfg(test)]
+                workers,
                 dummy: OnceCell::new(),
                 #[cfg(test)]
                 ran_on: Arc::default(),
@@ -265,6 +275,11 @@ impl Hasher {
     #[cfg(test)]
     fn params(&self) -> &Params {
         &self.inner.params
+    }
+
+    #[cfg(test)]
+    fn workers(&self) -> usize {
+        self.inner.workers
     }
 }
 

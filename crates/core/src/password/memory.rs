@@ -2,8 +2,8 @@
 //! back to the system when none is.
 //!
 //! Reusing the blocks makes a sign-in flood free of allocations and page faults (the sign-in rate
-//! is the machine's argon2 rate). But kept for good, the two workers' 19 MiB each were 38 MiB of the
-//! API's resident memory all day after a single sign-in. So a worker with nothing queued drops its
+//! is the machine's argon2 rate). But kept for good, the workers' memory (19 MiB each when this was
+//! written) stayed in the API's resident memory all day after a single sign-in. So a worker with nothing queued drops its
 //! pages with `madvise(MADV_DONTNEED)`: the allocation stays, the kernel takes the pages back, and
 //! the next hash faults in zeroed pages (a few milliseconds once; argon2 writes every block before
 //! reading it, so their contents never matter). See docs/performance.md, "Memory (issue 28)".

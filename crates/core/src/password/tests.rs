@@ -154,10 +154,11 @@ async fn idle_workers_give_their_hashing_memory_back() {
     assert!(!hasher.verify("wrong horse", Some(&hash)).await.unwrap());
 }
 
-/// OWASP's memory and passes (19 MiB, t=2); two lanes where OWASP writes p=1, computed at once
-/// (`a_hash_computes_its_two_lanes_on_two_threads`), one worker per two cores.
+/// One of OWASP's equivalent argon2id configurations: 9 MiB, t=4, p=1 (as strong as 19 MiB, t=2,
+/// trading memory for passes), one worker per core: two workers hold 18 MiB, less than one 19 MiB
+/// buffer, and no hash waits on another thread (issue 28).
 #[test]
-fn production_parameters_are_owasps_memory_and_passes_in_two_lanes() {
+fn production_parameters_are_owasps_9_mib_and_4_passes_in_one_lane_per_core() {
     let h = Hasher::new();
     assert_eq!(
         (
@@ -165,13 +166,15 @@ fn production_parameters_are_owasps_memory_and_passes_in_two_lanes() {
             h.params().t_cost(),
             h.params().p_cost()
         ),
-        (19 * 1024, 2, 2)
+        (9 * 1024, 4, 1)
     );
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    assert_eq!(h.workers(), cores);
 }
 
-/// The two lanes of a hash run at once, each on its own thread: one 19 MiB buffer keeps two
-/// cores busy (p=1 needed a buffer per core). Without argon2's `parallel` feature both lanes
-/// ran one after the other on one thread.
+/// The two lanes of a hash stored with `p=2` (between issue 28's two-lane change and its 9 MiB
+/// one) run at once, each on its own thread, until it is re-hashed at its next sign-in. Without
+/// argon2's `parallel` feature both lanes ran one after the other on one thread.
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn a_hash_computes_its_two_lanes_on_two_threads() {
