@@ -171,3 +171,27 @@ both!(
         assert_eq!(status, StatusCode::BAD_REQUEST);
     }
 );
+
+both!(
+    async fn a_password_hashed_with_older_parameters_is_hashed_again_at_reauthentication(app) {
+        let s = app.signed_in_user("eve@example.com", "sales-pro-2026").await;
+        let access = s["access_token"].as_str().unwrap().to_owned();
+        app.execute(&format!("UPDATE users SET password_hash = '{LEGACY_HASH}' WHERE email = 'eve@example.com'"))
+            .await;
+
+        // A wrong password changes nothing.
+        let (status, v) = body(app.post_auth("/api/auth/reauthenticate", &access, json!({ "password": "sales-pro-2026" })).await).await;
+        assert_ne!(status, StatusCode::OK, "{v}");
+        assert_eq!(stored_hash(&app, "eve@example.com").await, LEGACY_HASH);
+
+        // The right one opens the window, and the hash is renewed: the account no longer
+        // stands out by its older parameters.
+        let (status, v) = body(app.post_auth("/api/auth/reauthenticate", &access, json!({ "password": "Legacy-password-42" })).await).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let rehashed = stored_hash(&app, "eve@example.com").await;
+        assert_ne!(rehashed, LEGACY_HASH);
+        assert!(!app.state.hasher.is_outdated(&rehashed), "{rehashed}");
+        let (status, v) = body(app.signin("eve@example.com", "Legacy-password-42").await).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+);

@@ -65,6 +65,7 @@ impl Accounts {
             return Ok(Ok(None));
         }
         budget.refund(spent).await;
+        crate::sessions::rehash_if_outdated(&self.hasher, &self.store, &user, password).await;
         Ok(Ok(Some(user)))
     }
 

@@ -26,6 +26,7 @@ mod error;
 pub mod opaque_tokens;
 mod passkey_sign_in;
 mod password_sign_in;
+pub(crate) use password_sign_in::rehash_if_outdated;
 pub mod read_cache;
 mod refresh;
 pub mod revocation_listener;

@@ -8,8 +8,38 @@ use uuid::Uuid;
 
 use super::opaque_tokens::{hash_token, random_token};
 use super::{Session, SessionError, Sessions};
+use crate::password::Hasher;
 use crate::store::sessions::NewSession;
-use crate::store::UserRow;
+use crate::store::{Store, UserRow};
+
+/// A password stored with older hashing parameters (19 MiB before issue 28's 9 MiB) is hashed
+/// again with the current ones, now that it is known (at sign-in and at re-authentication): later
+/// checks take the current time, the same as an unknown address's. Best effort: the caller goes on
+/// whatever happens here.
+pub(crate) async fn rehash_if_outdated(
+    hasher: &Hasher,
+    store: &Store,
+    user: &UserRow,
+    password: &str,
+) {
+    if !hasher.is_outdated(&user.password_hash) {
+        return;
+    }
+    let rehashed = match hasher.hash(password).await {
+        Ok(hash) => {
+            store
+                .rehash_password(user.id, &user.password_hash, &hash)
+                .await
+        }
+        Err(e) => {
+            tracing::warn!(user_id = %user.id, error = %e, "hashing a password again failed");
+            return;
+        }
+    };
+    if let Err(e) = rehashed {
+        tracing::warn!(user_id = %user.id, error = %e, "storing a password hashed again failed");
+    }
+}
 
 impl Sessions {
     /// The account of `email` when `password` is its password; `InvalidCredentials` otherwise,
@@ -30,33 +60,10 @@ impl Sessions {
             .await?;
         match (ok, user) {
             (true, Some(user)) => {
-                self.rehash_if_outdated(&user, password).await;
+                rehash_if_outdated(&self.hasher, &self.store, &user, password).await;
                 Ok(user)
             }
             _ => Err(SessionError::InvalidCredentials),
-        }
-    }
-
-    /// A password stored with older hashing parameters (one lane before issue 28) is hashed again
-    /// with the current ones, now that it is known: later sign-ins take the current time, the same
-    /// as an unknown address's. Best effort: the sign-in goes on whatever happens here.
-    async fn rehash_if_outdated(&self, user: &UserRow, password: &str) {
-        if !self.hasher.is_outdated(&user.password_hash) {
-            return;
-        }
-        let rehashed = match self.hasher.hash(password).await {
-            Ok(hash) => {
-                self.store
-                    .rehash_password(user.id, &user.password_hash, &hash)
-                    .await
-            }
-            Err(e) => {
-                tracing::warn!(user_id = %user.id, error = %e, "hashing a password again failed");
-                return;
-            }
-        };
-        if let Err(e) = rehashed {
-            tracing::warn!(user_id = %user.id, error = %e, "storing a password hashed again failed");
         }
     }
 
