@@ -148,8 +148,10 @@ describe("Dashboard", () => {
 
   it("lifts the restriction when the user comes back after verifying elsewhere", async () => {
     db.createUser({ email: "new@example.com", verified: false });
-    renderApp("/dashboard", { signedInAs: "new@example.com" });
+    const { settled } = renderApp("/dashboard", { signedInAs: "new@example.com" });
     expect(await screen.findByText(/Account Access Limited/)).toBeInTheDocument();
+    // A read still in flight would answer for the focus below (React Query does not read twice).
+    await settled();
     db.findUser("new@example.com")!.user.email_confirmed_at = "2026-11-22T05:00:00Z";
     fireEvent.focus(window);
     await waitFor(() => expect(screen.queryByText(/Account Access Limited/)).not.toBeInTheDocument());

@@ -235,8 +235,9 @@ describe("/team for someone in no team: joinable teams", () => {
   it("shows the team when the user joined one meanwhile (409 already_in_team)", async () => {
     const team = seedNorthwind({ joinDomain: "northwind.example" });
     const dee = db.createUser({ email: "dee@northwind.example" });
-    const { user } = renderApp("/team", { signedInAs: "dee@northwind.example" });
+    const { user, settled } = renderApp("/team", { signedInAs: "dee@northwind.example" });
     const section = await screen.findByRole("region", { name: "Join your company's team" });
+    await settled();
     db.team.members.push({ teamId: team.id, userId: dee.id, role: "member", joinedAt: db.now() });
     await user.click(within(section).getByRole("button", { name: "Ask to join Northwind Sales" }));
     expect(

@@ -112,8 +112,9 @@ describe("/invite", () => {
   ] as const)("hides Accept and Decline once the invitation turns out %s, keeping the message", async (what, button, message) => {
     const { token } = seedInvite();
     db.createUser({ email: INVITED });
-    const { user } = renderApp(`/invite?token=${token}`, { signedInAs: INVITED });
+    const { user, settled } = renderApp(`/invite?token=${token}`, { signedInAs: INVITED });
     const pressed = await screen.findByRole("button", { name: button });
+    await settled();
     // Meanwhile, in another tab or by the team.
     const invite = db.team.inviteByToken(token)!;
     if (what === "used") invite.acceptedAt = Date.now();
@@ -156,8 +157,9 @@ describe("/invite", () => {
   it("says the invitation was used when accepted twice, and when all seats are taken", async () => {
     const { token, team } = seedInvite();
     db.createUser({ email: INVITED });
-    const { user } = renderApp(`/invite?token=${token}`, { signedInAs: INVITED });
+    const { user, settled } = renderApp(`/invite?token=${token}`, { signedInAs: INVITED });
     const accept = await screen.findByRole("button", { name: "Accept" });
+    await settled();
     // Accepted meanwhile in another tab.
     db.team.inviteByToken(token)!.acceptedAt = Date.now();
     await user.click(accept);

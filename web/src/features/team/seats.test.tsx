@@ -66,8 +66,9 @@ describe("/team billing", () => {
     db.createUser({ email: OWNER });
     const { team } = db.seedTeam({ owner: OWNER });
     db.team.checkouts.set("cs_test_unpaid", { id: "cs_test_unpaid", teamId: team.id, seats: 2, paid: false });
-    const { user } = renderApp("/team?checkout=success&session_id=cs_test_unpaid", { signedInAs: OWNER });
+    const { user, settled } = renderApp("/team?checkout=success&session_id=cs_test_unpaid", { signedInAs: OWNER });
     expect(await screen.findByText("Plan activation failed, but you can contact support.")).toBeInTheDocument();
+    await settled();
     db.team.checkouts.get("cs_test_unpaid")!.paid = true;
     await user.click(screen.getByRole("button", { name: "Try again" }));
     expect(await screen.findByText(/Payment successful/)).toBeInTheDocument();
