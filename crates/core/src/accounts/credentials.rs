@@ -65,7 +65,6 @@ impl Accounts {
             return Ok(Ok(None));
         }
         budget.refund(spent).await;
-        crate::sessions::rehash_if_outdated(&self.hasher, &self.store, &user, password).await;
         Ok(Ok(Some(user)))
     }
 
@@ -112,6 +111,9 @@ impl Accounts {
             Ok(None) => return Err(AccountError::InvalidCredentials),
             Ok(Some(user)) => user,
         };
+        // Not in `verify_password`: a password change or an account deletion replaces or drops
+        // the hash anyway.
+        crate::sessions::rehash_if_outdated(&self.hasher, &self.store, &user, password).await;
         let factors = self.mfa.factors(user.id).await.map_err(mfa_error)?;
         let reauth = Reauth::new(self.store.clone(), self.clock.clone());
         if factors.step_up_needs_factor() {
