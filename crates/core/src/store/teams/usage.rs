@@ -88,23 +88,44 @@ const MONTH_COLUMNS: &str = "\
     CAST(COALESCE(prev.calls, 0) AS BIGINT) AS calls_previous, \
     CAST(COALESCE(prev.seconds, 0) AS BIGINT) AS seconds_previous";
 
+/// The team's figures summed from `x`, one row per member (both forms below).
+macro_rules! totals_of_members {
+    () => {
+        "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
+         CAST(COALESCE(SUM(x.idle), 0) AS BIGINT) AS idle, \
+         CAST(COALESCE(SUM(x.calls_month), 0) AS BIGINT) AS calls_month, \
+         CAST(COALESCE(SUM((x.seconds_month + 59) / 60), 0) AS BIGINT) AS minutes_month, \
+         CAST(COALESCE(SUM(x.calls_previous), 0) AS BIGINT) AS calls_previous, \
+         CAST(COALESCE(SUM((x.seconds_previous + 59) / 60), 0) AS BIGINT) AS minutes_previous, \
+         CAST(COALESCE(SUM(x.devices), 0) AS BIGINT) AS devices, \
+         CAST(COALESCE(SUM(x.factor), 0) AS BIGINT) AS second_factor \
+         FROM (SELECT "
+    };
+}
+
+/// A member's devices signed in (`$4` is now) and whether they have a second factor: one probe
+/// each (both forms below).
+macro_rules! member_devices_and_factor {
+    () => {
+        "(SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id \
+         AND s.client_id IS NOT NULL AND s.revoked_at IS NULL AND EXISTS (SELECT 1 \
+         FROM refresh_tokens r WHERE r.session_id = s.id AND r.rotated_at IS NULL \
+         AND r.expires_at > $4)) AS devices, \
+         CASE WHEN EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = p.user_id \
+         AND t.confirmed_at IS NOT NULL) OR EXISTS (SELECT 1 FROM passkeys k \
+         WHERE k.user_id = p.user_id) THEN 1 ELSE 0 END AS factor "
+    };
+}
+
 /// The whole team's figures in one grouped query: the same per-member terms as a page's lines
 /// (minutes rounded up per member, as each line shows them), summed over every member of the
 /// team (`team_members_team_joined_idx`). Per member one range of `call_months` (its primary key,
 /// from `$6`, the earlier of the month before and the idle cutoff's month: a few rows) gives both
 /// months' figures and whether they called since the idle cutoff (`$5`); one probe each gives the
-/// devices (`$4` is now) and a factor. Grouped in the index's order (`joined_at`, `user_id`), so
-/// no sort.
-const USAGE_TOTALS_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
-    CAST(COALESCE(SUM(x.idle), 0) AS BIGINT) AS idle, \
-    CAST(COALESCE(SUM(x.calls_month), 0) AS BIGINT) AS calls_month, \
-    CAST(COALESCE(SUM((x.seconds_month + 59) / 60), 0) AS BIGINT) AS minutes_month, \
-    CAST(COALESCE(SUM(x.calls_previous), 0) AS BIGINT) AS calls_previous, \
-    CAST(COALESCE(SUM((x.seconds_previous + 59) / 60), 0) AS BIGINT) AS minutes_previous, \
-    CAST(COALESCE(SUM(x.devices), 0) AS BIGINT) AS devices, \
-    CAST(COALESCE(SUM(x.factor), 0) AS BIGINT) AS second_factor \
-    FROM (SELECT \
-     CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.calls END), 0) AS BIGINT) AS calls_month, \
+/// devices and a factor. Grouped in the index's order (`joined_at`, `user_id`), so no sort.
+const USAGE_TOTALS_SQL: &str = concat!(
+    totals_of_members!(),
+    "CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.calls END), 0) AS BIGINT) AS calls_month, \
      CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.seconds END), 0) AS BIGINT) \
       AS seconds_month, \
      CAST(COALESCE(SUM(CASE WHEN cm.month = $2 THEN cm.calls END), 0) AS BIGINT) \
@@ -112,46 +133,29 @@ const USAGE_TOTALS_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
      CAST(COALESCE(SUM(CASE WHEN cm.month = $2 THEN cm.seconds END), 0) AS BIGINT) \
       AS seconds_previous, \
      CASE WHEN MAX(CASE WHEN cm.last_started_at >= $5 THEN 1 ELSE 0 END) = 1 THEN 0 ELSE 1 END \
-      AS idle, \
-     (SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id \
-      AND s.client_id IS NOT NULL AND s.revoked_at IS NULL AND EXISTS (SELECT 1 \
-      FROM refresh_tokens r WHERE r.session_id = s.id AND r.rotated_at IS NULL \
-      AND r.expires_at > $4)) AS devices, \
-     CASE WHEN EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = p.user_id \
-      AND t.confirmed_at IS NOT NULL) OR EXISTS (SELECT 1 FROM passkeys k \
-      WHERE k.user_id = p.user_id) THEN 1 ELSE 0 END AS factor \
-     FROM team_members p LEFT JOIN call_months cm ON cm.user_id = p.user_id \
+      AS idle, ",
+    member_devices_and_factor!(),
+    "FROM team_members p LEFT JOIN call_months cm ON cm.user_id = p.user_id \
       AND cm.month >= $6 \
-     WHERE p.team_id = $1 GROUP BY p.joined_at, p.user_id) x";
+     WHERE p.team_id = $1 GROUP BY p.joined_at, p.user_id) x"
+);
 
 /// The same figures on SQLite, half the work there: per member two lookups of `call_months`'s
 /// primary key (this month, the month before) and one short range for the idle test, instead of
 /// grouping the range's rows. PostgreSQL plans this form as two hash joins over the whole table,
 /// slower than its grouped form above (docs/performance.md, "usage at 1,000 members").
-const USAGE_TOTALS_SQLITE_SQL: &str = "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
-    CAST(COALESCE(SUM(x.idle), 0) AS BIGINT) AS idle, \
-    CAST(COALESCE(SUM(x.calls_month), 0) AS BIGINT) AS calls_month, \
-    CAST(COALESCE(SUM((x.seconds_month + 59) / 60), 0) AS BIGINT) AS minutes_month, \
-    CAST(COALESCE(SUM(x.calls_previous), 0) AS BIGINT) AS calls_previous, \
-    CAST(COALESCE(SUM((x.seconds_previous + 59) / 60), 0) AS BIGINT) AS minutes_previous, \
-    CAST(COALESCE(SUM(x.devices), 0) AS BIGINT) AS devices, \
-    CAST(COALESCE(SUM(x.factor), 0) AS BIGINT) AS second_factor \
-    FROM (SELECT \
-     COALESCE(cur.calls, 0) AS calls_month, COALESCE(cur.seconds, 0) AS seconds_month, \
+const USAGE_TOTALS_SQLITE_SQL: &str = concat!(
+    totals_of_members!(),
+    "COALESCE(cur.calls, 0) AS calls_month, COALESCE(cur.seconds, 0) AS seconds_month, \
      COALESCE(prev.calls, 0) AS calls_previous, COALESCE(prev.seconds, 0) AS seconds_previous, \
      CASE WHEN EXISTS (SELECT 1 FROM call_months k WHERE k.user_id = p.user_id \
-      AND k.month >= $6 AND k.last_started_at >= $5) THEN 0 ELSE 1 END AS idle, \
-     (SELECT COUNT(*) FROM sessions s WHERE s.user_id = p.user_id \
-      AND s.client_id IS NOT NULL AND s.revoked_at IS NULL AND EXISTS (SELECT 1 \
-      FROM refresh_tokens r WHERE r.session_id = s.id AND r.rotated_at IS NULL \
-      AND r.expires_at > $4)) AS devices, \
-     CASE WHEN EXISTS (SELECT 1 FROM mfa_totp t WHERE t.user_id = p.user_id \
-      AND t.confirmed_at IS NOT NULL) OR EXISTS (SELECT 1 FROM passkeys k \
-      WHERE k.user_id = p.user_id) THEN 1 ELSE 0 END AS factor \
-     FROM team_members p \
+      AND k.month >= $6 AND k.last_started_at >= $5) THEN 0 ELSE 1 END AS idle, ",
+    member_devices_and_factor!(),
+    "FROM team_members p \
      LEFT JOIN call_months cur ON cur.user_id = p.user_id AND cur.month = $3 \
      LEFT JOIN call_months prev ON prev.user_id = p.user_id AND prev.month = $2 \
-     WHERE p.team_id = $1) x";
+     WHERE p.team_id = $1) x"
+);
 
 /// The members reclaiming would remove: no call since `$2` (the idle cutoff) — none of their
 /// `call_months` from the cutoff's month (`$3`) on, a short range of its primary key, holds one
