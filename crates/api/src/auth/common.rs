@@ -132,11 +132,10 @@ impl PasswordAttempt {
     pub(super) async fn refund(self, state: &AppState) {
         state
             .limiter
-            .refund(Bucket::FailedSigninPerAccountIp, &self.pair)
-            .await;
-        state
-            .limiter
-            .refund(Bucket::FailedSigninPerAccount, &self.account)
+            .refund_each(&[
+                (Bucket::FailedSigninPerAccountIp, &self.pair),
+                (Bucket::FailedSigninPerAccount, &self.account),
+            ])
             .await;
     }
 }

@@ -83,6 +83,24 @@ impl RateLimiter {
         }
     }
 
+    /// Gives back one spent request of each window, on PostgreSQL in one statement (sign-in's two
+    /// budgets after a right password: one round trip less per sign-in). A window named twice
+    /// gets two back, as two `refund`s would.
+    pub async fn refund_each(&self, windows: &[(Bucket, &str)]) {
+        match self {
+            RateLimiter::Memory(l) => windows.iter().for_each(|(b, k)| l.refund(*b, k)),
+            RateLimiter::Shared(store) => {
+                let named: Vec<(String, &str)> =
+                    windows.iter().map(|(b, k)| (name(*b), *k)).collect();
+                let named: Vec<(&str, &str)> =
+                    named.iter().map(|(b, k)| (b.as_str(), *k)).collect();
+                if let Err(e) = store.refund_windows(&named).await {
+                    tracing::warn!(error = %e, ?windows, "rate-limit refund failed");
+                }
+            }
+        }
+    }
+
     /// Removes the ended windows every `every` until `stop` fires (memory: while the limiter
     /// lives; shared: every replica sweeps, the deletes are idempotent).
     pub fn sweep_every(

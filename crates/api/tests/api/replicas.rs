@@ -171,6 +171,19 @@ async fn the_database_windows_answer_as_the_memory_limiter_does() {
                 shared.refund(bucket, key).await;
                 (Ok(()), Ok(()))
             }
+            9 if rng.next(2) == 0 => {
+                // Several windows at once (sign-in's two budgets), a window twice included.
+                let other = ["a", "b", "c"][rng.next(3) as usize];
+                let windows = [
+                    (Bucket::MailPerIp, key),
+                    (Bucket::FailedSigninPerAccount, other),
+                    (Bucket::MailPerIp, ["a", "b", "c"][rng.next(3) as usize]),
+                ];
+                let windows = &windows[..1 + rng.next(3) as usize];
+                memory.refund_each(windows).await;
+                shared.refund_each(windows).await;
+                (Ok(()), Ok(()))
+            }
             _ => {
                 now += time::Duration::seconds(rng.next(30) as i64);
                 (Ok(()), Ok(()))

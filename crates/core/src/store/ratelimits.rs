@@ -152,6 +152,24 @@ impl Store {
         self.rate_refund(bucket, key_hash(key)).await
     }
 
+    /// Gives one spent request of each window (`(bucket, key)`) back, in one statement for each
+    /// time a window is named (once, unless one is named twice).
+    pub async fn refund_windows(&self, windows: &[(&str, &str)]) -> Result<(), RateLimitError> {
+        let mut left: Vec<(&str, i64)> = windows.iter().map(|(b, k)| (*b, key_hash(k))).collect();
+        while !left.is_empty() {
+            let mut round: Vec<(&str, i64)> = Vec::with_capacity(left.len());
+            left.retain(|w| {
+                let first = !round.contains(w);
+                if first {
+                    round.push(*w);
+                }
+                !first
+            });
+            self.rate_refund_each(&round).await?;
+        }
+        Ok(())
+    }
+
     /// Removes the windows that ended by `now`; returns how many.
     pub async fn sweep_windows(&self, now: OffsetDateTime) -> Result<u64, RateLimitError> {
         self.rate_sweep(secs(now)).await
@@ -211,15 +229,30 @@ impl Store {
 
     /// Gives one spent request back.
     pub async fn rate_refund(&self, bucket: &str, key_hash: i64) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
+        self.rate_refund_each(&[(bucket, key_hash)]).await
+    }
+
+    /// Gives one spent request of each of these windows back, in one statement (a window named
+    /// twice still gets one).
+    pub async fn rate_refund_each(&self, windows: &[(&str, i64)]) -> Result<(), sqlx::Error> {
+        if windows.is_empty() {
+            return Ok(());
+        }
+        let which = (0..windows.len())
+            .map(|i| format!("(bucket = ${} AND key_hash = ${})", 2 * i + 1, 2 * i + 2))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let sql = format!(
             "UPDATE rate_limits SET count = CASE WHEN count > 0 THEN count - 1 ELSE 0 END \
-             WHERE bucket = $1 AND key_hash = $2"
-        )
-        .bind(bucket)
-        .bind(key_hash)
-        .execute(p)
-        .await
-        .map(|_| ()))
+             WHERE {which}"
+        );
+        dispatch!(self, |p| {
+            let mut q = sqlx::query(&sql);
+            for (bucket, key_hash) in windows {
+                q = q.bind(*bucket).bind(*key_hash);
+            }
+            q.execute(p).await.map(|_| ())
+        })
     }
 
     /// Removes the windows that have ended and whose delay has run out; returns how many.
