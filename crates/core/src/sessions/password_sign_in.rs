@@ -1,8 +1,7 @@
 //! The password grant: the password checked against the account (the same work for an unknown
 //! e-mail), then a session started. The adapter spends and refunds the sign-in budgets around
-//! `check_password`.
+//! `verify_password`.
 
-use closewise_domain::email::Email;
 use closewise_domain::tokens::refresh_token_expiry;
 use uuid::Uuid;
 
@@ -42,18 +41,13 @@ pub(crate) async fn rehash_if_outdated(
 }
 
 impl Sessions {
-    /// The account of `email` when `password` is its password; `InvalidCredentials` otherwise,
-    /// after the same hashing work (`email` is `None` for a malformed address: just another
-    /// unknown account).
-    pub async fn check_password(
+    /// The account `user` (read by its e-mail; `None` for an unknown or malformed address) when
+    /// `password` is its password; `InvalidCredentials` otherwise, after the same hashing work.
+    pub(super) async fn verify_password(
         &self,
-        email: Option<&Email>,
+        user: Option<UserRow>,
         password: &str,
     ) -> Result<UserRow, SessionError> {
-        let user = match email {
-            Some(e) => self.store.user_by_email(e.as_str()).await?,
-            None => None,
-        };
         let ok = self
             .hasher
             .verify(password, user.as_ref().map(|u| u.password_hash.as_str()))

@@ -38,12 +38,18 @@ impl Sessions {
             Ok(spent) => spent,
             Err(refusal) => return Ok(Err(refusal)),
         };
-        let user = self.check_password(email, password).await?;
+        // The account and its second factors in one read.
+        let (user, factors) = match email {
+            Some(e) => self.store.user_with_factors_by_email(e.as_str()).await?,
+            None => None,
+        }
+        .unzip();
+        let user = self.verify_password(user, password).await?;
+        let factors = factors.unwrap_or_default();
         budget.refund(spent).await;
         if user.email_confirmed_at.is_none() && !self.allow_unverified {
             return Err(SessionError::EmailNotConfirmed);
         }
-        let factors = self.mfa.factors(user.id).await.map_err(mfa_error)?;
         if factors.any() {
             let pending = self
                 .mfa

@@ -40,24 +40,45 @@ pub struct NewMfaToken<'a> {
     pub expires_at: OffsetDateTime,
 }
 
+/// The counts `Factors` is made of, for the user whose id is `$user` (a parameter or a column):
+/// `totp`, `recovery_codes` and `passkeys`, as columns of a `SELECT`.
+macro_rules! factor_counts {
+    ($user:literal) => {
+        concat!(
+            "(SELECT COUNT(*) FROM mfa_totp WHERE user_id = ",
+            $user,
+            " AND confirmed_at IS NOT NULL) AS totp, ",
+            "(SELECT COUNT(*) FROM mfa_recovery_codes WHERE user_id = ",
+            $user,
+            " AND used_at IS NULL) AS recovery_codes, ",
+            "(SELECT COUNT(*) FROM passkeys WHERE user_id = ",
+            $user,
+            ") AS passkeys"
+        )
+    };
+}
+pub(crate) use factor_counts;
+
+/// `Factors` from `factor_counts!`'s columns.
+pub(crate) fn factors(totp: i64, recovery_codes: i64, passkeys: i64) -> Factors {
+    Factors {
+        totp: totp > 0,
+        recovery_codes: recovery_codes as u32,
+        passkeys: passkeys as u32,
+    }
+}
+
 impl Store {
     /// The factors `user_id` has enrolled. Passkeys are counted once their table exists (issue 24,
     /// helper E's 0014): 0 until then.
     pub async fn mfa_factors(&self, user_id: Uuid) -> Result<Factors, sqlx::Error> {
         let (totp, codes, passkeys): (i64, i64, i64) = dispatch!(self, |p| sqlx::query_as(
-            "SELECT \
-               (SELECT COUNT(*) FROM mfa_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL), \
-               (SELECT COUNT(*) FROM mfa_recovery_codes WHERE user_id = $1 AND used_at IS NULL), \
-               (SELECT COUNT(*) FROM passkeys WHERE user_id = $1)"
+            concat!("SELECT ", factor_counts!("$1"))
         )
         .bind(user_id)
         .fetch_one(p)
         .await)?;
-        Ok(Factors {
-            totp: totp > 0,
-            recovery_codes: codes as u32,
-            passkeys: passkeys as u32,
-        })
+        Ok(factors(totp, codes, passkeys))
     }
 
     pub async fn totp_of(&self, user_id: Uuid) -> Result<Option<TotpRow>, sqlx::Error> {

@@ -5,8 +5,10 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::mail::bind_mail;
+use super::mfa::{factor_counts, factors};
 use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, domain_sql, is_unique_violation, NewMail, Store};
+use closewise_domain::mfa::Factors;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct UserRow {
@@ -108,6 +110,31 @@ impl Store {
             .bind(email)
             .fetch_optional(p)
             .await)
+    }
+
+    /// `user_by_email` with the user's second factors (`mfa_factors`), in one query: the password
+    /// grant needs both, and each round trip to the database counts (issue 28).
+    pub async fn user_with_factors_by_email(
+        &self,
+        email: &str,
+    ) -> Result<Option<(UserRow, Factors)>, sqlx::Error> {
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            #[sqlx(flatten)]
+            user: UserRow,
+            totp: i64,
+            recovery_codes: i64,
+            passkeys: i64,
+        }
+        let sql = format!(
+            "SELECT {USER_COLUMNS}, {} FROM users WHERE email = $1",
+            factor_counts!("users.id")
+        );
+        let row = dispatch!(self, |p| sqlx::query_as::<_, Row>(&sql)
+            .bind(email)
+            .fetch_optional(p)
+            .await)?;
+        Ok(row.map(|r| (r.user, factors(r.totp, r.recovery_codes, r.passkeys))))
     }
 
     pub async fn user_by_id(&self, id: Uuid) -> Result<Option<UserRow>, sqlx::Error> {
