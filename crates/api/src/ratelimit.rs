@@ -22,7 +22,7 @@
 
 mod shared;
 
-pub use shared::{RateLimiter, Spent};
+pub use shared::{RateLimiter, Refused, Spent, SpentBoth};
 
 use std::collections::hash_map::{HashMap, RandomState};
 use std::collections::VecDeque;

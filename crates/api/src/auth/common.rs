@@ -3,6 +3,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::ratelimit::Bucket;
+use crate::ratelimit::Refused;
 use crate::state::AppState;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;
@@ -113,19 +114,36 @@ pub(super) async fn password_attempt(
     ip: &str,
 ) -> ApiResult<PasswordAttempt> {
     let pair = format!("{account}\n{}", address_key(ip));
-    limit(state, Bucket::FailedSigninPerAccountIp, &pair).await?;
-    if let Err(e) = limit(state, Bucket::FailedSigninPerAccount, account).await {
-        // Waiting out the account's delay costs the address nothing.
-        state
-            .limiter
-            .refund(Bucket::FailedSigninPerAccountIp, &pair)
-            .await;
-        return Err(e);
+    let l = &state.settings.limits;
+    // Waiting out the account's delay costs the address nothing: the limiter gives the pair's
+    // request back when the delay refuses.
+    let spent = state
+        .limiter
+        .hit_then_delay(
+            (
+                Bucket::FailedSigninPerAccountIp,
+                &pair,
+                l.failed_signins_per_account_ip,
+                l.failed_signin_window,
+            ),
+            (
+                Bucket::FailedSigninPerAccount,
+                account,
+                l.failed_signins_per_account,
+                l.signin_delay_max,
+                l.failed_signin_window,
+            ),
+            state.clock.now(),
+        )
+        .await?;
+    match spent {
+        Ok(()) => Ok(PasswordAttempt {
+            account: account.to_string(),
+            pair,
+        }),
+        Err(Refused::Window(wait)) => Err(ApiError::rate_limited(wait)),
+        Err(Refused::Delay(wait)) => Err(ApiError::too_many_attempts(wait)),
     }
-    Ok(PasswordAttempt {
-        account: account.to_string(),
-        pair,
-    })
 }
 
 impl PasswordAttempt {

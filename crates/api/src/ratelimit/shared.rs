@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use closewise_core::clock::Clock;
 use closewise_core::store::ratelimits::RateLimitError;
-pub use closewise_core::store::ratelimits::Spent;
+use closewise_core::store::ratelimits::{DelaySpend, WindowSpend};
+pub use closewise_core::store::ratelimits::{Refused, Spent, SpentBoth};
 use closewise_core::store::Store;
 use time::OffsetDateTime;
 use tokio::sync::watch;
@@ -66,6 +67,47 @@ impl RateLimiter {
                 store
                     .spend_delay(&name(bucket), key, free, max_delay, window, now)
                     .await
+            }
+        }
+    }
+
+    /// Spends one request of the window `hit` (bucket, key, limit, window) and, only when that is
+    /// allowed, one attempt of the delay bucket `delay` (bucket, key, free, max delay, window);
+    /// when the delay refuses, the window's request is given back. On PostgreSQL the two spends
+    /// are one statement (`Store::spend_window_then_delay`).
+    pub async fn hit_then_delay(
+        &self,
+        (hit_bucket, hit_key, limit, hit_window): (Bucket, &str, u32, Duration),
+        (bucket, key, free, max_delay, window): (Bucket, &str, u32, Duration, Duration),
+        now: OffsetDateTime,
+    ) -> SpentBoth {
+        match self {
+            RateLimiter::Memory(l) => {
+                if let Err(wait) = l.hit(hit_bucket, hit_key, limit, hit_window, now) {
+                    return Ok(Err(Refused::Window(wait)));
+                }
+                if let Err(wait) = l.delay(bucket, key, free, max_delay, window, now) {
+                    l.refund(hit_bucket, hit_key);
+                    return Ok(Err(Refused::Delay(wait)));
+                }
+                Ok(Ok(()))
+            }
+            RateLimiter::Shared(store) => {
+                let (hit_name, name) = (name(hit_bucket), name(bucket));
+                let hit = WindowSpend {
+                    bucket: &hit_name,
+                    key: hit_key,
+                    limit,
+                    window: hit_window,
+                };
+                let delay = DelaySpend {
+                    bucket: &name,
+                    key,
+                    free,
+                    max_delay,
+                    window,
+                };
+                store.spend_window_then_delay(&hit, &delay, now).await
             }
         }
     }

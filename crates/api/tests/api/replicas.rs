@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use closewise_api::ratelimit::{Bucket, Limiter, RateLimiter};
+use closewise_api::ratelimit::{Bucket, Limiter, RateLimiter, Refused};
 use closewise_core::store::Store;
 use closewise_testkit::fresh_postgres_database;
 use reqwest::StatusCode;
@@ -124,6 +124,7 @@ async fn the_database_windows_answer_as_the_memory_limiter_does() {
     let mut rng = Lcg(16);
     let mut now = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
     let (window, max_delay) = (Duration::from_secs(60), Duration::from_secs(20));
+    let mut seen = [0; 3]; // sign-in's two budgets: allowed, the window refused, the delay refused
     for step in 0..1500 {
         let key = ["a", "b", "c"][rng.next(3) as usize];
         let (x, y) = match rng.next(10) {
@@ -139,6 +140,29 @@ async fn the_database_windows_answer_as_the_memory_limiter_does() {
                         .await
                         .unwrap(),
                 )
+            }
+            4..=5 if rng.next(2) == 0 => {
+                // Sign-in's two budgets at once: a window per (account, address), then the
+                // account's delay, the window given back when the delay refuses.
+                let limit = rng.next(4) as u32;
+                let account = ["a", "b", "c"][rng.next(3) as usize];
+                let hit = (Bucket::FailedSigninPerAccountIp, key, limit, window);
+                let delay = (
+                    Bucket::FailedSigninPerAccount,
+                    account,
+                    3,
+                    max_delay,
+                    window,
+                );
+                let x = memory.hit_then_delay(hit, delay, now).await.unwrap();
+                let y = shared.hit_then_delay(hit, delay, now).await.unwrap();
+                assert_eq!(x, y, "step {step}: both budgets answer alike");
+                seen[match x {
+                    Ok(()) => 0,
+                    Err(Refused::Window(_)) => 1,
+                    Err(Refused::Delay(_)) => 2,
+                }] += 1;
+                (Ok(()), Ok(()))
             }
             4..=7 => (
                 memory
@@ -165,8 +189,11 @@ async fn the_database_windows_answer_as_the_memory_limiter_does() {
                     .unwrap(),
             ),
             8 => {
-                let bucket =
-                    [Bucket::MailPerIp, Bucket::FailedSigninPerAccount][rng.next(2) as usize];
+                let bucket = [
+                    Bucket::MailPerIp,
+                    Bucket::FailedSigninPerAccount,
+                    Bucket::FailedSigninPerAccountIp,
+                ][rng.next(3) as usize];
                 memory.refund(bucket, key).await;
                 shared.refund(bucket, key).await;
                 (Ok(()), Ok(()))
@@ -194,6 +221,10 @@ async fn the_database_windows_answer_as_the_memory_limiter_does() {
             "step {step}: the same answer, to the request and the second"
         );
     }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "both budgets allowed and each refused at least once: {seen:?}"
+    );
     now += time::Duration::hours(1);
     let keys = shared.stats().await.unwrap().keys;
     assert!(keys > 0);

@@ -2,8 +2,10 @@
 //! request is one upsert that decides and counts at once, under the row's lock, so concurrent
 //! requests on any replica never overrun a budget. The rules are the in-memory limiter's
 //! (`closewise_api::ratelimit`), written as SQL: a fixed window per key starting at its first
-//! request, refused requests not counted, and a doubling delay for the delay buckets.
-//! Plain SQL that SQLite accepts too (tests), though SQLite deployments count in memory.
+//! request, refused requests not counted, and a doubling delay for the delay buckets. Sign-in's
+//! two budgets of password checks are spent in one statement (two upserts in a `WITH`, the second
+//! only when the first allowed the request). Plain SQL that SQLite accepts too, that one aside
+//! (two statements there), though SQLite deployments count in memory.
 
 use std::time::Duration;
 
@@ -20,6 +22,34 @@ pub type RateLimitError = sqlx::Error;
 /// windows could not be asked.
 pub type Spent = Result<Result<(), u64>, RateLimitError>;
 
+/// Which of two budgets refused (`spend_window_then_delay`), and the seconds left to wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    Window(u64),
+    Delay(u64),
+}
+
+/// What `spend_window_then_delay` came to: `Ok(Err(_))` when a budget refused.
+pub type SpentBoth = Result<Result<(), Refused>, RateLimitError>;
+
+/// A window to spend: at most `limit` requests of `key` per `window`.
+pub struct WindowSpend<'a> {
+    pub bucket: &'a str,
+    pub key: &'a str,
+    pub limit: u32,
+    pub window: Duration,
+}
+
+/// A delay bucket to spend: `free` attempts of `key` per `window`, then a doubling wait up to
+/// `max_delay`.
+pub struct DelaySpend<'a> {
+    pub bucket: &'a str,
+    pub key: &'a str,
+    pub free: u32,
+    pub max_delay: Duration,
+    pub window: Duration,
+}
+
 /// The outcome of one counted request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RateOutcome {
@@ -28,42 +58,92 @@ pub struct RateOutcome {
     pub until: i64,
 }
 
-const HIT: &str = "INSERT INTO rate_limits \
-    (bucket, key_hash, window_start, window_end, count, not_before, allowed) \
-    VALUES ($1, $2, $3, $3 + $4, CASE WHEN $5 > 0 THEN 1 ELSE 0 END, 0, $5 > 0) \
-    ON CONFLICT (bucket, key_hash) DO UPDATE SET \
-    window_start = CASE WHEN rate_limits.window_end <= $3 THEN $3 ELSE rate_limits.window_start END, \
-    window_end = CASE WHEN rate_limits.window_end <= $3 THEN $3 + $4 ELSE rate_limits.window_end END, \
-    count = CASE WHEN rate_limits.window_end <= $3 THEN (CASE WHEN $5 > 0 THEN 1 ELSE 0 END) \
-        WHEN rate_limits.count < $5 THEN rate_limits.count + 1 ELSE rate_limits.count END, \
-    allowed = CASE WHEN rate_limits.window_end <= $3 THEN $5 > 0 \
-        ELSE rate_limits.count < $5 END \
-    RETURNING allowed, window_end";
+const COLUMNS: &str = "INSERT INTO rate_limits \
+    (bucket, key_hash, window_start, window_end, count, not_before, allowed) ";
 
-/// The delay buckets: `{n}` is the attempt's number in its window, `{wait}` the delay it sets.
-fn delay_sql() -> String {
-    let n = "(CASE WHEN rate_limits.window_end <= $3 THEN 1 ELSE rate_limits.count + 1 END)";
-    let shift = format!("(CASE WHEN {n} - $5 >= 40 THEN 40 ELSE {n} - $5 END)");
-    let wait = format!(
-        "(CASE WHEN (CAST(1 AS BIGINT) << {shift}) < $6 THEN (CAST(1 AS BIGINT) << {shift}) ELSE $6 END)"
-    );
-    let fresh = "$3 >= rate_limits.not_before AND rate_limits.window_end <= $3";
+/// A window's upsert: the row `source` gives (`VALUES (…)`, or a `SELECT`), counted under the
+/// row's lock. `now`, `w` (the window) and `limit` name the parameters it reads.
+fn hit_sql(source: &str, now: &str, w: &str, limit: &str) -> String {
+    let ended = format!("rate_limits.window_end <= {now}");
     format!(
-        "INSERT INTO rate_limits \
-         (bucket, key_hash, window_start, window_end, count, not_before, allowed) \
-         VALUES ($1, $2, $3, $3 + $4, 1, $7, TRUE) \
+        "{COLUMNS}{source} \
          ON CONFLICT (bucket, key_hash) DO UPDATE SET \
-         window_start = CASE WHEN {fresh} THEN $3 ELSE rate_limits.window_start END, \
-         window_end = CASE WHEN {fresh} THEN $3 + $4 ELSE rate_limits.window_end END, \
-         count = CASE WHEN $3 < rate_limits.not_before THEN rate_limits.count ELSE {n} END, \
-         not_before = CASE WHEN $3 < rate_limits.not_before THEN rate_limits.not_before \
-             WHEN {n} >= $5 THEN $3 + {wait} ELSE rate_limits.not_before END, \
-         allowed = $3 >= rate_limits.not_before \
+         window_start = CASE WHEN {ended} THEN {now} ELSE rate_limits.window_start END, \
+         window_end = CASE WHEN {ended} THEN {now} + {w} ELSE rate_limits.window_end END, \
+         count = CASE WHEN {ended} THEN (CASE WHEN {limit} > 0 THEN 1 ELSE 0 END) \
+             WHEN rate_limits.count < {limit} THEN rate_limits.count + 1 ELSE rate_limits.count END, \
+         allowed = CASE WHEN {ended} THEN {limit} > 0 \
+             ELSE rate_limits.count < {limit} END \
+         RETURNING allowed, window_end"
+    )
+}
+
+/// The row a window's first request inserts.
+fn hit_row(b: &str, k: &str, now: &str, w: &str, limit: &str) -> String {
+    format!("{b}, {k}, {now}, {now} + {w}, CASE WHEN {limit} > 0 THEN 1 ELSE 0 END, 0, {limit} > 0")
+}
+
+/// A delay bucket's upsert: `{n}` is the attempt's number in its window, `{wait}` the delay it
+/// sets after `free` attempts, up to `max`.
+fn delay_sql(source: &str, now: &str, w: &str, free: &str, max: &str) -> String {
+    let n = format!(
+        "(CASE WHEN rate_limits.window_end <= {now} THEN 1 ELSE rate_limits.count + 1 END)"
+    );
+    let shift = format!("(CASE WHEN {n} - {free} >= 40 THEN 40 ELSE {n} - {free} END)");
+    let wait = format!(
+        "(CASE WHEN (CAST(1 AS BIGINT) << {shift}) < {max} THEN (CAST(1 AS BIGINT) << {shift}) ELSE {max} END)"
+    );
+    let fresh = format!("{now} >= rate_limits.not_before AND rate_limits.window_end <= {now}");
+    format!(
+        "{COLUMNS}{source} \
+         ON CONFLICT (bucket, key_hash) DO UPDATE SET \
+         window_start = CASE WHEN {fresh} THEN {now} ELSE rate_limits.window_start END, \
+         window_end = CASE WHEN {fresh} THEN {now} + {w} ELSE rate_limits.window_end END, \
+         count = CASE WHEN {now} < rate_limits.not_before THEN rate_limits.count ELSE {n} END, \
+         not_before = CASE WHEN {now} < rate_limits.not_before THEN rate_limits.not_before \
+             WHEN {n} >= {free} THEN {now} + {wait} ELSE rate_limits.not_before END, \
+         allowed = {now} >= rate_limits.not_before \
          RETURNING allowed, not_before"
     )
 }
 
-static DELAY: std::sync::LazyLock<String> = std::sync::LazyLock::new(delay_sql);
+/// The row a delay bucket's first attempt inserts (`first`: the delay it sets, as a time).
+fn delay_row(b: &str, k: &str, now: &str, w: &str, first: &str) -> String {
+    format!("{b}, {k}, {now}, {now} + {w}, 1, {first}, TRUE")
+}
+
+/// `rate_hit`: $1 bucket, $2 key hash, $3 now, $4 window, $5 limit.
+static HIT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let row = hit_row("$1", "$2", "$3", "$4", "$5");
+    hit_sql(&format!("VALUES ({row})"), "$3", "$4", "$5")
+});
+
+/// `rate_delay`: $1 bucket, $2 key hash, $3 now, $4 window, $5 free, $6 max delay, $7 the first
+/// attempt's `not_before`.
+static DELAY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let row = delay_row("$1", "$2", "$3", "$4", "$7");
+    delay_sql(&format!("VALUES ({row})"), "$3", "$4", "$5", "$6")
+});
+
+/// `rate_hit_then_delay` on PostgreSQL: the window ($1 bucket, $2 key hash, $3 now, $4 window,
+/// $5 limit), then, only when it allowed the request, the delay bucket ($6 bucket, $7 key hash,
+/// $8 window, $9 free, $10 max delay, $11 the first attempt's `not_before`), in one statement.
+static HIT_THEN_DELAY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let hit = HIT.as_str();
+    let row = delay_row("$6", "$7", "$3", "$8", "$11");
+    let delay = delay_sql(
+        &format!("SELECT {row} FROM hit WHERE hit.allowed"),
+        "$3",
+        "$8",
+        "$9",
+        "$10",
+    );
+    format!(
+        "WITH hit AS ({hit}), delay AS ({delay}) \
+         SELECT hit.allowed, hit.window_end, delay.allowed, delay.not_before \
+         FROM hit LEFT JOIN delay ON TRUE"
+    )
+});
 
 /// The delay the `n`th attempt of a window sets when `free` attempts are free: 2^(n - free)
 /// seconds up to `max` (0: none). The first attempt's, for the row an upsert inserts.
@@ -147,6 +227,50 @@ impl Store {
         Ok(wait(out.allowed, out.until, now))
     }
 
+    /// Spends one request of `window` and, only when that is allowed, one attempt of `delay`
+    /// (sign-in's two budgets of password checks); when the delay refuses, the window's request
+    /// is given back (waiting out a delay costs the window nothing). On PostgreSQL the two spends
+    /// are one statement.
+    pub async fn spend_window_then_delay(
+        &self,
+        window: &WindowSpend<'_>,
+        delay: &DelaySpend<'_>,
+        now: OffsetDateTime,
+    ) -> SpentBoth {
+        let now = secs(now);
+        let limit = i32::try_from(window.limit).unwrap_or(i32::MAX);
+        let free = i32::try_from(delay.free).unwrap_or(i32::MAX);
+        let max = whole_secs(delay.max_delay);
+        let (hit, delayed) = self
+            .rate_hit_then_delay(
+                (
+                    window.bucket,
+                    key_hash(window.key),
+                    whole_secs(window.window),
+                    limit,
+                ),
+                (
+                    delay.bucket,
+                    key_hash(delay.key),
+                    whole_secs(delay.window),
+                    free,
+                    max,
+                ),
+                now,
+            )
+            .await?;
+        if let Err(wait) = wait(hit.allowed, hit.until, now) {
+            return Ok(Err(Refused::Window(wait)));
+        }
+        let delayed = delayed.ok_or(sqlx::Error::RowNotFound)?;
+        if let Err(wait) = wait(delayed.allowed, delayed.until, now) {
+            self.rate_refund(window.bucket, key_hash(window.key))
+                .await?;
+            return Ok(Err(Refused::Delay(wait)));
+        }
+        Ok(Ok(()))
+    }
+
     /// Gives one spent request of `bucket` for `key` back.
     pub async fn refund_window(&self, bucket: &str, key: &str) -> Result<(), RateLimitError> {
         self.rate_refund(bucket, key_hash(key)).await
@@ -191,7 +315,7 @@ impl Store {
         window_secs: i64,
         limit: i32,
     ) -> Result<RateOutcome, sqlx::Error> {
-        let (allowed, until): (bool, i64) = dispatch!(self, |p| sqlx::query_as(HIT)
+        let (allowed, until): (bool, i64) = dispatch!(self, |p| sqlx::query_as(&HIT)
             .bind(bucket)
             .bind(key_hash)
             .bind(now)
@@ -225,6 +349,51 @@ impl Store {
             .fetch_one(p)
             .await)?;
         Ok(RateOutcome { allowed, until })
+    }
+
+    /// `rate_hit` of the window `(bucket, key hash, window, limit)` and, when it allowed the
+    /// request, `rate_delay` of `(bucket, key hash, window, free, max delay)`: one statement on
+    /// PostgreSQL, two on SQLite (which has no upserts inside `WITH`).
+    pub async fn rate_hit_then_delay(
+        &self,
+        (hit_bucket, hit_key, hit_window, limit): (&str, i64, i64, i32),
+        (bucket, key, window, free, max): (&str, i64, i64, i32, i64),
+        now: i64,
+    ) -> Result<(RateOutcome, Option<RateOutcome>), sqlx::Error> {
+        let first = attempt_delay(1, free, max).map_or(0, |d| now + d);
+        match &self.pool {
+            super::Pool::Postgres(p) => {
+                let (allowed, until, d_allowed, d_until): (bool, i64, Option<bool>, Option<i64>) =
+                    sqlx::query_as(&HIT_THEN_DELAY)
+                        .bind(hit_bucket)
+                        .bind(hit_key)
+                        .bind(now)
+                        .bind(hit_window)
+                        .bind(limit)
+                        .bind(bucket)
+                        .bind(key)
+                        .bind(window)
+                        .bind(free)
+                        .bind(max)
+                        .bind(first)
+                        .fetch_one(p)
+                        .await?;
+                let delayed = d_allowed
+                    .zip(d_until)
+                    .map(|(allowed, until)| RateOutcome { allowed, until });
+                Ok((RateOutcome { allowed, until }, delayed))
+            }
+            super::Pool::Sqlite(_) => {
+                let hit = self
+                    .rate_hit(hit_bucket, hit_key, now, hit_window, limit)
+                    .await?;
+                if !hit.allowed {
+                    return Ok((hit, None));
+                }
+                let delayed = self.rate_delay(bucket, key, now, window, free, max).await?;
+                Ok((hit, Some(delayed)))
+            }
+        }
     }
 
     /// Gives one spent request back.
