@@ -15,6 +15,9 @@ use crate::helpers::*;
 pub const CLIENT_ID: &str = "closewise-test";
 pub const CLIENT_SECRET: &str = "closewise-test-secret-0123456789";
 
+/// How long a provider may take to print `READY`.
+const STARTUP: std::time::Duration = std::time::Duration::from_secs(90);
+
 pub struct Idp {
     pub issuer: String,
     _child: Child,
@@ -65,17 +68,40 @@ impl Idp {
             .arg(oidc_dir().join("provider.mjs"))
             .arg(config.to_string())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .expect("the SSO tests need Node.js (`node`) on the PATH");
+        // What the provider says on stderr, to show if it does not start.
+        let said = std::sync::Arc::new(Mutex::new(String::new()));
+        let mut errors = BufReader::new(child.stderr.take().unwrap()).lines();
+        let heard = said.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = errors.next_line().await {
+                let mut heard = heard.lock().unwrap_or_else(|e| e.into_inner());
+                if heard.len() < 4096 {
+                    heard.push_str(&line);
+                    heard.push('\n');
+                }
+            }
+        });
+        let stderr = || said.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let issuer = loop {
-            let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
+            // Generous: the suite starts many providers at once on two busy cores (each makes an
+            // RSA key and loads oidc-provider); 20 s was once not enough in CI.
+            let line = tokio::time::timeout(STARTUP, lines.next_line())
                 .await
-                .expect("oidc-provider started within 20 s")
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "oidc-provider did not start in {STARTUP:?}; stderr:\n{}",
+                        stderr()
+                    )
+                })
                 .unwrap()
-                .expect("oidc-provider printed READY");
+                .unwrap_or_else(|| {
+                    panic!("oidc-provider ended before READY; stderr:\n{}", stderr())
+                });
             if let Some(issuer) = line.strip_prefix("READY ") {
                 break issuer.to_string();
             }
