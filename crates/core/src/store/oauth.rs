@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use super::mail::{unix_ms, NewMail};
 use super::revocations::{notify_revoked, Revoked};
+use super::sessions::INSERT_REFRESH;
 use super::{dispatch, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -118,9 +119,6 @@ const INSERT_DEVICE_SESSION: &str = "INSERT INTO sessions \
 const INSERT_NOTICE: &str = "INSERT INTO mail_outbox \
     (id, to_email, kind, subject, text_body, html_body, link, created_at, attempts, due_at_ms) \
     SELECT $1, u.email, $2, $3, $4, $5, $6, $7, 0, $8 FROM users u WHERE u.id = $9";
-const INSERT_REFRESH: &str =
-    "INSERT INTO refresh_tokens (id, session_id, token_hash, created_at, expires_at) \
-    VALUES ($1, $2, $3, $4, $5)";
 
 /// Inserts the session and its refresh token on `$tx`.
 macro_rules! insert_device_session {

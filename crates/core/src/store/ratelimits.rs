@@ -61,20 +61,27 @@ pub struct RateOutcome {
 const COLUMNS: &str = "INSERT INTO rate_limits \
     (bucket, key_hash, window_start, window_end, count, not_before, allowed) ";
 
+/// The start of both upserts' update: a new window from `now` (of `w` seconds) when `cond`.
+fn restart_when(cond: &str, now: &str, w: &str) -> String {
+    format!(
+        "ON CONFLICT (bucket, key_hash) DO UPDATE SET \
+         window_start = CASE WHEN {cond} THEN {now} ELSE rate_limits.window_start END, \
+         window_end = CASE WHEN {cond} THEN {now} + {w} ELSE rate_limits.window_end END,"
+    )
+}
+
 /// A window's upsert: the row `source` gives (`VALUES (…)`, or a `SELECT`), counted under the
 /// row's lock. `now`, `w` (the window) and `limit` name the parameters it reads.
 fn hit_sql(source: &str, now: &str, w: &str, limit: &str) -> String {
     let ended = format!("rate_limits.window_end <= {now}");
     format!(
-        "{COLUMNS}{source} \
-         ON CONFLICT (bucket, key_hash) DO UPDATE SET \
-         window_start = CASE WHEN {ended} THEN {now} ELSE rate_limits.window_start END, \
-         window_end = CASE WHEN {ended} THEN {now} + {w} ELSE rate_limits.window_end END, \
+        "{COLUMNS}{source} {} \
          count = CASE WHEN {ended} THEN (CASE WHEN {limit} > 0 THEN 1 ELSE 0 END) \
              WHEN rate_limits.count < {limit} THEN rate_limits.count + 1 ELSE rate_limits.count END, \
          allowed = CASE WHEN {ended} THEN {limit} > 0 \
              ELSE rate_limits.count < {limit} END \
-         RETURNING allowed, window_end"
+         RETURNING allowed, window_end",
+        restart_when(&ended, now, w)
     )
 }
 
@@ -95,15 +102,13 @@ fn delay_sql(source: &str, now: &str, w: &str, free: &str, max: &str) -> String 
     );
     let fresh = format!("{now} >= rate_limits.not_before AND rate_limits.window_end <= {now}");
     format!(
-        "{COLUMNS}{source} \
-         ON CONFLICT (bucket, key_hash) DO UPDATE SET \
-         window_start = CASE WHEN {fresh} THEN {now} ELSE rate_limits.window_start END, \
-         window_end = CASE WHEN {fresh} THEN {now} + {w} ELSE rate_limits.window_end END, \
+        "{COLUMNS}{source} {} \
          count = CASE WHEN {now} < rate_limits.not_before THEN rate_limits.count ELSE {n} END, \
          not_before = CASE WHEN {now} < rate_limits.not_before THEN rate_limits.not_before \
              WHEN {n} >= {free} THEN {now} + {wait} ELSE rate_limits.not_before END, \
          allowed = {now} >= rate_limits.not_before \
-         RETURNING allowed, not_before"
+         RETURNING allowed, not_before",
+        restart_when(&fresh, now, w)
     )
 }
 

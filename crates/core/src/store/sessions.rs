@@ -89,7 +89,22 @@ const CREATE_SESSION_PG: &str = concat!(
     "SELECT $7, s.id, $8, $3, $9 FROM s"
 );
 
-const INSERT_REFRESH: &str = concat!(refresh_columns!(), "VALUES ($1, $2, $3, $4, $5)");
+/// A refresh token: id, session, token hash, created at, expires at.
+pub(crate) const INSERT_REFRESH: &str = concat!(refresh_columns!(), "VALUES ($1, $2, $3, $4, $5)");
+
+/// Binds a new session's $1–$6 (`insert_session!`).
+macro_rules! bind_session {
+    ($query:expr, $s:expr) => {{
+        let s = $s;
+        $query
+            .bind(s.id)
+            .bind(s.user_id)
+            .bind(s.now)
+            .bind(s.user_agent)
+            .bind(s.ip)
+            .bind(s.password_entered.then_some(s.now))
+    }};
+}
 
 impl Store {
     /// Writes the session and its first refresh token, atomically. On PostgreSQL in one statement
@@ -97,15 +112,8 @@ impl Store {
     /// the database are its cost on a machine that shares its cores with the database (issue 28);
     /// SQLite, which has no inserts inside `WITH`, in one transaction.
     pub async fn create_session(&self, s: &NewSession<'_>) -> Result<(), sqlx::Error> {
-        let password_at = s.password_entered.then_some(s.now);
         match &self.pool {
-            super::Pool::Postgres(p) => sqlx::query(CREATE_SESSION_PG)
-                .bind(s.id)
-                .bind(s.user_id)
-                .bind(s.now)
-                .bind(s.user_agent)
-                .bind(s.ip)
-                .bind(password_at)
+            super::Pool::Postgres(p) => bind_session!(sqlx::query(CREATE_SESSION_PG), s)
                 .bind(s.refresh_id)
                 .bind(s.refresh_hash)
                 .bind(s.refresh_expires_at)
@@ -114,13 +122,7 @@ impl Store {
                 .map(|_| ()),
             super::Pool::Sqlite(p) => {
                 let mut tx = crate::store::begin::begin(p).await?;
-                sqlx::query(INSERT_SESSION)
-                    .bind(s.id)
-                    .bind(s.user_id)
-                    .bind(s.now)
-                    .bind(s.user_agent)
-                    .bind(s.ip)
-                    .bind(password_at)
+                bind_session!(sqlx::query(INSERT_SESSION), s)
                     .execute(&mut *tx)
                     .await?;
                 sqlx::query(INSERT_REFRESH)
