@@ -146,6 +146,35 @@ both!(
 );
 
 both!(
+    async fn of_polls_sent_at_once_only_one_is_pending_and_the_rest_slow_down(app) {
+        let d = request_device(&app).await;
+        let code = d["device_code"].as_str().unwrap();
+        let (a, b, c, d, e) = tokio::join!(
+            poll(&app, code),
+            poll(&app, code),
+            poll(&app, code),
+            poll(&app, code),
+            poll(&app, code)
+        );
+        let answers = [a, b, c, d, e];
+        let mut errors: Vec<String> =
+            answers.iter().map(|(_, v)| v["error"].as_str().unwrap_or("none").to_owned()).collect();
+        errors.sort();
+        assert_eq!(
+            errors,
+            ["authorization_pending", "slow_down", "slow_down", "slow_down", "slow_down"],
+            "{answers:?}"
+        );
+        // Each slow_down grew the interval once: the next poll must wait 5 + 4 × 5 seconds.
+        app.advance(time::Duration::seconds(24));
+        let (_, v) = poll(&app, code).await;
+        assert_eq!((v["error"].as_str(), v["interval"].as_i64()), (Some("slow_down"), Some(30)), "{v}");
+        app.advance(time::Duration::seconds(30));
+        assert_eq!(poll(&app, code).await.1["error"], "authorization_pending");
+    }
+);
+
+both!(
     async fn a_denied_request_answers_access_denied(app) {
         let token = web_token(&app, "bo@example.com").await;
         let d = request_device(&app).await;

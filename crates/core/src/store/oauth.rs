@@ -300,22 +300,28 @@ impl Store {
         .map(|r| r.rows_affected() == 1))
     }
 
-    /// Records a poll at `now_ms` and the interval the client must now keep.
+    /// Records a poll at `now_ms` and the interval the client must now keep, only if the last
+    /// poll and the interval are still the ones the caller read (`read`): of polls racing each
+    /// other exactly one records, and the others get false and must read the request again.
     pub async fn record_device_poll(
         &self,
         id: Uuid,
+        read: (Option<i64>, i32),
         now_ms: i64,
         interval_secs: i32,
-    ) -> Result<(), sqlx::Error> {
+    ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| sqlx::query(
-            "UPDATE device_codes SET last_polled_at_ms = $2, interval_secs = $3 WHERE id = $1"
+            "UPDATE device_codes SET last_polled_at_ms = $2, interval_secs = $3 \
+             WHERE id = $1 AND COALESCE(last_polled_at_ms, -1) = $4 AND interval_secs = $5"
         )
         .bind(id)
         .bind(now_ms)
         .bind(interval_secs)
+        .bind(read.0.unwrap_or(-1))
+        .bind(read.1)
         .execute(p)
         .await
-        .map(|_| ()))
+        .map(|r| r.rows_affected() == 1))
     }
 
     /// Spends an approved request and starts its session, in one transaction: of concurrent polls

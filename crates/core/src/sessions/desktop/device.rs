@@ -191,30 +191,43 @@ impl DesktopAuth {
     ) -> Result<IssuedSession, DesktopAuthError> {
         let now = self.clock.now();
         let ip = ip.map(|ip| ip.to_string());
-        let row = self
-            .store
-            .device_code_by_hash(&hash_token(device_code))
-            .await?
-            .filter(|r| r.client_id == client_id)
-            .ok_or(DesktopAuthError::InvalidGrant)?;
-        let status = DeviceStatus::parse(&row.status).ok_or(DesktopAuthError::InvalidGrant)?;
-        let state = DevicePollState {
-            status,
-            expires_at: row.expires_at,
-            interval: Duration::seconds(row.interval_secs.into()),
-            last_polled_at: row.last_polled_at_ms.and_then(|ms| {
-                OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()
-            }),
-        };
-        let decision = decide_poll(&state, now);
-        let interval = match decision {
-            PollDecision::SlowDown { interval } => interval,
-            _ => state.interval,
-        };
         let now_ms = (now.unix_timestamp_nanos() / 1_000_000) as i64;
-        self.store
-            .record_device_poll(row.id, now_ms, interval.whole_seconds() as i32)
-            .await?;
+        // The last poll's time is taken in one conditional write: a poll that lost the race to
+        // another reads the request again and is answered against the winner's time.
+        let (row, decision) = loop {
+            let row = self
+                .store
+                .device_code_by_hash(&hash_token(device_code))
+                .await?
+                .filter(|r| r.client_id == client_id)
+                .ok_or(DesktopAuthError::InvalidGrant)?;
+            let status = DeviceStatus::parse(&row.status).ok_or(DesktopAuthError::InvalidGrant)?;
+            let state = DevicePollState {
+                status,
+                expires_at: row.expires_at,
+                interval: Duration::seconds(row.interval_secs.into()),
+                last_polled_at: row.last_polled_at_ms.and_then(|ms| {
+                    OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).ok()
+                }),
+            };
+            let decision = decide_poll(&state, now);
+            let interval = match decision {
+                PollDecision::SlowDown { interval } => interval,
+                _ => state.interval,
+            };
+            if self
+                .store
+                .record_device_poll(
+                    row.id,
+                    (row.last_polled_at_ms, row.interval_secs),
+                    now_ms,
+                    interval.whole_seconds() as i32,
+                )
+                .await?
+            {
+                break (row, decision);
+            }
+        };
         match decision {
             PollDecision::Approved => {}
             PollDecision::AuthorizationPending => {
