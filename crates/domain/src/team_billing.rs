@@ -102,6 +102,16 @@ pub fn proration_date(now: i64, period: Option<(i64, i64)>) -> i64 {
     }
 }
 
+/// How long a preview's `proration_date` may be sent back to change the seats at that price.
+pub const PRORATION_QUOTE_TTL_MS: i64 = 10 * 60 * 1_000;
+
+/// Whether a seat change may be prorated at a date the client sent: only one a preview of this
+/// team issued (`issued_at_ms`, when it did) within [`PRORATION_QUOTE_TTL_MS`] before `now_ms`.
+/// Any other date would let a client pick its own proration.
+pub fn proration_date_accepted(issued_at_ms: Option<i64>, now_ms: i64) -> bool {
+    issued_at_ms.is_some_and(|at| at <= now_ms && now_ms - at <= PRORATION_QUOTE_TTL_MS)
+}
+
 pub const TEAM_OWNER_MESSAGE: &str =
     "Transfer the team to another member or delete it before deleting your account.";
 pub const NO_TEAM_SUBSCRIPTION_MESSAGE: &str = "Buy seats for the team first.";
@@ -369,6 +379,24 @@ mod tests {
                 Err(e) => prop_assert!(requested < e.min || requested > MAX_SEATS),
             }
         }
+    }
+
+    #[test]
+    fn a_proration_date_is_taken_only_when_issued_in_the_last_ten_minutes() {
+        assert!(proration_date_accepted(Some(1_000), 1_000));
+        assert!(proration_date_accepted(
+            Some(1_000),
+            1_000 + PRORATION_QUOTE_TTL_MS
+        ));
+        assert!(!proration_date_accepted(
+            Some(1_000),
+            1_001 + PRORATION_QUOTE_TTL_MS
+        ));
+        assert!(!proration_date_accepted(None, 1_000));
+        assert!(
+            !proration_date_accepted(Some(2_000), 1_000),
+            "issued in the future"
+        );
     }
 
     #[test]

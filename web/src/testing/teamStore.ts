@@ -27,7 +27,13 @@ export const PAID_TEAM: TeamRoles = { ...UNPAID_TEAM, owner: owner({ ...OWNER, c
 type Stamp = number | null;
 /** `answers`: fields of the answer by the viewer's role or e-mail; `seats`: 0 before checkout. */
 type TeamFixtures = { roles: TeamRoles; answers: Record<string, Partial<Team>> };
-type TeamBilling = { seats: number; subscription: TeamSubscription | null; customerId: string | null };
+/** `quotes`: the proration dates a seats preview issued (Unix seconds) and when (`db.now()`). */
+type TeamBilling = {
+  seats: number;
+  subscription: TeamSubscription | null;
+  customerId: string | null;
+  quotes?: Record<number, number>;
+};
 type TeamRules = { joinDomain: string | null; requireMfa?: boolean };
 export type TeamRow = TeamFixtures &
   TeamBilling &

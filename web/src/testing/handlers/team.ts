@@ -78,10 +78,18 @@ export const teamRoutes: MockRoute[] = [
   teamRoute("get", "/api/team/seats/preview", "change_seats", ({ team }, request) => {
     const seats = Number(new URL(request.url).searchParams.get("seats"));
     const [amount_due_now, next_total] = [(seats - team.seats) * SEAT_PRICE_CENTS, seats * SEAT_PRICE_CENTS];
-    return json({ seats, amount_due_now, next_total, currency: "usd", proration_date: Math.floor(db.now() / 1000) });
+    const proration_date = Math.floor(db.now() / 1000);
+    (team.quotes ??= {})[proration_date] = db.now();
+    return json({ seats, amount_due_now, next_total, currency: "usd", proration_date });
   }),
   teamRoute("put", "/api/team/seats", "change_seats", async ({ team, userId }, request) => {
-    team.seats = (await readBody<"TeamSeatsBody">(request)).seats;
+    const { seats, proration_date } = await readBody<"TeamSeatsBody">(request);
+    // As the server: only a date a preview of this team issued in the last ten minutes.
+    const issued = proration_date == null ? undefined : team.quotes?.[proration_date];
+    if (proration_date != null && (issued === undefined || db.now() - issued > 10 * 60_000)) {
+      return apiError(400, "invalid_proration_date", "The preview is out of date. Preview the change again.");
+    }
+    team.seats = seats;
     return teamBody(team, userId);
   }),
   teamRoute("put", "/api/team/mfa-policy", "require_mfa", async ({ team }, request) => {

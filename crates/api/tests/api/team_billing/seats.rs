@@ -68,6 +68,43 @@ each_backend!(
 );
 
 each_backend!(
+    async fn only_a_proration_date_the_server_issued_in_the_last_ten_minutes_is_taken(backend) {
+        let b = spawn_billing(backend).await;
+        let (owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
+        let preview = |seats: u32| {
+            let (b, token) = (&b, owner.token.clone());
+            async move {
+                let (status, p) = call(b, reqwest::Method::GET, &format!("/api/team/seats/preview?seats={seats}"), &token, None).await;
+                assert_eq!(status, StatusCode::OK, "{p}");
+                p["proration_date"].as_i64().unwrap()
+            }
+        };
+        let issued = preview(4).await;
+        // A date inside the period that no preview issued, and one far outside it, are refused
+        // before Stripe is asked; the seats stay as they were.
+        for date in [issued - 1, issued + 3_600, 0, i64::MAX] {
+            let (status, v) = put_seats(&b, &owner.token, json!({"seats": 4, "proration_date": date})).await;
+            assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_proration_date"), "{date}: {v}");
+        }
+        assert_eq!(stripe_quantity(&b, &sub), 3);
+        // An issued date older than ten minutes is refused too; a fresh preview's is taken.
+        b.app.advance(time::Duration::minutes(11));
+        let (status, v) = put_seats(&b, &owner.token, json!({"seats": 4, "proration_date": issued})).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_proration_date"), "{v}");
+        assert_eq!(stripe_quantity(&b, &sub), 3);
+        let fresh = preview(4).await;
+        let (status, v) = put_seats(&b, &owner.token, json!({"seats": 4, "proration_date": fresh})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(stripe_quantity(&b, &sub), 4);
+        // The reclaim takes the same dates only.
+        let (status, v) = call(&b, reqwest::Method::POST, "/api/team/reclaim", &owner.token,
+            Some(json!({"user_ids": [], "seats": 3, "proration_date": fresh - 7}))).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_proration_date"), "{v}");
+        assert_eq!(stripe_quantity(&b, &sub), 4);
+    }
+);
+
+each_backend!(
     async fn seats_never_go_below_those_in_use_and_a_removed_member_is_free_at_once(backend) {
         let b = spawn_billing(backend).await;
         let (owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;

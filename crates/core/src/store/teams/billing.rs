@@ -63,6 +63,50 @@ pub enum ResizeOutcome<E> {
 }
 
 impl Store {
+    /// Records that a seats preview issued `proration_date` to the team at `now_ms`, and forgets
+    /// the team's dates issued more than `ttl_ms` before.
+    pub async fn record_proration_quote(
+        &self,
+        team_id: Uuid,
+        proration_date: i64,
+        now_ms: i64,
+        ttl_ms: i64,
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| {
+            sqlx::query("DELETE FROM proration_quotes WHERE team_id = $1 AND issued_at_ms < $2")
+                .bind(team_id)
+                .bind(now_ms - ttl_ms)
+                .execute(p)
+                .await?;
+            sqlx::query(
+                "INSERT INTO proration_quotes (team_id, proration_date, issued_at_ms) \
+                 VALUES ($1, $2, $3) ON CONFLICT (team_id, proration_date) \
+                 DO UPDATE SET issued_at_ms = excluded.issued_at_ms",
+            )
+            .bind(team_id)
+            .bind(proration_date)
+            .bind(now_ms)
+            .execute(p)
+            .await
+            .map(|_| ())
+        })
+    }
+
+    /// When a preview last issued `proration_date` to the team (Unix milliseconds), if one did.
+    pub async fn proration_quote_issued_at(
+        &self,
+        team_id: Uuid,
+        proration_date: i64,
+    ) -> Result<Option<i64>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar(
+            "SELECT issued_at_ms FROM proration_quotes WHERE team_id = $1 AND proration_date = $2"
+        )
+        .bind(team_id)
+        .bind(proration_date)
+        .fetch_optional(p)
+        .await)
+    }
+
     /// The team whose Stripe customer this is.
     pub async fn team_of_customer(&self, customer_id: &str) -> Result<Option<Uuid>, sqlx::Error> {
         dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(

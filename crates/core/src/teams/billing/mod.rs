@@ -7,8 +7,8 @@
 use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::{
-    has_live_subscription, InvalidSeats, NO_TEAM_SUBSCRIPTION_MESSAGE,
-    TEAM_ALREADY_SUBSCRIBED_MESSAGE,
+    has_live_subscription, proration_date_accepted, InvalidSeats, NO_TEAM_SUBSCRIPTION_MESSAGE,
+    PRORATION_QUOTE_TTL_MS, TEAM_ALREADY_SUBSCRIBED_MESSAGE,
 };
 use closewise_domain::teams::{may, Action, Role, SeatError};
 use serde_json::json;
@@ -58,7 +58,8 @@ pub enum TeamBillingError {
     SessionNotYours,
     #[error("the checkout session is not paid")]
     SessionNotPaid,
-    /// Stripe refused the proration date (outside the current period).
+    /// A proration date no preview of the team issued in the last ten minutes, or one Stripe
+    /// refused (outside the current period).
     #[error("The preview is out of date. Preview the change again.")]
     InvalidProrationDate,
     /// The team has no Stripe customer, so no portal.
@@ -309,6 +310,14 @@ impl Billing {
             .as_deref()
             .ok_or(TeamBillingError::NoSubscription)?;
         let proration_date = sub.proration_date(now.unix_timestamp());
+        self.store
+            .record_proration_quote(
+                team.id,
+                proration_date,
+                unix_ms(now),
+                PRORATION_QUOTE_TTL_MS,
+            )
+            .await?;
         let SeatsPreview {
             amount_due_now,
             next_total,
@@ -345,12 +354,31 @@ impl Billing {
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
     }
 
+    /// Refuses a proration date that no preview issued to the team in the last ten minutes
+    /// (`proration_date_accepted`); none at all is "now".
+    pub(super) async fn check_proration_date(
+        &self,
+        team_id: Uuid,
+        proration_date: Option<i64>,
+    ) -> Result<(), TeamBillingError> {
+        let Some(date) = proration_date else {
+            return Ok(());
+        };
+        let issued = self.store.proration_quote_issued_at(team_id, date).await?;
+        if proration_date_accepted(issued, unix_ms(self.clock.now())) {
+            Ok(())
+        } else {
+            Err(TeamBillingError::InvalidProrationDate)
+        }
+    }
+
     async fn resize(
         &self,
         team_id: Uuid,
         seats: u32,
         proration_date: Option<i64>,
     ) -> Result<SeatsView, TeamBillingError> {
+        self.check_proration_date(team_id, proration_date).await?;
         let _serialised = self.lock(team_id).await?;
         let team = self.team_row(team_id).await?;
         let (subscription_id, _) = live_subscription(&team)?;
@@ -472,4 +500,8 @@ pub(super) fn live_subscription(team: &TeamRow) -> Result<(&str, &str), TeamBill
         }
         _ => Err(TeamBillingError::NoSubscription),
     }
+}
+
+fn unix_ms(at: time::OffsetDateTime) -> i64 {
+    (at.unix_timestamp_nanos() / 1_000_000) as i64
 }

@@ -79,6 +79,11 @@ impl Billing {
     ) -> Result<Reclaimed, ReclaimError> {
         let (team, role) = self.team_for(actor, Action::ChangeSeats).await?;
         live_subscription(&team)?;
+        if !order.dry_run {
+            // Checked before anyone is removed, as the seat change checks it again.
+            self.check_proration_date(team.id, order.proration_date)
+                .await?;
+        }
         let now = self.clock.now();
         let members = self.store.team_members(team.id, now).await?;
         let roles: Vec<(Uuid, Role)> = members.iter().map(|m| (m.user_id, m.role())).collect();

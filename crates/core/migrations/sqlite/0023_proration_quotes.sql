@@ -1,0 +1,10 @@
+-- The proration dates a seats preview issued to a team, and when (Unix milliseconds): a seat
+-- change may name only one of these, issued within the last ten minutes
+-- (closewise_domain::team_billing::proration_date_accepted). Rows older than that are deleted
+-- whenever the team is issued a new one. Table and column names are identical in both schemas.
+CREATE TABLE proration_quotes (
+    team_id BLOB NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
+    proration_date INTEGER NOT NULL,
+    issued_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (team_id, proration_date)
+);
