@@ -59,6 +59,8 @@ pub enum Bucket {
     CallStartPerUser,
     /// Requests that call Stripe for a user (checkouts, their confirmations, billing portals).
     StripePerUser,
+    /// Domain verifications (each a DNS look-up) per user.
+    DomainCheckPerUser,
 }
 
 /// Keys kept when `RATE_LIMIT_MAX_KEYS` is not set.

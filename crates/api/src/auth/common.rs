@@ -39,6 +39,7 @@ pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiRes
         Bucket::UserCodePerIp => (l.user_codes_per_ip, l.device_window),
         Bucket::InvitePerInviter => (l.mail_per_ip, l.mail_window),
         Bucket::StripePerUser => (l.stripe_per_user, l.stripe_window),
+        Bucket::DomainCheckPerUser => (l.domain_checks_per_user, l.domain_check_window),
         Bucket::CallStartPerUser => (
             closewise_domain::usage::CALL_STARTS_PER_HOUR,
             std::time::Duration::from_secs(3600),

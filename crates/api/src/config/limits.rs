@@ -32,6 +32,10 @@ pub struct RateLimits {
     /// per user, one budget for all of them, per `stripe_window`.
     pub stripe_per_user: u32,
     pub stripe_window: Duration,
+    /// Domain verifications (each looks the TXT record up in DNS) per user, per
+    /// `domain_check_window`.
+    pub domain_checks_per_user: u32,
+    pub domain_check_window: Duration,
     /// The most keys the limiter holds (its memory bound), and how often ended windows are swept.
     pub max_keys: usize,
     pub sweep_interval: Duration,
@@ -55,6 +59,8 @@ impl Default for RateLimits {
             device_window: Duration::from_secs(600),
             stripe_per_user: 20,
             stripe_window: Duration::from_secs(600),
+            domain_checks_per_user: 10,
+            domain_check_window: Duration::from_secs(600),
             max_keys: crate::ratelimit::DEFAULT_MAX_KEYS,
             sweep_interval: Duration::from_secs(60),
         }
@@ -92,6 +98,12 @@ impl RateLimits {
             device_window: Duration::from_secs(num(&get, "RATE_LIMIT_DEVICE_WINDOW_SECS", 600)?),
             stripe_per_user: num(&get, "RATE_LIMIT_STRIPE_PER_USER", 20)?,
             stripe_window: Duration::from_secs(num(&get, "RATE_LIMIT_STRIPE_WINDOW_SECS", 600)?),
+            domain_checks_per_user: num(&get, "RATE_LIMIT_DOMAIN_CHECKS_PER_USER", 10)?,
+            domain_check_window: Duration::from_secs(num(
+                &get,
+                "RATE_LIMIT_DOMAIN_CHECK_WINDOW_SECS",
+                600,
+            )?),
             max_keys: num(
                 &get,
                 "RATE_LIMIT_MAX_KEYS",

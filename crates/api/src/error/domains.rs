@@ -12,6 +12,7 @@ impl From<DomainsError> for ApiError {
             DomainsError::TeamNotFound | DomainsError::NotFound => StatusCode::NOT_FOUND,
             DomainsError::ForbiddenRole => StatusCode::FORBIDDEN,
             DomainsError::Invalid(_) => StatusCode::BAD_REQUEST,
+            DomainsError::TooMany => StatusCode::UNPROCESSABLE_ENTITY,
             DomainsError::Exists(_) | DomainsError::Taken(_) | DomainsError::NotVerified(_) => {
                 StatusCode::CONFLICT
             }

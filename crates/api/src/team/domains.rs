@@ -116,6 +116,7 @@ pub async fn list_domains(
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner)"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`domain_exists` (the team has it), `domain_taken` (another team verified it)"),
+        (status = 422, body = crate::error::ErrorBody, description = "`too_many_domains`: the team holds 100 domains already"),
     ),
     security(("bearer" = [])))]
 pub async fn add_domain(
@@ -134,6 +135,7 @@ pub async fn add_domain(
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner)"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`, `domain_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`domain_not_verified` (the record is not there yet, or the look-up failed), `domain_taken`"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: `RATE_LIMIT_DOMAIN_CHECKS_PER_USER` verifications per `RATE_LIMIT_DOMAIN_CHECK_WINDOW_SECS`; `Retry-After` says when to try again"),
     ),
     security(("bearer" = [])))]
 pub async fn verify_domain(
@@ -142,6 +144,12 @@ pub async fn verify_domain(
     Path(id): Path<String>,
 ) -> ApiResult<AppJson<DomainBody>> {
     let id = domain_id(&id)?;
+    crate::auth::limit(
+        &state,
+        crate::ratelimit::Bucket::DomainCheckPerUser,
+        &auth.user_id.to_string(),
+    )
+    .await?;
     Ok(AppJson(
         state.domains.verify(auth.user_id, id).await?.into(),
     ))

@@ -10,7 +10,7 @@ pub mod dns;
 
 use closewise_domain::teams::domains::{
     normalize_domain, recheck, recheck_cutoff, record_found, txt_name, txt_value, DomainError,
-    Recheck,
+    Recheck, MAX_TEAM_DOMAINS,
 };
 use closewise_domain::teams::{may, Action};
 use rand::RngCore;
@@ -20,7 +20,7 @@ use uuid::Uuid;
 
 use crate::clock::Clock;
 use crate::store::audit::NewAudit;
-use crate::store::teams::domains::{NewTeamDomain, TeamDomainRow};
+use crate::store::teams::domains::{Claim, NewTeamDomain, TeamDomainRow};
 use crate::store::Store;
 pub use dns::{Dns, DnsError};
 
@@ -45,6 +45,11 @@ pub enum DomainsError {
     Taken(String),
     #[error("{0}")]
     NotVerified(String),
+    #[error(
+        "A team can claim at most {} domains. Remove one you no longer use first.",
+        MAX_TEAM_DOMAINS
+    )]
+    TooMany,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -59,6 +64,7 @@ impl DomainsError {
             DomainsError::Exists(_) => "domain_exists",
             DomainsError::Taken(_) => "domain_taken",
             DomainsError::NotVerified(_) => "domain_not_verified",
+            DomainsError::TooMany => "too_many_domains",
             DomainsError::Database(_) => "internal",
         }
     }
@@ -179,19 +185,25 @@ impl Domains {
         }
         let id = Uuid::now_v7();
         let token = new_token();
-        let claimed = self
+        let claim = self
             .store
-            .insert_team_domain(&NewTeamDomain {
-                id,
-                team_id,
-                domain: &domain,
-                txt_token: &token,
-                created_by: Some(user_id),
-                now: self.clock.now(),
-            })
+            .claim_team_domain(
+                &NewTeamDomain {
+                    id,
+                    team_id,
+                    domain: &domain,
+                    txt_token: &token,
+                    created_by: Some(user_id),
+                    now: self.clock.now(),
+                },
+                MAX_TEAM_DOMAINS,
+            )
             .await?;
-        if !claimed {
-            return Err(DomainsError::Exists(domain));
+        match claim {
+            Claim::Claimed => {}
+            Claim::Exists => return Err(DomainsError::Exists(domain)),
+            Claim::TooMany => return Err(DomainsError::TooMany),
+            Claim::NoTeam => return Err(DomainsError::TeamNotFound),
         }
         let audit = self
             .audit_by(user_id, "team.domain_add", team_id, &domain)

@@ -18,6 +18,8 @@ pub const RECHECK_EVERY: Duration = Duration::days(1);
 pub const UNVERIFY_AFTER: Duration = Duration::days(7);
 /// The longest domain name (RFC 1035, without the trailing dot).
 pub const MAX_DOMAIN_LEN: usize = 253;
+/// The most domains one team may claim (verified or pending).
+pub const MAX_TEAM_DOMAINS: u32 = 100;
 
 /// Why a domain cannot be claimed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

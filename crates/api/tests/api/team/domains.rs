@@ -88,3 +88,66 @@ both!(
         assert_eq!(verified.actor, "d-owner@northwind.example");
     }
 );
+
+both!(
+    async fn verifying_is_limited_per_owner_and_answers_when_to_try_again(app) with |s| { s.limits.domain_checks_per_user = 3; } {
+        let owner = user(&app, "boss@northwind.example").await;
+        team(&app, &owner, "Northwind", 1).await;
+        let (status, d) = add(&app, &owner, "northwind.example").await;
+        assert_eq!(status, StatusCode::CREATED, "{d}");
+        let id = d["id"].as_str().unwrap().to_owned();
+        for _ in 0..3 {
+            assert_refused(verify(&app, &owner, &id).await, StatusCode::CONFLICT, "domain_not_verified", "no record yet");
+        }
+        // Published now, but the budget is spent: no look-up until the window ends.
+        app.dns.set("_closewise-challenge.northwind.example", &[d["txt_value"].as_str().unwrap()]);
+        let res = app
+            .client
+            .post(app.url(&format!("/api/team/domains/{id}/verify")))
+            .bearer_auth(&owner.token)
+            .send()
+            .await
+            .unwrap();
+        let retry_after = res.headers().get("retry-after").map(|v| v.to_str().unwrap().to_owned());
+        let (status, v) = body(res).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::TOO_MANY_REQUESTS, "rate_limited"), "{v}");
+        assert!(retry_after.is_some_and(|s| s.parse::<u64>().is_ok_and(|n| n > 0)), "Retry-After");
+        app.advance(time::Duration::minutes(11));
+        let (status, v) = verify(&app, &owner, &id).await;
+        assert_eq!((status, v["status"].as_str()), (StatusCode::OK, Some("verified")), "{v}");
+    }
+);
+
+both!(
+    async fn a_team_claims_at_most_a_hundred_domains(app) {
+        let owner = user(&app, "boss@northwind.example").await;
+        let team_id: uuid::Uuid = team(&app, &owner, "Northwind", 1).await["id"].as_str().unwrap().parse().unwrap();
+        for i in 0..100 {
+            let claimed = app
+                .state
+                .store
+                .insert_team_domain(&closewise_core::store::teams::domains::NewTeamDomain {
+                    id: uuid::Uuid::now_v7(),
+                    team_id,
+                    domain: &format!("d{i}.northwind.example"),
+                    txt_token: "0123456789abcdef0123456789abcdef",
+                    created_by: Some(owner.id),
+                    now: app.state.clock.now(),
+                })
+                .await
+                .unwrap();
+            assert!(claimed);
+        }
+        let (status, v) = add(&app, &owner, "one-more.example").await;
+        assert_eq!((status, error_code(&v)), (StatusCode::UNPROCESSABLE_ENTITY, "too_many_domains"), "{v}");
+        assert!(error_message(&v).contains("100"), "{v}");
+        let (_, list) = call(&app, Method::GET, "/api/team/domains", Some(&owner.token), None).await;
+        assert_eq!(list["domains"].as_array().unwrap().len(), 100);
+        // One removed makes room for one.
+        let first = list["domains"][0]["id"].as_str().unwrap().to_owned();
+        let (status, _) = call(&app, Method::DELETE, &format!("/api/team/domains/{first}"), Some(&owner.token), None).await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        let (status, v) = add(&app, &owner, "one-more.example").await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+    }
+);

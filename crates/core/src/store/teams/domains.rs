@@ -5,8 +5,9 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::seats::locked;
 use crate::store::audit::{bind_audit, NewAudit};
-use crate::store::{dispatch, is_unique_violation, Store};
+use crate::store::{dispatch, is_unique_violation, Pool, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamDomainRow {
@@ -37,28 +38,63 @@ pub struct NewTeamDomain<'a> {
     pub now: OffsetDateTime,
 }
 
+/// How a claim ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    Claimed,
+    /// The team claimed it already.
+    Exists,
+    /// The team holds `max` domains already.
+    TooMany,
+    NoTeam,
+}
+
 impl Store {
-    /// Claims `domain` for the team, pending. False when the team claimed it already.
+    /// Claims `domain` for the team, pending, with no bound on the team's domains (fixtures and
+    /// operators' seeds). False when the team claimed it already.
     pub async fn insert_team_domain(&self, d: &NewTeamDomain<'_>) -> Result<bool, sqlx::Error> {
-        let done = dispatch!(self, |p| sqlx::query(
-            "INSERT INTO team_domains \
-             (id, team_id, domain, txt_token, status, created_by, created_at) \
-             VALUES ($1, $2, $3, $4, 'pending', $5, $6)"
-        )
-        .bind(d.id)
-        .bind(d.team_id)
-        .bind(d.domain)
-        .bind(d.txt_token)
-        .bind(d.created_by)
-        .bind(d.now)
-        .execute(p)
-        .await
-        .map(|_| ()));
-        match done {
-            Ok(()) => Ok(true),
-            Err(e) if is_unique_violation(&e) => Ok(false),
-            Err(e) => Err(e),
-        }
+        Ok(self.claim_team_domain(d, u32::MAX).await? == Claim::Claimed)
+    }
+
+    /// Claims `domain` for the team, pending, unless the team holds `max` other domains already;
+    /// under the team's lock, so concurrent claims cannot pass `max` together.
+    pub async fn claim_team_domain(
+        &self,
+        d: &NewTeamDomain<'_>,
+        max: u32,
+    ) -> Result<Claim, sqlx::Error> {
+        Ok(locked!(self, d.team_id, Claim::NoTeam, |tx, _seats| {
+            let held: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM team_domains WHERE team_id = $1 AND domain <> $2",
+            )
+            .bind(d.team_id)
+            .bind(d.domain)
+            .fetch_one(&mut *tx)
+            .await?;
+            if held >= i64::from(max) {
+                Claim::TooMany
+            } else {
+                let done = sqlx::query(
+                    "INSERT INTO team_domains \
+                     (id, team_id, domain, txt_token, status, created_by, created_at) \
+                     VALUES ($1, $2, $3, $4, 'pending', $5, $6) \
+                     ON CONFLICT (team_id, domain) DO NOTHING",
+                )
+                .bind(d.id)
+                .bind(d.team_id)
+                .bind(d.domain)
+                .bind(d.txt_token)
+                .bind(d.created_by)
+                .bind(d.now)
+                .execute(&mut *tx)
+                .await?;
+                if done.rows_affected() == 1 {
+                    Claim::Claimed
+                } else {
+                    Claim::Exists
+                }
+            }
+        }))
     }
 
     /// The team's domains, by name.
