@@ -27,13 +27,7 @@ export const PAID_TEAM: TeamRoles = { ...UNPAID_TEAM, owner: owner({ ...OWNER, c
 type Stamp = number | null;
 /** `answers`: fields of the answer by the viewer's role or e-mail; `seats`: 0 before checkout. */
 type TeamFixtures = { roles: TeamRoles; answers: Record<string, Partial<Team>> };
-/** `quotes`: the proration dates a seats preview issued (Unix seconds) and when (`db.now()`). */
-type TeamBilling = {
-  seats: number;
-  subscription: TeamSubscription | null;
-  customerId: string | null;
-  quotes?: Record<number, number>;
-};
+type TeamBilling = { seats: number; subscription: TeamSubscription | null; customerId: string | null };
 type TeamRules = { joinDomain: string | null; requireMfa?: boolean };
 export type TeamRow = TeamFixtures &
   TeamBilling &
@@ -43,6 +37,8 @@ export type TeamRow = TeamFixtures &
     ownerId: string;
     /** `GET /api/team/policy`'s fixture (the default until a PUT). */
     policy?: TeamPolicyAnswer;
+    /** The proration dates a seats preview issued (Unix seconds), each with when (`db.now()`). */
+    quotes?: Record<number, number>;
   };
 export type MemberRow = { teamId: string; userId: string; role: TeamRole; joinedAt: number };
 type InviteDates = { createdAt: number; expiresAt: number; lastSentAt: number } & Record<

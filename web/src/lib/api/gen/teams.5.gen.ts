@@ -142,6 +142,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `too_many_domains`: the team holds 100 domains already */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
     delete?: never;
@@ -272,6 +281,15 @@ export interface paths {
         };
         /** @description `domain_not_verified` (the record is not there yet, or the look-up failed), `domain_taken` */
         409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited`: `RATE_LIMIT_DOMAIN_CHECKS_PER_USER` verifications per `RATE_LIMIT_DOMAIN_CHECK_WINDOW_SECS`; `Retry-After` says when to try again */
+        429: {
           headers: {
             [name: string]: unknown;
           };
