@@ -108,7 +108,9 @@ impl Scim {
             AcceptOutcome::Refused(e) => return Err(ScimError::Seats(e)),
             AcceptOutcome::NoTeam => return Err(ScimError::NotFound),
             // Not asked: the directory's own join is its reactivation.
-            AcceptOutcome::Deactivated => return Err(anyhow::anyhow!("refused as deactivated").into()),
+            AcceptOutcome::Deactivated => {
+                return Err(anyhow::anyhow!("refused as deactivated").into())
+            }
         }
         self.audit(caller, "team.scim.member_add", Some(user_id), email)
             .await
@@ -146,7 +148,9 @@ impl Scim {
             AcceptOutcome::Refused(e) => return Err(ScimError::Seats(e)),
             AcceptOutcome::NoTeam => return Err(ScimError::NotFound),
             // Not asked: the directory's own join is its reactivation.
-            AcceptOutcome::Deactivated => return Err(anyhow::anyhow!("refused as deactivated").into()),
+            AcceptOutcome::Deactivated => {
+                return Err(anyhow::anyhow!("refused as deactivated").into())
+            }
         }
         let user_id = self.store.user_by_email(email).await?.map(|u| u.id);
         self.audit(caller, "team.scim.member_add", user_id, email)

@@ -14,9 +14,9 @@ use super::provider::verify_id_token;
 use super::{Sso, SsoError};
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::sessions::Session;
-use crate::teams::TeamsError;
 use crate::store::teams::seats::AcceptOutcome;
 use crate::store::teams::sso::{NewSsoLogin, NewSsoUser, SsoLoginRow};
+use crate::teams::TeamsError;
 
 /// Where a sign-in lands when it names no page of ours.
 const DEFAULT_NEXT: &str = "/dashboard";

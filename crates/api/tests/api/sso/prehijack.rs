@@ -34,7 +34,12 @@ async fn presign(app: &TestApp, email: &str) -> Planted {
         .find_map(|m| m.link.as_ref()?.split("token=").nth(1))
         .map(|t| t.split('&').next().unwrap_or(t).to_owned())
         .expect("the verification link");
-    let session = app.state.sessions.sso_sign_in(user.id, None, None).await.unwrap();
+    let session = app
+        .state
+        .sessions
+        .sso_sign_in(user.id, None, None)
+        .await
+        .unwrap();
     Planted {
         user_id: user.id,
         link,
@@ -51,7 +56,11 @@ async fn assert_neutralised(app: &TestApp, email: &str, planted: &Planted, case:
         "{case}: the attacker's password: {v}"
     );
     let (s, v) = body(app.refresh(&planted.refresh_token).await).await;
-    assert_eq!(s, StatusCode::UNAUTHORIZED, "{case}: the account's old session: {v}");
+    assert_eq!(
+        s,
+        StatusCode::UNAUTHORIZED,
+        "{case}: the account's old session: {v}"
+    );
     let reasons: Vec<Option<String>> = app
         .state
         .store
@@ -66,7 +75,11 @@ async fn assert_neutralised(app: &TestApp, email: &str, planted: &Planted, case:
         reasons.contains(&Some("email_confirmed".to_owned())),
         "{case}: {reasons:?}"
     );
-    let (s, v) = body(app.post("/api/auth/verify", json!({ "token": planted.link })).await).await;
+    let (s, v) = body(
+        app.post("/api/auth/verify", json!({ "token": planted.link }))
+            .await,
+    )
+    .await;
     assert_eq!(
         (s, error_code(&v)),
         (StatusCode::BAD_REQUEST, "token_used"),

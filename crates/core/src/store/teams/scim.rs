@@ -8,9 +8,9 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
-use crate::store::tokens::confirm_vouched;
 use super::{count, OPEN};
 use crate::store::revocations::Revoked;
+use crate::store::tokens::confirm_vouched;
 use crate::store::{dispatch, is_unique_violation, Pool, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]

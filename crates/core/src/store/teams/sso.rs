@@ -8,10 +8,10 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
-use crate::store::tokens::confirm_vouched;
 use super::{count, OPEN};
 use crate::store::audit::{commit_audited, NewAudit};
 use crate::store::revocations::{notify_revoked, Revoked};
+use crate::store::tokens::confirm_vouched;
 use crate::store::{dispatch, domain_sql, is_unique_violation, Pool, Store};
 use closewise_domain::teams::Seats;
 
@@ -222,10 +222,10 @@ impl Store {
     /// Under the team's lock: the account of `email` becomes a member (the account is created,
     /// verified, when there is none; an existing unconfirmed one is confirmed, the provider vouched
     /// for the address, by `confirm_vouched!`: its password becomes `new.password_hash`, its
-    /// sessions end, its links are voided). An address the team's directory deactivated is
-    /// `Deactivated`, with nothing written. A member of this team already is `Joined` with nothing written; a free
-    /// seat is needed otherwise (the team's open invitations of the address are withdrawn first:
-    /// their seat is this one), and a refusal writes nothing.
+    /// sessions end, its links are voided). A member of this team already is `Joined` with nothing
+    /// else written; a free seat is needed otherwise (the team's open invitations of the address
+    /// are withdrawn first: their seat is this one), and a refusal writes nothing: so is an address
+    /// the team's directory deactivated (`Deactivated`, unless `new.by_directory`).
     /// The person's cached reads (their account confirmed, their team's plan) are announced
     /// changed once they joined.
     pub async fn sso_join(
@@ -324,7 +324,16 @@ impl Store {
                     .await?;
                 let role = Role::Member;
                 let check_directory = !new.by_directory;
-                join_team!(tx, team_id, total, now, user_id, role, None, check_directory)
+                join_team!(
+                    tx,
+                    team_id,
+                    total,
+                    now,
+                    user_id,
+                    role,
+                    None,
+                    check_directory
+                )
             }
         ))
     }
