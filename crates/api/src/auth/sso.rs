@@ -163,7 +163,7 @@ pub async fn start(
 }
 
 #[utoipa::path(get, path = "/api/auth/sso/callback", tag = "auth", params(CallbackQuery),
-    responses((status = 302, description = "Signed in: the refresh cookie is set and the browser goes to `next`. Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…`")))]
+    responses((status = 302, description = "Signed in: the refresh cookie is set and the browser goes to `next`. Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…`")))]
 pub async fn callback(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

@@ -209,7 +209,7 @@ pub async fn lookup(
     responses(
         (status = 200, body = TeamResponse, description = "Joined with the invite's role"),
         (status = 400, body = crate::error::ErrorBody, description = "`invite_expired`"),
-        (status = 403, body = crate::error::ErrorBody, description = "`email_not_verified`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`email_not_verified`; `deactivated_by_directory` (the team's directory deactivated the address)"),
         (status = 404, body = crate::error::ErrorBody, description = "`invite_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats`"),
     ),

@@ -142,7 +142,7 @@ pub async fn join_requests(
     params(("id" = Uuid, Path, description = "The request's id")),
     responses(
         (status = 204, description = "Approved: the user is a member"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`; `deactivated_by_directory` (the team's directory deactivated the asker)"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found` (another team's, decided or unknown request)"),
         (status = 409, body = crate::error::ErrorBody, description = "`seats_taken`, `team_over_seats`, `already_in_team`"),
     ),

@@ -75,7 +75,8 @@ impl Scim {
         self.seat_account(caller, email, user.id).await
     }
 
-    /// The account `user_id` of `email` joins the team.
+    /// The account `user_id` of `email` joins the team; an unconfirmed one is confirmed, with no
+    /// password anyone knows (`Store::scim_join_team`).
     async fn seat_account(
         &self,
         caller: &ScimCaller,
@@ -83,6 +84,7 @@ impl Scim {
         user_id: Uuid,
     ) -> Result<(), ScimError> {
         let now = self.clock.now();
+        let unusable = self.hasher.unusable_hash()?;
         match self.store.membership_of(user_id).await? {
             Some((team, _)) if team == caller.team_id => return Ok(()),
             Some(_) => {
@@ -94,7 +96,7 @@ impl Scim {
         }
         match self
             .store
-            .scim_join_team(caller.team_id, user_id, email, now)
+            .scim_join_team(caller.team_id, user_id, email, &unusable, now)
             .await?
         {
             AcceptOutcome::Joined | AcceptOutcome::Spent => {}
@@ -105,6 +107,10 @@ impl Scim {
             }
             AcceptOutcome::Refused(e) => return Err(ScimError::Seats(e)),
             AcceptOutcome::NoTeam => return Err(ScimError::NotFound),
+            // Not asked: the directory's own join is its reactivation.
+            AcceptOutcome::Deactivated => {
+                return Err(anyhow::anyhow!("refused as deactivated").into())
+            }
         }
         self.audit(caller, "team.scim.member_add", Some(user_id), email)
             .await
@@ -120,6 +126,7 @@ impl Scim {
             email,
             password_hash: &self.hasher.unusable_hash()?,
             plan_id: Uuid::now_v7(),
+            by_directory: true,
         };
         match self
             .store
@@ -140,6 +147,10 @@ impl Scim {
             }
             AcceptOutcome::Refused(e) => return Err(ScimError::Seats(e)),
             AcceptOutcome::NoTeam => return Err(ScimError::NotFound),
+            // Not asked: the directory's own join is its reactivation.
+            AcceptOutcome::Deactivated => {
+                return Err(anyhow::anyhow!("refused as deactivated").into())
+            }
         }
         let user_id = self.store.user_by_email(email).await?.map(|u| u.id);
         self.audit(caller, "team.scim.member_add", user_id, email)

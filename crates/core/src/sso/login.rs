@@ -16,6 +16,7 @@ use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::sessions::Session;
 use crate::store::teams::seats::AcceptOutcome;
 use crate::store::teams::sso::{NewSsoLogin, NewSsoUser, SsoLoginRow};
+use crate::teams::TeamsError;
 
 /// Where a sign-in lands when it names no page of ours.
 const DEFAULT_NEXT: &str = "/dashboard";
@@ -201,16 +202,15 @@ impl Sso {
         // One retry: an account signed up between our read and the insert is found the second time.
         for _ in 0..2 {
             let existing = self.store.user_by_email(email.as_str()).await?;
-            let hash = match &existing {
-                Some(_) => String::new(),
-                // Nobody knows this password: the account signs in by SSO.
-                None => self.hasher.hash(&random_token()).await?,
-            };
+            // Nobody knows this password: a new account signs in by SSO, and an unconfirmed one
+            // loses the password whoever signed the address up chose.
+            let hash = self.hasher.unusable_hash()?;
             let new = NewSsoUser {
                 id: existing.as_ref().map_or_else(Uuid::now_v7, |u| u.id),
                 email: email.as_str(),
                 password_hash: &hash,
                 plan_id: Uuid::now_v7(),
+                by_directory: false,
             };
             match self.store.sso_join(team_id, &new, self.clock.now()).await? {
                 AcceptOutcome::Joined => {
@@ -222,6 +222,9 @@ impl Sso {
                 AcceptOutcome::Spent => continue,
                 AcceptOutcome::AlreadyInTeam => return Err(SsoError::OtherTeam),
                 AcceptOutcome::NoTeam => return Err(SsoError::NotConfigured),
+                AcceptOutcome::Deactivated => {
+                    return Err(SsoError::Team(TeamsError::DeactivatedByDirectory))
+                }
                 AcceptOutcome::Refused(_) => {
                     let team = self.store.team_by_id(team_id).await?;
                     let total = team.map_or(0, |t| t.seats());

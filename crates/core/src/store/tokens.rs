@@ -30,6 +30,50 @@ pub struct ChoosePasswordSetup {
     pub password_token: NewEmailToken,
 }
 
+/// Voids every outstanding link of a user, verification and reset alike.
+pub(crate) const VOID_ALL_TOKENS: &str =
+    "UPDATE email_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL";
+
+/// The reason recorded on the sessions a first confirmation of the address ends.
+pub const CONFIRMED_REASON: &str = "email_confirmed";
+
+/// In `$tx`: confirms the address of `$user_id` on the word of the team's identity provider or
+/// directory, when it was unconfirmed. Whoever signed the address up chose the password on the row,
+/// and nothing says it was the address's owner, so `$unusable_hash` replaces it (the person signs
+/// in by SSO or sets a password with "Forgot password?"), every session ends and every outstanding
+/// link (verification, reset) is voided, as a verification link after sign-ups that disagreed
+/// does. Evaluates to whether it confirmed; the caller announces `Revoked::User` after the commit.
+macro_rules! confirm_vouched {
+    ($tx:ident, $user_id:expr, $unusable_hash:expr, $now:expr) => {{
+        let first = sqlx::query(
+            "UPDATE users SET email_confirmed_at = $2, updated_at = $2, password_hash = $3 \
+             WHERE id = $1 AND email_confirmed_at IS NULL",
+        )
+        .bind($user_id)
+        .bind($now)
+        .bind($unusable_hash)
+        .execute(&mut *$tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if first {
+            sqlx::query($crate::store::sessions::REVOKE_ALL_SESSIONS)
+                .bind($user_id)
+                .bind($now)
+                .bind($crate::store::tokens::CONFIRMED_REASON)
+                .execute(&mut *$tx)
+                .await?;
+            sqlx::query($crate::store::tokens::VOID_ALL_TOKENS)
+                .bind($user_id)
+                .bind($now)
+                .execute(&mut *$tx)
+                .await?;
+        }
+        first
+    }};
+}
+pub(crate) use confirm_vouched;
+
 /// Spends one token; a second spend changes no row.
 const SPEND_TOKEN: &str = "UPDATE email_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL";
 

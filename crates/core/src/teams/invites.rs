@@ -171,6 +171,7 @@ impl Teams {
             AcceptOutcome::AlreadyInTeam => Err(TeamsError::AlreadyInTeam),
             AcceptOutcome::Refused(e) => Err(TeamsError::Seats(e)),
             AcceptOutcome::NoTeam => Err(TeamsError::InviteNotFound),
+            AcceptOutcome::Deactivated => Err(TeamsError::DeactivatedByDirectory),
         }
     }
 

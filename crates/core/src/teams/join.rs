@@ -147,6 +147,7 @@ impl Teams {
             AcceptOutcome::Spent | AcceptOutcome::NoTeam => Err(TeamsError::TeamNotFound),
             AcceptOutcome::AlreadyInTeam => Err(TeamsError::AlreadyInTeam),
             AcceptOutcome::Refused(e) => Err(TeamsError::Seats(e)),
+            AcceptOutcome::Deactivated => Err(TeamsError::DeactivatedByDirectory),
         }
     }
 

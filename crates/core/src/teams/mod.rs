@@ -78,6 +78,10 @@ pub enum TeamsError {
     /// Require SSO without single sign-on set up.
     #[error("Set up single sign-on first: Require SSO signs your team in through it.")]
     SsoNotConfigured,
+    /// The team's directory (SCIM) deactivated the address: no way into the team (SSO, an
+    /// invitation, a join request) until it reactivates them.
+    #[error("The team's directory has deactivated this account: it joins the team again once the directory reactivates it.")]
+    DeactivatedByDirectory,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -102,6 +106,7 @@ impl TeamsError {
             TeamsError::DomainNotAllowed => "domain_not_allowed",
             TeamsError::InvalidPolicy(_) => "invalid_policy",
             TeamsError::SsoNotConfigured => "sso_not_configured",
+            TeamsError::DeactivatedByDirectory => "deactivated_by_directory",
             TeamsError::Database(_) => "internal",
         }
     }

@@ -95,6 +95,13 @@ describe("Sign in with SSO", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("All 3 seats are taken. Ask your team's owner to add seats.");
   });
 
+  it("says the company's directory deactivated the account when the callback refused it", async () => {
+    renderApp("/signin?sso=1&sso_error=deactivated_by_directory");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Your company's directory has deactivated your account for this team. Ask your IT department or your team's owner.",
+    );
+  });
+
   it("switches to SSO when the password is refused with sso_required", async () => {
     server.use(
       http.post("*/api/auth/token", () =>

@@ -4,6 +4,7 @@
 
 mod idp;
 mod policy;
+mod prehijack;
 mod scim;
 
 use reqwest::{Method, StatusCode};

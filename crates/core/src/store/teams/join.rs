@@ -180,7 +180,7 @@ impl Store {
                 if !allowed {
                     return Ok(AcceptOutcome::Spent);
                 }
-                join_team!(tx, team_id, total, now, user_id, Role::Member, None)
+                join_team!(tx, team_id, total, now, user_id, Role::Member, None, true)
             }
         ))
     }

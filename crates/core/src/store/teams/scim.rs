@@ -10,6 +10,7 @@ use uuid::Uuid;
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
 use crate::store::revocations::Revoked;
+use crate::store::tokens::confirm_vouched;
 use crate::store::{dispatch, is_unique_violation, Pool, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -249,19 +250,25 @@ impl Store {
 
     /// Makes `user_id` a member of the team under its lock when they are in no team and a seat is
     /// free; the team's open invitations of `email` are withdrawn first (their seat is this one).
-    /// Their cached reads are announced changed once they joined.
+    /// An unconfirmed account is confirmed, the directory vouched for the address, by
+    /// `confirm_vouched!` (its password becomes `unusable_hash`, its sessions end, its links are
+    /// voided). Their cached reads are announced changed once they joined.
     pub async fn scim_join_team(
         &self,
         team_id: Uuid,
         user_id: Uuid,
         email: &str,
+        unusable_hash: &str,
         now: OffsetDateTime,
     ) -> Result<AcceptOutcome, sqlx::Error> {
+        let before = self.user_by_id(user_id).await?;
         let outcome = self
-            .scim_join_team_unannounced(team_id, user_id, email, now)
+            .scim_join_team_unannounced(team_id, user_id, email, unusable_hash, now)
             .await?;
         let joined = outcome == AcceptOutcome::Joined;
         self.announce_if(joined, Revoked::Reads(user_id)).await?;
+        let confirmed = joined && before.is_some_and(|b| b.email_confirmed_at.is_none());
+        self.announce_if(confirmed, Revoked::User(user_id)).await?;
         Ok(outcome)
     }
 
@@ -270,6 +277,7 @@ impl Store {
         team_id: Uuid,
         user_id: Uuid,
         email: &str,
+        unusable_hash: &str,
         now: OffsetDateTime,
     ) -> Result<AcceptOutcome, sqlx::Error> {
         let withdraw = format!(
@@ -286,7 +294,8 @@ impl Store {
                     .bind(now)
                     .execute(&mut *tx)
                     .await?;
-                join_team!(tx, team_id, total, now, user_id, Role::Member, None)
+                confirm_vouched!(tx, user_id, unusable_hash, now);
+                join_team!(tx, team_id, total, now, user_id, Role::Member, None, false)
             }
         ))
     }

@@ -31,6 +31,8 @@ pub enum AcceptOutcome {
     AlreadyInTeam,
     Refused(SeatError),
     NoTeam,
+    /// The team's directory (SCIM) deactivated the address: no seat until it reactivates them.
+    Deactivated,
 }
 
 /// The team's seats as they stand through `$conn`, leaving out the invite `$except` (the one
@@ -64,8 +66,25 @@ macro_rules! seats_in {
 /// Inside `locked!`: makes `$user_id` a `$role` of the team when they are in no team and a seat
 /// is free for them (`$except`: the invite being accepted holds no seat of its own). Returns the
 /// refusal from the enclosing function (the transaction rolls back), else `AcceptOutcome::Joined`.
+/// With `$check_directory`, an address the team's directory deactivated is refused
+/// (`AcceptOutcome::Deactivated`).
 macro_rules! join_team {
-    ($tx:ident, $team_id:expr, $total:expr, $now:expr, $user_id:expr, $role:expr, $except:expr) => {{
+    ($tx:ident, $team_id:expr, $total:expr, $now:expr, $user_id:expr, $role:expr, $except:expr, $check_directory:expr) => {{
+        // The team's directory deactivated the address: its state wins until it reactivates them
+        // (the directory's own join skips this: it is the reactivation).
+        if $check_directory {
+            let deactivated: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM scim_users s JOIN users u ON u.email = s.user_name \
+                 WHERE s.team_id = $1 AND u.id = $2 AND NOT s.active",
+            )
+            .bind($team_id)
+            .bind($user_id)
+            .fetch_one(&mut *$tx)
+            .await?;
+            if deactivated > 0 {
+                return Ok(AcceptOutcome::Deactivated);
+            }
+        }
         let in_team: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM team_members WHERE user_id = $1")
                 .bind($user_id)
@@ -265,7 +284,8 @@ impl Store {
                     now,
                     user_id,
                     role,
-                    Some(invite.id)
+                    Some(invite.id),
+                    true
                 )
             }
         ))

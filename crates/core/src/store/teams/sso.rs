@@ -11,6 +11,7 @@ use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
 use crate::store::audit::{commit_audited, NewAudit};
 use crate::store::revocations::{notify_revoked, Revoked};
+use crate::store::tokens::confirm_vouched;
 use crate::store::{dispatch, domain_sql, is_unique_violation, Pool, Store};
 use closewise_domain::teams::Seats;
 
@@ -56,12 +57,17 @@ pub struct NewSsoLogin<'a> {
 }
 
 /// A new account made by its first SSO sign-in: verified by the provider, with a password hash
-/// of a random secret nobody knows (it signs in by SSO, or resets a password when allowed).
+/// nobody knows the password of (it signs in by SSO, or resets a password when allowed).
 pub struct NewSsoUser<'a> {
     pub id: Uuid,
     pub email: &'a str,
+    /// `Hasher::unusable_hash`: the new account's, and the one an unconfirmed account it confirms
+    /// gets instead of the password whoever signed up chose.
     pub password_hash: &'a str,
     pub plan_id: Uuid,
+    /// Seated by the team's directory (SCIM), whose own deactivation is then not checked: this is
+    /// its reactivation.
+    pub by_directory: bool,
 }
 
 impl Store {
@@ -214,10 +220,12 @@ impl Store {
     }
 
     /// Under the team's lock: the account of `email` becomes a member (the account is created,
-    /// verified, when there is none; an existing unconfirmed one is confirmed: the provider vouched
-    /// for the address). A member of this team already is `Joined` with nothing written; a free
-    /// seat is needed otherwise (the team's open invitations of the address are withdrawn first:
-    /// their seat is this one), and a refusal writes nothing.
+    /// verified, when there is none; an existing unconfirmed one is confirmed, the provider vouched
+    /// for the address, by `confirm_vouched!`: its password becomes `new.password_hash`, its
+    /// sessions end, its links are voided). A member of this team already is `Joined` with nothing
+    /// else written; a free seat is needed otherwise (the team's open invitations of the address
+    /// are withdrawn first: their seat is this one), and a refusal writes nothing: so is an address
+    /// the team's directory deactivated (`Deactivated`, unless `new.by_directory`).
     /// The person's cached reads (their account confirmed, their team's plan) are announced
     /// changed once they joined.
     pub async fn sso_join(
@@ -226,10 +234,15 @@ impl Store {
         new: &NewSsoUser<'_>,
         now: OffsetDateTime,
     ) -> Result<AcceptOutcome, sqlx::Error> {
+        let before = self.user_by_email(new.email).await?;
         let outcome = self.sso_join_unannounced(team_id, new, now).await?;
         if outcome == AcceptOutcome::Joined {
             if let Some(user) = self.user_by_email(new.email).await? {
                 self.announce(Revoked::Reads(user.id)).await?;
+                if before.is_some_and(|b| b.email_confirmed_at.is_none()) {
+                    // Confirmed now: its sessions ended.
+                    self.announce(Revoked::User(user.id)).await?;
+                }
             }
         }
         Ok(outcome)
@@ -269,25 +282,11 @@ impl Store {
                         .fetch_optional(&mut *tx)
                         .await?;
                         if team == Some(team_id) {
-                            sqlx::query(
-                            "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $2) \
-                             WHERE id = $1",
-                        )
-                        .bind(id)
-                        .bind(now)
-                        .execute(&mut *tx)
-                        .await?;
+                            confirm_vouched!(tx, id, new.password_hash, now);
                             tx.commit().await?;
                             return Ok(AcceptOutcome::Joined);
                         }
-                        sqlx::query(
-                        "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $2) \
-                         WHERE id = $1",
-                    )
-                    .bind(id)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?;
+                        confirm_vouched!(tx, id, new.password_hash, now);
                         id
                     }
                     None => {
@@ -324,7 +323,17 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 let role = Role::Member;
-                join_team!(tx, team_id, total, now, user_id, role, None)
+                let check_directory = !new.by_directory;
+                join_team!(
+                    tx,
+                    team_id,
+                    total,
+                    now,
+                    user_id,
+                    role,
+                    None,
+                    check_directory
+                )
             }
         ))
     }

@@ -18,6 +18,8 @@ function refusal(code: string, seats: string | null): string {
       return "Your e-mail address is not at one of your team's verified domains.";
     case "already_in_team":
       return "You are already in another team. Leave it before signing in with this team's single sign-on.";
+    case "deactivated_by_directory":
+      return "Your company's directory has deactivated your account for this team. Ask your IT department or your team's owner.";
     case "sso_not_available":
       return "Single sign-on is not set up for this e-mail address.";
     case "sso_login_expired":

@@ -222,7 +222,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_verified` */
+        /** @description `email_not_verified`; `deactivated_by_directory` (the team's directory deactivated the address) */
         403: {
           headers: {
             [name: string]: unknown;

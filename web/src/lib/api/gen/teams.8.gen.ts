@@ -271,7 +271,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` */
+        /** @description `forbidden_role`; `deactivated_by_directory` (the team's directory deactivated the asker) */
         403: {
           headers: {
             [name: string]: unknown;
