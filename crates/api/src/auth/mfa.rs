@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::extract::{AppJson, AuthUser};
+use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::state::AppState;
 
 #[derive(Serialize, ToSchema)]
@@ -104,31 +104,40 @@ pub async fn confirm_totp(
     responses((status = 204, description = "The app and the recovery codes are removed; the account is mailed"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_code`: neither a current app code nor an unused recovery code"),
         (status = 401, body = crate::error::ErrorBody),
-        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password and the factor were not given on this session in the last 15 minutes")),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password and the factor were not given on this session in the last 15 minutes"),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts` (with `Retry-After`): the account's budget of failed checks, the one sign-in spends; spent before the code is checked, even a right one")),
     security(("bearer" = [])))]
 pub async fn disable_totp(
     State(state): State<AppState>,
     auth: AuthUser,
+    ClientIp(ip): ClientIp,
     AppJson(body): AppJson<CodeRequest>,
 ) -> ApiResult<StatusCode> {
     super::reauth::require_recent_password(&state, &auth).await?;
-    state.mfa.disable_totp(auth.user_id, &body.code).await?;
+    let budget = super::account::SigninBudget::new(&state, ip);
+    state
+        .mfa
+        .disable_totp(auth.user_id, &body.code, &budget)
+        .await??;
     Ok(StatusCode::NO_CONTENT)
 }
 
 #[utoipa::path(post, path = "/api/auth/mfa/recovery-codes", tag = "auth", request_body = CodeRequest,
     responses((status = 200, body = RecoveryCodesResponse, description = "A new set; the old codes no longer work"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_code`: not a current app code"),
-        (status = 401, body = crate::error::ErrorBody)),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts` (with `Retry-After`): the account's budget of failed checks, the one sign-in spends; spent before the code is checked, even a right one")),
     security(("bearer" = [])))]
 pub async fn regenerate_recovery_codes(
     State(state): State<AppState>,
     auth: AuthUser,
+    ClientIp(ip): ClientIp,
     AppJson(body): AppJson<CodeRequest>,
 ) -> ApiResult<AppJson<RecoveryCodesResponse>> {
+    let budget = super::account::SigninBudget::new(&state, ip);
     let recovery_codes = state
         .mfa
-        .regenerate_recovery_codes(auth.user_id, &body.code)
-        .await?;
+        .regenerate_recovery_codes(auth.user_id, &body.code, &budget)
+        .await??;
     Ok(AppJson(RecoveryCodesResponse { recovery_codes }))
 }

@@ -40,8 +40,9 @@ pub struct Settings {
     pub mail_from: String,
     /// PEM (PKCS#8) Ed25519 key; `None` in development means "generate and keep one in data_dir".
     pub jwt_private_key: Option<SecretString>,
-    /// Base64 of 32 bytes sealing the TOTP secrets at rest (`closewise_core::mfa::SecretBox`);
-    /// `None` in development means "generate and keep one in data_dir".
+    /// Base64 of 32 bytes sealing the TOTP secrets at rest and keying the recovery codes' HMAC
+    /// (`closewise_core::mfa::SecretBox`); `None` in development means "generate and keep one in
+    /// data_dir".
     pub mfa_encryption_key: Option<SecretString>,
     pub allow_unverified_signin: bool,
     /// The proxies in front of us (`TRUSTED_PROXIES`, CIDRs): only their `X-Forwarded-For` counts.

@@ -20,6 +20,7 @@ mod entitlements_cache;
 mod limits;
 mod lockout;
 mod mfa;
+mod mfa_budget;
 mod mfa_signin;
 mod mfa_team;
 mod ops;

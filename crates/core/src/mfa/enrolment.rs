@@ -6,8 +6,8 @@ use closewise_domain::mfa::totp;
 use rand::RngCore;
 use uuid::Uuid;
 
-use super::codes::new_recovery_codes;
-use super::{Mfa, MfaError};
+use super::{Budgeted, Mfa, MfaError};
+use crate::budget::PasswordBudget;
 use crate::mail::Template;
 use crate::store::UserRow;
 
@@ -66,7 +66,7 @@ impl Mfa {
         let secret = self.secrets.open(user_id, &row.secret)?;
         let now = self.clock.now();
         let step = totp::verify(&secret, code, now, None).map_err(|_| MfaError::InvalidCode)?;
-        let (codes, hashes) = new_recovery_codes();
+        let (codes, hashes) = self.new_recovery_codes();
         let mail = self.mail.compose(
             &user.email,
             Template::MfaFactorAdded { factor: APP.into() },
@@ -84,15 +84,19 @@ impl Mfa {
         Ok(codes)
     }
 
-    /// A new set of recovery codes (the old ones void), for a current app code.
-    pub async fn regenerate_recovery_codes(
+    /// A new set of recovery codes (the old ones void), for a current app code checked within
+    /// the account's `budget`.
+    pub async fn regenerate_recovery_codes<B: PasswordBudget>(
         &self,
         user_id: Uuid,
         code: &str,
-    ) -> Result<Vec<String>, MfaError> {
+        budget: &B,
+    ) -> Budgeted<Vec<String>, B::Refusal> {
         let user = self.user(user_id).await?;
-        self.check_code(user_id, &user.email, code, true).await?;
-        let (codes, hashes) = new_recovery_codes();
+        if let Err(refusal) = self.check_code_within(&user, code, true, budget).await? {
+            return Ok(Err(refusal));
+        }
+        let (codes, hashes) = self.new_recovery_codes();
         let now = self.clock.now();
         let mail = self
             .mail
@@ -100,13 +104,21 @@ impl Mfa {
         self.store
             .replace_recovery_codes(user_id, &hashes, &mail, now)
             .await?;
-        Ok(codes)
+        Ok(Ok(codes))
     }
 
-    /// Turns the app off for a current app code or a recovery code; the recovery codes go too.
-    pub async fn disable_totp(&self, user_id: Uuid, code: &str) -> Result<(), MfaError> {
+    /// Turns the app off for a current app code or a recovery code, checked within the account's
+    /// `budget`; the recovery codes go too.
+    pub async fn disable_totp<B: PasswordBudget>(
+        &self,
+        user_id: Uuid,
+        code: &str,
+        budget: &B,
+    ) -> Budgeted<(), B::Refusal> {
         let user = self.user(user_id).await?;
-        self.check_code(user_id, &user.email, code, false).await?;
+        if let Err(refusal) = self.check_code_within(&user, code, false, budget).await? {
+            return Ok(Err(refusal));
+        }
         let mail = self.mail.compose(
             &user.email,
             Template::MfaFactorRemoved {
@@ -116,6 +128,6 @@ impl Mfa {
             self.clock.now(),
         );
         self.store.remove_totp(user_id, Some(&mail)).await?;
-        Ok(())
+        Ok(Ok(()))
     }
 }

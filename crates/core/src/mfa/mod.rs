@@ -25,6 +25,11 @@ pub use error::MfaError;
 pub use secret_box::SecretBox;
 pub use tokens::{Client, PendingSignIn, Presented};
 
+/// A flow that checks a code spends one check of the account's budget first
+/// ([`crate::budget::PasswordBudget`], the one sign-in spends): the inner `Err` is the budget's
+/// refusal, passed through as is.
+pub type Budgeted<T, R> = Result<Result<T, R>, MfaError>;
+
 /// What `GET /api/auth/mfa` shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Status {

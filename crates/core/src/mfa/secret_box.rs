@@ -1,6 +1,9 @@
 //! The TOTP secret at rest: ChaCha20-Poly1305 under `MFA_ENCRYPTION_KEY` (32 bytes), a random
 //! 96-bit nonce per secret, the account's id as associated data (a ciphertext moved to another
 //! account does not open). Stored as base64(nonce || ciphertext).
+//!
+//! The same key, through a one-way derivation, keys the HMAC-SHA256 that recovery codes are stored
+//! under ([`SecretBox::mac_hex`]): the database alone never holds what a code can be tried against.
 
 use crate::files::write_private;
 use std::path::Path;
@@ -11,14 +14,20 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
+use hmac::{Hmac, Mac};
 use rand::RngCore;
 use uuid::Uuid;
 
 const NONCE_LEN: usize = 12;
 
+/// What the MAC key is derived for: another purpose of the same key would use another label.
+const MAC_LABEL: &[u8] = b"closewise recovery-code hmac-sha256 v1";
+
 #[derive(Clone)]
 pub struct SecretBox {
     cipher: Arc<ChaCha20Poly1305>,
+    /// HMAC-SHA256(key, `MAC_LABEL`): the MAC key, never the encryption key itself.
+    mac: Arc<Hmac<sha2::Sha256>>,
 }
 
 impl std::fmt::Debug for SecretBox {
@@ -29,9 +38,25 @@ impl std::fmt::Debug for SecretBox {
 
 impl SecretBox {
     pub fn new(key: &[u8; 32]) -> Self {
+        let mut derive =
+            <Hmac<sha2::Sha256> as Mac>::new_from_slice(key).expect("HMAC takes a key of any size");
+        derive.update(MAC_LABEL);
+        let mac_key = derive.finalize().into_bytes();
         SecretBox {
             cipher: Arc::new(ChaCha20Poly1305::new(&Key::from(*key))),
+            mac: Arc::new(
+                <Hmac<sha2::Sha256> as Mac>::new_from_slice(&mac_key)
+                    .expect("HMAC takes a key of any size"),
+            ),
         }
+    }
+
+    /// HMAC-SHA256 of `data` under the key derived from this box's key, hex: another key (another
+    /// deployment) gives another value, and nobody without the key can test guesses against it.
+    pub fn mac_hex(&self, data: &[u8]) -> String {
+        let mut mac = (*self.mac).clone();
+        mac.update(data);
+        hex::encode(mac.finalize().into_bytes())
     }
 
     /// From `MFA_ENCRYPTION_KEY`: base64 (standard or URL-safe) of exactly 32 bytes.
@@ -124,6 +149,25 @@ mod tests {
         assert!(b.open(bo, &sealed).is_err());
         assert!(SecretBox::new(&[8; 32]).open(ana, &sealed).is_err());
         assert!(b.open(ana, "AAAA").is_err());
+    }
+
+    #[test]
+    fn the_mac_depends_on_the_key_and_is_neither_the_key_nor_a_plain_hash() {
+        use sha2::Digest;
+        let b = SecretBox::new(&[7; 32]);
+        let mac = b.mac_hex(b"abcdefghjk");
+        assert_eq!(mac.len(), 64);
+        assert_eq!(mac, SecretBox::new(&[7; 32]).mac_hex(b"abcdefghjk"));
+        assert_ne!(mac, SecretBox::new(&[8; 32]).mac_hex(b"abcdefghjk"));
+        assert_ne!(mac, b.mac_hex(b"abcdefghjm"));
+        assert_ne!(mac, hex::encode(sha2::Sha256::digest(b"abcdefghjk")));
+        let mut direct = <Hmac<sha2::Sha256> as Mac>::new_from_slice(&[7; 32]).unwrap();
+        direct.update(b"abcdefghjk");
+        assert_ne!(
+            mac,
+            hex::encode(direct.finalize().into_bytes()),
+            "a derived key"
+        );
     }
 
     #[test]

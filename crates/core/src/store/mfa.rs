@@ -197,6 +197,46 @@ impl Store {
         })
     }
 
+    /// The stored hashes of `user_id`'s recovery codes (used or not) that do not start with
+    /// `prefix`.
+    pub async fn recovery_code_hashes_without(
+        &self,
+        user_id: Uuid,
+        prefix: &str,
+    ) -> Result<Vec<String>, sqlx::Error> {
+        // `prefix` is a constant of ours: no LIKE wildcard in it.
+        dispatch!(self, |p| sqlx::query_scalar(
+            "SELECT code_hash FROM mfa_recovery_codes WHERE user_id = $1 AND code_hash NOT LIKE $2"
+        )
+        .bind(user_id)
+        .bind(format!("{prefix}%"))
+        .fetch_all(p)
+        .await)
+    }
+
+    /// Replaces each stored hash `old` of `user_id`'s recovery codes by its `new`, in one
+    /// transaction; a hash already replaced (by a concurrent request) is left alone.
+    pub async fn rekey_recovery_codes(
+        &self,
+        user_id: Uuid,
+        rekeyed: &[(String, String)],
+    ) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            for (old, new) in rekeyed {
+                sqlx::query(
+                    "UPDATE mfa_recovery_codes SET code_hash = $3 WHERE user_id = $1 AND code_hash = $2",
+                )
+                .bind(user_id)
+                .bind(old)
+                .bind(new)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await
+        })
+    }
+
     /// Replaces the recovery codes of `user_id` (the old ones void), with `mail`.
     pub async fn replace_recovery_codes(
         &self,
