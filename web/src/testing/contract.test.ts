@@ -7,6 +7,7 @@ import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { db, DEFAULT_POLICY } from "./db";
 import { exchanges, refuse, routes, toHandler } from "./handlers";
+import { ssoSwitch } from "./handlers/sso";
 import { domainsOf, publishedRecords } from "./handlers/teamDomains";
 import { exerciseMfaHandlers } from "./mfaContract";
 import { contractCheck, operation } from "./openapi";
@@ -222,10 +223,10 @@ async function exerciseSsoHandlers(pw: string) {
   await call("GET", "/api/auth/sso/switch");
   await call("POST", "/api/auth/sso/switch");
   const waiting = db.createUser({ email: "bo@sso.example", password: pw });
-  db.ssoPending = { userId: waiting.id, next: "/team" };
+  ssoSwitch.pending = { userId: waiting.id, next: "/team" };
   await call("GET", "/api/auth/sso/switch");
   await call("POST", "/api/auth/sso/switch");
-  db.ssoPending = { userId: waiting.id, next: "/team" };
+  ssoSwitch.pending = { userId: waiting.id, next: "/team" };
   await call("DELETE", "/api/auth/sso/switch");
   await call("DELETE", "/api/team/sso", undefined, token);
 }

@@ -74,8 +74,6 @@ const tables = () => ({
   outbox: [] as Mail[],
   /** The browser's cookie jar for `cw_refresh` (httpOnly: only the "server" reads it). */
   refreshCookie: null as string | null,
-  /** A single sign-on waiting for `/sso/confirm` (the `cw_sso_pending` cookie): whose, and where to land. */
-  ssoPending: null as { userId: string; next: string } | null,
 });
 
 /** JSON keeps Maps as `{"$map": entries}` (`dev:mock` keeps the state across page loads). */

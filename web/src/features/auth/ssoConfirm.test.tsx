@@ -7,6 +7,7 @@ import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { redirect } from "../../lib/redirect";
 import { db } from "../../testing/db";
+import { ssoSwitch } from "../../testing/handlers/sso";
 import { renderApp } from "../../testing/render";
 
 const VICTIM = "vic@elsewhere.example";
@@ -16,7 +17,7 @@ function seed() {
   db.createUser({ email: VICTIM });
   const mallory = db.createUser({ email: MALLORY });
   const victimSession = db.signInBrowser(VICTIM);
-  db.ssoPending = { userId: mallory.id, next: "/team" };
+  ssoSwitch.pending = { userId: mallory.id, next: "/team" };
   return { mallory, victimSession };
 }
 
@@ -35,7 +36,7 @@ describe("/sso/confirm", () => {
     expect(sessionOfCookie()?.id).toBe(victimSession.id);
     await user.click(screen.getByRole("button", { name: "Cancel" }));
     await waitFor(() => expect(to).toHaveBeenCalledWith("/dashboard"));
-    expect(db.ssoPending).toBeNull();
+    expect(ssoSwitch.pending).toBeNull();
     expect(sessionOfCookie()?.id).toBe(victimSession.id);
   });
 
