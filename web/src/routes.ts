@@ -28,5 +28,6 @@ export default [
     route("team", "app/team.tsx"),
   ]),
   route("invite", "app/invite.tsx"),
+  route("sso/confirm", "app/sso-confirm.tsx"),
   route("*", "app/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -287,6 +287,7 @@ impl From<DesktopAuthError> for ApiError {
                 "The platform must be 1 to 40 characters.",
             ),
             DesktopAuthError::VerificationRequired => SessionError::VerificationRequired.into(),
+            DesktopAuthError::SsoRequired => SessionError::SsoRequired.into(),
             DesktopAuthError::InvalidUserCode => ApiError::new(
                 StatusCode::NOT_FOUND,
                 code,

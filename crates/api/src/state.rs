@@ -126,6 +126,11 @@ impl AppState {
             hasher.clone(),
             sessions.clone(),
             &settings.base_url,
+            if settings.is_development() {
+                closewise_domain::sso::ProviderReach::Local
+            } else {
+                closewise_domain::sso::ProviderReach::PublicOnly
+            },
         );
         AppState(Arc::new(Inner {
             settings,

@@ -128,7 +128,11 @@ fn request() -> AuthorizationRequest {
 
 async fn concurrent_exchanges_start_one_session_and_a_replay_revokes_it(postgres: bool) {
     let f = fixture(postgres).await;
-    let code = f.auth.issue_code(f.user_id, &request()).await.unwrap();
+    let code = f
+        .auth
+        .issue_code(f.user_id, &request(), false)
+        .await
+        .unwrap();
     let tasks: Vec<_> = (0..10)
         .map(|_| {
             let (auth, code) = (f.auth.clone(), code.clone());
@@ -168,7 +172,7 @@ async fn an_approved_device_request_is_redeemed_once(postgres: bool) {
     let budget = Budget::new(10);
     let pending = f.auth.lookup(f.user_id, &typed, LOCAL, &budget).await;
     assert_eq!(pending.unwrap().unwrap().device_name, "Ana's PC");
-    let decided = f.auth.decide(f.user_id, &typed, true, &budget).await;
+    let decided = f.auth.decide(f.user_id, &typed, true, false, &budget).await;
     decided.unwrap().unwrap();
     let tasks: Vec<_> = (0..10)
         .map(|_| {
@@ -273,7 +277,10 @@ async fn the_device_flow_checks_its_requests_and_its_codes(postgres: bool) {
 
     execute(&f.url, "UPDATE users SET email_confirmed_at = NULL").await;
     let unconfirmed = Budget::new(5);
-    let refusal = f.auth.decide(f.user_id, &typed, true, &unconfirmed).await;
+    let refusal = f
+        .auth
+        .decide(f.user_id, &typed, true, false, &unconfirmed)
+        .await;
     assert!(
         matches!(refusal, Err(DesktopAuthError::VerificationRequired)),
         "{refusal:?}"

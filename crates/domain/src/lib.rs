@@ -19,7 +19,8 @@
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
-//! - [`network`]: whether two client addresses are on the same network (/24, /64).
+//! - [`network`]: whether two client addresses are on the same network (/24, /64), and whether
+//!   an address is a public one the server may connect to.
 //! - [`usage`]: the desktop app's calls, the Free Trial's meter and entitlements.
 //! - [`sweep`]: which expired rows are deleted and when; the cap on pending device requests.
 //! - [`passkeys`]: the WebAuthn relying party (from `APP_BASE_URL`), challenge lifetime, the sign

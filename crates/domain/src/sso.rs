@@ -37,31 +37,65 @@ pub enum IssuerError {
     NotHttps,
     #[error("The issuer is not a URL.")]
     Invalid,
+    /// A loopback, link-local, private or otherwise non-public address (a name resolving to one
+    /// included), refused in production.
+    #[error("The identity provider must be at a public https address: loopback, link-local and private addresses are refused.")]
+    NotPublic,
 }
 
-/// The issuer as the provider must name itself: an https URL without query, fragment or
-/// credentials (http only on a loopback host, for a provider on this machine), no trailing slash.
-pub fn parse_issuer(raw: &str) -> Result<String, IssuerError> {
-    let raw = raw.trim();
-    let url = Url::parse(raw).map_err(|_| IssuerError::Invalid)?;
-    if url.host().is_none()
-        || url.query().is_some()
-        || url.fragment().is_some()
-        || !url.username().is_empty()
-        || url.password().is_some()
-    {
+/// Which addresses the server may fetch a provider's documents from. In production only public
+/// ones (`crate::network::is_public_address`), over https, checked again after every DNS
+/// resolution; in development also a provider on this machine or the local network (plain http
+/// only on a loopback host).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProviderReach {
+    PublicOnly,
+    Local,
+}
+
+impl ProviderReach {
+    /// Whether a resolved address of a provider may be connected to.
+    pub fn allows(self, ip: std::net::IpAddr) -> bool {
+        self == ProviderReach::Local || crate::network::is_public_address(ip)
+    }
+}
+
+/// A provider URL (the issuer or an endpoint its discovery document names) the server may fetch
+/// under `reach`: an http(s) URL with a host and no credentials; https, or http on a loopback
+/// host in development; in production an IP literal must be public (a name is checked by the
+/// caller once resolved, every time: `ProviderReach::allows`).
+pub fn provider_url(raw: &str, reach: ProviderReach) -> Result<Url, IssuerError> {
+    let url = Url::parse(raw.trim()).map_err(|_| IssuerError::Invalid)?;
+    if url.host().is_none() || !url.username().is_empty() || url.password().is_some() {
         return Err(IssuerError::Invalid);
     }
-    let loopback = match url.host() {
-        Some(url::Host::Domain(d)) => d == "localhost",
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
+    let literal = match url.host() {
+        Some(url::Host::Ipv4(ip)) => Some(std::net::IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) => Some(std::net::IpAddr::V6(ip)),
+        _ => None,
     };
-    match url.scheme() {
-        "https" => {}
-        "http" if loopback => {}
+    let localhost = matches!(url.host(), Some(url::Host::Domain(d))
+        if d.eq_ignore_ascii_case("localhost") || d.to_ascii_lowercase().ends_with(".localhost"));
+    let loopback =
+        localhost || literal.is_some_and(|ip| crate::network::canonical(ip).is_loopback());
+    match (url.scheme(), reach) {
+        ("https", _) => {}
+        ("http", ProviderReach::Local) if loopback => {}
         _ => return Err(IssuerError::NotHttps),
+    }
+    if literal.is_some_and(|ip| !reach.allows(ip)) {
+        return Err(IssuerError::NotPublic);
+    }
+    Ok(url)
+}
+
+/// The issuer as the provider must name itself: a [`provider_url`] under `reach` without query
+/// or fragment, no trailing slash.
+pub fn parse_issuer(raw: &str, reach: ProviderReach) -> Result<String, IssuerError> {
+    let raw = raw.trim();
+    let url = provider_url(raw, reach)?;
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(IssuerError::Invalid);
     }
     Ok(raw.trim_end_matches('/').to_string())
 }
@@ -102,20 +136,24 @@ mod tests {
     use super::*;
     use crate::email::Email;
 
+    use ProviderReach::{Local, PublicOnly};
+
     #[test]
     fn issuers_are_https_or_a_provider_on_this_machine() {
+        for reach in [Local, PublicOnly] {
+            assert_eq!(
+                parse_issuer(" https://login.acme.example/ ", reach).unwrap(),
+                "https://login.acme.example"
+            );
+            assert_eq!(
+                parse_issuer("https://idp.example/realms/acme", reach).unwrap(),
+                "https://idp.example/realms/acme"
+            );
+        }
+        assert!(parse_issuer("http://127.0.0.1:4000", Local).is_ok());
+        assert!(parse_issuer("http://localhost:4000/oidc", Local).is_ok());
         assert_eq!(
-            parse_issuer(" https://login.acme.example/ ").unwrap(),
-            "https://login.acme.example"
-        );
-        assert_eq!(
-            parse_issuer("https://idp.example/realms/acme").unwrap(),
-            "https://idp.example/realms/acme"
-        );
-        assert!(parse_issuer("http://127.0.0.1:4000").is_ok());
-        assert!(parse_issuer("http://localhost:4000/oidc").is_ok());
-        assert_eq!(
-            parse_issuer("http://idp.example"),
+            parse_issuer("http://idp.example", Local),
             Err(IssuerError::NotHttps)
         );
         for bad in [
@@ -125,10 +163,55 @@ mod tests {
             "https://idp.example/#x",
             "javascript:alert(1)",
         ] {
-            assert!(parse_issuer(bad).is_err(), "{bad}");
+            assert!(parse_issuer(bad, Local).is_err(), "{bad}");
         }
         assert_eq!(
-            parse_issuer("ftp://idp.example"),
+            parse_issuer("ftp://idp.example", Local),
+            Err(IssuerError::NotHttps)
+        );
+    }
+
+    #[test]
+    fn production_reaches_only_public_https_providers() {
+        for local in [
+            "http://127.0.0.1:4000",
+            "http://localhost:4000/oidc",
+            "http://[::1]:4000",
+        ] {
+            assert!(parse_issuer(local, Local).is_ok(), "{local}");
+            assert_eq!(
+                parse_issuer(local, PublicOnly),
+                Err(IssuerError::NotHttps),
+                "{local}"
+            );
+        }
+        for private in [
+            "https://127.0.0.1",
+            "https://[::1]",
+            "https://10.1.2.3",
+            "https://172.16.0.9",
+            "https://192.168.1.1",
+            "https://169.254.169.254",
+            "https://0.0.0.0",
+            "https://[fd00::1]",
+            "https://[fe80::1]",
+            "https://[::ffff:127.0.0.1]",
+            "https://[::ffff:10.0.0.1]",
+        ] {
+            assert_eq!(
+                parse_issuer(private, PublicOnly),
+                Err(IssuerError::NotPublic),
+                "{private}"
+            );
+            assert!(parse_issuer(private, Local).is_ok(), "{private}");
+        }
+        assert!(parse_issuer("https://93.184.215.14", PublicOnly).is_ok());
+        assert!(PublicOnly.allows("8.8.8.8".parse().unwrap()));
+        assert!(!PublicOnly.allows("10.0.0.1".parse().unwrap()));
+        assert!(Local.allows("10.0.0.1".parse().unwrap()));
+        assert!(provider_url("https://idp.example/token?x=1", PublicOnly).is_ok());
+        assert_eq!(
+            provider_url("http://idp.example/jwks", PublicOnly).map(|_| ()),
             Err(IssuerError::NotHttps)
         );
     }

@@ -7,6 +7,7 @@ import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { db, DEFAULT_POLICY } from "./db";
 import { exchanges, refuse, routes, toHandler } from "./handlers";
+import { ssoSwitch } from "./handlers/sso";
 import { domainsOf, publishedRecords } from "./handlers/teamDomains";
 import { exerciseMfaHandlers } from "./mfaContract";
 import { contractCheck, operation } from "./openapi";
@@ -198,7 +199,7 @@ async function exerciseDomainJoinHandlers(pw: string) {
 }
 
 /** Drives every handler through its success and error answers. */
-/** Single sign-on: the owner's connection (refused, saved, removed) and the sign-in page's question. */
+/** Single sign-on: the owner's connection (refused, saved, removed), the sign-in page's question and `/sso/confirm`'s switch. */
 async function exerciseSsoHandlers(pw: string) {
   const token = db.startSession(db.createUser({ email: "sso-owner@sso.example", password: pw }).id).accessToken;
   const { team } = db.seedTeam({ owner: "sso-owner@sso.example", seats: 2, members: [] });
@@ -218,6 +219,15 @@ async function exerciseSsoHandlers(pw: string) {
   );
   await call("POST", "/api/auth/sso/discover?next=/team", { email: "bo@sso.example" });
   await call("POST", "/api/auth/sso/discover", { email: "bo@elsewhere.example" });
+  // /sso/confirm: nothing waits, then a sign-in waits and is switched to, then one is cancelled.
+  await call("GET", "/api/auth/sso/switch");
+  await call("POST", "/api/auth/sso/switch");
+  const waiting = db.createUser({ email: "bo@sso.example", password: pw });
+  ssoSwitch.pending = { userId: waiting.id, next: "/team" };
+  await call("GET", "/api/auth/sso/switch");
+  await call("POST", "/api/auth/sso/switch");
+  ssoSwitch.pending = { userId: waiting.id, next: "/team" };
+  await call("DELETE", "/api/auth/sso/switch");
   await call("DELETE", "/api/team/sso", undefined, token);
 }
 

@@ -22,6 +22,7 @@ import SignUpRoute from "../app/signup";
 import SuccessRoute from "../app/success";
 import TeamRoute from "../app/team";
 import InviteRoute from "../app/invite";
+import SsoConfirmRoute from "../app/sso-confirm";
 import VerifyRoute from "../app/verify";
 import { accountLoader } from "../lib/auth/accountLoader";
 import { AuthManager, type AuthManagerOptions } from "../lib/auth/session";
@@ -67,6 +68,7 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
         ],
       },
       { path: "invite", element: <InviteRoute /> },
+      { path: "sso/confirm", element: <SsoConfirmRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],
     path,

@@ -3,6 +3,7 @@ import { cleanup, configure } from "@testing-library/react";
 import toast from "react-hot-toast";
 import { afterAll, afterEach, beforeAll, vi } from "vitest";
 import { db } from "./db";
+import { ssoSwitch } from "./handlers/sso";
 import { exchanges } from "./handlers";
 import { checkExchange, contractCheck } from "./openapi";
 import { server } from "./server";
@@ -37,6 +38,7 @@ afterEach(() => {
   toast.remove();
   server.resetHandlers();
   db.reset();
+  ssoSwitch.pending = null;
   window.localStorage.clear();
   window.sessionStorage.clear();
   document.cookie.split(";").forEach((c) => {

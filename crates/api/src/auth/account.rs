@@ -134,7 +134,8 @@ pub async fn delete_account(
         .delete_own(caller(&auth), &body.password, &budget)
         .await??;
     let jar = session::clear_cookie(&state, jar);
-    Ok((StatusCode::NO_CONTENT, jar).into_response())
+    let account = session::account_cookie(&state, None);
+    Ok((StatusCode::NO_CONTENT, jar, account).into_response())
 }
 
 #[utoipa::path(get, path = "/.well-known/jwks.json", tag = "auth", responses((status = 200, description = "The public keys of access tokens (JWKS)")))]

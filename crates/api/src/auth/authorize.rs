@@ -116,7 +116,7 @@ fn encode(s: &str) -> String {
 #[utoipa::path(post, path = "/api/auth/authorize", tag = "auth", request_body = AuthorizeRequest,
     responses((status = 200, body = AuthorizeResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`, `invalid_device_name`"),
-        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required` (to allow): the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required` (to allow): the caller lacks the second factor a team of theirs requires; `email_not_confirmed`")),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required` (to allow): the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required` (to allow): the caller lacks the second factor a team of theirs requires; `sso_required` (to allow): the caller's address signs in by single sign-on (Require SSO) and this session was not started by it; `email_not_confirmed`")),
     security(("bearer" = [])))]
 pub async fn authorize(
     State(state): State<AppState>,
@@ -137,9 +137,13 @@ pub async fn authorize(
     let state_param = encode(&req.state);
     let redirect_to = match body.decision {
         Decision::Allow => {
+            let sso = state
+                .sessions
+                .sso_started(auth.session_id, auth.user_id)
+                .await?;
             super::reauth::require_recent_password(&state, &auth).await?;
             state.mfa.require_setup_for_approving(auth.user_id).await?;
-            let code = state.desktop.issue_code(auth.user_id, &req).await?;
+            let code = state.desktop.issue_code(auth.user_id, &req, sso).await?;
             format!("{}?code={code}&state={state_param}", req.redirect_uri)
         }
         Decision::Deny => format!(

@@ -173,15 +173,20 @@ async fn decide(
     body: UserCodeRequest,
     approve: bool,
 ) -> ApiResult<AppJson<DecisionResponse>> {
+    let mut sso = false;
     if approve {
         // Before the code is spent on the budgets: the page asks for the password and retries.
+        sso = state
+            .sessions
+            .sso_started(auth.session_id, auth.user_id)
+            .await?;
         super::reauth::require_recent_password(&state, &auth).await?;
         state.mfa.require_setup_for_approving(auth.user_id).await?;
     }
     let budget = CodeAttempts::new(&state, &auth, ip);
     state
         .desktop
-        .decide(auth.user_id, &body.user_code, approve, &budget)
+        .decide(auth.user_id, &body.user_code, approve, sso, &budget)
         .await??;
     let status = if approve { "approved" } else { "denied" };
     Ok(AppJson(DecisionResponse {
@@ -192,7 +197,7 @@ async fn decide(
 #[utoipa::path(post, path = "/api/auth/device/approve", operation_id = "approve_device", tag = "auth", request_body = UserCodeRequest,
     responses((status = 200, body = DecisionResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`expired_user_code`"),
-        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required`: approving, the caller lacks the second factor a team of theirs requires; `email_not_confirmed`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required`: approving, the caller lacks the second factor a team of theirs requires; `sso_required`: the caller's address signs in by single sign-on (Require SSO) and this session was not started by it; `email_not_confirmed`"),
         (status = 404, body = crate::error::ErrorBody, description = "`invalid_user_code`"),
         (status = 409, body = crate::error::ErrorBody, description = "`user_code_used`"),
         (status = 429, body = crate::error::ErrorBody)),

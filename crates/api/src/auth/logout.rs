@@ -52,7 +52,8 @@ pub async fn logout(
     match caller {
         Caller::Site => {
             let jar = session::clear_cookie(&state, jar);
-            Ok((StatusCode::NO_CONTENT, jar).into_response())
+            let account = session::account_cookie(&state, None);
+            Ok((StatusCode::NO_CONTENT, jar, account).into_response())
         }
         Caller::Native => Ok(StatusCode::NO_CONTENT.into_response()),
     }

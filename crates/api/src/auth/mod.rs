@@ -63,4 +63,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sso::discover))
         .routes(routes!(sso::start))
         .routes(routes!(sso::callback))
+        .routes(routes!(
+            sso::switch_info,
+            sso::switch_continue,
+            sso::switch_cancel
+        ))
 }

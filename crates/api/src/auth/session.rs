@@ -10,7 +10,7 @@ use uuid::Uuid;
 use closewise_domain::tokens::{ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL};
 
 use axum::http::{header, HeaderMap};
-use axum::response::{IntoResponse, Response};
+use axum::response::{AppendHeaders, IntoResponse, Response};
 
 use crate::config::Settings;
 use crate::error::{ApiError, ApiResult};
@@ -22,6 +22,11 @@ use closewise_core::store::UserRow;
 
 pub const REFRESH_COOKIE: &str = "cw_refresh";
 pub const COOKIE_PATH: &str = "/api/auth";
+/// Which account this browser's refresh cookie is of (its id), beside it. The refresh cookie is
+/// `SameSite=Strict`, so the single sign-on callback, reached through the provider's redirect,
+/// never receives it; this `Lax` one it does, and a browser holding another account's session is
+/// asked before SSO replaces it (`auth::sso`). Not a credential: it only decides whether to ask.
+pub const ACCOUNT_COOKIE: &str = "cw_account";
 
 #[derive(Serialize, ToSchema, Clone, Debug)]
 pub struct UserBody {
@@ -134,6 +139,27 @@ pub fn clear_cookie(state: &AppState, jar: CookieJar) -> CookieJar {
     jar.add(cookie)
 }
 
+/// The `Set-Cookie` of the account cookie, sent after the jar's (the refresh cookie comes first):
+/// `Some(user)` beside a new refresh cookie, `None` to clear it with the refresh cookie.
+pub type AccountCookie = AppendHeaders<[(header::HeaderName, String); 1]>;
+
+pub fn account_cookie(state: &AppState, user_id: Option<Uuid>) -> AccountCookie {
+    let value = user_id.map(|u| u.to_string()).unwrap_or_default();
+    let max_age = if user_id.is_some() {
+        REFRESH_TOKEN_TTL
+    } else {
+        time::Duration::ZERO
+    };
+    let cookie = Cookie::build((ACCOUNT_COOKIE, value))
+        .path(COOKIE_PATH)
+        .http_only(true)
+        .secure(!state.settings.insecure_cookies())
+        .same_site(SameSite::Lax)
+        .max_age(max_age)
+        .build();
+    AppendHeaders([(header::SET_COOKIE, cookie.to_string())])
+}
+
 /// Who calls a session endpoint, as far as the refresh cookie is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Caller {
@@ -184,13 +210,14 @@ pub fn respond(
     mut body: SessionResponse,
 ) -> Response {
     match caller {
-        Caller::Site => {
-            let jar = match body.refresh_token.take() {
-                Some(token) => set_cookie(state, jar, &token),
-                None => jar,
-            };
-            (jar, AppJson(body)).into_response()
-        }
+        Caller::Site => match body.refresh_token.take() {
+            Some(token) => {
+                let jar = set_cookie(state, jar, &token);
+                let account = account_cookie(state, Some(body.user.id));
+                (jar, account, AppJson(body)).into_response()
+            }
+            None => (jar, AppJson(body)).into_response(),
+        },
         Caller::Native => AppJson(body).into_response(),
     }
 }

@@ -7,18 +7,26 @@
 //! with `sso_error`, or to `/team` for the owner's test). The state also goes into a cookie of
 //! this browser that the callback must bring back: a callback URL made for someone else's
 //! sign-in (login CSRF) does not sign this browser in.
+//!
+//! A browser already signed in to another account (its `cw_account` cookie) is not switched by
+//! the callback: a page that sends a signed-in browser through an approve-at-once provider would
+//! otherwise replace the session with its own. The new session waits in a cookie of this path and
+//! the browser lands on `/sso/confirm`, which reads both accounts (`GET /api/auth/sso/switch`) and
+//! switches (`POST`) or drops the new session (`DELETE`) only at the person's word, from our own
+//! pages.
 
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
+use closewise_core::sessions::{Credential, SessionError};
 use closewise_core::sso::{Failure, Finished, SsoError};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::common::{limit, parse_email};
 use super::session;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::extract::{user_agent, AppJson, AppQuery, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
@@ -26,6 +34,11 @@ use crate::state::AppState;
 /// The cookie holding this browser's sign-in state until the callback.
 pub const STATE_COOKIE: &str = "cw_sso_state";
 const STATE_COOKIE_PATH: &str = "/api/auth/sso";
+/// The cookie holding a session SSO started, while the person confirms leaving the account this
+/// browser is signed in to: its refresh token and, after a `.`, where to land (URL-encoded).
+pub const PENDING_COOKIE: &str = "cw_sso_pending";
+/// The page that asks.
+const CONFIRM_PAGE: &str = "/sso/confirm";
 
 #[derive(Deserialize, ToSchema)]
 #[schema(as = SsoDiscoverRequest)]
@@ -163,7 +176,7 @@ pub async fn start(
 }
 
 #[utoipa::path(get, path = "/api/auth/sso/callback", tag = "auth", params(CallbackQuery),
-    responses((status = 302, description = "Signed in: the refresh cookie is set and the browser goes to `next`. Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…`")))]
+    responses((status = 302, description = "Signed in: the refresh cookie is set and the browser goes to `next`; a browser signed in to another account (its `cw_account` cookie) goes to `/sso/confirm` instead, the new session kept aside until the person continues (`POST /api/auth/sso/switch`) or cancels (`DELETE`). Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…`")))]
 pub async fn callback(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -189,8 +202,24 @@ pub async fn callback(
         .await;
     match done {
         Ok(Finished::SignedIn { session, next }) => {
+            let other = jar
+                .get(session::ACCOUNT_COOKIE)
+                .map(|c| c.value().to_string())
+                .filter(|v| !v.is_empty() && *v != session.user.id.to_string());
+            if other.is_some() {
+                // Another account's browser: ask before switching.
+                let value = format!("{}.{}", session.refresh_token, encode(&next));
+                let jar = jar.add(state_cookie(&state, String::new(), time::Duration::ZERO));
+                let jar = jar.add(pending_cookie(
+                    &state,
+                    value,
+                    closewise_domain::sso::LOGIN_TTL,
+                ));
+                return Ok((jar, redirect(CONFIRM_PAGE)).into_response());
+            }
             let jar = session::set_cookie(&state, jar, &session.refresh_token);
-            Ok((jar, redirect(&next)).into_response())
+            let account = session::account_cookie(&state, Some(session.user.id));
+            Ok((jar, account, redirect(&next)).into_response())
         }
         Ok(Finished::Tested) => Ok((jar, redirect("/team?sso_test=passed")).into_response()),
         Err(Failure { error, test }) => match error {
@@ -198,4 +227,124 @@ pub async fn callback(
             error => Ok((jar, redirect(&refused(&error, test))).into_response()),
         },
     }
+}
+
+fn pending_cookie(state: &AppState, value: String, max_age: time::Duration) -> Cookie<'static> {
+    Cookie::build((PENDING_COOKIE, value))
+        .path(STATE_COOKIE_PATH)
+        .http_only(true)
+        .secure(!state.settings.insecure_cookies())
+        .same_site(SameSite::Lax)
+        .max_age(max_age)
+        .build()
+}
+
+/// The waiting session's refresh token and where to land, from the cookie.
+fn pending(jar: &CookieJar) -> Option<(String, String)> {
+    let value = jar.get(PENDING_COOKIE)?.value().to_string();
+    let (token, next) = value.split_once('.')?;
+    let next = url::form_urlencoded::parse(format!("n={next}").as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())?;
+    let next = closewise_domain::limits::return_path(&next)
+        .unwrap_or("/dashboard")
+        .to_string();
+    (!token.is_empty()).then(|| (token.to_string(), next))
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = SsoSwitch)]
+pub struct SwitchResponse {
+    /// The account this browser is signed in to now; null when its session has ended (then
+    /// nothing is replaced and the page may continue at once).
+    pub current_email: Option<String>,
+    /// The account single sign-on just signed in.
+    pub email: String,
+    /// Where to land after continuing.
+    pub next: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = SsoSwitched)]
+pub struct SwitchedResponse {
+    /// Where to land, now signed in to the new account.
+    pub next: String,
+}
+
+/// The session waiting in the cookie, and its account; `sso_login_expired` without one.
+async fn waiting(
+    state: &AppState,
+    jar: &CookieJar,
+) -> ApiResult<(String, String, closewise_core::store::UserRow)> {
+    let expired = || ApiError::from(closewise_core::sso::SsoError::LoginExpired);
+    let (token, next) = pending(jar).ok_or_else(expired)?;
+    let user = state.sessions.holder(&token).await?.ok_or_else(expired)?;
+    Ok((token, next, user))
+}
+
+#[utoipa::path(get, path = "/api/auth/sso/switch", tag = "auth", operation_id = "sso_switch",
+    responses((status = 200, body = SwitchResponse, description = "The account this browser is signed in to and the one single sign-on signed in, for `/sso/confirm` to ask before switching"),
+        (status = 403, body = crate::error::ErrorBody, description = "`sso_login_expired`: no single sign-on waits in this browser (or its session has ended); `cross_site_request`")))]
+pub async fn switch_info(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    jar: CookieJar,
+) -> ApiResult<AppJson<SwitchResponse>> {
+    session::caller(&state, &headers)?;
+    let (_, next, user) = waiting(&state, &jar).await?;
+    let current = match jar
+        .get(session::REFRESH_COOKIE)
+        .map(|c| c.value().to_string())
+    {
+        Some(token) if !token.is_empty() => state.sessions.holder(&token).await?,
+        _ => None,
+    };
+    Ok(AppJson(SwitchResponse {
+        current_email: current.map(|u| u.email),
+        email: user.email,
+        next,
+    }))
+}
+
+#[utoipa::path(post, path = "/api/auth/sso/switch", tag = "auth", operation_id = "sso_switch_continue",
+    responses((status = 200, body = SwitchedResponse, description = "Switched: the refresh cookie is the new account's session's; the page goes to `next`"),
+        (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: only our own pages may switch; `sso_login_expired`: nothing waits")))]
+pub async fn switch_continue(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    jar: CookieJar,
+) -> ApiResult<Response> {
+    if session::caller(&state, &headers)? != session::Caller::Site {
+        return Err(ApiError::cross_site_request());
+    }
+    let (token, next, user) = waiting(&state, &jar).await?;
+    let jar = jar.add(pending_cookie(&state, String::new(), time::Duration::ZERO));
+    let jar = session::set_cookie(&state, jar, &token);
+    let account = session::account_cookie(&state, Some(user.id));
+    Ok((jar, account, AppJson(SwitchedResponse { next })).into_response())
+}
+
+#[utoipa::path(delete, path = "/api/auth/sso/switch", tag = "auth", operation_id = "sso_switch_cancel",
+    responses((status = 204, description = "Cancelled: the session single sign-on started is ended; this browser stays signed in as it was"),
+        (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: only our own pages may cancel")))]
+pub async fn switch_cancel(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    jar: CookieJar,
+) -> ApiResult<Response> {
+    if session::caller(&state, &headers)? != session::Caller::Site {
+        return Err(ApiError::cross_site_request());
+    }
+    if let Some((token, _)) = pending(&jar) {
+        match state
+            .sessions
+            .sign_out(Credential::RefreshCookie(&token), None)
+            .await
+        {
+            Ok(()) | Err(SessionError::NotSignedIn) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let jar = jar.add(pending_cookie(&state, String::new(), time::Duration::ZERO));
+    Ok((jar, StatusCode::NO_CONTENT).into_response())
 }

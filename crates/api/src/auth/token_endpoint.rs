@@ -67,7 +67,7 @@ pub struct GrantQuery {
 #[utoipa::path(post, path = "/api/auth/token", tag = "auth", params(GrantQuery),
     request_body(content = TokenRequestBody, description = "`Credentials` (`{email, password}`) for the password grant; `MfaGrantBody` (`{mfa_token, code}`) for the mfa grant; `PasskeyGrantBody` for `passkey`; `RefreshBody` (`{refresh_token}`, or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant"),
     responses((status = 200, body = SessionResponse), (status = 400, body = grants::TokenErrorBody, description = "`ErrorBody` for the password and refresh grants; `OAuthErrorBody` (RFC 6749 §5.2, RFC 8628 §3.5) for `authorization_code` and the device-code grant"),
-        (status = 401, body = crate::error::ErrorBody, description = "`mfa_required` (password grant, an account with a second factor: `mfa_token` and `methods` in the error); `invalid_code`, `invalid_mfa_token` (mfa grant, and the passkey grant with an `mfa_token`); `invalid_refresh_token`, `refresh_token_reused`, `no_session` (refresh grant)"), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: a browser request from a page that is not ours"), (status = 429, body = crate::error::ErrorBody)))]
+        (status = 401, body = crate::error::ErrorBody, description = "`mfa_required` (password grant, an account with a second factor: `mfa_token` and `methods` in the error); `invalid_code`, `invalid_mfa_token` (mfa grant, and the passkey grant with an `mfa_token`); `invalid_refresh_token`, `refresh_token_reused`, `no_session` (refresh grant)"), (status = 403, body = crate::error::ErrorBody, description = "`cross_site_request`: a browser request from a page that is not ours; `sso_required`: the account's address is at a domain whose team requires single sign-on (Require SSO), on every grant — password, mfa, passkey, `authorization_code` and device code allowed by a session SSO did not start, and refresh of a session SSO did not start (which ends it)"), (status = 429, body = crate::error::ErrorBody)))]
 #[tracing::instrument(skip_all)]
 pub async fn token(
     State(state): State<AppState>,
@@ -224,13 +224,14 @@ pub(super) async fn refresh_grant(
             Ok(session::respond(state, jar, caller, body))
         }
         // An ended session's cookie goes with it.
-        Err(e) if e.session_ended() => {
-            let jar = match caller {
-                Caller::Site => session::clear_cookie(state, jar),
-                Caller::Native => jar,
-            };
-            Ok((jar, ApiError::from(e)).into_response())
-        }
+        Err(e) if e.session_ended() => Ok(match caller {
+            Caller::Site => {
+                let jar = session::clear_cookie(state, jar);
+                let account = session::account_cookie(state, None);
+                (jar, account, ApiError::from(e)).into_response()
+            }
+            Caller::Native => (jar, ApiError::from(e)).into_response(),
+        }),
         Err(e) => Err(e.into()),
     }
 }

@@ -16,7 +16,9 @@ impl From<SsoError> for ApiError {
             SsoError::InvalidIssuer(_)
             | SsoError::ClientIdRequired
             | SsoError::ClientSecretRequired => StatusCode::BAD_REQUEST,
-            SsoError::Discovery(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            SsoError::Discovery | SsoError::DiscoveryUnusable(_) | SsoError::IssuerNotPublic => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             SsoError::NoVerifiedDomain | SsoError::OtherTeam | SsoError::NoFreeSeat { .. } => {
                 StatusCode::CONFLICT
             }

@@ -52,6 +52,7 @@ async fn codes(app: &TestApp, user_id: Uuid, tag: &str, ttl: Duration) {
             platform: None,
             now,
             expires_at: now + ttl,
+            sso: false,
         })
         .await
         .unwrap();

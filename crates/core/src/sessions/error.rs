@@ -75,7 +75,10 @@ impl SessionError {
     pub fn session_ended(&self) -> bool {
         matches!(
             self,
-            SessionError::InvalidRefreshToken | SessionError::RefreshTokenReused
+            SessionError::InvalidRefreshToken
+                | SessionError::RefreshTokenReused
+                // The refresh grant ends a session SSO did not start when Require SSO applies.
+                | SessionError::SsoRequired
         )
     }
 }

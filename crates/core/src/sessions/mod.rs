@@ -120,6 +120,27 @@ impl Sessions {
         })
     }
 
+    /// Require SSO for an action of `session_id` that starts another session (allowing a desktop
+    /// sign-in, approving a device): `SsoRequired` when the user's address must sign in by SSO
+    /// and SSO did not start this session; otherwise whether SSO started it (the session it
+    /// starts is stamped the same).
+    pub async fn sso_started(&self, session_id: Uuid, user_id: Uuid) -> Result<bool, SessionError> {
+        let user = self
+            .store
+            .user_by_id(user_id)
+            .await?
+            .ok_or(SessionError::InvalidToken)?;
+        let sso = self
+            .store
+            .session_started_by_sso(session_id)
+            .await?
+            .unwrap_or(false);
+        if !sso && self.store.sso_required_for(&user.email).await? {
+            return Err(SessionError::SsoRequired);
+        }
+        Ok(sso)
+    }
+
     /// `VerificationRequired` unless the user's address is confirmed (read now, not from a token
     /// that may predate the confirmation); `InvalidToken` when the user is gone.
     pub async fn require_verified(&self, user_id: Uuid) -> Result<(), SessionError> {

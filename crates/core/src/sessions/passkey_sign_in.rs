@@ -1,5 +1,5 @@
 //! Signing in with a passkey (`closewise_core::passkeys` verified it): the same session a
-//! password sign-in starts, under the same rule for unconfirmed addresses.
+//! password sign-in starts, under the same rules for unconfirmed addresses and Require SSO.
 
 use uuid::Uuid;
 
@@ -21,6 +21,9 @@ impl Sessions {
             .user_by_id(user_id)
             .await?
             .ok_or(SessionError::InvalidCredentials)?;
+        if self.store.sso_required_for(&user.email).await? {
+            return Err(SessionError::SsoRequired);
+        }
         let session = self.password_sign_in(user, user_agent, ip).await?;
         self.store
             .stamp_mfa(session.session_id, session.user.id, self.clock.now())

@@ -1,6 +1,8 @@
 //! The refresh grant: a live refresh token is spent for its successor; the same token again within
 //! the grace period gets the same successor (two tabs refreshing at once); a spent token after that
-//! is reuse, and revokes the session (`closewise_domain::tokens::decide_refresh`).
+//! is reuse, and revokes the session (`closewise_domain::tokens::decide_refresh`). A session SSO
+//! did not start, of an address that must now sign in by SSO (Require SSO, or its domain verified
+//! by a team that requires it since), ends at its next refresh: `SsoRequired`.
 
 use closewise_domain::tokens::{
     decide_refresh, refresh_token_expiry, RefreshDecision, RefreshTokenState,
@@ -33,6 +35,23 @@ impl Sessions {
             now,
         );
         let successor = successor_token(&self.refresh_key, presented);
+        let live = matches!(
+            decision,
+            RefreshDecision::Rotate | RefreshDecision::GraceReplay
+        );
+        let user = if live {
+            self.store.user_by_id(row.user_id).await?
+        } else {
+            None
+        };
+        if let Some(user) = user.as_ref().filter(|_| row.session_sso_at.is_none()) {
+            if self.store.sso_required_for(&user.email).await? {
+                self.store
+                    .revoke_session(row.session_id, "sso_required", now)
+                    .await?;
+                return Err(SessionError::SsoRequired);
+            }
+        }
         match decision {
             RefreshDecision::Rotate => {
                 let rotation = self
@@ -64,7 +83,7 @@ impl Sessions {
                 return Err(SessionError::InvalidRefreshToken)
             }
         }
-        let Some(user) = self.store.user_by_id(row.user_id).await? else {
+        let Some(user) = user else {
             return Err(SessionError::InvalidRefreshToken);
         };
         // The Devices list's "last seen" (at most one write a minute per session).

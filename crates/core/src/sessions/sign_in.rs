@@ -85,6 +85,10 @@ impl Sessions {
         };
         self.mfa.redeem(&presented, code).await.map_err(mfa_error)?;
         budget.refund(spent).await;
+        // Require SSO may have been turned on since the password step.
+        if self.store.sso_required_for(&presented.user.email).await? {
+            return Err(SessionError::SsoRequired);
+        }
         let session = self.start(presented.user, user_agent, Some(ip)).await?;
         self.store
             .stamp_mfa(session.session_id, session.user.id, self.clock.now())

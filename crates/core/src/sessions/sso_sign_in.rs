@@ -2,6 +2,10 @@
 //! membership): the same session as every other sign-in, stamped as started by SSO so that
 //! "Require SSO" keeps it while it ends the password sessions. No password was entered, so
 //! sensitive actions still ask for a re-authentication.
+//!
+//! A browser that already holds another account's session is asked before SSO replaces it
+//! (login CSRF through a provider that approves at once): the adapter keeps the new session aside
+//! and reads, with `holder`, whose each of the two sessions is.
 
 use closewise_domain::tokens::refresh_token_expiry;
 use uuid::Uuid;
@@ -9,6 +13,7 @@ use uuid::Uuid;
 use super::opaque_tokens::{hash_token, random_token};
 use super::{Session, SessionError, Sessions};
 use crate::store::sessions::NewSession;
+use crate::store::UserRow;
 
 impl Sessions {
     pub async fn sso_sign_in(
@@ -43,6 +48,21 @@ impl Sessions {
             user,
             session_id,
             refresh_token: refresh,
+        })
+    }
+
+    /// The account of the live session (not ended, the token neither spent nor expired) whose
+    /// refresh token is `refresh_token`, without spending it; `None` otherwise.
+    pub async fn holder(&self, refresh_token: &str) -> Result<Option<UserRow>, SessionError> {
+        let now = self.clock.now();
+        let row = self
+            .store
+            .refresh_token_by_hash(&hash_token(refresh_token))
+            .await?
+            .filter(|r| r.is_live(now));
+        Ok(match row {
+            Some(r) => self.store.user_by_id(r.user_id).await?,
+            None => None,
         })
     }
 }

@@ -183,8 +183,12 @@ impl Sso {
                 &login.pkce_verifier,
             )
             .await
-            .map_err(invalid)?;
-        let jwks = self.provider.jwks(&sso.jwks_uri).await.map_err(invalid)?;
+            .map_err(|e| invalid(anyhow::anyhow!("the token endpoint: {e:#}")))?;
+        let jwks = self
+            .provider
+            .jwks(&sso.jwks_uri)
+            .await
+            .map_err(|e| invalid(anyhow::anyhow!("the provider's JWKS: {e:#}")))?;
         let claims = verify_id_token(&id_token, &jwks, &sso.issuer, &sso.client_id, &login.nonce)
             .map_err(invalid)?;
         let email = claims

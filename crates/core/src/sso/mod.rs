@@ -9,7 +9,9 @@ mod admin;
 mod login;
 pub mod provider;
 
-use closewise_domain::sso::{parse_issuer, redirect_uri, IdentityRefusal, IssuerError};
+use closewise_domain::sso::{
+    parse_issuer, redirect_uri, IdentityRefusal, IssuerError, ProviderReach,
+};
 use closewise_domain::teams::{Role, SeatError};
 use serde_json::json;
 use time::OffsetDateTime;
@@ -26,7 +28,7 @@ use crate::teams::TeamsError;
 
 pub use admin::{SsoAdmin, SsoAdminView};
 pub use login::{Failure, Finished, Started};
-pub use provider::Provider;
+pub use provider::{FetchError, Provider};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SsoError {
@@ -38,10 +40,17 @@ pub enum SsoError {
     ClientIdRequired,
     #[error("Enter the client secret your identity provider gave you.")]
     ClientSecretRequired,
-    /// The discovery document could not be read or is not right (the cause is in the message:
-    /// the owner fixes their provider with it).
-    #[error("Could not read the provider's discovery document: {0}")]
-    Discovery(String),
+    /// The discovery document could not be read (the provider's answer is logged, never shown:
+    /// an issuer must not be a way to read what the server can reach).
+    #[error("Could not read the provider's discovery document. Check the issuer URL and that the provider is reachable.")]
+    Discovery,
+    /// The document was read but does not hold (a fixed reason, nothing of the provider's text).
+    #[error("{0}")]
+    DiscoveryUnusable(&'static str),
+    /// The issuer, an endpoint it names, or an address either resolves to is loopback,
+    /// link-local, private or otherwise not public (production).
+    #[error("{}", IssuerError::NotPublic)]
+    IssuerNotPublic,
     /// Single sign-on needs at least one verified domain.
     #[error("Verify a company domain first: single sign-on signs in addresses at your verified domains.")]
     NoVerifiedDomain,
@@ -82,7 +91,8 @@ impl SsoError {
             SsoError::InvalidIssuer(_) => "invalid_issuer",
             SsoError::ClientIdRequired => "client_id_required",
             SsoError::ClientSecretRequired => "client_secret_required",
-            SsoError::Discovery(_) => "sso_discovery_failed",
+            SsoError::Discovery | SsoError::DiscoveryUnusable(_) => "sso_discovery_failed",
+            SsoError::IssuerNotPublic => "issuer_not_public",
             SsoError::NoVerifiedDomain => "domain_not_verified",
             SsoError::NotConfigured => "sso_not_configured",
             SsoError::NoSsoForDomain => "sso_not_available",
@@ -129,10 +139,12 @@ pub struct Sso {
     hasher: Hasher,
     sessions: Sessions,
     provider: Provider,
+    reach: ProviderReach,
     base_url: String,
 }
 
 impl Sso {
+    /// `reach`: which provider addresses the server may fetch from (production: public only).
     pub fn new(
         store: Store,
         clock: Clock,
@@ -140,6 +152,7 @@ impl Sso {
         hasher: Hasher,
         sessions: Sessions,
         base_url: &str,
+        reach: ProviderReach,
     ) -> Self {
         Sso {
             store,
@@ -147,7 +160,8 @@ impl Sso {
             secrets,
             hasher,
             sessions,
-            provider: Provider::new(),
+            provider: Provider::new(reach),
+            reach,
             base_url: base_url.trim_end_matches('/').to_string(),
         }
     }
@@ -188,7 +202,10 @@ impl Sso {
     /// when SSO becomes required ends the password sessions of the members at the team's domains.
     pub async fn save(&self, user_id: Uuid, s: &SsoSettings<'_>) -> Result<SsoView, SsoError> {
         let team_id = self.owned_team(user_id).await?;
-        let issuer = parse_issuer(s.issuer).map_err(SsoError::InvalidIssuer)?;
+        let issuer = parse_issuer(s.issuer, self.reach).map_err(|e| match e {
+            IssuerError::NotPublic => SsoError::IssuerNotPublic,
+            e => SsoError::InvalidIssuer(e),
+        })?;
         let client_id = s.client_id.trim();
         if client_id.is_empty() {
             return Err(SsoError::ClientIdRequired);
@@ -204,11 +221,15 @@ impl Sso {
                 None => return Err(SsoError::ClientSecretRequired),
             },
         };
-        let d = self
-            .provider
-            .discover(&issuer)
-            .await
-            .map_err(|e| SsoError::Discovery(format!("{e:#}")))?;
+        let d = self.provider.discover(&issuer).await.map_err(|e| match e {
+            FetchError::NotPublic => SsoError::IssuerNotPublic,
+            FetchError::NotHttps => SsoError::InvalidIssuer(IssuerError::NotHttps),
+            FetchError::Unusable(why) => SsoError::DiscoveryUnusable(why),
+            FetchError::Failed(cause) => {
+                tracing::warn!(team_id = %team_id, error = %format!("{cause:#}"), "SSO discovery failed");
+                SsoError::Discovery
+            }
+        })?;
         let now = self.clock.now();
         let actor = self.store.user_by_id(user_id).await?;
         let row = TeamSsoRow {

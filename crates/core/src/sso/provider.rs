@@ -4,6 +4,11 @@
 //! signed by a key of the provider's JWKS with an asymmetric algorithm, `iss` the issuer, `aud`
 //! our client (and `azp` too when there are several audiences), not expired, and the `nonce` of
 //! this sign-in.
+//!
+//! Every fetch resolves the provider's host itself and connects only to the addresses it checked
+//! (`closewise_domain::sso::ProviderReach`: in production public ones only), so a name that
+//! resolves elsewhere the second time (DNS rebinding) reaches nothing new. What a provider answers
+//! never reaches the caller's error text: the cause is logged, the error says which step failed.
 
 use std::time::Duration;
 
@@ -15,7 +20,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 
 use closewise_domain::oauth::constant_time_eq;
-use closewise_domain::sso::CLOCK_SKEW_SECONDS;
+use closewise_domain::sso::{provider_url, IssuerError, ProviderReach, CLOCK_SKEW_SECONDS};
 
 /// The endpoints a discovery document names.
 #[derive(Clone, Debug, Deserialize)]
@@ -66,28 +71,71 @@ const ALGORITHMS: [Algorithm; 9] = [
     Algorithm::EdDSA,
 ];
 
+/// Why a provider's document could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    /// The URL, or an address its host resolves to, is not one the server may reach.
+    #[error("the provider's address is not one we may connect to")]
+    NotPublic,
+    /// The URL is not an https one (or http on this machine, in development).
+    #[error("the provider's URL is not https")]
+    NotHttps,
+    /// Unreachable, an error status, or not what the step expects: the cause, to log only.
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
+    /// Read, but the document does not hold (another issuer, no PKCE with S256): a fixed reason.
+    #[error("{0}")]
+    Unusable(&'static str),
+}
+
 #[derive(Clone)]
 pub struct Provider {
-    http: reqwest::Client,
+    reach: ProviderReach,
 }
 
 impl Provider {
-    pub fn new() -> Self {
-        let http = reqwest::Client::builder()
+    pub fn new(reach: ProviderReach) -> Self {
+        Provider { reach }
+    }
+
+    /// A client for one fetch of `raw`: the URL checked under the reach, its host resolved here
+    /// and every address checked, the connection pinned to those addresses.
+    async fn client_for(&self, raw: &str) -> Result<(reqwest::Client, url::Url), FetchError> {
+        let url = provider_url(raw, self.reach).map_err(|e| match e {
+            IssuerError::NotPublic => FetchError::NotPublic,
+            IssuerError::NotHttps => FetchError::NotHttps,
+            IssuerError::Invalid => FetchError::Failed(anyhow!("{raw:?} is not a URL")),
+        })?;
+        let mut builder = reqwest::Client::builder()
             .timeout(Duration::from_secs(10))
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("a reqwest client with rustls builds");
-        Provider { http }
+            .redirect(reqwest::redirect::Policy::none());
+        if let Some(url::Host::Domain(name)) = url.host() {
+            let port = url.port_or_known_default().unwrap_or(443);
+            let addrs: Vec<std::net::SocketAddr> = tokio::net::lookup_host((name, port))
+                .await
+                .with_context(|| format!("cannot resolve {name}"))?
+                .collect();
+            if addrs.is_empty() {
+                return Err(anyhow!("{name} resolves to no address").into());
+            }
+            if addrs.iter().any(|a| !self.reach.allows(a.ip())) {
+                return Err(FetchError::NotPublic);
+            }
+            builder = builder.resolve_to_addrs(name, &addrs);
+        }
+        let client = builder.build().context("a reqwest client with rustls")?;
+        Ok((client, url))
     }
 
     /// The issuer's discovery document; its `issuer` must be the issuer exactly (OpenID Connect
-    /// Discovery §4.3), and it must offer PKCE's S256 when it lists methods.
-    pub async fn discover(&self, issuer: &str) -> anyhow::Result<Discovery> {
-        let url = format!("{issuer}/.well-known/openid-configuration");
-        let d: Discovery = self
-            .http
-            .get(&url)
+    /// Discovery §4.3), it must offer PKCE's S256 when it lists methods, and its endpoints must be
+    /// URLs we may fetch.
+    pub async fn discover(&self, issuer: &str) -> Result<Discovery, FetchError> {
+        let (http, url) = self
+            .client_for(&format!("{issuer}/.well-known/openid-configuration"))
+            .await?;
+        let d: Discovery = http
+            .get(url.clone())
             .send()
             .await
             .with_context(|| format!("cannot reach {url}"))?
@@ -97,19 +145,28 @@ impl Provider {
             .await
             .with_context(|| format!("{url} is not a discovery document"))?;
         if d.issuer.trim_end_matches('/') != issuer {
-            bail!(
-                "the discovery document names the issuer {:?}, not {issuer:?}",
-                d.issuer
-            );
+            tracing::warn!(issuer, named = %d.issuer, "the discovery document names another issuer");
+            return Err(FetchError::Unusable(
+                "The provider's discovery document names another issuer: enter the issuer exactly as your provider names it.",
+            ));
         }
         if let Some(methods) = &d.code_challenge_methods_supported {
             if !methods.iter().any(|m| m == "S256") {
-                bail!("the provider does not support PKCE with S256");
+                return Err(FetchError::Unusable(
+                    "The provider does not offer PKCE with S256, which single sign-on needs.",
+                ));
             }
         }
         for endpoint in [&d.authorization_endpoint, &d.token_endpoint, &d.jwks_uri] {
-            closewise_domain::sso::parse_issuer(endpoint)
-                .map_err(|_| anyhow!("the provider's endpoint {endpoint} is not https"))?;
+            match closewise_domain::sso::parse_issuer(endpoint, self.reach) {
+                Ok(_) => {}
+                Err(IssuerError::NotPublic) => return Err(FetchError::NotPublic),
+                Err(_) => {
+                    return Err(FetchError::Unusable(
+                        "An endpoint the provider's discovery document names is not an https URL.",
+                    ))
+                }
+            }
         }
         Ok(d)
     }
@@ -123,7 +180,7 @@ impl Provider {
         code: &str,
         redirect_uri: &str,
         verifier: &str,
-    ) -> anyhow::Result<String> {
+    ) -> Result<String, FetchError> {
         #[derive(Deserialize)]
         struct TokenResponse {
             id_token: Option<String>,
@@ -131,9 +188,9 @@ impl Provider {
         // RFC 6749 §2.3.1: both form-encoded, then HTTP Basic.
         let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
         let basic = STANDARD.encode(format!("{}:{}", enc(client_id), enc(client_secret)));
-        let answer = self
-            .http
-            .post(token_endpoint)
+        let (http, url) = self.client_for(token_endpoint).await?;
+        let answer = http
+            .post(url)
             .header("authorization", format!("Basic {basic}"))
             .form(&[
                 ("grant_type", "authorization_code"),
@@ -147,19 +204,21 @@ impl Provider {
         let status = answer.status();
         if !status.is_success() {
             let body = answer.text().await.unwrap_or_default();
-            bail!(
+            return Err(anyhow!(
                 "the token endpoint answered {status}: {}",
                 body.chars().take(300).collect::<String>()
-            );
+            )
+            .into());
         }
         let t: TokenResponse = answer.json().await.context("the token endpoint's answer")?;
-        t.id_token.context("the token endpoint sent no id_token")
+        Ok(t.id_token.context("the token endpoint sent no id_token")?)
     }
 
     /// The provider's signing keys.
-    pub async fn jwks(&self, jwks_uri: &str) -> anyhow::Result<JwkSet> {
-        self.http
-            .get(jwks_uri)
+    pub async fn jwks(&self, jwks_uri: &str) -> Result<JwkSet, FetchError> {
+        let (http, url) = self.client_for(jwks_uri).await?;
+        Ok(http
+            .get(url)
             .send()
             .await
             .context("cannot reach the provider's JWKS")?
@@ -167,13 +226,7 @@ impl Provider {
             .context("the provider's JWKS answered an error")?
             .json()
             .await
-            .context("the provider's JWKS is not a key set")
-    }
-}
-
-impl Default for Provider {
-    fn default() -> Self {
-        Self::new()
+            .context("the provider's JWKS is not a key set")?)
     }
 }
 

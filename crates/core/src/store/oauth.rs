@@ -21,6 +21,8 @@ pub struct OauthCodeRow {
     pub device_name: Option<String>,
     pub platform: Option<String>,
     pub expires_at: OffsetDateTime,
+    /// Allowed by a session single sign-on started.
+    pub sso: bool,
 }
 
 pub struct NewOauthCode<'a> {
@@ -34,6 +36,8 @@ pub struct NewOauthCode<'a> {
     pub platform: Option<&'a str>,
     pub now: OffsetDateTime,
     pub expires_at: OffsetDateTime,
+    /// Allowed by a session single sign-on started.
+    pub sso: bool,
 }
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -51,6 +55,8 @@ pub struct DeviceCodeRow {
     pub expires_at: OffsetDateTime,
     /// The requesting client's address, as text; NULL on requests older than the column.
     pub requested_ip: Option<String>,
+    /// Approved by a session single sign-on started.
+    pub sso: bool,
 }
 
 pub struct NewDeviceCode<'a> {
@@ -82,6 +88,9 @@ pub struct NewDeviceSession<'a> {
     /// to the account's address as stored when the session starts.
     pub notice: Option<NewMail>,
     pub now: OffsetDateTime,
+    /// Allowed or approved by a session single sign-on started: the new session is stamped as
+    /// SSO's too (`sessions.sso_at`), and Require SSO keeps it.
+    pub sso: bool,
 }
 
 /// A live device session, for the Devices list.
@@ -109,12 +118,12 @@ pub enum CodeRedemption {
 }
 
 const CODE_COLUMNS: &str =
-    "id, user_id, client_id, redirect_uri, code_challenge, device_name, platform, expires_at";
+    "id, user_id, client_id, redirect_uri, code_challenge, device_name, platform, expires_at, sso";
 const DEVICE_COLUMNS: &str = "id, user_code, client_id, device_name, platform, status, user_id, \
-    interval_secs, last_polled_at_ms, created_at, expires_at, requested_ip";
+    interval_secs, last_polled_at_ms, created_at, expires_at, requested_ip, sso";
 const INSERT_DEVICE_SESSION: &str = "INSERT INTO sessions \
-    (id, user_id, created_at, refreshed_at, client_id, device_name, platform, last_seen_at, ip) \
-    VALUES ($1, $2, $3, $3, $4, $5, $6, $3, $7)";
+    (id, user_id, created_at, refreshed_at, client_id, device_name, platform, last_seen_at, ip, \
+    sso_at) VALUES ($1, $2, $3, $3, $4, $5, $6, $3, $7, $8)";
 /// `INSERT_MAIL` addressed to the session's account.
 const INSERT_NOTICE: &str = "INSERT INTO mail_outbox \
     (id, to_email, kind, subject, text_body, html_body, link, created_at, attempts, due_at_ms) \
@@ -132,6 +141,7 @@ macro_rules! insert_device_session {
             .bind(&s.device_name)
             .bind(&s.platform)
             .bind(&s.ip)
+            .bind(s.sso.then_some(s.now))
             .execute(&mut *$tx)
             .await?;
         if let Some(mail) = &s.notice {
@@ -164,8 +174,8 @@ impl Store {
     pub async fn insert_oauth_code(&self, c: &NewOauthCode<'_>) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| sqlx::query(
             "INSERT INTO oauth_codes (id, code_hash, user_id, client_id, redirect_uri, \
-             code_challenge, device_name, platform, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+             code_challenge, device_name, platform, created_at, expires_at, sso) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
         )
         .bind(c.id)
         .bind(c.code_hash)
@@ -177,6 +187,7 @@ impl Store {
         .bind(c.platform)
         .bind(c.now)
         .bind(c.expires_at)
+        .bind(c.sso)
         .execute(p)
         .await
         .map(|_| ()))
@@ -277,24 +288,27 @@ impl Store {
             .await)
     }
 
-    /// Approves or denies a pending request for `user_id`; false when it was no longer pending.
+    /// Approves or denies a pending request for `user_id` (deciding on a session SSO started
+    /// when `sso`); false when it was no longer pending.
     #[tracing::instrument(skip_all)]
     pub async fn decide_device_code(
         &self,
         id: Uuid,
         approve: bool,
         user_id: Uuid,
+        sso: bool,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
         let status = if approve { "approved" } else { "denied" };
         dispatch!(self, |p| sqlx::query(
-            "UPDATE device_codes SET status = $2, user_id = $3, decided_at = $4 \
+            "UPDATE device_codes SET status = $2, user_id = $3, decided_at = $4, sso = $5 \
              WHERE id = $1 AND status = 'pending'"
         )
         .bind(id)
         .bind(status)
         .bind(user_id)
         .bind(now)
+        .bind(sso)
         .execute(p)
         .await
         .map(|r| r.rows_affected() == 1))

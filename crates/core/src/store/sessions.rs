@@ -28,6 +28,8 @@ pub struct RefreshRow {
     pub rotated_at: Option<OffsetDateTime>,
     pub session_revoked_at: Option<OffsetDateTime>,
     pub session_created_at: OffsetDateTime,
+    /// When single sign-on started the session; `None` for every other sign-in.
+    pub session_sso_at: Option<OffsetDateTime>,
 }
 
 impl RefreshRow {
@@ -144,7 +146,7 @@ impl Store {
     ) -> Result<Option<RefreshRow>, sqlx::Error> {
         dispatch!(self, |p| {
             sqlx::query_as::<_, RefreshRow>(
-            "SELECT r.id, r.session_id, s.user_id, r.expires_at, r.rotated_at, s.revoked_at AS session_revoked_at, s.created_at AS session_created_at \
+            "SELECT r.id, r.session_id, s.user_id, r.expires_at, r.rotated_at, s.revoked_at AS session_revoked_at, s.created_at AS session_created_at, s.sso_at AS session_sso_at \
              FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1"
         )
         .bind(hash)

@@ -1,6 +1,7 @@
 //! Single sign-on (docs/api.md "Single sign-on"): the owner's connection on /team, and the sign-in
 //! page's question whether an address signs in by SSO. The sign-in itself is a navigation to the
-//! `start_url` the server answers (`/api/auth/sso/start`), never a fetch.
+//! `start_url` the server answers (`/api/auth/sso/start`), never a fetch. A browser signed in to
+//! another account lands on `/sso/confirm` first, which asks before switching.
 
 import { apiRequest } from "./client";
 import type { components } from "./gen";
@@ -28,4 +29,22 @@ export function discoverSso(email: string, next: string | null) {
 /** The owner's "Test connection": a real round trip through the provider that signs nobody in. */
 export function testConnectionUrl(domain: string) {
   return `/api/auth/sso/start?email=${encodeURIComponent(`sso-test@${domain}`)}&test=true`;
+}
+
+export type SsoSwitch = components["schemas"]["SsoSwitch"];
+export type SsoSwitched = components["schemas"]["SsoSwitched"];
+
+/** `/sso/confirm`: the account this browser is signed in to, and the one single sign-on just signed in. */
+export function getSsoSwitch() {
+  return apiRequest<SsoSwitch>("/api/auth/sso/switch");
+}
+
+/** Continue as the account single sign-on signed in (replaces this browser's session). */
+export function continueSsoSwitch() {
+  return apiRequest<SsoSwitched>("/api/auth/sso/switch", { method: "POST" });
+}
+
+/** Stay signed in as before: the session single sign-on started is ended. */
+export function cancelSsoSwitch() {
+  return apiRequest<void>("/api/auth/sso/switch", { method: "DELETE" });
 }

@@ -1,5 +1,7 @@
 //! Single sign-on (docs/api.md "Single sign-on"): the owner's connection kept on the team's fixture
-//! (`team.sso`; the secret is never answered), and the sign-in page's discovery per domain.
+//! (`team.sso`; the secret is never answered), the sign-in page's discovery per domain, and the
+//! switch `/sso/confirm` asks for when single sign-on signed in another account than the browser's
+//! (`ssoSwitch.pending`, seeded by a test as the callback would leave it).
 
 import { db } from "../db";
 import { type MockRoute, apiError, json, noContent, readBody, route } from "./common";
@@ -22,6 +24,9 @@ const view = (team: WithSso) =>
     domains: verified(team),
     updated_at: null,
   });
+/** A single sign-on waiting for `/sso/confirm` (the `cw_sso_pending` cookie): whose, and where to land. */
+export const ssoSwitch = { pending: null as { userId: string; next: string } | null };
+const expired = () => apiError(403, "sso_login_expired", "This sign-in has expired or was already used. Please start again.");
 const holder = (email: string) => teams().find((t) => t.sso && verified(t).some((d) => email.endsWith(`@${d}`)));
 
 export const ssoRoutes: MockRoute[] = [
@@ -34,6 +39,21 @@ export const ssoRoutes: MockRoute[] = [
     return view(team as unknown as WithSso);
   }),
   teamRoute("delete", "/api/team/sso", "delete", ({ team }) => (Object.assign(team, { sso: undefined }), noContent())),
+  route("get", "/api/auth/sso/switch", () => {
+    const pending = ssoSwitch.pending;
+    if (!pending) return expired();
+    const current = db.sessions.find((s) => s.refreshToken === db.refreshCookie && !s.revoked);
+    const email = db.userById(pending.userId)!.user.email;
+    return json({ current_email: current ? (db.userById(current.userId)?.user.email ?? null) : null, email, next: pending.next });
+  }),
+  route("post", "/api/auth/sso/switch", () => {
+    const pending = ssoSwitch.pending;
+    if (!pending) return expired();
+    db.refreshCookie = db.startSession(pending.userId).refreshToken;
+    ssoSwitch.pending = null;
+    return json({ next: pending.next });
+  }),
+  route("delete", "/api/auth/sso/switch", () => ((ssoSwitch.pending = null), noContent())),
   route("post", "/api/auth/sso/discover", async ({ request }) => {
     const email = (await readBody<"SsoDiscoverRequest">(request)).email.trim().toLowerCase();
     const next = new URL(request.url).searchParams.get("next");

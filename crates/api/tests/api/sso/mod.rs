@@ -5,7 +5,10 @@
 mod idp;
 mod policy;
 mod prehijack;
+mod provider_address;
+mod require_everywhere;
 mod scim;
+mod switch_account;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};

@@ -159,12 +159,14 @@ impl DesktopAuth {
         }))
     }
 
-    /// Approves (binding the request to `user_id`) or denies a pending request.
+    /// Approves (binding the request to `user_id`, deciding on a session SSO started when `sso`:
+    /// `Sessions::sso_started`) or denies a pending request.
     pub async fn decide<B: CodeBudget>(
         &self,
         user_id: Uuid,
         typed: &str,
         approve: bool,
+        sso: bool,
         budget: &B,
     ) -> Spent<(), B::Refusal> {
         if let Err(refused) = self.code_attempt(user_id, budget).await? {
@@ -173,7 +175,7 @@ impl DesktopAuth {
         let (row, _) = self.pending(typed).await?;
         if self
             .store
-            .decide_device_code(row.id, approve, user_id, self.clock.now())
+            .decide_device_code(row.id, approve, user_id, sso, self.clock.now())
             .await?
         {
             Ok(Ok(()))
@@ -183,6 +185,8 @@ impl DesktopAuth {
     }
 
     /// The device-code grant: one poll of the device at `ip` (recorded on the session it starts).
+    /// A request approved by a session SSO did not start, of an address that must now sign in by
+    /// SSO, starts nothing: `SsoRequired`.
     pub async fn poll(
         &self,
         device_code: &str,
@@ -243,6 +247,10 @@ impl DesktopAuth {
             PollDecision::InvalidGrant => return Err(DesktopAuthError::InvalidGrant),
         }
         let user_id = row.user_id.ok_or(DesktopAuthError::InvalidGrant)?;
+        // Approved by a session SSO did not start, for an address that must now sign in by SSO.
+        if !row.sso && self.sso_required(user_id).await? {
+            return Err(DesktopAuthError::SsoRequired);
+        }
         let refresh = random_token();
         let session_id = Uuid::now_v7();
         let redeemed = self
@@ -261,6 +269,7 @@ impl DesktopAuth {
                     device_name: row.device_name,
                     platform: row.platform,
                     now,
+                    sso: row.sso,
                 },
             )
             .await?;

@@ -63,6 +63,10 @@ pub enum DesktopAuthError {
     /// Too many device requests are waiting for a decision, all clients together.
     #[error("too many sign-in requests are waiting")]
     TooManyDeviceRequests,
+    /// The account's address must sign in by SSO (Require SSO), and the code or request was
+    /// allowed by a session SSO did not start.
+    #[error("the account signs in by single sign-on")]
+    SsoRequired,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -85,6 +89,7 @@ impl DesktopAuthError {
             DesktopAuthError::UserCodeUsed => "user_code_used",
             DesktopAuthError::DeviceNotFound => "device_not_found",
             DesktopAuthError::TooManyDeviceRequests => "too_many_device_requests",
+            DesktopAuthError::SsoRequired => "sso_required",
             DesktopAuthError::Database(_) => "internal",
         }
     }
@@ -206,11 +211,21 @@ impl DesktopAuth {
         Some(mail.compose("", template, now))
     }
 
-    /// Issues an authorization code for `user_id` (who allowed the request); returns it in clear.
+    /// Whether `user_id`'s address must sign in by SSO (Require SSO of its domain's team).
+    async fn sso_required(&self, user_id: Uuid) -> Result<bool, DesktopAuthError> {
+        Ok(match self.store.user_by_id(user_id).await? {
+            Some(user) => self.store.sso_required_for(&user.email).await?,
+            None => false,
+        })
+    }
+
+    /// Issues an authorization code for `user_id` (who allowed the request, on a session SSO
+    /// started when `sso`: `Sessions::sso_started`); returns it in clear.
     pub async fn issue_code(
         &self,
         user_id: Uuid,
         req: &AuthorizationRequest,
+        sso: bool,
     ) -> Result<String, DesktopAuthError> {
         let now = self.clock.now();
         let code = random_token();
@@ -226,6 +241,7 @@ impl DesktopAuth {
                 platform: req.platform.as_deref(),
                 now,
                 expires_at: now + AUTH_CODE_TTL,
+                sso,
             })
             .await?;
         Ok(code)
@@ -233,7 +249,8 @@ impl DesktopAuth {
 
     /// The `authorization_code` grant from the app at `ip` (recorded on the session). Any
     /// presentation spends the code; a replayed code revokes the session it produced (RFC 6749
-    /// §4.1.2).
+    /// §4.1.2). A code allowed by a session SSO did not start, of an address that must now sign
+    /// in by SSO, starts nothing that lasts: `SsoRequired`.
     pub async fn exchange_code(
         &self,
         code: &str,
@@ -272,6 +289,7 @@ impl DesktopAuth {
                 device_name,
                 platform,
                 now,
+                sso: row.sso,
             }
         };
         match self
@@ -279,11 +297,19 @@ impl DesktopAuth {
             .redeem_oauth_code(&hash_token(code), now, accept, session)
             .await?
         {
-            CodeRedemption::Redeemed(row) => Ok(IssuedSession {
-                session_id,
-                user_id: row.user_id,
-                refresh_token: refresh,
-            }),
+            CodeRedemption::Redeemed(row) => {
+                if !row.sso && self.sso_required(row.user_id).await? {
+                    self.store
+                        .revoke_session(session_id, "sso_required", now)
+                        .await?;
+                    return Err(DesktopAuthError::SsoRequired);
+                }
+                Ok(IssuedSession {
+                    session_id,
+                    user_id: row.user_id,
+                    refresh_token: refresh,
+                })
+            }
             CodeRedemption::Replayed(Some(earlier)) => {
                 tracing::warn!(session_id = %earlier, "authorization code replayed: revoking its session");
                 self.store

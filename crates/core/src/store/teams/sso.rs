@@ -354,6 +354,20 @@ impl Store {
         .map(|_| ()))
     }
 
+    /// Whether single sign-on started `session_id`; `None` for an unknown session.
+    pub async fn session_started_by_sso(
+        &self,
+        session_id: Uuid,
+    ) -> Result<Option<bool>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, Option<OffsetDateTime>>(
+            "SELECT sso_at FROM sessions WHERE id = $1"
+        )
+        .bind(session_id)
+        .fetch_optional(p)
+        .await
+        .map(|at| at.map(|at| at.is_some())))
+    }
+
     /// The active sessions of `user_id` that SSO did not start.
     pub async fn non_sso_sessions(&self, user_id: Uuid) -> Result<Vec<Uuid>, sqlx::Error> {
         dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
@@ -388,25 +402,35 @@ impl Store {
 }
 
 impl Store {
-    /// Ends the sessions SSO did not start of the members (not the owner) whose addresses are at the
-    /// team's verified domains: from now on they sign in by SSO. Require SSO turned on, by the SSO
-    /// settings or by the policy.
+    /// Ends every session SSO did not start (web, passkey, desktop and device sessions alike) of
+    /// the accounts, members or not, whose addresses are at the team's verified domains, but the
+    /// owner's: from now on they sign in by SSO. Require SSO turned on, by the SSO settings or by
+    /// the policy.
     pub async fn end_password_sessions(
         &self,
         team_id: Uuid,
         now: OffsetDateTime,
     ) -> Result<u32, sqlx::Error> {
         let domains = self.team_verified_domains(team_id).await?;
+        let owner = self.team_by_id(team_id).await?.map(|t| t.owner_id);
         let mut ended = 0;
-        for m in self.team_members(team_id, now).await? {
-            let at_domain = m
-                .email
-                .rsplit_once('@')
-                .is_some_and(|(_, d)| domains.iter().any(|x| x == d));
-            if m.role() == Role::Owner || !at_domain {
-                continue;
-            }
-            for session in self.non_sso_sessions(m.user_id).await? {
+        for domain in domains {
+            // LIKE narrows; the exact domain is compared here (`_` is a LIKE wildcard).
+            let rows: Vec<(Uuid, Uuid, String)> =
+                dispatch!(self, |p| {
+                    sqlx::query_as(
+                "SELECT s.id, s.user_id, u.email FROM sessions s JOIN users u ON u.id = s.user_id \
+                 WHERE s.revoked_at IS NULL AND s.sso_at IS NULL AND u.email LIKE $1"
+            )
+            .bind(format!("%@{domain}"))
+            .fetch_all(p)
+            .await
+                })?;
+            for (session, user_id, email) in rows {
+                let at_domain = email.rsplit_once('@').is_some_and(|(_, d)| d == domain);
+                if !at_domain || Some(user_id) == owner {
+                    continue;
+                }
                 if self.revoke_session(session, "sso_required", now).await? {
                     ended += 1;
                 }

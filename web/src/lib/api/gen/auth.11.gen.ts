@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/verify/password": {
+  "/api/auth/sso/discover": {
     parameters: {
       query?: never;
       header?: never;
@@ -14,14 +14,17 @@ export interface paths {
     put?: never;
     post: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description Carried into `start_url`. */
+          next?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["ChoosePasswordBody"];
+          "application/json": components["schemas"]["SsoDiscoverRequest"];
         };
       };
       responses: {
@@ -30,9 +33,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["UserEnvelope"];
+            "application/json": components["schemas"]["SsoDiscovery"];
           };
         };
+        /** @description `invalid_email` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -59,6 +63,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `invalid_email`: no address given */
         422: {
           headers: {
             [name: string]: unknown;
@@ -83,14 +88,67 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/auth/sso/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          /** @description The address to sign in; its domain picks the team. */
+          email?: string;
+          /** @description A path of this site to land on (`/dashboard` otherwise). */
+          next?: string;
+          /** @description `true`: the owner's "Test connection" (checks everything, signs nobody in). */
+          test?: boolean;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO */
+        302: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description A malformed query (`test` not a boolean, say) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    ChoosePasswordBody: {
-      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
-      password: string;
-      password_token: string;
+    SsoDiscoverRequest: {
+      email: string;
+    };
+    SsoDiscovery: {
+      /** @description The address's domain signs in by SSO. */
+      sso: boolean;
+      /** @description Where to send the browser to sign in (with the address), when `sso`. */
+      start_url?: string | null;
     };
   };
   responses: never;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/device/approve": {
+  "/api/auth/device": {
     parameters: {
       query?: never;
       header?: never;
@@ -21,7 +21,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["UserCodeBody"];
+          "application/json": components["schemas"]["DeviceRequestBody"];
         };
       };
       responses: {
@@ -30,47 +30,11 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["DeviceDecision"];
+            "application/json": components["schemas"]["DeviceAuthorization"];
           };
         };
-        /** @description `expired_user_code` */
+        /** @description `invalid_client`, `invalid_device_name` (also for hidden or direction-changing characters in the platform), `invalid_platform` */
         400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required`: approving, the caller lacks the second factor a team of theirs requires; `email_not_confirmed` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invalid_user_code` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `user_code_used` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -104,6 +68,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `too_many_device_requests`, with `Retry-After`: too many requests wait for a decision, all clients together */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
     delete?: never;
@@ -112,7 +85,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/device/deny": {
+  "/api/auth/device/approve": {
     parameters: {
       query?: never;
       header?: never;
@@ -139,7 +112,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["DeviceDecision"];
+            "application/json": common["schemas"]["DeviceDecision"];
           };
         };
         /** @description `expired_user_code` */
@@ -160,7 +133,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_confirmed` */
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes; `mfa_setup_required`: approving, the caller lacks the second factor a team of theirs requires; `sso_required`: the caller's address signs in by single sign-on (Require SSO) and this session was not started by it; `email_not_confirmed` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -225,12 +198,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    DeviceDecision: {
+    DeviceAuthorization: {
+      device_code: string;
+      /** Format: int64 */
+      expires_in: number;
+      /** Format: int64 */
+      interval: number;
+      /** @description Shown as `WDJB-MJHT`. */
+      user_code: string;
+      verification_uri: string;
+      verification_uri_complete: string;
+    };
+    /** @description A missing field is refused like an empty one, with its own code. */
+    DeviceRequestBody: {
+      client_id?: string;
       /**
-       * @description The user's decision.
-       * @enum {string}
+       * @description 1–100 characters, shown to the user and kept on the session; no control, format (bidi,
+       *     zero-width), line or paragraph separator characters (variation selectors are fine).
        */
-      status: "approved" | "denied";
+      device_name?: string;
+      /** @description 1–40 characters, the same characters as `device_name`. */
+      platform?: string;
     };
   };
   responses: never;

@@ -3,110 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/logout": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: {
-          scope?: "local" | "global";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Signed out; the cookie is cleared */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description scope is neither local nor global */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `cross_site_request` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/mfa": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["MfaStatus"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/mfa/recovery-codes": {
+  "/api/auth/device/lookup": {
     parameters: {
       query?: never;
       header?: never;
@@ -124,20 +21,19 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["MfaCodeBody"];
+          "application/json": common["schemas"]["UserCodeBody"];
         };
       };
       responses: {
-        /** @description A new set; the old codes no longer work */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["RecoveryCodes"];
+            "application/json": components["schemas"]["PendingDevice"];
           };
         };
-        /** @description `invalid_code`: not a current app code */
+        /** @description `expired_user_code` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -146,7 +42,35 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `email_not_confirmed` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invalid_user_code` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `user_code_used` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -172,7 +96,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`, `too_many_attempts` (with `Retry-After`): the account's budget of failed checks, the one sign-in spends; spent before the code is checked, even a right one */
         429: {
           headers: {
             [name: string]: unknown;
@@ -189,25 +112,147 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/auth/devices": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["DeviceList"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/devices/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The device's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Signed out: its session, refresh chain and access tokens end now */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `device_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    MfaStatus: {
+    Device: {
+      /** Format: date-time */
+      created_at: string;
+      /** @description True for the session of this access token. */
+      current: boolean;
       /**
-       * Format: int32
-       * @description Registered passkeys.
+       * Format: uuid
+       * @description The device's session id.
        */
-      passkeys: number;
+      id: string;
+      /** Format: date-time */
+      last_seen_at?: string | null;
+      name: string;
+      platform: string;
+    };
+    DeviceList: {
+      devices: components["schemas"]["Device"][];
+    };
+    PendingDevice: {
+      /** @description Chosen by the device that asked: anyone can name a request anything. */
+      device_name: string;
+      /** Format: date-time */
+      expires_at: string;
+      platform: string;
+      /** Format: date-time */
+      requested_at: string;
       /**
-       * Format: int32
-       * @description Unused recovery codes.
+       * @description The address the request came from (as this server sees it); null for requests older than
+       *     the record of addresses.
        */
-      recovery_codes_remaining: number;
-      /** @description A team the user belongs to requires a second factor. */
-      required: boolean;
-      /** @description A confirmed authenticator app. */
-      totp: boolean;
+      requested_from?: string | null;
+      /**
+       * @description Whether `requested_from` is on the caller's network (same IPv4 /24 or IPv6 /64); false
+       *     when unknown. The page warns when it is not.
+       */
+      same_network: boolean;
+      /**
+       * @description Always `pending`.
+       * @enum {string}
+       */
+      status: "pending";
+      user_code: string;
     };
   };
   responses: never;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/mfa/totp": {
+  "/api/auth/logout": {
     parameters: {
       query?: never;
       header?: never;
@@ -14,62 +14,23 @@ export interface paths {
     put?: never;
     post: {
       parameters: {
-        query?: never;
+        query?: {
+          scope?: "local" | "global";
+        };
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description A pending enrolment (it replaces an older pending one); it counts once confirmed */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TotpEnrolment"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `mfa_already_enrolled`: a confirmed app exists */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": common["schemas"]["MfaCodeBody"];
-        };
-      };
-      responses: {
-        /** @description The app and the recovery codes are removed; the account is mailed */
+        /** @description Signed out; the cookie is cleared */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description `invalid_code`: neither a current app code nor an unused recovery code */
+        /** @description scope is neither local nor global */
         400: {
           headers: {
             [name: string]: unknown;
@@ -86,7 +47,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `reauthentication_required`: the password and the factor were not given on this session in the last 15 minutes */
+        /** @description `cross_site_request` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -95,17 +56,39 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/mfa": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["ErrorBody"];
+            "application/json": components["schemas"]["MfaStatus"];
           };
         };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -124,12 +107,15 @@ export interface paths {
         };
       };
     };
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/auth/mfa/totp/confirm": {
+  "/api/auth/mfa/recovery-codes": {
     parameters: {
       query?: never;
       header?: never;
@@ -151,7 +137,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The app is confirmed; the session counts as having given the factor */
+        /** @description A new set; the old codes no longer work */
         200: {
           headers: {
             [name: string]: unknown;
@@ -160,7 +146,7 @@ export interface paths {
             "application/json": common["schemas"]["RecoveryCodes"];
           };
         };
-        /** @description `invalid_code`: not the app's current code (a recovery code is not accepted); `invalid_json` */
+        /** @description `invalid_code`: not a current app code */
         400: {
           headers: {
             [name: string]: unknown;
@@ -170,15 +156,6 @@ export interface paths {
           };
         };
         401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_pending_enrolment`; `mfa_already_enrolled`: confirmed already */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -216,11 +193,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TotpEnrolment: {
-      /** @description `otpauth://totp/Closewise:EMAIL?secret=…&issuer=Closewise&algorithm=SHA1&digits=6&period=30`, for the QR code. */
-      otpauth_uri: string;
-      /** @description The secret, base32 (RFC 4648, no padding), to type into the app. */
-      secret: string;
+    MfaStatus: {
+      /**
+       * Format: int32
+       * @description Registered passkeys.
+       */
+      passkeys: number;
+      /**
+       * Format: int32
+       * @description Unused recovery codes.
+       */
+      recovery_codes_remaining: number;
+      /** @description A team the user belongs to requires a second factor. */
+      required: boolean;
+      /** @description A confirmed authenticator app. */
+      totp: boolean;
     };
   };
   responses: never;

@@ -3,44 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/sso/callback": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: {
-          code?: string;
-          error?: string;
-          state?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Signed in: the refresh cookie is set and the browser goes to `next`. Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…` */
-        302: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/sso/discover": {
+  "/api/auth/recover": {
     parameters: {
       query?: never;
       header?: never;
@@ -51,29 +14,27 @@ export interface paths {
     put?: never;
     post: {
       parameters: {
-        query?: {
-          /** @description Carried into `start_url`. */
-          next?: string;
-        };
+        query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["SsoDiscoverRequest"];
+          "application/json": components["schemas"]["EmailBody"];
         };
       };
       responses: {
+        /** @description Same answer for known and unknown e-mails */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["SsoDiscovery"];
+            "application/json": common["schemas"]["Empty"];
           };
         };
-        /** @description `invalid_email` */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -100,7 +61,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invalid_email`: no address given */
         422: {
           headers: {
             [name: string]: unknown;
@@ -125,38 +85,73 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/sso/start": {
+  "/api/auth/resend": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
+    get?: never;
+    put?: never;
+    post: {
       parameters: {
-        query?: {
-          /** @description The address to sign in; its domain picks the team. */
-          email?: string;
-          /** @description A path of this site to land on (`/dashboard` otherwise). */
-          next?: string;
-          /** @description `true`: the owner's "Test connection" (checks everything, signs nobody in). */
-          test?: boolean;
-        };
+        query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["ResendBody"];
+        };
+      };
       responses: {
-        /** @description To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO */
-        302: {
+        /** @description Same answer for known and unknown e-mails */
+        200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": common["schemas"]["Empty"];
+          };
         };
-        /** @description A malformed query (`test` not a boolean, say) */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -166,8 +161,6 @@ export interface paths {
         };
       };
     };
-    put?: never;
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -178,14 +171,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    SsoDiscoverRequest: {
+    EmailBody: {
       email: string;
     };
-    SsoDiscovery: {
-      /** @description The address's domain signs in by SSO. */
-      sso: boolean;
-      /** @description Where to send the browser to sign in (with the address), when `sso`. */
-      start_url?: string | null;
+    ResendBody: {
+      email: string;
+      /** @description As sign-up's `next`: a path of this site carried in the link; anything else is ignored. */
+      next?: string | null;
+      /** @description Only `signup`. */
+      type: string;
     };
   };
   responses: never;
