@@ -380,7 +380,9 @@ impl From<TeamsError> for ApiError {
         let status = match &e {
             TeamsError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
             TeamsError::TeamNotFound | TeamsError::InviteNotFound => StatusCode::NOT_FOUND,
-            TeamsError::ForbiddenRole | TeamsError::EmailNotVerified => StatusCode::FORBIDDEN,
+            TeamsError::ForbiddenRole
+            | TeamsError::EmailNotVerified
+            | TeamsError::StepUpRequired => StatusCode::FORBIDDEN,
             TeamsError::AlreadyInTeam
             | TeamsError::AlreadyMember(_)
             | TeamsError::InviteUsed

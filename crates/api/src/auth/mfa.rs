@@ -69,12 +69,14 @@ pub async fn status(
 #[utoipa::path(post, path = "/api/auth/mfa/totp", tag = "auth",
     responses((status = 200, body = TotpEnrolmentResponse, description = "A pending enrolment (it replaces an older pending one); it counts once confirmed"),
         (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 409, body = crate::error::ErrorBody, description = "`mfa_already_enrolled`: a confirmed app exists")),
     security(("bearer" = [])))]
 pub async fn begin_totp(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<TotpEnrolmentResponse>> {
+    super::reauth::require_recent_password(&state, &auth).await?;
     let e = state.mfa.begin_totp(auth.user_id).await?;
     Ok(AppJson(TotpEnrolmentResponse {
         secret: e.secret,
@@ -86,6 +88,7 @@ pub async fn begin_totp(
     responses((status = 200, body = RecoveryCodesResponse, description = "The app is confirmed; the session counts as having given the factor"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_code`: not the app's current code (a recovery code is not accepted); `invalid_json`"),
         (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 409, body = crate::error::ErrorBody, description = "`no_pending_enrolment`; `mfa_already_enrolled`: confirmed already")),
     security(("bearer" = [])))]
 pub async fn confirm_totp(
@@ -93,6 +96,7 @@ pub async fn confirm_totp(
     auth: AuthUser,
     AppJson(body): AppJson<CodeRequest>,
 ) -> ApiResult<AppJson<RecoveryCodesResponse>> {
+    super::reauth::require_recent_password(&state, &auth).await?;
     let recovery_codes = state
         .mfa
         .confirm_totp(auth.user_id, auth.session_id, &body.code)
@@ -119,13 +123,15 @@ pub async fn disable_totp(
 #[utoipa::path(post, path = "/api/auth/mfa/recovery-codes", tag = "auth", request_body = CodeRequest,
     responses((status = 200, body = RecoveryCodesResponse, description = "A new set; the old codes no longer work"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_code`: not a current app code"),
-        (status = 401, body = crate::error::ErrorBody)),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes")),
     security(("bearer" = [])))]
 pub async fn regenerate_recovery_codes(
     State(state): State<AppState>,
     auth: AuthUser,
     AppJson(body): AppJson<CodeRequest>,
 ) -> ApiResult<AppJson<RecoveryCodesResponse>> {
+    super::reauth::require_recent_password(&state, &auth).await?;
     let recovery_codes = state
         .mfa
         .regenerate_recovery_codes(auth.user_id, &body.code)

@@ -78,6 +78,9 @@ pub enum TeamsError {
     /// Require SSO without single sign-on set up.
     #[error("Set up single sign-on first: Require SSO signs your team in through it.")]
     SsoNotConfigured,
+    /// Turning Require 2FA or Require SSO on or off without a recent step-up on the session.
+    #[error("Please confirm your password to continue.")]
+    StepUpRequired,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -102,6 +105,7 @@ impl TeamsError {
             TeamsError::DomainNotAllowed => "domain_not_allowed",
             TeamsError::InvalidPolicy(_) => "invalid_policy",
             TeamsError::SsoNotConfigured => "sso_not_configured",
+            TeamsError::StepUpRequired => "reauthentication_required",
             TeamsError::Database(_) => "internal",
         }
     }
@@ -255,9 +259,18 @@ impl Teams {
         self.view(user_id).await
     }
 
-    /// The owner requires (or stops requiring) a second factor of every member (issue 24).
-    pub async fn set_mfa_policy(&self, user_id: Uuid, required: bool) -> Result<(), TeamsError> {
+    /// The owner requires (or stops requiring) a second factor of every member, with a recent
+    /// step-up on the session (`stepped_up`, from `crate::reauth`; `StepUpRequired` without it).
+    pub async fn set_mfa_policy(
+        &self,
+        user_id: Uuid,
+        required: bool,
+        stepped_up: bool,
+    ) -> Result<(), TeamsError> {
         let (team_id, _) = self.caller(user_id, Action::RequireMfa).await?;
+        if !stepped_up {
+            return Err(TeamsError::StepUpRequired);
+        }
         self.store
             .set_team_require_mfa(team_id, required, self.clock.now())
             .await?;
