@@ -3,7 +3,7 @@
 
 import { db } from "../db";
 import { type MockRoute, apiError, json, noContent, readBody, route } from "./common";
-import { teamRoute } from "./teamCommon";
+import { steppedUp, teamRoute } from "./teamCommon";
 import { domainsOf } from "./teamDomains";
 
 type Sso = { issuer: string; client_id: string; required: boolean };
@@ -26,14 +26,24 @@ const holder = (email: string) => teams().find((t) => t.sso && verified(t).some(
 
 export const ssoRoutes: MockRoute[] = [
   teamRoute("get", "/api/team/sso", "delete", ({ team }) => view(team as unknown as WithSso)),
-  teamRoute("put", "/api/team/sso", "delete", async ({ team }, request) => {
-    const body = await readBody<"TeamSsoRequest">(request);
-    if (!body.issuer.startsWith("https://"))
-      return apiError(400, "invalid_issuer", "The issuer must be an https URL (http only for a provider on this machine).");
-    Object.assign(team, { sso: { issuer: body.issuer, client_id: body.client_id, required: body.required ?? false } });
-    return view(team as unknown as WithSso);
-  }),
-  teamRoute("delete", "/api/team/sso", "delete", ({ team }) => (Object.assign(team, { sso: undefined }), noContent())),
+  teamRoute(
+    "put",
+    "/api/team/sso",
+    "delete",
+    steppedUp(async ({ team }, request) => {
+      const body = await readBody<"TeamSsoRequest">(request);
+      if (!body.issuer.startsWith("https://"))
+        return apiError(400, "invalid_issuer", "The issuer must be an https URL (http only for a provider on this machine).");
+      Object.assign(team, { sso: { issuer: body.issuer, client_id: body.client_id, required: body.required ?? false } });
+      return view(team as unknown as WithSso);
+    }),
+  ),
+  teamRoute(
+    "delete",
+    "/api/team/sso",
+    "delete",
+    steppedUp(({ team }) => (Object.assign(team, { sso: undefined }), noContent())),
+  ),
   route("post", "/api/auth/sso/discover", async ({ request }) => {
     const email = (await readBody<"SsoDiscoverRequest">(request)).email.trim().toLowerCase();
     const next = new URL(request.url).searchParams.get("next");

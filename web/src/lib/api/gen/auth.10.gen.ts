@@ -261,7 +261,11 @@ export interface components {
       challenge_id?: string;
       /** @description `AuthenticationResponseJSON`: the `toJSON()` of what `navigator.credentials.get()` answered. */
       credential?: Record<string, never>;
-      /** @description With it, the passkey is the second factor of that password sign-in and must be its account's. */
+      /**
+       * @description With it, the passkey is the second factor of that password sign-in and must be its account's.
+       *     Without it, the passkey stands alone: its answer must show user verification (the UV flag),
+       *     else `invalid_passkey`.
+       */
       mfa_token?: string | null;
     };
     RefreshBody: {

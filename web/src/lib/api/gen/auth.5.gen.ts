@@ -154,6 +154,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
         /** @description `payload_too_large`: the body is over 64 KiB */
         413: {
           headers: {

@@ -38,6 +38,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
         /** @description `mfa_already_enrolled`: a confirmed app exists */
         409: {
           headers: {
@@ -161,6 +170,15 @@ export interface paths {
           };
         };
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        403: {
           headers: {
             [name: string]: unknown;
           };

@@ -107,12 +107,13 @@ export interface paths {
         };
       };
       responses: {
+        /** @description The password is set and every session ended; the account's passkeys and the desktop apps signed out, to review */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": components["schemas"]["PasswordReset"];
           };
         };
         400: {
@@ -243,6 +244,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description What a password reset leaves for the person to review. */
+    PasswordReset: {
+      /** @description The desktop apps the reset signed out (every session ends). */
+      devices_signed_out: components["schemas"]["SignedOutDevice"][];
+      /**
+       * @description The account's passkeys: a reset removes none, and each still signs in. One the person does
+       *     not recognise is removed from Settings → Security after signing in.
+       */
+      passkeys: common["schemas"]["Passkey"][];
+    };
     ResendBody: {
       email: string;
       /** @description As sign-up's `next`: a path of this site carried in the link; anything else is ignored. */
@@ -254,6 +265,13 @@ export interface components {
       /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
       password: string;
       token: string;
+    };
+    /** @description A desktop app a password reset signed out. */
+    SignedOutDevice: {
+      /** Format: date-time */
+      last_seen_at?: string | null;
+      name: string;
+      platform: string;
     };
     SignupAnswer: {
       /** @description The e-mail as we store it (trimmed, lower case). */
