@@ -383,7 +383,8 @@ impl From<TeamsError> for ApiError {
             TeamsError::TeamNotFound | TeamsError::InviteNotFound => StatusCode::NOT_FOUND,
             TeamsError::ForbiddenRole
             | TeamsError::EmailNotVerified
-            | TeamsError::DeactivatedByDirectory => StatusCode::FORBIDDEN,
+            | TeamsError::DeactivatedByDirectory
+            | TeamsError::StepUpRequired => StatusCode::FORBIDDEN,
             TeamsError::AlreadyInTeam
             | TeamsError::AlreadyMember(_)
             | TeamsError::InviteUsed

@@ -46,6 +46,25 @@ pub fn sign_count_acceptable(stored: u32, presented: u32) -> bool {
     (stored == 0 && presented == 0) || presented > stored
 }
 
+/// What a passkey's answer is used for, which decides whether it must show user verification
+/// (the UV flag: the authenticator checked a PIN or a fingerprint, not only that someone touched it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasskeyUse {
+    /// Registering it: every passkey is discoverable, so it may later stand alone.
+    Register,
+    /// A sign-in with no password: the passkey is the whole proof.
+    StandAlone,
+    /// The second factor after the password (a sign-in's `mfa_token`, or step-up, which asks the
+    /// password too): possession is the factor.
+    SecondFactor,
+}
+
+/// A passkey stands alone only with user verification; as the second factor after the password,
+/// presence is enough.
+pub fn user_verification_required(r#use: PasskeyUse) -> bool {
+    matches!(r#use, PasskeyUse::Register | PasskeyUse::StandAlone)
+}
+
 /// The name as stored (trimmed), or why it is refused.
 pub fn passkey_name(raw: &str) -> Result<String, &'static str> {
     let name = raw.trim();
@@ -61,6 +80,13 @@ pub fn passkey_name(raw: &str) -> Result<String, &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_passkey_that_stands_alone_needs_user_verification() {
+        assert!(user_verification_required(PasskeyUse::Register));
+        assert!(user_verification_required(PasskeyUse::StandAlone));
+        assert!(!user_verification_required(PasskeyUse::SecondFactor));
+    }
     use time::macros::datetime;
 
     #[test]

@@ -69,12 +69,14 @@ pub async fn status(
 #[utoipa::path(post, path = "/api/auth/mfa/totp", tag = "auth",
     responses((status = 200, body = TotpEnrolmentResponse, description = "A pending enrolment (it replaces an older pending one); it counts once confirmed"),
         (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 409, body = crate::error::ErrorBody, description = "`mfa_already_enrolled`: a confirmed app exists")),
     security(("bearer" = [])))]
 pub async fn begin_totp(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<TotpEnrolmentResponse>> {
+    super::reauth::require_recent_password(&state, &auth).await?;
     let e = state.mfa.begin_totp(auth.user_id).await?;
     Ok(AppJson(TotpEnrolmentResponse {
         secret: e.secret,
@@ -86,6 +88,7 @@ pub async fn begin_totp(
     responses((status = 200, body = RecoveryCodesResponse, description = "The app is confirmed; the session counts as having given the factor"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_code`: not the app's current code (a recovery code is not accepted); `invalid_json`"),
         (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 409, body = crate::error::ErrorBody, description = "`no_pending_enrolment`; `mfa_already_enrolled`: confirmed already")),
     security(("bearer" = [])))]
 pub async fn confirm_totp(
@@ -93,6 +96,7 @@ pub async fn confirm_totp(
     auth: AuthUser,
     AppJson(body): AppJson<CodeRequest>,
 ) -> ApiResult<AppJson<RecoveryCodesResponse>> {
+    super::reauth::require_recent_password(&state, &auth).await?;
     let recovery_codes = state
         .mfa
         .confirm_totp(auth.user_id, auth.session_id, &body.code)
@@ -126,6 +130,7 @@ pub async fn disable_totp(
     responses((status = 200, body = RecoveryCodesResponse, description = "A new set; the old codes no longer work"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_code`: not a current app code"),
         (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`, `too_many_attempts` (with `Retry-After`): the account's budget of failed checks, the one sign-in spends; spent before the code is checked, even a right one")),
     security(("bearer" = [])))]
 pub async fn regenerate_recovery_codes(
@@ -134,6 +139,7 @@ pub async fn regenerate_recovery_codes(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<CodeRequest>,
 ) -> ApiResult<AppJson<RecoveryCodesResponse>> {
+    super::reauth::require_recent_password(&state, &auth).await?;
     let budget = super::account::SigninBudget::new(&state, ip);
     let recovery_codes = state
         .mfa

@@ -119,20 +119,24 @@ pub struct PasskeyGrantRequest {
     #[serde(default)]
     pub credential: serde_json::Value,
     /// With it, the passkey is the second factor of that password sign-in and must be its account's.
+    /// Without it, the passkey stands alone: its answer must show user verification (the UV flag),
+    /// else `invalid_passkey`.
     #[serde(default)]
     pub mfa_token: Option<String>,
 }
 
 #[utoipa::path(post, path = "/api/auth/passkeys/registration", tag = "passkeys", request_body = RegistrationRequest,
-    responses((status = 200, body = ChallengeResponse, description = "Creation options: resident key required, user verification preferred, the user's passkeys excluded"),
+    responses((status = 200, body = ChallengeResponse, description = "Creation options: resident key required, user verification required (a passkey may sign in without the password), the user's passkeys excluded"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_passkey_name`, `invalid_json`"),
-        (status = 401, body = crate::error::ErrorBody)),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes")),
     security(("bearer" = [])))]
 pub async fn registration_options(
     State(state): State<AppState>,
     auth: AuthUser,
     AppJson(body): AppJson<RegistrationRequest>,
 ) -> ApiResult<AppJson<ChallengeResponse>> {
+    super::reauth::require_recent_password(&state, &auth).await?;
     let options = service(&state)
         .registration_options(auth.user_id, &body.name)
         .await?;
@@ -141,14 +145,16 @@ pub async fn registration_options(
 
 #[utoipa::path(post, path = "/api/auth/passkeys", tag = "passkeys", request_body = CreateRequest,
     responses((status = 201, body = PasskeyBody, description = "Registered; the account is mailed; this session counts as having given the factor"),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_passkey`: a response that does not verify (another challenge or origin, malformed, registered already); `challenge_expired`; `invalid_passkey_name`; `invalid_json`"),
-        (status = 401, body = crate::error::ErrorBody)),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_passkey`: a response that does not verify (another challenge or origin, malformed, registered already, without user verification); `challenge_expired`; `invalid_passkey_name`; `invalid_json`"),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody, description = "`reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes")),
     security(("bearer" = [])))]
 pub async fn create(
     State(state): State<AppState>,
     auth: AuthUser,
     AppJson(body): AppJson<CreateRequest>,
 ) -> ApiResult<(StatusCode, AppJson<PasskeyBody>)> {
+    super::reauth::require_recent_password(&state, &auth).await?;
     let row = service(&state)
         .register(
             auth.user_id,
@@ -194,7 +200,7 @@ pub async fn remove(
 }
 
 #[utoipa::path(post, path = "/api/auth/passkeys/challenge", tag = "passkeys", request_body = Option<SignInChallengeRequest>,
-    responses((status = 200, body = ChallengeResponse, description = "Request options, user verification preferred. With `mfa_token`: the second factor of that sign-in (its account's passkeys). Else with the bearer token: a `step_up` challenge for `POST /api/auth/reauthenticate`'s `passkey` (the caller's passkeys). Else: a discoverable sign-in"),
+    responses((status = 200, body = ChallengeResponse, description = "Request options. With `mfa_token`: the second factor of that sign-in (its account's passkeys). Else with the bearer token: a `step_up` challenge for `POST /api/auth/reauthenticate`'s `passkey` (the caller's passkeys). Else: a discoverable sign-in, user verification required (else preferred)"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_json`"),
         (status = 401, body = crate::error::ErrorBody, description = "`invalid_mfa_token`; `invalid_token` (a bearer token that is not valid)"),
         (status = 429, body = crate::error::ErrorBody)),

@@ -22,11 +22,17 @@ pub(crate) fn service(state: &AppState) -> Reauth {
 /// the factor) was given on the caller's session within the window (a password sign-in or `POST /api/auth/reauthenticate`); a refreshed session keeps
 /// the time of its last entry, so an access token alone cannot open the window again.
 pub(crate) async fn require_recent_password(state: &AppState, auth: &AuthUser) -> ApiResult<()> {
-    if service(state).is_recent(auth.session_id).await? {
+    if recently_stepped_up(state, auth).await? {
         Ok(())
     } else {
         Err(ApiError::reauthentication_required())
     }
+}
+
+/// Whether the caller's session stepped up within the window, for a core command that decides
+/// itself when it needs that (changing a team's sign-in switches).
+pub(crate) async fn recently_stepped_up(state: &AppState, auth: &AuthUser) -> ApiResult<bool> {
+    Ok(service(state).is_recent(auth.session_id).await?)
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -113,7 +113,7 @@ pub async fn list_domains(
     responses(
         (status = 201, body = DomainBody, description = "Added, pending: publish the TXT record `txt_name` with `txt_value`, then verify"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_domain`, `public_mail_domain`"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`domain_exists` (the team has it), `domain_taken` (another team verified it)"),
         (status = 422, body = crate::error::ErrorBody, description = "`too_many_domains`: the team holds 100 domains already"),
@@ -124,6 +124,7 @@ pub async fn add_domain(
     auth: AuthUser,
     AppJson(body): AppJson<DomainRequest>,
 ) -> ApiResult<(StatusCode, AppJson<DomainBody>)> {
+    crate::auth::reauth::require_recent_password(&state, &auth).await?;
     let domain = state.domains.add(auth.user_id, &body.domain).await?;
     Ok((StatusCode::CREATED, AppJson(domain.into())))
 }
@@ -159,7 +160,7 @@ pub async fn verify_domain(
     params(("id" = Uuid, Path, description = "The domain's id")),
     responses(
         (status = 204, description = "Removed; domain join at it ends"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`, `domain_not_found`"),
     ),
     security(("bearer" = [])))]
@@ -168,6 +169,7 @@ pub async fn remove_domain(
     auth: AuthUser,
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
+    crate::auth::reauth::require_recent_password(&state, &auth).await?;
     let id = domain_id(&id)?;
     state.domains.remove(auth.user_id, id).await?;
     Ok(no_content())

@@ -244,7 +244,7 @@ pub struct MfaPolicy {
 #[utoipa::path(put, path = "/api/team/mfa-policy", tag = "teams", request_body = MfaPolicy,
     responses(
         (status = 200, body = MfaPolicy),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner decides)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner decides); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
     ),
     security(("bearer" = [])))]
@@ -253,9 +253,10 @@ pub async fn set_mfa_policy(
     auth: AuthUser,
     AppJson(body): AppJson<MfaPolicy>,
 ) -> ApiResult<AppJson<MfaPolicy>> {
+    let stepped_up = crate::auth::reauth::recently_stepped_up(&state, &auth).await?;
     state
         .teams
-        .set_mfa_policy(auth.user_id, body.required)
+        .set_mfa_policy(auth.user_id, body.required, stepped_up)
         .await?;
     let details = json!({ "required": body.required });
     audit(&state, &auth, "team.mfa_policy", None, None, details).await?;

@@ -161,7 +161,7 @@ pub async fn get_policy(
     responses(
         (status = 200, body = PolicyResponse, description = "Saved and audited (`team.policy`, before and after); apps get it at their next entitlement refresh"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_policy`, the message naming the field (`consent_notice.regions.US-XX: ...`); `invalid_json` for a missing or unknown field"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: a member, or an admin changing `require_mfa` or `require_sso` (the owner's)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: a member, or an admin changing `require_mfa` or `require_sso` (the owner's); `reauthentication_required`: changing `require_mfa` or `require_sso` when the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`sso_not_configured`: `require_sso` true while the team has no single sign-on"),
     ),
@@ -171,9 +171,10 @@ pub async fn put_policy(
     auth: AuthUser,
     AppJson(body): AppJson<PolicyBody>,
 ) -> ApiResult<AppJson<PolicyResponse>> {
+    let stepped_up = crate::auth::reauth::recently_stepped_up(&state, &auth).await?;
     let view = state
         .teams
-        .set_policy(auth.user_id, &auth.email, body.into())
+        .set_policy(auth.user_id, &auth.email, body.into(), stepped_up)
         .await?;
     Ok(AppJson(view.into()))
 }

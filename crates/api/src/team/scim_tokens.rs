@@ -64,7 +64,7 @@ pub struct TokensBody {
 #[utoipa::path(post, path = "/api/team/scim/tokens", tag = "teams",
     responses(
         (status = 201, body = CreatedBody, description = "Created; the token is shown only in this answer"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner manages SCIM tokens)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner manages SCIM tokens); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
     ),
     security(("bearer" = [])))]
@@ -72,6 +72,7 @@ pub async fn create_token(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<(StatusCode, AppJson<CreatedBody>)> {
+    crate::auth::reauth::require_recent_password(&state, &auth).await?;
     let created = state.scim.create_token(auth.user_id).await?;
     let details = json!({ "team_id": created.team_id, "token_id": created.id });
     audit(&state, &auth, "team.scim.token_create", None, None, details).await?;

@@ -77,7 +77,7 @@ pub async fn get_sso(State(state): State<AppState>, auth: AuthUser) -> ApiResult
     responses(
         (status = 200, body = SsoBody),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_issuer`, `client_id_required`, `client_secret_required`"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner's)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner's); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
         (status = 409, body = crate::error::ErrorBody, description = "`domain_not_verified`: verify a domain first"),
         (status = 422, body = crate::error::ErrorBody, description = "`sso_discovery_failed`: the issuer's discovery document could not be read or is wrong"),
@@ -88,6 +88,7 @@ pub async fn put_sso(
     auth: AuthUser,
     AppJson(body): AppJson<SsoRequest>,
 ) -> ApiResult<AppJson<SsoBody>> {
+    crate::auth::reauth::require_recent_password(&state, &auth).await?;
     let settings = SsoSettings {
         issuer: &body.issuer,
         client_id: &body.client_id,
@@ -102,11 +103,12 @@ pub async fn put_sso(
 #[utoipa::path(delete, path = "/api/team/sso", tag = "teams",
     responses(
         (status = 204, description = "Removed: members sign in with their passwords again"),
-        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner's)"),
+        (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner's); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`, `sso_not_configured`"),
     ),
     security(("bearer" = [])))]
 pub async fn delete_sso(State(state): State<AppState>, auth: AuthUser) -> ApiResult<StatusCode> {
+    crate::auth::reauth::require_recent_password(&state, &auth).await?;
     state.sso.remove(auth.user_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -38,6 +38,7 @@ mod sessions;
 mod signin;
 mod signup;
 mod sso;
+mod step_up_settings;
 mod sweep;
 mod takeover;
 mod team;

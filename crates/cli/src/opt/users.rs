@@ -31,9 +31,19 @@ pub enum UsersMfaCommand {
     ///
     /// Example: closewise users mfa show ana@example.com
     Show(UserShow),
-    /// Removes the authenticator app and the recovery codes of a customer who lost both, ends
-    /// every session and mails them; they sign in with the password alone and set a new app up.
+    /// Removes the authenticator app, the recovery codes and the passkeys of a customer who lost
+    /// them (`--keep-passkeys` keeps the passkeys, and says so), ends every session and mails
+    /// them; they sign in with the password alone and set a new factor up.
     ///
     /// Example: closewise users mfa reset ana@example.com --reason "ticket #77: lost phone and codes, identity checked" --yes
-    Reset(UserDestructive),
+    Reset(MfaReset),
+}
+
+#[derive(Args, Debug)]
+pub struct MfaReset {
+    #[command(flatten)]
+    pub user: UserDestructive,
+    /// Keep the account's passkeys: only the authenticator app and its recovery codes go.
+    #[arg(long)]
+    pub keep_passkeys: bool,
 }

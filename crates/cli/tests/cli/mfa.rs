@@ -64,3 +64,67 @@ both!(
         assert!(!unknown.status.success());
     }
 );
+
+/// Gives `email` a passkey named `name` (its key's content does not matter here).
+async fn add_passkey(store: &Store, email: &str, name: &str) {
+    let user = store.user_by_email(email).await.unwrap().unwrap();
+    let row = closewise_core::store::passkeys::PasskeyRow {
+        id: Uuid::now_v7(),
+        user_id: user.id,
+        credential_id: format!("cred-{name}"),
+        name: name.into(),
+        public_key: "key".into(),
+        sign_count: 0,
+        created_at: now(),
+        last_used_at: None,
+    };
+    let mail = Composer::new("http://localhost:8080").compose(
+        email,
+        Template::PasskeyAdded {
+            name: name.into(),
+            link: "http://localhost:8080/settings#security".into(),
+        },
+        now(),
+    );
+    assert!(store.insert_passkey(&row, &mail).await.unwrap());
+}
+
+both!(
+    async fn users_mfa_reset_removes_the_passkeys_too_unless_told_to_keep_them(db) {
+        let db = db.seeded().await;
+        let store = db.store().await;
+
+        // An app and two passkeys: all go, and the output says so.
+        let ana = enrol(&store, "ana@example.com").await;
+        add_passkey(&store, "ana@example.com", "Phone").await;
+        add_passkey(&store, "ana@example.com", "Laptop").await;
+        let out = db.ok(&["users", "mfa", "reset", "ana@example.com", "--reason", "ticket #78", "-y"]).await;
+        assert!(out.contains("2 passkey(s)"), "{out}");
+        let f = store.mfa_factors(ana).await.unwrap();
+        assert_eq!((f.totp, f.recovery_codes, f.passkeys), (false, 0, 0), "{f:?}");
+        let audit = store.audit_of(Some(ana), "ana@example.com", 10).await.unwrap();
+        let row = audit.iter().find(|a| a.action == "user.mfa_reset").expect("audited");
+        assert!(row.details.contains("\"passkeys\":2"), "{}", row.details);
+
+        // Passkeys alone (no app) are a second factor too: the reset removes them.
+        let bo = store.user_by_email("bo@example.com").await.unwrap().unwrap().id;
+        add_passkey(&store, "bo@example.com", "Key").await;
+        let session = sign_in(&store, "bo@example.com").await;
+        let out = db.ok(&["users", "mfa", "reset", "bo@example.com", "--reason", "ticket #79", "-y"]).await;
+        assert!(out.contains("1 passkey(s)"), "{out}");
+        assert_eq!(store.mfa_factors(bo).await.unwrap().passkeys, 0);
+        let sessions = store.sessions_of(bo).await.unwrap();
+        assert!(sessions.iter().filter(|s| s.id == session).all(|s| s.revoked_at.is_some()));
+        let mails = store.list_mail(Some("bo@example.com"), Default::default(), 10).await.unwrap();
+        let notice = mails.iter().find(|m| m.kind == "mfa_factor_removed").expect("the user is mailed");
+        assert!(notice.text_body.contains("passkey"), "{}", notice.text_body);
+
+        // --keep-passkeys: the app goes, the passkeys stay, and the output says they stayed.
+        let cy = enrol(&store, "cy@example.com").await;
+        add_passkey(&store, "cy@example.com", "Key").await;
+        let out = db.ok(&["users", "mfa", "reset", "cy@example.com", "--keep-passkeys", "--reason", "ticket #80", "-y"]).await;
+        assert!(out.contains("1 passkey(s) kept"), "{out}");
+        let f = store.mfa_factors(cy).await.unwrap();
+        assert_eq!((f.totp, f.passkeys), (false, 1), "{f:?}");
+    }
+);

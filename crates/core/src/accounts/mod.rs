@@ -30,6 +30,7 @@ pub use crate::budget::PasswordBudget;
 pub use credentials::StepUpFactor;
 pub use deletion::{AccountDeletion, Deletion};
 pub use email_links::Link;
+pub use recovery::ResetDone;
 pub use verification::{confirm_by_operator, Verified};
 
 use closewise_domain::team_billing::TEAM_OWNER_MESSAGE;

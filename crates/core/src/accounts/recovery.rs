@@ -5,8 +5,19 @@ use closewise_domain::password::Password;
 use closewise_domain::tokens::EmailTokenKind;
 
 use crate::mail::Template;
+use crate::store::oauth::DeviceSessionRow;
+use crate::store::passkeys::PasskeyRow;
 
 use super::{padded, AccountError, Accounts, Link};
+
+/// What a password reset leaves for the person to review: the passkeys, which still sign the
+/// account in (a reset removes no factor: that takes a sign-in with one, or support), and the
+/// desktop devices the reset signed out.
+#[derive(Debug, Default)]
+pub struct ResetDone {
+    pub passkeys: Vec<PasskeyRow>,
+    pub devices_signed_out: Vec<DeviceSessionRow>,
+}
 
 impl Accounts {
     /// Mails a reset link to a registered address; does nothing, as slowly, for others.
@@ -27,9 +38,9 @@ impl Accounts {
         .await
     }
 
-    /// Spends a reset link and sets `password`.
+    /// Spends a reset link and sets `password`; what the person should review next.
     #[tracing::instrument(skip_all)]
-    pub async fn reset(&self, token: &str, password: &Password) -> Result<(), AccountError> {
+    pub async fn reset(&self, token: &str, password: &Password) -> Result<ResetDone, AccountError> {
         let link = Link::Reset;
         let row = self
             .live_email_token(EmailTokenKind::Reset, token, link)
@@ -43,6 +54,13 @@ impl Accounts {
         if self.store.sso_required_for(&user.email).await? {
             return Err(AccountError::SsoRequired);
         }
+        let devices_signed_out = self
+            .store
+            .device_sessions_of(user.id)
+            .await?
+            .into_iter()
+            .filter(|d| d.refresh_expires_at.is_some_and(|e| now < e))
+            .collect();
         let hash = self.hasher.hash(password.expose()).await?;
         let mail = self
             .mail
@@ -56,6 +74,9 @@ impl Accounts {
         {
             return Err(AccountError::LinkUsed(link));
         }
-        Ok(())
+        Ok(ResetDone {
+            passkeys: self.store.passkeys_of(user.id).await?,
+            devices_signed_out,
+        })
     }
 }

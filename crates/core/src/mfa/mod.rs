@@ -93,27 +93,72 @@ impl Mfa {
     }
 }
 
+/// What the operator's reset removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OperatorReset {
+    /// The authenticator app and its recovery codes.
+    pub app: bool,
+    pub passkeys: u64,
+}
+
+impl OperatorReset {
+    pub fn any(&self) -> bool {
+        self.app || self.passkeys > 0
+    }
+}
+
+/// The factors a reset removes, as the mail names them ("An authenticator app and 2 passkeys").
+fn removed_factors(app: bool, passkeys: u64) -> String {
+    let keys = match passkeys {
+        0 => None,
+        1 => Some("1 passkey".to_owned()),
+        n => Some(format!("{n} passkeys")),
+    };
+    match (app, keys) {
+        (true, Some(keys)) => format!("{} and {keys}", enrolment::APP),
+        (true, None) => enrolment::APP.into(),
+        (false, Some(keys)) => keys,
+        (false, None) => String::new(),
+    }
+}
+
 /// The operator's reset (`closewise users mfa reset`): removes the app and the recovery codes of
-/// `user_id`, mails `email`, and ends every session. False when there was nothing to remove
-/// (then nothing changes).
+/// `user_id` and, when `remove_passkeys`, every passkey (a passkey signs in by itself, so one the
+/// customer no longer controls must go too); mails `email` once, and ends every session. Nothing
+/// changes when there was nothing to remove.
 pub async fn reset_by_operator(
     store: &Store,
     mail: &Composer,
     user_id: Uuid,
     email: &str,
+    remove_passkeys: bool,
     now: time::OffsetDateTime,
-) -> Result<bool, MfaError> {
+) -> Result<OperatorReset, MfaError> {
+    let has_app = store.totp_of(user_id).await?.is_some();
+    let passkeys = if remove_passkeys {
+        u64::try_from(store.passkey_count(user_id).await?).unwrap_or(0)
+    } else {
+        0
+    };
     let notice = mail.compose(
         email,
         Template::MfaFactorRemoved {
-            factor: enrolment::APP.into(),
+            factor: removed_factors(has_app, passkeys),
             by_operator: true,
         },
         now,
     );
-    if !store.remove_totp(user_id, Some(&notice)).await? {
-        return Ok(false);
+    let mut done = OperatorReset::default();
+    if passkeys > 0 {
+        // The mail goes with the app's removal when there is one, else with the passkeys'.
+        let mail = (!has_app).then_some(&notice);
+        done.passkeys = store.delete_passkeys_of(user_id, mail).await?;
     }
-    store.revoke_all_sessions(user_id, "mfa_reset", now).await?;
-    Ok(true)
+    if has_app {
+        done.app = store.remove_totp(user_id, Some(&notice)).await?;
+    }
+    if done.any() {
+        store.revoke_all_sessions(user_id, "mfa_reset", now).await?;
+    }
+    Ok(done)
 }

@@ -22,7 +22,8 @@ mod options;
 pub mod webauthn;
 
 use closewise_domain::passkeys::{
-    challenge_expiry, passkey_name, sign_count_acceptable, RelyingParty,
+    challenge_expiry, passkey_name, sign_count_acceptable, user_verification_required, PasskeyUse,
+    RelyingParty,
 };
 use rand::RngCore;
 use time::OffsetDateTime;
@@ -52,6 +53,16 @@ impl Purpose {
             Purpose::SignIn => "sign_in",
             Purpose::StepUp => "step_up",
         }
+    }
+}
+
+/// A sign-in answer for no known account (a discoverable sign-in) stands alone; one for a known
+/// account follows its password (an `mfa_token`, step-up).
+fn passkey_use(purpose: Purpose, user_id: Option<Uuid>) -> PasskeyUse {
+    match (purpose, user_id) {
+        (Purpose::Register, _) => PasskeyUse::Register,
+        (_, None) => PasskeyUse::StandAlone,
+        (_, Some(_)) => PasskeyUse::SecondFactor,
     }
 }
 
@@ -146,8 +157,8 @@ impl Passkeys {
         ))
     }
 
-    /// Verifies the browser's answer to a registration challenge of `user_id` and stores the
-    /// passkey, mailing the account; the session `session_id` that registered it has given the
+    /// Verifies the browser's answer to a registration challenge of `user_id` (with user
+    /// verification: a passkey may stand alone later) and stores the passkey, mailing the account; the session `session_id` that registered it has given the
     /// factor (as confirming an app does), so its step-up window stays open. A credential
     /// registered already (here or to another account) is refused and nothing changes.
     pub async fn register(
@@ -167,8 +178,8 @@ impl Passkeys {
         if challenge.user_id != Some(user_id) {
             return Err(PasskeyError::invalid("another account's challenge"));
         }
-        let new =
-            webauthn::verify_registration(&self.rp, &challenge.challenge, &credential, false)?;
+        let uv = user_verification_required(PasskeyUse::Register);
+        let new = webauthn::verify_registration(&self.rp, &challenge.challenge, &credential, uv)?;
         let user = self
             .store
             .user_by_id(user_id)
@@ -221,8 +232,8 @@ impl Passkeys {
     }
 
     /// Options to sign in: for anyone (`user_id` `None`: no allowCredentials, the browser offers
-    /// the discoverable passkeys it has for us) or for one account's passkeys (second factor,
-    /// step-up), bound to that account.
+    /// the discoverable passkeys it has for us, and user verification is required) or for one
+    /// account's passkeys (second factor, step-up), bound to that account.
     pub async fn request_options(
         &self,
         purpose: Purpose,
@@ -233,12 +244,14 @@ impl Passkeys {
             None => Vec::new(),
         };
         let (id, challenge) = self.issue_challenge(purpose, user_id).await?;
-        Ok(options::request(&self.rp, id, &challenge, &allowed))
+        let uv = user_verification_required(passkey_use(purpose, user_id));
+        Ok(options::request(&self.rp, id, &challenge, &allowed, uv))
     }
 
     /// Verifies an answer to a sign-in (or step-up) challenge and records the passkey's use;
     /// the account it signs in. `expected_user`: the account whose passkey it must be (the
-    /// `mfa_token`'s, the signed-in caller's); `None` for a discoverable sign-in.
+    /// `mfa_token`'s, the signed-in caller's); `None` for a discoverable sign-in, which stands
+    /// alone and so needs user verification (the UV flag).
     pub async fn authenticate(
         &self,
         purpose: Purpose,
@@ -262,8 +275,10 @@ impl Passkeys {
             return Err(PasskeyError::invalid("another account's passkey"));
         }
         let key = b64(&passkey.public_key)?;
+        let owner_known = expected_user.or(challenge.user_id);
+        let uv = user_verification_required(passkey_use(purpose, owner_known));
         let assertion =
-            webauthn::verify_assertion(&self.rp, &challenge.challenge, &credential, &key, false)?;
+            webauthn::verify_assertion(&self.rp, &challenge.challenge, &credential, &key, uv)?;
         if assertion
             .user_handle
             .is_some_and(|h| h.as_slice() != passkey.user_id.as_bytes())

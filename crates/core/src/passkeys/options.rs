@@ -32,7 +32,7 @@ fn descriptors(passkeys: &[PasskeyRow]) -> Vec<Value> {
 }
 
 /// `PublicKeyCredentialCreationOptionsJSON`: a discoverable credential (resident key required),
-/// user verification preferred, no attestation, none of the user's passkeys again. The user
+/// user verification required (it may stand alone), no attestation, none of the user's passkeys again. The user
 /// handle is the account id's 16 bytes.
 pub fn creation(
     rp: &RelyingParty,
@@ -59,7 +59,7 @@ pub fn creation(
         "authenticatorSelection": {
             "residentKey": "required",
             "requireResidentKey": true,
-            "userVerification": "preferred",
+            "userVerification": "required",
         },
         "attestation": "none",
     });
@@ -69,19 +69,21 @@ pub fn creation(
     }
 }
 
-/// `PublicKeyCredentialRequestOptionsJSON`: `allowed` empty for a discoverable sign-in.
+/// `PublicKeyCredentialRequestOptionsJSON`: `allowed` empty for a discoverable sign-in. User
+/// verification `required` when `uv` (the passkey stands alone), else `preferred`.
 pub fn request(
     rp: &RelyingParty,
     challenge_id: Uuid,
     challenge: &str,
     allowed: &[PasskeyRow],
+    uv: bool,
 ) -> ChallengeOptions {
     let options = json!({
         "challenge": challenge,
         "timeout": timeout_ms(),
         "rpId": rp.id,
         "allowCredentials": descriptors(allowed),
-        "userVerification": "preferred",
+        "userVerification": if uv { "required" } else { "preferred" },
     });
     ChallengeOptions {
         challenge_id,

@@ -6,8 +6,9 @@ use uuid::Uuid;
 use super::{Session, SessionError, Sessions};
 
 impl Sessions {
-    /// Starts a session for the account a passkey just proved: a discoverable passkey (no
-    /// password) or the second factor after the password. The credential was just presented, so
+    /// Starts a session for the account a passkey just proved: a discoverable passkey whose
+    /// authenticator verified the user (no password; `closewise_core::passkeys` refuses one that
+    /// did not), or the second factor after the password. The credential was just presented, so
     /// the session may take sensitive actions for the usual window, as after a password; and a
     /// passkey is a factor, so the window's factor is given too (`sessions.mfa_at`).
     pub async fn passkey_sign_in(

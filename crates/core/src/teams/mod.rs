@@ -82,6 +82,9 @@ pub enum TeamsError {
     /// invitation, a join request) until it reactivates them.
     #[error("The team's directory has deactivated this account: it joins the team again once the directory reactivates it.")]
     DeactivatedByDirectory,
+    /// Turning Require 2FA or Require SSO on or off without a recent step-up on the session.
+    #[error("Please confirm your password to continue.")]
+    StepUpRequired,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -107,6 +110,7 @@ impl TeamsError {
             TeamsError::InvalidPolicy(_) => "invalid_policy",
             TeamsError::SsoNotConfigured => "sso_not_configured",
             TeamsError::DeactivatedByDirectory => "deactivated_by_directory",
+            TeamsError::StepUpRequired => "reauthentication_required",
             TeamsError::Database(_) => "internal",
         }
     }
@@ -260,9 +264,18 @@ impl Teams {
         self.view(user_id).await
     }
 
-    /// The owner requires (or stops requiring) a second factor of every member (issue 24).
-    pub async fn set_mfa_policy(&self, user_id: Uuid, required: bool) -> Result<(), TeamsError> {
+    /// The owner requires (or stops requiring) a second factor of every member, with a recent
+    /// step-up on the session (`stepped_up`, from `crate::reauth`; `StepUpRequired` without it).
+    pub async fn set_mfa_policy(
+        &self,
+        user_id: Uuid,
+        required: bool,
+        stepped_up: bool,
+    ) -> Result<(), TeamsError> {
         let (team_id, _) = self.caller(user_id, Action::RequireMfa).await?;
+        if !stepped_up {
+            return Err(TeamsError::StepUpRequired);
+        }
         self.store
             .set_team_require_mfa(team_id, required, self.clock.now())
             .await?;

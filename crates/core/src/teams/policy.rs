@@ -40,13 +40,16 @@ impl Teams {
     }
 
     /// Replaces the caller's team's policy (owner and admins) with `policy`, whole. A wrong field
-    /// is `InvalidPolicy` naming it; changing `require_mfa` is the owner's (`ForbiddenRole`).
-    /// Audited as `team.policy` by `actor` with the policy before and after.
+    /// is `InvalidPolicy` naming it; changing `require_mfa` or `require_sso` is the owner's
+    /// (`ForbiddenRole`) and needs a recent step-up on the caller's session (`stepped_up`, from
+    /// `crate::reauth`; `StepUpRequired` without it). Audited as `team.policy` by `actor` with the
+    /// policy before and after.
     pub async fn set_policy(
         &self,
         user_id: Uuid,
         actor: &str,
         policy: Policy,
+        stepped_up: bool,
     ) -> Result<PolicyView, TeamsError> {
         let (team_id, role) = self.caller(user_id, Action::SetPolicy).await?;
         let policy = policy.validate().map_err(TeamsError::InvalidPolicy)?;
@@ -57,6 +60,9 @@ impl Teams {
             policy.require_mfa != before.require_mfa || policy.require_sso != before.require_sso;
         if switched && !owner {
             return Err(TeamsError::ForbiddenRole);
+        }
+        if switched && !stepped_up {
+            return Err(TeamsError::StepUpRequired);
         }
         if policy.require_sso && !row.sso_configured {
             return Err(TeamsError::SsoNotConfigured);

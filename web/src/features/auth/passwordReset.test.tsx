@@ -1,6 +1,7 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
+import { mfaOf } from "../../testing/handlers/mfa";
 import { renderApp } from "../../testing/render";
 
 describe("Password reset", () => {
@@ -23,6 +24,32 @@ describe("Password reset", () => {
     expect(await screen.findByText("Password updated! Please sign in with your new password.")).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
     expect(db.findUser("ana@example.com")?.password).toBe("new-secret");
+  });
+
+  it("lists the passkeys that still sign in and the desktop apps signed out, with the step that removes a passkey", async () => {
+    const userId = db.createUser({ email: "ana@example.com", password: "old-secret" }).id;
+    mfaOf(userId).passkeys.push({
+      id: "pk-1",
+      credentialId: "cred-1",
+      name: "Not mine",
+      created_at: db.iso(db.now()),
+      last_used_at: null,
+    });
+    db.startDeviceSession(userId, "Office PC", "windows");
+    const token = db.oneTimeToken("ana@example.com", "reset", 3600_000);
+    const { user, router } = renderApp(`/reset-password?token=${token}`);
+    await user.type(await screen.findByLabelText("New password"), "new-secret");
+    await user.type(screen.getByLabelText("Confirm new password"), "new-secret");
+    await user.click(screen.getByRole("button", { name: "Reset password" }));
+    expect(await screen.findByRole("heading", { name: "Password updated" })).toBeInTheDocument();
+    const passkeys = screen.getByRole("list", { name: "Passkeys that still sign in" });
+    expect(within(passkeys).getByText(/Not mine/)).toBeInTheDocument();
+    const devices = screen.getByRole("list", { name: "Desktop apps signed out" });
+    expect(within(devices).getByText("Office PC (windows)")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/reset-password");
+    await user.click(screen.getByRole("link", { name: "Sign in to remove passkeys" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/signin"));
+    expect(new URLSearchParams(router.state.location.search).get("next")).toBe("/settings#security");
   });
 
   it("validates the new password like sign-up", async () => {

@@ -69,6 +69,19 @@ describe("Settings → Security: authenticator app", () => {
     expect(await screen.findByText("On. 10 of 10 recovery codes left.")).toBeInTheDocument();
   });
 
+  it("asks for the password before setting up the app once the window is over", async () => {
+    db.createUser({ email: EMAIL });
+    const { user } = renderApp("/settings", { signedInAs: EMAIL });
+    const setUp = await screen.findByRole("button", { name: "Set up an authenticator app" });
+    passwordEntryIsOld();
+    await user.click(setUp);
+    const dialog = await screen.findByRole("dialog", { name: "Confirm your password" });
+    expect(mfaOf(userId()).pendingSecret).toBeFalsy();
+    await user.type(within(dialog).getByLabelText("Password"), "secret123");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect(await screen.findByRole("img", { name: "QR code for your authenticator app" })).toBeInTheDocument();
+  });
+
   it("generates new codes for a current code; the old ones stop working", async () => {
     db.createUser({ email: EMAIL });
     seedTotp(EMAIL);
@@ -141,6 +154,24 @@ describe("Settings → Security: passkeys", () => {
     await user.click(within(confirm).getByRole("button", { name: "Remove" }));
     await waitFor(() => expect(screen.queryByRole("list", { name: "Passkeys" })).not.toBeInTheDocument());
     expect(mfaOf(userId()).passkeys).toEqual([]);
+  });
+
+  it("asks for the password before adding a passkey once the window is over, then adds it", async () => {
+    db.createUser({ email: EMAIL });
+    const { create } = installWebAuthn({ credentialId: "cred-late" });
+    const { user } = renderApp("/settings", { signedInAs: EMAIL });
+    await user.click(await screen.findByRole("button", { name: "Add a passkey" }));
+    passwordEntryIsOld();
+    const dialog = screen.getByRole("dialog", { name: "Add a passkey" });
+    await user.type(within(dialog).getByLabelText("Passkey name"), "Phone");
+    await user.click(within(dialog).getByRole("button", { name: "Continue" }));
+    const confirm = await within(dialog).findByRole("region", { name: "Confirm your password" });
+    expect(create).not.toHaveBeenCalled();
+    await user.type(within(confirm).getByLabelText("Password"), "secret123");
+    await user.click(within(confirm).getByRole("button", { name: "Confirm" }));
+    const list = await screen.findByRole("list", { name: "Passkeys" });
+    expect(within(list).getByText("Phone")).toBeInTheDocument();
+    expect(mfaOf(userId()).passkeys.map((p) => p.credentialId)).toEqual(["cred-late"]);
   });
 
   it("says so when the browser's prompt is closed", async () => {

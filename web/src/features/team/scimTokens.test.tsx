@@ -36,6 +36,19 @@ describe("/team SCIM tokens", () => {
     expect(within(list).queryByRole("button", { name: "Revoke" })).not.toBeInTheDocument();
   });
 
+  it("asks for the password before creating a token once the window is over", async () => {
+    const team = seedNorthwind();
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const section = await screen.findByRole("region", { name: "Security: SCIM tokens" });
+    for (const s of db.sessions) s.passwordAt = db.now() - 16 * 60_000;
+    await user.click(within(section).getByRole("button", { name: "Create SCIM token" }));
+    const dialog = await screen.findByRole("dialog", { name: "Confirm your password" });
+    expect((team as { scim?: unknown[] }).scim ?? []).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText("Password"), "secret123");
+    await user.click(within(dialog).getByRole("button", { name: "Confirm" }));
+    expect(await within(section).findByText(/^cws_scim_/)).toBeInTheDocument();
+  });
+
   it("is the owner's only", async () => {
     seedNorthwind();
     renderApp("/team", { signedInAs: ADMIN });

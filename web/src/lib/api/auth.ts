@@ -1,7 +1,7 @@
 //! Account endpoints (docs/api.md "Accounts").
 
 import { ApiError, apiRequest } from "./client";
-import type { Reauthenticated, Session, SignOutScope, StepUpPasskey, User, VerifyAnswer } from "./types";
+import type { PasswordReset, Reauthenticated, Session, SignOutScope, StepUpPasskey, User, VerifyAnswer } from "./types";
 
 /** `next`: a same-origin path the verification link carries on to sign-in (the API drops any other). */
 export function signUp(body: { email: string; password: string; next?: string }) {
@@ -63,8 +63,9 @@ export function requestPasswordReset(email: string) {
   return apiRequest<Record<string, never>>("/api/auth/recover", { method: "POST", body: { email } });
 }
 
+/** The password is set and every session ended: the passkeys that still sign in and the desktop apps signed out, to review. */
 export function resetPassword(body: { token: string; password: string }) {
-  return apiRequest<Record<string, never>>("/api/auth/reset", { method: "POST", body });
+  return apiRequest<PasswordReset>("/api/auth/reset", { method: "POST", body });
 }
 
 export function changePassword(body: { current_password: string; password: string }) {

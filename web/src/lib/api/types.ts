@@ -17,6 +17,8 @@ export type User = Schemas["UserBody"];
 export type Session = Omit<Schemas["SessionBody"], "refresh_token"> & { refresh_token?: never };
 /** `POST /api/auth/verify`: `choose_password` comes with a `password_token`. */
 export type VerifyAnswer = Schemas["VerifyAnswer"];
+/** `POST /api/auth/reset`: what the reset leaves to review (passkeys) and what it signed out (desktop apps). */
+export type PasswordReset = Schemas["PasswordReset"];
 export type ApiErrorBody = Schemas["ErrorBody"];
 /** `POST /api/auth/logout?scope=`: this session or every session. */
 export type SignOutScope = NonNullable<NonNullable<paths["/api/auth/logout"]["post"]["parameters"]["query"]>["scope"]>;

@@ -5,7 +5,7 @@
 import { db, type DbUser } from "../db";
 import { type MockRoute, apiError, invalidCredentials as wrong, json, noContent, origin, readBody, route } from "./common";
 import { REAUTH_WINDOW_MS, clearCookieHeaders as clear, sessionResponse, signedIn, verifyLink } from "./common";
-import { factorGrant, passwordNeedsFactor, stepUpNeedsFactor } from "./mfa";
+import { factorGrant, mfaOf, passwordNeedsFactor, stepUpNeedsFactor, toPasskey } from "./mfa";
 
 /** The one-time token's row, or the contract's refusal (`what`: "verification", "reset" or "password" link). */
 function spend(
@@ -93,8 +93,15 @@ export const accountRoutes: MockRoute[] = [
     if (spent.error) return spent.error;
     spent.row.password = password;
     spent.row.user.email_confirmed_at ??= db.iso(db.now());
-    db.endSessions(spent.row.user.id);
-    return json({});
+    const userId = spent.row.user.id;
+    // The desktop apps it signs out, and the passkeys it leaves (a reset removes no factor).
+    const devices_signed_out = db.sessions.flatMap((s) =>
+      s.userId === userId && !s.revoked && s.device
+        ? [{ name: s.device.name, platform: s.device.platform, last_seen_at: null }]
+        : [],
+    );
+    db.endSessions(userId);
+    return json({ passkeys: mfaOf(userId).passkeys.map(toPasskey), devices_signed_out });
   }),
   signedIn("post", "/api/auth/password", async ({ row, session }, { request }) => {
     const { current_password: current, password } = await readBody<"ChangePasswordBody">(request);

@@ -123,7 +123,7 @@ export async function factorGrant(request: Request, grant: "mfa" | "passkey") {
   return apiError(400, "invalid_passkey", "This passkey is not registered.");
 }
 
-const toPasskey = ({ id, name, created_at, last_used_at }: MfaRow["passkeys"][number]): Passkey => ({
+export const toPasskey = ({ id, name, created_at, last_used_at }: MfaRow["passkeys"][number]): Passkey => ({
   id,
   name,
   created_at,
@@ -159,6 +159,8 @@ export const mfaRoutes: MockRoute[] = [
     resolver: ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
+      const stale = reauthenticationRequired(auth.session);
+      if (stale) return stale;
       const row = mfaOf(auth.row.user.id);
       if (row.totp) return apiError(409, "mfa_already_enrolled", "An authenticator app is already set up.");
       row.pendingSecret = MOCK_TOTP_SECRET;
@@ -175,6 +177,8 @@ export const mfaRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
+      const stale = reauthenticationRequired(auth.session);
+      if (stale) return stale;
       const row = mfaOf(auth.row.user.id);
       const code = await codeOf(request);
       if (row.totp) return apiError(409, "mfa_already_enrolled", "An authenticator app is already set up.");
@@ -207,6 +211,8 @@ export const mfaRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
+      const stale = reauthenticationRequired(auth.session);
+      if (stale) return stale;
       const row = mfaOf(auth.row.user.id);
       if (!acceptCode(row, await codeOf(request), false)) return invalidCode(400);
       row.recoveryCodes = mockRecoveryCodes(row.recoveryCodes[0]?.[4] === "1" ? 2 : 1);
@@ -219,6 +225,8 @@ export const mfaRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
+      const stale = reauthenticationRequired(auth.session);
+      if (stale) return stale;
       const { name } = (await request.json()) as { name: string };
       const challenge_id = crypto.randomUUID();
       db.passkeyChallenges.set(challenge_id, { purpose: "register", userId: auth.row.user.id, name });
@@ -230,7 +238,7 @@ export const mfaRoutes: MockRoute[] = [
           rp: { id: "localhost", name: "Closewise" },
           user: { id: "dXNlcg", name: user.email, displayName: user.email },
           pubKeyCredParams: [{ type: "public-key", alg: -7 }],
-          authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+          authenticatorSelection: { residentKey: "required", userVerification: "required" },
           excludeCredentials: mfaOf(user.id).passkeys.map((p) => ({ type: "public-key", id: p.credentialId })),
         },
       });
@@ -242,6 +250,8 @@ export const mfaRoutes: MockRoute[] = [
     resolver: async ({ request }) => {
       const auth = authenticate(request);
       if ("error" in auth) return auth.error;
+      const stale = reauthenticationRequired(auth.session);
+      if (stale) return stale;
       const body = (await request.json()) as { challenge_id: string; name: string; credential: { id?: string } };
       const challenge = db.passkeyChallenges.get(body.challenge_id);
       if (!challenge || challenge.purpose !== "register" || challenge.userId !== auth.row.user.id)

@@ -5,7 +5,7 @@
 
 import { db } from "../db";
 import { type MockRoute, apiError, json, noContent, readBody, route } from "./common";
-import { teamRoute } from "./teamCommon";
+import { steppedUp, teamRoute } from "./teamCommon";
 import { domainsOf } from "./teamDomains";
 
 type Sso = { issuer: string; client_id: string; required: boolean };
@@ -31,14 +31,24 @@ const holder = (email: string) => teams().find((t) => t.sso && verified(t).some(
 
 export const ssoRoutes: MockRoute[] = [
   teamRoute("get", "/api/team/sso", "delete", ({ team }) => view(team as unknown as WithSso)),
-  teamRoute("put", "/api/team/sso", "delete", async ({ team }, request) => {
-    const body = await readBody<"TeamSsoRequest">(request);
-    if (!body.issuer.startsWith("https://"))
-      return apiError(400, "invalid_issuer", "The issuer must be an https URL (http only for a provider on this machine).");
-    Object.assign(team, { sso: { issuer: body.issuer, client_id: body.client_id, required: body.required ?? false } });
-    return view(team as unknown as WithSso);
-  }),
-  teamRoute("delete", "/api/team/sso", "delete", ({ team }) => (Object.assign(team, { sso: undefined }), noContent())),
+  teamRoute(
+    "put",
+    "/api/team/sso",
+    "delete",
+    steppedUp(async ({ team }, request) => {
+      const body = await readBody<"TeamSsoRequest">(request);
+      if (!body.issuer.startsWith("https://"))
+        return apiError(400, "invalid_issuer", "The issuer must be an https URL (http only for a provider on this machine).");
+      Object.assign(team, { sso: { issuer: body.issuer, client_id: body.client_id, required: body.required ?? false } });
+      return view(team as unknown as WithSso);
+    }),
+  ),
+  teamRoute(
+    "delete",
+    "/api/team/sso",
+    "delete",
+    steppedUp(({ team }) => (Object.assign(team, { sso: undefined }), noContent())),
+  ),
   route("get", "/api/auth/sso/switch", () => {
     const pending = ssoSwitch.pending;
     if (!pending) return expired();

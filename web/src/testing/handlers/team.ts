@@ -4,7 +4,7 @@
 
 import { db } from "../db";
 import { type MockRoute, apiError, invalidCredentials, origin, readBody, reauthenticationRequired, signedIn } from "./common";
-import { alreadyInTeam, forbiddenRole, json, noContent, teamBody, teamNotFound, teamRoute } from "./teamCommon";
+import { alreadyInTeam, forbiddenRole, json, noContent, steppedUp, teamBody, teamNotFound, teamRoute } from "./teamCommon";
 
 /** The "Unlimited Sales Copilot" price per seat and month, in cents: a preview charges whole months. */
 const SEAT_PRICE_CENTS = 2000;
@@ -92,10 +92,15 @@ export const teamRoutes: MockRoute[] = [
     team.seats = seats;
     return teamBody(team, userId);
   }),
-  teamRoute("put", "/api/team/mfa-policy", "require_mfa", async ({ team }, request) => {
-    team.requireMfa = (await readBody<"MfaPolicy">(request)).required;
-    return json({ required: team.requireMfa });
-  }),
+  teamRoute(
+    "put",
+    "/api/team/mfa-policy",
+    "require_mfa",
+    steppedUp(async ({ team }, request) => {
+      team.requireMfa = (await readBody<"MfaPolicy">(request)).required;
+      return json({ required: team.requireMfa });
+    }),
+  ),
   teamRoute("post", "/api/team/billing/portal", "manage_billing", async ({ team }, request) => {
     if (!team.customerId) return apiError(404, "no_customer", "The team has no billing account yet. Buy seats first.");
     if (db.team.portalDown) return apiError(502, "portal_failed", "Could not open the billing portal. Please try again.");

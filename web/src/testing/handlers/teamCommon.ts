@@ -5,7 +5,7 @@ import type { TeamPermissions } from "../../lib/api/types";
 import { db } from "../db";
 import type { MemberRow, TeamRow } from "../teamStore";
 import { firstPages, type TeamView } from "../teamPages";
-import { type MockRoute, apiError, json, noContent, signedIn } from "./common";
+import { type MockRoute, apiError, json, noContent, reauthenticationRequired, signedIn } from "./common";
 
 export const forbiddenRole = () => apiError(403, "forbidden_role", "Your role in the team does not allow this.");
 export const teamNotFound = () => apiError(404, "team_not_found", "There is no such team.");
@@ -21,6 +21,13 @@ export const teamBody = (team: TeamRow, at: string, status = 200) => json({ team
 export type TeamCaller = { userId: string; email: string; team: TeamRow; me: MemberRow; decided: TeamView; session: Session };
 type Session = { passwordAt: number | null };
 type TeamAnswer = (caller: TeamCaller, request: Request, params: Record<string, unknown>) => Response | Promise<Response>;
+
+/** A team's identity setting (single sign-on, SCIM tokens, domains, the sign-in switches): `403
+ * reauthentication_required` unless the password was entered on the session within the window. */
+export const steppedUp =
+  (answer: TeamAnswer): TeamAnswer =>
+  (caller, request, params) =>
+    reauthenticationRequired(caller.session) ?? answer(caller, request, params);
 
 /** A route for a member of a team: 401 when signed out, `404 team_not_found` in no team, `403` when `may[need]` is false. */
 export const teamRoute = (method: MockRoute["method"], path: string, need: keyof TeamPermissions | null, answer: TeamAnswer) =>

@@ -4,7 +4,7 @@
 
 import { db, DEFAULT_POLICY } from "../db";
 import type { TeamRow } from "../teamStore";
-import { type MockRoute, apiError, json, noContent, readBody, signedIn } from "./common";
+import { type MockRoute, apiError, json, noContent, readBody, reauthenticationRequired, signedIn } from "./common";
 import { alreadyInTeam, forbiddenRole, seatsTaken, teamBody, teamNotFound, teamRoute } from "./teamCommon";
 
 /** The teams whose join domain is the address's (the server also keeps public mail domains out). */
@@ -25,10 +25,14 @@ export const teamJoinRoutes: MockRoute[] = [
   teamRoute("get", "/api/team/policy", null, ({ team, me }) =>
     me.role === "member" ? forbiddenRole() : json(policyOf(team, me.role)),
   ),
-  teamRoute("put", "/api/team/policy", null, async ({ team, me, email }, request) => {
+  teamRoute("put", "/api/team/policy", null, async ({ team, me, email, session }, request) => {
     if (me.role === "member") return forbiddenRole();
     const policy = await readBody<"TeamPolicy">(request);
-    if (policy.require_mfa !== (team.requireMfa ?? false) && me.role !== "owner") return forbiddenRole();
+    const before = policyOf(team, me.role).policy;
+    const switched = policy.require_mfa !== before.require_mfa || policy.require_sso !== before.require_sso;
+    if (switched && me.role !== "owner") return forbiddenRole();
+    const stale = switched ? reauthenticationRequired(session) : null;
+    if (stale) return stale;
     team.requireMfa = policy.require_mfa;
     team.policy = { ...policyOf(team, me.role), policy, updated_at: new Date().toISOString(), updated_by: email };
     return json(team.policy);

@@ -4,7 +4,7 @@
 import type { ScimToken } from "../../lib/api/types";
 import type { TeamRow } from "../teamStore";
 import type { MockRoute } from "./common";
-import { forbiddenRole, json, noContent, teamNotFound, teamRoute } from "./teamCommon";
+import { forbiddenRole, json, noContent, steppedUp, teamNotFound, teamRoute } from "./teamCommon";
 
 const tokensOf = (team: TeamRow) => ((team as TeamRow & { scim?: ScimToken[] }).scim ??= []);
 const owner = (answer: (team: TeamRow, params: Record<string, unknown>) => Response) =>
@@ -12,22 +12,22 @@ const owner = (answer: (team: TeamRow, params: Record<string, unknown>) => Respo
     typeof teamRoute
   >[3];
 
+/** A new token on `team`: its secret is in this answer only. */
+function newToken(team: TeamRow) {
+  const id = crypto.randomUUID();
+  tokensOf(team).unshift({
+    id,
+    created_by: team.ownerId,
+    created_at: new Date().toISOString(),
+    last_used_at: null,
+    revoked_at: null,
+  });
+  return json({ id, token: `cws_scim_${crypto.randomUUID().replaceAll("-", "")}` }, 201);
+}
+
 export const teamScimRoutes: MockRoute[] = [
-  teamRoute(
-    "post",
-    "/api/team/scim/tokens",
-    null,
-    owner((team) => {
-      const id = crypto.randomUUID();
-      tokensOf(team).unshift({
-        id,
-        created_by: team.ownerId,
-        created_at: new Date().toISOString(),
-        last_used_at: null,
-        revoked_at: null,
-      });
-      return json({ id, token: `cws_scim_${crypto.randomUUID().replaceAll("-", "")}` }, 201);
-    }),
+  teamRoute("post", "/api/team/scim/tokens", null, (caller, request, params) =>
+    caller.me.role === "owner" ? steppedUp(({ team }) => newToken(team))(caller, request, params) : forbiddenRole(),
   ),
   teamRoute(
     "get",

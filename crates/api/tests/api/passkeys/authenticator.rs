@@ -25,6 +25,9 @@ pub struct Authenticator {
     pub rp_id: String,
     /// The user handle the credential was created with (`options.user.id`).
     pub user_handle: Option<String>,
+    /// Whether it verifies the user (a PIN, a fingerprint): the UV flag of what it signs. A
+    /// security key without a PIN only proves presence.
+    pub verifies_user: bool,
 }
 
 impl Authenticator {
@@ -45,6 +48,7 @@ impl Authenticator {
             origin: origin.into(),
             rp_id: rp_id.into(),
             user_handle: None,
+            verifies_user: true,
         }
     }
 
@@ -59,6 +63,11 @@ impl Authenticator {
     }
 
     fn auth_data(&mut self, flags: u8) -> Vec<u8> {
+        let flags = if self.verifies_user {
+            flags
+        } else {
+            flags & !0x04
+        };
         self.counter += 1;
         let mut data = Sha256::digest(self.rp_id.as_bytes()).to_vec();
         data.push(flags);

@@ -2,10 +2,12 @@
 //! recent password entry, each change mailed), then signs in with it and no password; every bad
 //! answer is one clear `invalid_passkey` (or `challenge_expired`) and changes nothing.
 
+mod after_reset;
 mod authenticator;
 mod bad_input;
 mod second_factor;
 mod step_up;
+mod user_verification;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -98,7 +100,7 @@ both!(
         let rp = app.state.passkeys.relying_party();
         assert_eq!(options["rp"]["id"], rp.id.as_str());
         assert_eq!(options["authenticatorSelection"]["residentKey"], "required");
-        assert_eq!(options["authenticatorSelection"]["userVerification"], "preferred");
+        assert_eq!(options["authenticatorSelection"]["userVerification"], "required");
         assert_eq!(options["attestation"], "none");
         assert_eq!(options["excludeCredentials"], json!([]));
         assert_eq!(options["user"]["name"], "ana@example.com");

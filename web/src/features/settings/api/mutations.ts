@@ -14,7 +14,7 @@ import {
   startPasskeyRegistration,
   startTotp,
 } from "../../../lib/api/mfa";
-import type { Guard } from "../../../lib/api/mutations";
+import { unguarded, type Guard } from "../../../lib/api/mutations";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { createPasskey } from "../../../lib/webauthn";
 
@@ -29,15 +29,18 @@ function useFactorsChanged() {
   return () => factorsChanged(client, user?.id ?? "");
 }
 
-/** "Set up an authenticator app": a secret to scan; nothing is on until it is confirmed. */
-export function useStartTotp() {
-  return useMutation({ mutationFn: startTotp });
+/**
+ * "Set up an authenticator app": a secret to scan; nothing is on until it is confirmed. Adding a
+ * factor is a sensitive action: `guard` asks for the password when the API wants it.
+ */
+export function useStartTotp(guard: Guard = unguarded) {
+  return useMutation({ mutationFn: () => guard(startTotp) });
 }
 
-/** The first code from the app turns it on and answers the recovery codes. */
-export function useConfirmTotp() {
+/** The first code from the app turns it on and answers the recovery codes (`guard` as above). */
+export function useConfirmTotp(guard: Guard = unguarded) {
   const changed = useFactorsChanged();
-  return useMutation({ mutationFn: (code: string) => confirmTotp(code), onSuccess: changed });
+  return useMutation({ mutationFn: (code: string) => guard(() => confirmTotp(code)), onSuccess: changed });
 }
 
 export function useDisableTotp() {
@@ -51,14 +54,17 @@ export function useRegenerateRecoveryCodes() {
   return useMutation({ mutationFn: (code: string) => regenerateRecoveryCodes(code), onSuccess: changed });
 }
 
-/** The server's options, the browser's new credential, and the server keeps it under `name`. */
-export function useAddPasskey() {
+/**
+ * The server's options, the browser's new credential, and the server keeps it under `name`. Adding a
+ * factor is a sensitive action: `guard` asks for the password when the API wants it.
+ */
+export function useAddPasskey(guard: Guard = unguarded) {
   const changed = useFactorsChanged();
   return useMutation({
     mutationFn: async (name: string) => {
-      const { challenge_id, options } = await startPasskeyRegistration(name);
+      const { challenge_id, options } = await guard(() => startPasskeyRegistration(name));
       const credential = await createPasskey(options);
-      return finishPasskeyRegistration({ challenge_id, name, credential });
+      return guard(() => finishPasskeyRegistration({ challenge_id, name, credential }));
     },
     onSuccess: changed,
   });

@@ -4,6 +4,7 @@
 
 import { lazy, Suspense, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
+import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { TextField } from "../../../components/ui/TextField";
@@ -31,7 +32,8 @@ function SetUp({
 }) {
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const confirm = useConfirmTotp();
+  const password = useConfirmPassword();
+  const confirm = useConfirmTotp(password.guard);
   // Stays busy once confirmed: the recovery codes take this form's place.
   const busy = confirm.isPending || confirm.isSuccess;
 
@@ -52,6 +54,7 @@ function SetUp({
 
   return (
     <div className="mt-4 space-y-4">
+      {password.asking && password.dialog}
       <p className="text-slate-700">Scan this QR code with your authenticator app, then enter the 6-digit code it shows.</p>
       <Suspense fallback={<Spinner />}>
         <Qr value={enrolment.otpauth_uri} label="QR code for your authenticator app" />
@@ -89,7 +92,8 @@ export function AuthenticatorApp({ status, email }: { status: MfaStatus; email: 
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [dialog, setDialog] = useState<"regenerate" | "off" | null>(null);
-  const start = useStartTotp();
+  const password = useConfirmPassword();
+  const start = useStartTotp(password.guard);
   const regenerate = useRegenerateRecoveryCodes();
   const disable = useDisableTotp();
   const busy = start.isPending;
@@ -106,6 +110,7 @@ export function AuthenticatorApp({ status, email }: { status: MfaStatus; email: 
 
   return (
     <div>
+      {password.asking && password.dialog}
       <h3 className="font-semibold text-slate-900">Authenticator app</h3>
       {codes ? (
         <RecoveryCodes codes={codes} email={email} onDone={() => setCodes(null)} />

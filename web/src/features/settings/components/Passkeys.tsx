@@ -20,7 +20,8 @@ const message = (error: unknown) => (error instanceof ApiError ? error.message :
 function AddPasskey({ onClose }: { onClose: () => void }) {
   const [name, setName] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const add = useAddPasskey();
+  const password = useConfirmPassword();
+  const add = useAddPasskey(password.guard);
   const busy = add.isPending;
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -41,18 +42,22 @@ function AddPasskey({ onClose }: { onClose: () => void }) {
   }
   return (
     <Modal open onClose={onClose} title="Add a passkey">
-      <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
-        <p className="text-slate-700">Give it a name you will recognise, such as the device or the password manager.</p>
-        <TextField label="Passkey name" value={name} error={error} maxLength={64} onChange={(e) => setName(e.target.value)} />
-        <div className="flex flex-wrap justify-end gap-3">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy} aria-busy={busy}>
-            {busy ? "Waiting for your device..." : "Continue"}
-          </Button>
-        </div>
-      </form>
+      {password.asking ? (
+        password.form
+      ) : (
+        <form noValidate onSubmit={(e) => void onSubmit(e)} className="space-y-4">
+          <p className="text-slate-700">Give it a name you will recognise, such as the device or the password manager.</p>
+          <TextField label="Passkey name" value={name} error={error} maxLength={64} onChange={(e) => setName(e.target.value)} />
+          <div className="flex flex-wrap justify-end gap-3">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy} aria-busy={busy}>
+              {busy ? "Waiting for your device..." : "Continue"}
+            </Button>
+          </div>
+        </form>
+      )}
     </Modal>
   );
 }

@@ -6,6 +6,7 @@
 
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { ApiError } from "../../../lib/api/client";
+import { unguarded, type Guard } from "../../../lib/api/mutations";
 import { queryKeys } from "../../../lib/api/queries";
 import {
   addDomain,
@@ -100,21 +101,24 @@ export function useSetMemberRole() {
   });
 }
 
-/** Add a company domain (pending until its TXT record is verified). */
-export function useAddDomain(teamId: string) {
+/** Add a company domain (pending until its TXT record is verified); a sensitive action (`guard`). */
+export function useAddDomain(teamId: string, guard: Guard = unguarded) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (domain: string) => addDomain(domain),
+    mutationFn: (domain: string) => guard(() => addDomain(domain)),
     onSuccess: () => client.invalidateQueries({ queryKey: domainsKey(teamId) }),
   });
 }
 
-/** Verify or remove a domain: domain join and single sign-on follow the domains, so the team is read again. */
-export function useDomainAction(teamId: string) {
+/**
+ * Verify or remove a domain (removing is a sensitive action: `guard`): domain join and single sign-on
+ * follow the domains, so the team is read again.
+ */
+export function useDomainAction(teamId: string, guard: Guard = unguarded) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, action }: { id: string; action: "verify" | "remove" }) => {
-      await (action === "verify" ? verifyDomain(id) : removeDomain(id));
+      await (action === "verify" ? verifyDomain(id) : guard(() => removeDomain(id)));
     },
     onSuccess: () => teamChanged(client),
     onError: (error) => {
@@ -123,13 +127,16 @@ export function useDomainAction(teamId: string) {
   });
 }
 
-/** A new SCIM token (its secret is in the answer, shown once) or one revoked: the list is read again. */
-export function useScimTokenAction() {
+/**
+ * A new SCIM token (its secret is in the answer, shown once; a sensitive action: `guard`) or one
+ * revoked: the list is read again.
+ */
+export function useScimTokenAction(guard: Guard = unguarded) {
   const client = useQueryClient();
   const { user } = useAuth();
   return useMutation({
     mutationFn: async (change: { action: "create" } | { action: "revoke"; id: string }): Promise<string | null> => {
-      if (change.action === "create") return (await createScimToken()).token;
+      if (change.action === "create") return (await guard(createScimToken)).token;
       await revokeScimToken(change.id);
       return null;
     },

@@ -4,6 +4,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { deleteSso, saveSso, type TeamSso } from "../../../lib/api/sso";
+import { unguarded, type Guard } from "../../../lib/api/mutations";
 import { putTeamPolicy, setDomainJoin, setMfaPolicy } from "../../../lib/api/team";
 import type { TeamPolicy } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
@@ -16,12 +17,13 @@ export const ssoKey = (teamId: string) => ["team", teamId, "sso"] as const;
 
 /**
  * Save the policy: it is read again (new version, adoption), and so is the team, whose second-factor
- * rule ("Require a second factor" is in both) follows it.
+ * rule ("Require a second factor" is in both) follows it. Turning Require 2FA or Require SSO on or
+ * off is a sensitive action: `guard` asks for the password when the API wants it.
  */
-export function useSaveTeamPolicy(teamId: string) {
+export function useSaveTeamPolicy(teamId: string, guard: Guard = unguarded) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (policy: TeamPolicy) => putTeamPolicy(policy),
+    mutationFn: (policy: TeamPolicy) => guard(() => putTeamPolicy(policy)),
     onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: policyKey(teamId) }), teamChanged(client)]),
     onError: (error) => {
       if (statusIn(error, 403, 404)) void teamChanged(client);
@@ -29,11 +31,11 @@ export function useSaveTeamPolicy(teamId: string) {
   });
 }
 
-/** The owner's "Require a second factor": the team (its rule, who lacks one) and the policy follow. */
-export function useSetMfaPolicy(teamId: string) {
+/** The owner's "Require a second factor" (`guard`: a sensitive action): the team (its rule, who lacks one) and the policy follow. */
+export function useSetMfaPolicy(teamId: string, guard: Guard = unguarded) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (required: boolean) => setMfaPolicy(required),
+    mutationFn: (required: boolean) => guard(() => setMfaPolicy(required)),
     onSuccess: () => Promise.all([teamChanged(client), client.invalidateQueries({ queryKey: policyKey(teamId) })]),
     onError: (error) => {
       if (statusIn(error, 403, 404)) void teamChanged(client);
@@ -54,12 +56,12 @@ export function useSetDomainJoin() {
   });
 }
 
-/** Save single sign-on (the answer is the settings as stored) or remove it (null); read again either way. */
-export function useSsoAction(teamId: string) {
+/** Save single sign-on (the answer is the settings as stored) or remove it (null), each a sensitive action (`guard`); read again either way. */
+export function useSsoAction(teamId: string, guard: Guard = unguarded) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (change: { action: "save"; body: Parameters<typeof saveSso>[0] } | { action: "delete" }) =>
-      change.action === "save" ? saveSso(change.body) : deleteSso().then((): TeamSso | null => null),
+      guard(() => (change.action === "save" ? saveSso(change.body) : deleteSso().then((): TeamSso | null => null))),
     onSuccess: (saved) => {
       if (saved) client.setQueryData(ssoKey(teamId), saved);
       return client.invalidateQueries({ queryKey: ssoKey(teamId) });

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Copy, ShieldCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
+import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { listDomains } from "../../../lib/api/team";
@@ -40,7 +41,8 @@ function StatusBadge({ status }: { status: TeamDomain["status"] }) {
 }
 
 function DomainRow({ domain, teamId }: { domain: TeamDomain; teamId: string }) {
-  const change = useDomainAction(teamId);
+  const password = useConfirmPassword();
+  const change = useDomainAction(teamId, password.guard);
   const busy = change.isPending ? change.variables.action : null;
   const [error, setError] = useState<string | null>(null);
 
@@ -56,6 +58,7 @@ function DomainRow({ domain, teamId }: { domain: TeamDomain; teamId: string }) {
 
   return (
     <li className="space-y-2 py-4" aria-label={domain.domain}>
+      {password.dialog}
       <div className="flex flex-wrap items-center gap-3">
         <span className="font-medium text-slate-900">{domain.domain}</span>
         <StatusBadge status={domain.status} />
@@ -95,7 +98,8 @@ function DomainRow({ domain, teamId }: { domain: TeamDomain; teamId: string }) {
 function AddDomain({ teamId }: { teamId: string }) {
   const [domain, setDomain] = useState("");
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const add = useAddDomain(teamId);
+  const password = useConfirmPassword();
+  const add = useAddDomain(teamId, password.guard);
   const busy = add.isPending;
 
   async function onSubmit(event: FormEvent) {
@@ -113,6 +117,7 @@ function AddDomain({ teamId }: { teamId: string }) {
 
   return (
     <form noValidate onSubmit={(e) => void onSubmit(e)} className="mt-4 flex flex-wrap items-end gap-3">
+      {password.dialog}
       <TextField
         label="Company domain"
         name="team-domain"

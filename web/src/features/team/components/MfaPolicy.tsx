@@ -5,6 +5,7 @@
 
 import { ShieldCheck } from "lucide-react";
 import toast from "react-hot-toast";
+import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import type { Team, TeamMember } from "../../../lib/api/types";
 import { useTeamMembers } from "../api/lists";
 import { useSetMfaPolicy } from "../api/ruleMutations";
@@ -18,7 +19,8 @@ export const REQUIRED_TEXT =
 const OPTIONAL_TEXT = "A second factor (an authenticator app or a passkey) is up to each member.";
 
 function Toggle({ team }: { team: Team }) {
-  const set = useSetMfaPolicy(team.id);
+  const password = useConfirmPassword();
+  const set = useSetMfaPolicy(team.id, password.guard);
   const busy = set.isPending;
   const error = set.isError ? errorMessage(set.error) : null;
 
@@ -30,6 +32,7 @@ function Toggle({ team }: { team: Team }) {
 
   return (
     <div className="mt-4 space-y-2">
+      {password.dialog}
       <label className="flex items-center gap-3 font-medium text-slate-900">
         <input
           type="checkbox"

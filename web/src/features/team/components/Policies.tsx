@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
+import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
 import { getTeamPolicy } from "../../../lib/api/team";
 import type { Team, TeamPolicy } from "../../../lib/api/types";
@@ -43,7 +44,8 @@ function Check({
 
 function PolicyForm({ teamId, initial, mayChangeMfa }: { teamId: string; initial: TeamPolicy; mayChangeMfa: boolean }) {
   const [p, setP] = useState(initial);
-  const save = useSaveTeamPolicy(teamId);
+  const password = useConfirmPassword();
+  const save = useSaveTeamPolicy(teamId, password.guard);
   const busy = save.isPending;
   const error = save.isError ? errorMessage(save.error) : null;
   const apps = new Set<string>(p.allowed_apps);
@@ -60,6 +62,7 @@ function PolicyForm({ teamId, initial, mayChangeMfa }: { teamId: string; initial
 
   return (
     <form noValidate onSubmit={onSubmit} className="mt-4 space-y-5">
+      {password.dialog}
       <ConsentNoticeFields notice={p.consent_notice} onChange={(consent_notice) => setP({ ...p, consent_notice })} />
       <fieldset className="space-y-1">
         <legend className="font-medium text-slate-900">Meeting apps the assistant may attach to</legend>

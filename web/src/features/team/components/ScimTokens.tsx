@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Copy, KeyRound } from "lucide-react";
 import { useState } from "react";
 import toast from "react-hot-toast";
+import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { useAuth } from "../../../lib/auth/AuthProvider";
@@ -37,7 +38,8 @@ function TokenRow({ token, onRevoke, busy }: { token: ScimToken; onRevoke: () =>
 export function ScimTokens() {
   const { user } = useAuth();
   const tokens = useQuery({ queryKey: scimTokensKey(user?.id ?? ""), queryFn: async () => (await getScimTokens()).tokens });
-  const change = useScimTokenAction();
+  const password = useConfirmPassword();
+  const change = useScimTokenAction(password.guard);
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const busy = !change.isPending ? null : change.variables.action === "create" ? "create" : change.variables.id;
@@ -68,6 +70,7 @@ export function ScimTokens() {
   return (
     <Section id="team-scim" title="Security: SCIM tokens" icon={<KeyRound aria-hidden className="h-5 w-5" />}>
       <p className="mt-2 text-slate-700">{HOW_IT_WORKS}</p>
+      {password.dialog}
       {secret && (
         <div role="status" className="mt-4 space-y-2 rounded-xl border border-amber-200 bg-amber-50 p-4">
           <p className="font-medium text-amber-900">Copy this token now: it is not shown again.</p>

@@ -3,6 +3,7 @@ import { KeyRound } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { useSearchParams } from "react-router";
+import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import { getSso, testConnectionUrl, type TeamSso } from "../../../lib/api/sso";
@@ -20,7 +21,8 @@ function SsoForm({ teamId, sso }: { teamId: string; sso: TeamSso }) {
   const [secret, setSecret] = useState("");
   const [required, setRequired] = useState(sso.required);
   // Saved or removed, the settings are read again (useSsoAction).
-  const action = useSsoAction(teamId);
+  const password = useConfirmPassword();
+  const action = useSsoAction(teamId, password.guard);
   const busy = action.isPending;
   const error = action.isError ? errorMessage(action.error) : null;
   const testDomain = sso.domains[0];
@@ -41,6 +43,7 @@ function SsoForm({ teamId, sso }: { teamId: string; sso: TeamSso }) {
 
   return (
     <form noValidate onSubmit={onSubmit} className="mt-4 space-y-3">
+      {password.dialog}
       <p className="text-slate-700">
         Redirect URI to register at your provider: <code className="break-all">{sso.redirect_uri}</code>
       </p>

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/reset": {
+  "/api/auth/token": {
     parameters: {
       query?: never;
       header?: never;
@@ -14,14 +14,21 @@ export interface paths {
     put?: never;
     post: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description `password`, `mfa`, `refresh_token`, `passkey`, `authorization_code` or
+           *     `urn:ietf:params:oauth:grant-type:device_code`.
+           */
+          grant_type?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
       };
+      /** @description `Credentials` (`{email, password}`) for the password grant; `MfaGrantBody` (`{mfa_token, code}`) for the mfa grant; `PasskeyGrantBody` for `passkey`; `RefreshBody` (`{refresh_token}`, or the cookie) for the refresh grant; `AuthorizationCodeGrantBody` for `authorization_code`; `DeviceCodeGrantBody` for the device-code grant */
       requestBody: {
         content: {
-          "application/json": components["schemas"]["ResetBody"];
+          "application/json": components["schemas"]["TokenRequestBody"];
         };
       };
       responses: {
@@ -30,10 +37,29 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": components["schemas"]["SessionBody"];
           };
         };
+        /** @description `ErrorBody` for the password and refresh grants; `OAuthErrorBody` (RFC 6749 §5.2, RFC 8628 §3.5) for `authorization_code` and the device-code grant */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TokenErrorBody"];
+          };
+        };
+        /** @description `mfa_required` (password grant, an account with a second factor: `mfa_token` and `methods` in the error); `invalid_code`, `invalid_mfa_token` (mfa grant, and the passkey grant with an `mfa_token`); `invalid_refresh_token`, `refresh_token_reused`, `no_session` (refresh grant) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `cross_site_request`: a browser request from a page that is not ours */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -52,88 +78,6 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/signup": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["SignupBody"];
-        };
-      };
-      responses: {
-        /** @description Same answer for new and registered e-mails */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["SignupAnswer"];
-          };
-        };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -157,7 +101,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/sso/callback": {
+  "/api/auth/user": {
     parameters: {
       query?: never;
       header?: never;
@@ -166,23 +110,28 @@ export interface paths {
     };
     get: {
       parameters: {
-        query?: {
-          code?: string;
-          error?: string;
-          state?: string;
-        };
+        query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Signed in: the refresh cookie is set and the browser goes to `next`; a browser signed in to another account (its `cw_account` cookie) goes to `/sso/confirm` instead, the new session kept aside until the person continues (`POST /api/auth/sso/switch`) or cancels (`DELETE`). Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…` */
-        302: {
+        200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            "application/json": common["schemas"]["UserEnvelope"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
         };
       };
     };
@@ -194,29 +143,186 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/auth/verify": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["TokenBody"];
+        };
+      };
+      responses: {
+        /** @description Confirmed; `choose_password` when the address's sign-ups disagree */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["VerifyAnswer"];
+          };
+        };
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    ResetBody: {
-      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
+    /** @description `{code, code_verifier, redirect_uri, client_id}`. */
+    AuthorizationCodeGrantBody: {
+      client_id?: string | null;
+      code?: string | null;
+      code_verifier?: string | null;
+      redirect_uri?: string | null;
+    };
+    Credentials: {
+      email: string;
       password: string;
+    };
+    /** @description `{device_code, client_id}`. */
+    DeviceCodeGrantBody: {
+      client_id?: string | null;
+      device_code?: string | null;
+    };
+    MfaGrantBody: {
+      /** @description A 6-digit code from the authenticator app, or a recovery code. */
+      code?: string;
+      /** @description From the password grant's `401 mfa_required` (5 minutes, single use, this client only). */
+      mfa_token?: string;
+    };
+    /** @description An OAuth error (RFC 6749 §5.2, RFC 8628 §3.5): the grants' answers, not our usual shape. */
+    OAuthErrorBody: {
+      /**
+       * @description `invalid_request`, `invalid_client`, `invalid_grant`, `authorization_pending`,
+       *     `slow_down`, `access_denied` or `expired_token`.
+       */
+      error: string;
+      error_description: string;
+      /**
+       * Format: int64
+       * @description With `slow_down` only: the seconds the client must now wait between polls.
+       */
+      interval?: number | null;
+    };
+    /** @description `{challenge_id, credential, mfa_token?}` for `grant_type=passkey`. */
+    PasskeyGrantBody: {
+      challenge_id?: string;
+      /** @description `AuthenticationResponseJSON`: the `toJSON()` of what `navigator.credentials.get()` answered. */
+      credential?: Record<string, never>;
+      /**
+       * @description With it, the passkey is the second factor of that password sign-in and must be its account's.
+       *     Without it, the passkey stands alone: its answer must show user verification (the UV flag),
+       *     else `invalid_passkey`.
+       */
+      mfa_token?: string | null;
+    };
+    RefreshBody: {
+      refresh_token?: string | null;
+    };
+    /** @description A signed-in session. */
+    SessionBody: {
+      access_token: string;
+      /**
+       * Format: int64
+       * @description Unix seconds when the access token expires.
+       */
+      expires_at: number;
+      /**
+       * Format: int64
+       * @description Seconds the access token stays valid.
+       */
+      expires_in: number;
+      /**
+       * @description For native clients only (the desktop app: no `Origin`, no `Sec-Fetch-Site`). Browsers keep
+       *     it in the httpOnly `cw_refresh` cookie and never see it.
+       */
+      refresh_token?: string | null;
+      /** @description Always `bearer`. */
+      token_type: string;
+      user: common["schemas"]["UserBody"];
+    };
+    TokenBody: {
       token: string;
     };
-    SignupAnswer: {
-      /** @description The e-mail as we store it (trimmed, lower case). */
-      email: string;
+    /**
+     * @description What `POST /api/auth/token` answers with `400`: our usual error for the password and refresh
+     *     grants, an OAuth error for the desktop app's grants.
+     */
+    TokenErrorBody: common["schemas"]["ErrorBody"] | components["schemas"]["OAuthErrorBody"];
+    /**
+     * @description The request body of each grant (for the OpenAPI document: the endpoint parses the body of the
+     *     grant `grant_type` names).
+     */
+    TokenRequestBody:
+      | components["schemas"]["Credentials"]
+      | components["schemas"]["RefreshBody"]
+      | components["schemas"]["AuthorizationCodeGrantBody"]
+      | components["schemas"]["DeviceCodeGrantBody"]
+      | components["schemas"]["MfaGrantBody"]
+      | components["schemas"]["PasskeyGrantBody"];
+    VerifyAnswer: {
+      /** @description With `choose_password` only: the single-use token of the password step (1 hour). */
+      password_token?: string | null;
+      status: components["schemas"]["VerifyStatus"];
+      user: common["schemas"]["UserBody"];
     };
-    SignupBody: {
-      email: string;
-      /**
-       * @description Where to go after verifying and signing in: a path of this site ("/pricing?checkout=…"),
-       *     carried in the verification link. Anything else is ignored.
-       */
-      next?: string | null;
-      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
-      password: string;
-    };
+    /**
+     * @description What the verification link did.
+     * @enum {string}
+     */
+    VerifyStatus: "confirmed" | "choose_password";
   };
   responses: never;
   parameters: never;

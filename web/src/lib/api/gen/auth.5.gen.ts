@@ -3,7 +3,110 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/device/lookup": {
+  "/api/auth/logout": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: {
+          scope?: "local" | "global";
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Signed out; the cookie is cleared */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description scope is neither local nor global */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `cross_site_request` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/mfa": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["MfaStatus"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/mfa/recovery-codes": {
     parameters: {
       query?: never;
       header?: never;
@@ -21,19 +124,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["UserCodeBody"];
+          "application/json": common["schemas"]["MfaCodeBody"];
         };
       };
       responses: {
+        /** @description A new set; the old codes no longer work */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["PendingDevice"];
+            "application/json": common["schemas"]["RecoveryCodes"];
           };
         };
-        /** @description `expired_user_code` */
+        /** @description `invalid_code`: not a current app code */
         400: {
           headers: {
             [name: string]: unknown;
@@ -42,7 +146,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -51,26 +154,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `email_not_confirmed` */
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
         403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invalid_user_code` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `user_code_used` */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -96,112 +181,9 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
       };
     };
     delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/devices": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DeviceList"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/devices/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The device's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Signed out: its session, refresh chain and access tokens end now */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `device_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
     options?: never;
     head?: never;
     patch?: never;
@@ -211,48 +193,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    Device: {
-      /** Format: date-time */
-      created_at: string;
-      /** @description True for the session of this access token. */
-      current: boolean;
+    MfaStatus: {
       /**
-       * Format: uuid
-       * @description The device's session id.
+       * Format: int32
+       * @description Registered passkeys.
        */
-      id: string;
-      /** Format: date-time */
-      last_seen_at?: string | null;
-      name: string;
-      platform: string;
-    };
-    DeviceList: {
-      devices: components["schemas"]["Device"][];
-    };
-    PendingDevice: {
-      /** @description Chosen by the device that asked: anyone can name a request anything. */
-      device_name: string;
-      /** Format: date-time */
-      expires_at: string;
-      platform: string;
-      /** Format: date-time */
-      requested_at: string;
+      passkeys: number;
       /**
-       * @description The address the request came from (as this server sees it); null for requests older than
-       *     the record of addresses.
+       * Format: int32
+       * @description Unused recovery codes.
        */
-      requested_from?: string | null;
-      /**
-       * @description Whether `requested_from` is on the caller's network (same IPv4 /24 or IPv6 /64); false
-       *     when unknown. The page warns when it is not.
-       */
-      same_network: boolean;
-      /**
-       * @description Always `pending`.
-       * @enum {string}
-       */
-      status: "pending";
-      user_code: string;
+      recovery_codes_remaining: number;
+      /** @description A team the user belongs to requires a second factor. */
+      required: boolean;
+      /** @description A confirmed authenticator app. */
+      totp: boolean;
     };
   };
   responses: never;

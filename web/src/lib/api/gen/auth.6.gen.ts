@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/logout": {
+  "/api/auth/mfa/totp": {
     parameters: {
       query?: never;
       header?: never;
@@ -14,23 +14,71 @@ export interface paths {
     put?: never;
     post: {
       parameters: {
-        query?: {
-          scope?: "local" | "global";
-        };
+        query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Signed out; the cookie is cleared */
+        /** @description A pending enrolment (it replaces an older pending one); it counts once confirmed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["TotpEnrolment"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `mfa_already_enrolled`: a confirmed app exists */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": common["schemas"]["MfaCodeBody"];
+        };
+      };
+      responses: {
+        /** @description The app and the recovery codes are removed; the account is mailed */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description scope is neither local nor global */
+        /** @description `invalid_code`: neither a current app code nor an unused recovery code */
         400: {
           headers: {
             [name: string]: unknown;
@@ -47,7 +95,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `cross_site_request` */
+        /** @description `reauthentication_required`: the password and the factor were not given on this session in the last 15 minutes */
         403: {
           headers: {
             [name: string]: unknown;
@@ -56,39 +104,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/auth/mfa": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["MfaStatus"];
-          };
-        };
-        401: {
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
           headers: {
             [name: string]: unknown;
           };
@@ -96,8 +113,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`, `too_many_attempts` (with `Retry-After`): the account's budget of failed checks, the one sign-in spends; spent before the code is checked, even a right one */
-        429: {
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -107,15 +124,12 @@ export interface paths {
         };
       };
     };
-    put?: never;
-    post?: never;
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/auth/mfa/recovery-codes": {
+  "/api/auth/mfa/totp/confirm": {
     parameters: {
       query?: never;
       header?: never;
@@ -137,7 +151,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description A new set; the old codes no longer work */
+        /** @description The app is confirmed; the session counts as having given the factor */
         200: {
           headers: {
             [name: string]: unknown;
@@ -146,7 +160,7 @@ export interface paths {
             "application/json": common["schemas"]["RecoveryCodes"];
           };
         };
-        /** @description `invalid_code`: not a current app code */
+        /** @description `invalid_code`: not the app's current code (a recovery code is not accepted); `invalid_json` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -156,6 +170,24 @@ export interface paths {
           };
         };
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_pending_enrolment`; `mfa_already_enrolled`: confirmed already */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -193,21 +225,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    MfaStatus: {
-      /**
-       * Format: int32
-       * @description Registered passkeys.
-       */
-      passkeys: number;
-      /**
-       * Format: int32
-       * @description Unused recovery codes.
-       */
-      recovery_codes_remaining: number;
-      /** @description A team the user belongs to requires a second factor. */
-      required: boolean;
-      /** @description A confirmed authenticator app. */
-      totp: boolean;
+    TotpEnrolment: {
+      /** @description `otpauth://totp/Closewise:EMAIL?secret=…&issuer=Closewise&algorithm=SHA1&digits=6&period=30`, for the QR code. */
+      otpauth_uri: string;
+      /** @description The secret, base32 (RFC 4648, no padding), to type into the app. */
+      secret: string;
     };
   };
   responses: never;

@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/password": {
+  "/api/auth/resend": {
     parameters: {
       query?: never;
       header?: never;
@@ -21,10 +21,11 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["ChangePasswordBody"];
+          "application/json": components["schemas"]["ResendBody"];
         };
       };
       responses: {
+        /** @description Same answer for known and unknown e-mails */
         200: {
           headers: {
             [name: string]: unknown;
@@ -33,15 +34,8 @@ export interface paths {
             "application/json": common["schemas"]["Empty"];
           };
         };
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -75,7 +69,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`, `too_many_attempts`: password checks count as sign-in attempts */
         429: {
           headers: {
             [name: string]: unknown;
@@ -92,7 +85,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/reauthenticate": {
+  "/api/auth/reset": {
     parameters: {
       query?: never;
       header?: never;
@@ -110,29 +103,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["ReauthenticateBody"];
+          "application/json": components["schemas"]["ResetBody"];
         };
       };
       responses: {
+        /** @description The password is set and every session ended; the account's passkeys and the desktop apps signed out, to review */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["Reauthenticated"];
+            "application/json": components["schemas"]["PasswordReset"];
           };
         };
-        /** @description `invalid_json`; `invalid_passkey`: the passkey answer does not verify (another account's passkey, another challenge; counts as a failed sign-in); `challenge_expired` */
         400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `invalid_credentials`: the password is wrong (counts as a failed sign-in); `mfa_required`: the account has a second factor and neither `code` nor `passkey` came (`methods` in the error, no `mfa_token`); `invalid_code`: the code is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in` */
-        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -158,7 +142,88 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`, `too_many_attempts`: the same budgets as sign-in */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/signup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["SignupBody"];
+        };
+      };
+      responses: {
+        /** @description Same answer for new and registered e-mails */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["SignupAnswer"];
+          };
+        };
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
         429: {
           headers: {
             [name: string]: unknown;
@@ -179,32 +244,48 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    ChangePasswordBody: {
-      current_password: string;
+    /** @description What a password reset leaves for the person to review. */
+    PasswordReset: {
+      /** @description The desktop apps the reset signed out (every session ends). */
+      devices_signed_out: components["schemas"]["SignedOutDevice"][];
+      /**
+       * @description The account's passkeys: a reset removes none, and each still signs in. One the person does
+       *     not recognise is removed from Settings → Security after signing in.
+       */
+      passkeys: common["schemas"]["Passkey"][];
+    };
+    ResendBody: {
+      email: string;
+      /** @description As sign-up's `next`: a path of this site carried in the link; anything else is ignored. */
+      next?: string | null;
+      /** @description Only `signup`. */
+      type: string;
+    };
+    ResetBody: {
       /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
       password: string;
+      token: string;
     };
-    ReauthenticateBody: {
+    /** @description A desktop app a password reset signed out. */
+    SignedOutDevice: {
+      /** Format: date-time */
+      last_seen_at?: string | null;
+      name: string;
+      platform: string;
+    };
+    SignupAnswer: {
+      /** @description The e-mail as we store it (trimmed, lower case). */
+      email: string;
+    };
+    SignupBody: {
+      email: string;
       /**
-       * @description The second factor (a 6-digit app code or a recovery code), required when the account has
-       *     one, unless `passkey` gives it.
+       * @description Where to go after verifying and signing in: a path of this site ("/pricing?checkout=…"),
+       *     carried in the verification link. Anything else is ignored.
        */
-      code?: string | null;
-      passkey?: null | components["schemas"]["StepUpPasskey"];
-      password?: string;
-    };
-    Reauthenticated: {
-      /**
-       * Format: date-time
-       * @description Until when this session may take sensitive actions without entering the password again.
-       */
-      reauthenticated_until: string;
-    };
-    /** @description A passkey's answer to a `step_up` challenge. */
-    StepUpPasskey: {
-      challenge_id?: string;
-      /** @description `AuthenticationResponseJSON`: the `toJSON()` of what `navigator.credentials.get()` answered. */
-      credential?: Record<string, never>;
+      next?: string | null;
+      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
+      password: string;
     };
   };
   responses: never;

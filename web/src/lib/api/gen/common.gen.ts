@@ -59,6 +59,15 @@ export interface components {
      * @enum {string}
      */
     MfaMethod: "totp" | "recovery_code" | "passkey";
+    Passkey: {
+      /** Format: date-time */
+      created_at: string;
+      /** Format: uuid */
+      id: string;
+      /** Format: date-time */
+      last_used_at?: string | null;
+      name: string;
+    };
     /** @description The spec's `user_plans` row. */
     PlanBody: {
       /**

@@ -57,10 +57,10 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["Passkey"];
+            "application/json": common["schemas"]["Passkey"];
           };
         };
-        /** @description `invalid_passkey`: a response that does not verify (another challenge or origin, malformed, registered already); `challenge_expired`; `invalid_passkey_name`; `invalid_json` */
+        /** @description `invalid_passkey`: a response that does not verify (another challenge or origin, malformed, registered already, without user verification); `challenge_expired`; `invalid_passkey_name`; `invalid_json` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -70,6 +70,15 @@ export interface paths {
           };
         };
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -187,7 +196,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Request options, user verification preferred. With `mfa_token`: the second factor of that sign-in (its account's passkeys). Else with the bearer token: a `step_up` challenge for `POST /api/auth/reauthenticate`'s `passkey` (the caller's passkeys). Else: a discoverable sign-in */
+        /** @description Request options. With `mfa_token`: the second factor of that sign-in (its account's passkeys). Else with the bearer token: a `step_up` challenge for `POST /api/auth/reauthenticate`'s `passkey` (the caller's passkeys). Else: a discoverable sign-in, user verification required (else preferred) */
         200: {
           headers: {
             [name: string]: unknown;
@@ -270,7 +279,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Creation options: resident key required, user verification preferred, the user's passkeys excluded */
+        /** @description Creation options: resident key required, user verification required (a passkey may sign in without the password), the user's passkeys excluded */
         200: {
           headers: {
             [name: string]: unknown;
@@ -289,6 +298,15 @@ export interface paths {
           };
         };
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -326,15 +344,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    Passkey: {
-      /** Format: date-time */
-      created_at: string;
-      /** Format: uuid */
-      id: string;
-      /** Format: date-time */
-      last_used_at?: string | null;
-      name: string;
-    };
     /**
      * @description A challenge and the options that carry it, for `navigator.credentials.create()` / `.get()`
      *     after `PublicKeyCredential.parseCreationOptionsFromJSON` / `parseRequestOptionsFromJSON`.
@@ -365,7 +374,7 @@ export interface components {
       name?: string;
     };
     PasskeyList: {
-      passkeys: components["schemas"]["Passkey"][];
+      passkeys: common["schemas"]["Passkey"][];
     };
     PasskeyRegistrationRequest: {
       /** @description What the user calls this passkey ("MacBook", "Phone"): 1–64 characters. */

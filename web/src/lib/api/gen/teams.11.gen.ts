@@ -96,7 +96,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: a member, or an admin changing `require_mfa` or `require_sso` (the owner's) */
+        /** @description `forbidden_role`: a member, or an admin changing `require_mfa` or `require_sso` (the owner's); `reauthentication_required`: changing `require_mfa` or `require_sso` when the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
         403: {
           headers: {
             [name: string]: unknown;

@@ -186,7 +186,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner's) */
+        /** @description `forbidden_role` (the owner's); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
         403: {
           headers: {
             [name: string]: unknown;
@@ -268,7 +268,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner's) */
+        /** @description `forbidden_role` (the owner's); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
         403: {
           headers: {
             [name: string]: unknown;

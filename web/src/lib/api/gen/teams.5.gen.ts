@@ -97,7 +97,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner) */
+        /** @description `forbidden_role` (the owner); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
         403: {
           headers: {
             [name: string]: unknown;
@@ -197,7 +197,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner) */
+        /** @description `forbidden_role` (the owner); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
         403: {
           headers: {
             [name: string]: unknown;
