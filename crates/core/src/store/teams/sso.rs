@@ -416,16 +416,15 @@ impl Store {
         let mut ended = 0;
         for domain in domains {
             // LIKE narrows; the exact domain is compared here (`_` is a LIKE wildcard).
-            let rows: Vec<(Uuid, Uuid, String)> =
-                dispatch!(self, |p| {
-                    sqlx::query_as(
+            let rows: Vec<(Uuid, Uuid, String)> = dispatch!(self, |p| {
+                sqlx::query_as(
                 "SELECT s.id, s.user_id, u.email FROM sessions s JOIN users u ON u.id = s.user_id \
                  WHERE s.revoked_at IS NULL AND s.sso_at IS NULL AND u.email LIKE $1"
             )
             .bind(format!("%@{domain}"))
             .fetch_all(p)
             .await
-                })?;
+            })?;
             for (session, user_id, email) in rows {
                 let at_domain = email.rsplit_once('@').is_some_and(|(_, d)| d == domain);
                 if !at_domain || Some(user_id) == owner {

@@ -3,6 +3,104 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
+  "/api/auth/sso/switch": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The account this browser is signed in to and the one single sign-on signed in, for `/sso/confirm` to ask before switching */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["SsoSwitch"];
+          };
+        };
+        /** @description `sso_login_expired`: no single sign-on waits in this browser (or its session has ended); `cross_site_request` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Switched: the refresh cookie is the new account's session's; the page goes to `next` */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["SsoSwitched"];
+          };
+        };
+        /** @description `cross_site_request`: only our own pages may switch; `sso_login_expired`: nothing waits */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Cancelled: the session single sign-on started is ended; this browser stays signed in as it was */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `cross_site_request`: only our own pages may cancel */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/auth/token": {
     parameters: {
       query?: never;
@@ -58,7 +156,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `cross_site_request`: a browser request from a page that is not ours */
+        /** @description `cross_site_request`: a browser request from a page that is not ours; `sso_required`: the account's address is at a domain whose team requires single sign-on (Require SSO), on every grant — password, mfa, passkey, `authorization_code` and device code allowed by a session SSO did not start, and refresh of a session SSO did not start (which ends it) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -143,79 +241,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/verify": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TokenBody"];
-        };
-      };
-      responses: {
-        /** @description Confirmed; `choose_password` when the address's sign-ups disagree */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["VerifyAnswer"];
-          };
-        };
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -293,8 +318,20 @@ export interface components {
       token_type: string;
       user: common["schemas"]["UserBody"];
     };
-    TokenBody: {
-      token: string;
+    SsoSwitch: {
+      /**
+       * @description The account this browser is signed in to now; null when its session has ended (then
+       *     nothing is replaced and the page may continue at once).
+       */
+      current_email?: string | null;
+      /** @description The account single sign-on just signed in. */
+      email: string;
+      /** @description Where to land after continuing. */
+      next: string;
+    };
+    SsoSwitched: {
+      /** @description Where to land, now signed in to the new account. */
+      next: string;
     };
     /**
      * @description What `POST /api/auth/token` answers with `400`: our usual error for the password and refresh
@@ -312,17 +349,6 @@ export interface components {
       | components["schemas"]["DeviceCodeGrantBody"]
       | components["schemas"]["MfaGrantBody"]
       | components["schemas"]["PasskeyGrantBody"];
-    VerifyAnswer: {
-      /** @description With `choose_password` only: the single-use token of the password step (1 hour). */
-      password_token?: string | null;
-      status: components["schemas"]["VerifyStatus"];
-      user: common["schemas"]["UserBody"];
-    };
-    /**
-     * @description What the verification link did.
-     * @enum {string}
-     */
-    VerifyStatus: "confirmed" | "choose_password";
   };
   responses: never;
   parameters: never;

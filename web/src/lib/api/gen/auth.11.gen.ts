@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/sso/discover": {
+  "/api/auth/verify": {
     parameters: {
       query?: never;
       header?: never;
@@ -14,29 +14,26 @@ export interface paths {
     put?: never;
     post: {
       parameters: {
-        query?: {
-          /** @description Carried into `start_url`. */
-          next?: string;
-        };
+        query?: never;
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["SsoDiscoverRequest"];
+          "application/json": components["schemas"]["TokenBody"];
         };
       };
       responses: {
+        /** @description Confirmed; `choose_password` when the address's sign-ups disagree */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["SsoDiscovery"];
+            "application/json": components["schemas"]["VerifyAnswer"];
           };
         };
-        /** @description `invalid_email` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -63,7 +60,78 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `invalid_email`: no address given */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/verify/password": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["ChoosePasswordBody"];
+        };
+      };
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["UserEnvelope"];
+          };
+        };
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
         422: {
           headers: {
             [name: string]: unknown;
@@ -88,68 +156,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/sso/start": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: {
-          /** @description The address to sign in; its domain picks the team. */
-          email?: string;
-          /** @description A path of this site to land on (`/dashboard` otherwise). */
-          next?: string;
-          /** @description `true`: the owner's "Test connection" (checks everything, signs nobody in). */
-          test?: boolean;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO */
-        302: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description A malformed query (`test` not a boolean, say) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    SsoDiscoverRequest: {
-      email: string;
+    ChoosePasswordBody: {
+      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
+      password: string;
+      password_token: string;
     };
-    SsoDiscovery: {
-      /** @description The address's domain signs in by SSO. */
-      sso: boolean;
-      /** @description Where to send the browser to sign in (with the address), when `sso`. */
-      start_url?: string | null;
+    TokenBody: {
+      token: string;
     };
+    VerifyAnswer: {
+      /** @description With `choose_password` only: the single-use token of the password step (1 hour). */
+      password_token?: string | null;
+      status: components["schemas"]["VerifyStatus"];
+      user: common["schemas"]["UserBody"];
+    };
+    /**
+     * @description What the verification link did.
+     * @enum {string}
+     */
+    VerifyStatus: "confirmed" | "choose_password";
   };
   responses: never;
   parameters: never;

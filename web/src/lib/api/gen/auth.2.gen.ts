@@ -132,6 +132,88 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/auth/device": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["DeviceRequestBody"];
+        };
+      };
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["DeviceAuthorization"];
+          };
+        };
+        /** @description `invalid_client`, `invalid_device_name` (also for hidden or direction-changing characters in the platform), `invalid_platform` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `too_many_device_requests`, with `Retry-After`: too many requests wait for a decision, all clients together */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -170,6 +252,28 @@ export interface components {
     };
     /** @enum {string} */
     Decision: "allow" | "deny";
+    DeviceAuthorization: {
+      device_code: string;
+      /** Format: int64 */
+      expires_in: number;
+      /** Format: int64 */
+      interval: number;
+      /** @description Shown as `WDJB-MJHT`. */
+      user_code: string;
+      verification_uri: string;
+      verification_uri_complete: string;
+    };
+    /** @description A missing field is refused like an empty one, with its own code. */
+    DeviceRequestBody: {
+      client_id?: string;
+      /**
+       * @description 1–100 characters, shown to the user and kept on the session; no control, format (bidi,
+       *     zero-width), line or paragraph separator characters (variation selectors are fine).
+       */
+      device_name?: string;
+      /** @description 1–40 characters, the same characters as `device_name`. */
+      platform?: string;
+    };
   };
   responses: never;
   parameters: never;

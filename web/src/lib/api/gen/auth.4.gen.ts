@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/device/deny": {
+  "/api/auth/device/lookup": {
     parameters: {
       query?: never;
       header?: never;
@@ -30,7 +30,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["DeviceDecision"];
+            "application/json": components["schemas"]["PendingDevice"];
           };
         };
         /** @description `expired_user_code` */
@@ -112,10 +112,149 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/auth/devices": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["DeviceList"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/devices/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The device's id */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Signed out: its session, refresh chain and access tokens end now */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `device_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    Device: {
+      /** Format: date-time */
+      created_at: string;
+      /** @description True for the session of this access token. */
+      current: boolean;
+      /**
+       * Format: uuid
+       * @description The device's session id.
+       */
+      id: string;
+      /** Format: date-time */
+      last_seen_at?: string | null;
+      name: string;
+      platform: string;
+    };
+    DeviceList: {
+      devices: components["schemas"]["Device"][];
+    };
+    PendingDevice: {
+      /** @description Chosen by the device that asked: anyone can name a request anything. */
+      device_name: string;
+      /** Format: date-time */
+      expires_at: string;
+      platform: string;
+      /** Format: date-time */
+      requested_at: string;
+      /**
+       * @description The address the request came from (as this server sees it); null for requests older than
+       *     the record of addresses.
+       */
+      requested_from?: string | null;
+      /**
+       * @description Whether `requested_from` is on the caller's network (same IPv4 /24 or IPv6 /64); false
+       *     when unknown. The page warns when it is not.
+       */
+      same_network: boolean;
+      /**
+       * @description Always `pending`.
+       * @enum {string}
+       */
+      status: "pending";
+      user_code: string;
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;

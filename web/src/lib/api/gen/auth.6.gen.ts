@@ -122,6 +122,15 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `rate_limited`, `too_many_attempts` (with `Retry-After`): the account's budget of failed checks, the one sign-in spends; spent before the code is checked, even a right one */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
     options?: never;

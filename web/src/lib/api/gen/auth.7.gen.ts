@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/mfa/totp": {
+  "/api/auth/password": {
     parameters: {
       query?: never;
       header?: never;
@@ -19,57 +19,20 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["ChangePasswordBody"];
+        };
+      };
       responses: {
-        /** @description A pending enrolment (it replaces an older pending one); it counts once confirmed */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TotpEnrolment"];
+            "application/json": common["schemas"]["Empty"];
           };
         };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `mfa_already_enrolled`: a confirmed app exists */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": common["schemas"]["MfaCodeBody"];
-        };
-      };
-      responses: {
-        /** @description The app and the recovery codes are removed; the account is mailed */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `invalid_code`: neither a current app code nor an unused recovery code */
         400: {
           headers: {
             [name: string]: unknown;
@@ -79,15 +42,6 @@ export interface paths {
           };
         };
         401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `reauthentication_required`: the password and the factor were not given on this session in the last 15 minutes */
-        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -113,14 +67,32 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited`, `too_many_attempts`: password checks count as sign-in attempts */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  "/api/auth/mfa/totp/confirm": {
+  "/api/auth/reauthenticate": {
     parameters: {
       query?: never;
       header?: never;
@@ -138,20 +110,19 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": common["schemas"]["MfaCodeBody"];
+          "application/json": components["schemas"]["ReauthenticateBody"];
         };
       };
       responses: {
-        /** @description The app is confirmed; the session counts as having given the factor */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["RecoveryCodes"];
+            "application/json": components["schemas"]["Reauthenticated"];
           };
         };
-        /** @description `invalid_code`: not the app's current code (a recovery code is not accepted); `invalid_json` */
+        /** @description `invalid_json`; `invalid_passkey`: the passkey answer does not verify (another account's passkey, another challenge; counts as a failed sign-in); `challenge_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -160,16 +131,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `invalid_credentials`: the password is wrong (counts as a failed sign-in); `mfa_required`: the account has a second factor and neither `code` nor `passkey` came (`methods` in the error, no `mfa_token`); `invalid_code`: the code is wrong (counts as a failed sign-in); `invalid_token`, `not_signed_in` */
         401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_pending_enrolment`; `mfa_already_enrolled`: confirmed already */
-        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -188,6 +151,97 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `rate_limited`, `too_many_attempts`: the same budgets as sign-in */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/recover": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["EmailBody"];
+        };
+      };
+      responses: {
+        /** @description Same answer for known and unknown e-mails */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["Empty"];
+          };
+        };
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -207,11 +261,35 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TotpEnrolment: {
-      /** @description `otpauth://totp/Closewise:EMAIL?secret=…&issuer=Closewise&algorithm=SHA1&digits=6&period=30`, for the QR code. */
-      otpauth_uri: string;
-      /** @description The secret, base32 (RFC 4648, no padding), to type into the app. */
-      secret: string;
+    ChangePasswordBody: {
+      current_password: string;
+      /** @description The new password: its length in characters within these bounds, and not a common password (`weak_password`). */
+      password: string;
+    };
+    EmailBody: {
+      email: string;
+    };
+    ReauthenticateBody: {
+      /**
+       * @description The second factor (a 6-digit app code or a recovery code), required when the account has
+       *     one, unless `passkey` gives it.
+       */
+      code?: string | null;
+      passkey?: null | components["schemas"]["StepUpPasskey"];
+      password?: string;
+    };
+    Reauthenticated: {
+      /**
+       * Format: date-time
+       * @description Until when this session may take sensitive actions without entering the password again.
+       */
+      reauthenticated_until: string;
+    };
+    /** @description A passkey's answer to a `step_up` challenge. */
+    StepUpPasskey: {
+      challenge_id?: string;
+      /** @description `AuthenticationResponseJSON`: the `toJSON()` of what `navigator.credentials.get()` answered. */
+      credential?: Record<string, never>;
     };
   };
   responses: never;

@@ -3,7 +3,44 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/auth/recover": {
+  "/api/auth/sso/callback": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          code?: string;
+          error?: string;
+          state?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Signed in: the refresh cookie is set and the browser goes to `next`; a browser signed in to another account (its `cw_account` cookie) goes to `/sso/confirm` instead, the new session kept aside until the person continues (`POST /api/auth/sso/switch`) or cancels (`DELETE`). Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…` */
+        302: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/auth/sso/discover": {
     parameters: {
       query?: never;
       header?: never;
@@ -14,27 +51,29 @@ export interface paths {
     put?: never;
     post: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description Carried into `start_url`. */
+          next?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["EmailBody"];
+          "application/json": components["schemas"]["SsoDiscoverRequest"];
         };
       };
       responses: {
-        /** @description Same answer for known and unknown e-mails */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["Empty"];
+            "application/json": components["schemas"]["SsoDiscovery"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invalid_email` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -61,6 +100,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `invalid_email`: no address given */
         422: {
           headers: {
             [name: string]: unknown;
@@ -85,38 +125,37 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/auth/resend": {
+  "/api/auth/sso/start": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    post: {
+    get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description The address to sign in; its domain picks the team. */
+          email?: string;
+          /** @description A path of this site to land on (`/dashboard` otherwise). */
+          next?: string;
+          /** @description `true`: the owner's "Test connection" (checks everything, signs nobody in). */
+          test?: boolean;
+        };
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["ResendBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        /** @description Same answer for known and unknown e-mails */
-        200: {
+        /** @description To the team's provider (authorization code + PKCE); to `/signin?sso=1&sso_error=…` when the address has no SSO */
+        302: {
           headers: {
             [name: string]: unknown;
           };
-          content: {
-            "application/json": common["schemas"]["Empty"];
-          };
+          content?: never;
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description A malformed query (`test` not a boolean, say) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -125,42 +164,10 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
       };
     };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -171,15 +178,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    EmailBody: {
+    SsoDiscoverRequest: {
       email: string;
     };
-    ResendBody: {
-      email: string;
-      /** @description As sign-up's `next`: a path of this site carried in the link; anything else is ignored. */
-      next?: string | null;
-      /** @description Only `signup`. */
-      type: string;
+    SsoDiscovery: {
+      /** @description The address's domain signs in by SSO. */
+      sso: boolean;
+      /** @description Where to send the browser to sign in (with the address), when `sso`. */
+      start_url?: string | null;
     };
   };
   responses: never;

@@ -22,13 +22,6 @@ export interface components {
       /** @description The default text, up to 1,000 characters; needed unless `off`. */
       text?: string;
     };
-    DeviceDecision: {
-      /**
-       * @description The user's decision.
-       * @enum {string}
-       */
-      status: "approved" | "denied";
-    };
     Empty: Record<string, never>;
     ErrorBody: {
       error: components["schemas"]["ErrorDetail"];
@@ -391,6 +384,9 @@ export interface components {
     UserCodeBody: {
       /** @description As typed: case, dashes and spaces do not matter. */
       user_code: string;
+    };
+    UserEnvelope: {
+      user: components["schemas"]["UserBody"];
     };
   };
   responses: never;

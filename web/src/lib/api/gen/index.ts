@@ -3,8 +3,6 @@
 import type * as auth1 from "./auth.1.gen";
 import type * as auth10 from "./auth.10.gen";
 import type * as auth11 from "./auth.11.gen";
-import type * as auth12 from "./auth.12.gen";
-import type * as auth13 from "./auth.13.gen";
 import type * as auth2 from "./auth.2.gen";
 import type * as auth3 from "./auth.3.gen";
 import type * as auth4 from "./auth.4.gen";
@@ -48,8 +46,6 @@ export type paths = auth1.paths &
   auth9.paths &
   auth10.paths &
   auth11.paths &
-  auth12.paths &
-  auth13.paths &
   passkeys.paths &
   billing1.paths &
   billing2.paths &
@@ -77,6 +73,7 @@ export interface components {
   schemas: auth1.components["schemas"] &
     auth2.components["schemas"] &
     auth3.components["schemas"] &
+    auth4.components["schemas"] &
     auth5.components["schemas"] &
     auth6.components["schemas"] &
     auth7.components["schemas"] &
@@ -84,8 +81,6 @@ export interface components {
     auth9.components["schemas"] &
     auth10.components["schemas"] &
     auth11.components["schemas"] &
-    auth12.components["schemas"] &
-    auth13.components["schemas"] &
     passkeys.components["schemas"] &
     billing1.components["schemas"] &
     billing2.components["schemas"] &
