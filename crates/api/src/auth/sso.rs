@@ -134,11 +134,22 @@ fn refused(error: &SsoError, test: bool) -> String {
 }
 
 fn state_cookie(state: &AppState, value: String, max_age: time::Duration) -> Cookie<'static> {
-    Cookie::build((STATE_COOKIE, value))
+    sso_cookie(state, STATE_COOKIE, value, max_age)
+}
+
+/// One of the SSO flow's own cookies (its state, the session waiting for the switch): httpOnly,
+/// on the SSO paths only, and `Lax`, since the provider's redirect back is a cross-site
+/// top-level GET that must carry it.
+fn sso_cookie(
+    state: &AppState,
+    name: &'static str,
+    value: String,
+    max_age: time::Duration,
+) -> Cookie<'static> {
+    Cookie::build((name, value))
         .path(STATE_COOKIE_PATH)
         .http_only(true)
         .secure(!state.settings.insecure_cookies())
-        // The provider's redirect back is a cross-site top-level GET: Lax sends it.
         .same_site(SameSite::Lax)
         .max_age(max_age)
         .build()
@@ -230,13 +241,7 @@ pub async fn callback(
 }
 
 fn pending_cookie(state: &AppState, value: String, max_age: time::Duration) -> Cookie<'static> {
-    Cookie::build((PENDING_COOKIE, value))
-        .path(STATE_COOKIE_PATH)
-        .http_only(true)
-        .secure(!state.settings.insecure_cookies())
-        .same_site(SameSite::Lax)
-        .max_age(max_age)
-        .build()
+    sso_cookie(state, PENDING_COOKIE, value, max_age)
 }
 
 /// The waiting session's refresh token and where to land, from the cookie.
