@@ -10,10 +10,8 @@ use closewise_core::accounts::AccountError;
 use closewise_core::sessions::desktop::DesktopAuthError;
 use closewise_core::sessions::SessionError;
 use closewise_core::store::{is_unavailable, DbError};
-use closewise_core::teams::TeamsError;
 use closewise_core::usage::UsageError;
 use closewise_domain::oauth::{AuthorizeError, LabelError, INVISIBLE_LABEL_MESSAGE};
-use closewise_domain::teams::SeatError;
 use serde::Serialize;
 
 mod billing;
@@ -26,6 +24,7 @@ pub mod scim;
 mod sessions;
 mod sso;
 mod team_usage;
+mod teams;
 
 #[derive(Debug)]
 pub enum ApiError {
@@ -367,38 +366,6 @@ impl From<UsageError> for ApiError {
             UsageError::CallEnded
             | UsageError::CallTimeLimitReached { .. }
             | UsageError::PlanLapsed => StatusCode::CONFLICT,
-        };
-        Self::new(status, e.code(), e.to_string())
-    }
-}
-
-impl From<TeamsError> for ApiError {
-    fn from(e: TeamsError) -> Self {
-        let e = match e {
-            TeamsError::Database(db) => return db.into(),
-            other => other,
-        };
-        let status = match &e {
-            TeamsError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            TeamsError::TeamNotFound | TeamsError::InviteNotFound => StatusCode::NOT_FOUND,
-            TeamsError::ForbiddenRole
-            | TeamsError::EmailNotVerified
-            | TeamsError::DeactivatedByDirectory
-            | TeamsError::StepUpRequired => StatusCode::FORBIDDEN,
-            TeamsError::AlreadyInTeam
-            | TeamsError::AlreadyMember(_)
-            | TeamsError::InviteUsed
-            | TeamsError::InviteOtherAddress
-            | TeamsError::SsoNotConfigured => StatusCode::CONFLICT,
-            TeamsError::Seats(SeatError::OutOfRange) => StatusCode::BAD_REQUEST,
-            TeamsError::Seats(_) => StatusCode::CONFLICT,
-            TeamsError::InviteExpired
-            | TeamsError::InvalidName(_)
-            | TeamsError::InvalidEmail(_)
-            | TeamsError::InvalidRole
-            | TeamsError::InvalidTransfer
-            | TeamsError::DomainNotAllowed
-            | TeamsError::InvalidPolicy(_) => StatusCode::BAD_REQUEST,
         };
         Self::new(status, e.code(), e.to_string())
     }

@@ -7,8 +7,8 @@
 use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::{
-    has_live_subscription, proration_date_accepted, InvalidSeats, NO_TEAM_SUBSCRIPTION_MESSAGE,
-    PRORATION_QUOTE_TTL_MS, TEAM_ALREADY_SUBSCRIBED_MESSAGE,
+    has_live_subscription, InvalidSeats, NO_TEAM_SUBSCRIPTION_MESSAGE,
+    TEAM_ALREADY_SUBSCRIBED_MESSAGE,
 };
 use closewise_domain::teams::{may, Action, Role, SeatError};
 use serde_json::json;
@@ -25,6 +25,7 @@ mod checkout;
 mod live_at_stripe;
 mod over_seats;
 mod portal;
+mod proration;
 pub mod reclaim;
 
 pub use over_seats::OVER_SEATS_MAIL;
@@ -310,14 +311,7 @@ impl Billing {
             .as_deref()
             .ok_or(TeamBillingError::NoSubscription)?;
         let proration_date = sub.proration_date(now.unix_timestamp());
-        self.store
-            .record_proration_quote(
-                team.id,
-                proration_date,
-                unix_ms(now),
-                PRORATION_QUOTE_TTL_MS,
-            )
-            .await?;
+        self.record_proration_quote(team.id, proration_date).await?;
         let SeatsPreview {
             amount_due_now,
             next_total,
@@ -352,24 +346,6 @@ impl Billing {
         tokio::spawn(async move { this.resize(team_id, seats, proration_date).await })
             .await
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
-    }
-
-    /// Refuses a proration date that no preview issued to the team in the last ten minutes
-    /// (`proration_date_accepted`); none at all is "now".
-    pub(super) async fn check_proration_date(
-        &self,
-        team_id: Uuid,
-        proration_date: Option<i64>,
-    ) -> Result<(), TeamBillingError> {
-        let Some(date) = proration_date else {
-            return Ok(());
-        };
-        let issued = self.store.proration_quote_issued_at(team_id, date).await?;
-        if proration_date_accepted(issued, unix_ms(self.clock.now())) {
-            Ok(())
-        } else {
-            Err(TeamBillingError::InvalidProrationDate)
-        }
     }
 
     async fn resize(
@@ -500,8 +476,4 @@ pub(super) fn live_subscription(team: &TeamRow) -> Result<(&str, &str), TeamBill
         }
         _ => Err(TeamBillingError::NoSubscription),
     }
-}
-
-fn unix_ms(at: time::OffsetDateTime) -> i64 {
-    (at.unix_timestamp_nanos() / 1_000_000) as i64
 }
