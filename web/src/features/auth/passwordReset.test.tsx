@@ -29,7 +29,7 @@ describe("Password reset", () => {
   it("lists the passkeys that still sign in and the desktop apps signed out, with the step that removes a passkey", async () => {
     const userId = db.createUser({ email: "ana@example.com", password: "old-secret" }).id;
     mfaOf(userId).passkeys.push({
-      id: "pk-1",
+      id: "01a22671-0000-7000-8000-000000000001",
       credentialId: "cred-1",
       name: "Not mine",
       created_at: db.iso(db.now()),
