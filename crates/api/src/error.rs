@@ -269,6 +269,18 @@ impl From<DbError> for ApiError {
     }
 }
 
+/// A budget a core command spent on its actor's behalf (`closewise_core::limits`).
+impl From<closewise_core::limits::LimitError> for ApiError {
+    fn from(e: closewise_core::limits::LimitError) -> Self {
+        match e {
+            closewise_core::limits::LimitError::Limited { retry_after } => {
+                ApiError::rate_limited(retry_after)
+            }
+            closewise_core::limits::LimitError::Database(e) => e.into(),
+        }
+    }
+}
+
 /// The desktop app's sign-in, outside the token endpoint (whose grants answer OAuth errors).
 impl From<DesktopAuthError> for ApiError {
     fn from(e: DesktopAuthError) -> Self {

@@ -35,6 +35,8 @@ pub struct Inner {
     pub hasher: Hasher,
     pub clock: Clock,
     pub limiter: RateLimiter,
+    /// The limiter behind core's budget port, for the services' commands.
+    pub limits: closewise_core::limits::Limits,
     pub mail: Composer,
     pub billing: Billing,
     pub accounts: Accounts,
@@ -94,6 +96,12 @@ impl AppState {
         .with_passkeys(passkeys.clone())
         .caching_reads();
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
+        let limits: closewise_core::limits::Limits =
+            std::sync::Arc::new(crate::ratelimit::port::LimitsPort::new(
+                limiter.clone(),
+                settings.limits.clone(),
+                clock.clone(),
+            ));
         let usage = Usage::new(store.clone(), clock.clone()).caching_reads();
         let teams = Teams::new(store.clone(), clock.clone());
         let domains = Domains::new(
@@ -139,6 +147,7 @@ impl AppState {
             hasher,
             clock,
             limiter,
+            limits,
             mail,
             billing,
             accounts,

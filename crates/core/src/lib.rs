@@ -12,6 +12,8 @@
 //! | [`sessions`] | signing in with the password or the desktop app (`desktop`), refresh, sign-out, devices; the cache of verified access tokens and the revocation listener |
 //! | [`sso`] | single sign-on with OpenID Connect: a team's connection, the sign-in through the provider, the first sign-in's membership |
 //! | [`mfa`] | a second factor: authenticator apps (TOTP), recovery codes, the `mfa_token` of a sign-in waiting for its code |
+//! | [`actor`] | who makes a change: a member, an operator with a reason, the SCIM directory, a job |
+//! | [`limits`] | the request budgets a command spends, behind a port the adapter implements |
 //! | [`budget`] | the budget of password and code checks the adapter keeps |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access; operators' actions (`teams::admin`) |
@@ -25,11 +27,13 @@
 //! `code()` is the machine code an adapter shows.
 
 pub mod accounts;
+pub mod actor;
 pub mod billing;
 pub mod budget;
 pub mod clock;
 pub mod domains;
 pub mod files;
+pub mod limits;
 pub mod mail;
 pub mod mfa;
 pub mod passkeys;

@@ -30,31 +30,9 @@ pub(super) fn parse_password(raw: &str) -> ApiResult<Password> {
 pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()> {
     let l = &state.settings.limits;
     let now = state.clock.now();
-    let (n, window) = match bucket {
-        Bucket::MailPerIp => (l.mail_per_ip, l.mail_window),
-        Bucket::MailPerEmail => (l.mail_per_email, l.mail_window),
-        Bucket::TokenPerIp => (l.token_per_ip, l.token_window),
-        Bucket::DevicePerIp => (l.device_per_ip, l.device_window),
-        Bucket::UserCodePerUser => (l.user_codes_per_user, l.device_window),
-        Bucket::UserCodePerIp => (l.user_codes_per_ip, l.device_window),
-        Bucket::InvitePerInviter => (l.mail_per_ip, l.mail_window),
-        Bucket::StripePerUser => (l.stripe_per_user, l.stripe_window),
-        Bucket::DomainCheckPerUser => (l.domain_checks_per_user, l.domain_check_window),
-        Bucket::CallStartPerUser => (
-            closewise_domain::usage::CALL_STARTS_PER_HOUR,
-            std::time::Duration::from_secs(3600),
-        ),
-        Bucket::InvitePerAddress => (l.mail_per_email, l.mail_window),
-        Bucket::InviteResend => (
-            1,
-            RESEND_INTERVAL
-                .try_into()
-                .unwrap_or(std::time::Duration::from_secs(60)),
-        ),
-        Bucket::FailedSigninPerAccountIp => {
-            (l.failed_signins_per_account_ip, l.failed_signin_window)
-        }
-        Bucket::FailedSigninPerAccount => {
+    let (n, window) = match crate::ratelimit::port::fixed_window(l, bucket) {
+        Some(w) => w,
+        None if bucket == Bucket::FailedSigninPerAccount => {
             return state
                 .limiter
                 .delay(
@@ -68,7 +46,7 @@ pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiRes
                 .await?
                 .map_err(ApiError::too_many_attempts);
         }
-        Bucket::Resend | Bucket::Recover => {
+        None => {
             let window = RESEND_INTERVAL
                 .try_into()
                 .unwrap_or(std::time::Duration::from_secs(60));
