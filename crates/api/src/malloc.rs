@@ -1,4 +1,4 @@
-//! glibc's malloc, tuned for the API's memory target (issue 28).
+//! glibc's malloc, tuned for the API's memory target.
 //!
 //! By default glibc gives every thread that allocates an arena of its own, up to eight per core:
 //! tokio's workers and blocking threads, the hasher's, SQLite's. Each arena keeps what its thread

@@ -10,7 +10,7 @@
 //! timer (`sweep_every`), not by requests.
 //!
 //! A window that is over its limit, or carries a sign-in delay, is never forgotten to make room:
-//! else a flood of junk keys would reset a target's lockout (issue 22, item 4). When a shard holds
+//! else a flood of junk keys would reset a target's lockout. When a shard holds
 //! nothing else, a new key is refused with 429 until one of those windows ends (fail closed). We
 //! chose that over a coarse per-network budget because the limiter sees keys, not addresses (an
 //! account's delay has no network to fall back on), and an attacker spread over many networks

@@ -5,10 +5,10 @@
 //! OWASP lists equally strong argon2id configurations that trade memory for passes: 19 MiB with
 //! t=2, 12 MiB with t=3, 9 MiB with t=4 (all p=1). The API uses 9 MiB and t=4: one worker per core
 //! holds 18 MiB on two cores, less than one 19 MiB buffer, and each hash runs on its own core
-//! without waiting on another thread (issue 28: two lanes of a 19 MiB hash computed side by side
-//! kept the memory down too, but each lane waited for its partner at every slice, and the sign-in
-//! rate fell wherever the database shared the cores). Hashes stored with other parameters (19 MiB
-//! with p=1 before issue 28, with p=2 for a day) verify with their own and are re-hashed with these
+//! without waiting on another thread (two lanes of a 19 MiB hash computed side by side would keep
+//! the memory down too, but each lane waits for its partner at every slice, and the sign-in
+//! rate falls wherever the database shares the cores). Hashes stored with other parameters (19 MiB
+//! with p=1 or p=2) verify with their own and are re-hashed with these
 //! at the next sign-in (`is_outdated`).
 //!
 //! Each worker keeps its own argon2 memory and reuses it for every hash while hashes are queued,

@@ -1,4 +1,4 @@
-//! Adoption and seats (issue 26, docs/teams.md "Usage"): which month a usage report covers, who is
+//! Adoption and seats (docs/teams.md "Usage"): which month a usage report covers, who is
 //! idle (no call in 30 days), how call seconds read as minutes, what a reclaim may remove and
 //! lower, and what reclaiming idle seats would save. Pure: the clock is an argument.
 

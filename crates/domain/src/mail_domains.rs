@@ -59,7 +59,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The providers issue 22 found accepted by the 33 hand-picked names, each by name.
+    /// The providers once accepted by the 33 hand-picked names, each by name.
     const ONCE_ACCEPTED: [&str; 6] = [
         "outlook.fr",
         "t-online.de",

@@ -1,4 +1,4 @@
-//! Seats never fall below members (issue 22, item 11). Our own seat changes refuse that
+//! Seats never fall below members. Our own seat changes refuse that
 //! (`Seats::check_resize`), but Stripe can still lower a team's quantity (its dashboard, a portal
 //! configured elsewhere). Then nobody is dropped: the team is *over seats*, nobody new gets in
 //! (invites, accepting one, domain-join approvals: `409 team_over_seats`) until the seats cover

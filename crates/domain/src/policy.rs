@@ -1,4 +1,4 @@
-//! A team's policy (issue 26): what the desktop app does in calls, set by the team's owner and
+//! A team's policy: what the desktop app does in calls, set by the team's owner and
 //! admins and carried, signed, in the entitlement token so the app obeys it offline.
 //!
 //! The shape is the contract's (docs/api.md, "Team policy"); [`Policy::validate`] checks a whole

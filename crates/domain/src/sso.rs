@@ -1,4 +1,4 @@
-//! Single sign-on with OpenID Connect (issue 25): which issuers a team may name, how long a
+//! Single sign-on with OpenID Connect: which issuers a team may name, how long a
 //! sign-in may take at the provider, the redirect URI the owner registers, and whether an ID
 //! token's address may sign in to a team (verified by the provider, at one of the team's verified
 //! domains). The token's signature, issuer, audience, nonce and expiry are checked by the core

@@ -217,7 +217,7 @@ mod tests {
         assert_eq!(checkout_seats(0, 0), Err(InvalidSeats { min: 1 }));
         assert!(checkout_seats(MAX_SEATS, 1).is_ok());
         assert!(checkout_seats(MAX_SEATS + 1, 1).is_err());
-        // A sales floor of a thousand reps with 200 pending invites (issue 28's bench team).
+        // A sales floor of a thousand reps with 200 pending invites (the bench's team).
         assert_eq!(checkout_seats(1200, 1200), Ok(1200));
         assert_eq!(MAX_SEATS, 10_000);
         assert_eq!(

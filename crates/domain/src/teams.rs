@@ -74,7 +74,7 @@ pub enum Action {
     SetPolicy,
     /// Add, verify and remove the team's company domains (`domains`); seeing them too.
     ManageDomains,
-    /// Create, list and revoke the team's SCIM tokens (issue 25).
+    /// Create, list and revoke the team's SCIM tokens.
     ManageScim,
     Leave,
 }

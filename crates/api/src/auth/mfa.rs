@@ -1,4 +1,4 @@
-//! A second factor over HTTP (issue 24, docs/api.md "Second factor"): its status, enrolling an
+//! A second factor over HTTP (docs/api.md "Second factor"): its status, enrolling an
 //! authenticator app, confirming it (recovery codes shown once), new recovery codes, turning it
 //! off. The flows are `closewise_core::mfa`; signing in with a code is the token endpoint's
 //! `mfa` grant (`token_endpoint.rs`), step-up `reauth.rs`.

@@ -1,4 +1,4 @@
-//! Passkeys over HTTP (issue 24): registration options and finish, the list, removal (step-up),
+//! Passkeys over HTTP: registration options and finish, the list, removal (step-up),
 //! the sign-in challenge, and the passkey grant of `POST /api/auth/token`. Verification, the
 //! challenges and the mails are `closewise_core::passkeys`'.
 

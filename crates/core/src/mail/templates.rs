@@ -41,7 +41,7 @@ pub enum Template {
     },
     /// A new set of recovery codes replaced the old one.
     MfaRecoveryCodesGenerated,
-    /// A passkey was added to the account (issue 24): its name, and where to review them.
+    /// A passkey was added to the account: its name, and where to review them.
     PasskeyAdded {
         name: String,
         link: String,
@@ -51,7 +51,7 @@ pub enum Template {
         name: String,
         link: String,
     },
-    /// The weekly mail to a team's owner (issue 26): its idle members (no call in 30 days, by
+    /// The weekly mail to a team's owner: its idle members (no call in 30 days, by
     /// address) and what reclaiming their seats would save, `saving` already written for people.
     TeamIdleSeats {
         team: String,

@@ -1,4 +1,4 @@
-//! A second factor (issue 24): enrolling an authenticator app (TOTP, `closewise_domain::mfa::totp`)
+//! A second factor: enrolling an authenticator app (TOTP, `closewise_domain::mfa::totp`)
 //! with its secret sealed at rest ([`secret_box`]), recovery codes, checking a code ([`codes`]),
 //! and the `mfa_token` that carries a password sign-in to its code step ([`tokens`]). The rules
 //! are the domain's; the sign-in itself is the sessions service's, step-up the reauth module's.

@@ -1,4 +1,4 @@
-//! Passkeys (WebAuthn, issue 24): a signed-in user registers them (named), lists and removes
+//! Passkeys (WebAuthn): a signed-in user registers them (named), lists and removes
 //! them; anyone asks for a sign-in challenge and answers it with a discoverable passkey (no
 //! password), or with the passkey of an `mfa_token`'s account as the second factor.
 //!

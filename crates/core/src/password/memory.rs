@@ -6,7 +6,7 @@
 //! written) stayed in the API's resident memory all day after a single sign-in. So a worker with nothing queued drops its
 //! pages with `madvise(MADV_DONTNEED)`: the allocation stays, the kernel takes the pages back, and
 //! the next hash faults in zeroed pages (a few milliseconds once; argon2 writes every block before
-//! reading it, so their contents never matter). See docs/performance.md, "Memory (issue 28)".
+//! reading it, so their contents never matter). See docs/performance.md, "Memory".
 
 use argon2::Block;
 

@@ -156,7 +156,7 @@ async fn idle_workers_give_their_hashing_memory_back() {
 
 /// One of OWASP's equivalent argon2id configurations: 9 MiB, t=4, p=1 (as strong as 19 MiB, t=2,
 /// trading memory for passes), one worker per core: two workers hold 18 MiB, less than one 19 MiB
-/// buffer, and no hash waits on another thread (issue 28).
+/// buffer, and no hash waits on another thread.
 #[test]
 fn production_parameters_are_owasps_9_mib_and_4_passes_in_one_lane_per_core() {
     let h = Hasher::new();
@@ -172,8 +172,7 @@ fn production_parameters_are_owasps_9_mib_and_4_passes_in_one_lane_per_core() {
     assert_eq!(h.workers(), cores);
 }
 
-/// The two lanes of a hash stored with `p=2` (between issue 28's two-lane change and its 9 MiB
-/// one) run at once, each on its own thread, until it is re-hashed at its next sign-in. Without
+/// The two lanes of a hash stored with `p=2` (an older parameter set) run at once, each on its own thread, until it is re-hashed at its next sign-in. Without
 /// argon2's `parallel` feature both lanes ran one after the other on one thread.
 #[cfg(target_os = "linux")]
 #[tokio::test]
@@ -201,7 +200,7 @@ async fn a_hash_computes_its_two_lanes_on_two_threads() {
     }
 }
 
-/// A stored hash made with other parameters than the hasher's (p=1 before issue 28, or an
+/// A stored hash made with other parameters than the hasher's (an older p=1 or p=2 hash, or an
 /// import) is worth re-hashing after a sign-in; one made with the hasher's own is not.
 #[tokio::test]
 async fn hashes_with_other_parameters_are_outdated() {

@@ -1,4 +1,4 @@
-//! The read path's cache of verified access tokens (issue 16): a token seen once with an active
+//! The read path's cache of verified access tokens: a token seen once with an active
 //! session is, until its own `exp`, one SHA-256 and one map lookup instead of an EdDSA check and
 //! a session query.
 //!

@@ -11,7 +11,7 @@ use crate::password::Hasher;
 use crate::store::sessions::NewSession;
 use crate::store::{Store, UserRow};
 
-/// A password stored with older hashing parameters (19 MiB before issue 28's 9 MiB) is hashed
+/// A password stored with older hashing parameters (19 MiB rather than 9 MiB) is hashed
 /// again with the current ones, now that it is known (at sign-in and at re-authentication): later
 /// checks take the current time, the same as an unknown address's. Best effort: the caller goes on
 /// whatever happens here.

@@ -1,4 +1,4 @@
-//! The read path's cache of what authenticated reads return (issue 28): one value per user (an
+//! The read path's cache of what authenticated reads return: one value per user (an
 //! account row, a plan, a subscription, the facts entitlements are decided from), kept until a
 //! write changes it, so a signed-in read is query-free after the user's first.
 //!

@@ -1,4 +1,4 @@
-//! A team at scale for `just bench` and its tests (issue 28): one team with its members (the
+//! A team at scale for `just bench` and its tests: one team with its members (the
 //! owner first), a year of their calls, audit rows about the team and pending invites, written
 //! in bulk (multi-row `INSERT`s in one transaction) so a thousand members with 100,000 calls take
 //! seconds. The rows are the ones the real paths write (`seed_user`, `create_team`,

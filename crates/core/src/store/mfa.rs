@@ -69,8 +69,8 @@ pub(crate) fn factors(totp: i64, recovery_codes: i64, passkeys: i64) -> Factors 
 }
 
 impl Store {
-    /// The factors `user_id` has enrolled. Passkeys are counted once their table exists (issue 24,
-    /// helper E's 0014): 0 until then.
+    /// The factors `user_id` has enrolled. Passkeys are counted once their table exists (migration
+    /// 0014): 0 until then.
     pub async fn mfa_factors(&self, user_id: Uuid) -> Result<Factors, sqlx::Error> {
         let (totp, codes, passkeys): (i64, i64, i64) = dispatch!(self, |p| sqlx::query_as(
             concat!("SELECT ", factor_counts!("$1"))

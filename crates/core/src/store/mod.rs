@@ -82,7 +82,7 @@ const LOCK_CONNECTIONS: u32 = 8;
 /// SQLite's page cache per pooled connection, and what a sort keeps in memory before spilling to
 /// a temporary file (SQLite's default is 2,000 KiB each: 16 MiB for the pool). The database file's
 /// pages stay in the kernel's page cache, outside the process, so a small cache costs a `pread`,
-/// not a disk read (docs/performance.md, "Memory (issue 28)").
+/// not a disk read (docs/performance.md, "Memory").
 const SQLITE_CACHE_KIB: i64 = 512;
 
 /// Runs `$body` with `$pool` bound to the concrete pool of either backend.
@@ -242,7 +242,7 @@ pub(crate) fn is_unique_violation(e: &sqlx::Error) -> bool {
 
 /// SQLite's process-wide settings, before its first connection: no memory statistics. SQLite
 /// keeps them by default, taking one global mutex around every allocation of every connection;
-/// the pooled connections, each on its own thread, then wait on one another (issue 28: the usage
+/// the pooled connections, each on its own thread, then wait on one another (the adoption
 /// report at 1,000 members spent a third of its time in that contention). Nothing here reads the
 /// statistics. Too late once a connection is open (SQLite then refuses, and nothing changes).
 fn sqlite_globals() {
@@ -265,7 +265,7 @@ mod tests {
 
     /// SQLite's default page cache is 2 MB per connection, and a sort keeps as much in memory
     /// before spilling: 8 pooled connections held about 28 MiB of the API's memory after the
-    /// team pages (docs/performance.md, "Memory (issue 28)").
+    /// team pages (docs/performance.md, "Memory").
     #[tokio::test]
     async fn every_pooled_sqlite_connection_keeps_a_small_page_cache() {
         let dir = closewise_testkit::TempDir::new();

@@ -111,7 +111,7 @@ macro_rules! bind_session {
 impl Store {
     /// Writes the session and its first refresh token, atomically. On PostgreSQL in one statement
     /// (the refresh token's insert reads the session's from a `WITH`): a sign-in's round trips to
-    /// the database are its cost on a machine that shares its cores with the database (issue 28);
+    /// the database are its cost on a machine that shares its cores with the database;
     /// SQLite, which has no inserts inside `WITH`, in one transaction.
     pub async fn create_session(&self, s: &NewSession<'_>) -> Result<(), sqlx::Error> {
         match &self.pool {

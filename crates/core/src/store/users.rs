@@ -113,7 +113,7 @@ impl Store {
     }
 
     /// `user_by_email` with the user's second factors (`mfa_factors`), in one query: the password
-    /// grant needs both, and each round trip to the database counts (issue 28).
+    /// grant needs both, and each round trip to the database counts.
     pub async fn user_with_factors_by_email(
         &self,
         email: &str,

@@ -1,4 +1,4 @@
-//! A second factor (issue 24): authenticator-app codes ([`totp`]), recovery codes ([`recovery`]),
+//! A second factor: authenticator-app codes ([`totp`]), recovery codes ([`recovery`]),
 //! which methods an account offers, the `mfa_token` that carries a half-done sign-in to its code
 //! step, and what the re-authentication window asks of an account with a factor.
 

@@ -69,7 +69,7 @@ mod tests {
         ));
     }
 
-    /// Issue 22: providers the 33 hand-picked names missed, refused for domain join by name.
+    /// Providers the 33 hand-picked names missed, refused for domain join by name.
     #[test]
     fn domain_join_refuses_the_public_providers_of_the_vendored_list() {
         for d in [

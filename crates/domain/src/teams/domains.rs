@@ -1,4 +1,4 @@
-//! Verified company domains (issue 25, docs/teams.md): the owner claims a domain, publishes a DNS
+//! Verified company domains (docs/teams.md): the owner claims a domain, publishes a DNS
 //! TXT record `_closewise-challenge.<domain>` with `closewise-domain-verification=<token>`, and the
 //! domain is verified once the record is seen. A verified domain is re-checked daily; a record
 //! gone for [`UNVERIFY_AFTER`] un-verifies it. Public mail domains are refused

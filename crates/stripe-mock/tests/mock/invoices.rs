@@ -1,4 +1,4 @@
-//! Issue 17's gaps: the products list, invoices (list, retrieve, lines) and the upcoming-invoice
+//! The products list, invoices (list, retrieve, lines) and the upcoming-invoice
 //! preview computed from the subscription and the test clock.
 
 use serde_json::json;

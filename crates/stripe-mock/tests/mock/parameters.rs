@@ -1,4 +1,4 @@
-//! Issue 17: what the mock does not implement is refused the way Stripe refuses an unknown
+//! What the mock does not implement is refused the way Stripe refuses an unknown
 //! parameter (400 `invalid_request_error`, `parameter_unknown`, naming it), never ignored; and
 //! the README's table says exactly what each endpoint takes.
 

@@ -1,4 +1,4 @@
-//! Per-seat billing (issue 15), driven with async-stripe: a quantity at checkout, quantity changes
+//! Per-seat billing, driven with async-stripe: a quantity at checkout, quantity changes
 //! with prorations (to the second, credit for the old quantity and charge for the new one, billed
 //! at renewal through the test clock or at once), the invoice preview of a change, and the
 //! `customer.subscription.updated` events that carry the old items.
