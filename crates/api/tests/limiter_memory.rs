@@ -1,4 +1,4 @@
-//! Issue 12, item 6: the rate limiter's memory is bounded; issue 22, item 4: bounding it forgets
+//! The rate limiter's memory is bounded; bounding it forgets
 //! no lockout. Its own test binary, so that the process's resident memory measured here is this
 //! test's alone; its tests take `ONE_AT_A_TIME` so no other one allocates while it measures.
 
@@ -73,7 +73,7 @@ fn at(secs: i64) -> OffsetDateTime {
     T0 + time::Duration::seconds(secs)
 }
 
-/// Issue 22, item 4: a full shard used to forget its oldest key whatever it held, so a flood of
+/// A full shard used to forget its oldest key whatever it held, so a flood of
 /// junk keys reset a target's spent budget and its sign-in delay.
 #[test]
 fn a_lockout_survives_a_flood_of_junk_keys_and_the_flood_stays_under_the_cap() {

@@ -79,7 +79,7 @@ async fn migrate_before(url: &str, folder: &str, version: &str) {
     }
 }
 
-/// Migration 0020 gives the audit rows written before it their team (issue 28): a team's
+/// Migration 0020 gives the audit rows written before it their team: a team's
 /// activity is read by `audit_log.team_id` now, and must not lose its history.
 async fn team_audit_rows_keep_their_team(url: &str, folder: &str) {
     use sqlx::Connection;
@@ -148,7 +148,7 @@ async fn migration_0020_fills_the_team_of_older_audit_rows_on_postgres() {
     team_audit_rows_keep_their_team(&fresh_postgres_database("migrations").await, "postgres").await;
 }
 
-/// Migration 0022 fills `call_months` from the calls made before it (issue 28): the usage report
+/// Migration 0022 fills `call_months` from the calls made before it: the usage report
 /// reads each member's month from there now, and must not lose the months already recorded.
 async fn calls_before_0022_are_in_their_months(url: &str, folder: &str) {
     use sqlx::Connection;

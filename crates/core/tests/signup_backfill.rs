@@ -1,4 +1,4 @@
-//! Migration 0010 (issue 22, item 2) counts the sign-ups of addresses that were already unconfirmed
+//! Migration 0010 counts the sign-ups of addresses that were already unconfirmed
 //! when it ran: each distinct password their verification links carry is one sign-up, so an address
 //! signed up for twice before the upgrade asks for a password too.
 

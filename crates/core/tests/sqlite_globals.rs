@@ -1,6 +1,6 @@
 //! SQLite's process-wide settings (`store::sqlite_globals`): the store turns SQLite's memory
 //! statistics off before its first connection, so the pooled connections do not all wait on the
-//! one mutex SQLite takes around each allocation to count it (issue 28, docs/performance.md).
+//! one mutex SQLite takes around each allocation to count it (docs/performance.md).
 //! Alone in its own test binary: nothing else may open a SQLite connection in this process first.
 
 use std::time::Duration;

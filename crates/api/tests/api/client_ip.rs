@@ -1,4 +1,4 @@
-//! Issue 12, item 7: the client address behind proxies. Forwarding headers count only when the
+//! The client address behind proxies. Forwarding headers count only when the
 //! peer is one of `TRUSTED_PROXIES`, and then the rightmost address that is not a trusted proxy is
 //! the client (what the client writes to the left of it is its own invention). IPv6 clients are
 //! keyed by their /64.

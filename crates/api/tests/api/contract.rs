@@ -1,4 +1,4 @@
-//! The OpenAPI document as a contract (issue 23): every operation has its own `operationId`, and a
+//! The OpenAPI document as a contract: every operation has its own `operationId`, and a
 //! request body is marked required exactly when the handler refuses a request without one.
 
 use crate::both;

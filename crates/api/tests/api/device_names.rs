@@ -1,4 +1,4 @@
-//! Issue 22, item 3: device-code phishing. A device name or platform that hides or reorders its
+//! Device-code phishing. A device name or platform that hides or reorders its
 //! own letters is refused wherever one enters (`invalid_device_name`), and the approval pages are
 //! told where the request came from and whether that is the approver's network.
 

@@ -1,4 +1,4 @@
-//! Issue 12, item 5: guessing from one address cannot lock the owner out. Failed sign-ins are
+//! Guessing from one address cannot lock the owner out. Failed sign-ins are
 //! budgeted per (account, client address) with a hard limit, and per account with a growing delay
 //! that is never a lock. The clients bind distinct loopback source addresses, so the server sees
 //! different peers without any forwarding header.
@@ -140,7 +140,7 @@ both!(
     }
 );
 
-// Issue 22, item 4: a flood of fresh keys used to push the oldest windows out of a full in-memory
+// A flood of fresh keys used to push the oldest windows out of a full in-memory
 // limiter, spent budgets included, and reopen guessing. On PostgreSQL the windows are rows with no
 // cap: this checks the sweep that bounds them removes no live lockout either.
 both!(

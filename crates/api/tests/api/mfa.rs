@@ -1,4 +1,4 @@
-//! Issue 24: an authenticator app (TOTP) with recovery codes — enrolment, confirmation, new codes,
+//! An authenticator app (TOTP) with recovery codes — enrolment, confirmation, new codes,
 //! turning it off — with codes computed from the secret the API hands out and the manual clock.
 
 use reqwest::StatusCode;

@@ -1,4 +1,4 @@
-//! Issue 24: signing in with a second factor (`401 mfa_required`, then `grant_type=mfa`), its
+//! Signing in with a second factor (`401 mfa_required`, then `grant_type=mfa`), its
 //! token's limits, recovery codes at sign-in, and step-up with the factor.
 
 use reqwest::StatusCode;

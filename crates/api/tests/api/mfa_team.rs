@@ -1,4 +1,4 @@
-//! Issue 24: a team owner requires a second factor; a member without one cannot approve devices
+//! A team owner requires a second factor; a member without one cannot approve devices
 //! until they set one up.
 
 use reqwest::{Method, StatusCode};

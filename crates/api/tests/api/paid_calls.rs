@@ -1,4 +1,4 @@
-//! Paid calls re-check the plan at each heartbeat and have a server-side length (issue 22 item 8):
+//! Paid calls re-check the plan at each heartbeat and have a server-side length:
 //! a lapsed plan ends the call at the next heartbeat with `409 plan_lapsed`, a paid call ends
 //! after 4 hours with `409 call_time_limit_reached`, a healthy paid call goes on.
 

@@ -1,4 +1,4 @@
-//! Pre-hijacking in either order (issue 22, item 2): when an unconfirmed address was signed up for
+//! Pre-hijacking in either order: when an unconfirmed address was signed up for
 //! twice, no click on any of its links (the first, the newest, a resent one) may activate a
 //! password the clicker did not choose; the link confirms the address and the clicker chooses.
 

@@ -1,4 +1,4 @@
-//! The read path's cache of what authenticated reads return (issue 28) never outlives a write:
+//! The read path's cache of what authenticated reads return never outlives a write:
 //! for every write that changes `GET /api/auth/user`, `/api/plan` or `/api/subscription`, the
 //! very next read, whose answer the cache already holds, shows it. On both databases, in one
 //! process; `tests/replicas` covers other processes.

@@ -1,4 +1,4 @@
-//! Issue 22, item 1: a 1-hour access token must not become a 90-day session. Approving a device,
+//! A 1-hour access token must not become a 90-day session. Approving a device,
 //! allowing the browser sign-in and handing over a team need the password entered on the session
 //! within 15 minutes (`POST /api/auth/reauthenticate` or the sign-in), which refreshing never
 //! renews; each new desktop session mails the account.

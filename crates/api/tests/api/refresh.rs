@@ -36,7 +36,7 @@ both!(
         let next_cookie = set.split(';').next().unwrap().to_string();
         assert!(next_cookie.starts_with("cw_refresh=") && next_cookie != cookie);
 
-        // This host under a name other than the base URL's is not us (issue 22, item 9): the
+        // This host under a name other than the base URL's is not us: the
         // `Origin` is compared with `APP_BASE_URL`, never with `Host`.
         let own_host = app.address.clone();
         let res = app.client.post(app.url("/api/auth/token?grant_type=refresh_token"))

@@ -1,4 +1,4 @@
-//! Two replicas of the API on one PostgreSQL database (issue 16), in one test process: the rate
+//! Two replicas of the API on one PostgreSQL database, in one test process: the rate
 //! limits are one budget across both, to the request, and the database's windows follow the same
 //! rules as the in-memory limiter SQLite keeps. (The replica suite, `tests/replicas.rs`, runs
 //! the same topology as real processes behind a proxy.)

@@ -1,4 +1,4 @@
-//! The read path's cache of verified tokens (issue 16) never outlives a revocation: for every
+//! The read path's cache of verified tokens never outlives a revocation: for every
 //! way a session ends, the very next request with its access token, whose check the cache
 //! already holds, is refused. On both databases, in one process; `tests/replicas` covers other
 //! processes.

@@ -1,4 +1,4 @@
-//! The session endpoints against the browser's attacks (issue 12, items 1–4): login CSRF, the
+//! The session endpoints against the browser's attacks (items 1–4): login CSRF, the
 //! refresh token kept out of page scripts, sign-out with dead credentials, and the absolute
 //! session lifetime.
 
@@ -256,7 +256,7 @@ both!(
 
 type Headers = Vec<(&'static str, String)>;
 
-// Issue 22, item 9: the Origin is ours only when it is the configured base URL. A page reached
+// The Origin is ours only when it is the configured base URL. A page reached
 // under another name (a tunnel, a rebinding DNS name that points here) sends that name as both
 // `Host` and `Origin`, and is same-origin with itself.
 both!(

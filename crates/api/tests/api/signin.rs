@@ -131,7 +131,7 @@ both!(
     }
 );
 
-/// A password hash as stored before issue 28: OWASP's 19 MiB, t=2 in one lane (`p=1`), of
+/// A password hash as stored with older parameters: OWASP's 19 MiB, t=2 in one lane (`p=1`), of
 /// "Legacy-password-42".
 const LEGACY_HASH: &str =
     "$argon2id$v=19$m=19456,t=2,p=1$qWv8n6bnoYJXfGgaJVx6JA$K7JPSyfbqgBuudCk47cgQN6gPCLYBq80m9cHX//7VLc";

@@ -1,4 +1,4 @@
-//! The sweeper (`closewise_core::sweep`, issue 22 item 7): expired device requests, authorization
+//! The sweeper (`closewise_core::sweep`): expired device requests, authorization
 //! codes, old e-mail links and the refresh tokens of ended sessions go, live ones stay; replicas
 //! sweeping at once take turns; the API sweeps on its own; pending device requests have a global
 //! cap (`503 too_many_device_requests`) that reopens once they are gone.

@@ -1,4 +1,4 @@
-//! Ways into someone else's account through the mailbox flows (issue 12, items 10 and 11): stale
+//! Ways into someone else's account through the mailbox flows (items 10 and 11): stale
 //! reset links, and pre-hijacking an address before its owner confirms it.
 
 use reqwest::StatusCode;

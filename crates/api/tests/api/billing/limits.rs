@@ -1,4 +1,4 @@
-//! Issue 22, item 10: every endpoint that calls Stripe for a user (checkout and its confirmation,
+//! Every endpoint that calls Stripe for a user (checkout and its confirmation,
 //! personal and team; the billing portals) spends one budget per user, 20 per 10 minutes by
 //! default, so one account cannot make the app hammer Stripe (and spend its API rate limit).
 

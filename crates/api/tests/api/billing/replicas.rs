@@ -1,4 +1,4 @@
-//! Two replicas on one PostgreSQL database (issue 16): billing's per-user lock holds across
+//! Two replicas on one PostgreSQL database: billing's per-user lock holds across
 //! them, so the success page's confirm on one and Stripe's webhook on the other activate once.
 
 use super::*;

@@ -1,4 +1,4 @@
-//! Issue 24, passkeys: a signed-in user registers a passkey (named, listed, removable with a
+//! Passkeys: a signed-in user registers a passkey (named, listed, removable with a
 //! recent password entry, each change mailed), then signs in with it and no password; every bad
 //! answer is one clear `invalid_passkey` (or `challenge_expired`) and changes nothing.
 

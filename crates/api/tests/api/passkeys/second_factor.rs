@@ -1,4 +1,4 @@
-//! Issue 24: a passkey is a second factor. An account whose only factor is a passkey gets
+//! A passkey is a second factor. An account whose only factor is a passkey gets
 //! `mfa_required` (methods `passkey`) for its password, and the passkey grant with that
 //! `mfa_token` finishes the sign-in; the token is then spent, and another account's passkey
 //! cannot finish it.

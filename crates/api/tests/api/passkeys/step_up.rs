@@ -1,4 +1,4 @@
-//! Issue 24: a passkey is the second factor of step-up. An account with any factor (a passkey,
+//! A passkey is the second factor of step-up. An account with any factor (a passkey,
 //! an app, both) gives it to `POST /api/auth/reauthenticate` as `passkey: {challenge_id,
 //! credential}`, the answer to a `step_up` challenge that `POST /api/auth/passkeys/challenge`
 //! issues the signed-in caller; another account's passkey, a sign-in challenge or a spent one is
