@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Prints the bench table (Markdown) with the targets from issue 8 beside each figure.
+"""Prints the bench table (Markdown) with the targets (docs/performance.md) beside each figure.
 
 usage: report.py results.jsonl argon2.json CONNECTIONS [fixtures.jsonl TEAM_CONNECTIONS]
 
-Team rows (bench/team.sh) are named "ENDPOINT @MEMBERS"; they get the issue 28 target (p99 < 50 ms)
+Team rows (bench/team.sh) are named "ENDPOINT @MEMBERS"; they get the team-scale target (p99 < 50 ms)
 and a second table with each endpoint's p99 at every team size, so the growth is visible.
 """
 import json
@@ -17,7 +17,7 @@ team_conns = sys.argv[5] if len(sys.argv) > 5 else "?"
 TEAM_P99_MS = 50
 raw = argon["hashes_per_s_all_cores"]
 MEMORY_MIB = 64
-# A cached GET /api/entitlements (issue 28): the server CPU per request at most this many ms.
+# A cached GET /api/entitlements: the server CPU per request at most this many ms.
 ENTITLEMENTS_CPU_MS = 0.05
 
 

@@ -1,4 +1,4 @@
-# Sourced by scripts/bench.sh: the team-scale rows (issue 28). Needs API, DB, WORK, BIN_DIR,
+# Sourced by scripts/bench.sh: the team-scale rows. Needs API, DB, WORK, BIN_DIR,
 # DATABASE_URL, PASSWORD and `run` from bench.sh.
 #
 # Per size in BENCH_TEAM_SIZES (default "10 100 1000" members) one team is built once, in bulk,

@@ -2,8 +2,8 @@
 //! rate. Three arrangements, each on every core:
 //! - the API's parameters (`crates/core/src/password.rs`): 9 MiB, t=4, p=1, one hash per core;
 //! - 19 MiB, t=2 in two lanes (`p=2`) computed at once on two threads, one hash per two cores (the
-//!   API's for a day during issue 28);
-//! - 19 MiB, t=2, p=1, one hash per core (the API's before issue 28).
+//!   API's for a day);
+//! - 19 MiB, t=2, p=1, one hash per core (the API's earlier parameters).
 //!
 //! The machine's rate (`hashes_per_s_all_cores`, the sign-in target's 100 %) is the highest of the
 //! three, so a change of parameters cannot lower the bar. Prints one JSON line.
