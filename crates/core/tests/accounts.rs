@@ -13,7 +13,7 @@ use closewise_core::store::Store;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;
 use closewise_testkit::services::core_fixture;
-use closewise_testkit::TempDir;
+use closewise_testkit::{both, Backend, TempDir};
 use uuid::Uuid;
 
 struct Fx {
@@ -23,8 +23,8 @@ struct Fx {
     _dir: TempDir,
 }
 
-async fn fixture(postgres: bool) -> Fx {
-    let core = core_fixture(postgres, "accounts").await;
+async fn fixture(backend: Backend) -> Fx {
+    let core = core_fixture(backend, "accounts").await;
     let accounts = Accounts::new(
         core.store.clone(),
         core.billing,
@@ -44,22 +44,6 @@ async fn fixture(postgres: bool) -> Fx {
         clock: core.clock,
         _dir: core.dir,
     }
-}
-
-macro_rules! on_both {
-    ($name:ident, $body:expr) => {
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                ($body)(fixture(false).await).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                ($body)(fixture(true).await).await
-            }
-        }
-    };
 }
 
 fn email(s: &str) -> Email {
@@ -114,9 +98,11 @@ async fn signed_up(fx: &Fx, address: &str, pass: &str) -> Caller {
     }
 }
 
-on_both!(
-    a_repeated_sign_up_mails_the_owner_again_only_after_the_resend_interval,
-    |fx: Fx| async move {
+both!(
+    async fn a_repeated_sign_up_mails_the_owner_again_only_after_the_resend_interval(
+        backend: Backend,
+    ) {
+        let fx = fixture(backend).await;
         let a = "ana@example.com";
         signed_up(&fx, a, "first password 1").await;
         assert_eq!(verification_mails(&fx, a).await, 1);
@@ -136,9 +122,9 @@ on_both!(
     }
 );
 
-on_both!(
-    a_password_check_spends_the_budget_first_and_refunds_it_when_right,
-    |fx: Fx| async move {
+both!(
+    async fn a_password_check_spends_the_budget_first_and_refunds_it_when_right(backend: Backend) {
+        let fx = fixture(backend).await;
         let caller = signed_up(&fx, "bo@example.com", "right password 1").await;
         let budget = Budget::default();
 
@@ -163,9 +149,9 @@ on_both!(
     }
 );
 
-on_both!(
-    a_refused_budget_passes_through_and_changes_nothing,
-    |fx: Fx| async move {
+both!(
+    async fn a_refused_budget_passes_through_and_changes_nothing(backend: Backend) {
+        let fx = fixture(backend).await;
         let caller = signed_up(&fx, "cy@example.com", "right password 1").await;
         let budget = Budget {
             refuse: true,

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use closewise_core::sessions::desktop::{CodeBudget, DesktopAuth, DesktopAuthError, DeviceRequest};
 use closewise_core::store::Store;
 use closewise_domain::oauth::{s256_challenge, AuthorizationRequest, LabelError};
-use closewise_testkit::{fresh_postgres_database, scalar, TempDir};
+use closewise_testkit::{both, execute, scalar, Backend, TempDir};
 use uuid::Uuid;
 
 const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
@@ -62,13 +62,10 @@ struct Fixture {
     _dir: TempDir,
 }
 
-async fn fixture(postgres: bool) -> Fixture {
-    let dir = TempDir::new();
-    let url = if postgres {
-        fresh_postgres_database("core").await
-    } else {
-        format!("sqlite://{}/core.db", dir.0.display())
-    };
+async fn fixture(backend: Backend) -> Fixture {
+    let db = backend.fresh_database("core").await;
+    let url = db.url;
+    let postgres = backend == Backend::Postgres;
     let store = Store::connect(&url, Duration::from_secs(10)).await.unwrap();
     store.migrate().await.unwrap();
     let user_id = Uuid::now_v7();
@@ -101,18 +98,7 @@ async fn fixture(postgres: bool) -> Fixture {
         store,
         url,
         user_id,
-        _dir: dir,
-    }
-}
-
-async fn execute(url: &str, sql: &str) {
-    use sqlx::Connection;
-    if url.starts_with("postgres") {
-        let mut c = sqlx::PgConnection::connect(url).await.unwrap();
-        sqlx::query(sql).execute(&mut c).await.unwrap();
-    } else {
-        let mut c = sqlx::SqliteConnection::connect(url).await.unwrap();
-        sqlx::query(sql).execute(&mut c).await.unwrap();
+        _dir: db.dir,
     }
 }
 
@@ -126,201 +112,177 @@ fn request() -> AuthorizationRequest {
     }
 }
 
-async fn concurrent_exchanges_start_one_session_and_a_replay_revokes_it(postgres: bool) {
-    let f = fixture(postgres).await;
-    let code = f
-        .auth
-        .issue_code(f.user_id, &request(), false)
-        .await
-        .unwrap();
-    let tasks: Vec<_> = (0..10)
-        .map(|_| {
-            let (auth, code) = (f.auth.clone(), code.clone());
-            tokio::spawn(async move {
-                auth.exchange_code(&code, VERIFIER, REDIRECT, "closewise-desktop", None)
-                    .await
+both!(
+    async fn concurrent_exchanges_start_one_session_and_a_replay_revokes_it(backend: Backend) {
+        let f = fixture(backend).await;
+        let code = f
+            .auth
+            .issue_code(f.user_id, &request(), false)
+            .await
+            .unwrap();
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                let (auth, code) = (f.auth.clone(), code.clone());
+                tokio::spawn(async move {
+                    auth.exchange_code(&code, VERIFIER, REDIRECT, "closewise-desktop", None)
+                        .await
+                })
             })
-        })
-        .collect();
-    let mut issued = Vec::new();
-    for t in tasks {
-        match t.await.unwrap() {
-            Ok(s) => issued.push(s),
-            Err(DesktopAuthError::InvalidGrant) => {}
-            Err(e) => panic!("{e}"),
-        }
-    }
-    assert_eq!(issued.len(), 1);
-    let sql = "SELECT COUNT(*) FROM sessions WHERE client_id IS NOT NULL";
-    assert_eq!(scalar(&f.url, sql).await, 1);
-    // The losers were replays: the session the code produced is revoked.
-    assert!(!f
-        .store
-        .session_is_active(issued[0].session_id, f.user_id)
-        .await
-        .unwrap());
-}
-
-async fn an_approved_device_request_is_redeemed_once(postgres: bool) {
-    let f = fixture(postgres).await;
-    let grant = f
-        .auth
-        .request_device(&device("Ana's PC", "windows"), [127, 0, 0, 1].into())
-        .await
-        .unwrap();
-    let typed = grant.user_code.display().to_lowercase();
-    let budget = Budget::new(10);
-    let pending = f.auth.lookup(f.user_id, &typed, LOCAL, &budget).await;
-    assert_eq!(pending.unwrap().unwrap().device_name, "Ana's PC");
-    let decided = f.auth.decide(f.user_id, &typed, true, false, &budget).await;
-    decided.unwrap().unwrap();
-    let tasks: Vec<_> = (0..10)
-        .map(|_| {
-            let (auth, code) = (f.auth.clone(), grant.device_code.clone());
-            tokio::spawn(async move { auth.poll(&code, "closewise-desktop", None).await })
-        })
-        .collect();
-    let mut ok = 0;
-    for t in tasks {
-        match t.await.unwrap() {
-            Ok(s) => {
-                ok += 1;
-                assert!(f
-                    .store
-                    .session_is_active(s.session_id, f.user_id)
-                    .await
-                    .unwrap());
+            .collect();
+        let mut issued = Vec::new();
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(s) => issued.push(s),
+                Err(DesktopAuthError::InvalidGrant) => {}
+                Err(e) => panic!("{e}"),
             }
-            Err(DesktopAuthError::InvalidGrant) => {}
-            Err(e) => panic!("{e}"),
         }
+        assert_eq!(issued.len(), 1);
+        let sql = "SELECT COUNT(*) FROM sessions WHERE client_id IS NOT NULL";
+        assert_eq!(scalar(&f.url, sql).await, 1);
+        // The losers were replays: the session the code produced is revoked.
+        assert!(!f
+            .store
+            .session_is_active(issued[0].session_id, f.user_id)
+            .await
+            .unwrap());
     }
-    assert_eq!(ok, 1);
-    let devices = f.auth.devices(f.user_id).await.unwrap();
-    assert_eq!(devices.len(), 1);
-    assert_eq!(
-        (devices[0].name.as_str(), devices[0].platform.as_str()),
-        ("Ana's PC", "windows")
-    );
-    let id = devices[0].id.to_string();
-    f.auth.sign_out_device(f.user_id, &id).await.unwrap();
-    for again in [id.as_str(), "not-a-device-id"] {
+);
+
+both!(
+    async fn an_approved_device_request_is_redeemed_once(backend: Backend) {
+        let f = fixture(backend).await;
+        let grant = f
+            .auth
+            .request_device(&device("Ana's PC", "windows"), [127, 0, 0, 1].into())
+            .await
+            .unwrap();
+        let typed = grant.user_code.display().to_lowercase();
+        let budget = Budget::new(10);
+        let pending = f.auth.lookup(f.user_id, &typed, LOCAL, &budget).await;
+        assert_eq!(pending.unwrap().unwrap().device_name, "Ana's PC");
+        let decided = f.auth.decide(f.user_id, &typed, true, false, &budget).await;
+        decided.unwrap().unwrap();
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                let (auth, code) = (f.auth.clone(), grant.device_code.clone());
+                tokio::spawn(async move { auth.poll(&code, "closewise-desktop", None).await })
+            })
+            .collect();
+        let mut ok = 0;
+        for t in tasks {
+            match t.await.unwrap() {
+                Ok(s) => {
+                    ok += 1;
+                    assert!(f
+                        .store
+                        .session_is_active(s.session_id, f.user_id)
+                        .await
+                        .unwrap());
+                }
+                Err(DesktopAuthError::InvalidGrant) => {}
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(ok, 1);
+        let devices = f.auth.devices(f.user_id).await.unwrap();
+        assert_eq!(devices.len(), 1);
+        assert_eq!(
+            (devices[0].name.as_str(), devices[0].platform.as_str()),
+            ("Ana's PC", "windows")
+        );
+        let id = devices[0].id.to_string();
+        f.auth.sign_out_device(f.user_id, &id).await.unwrap();
+        for again in [id.as_str(), "not-a-device-id"] {
+            assert!(matches!(
+                f.auth.sign_out_device(f.user_id, again).await,
+                Err(DesktopAuthError::DeviceNotFound)
+            ));
+        }
+        assert!(f.auth.devices(f.user_id).await.unwrap().is_empty());
+    }
+);
+
+both!(
+    /// The device flow's checks, in order: a request from the app with labels the domain
+    /// accepts; on `/activate` a confirmed address, then one of the budget's attempts for every
+    /// code typed, right or wrong (its refusal passes through before the code is read); the
+    /// network the request came from compared with the viewer's.
+    async fn the_device_flow_checks_its_requests_and_its_codes(backend: Backend) {
+        let f = fixture(backend).await;
+        let refused = |r: Result<_, DesktopAuthError>| r.map(|_| ()).unwrap_err().code();
+        let other_client = DeviceRequest {
+            client_id: "not-the-app",
+            ..device("PC", "windows")
+        };
+        assert_eq!(
+            refused(f.auth.request_device(&other_client, LOCAL).await),
+            "invalid_client"
+        );
+        let blank = f.auth.request_device(&device("  ", "windows"), LOCAL).await;
         assert!(matches!(
-            f.auth.sign_out_device(f.user_id, again).await,
-            Err(DesktopAuthError::DeviceNotFound)
+            blank,
+            Err(DesktopAuthError::InvalidDeviceName(LabelError::Length))
         ));
+        let long = "w".repeat(41);
+        assert_eq!(
+            refused(f.auth.request_device(&device("PC", &long), LOCAL).await),
+            "invalid_platform"
+        );
+        let hidden = f
+            .auth
+            .request_device(&device("PC", "win\u{202e}"), LOCAL)
+            .await;
+        assert_eq!(refused(hidden), "invalid_device_name");
+        assert_eq!(scalar(&f.url, "SELECT COUNT(*) FROM device_codes").await, 0);
+
+        let from: IpAddr = [192, 0, 2, 7].into();
+        let grant = f
+            .auth
+            .request_device(&device(" Ana's PC ", "windows"), from)
+            .await
+            .unwrap();
+        let typed = grant.user_code.display();
+        let budget = Budget::new(2);
+        let wrong = f.auth.lookup(f.user_id, "BCDF-GHJK", from, &budget).await;
+        assert!(
+            matches!(wrong, Err(DesktopAuthError::InvalidUserCode)),
+            "{wrong:?}"
+        );
+        let near = f
+            .auth
+            .lookup(f.user_id, &typed, [192, 0, 2, 200].into(), &budget)
+            .await;
+        let near = near.unwrap().unwrap();
+        assert_eq!(
+            (near.device_name.as_str(), near.same_network),
+            ("Ana's PC", true)
+        );
+        let spent = f.auth.lookup(f.user_id, &typed, from, &budget).await;
+        assert!(matches!(spent, Ok(Err("spent"))), "{spent:?}");
+        let elsewhere = f
+            .auth
+            .lookup(f.user_id, &typed, [198, 51, 100, 1].into(), &Budget::new(1))
+            .await;
+        assert!(!elsewhere.unwrap().unwrap().same_network);
+
+        execute(&f.url, "UPDATE users SET email_confirmed_at = NULL").await;
+        let unconfirmed = Budget::new(5);
+        let refusal = f
+            .auth
+            .decide(f.user_id, &typed, true, false, &unconfirmed)
+            .await;
+        assert!(
+            matches!(refusal, Err(DesktopAuthError::VerificationRequired)),
+            "{refusal:?}"
+        );
+        assert_eq!(refusal.unwrap_err().code(), "email_not_confirmed");
+        assert_eq!(
+            unconfirmed.spent(),
+            0,
+            "an unconfirmed caller spends nothing"
+        );
+        let status = "SELECT COUNT(*) FROM device_codes WHERE status = 'pending'";
+        assert_eq!(scalar(&f.url, status).await, 1, "still pending");
     }
-    assert!(f.auth.devices(f.user_id).await.unwrap().is_empty());
-}
-
-/// The device flow's checks, in order: a request from the app with labels the domain accepts;
-/// on `/activate` a confirmed address, then one of the budget's attempts for every code typed,
-/// right or wrong (its refusal passes through before the code is read); the network the request
-/// came from compared with the viewer's.
-async fn the_device_flow_checks_its_requests_and_its_codes(postgres: bool) {
-    let f = fixture(postgres).await;
-    let refused = |r: Result<_, DesktopAuthError>| r.map(|_| ()).unwrap_err().code();
-    let other_client = DeviceRequest {
-        client_id: "not-the-app",
-        ..device("PC", "windows")
-    };
-    assert_eq!(
-        refused(f.auth.request_device(&other_client, LOCAL).await),
-        "invalid_client"
-    );
-    let blank = f.auth.request_device(&device("  ", "windows"), LOCAL).await;
-    assert!(matches!(
-        blank,
-        Err(DesktopAuthError::InvalidDeviceName(LabelError::Length))
-    ));
-    let long = "w".repeat(41);
-    assert_eq!(
-        refused(f.auth.request_device(&device("PC", &long), LOCAL).await),
-        "invalid_platform"
-    );
-    let hidden = f
-        .auth
-        .request_device(&device("PC", "win\u{202e}"), LOCAL)
-        .await;
-    assert_eq!(refused(hidden), "invalid_device_name");
-    assert_eq!(scalar(&f.url, "SELECT COUNT(*) FROM device_codes").await, 0);
-
-    let from: IpAddr = [192, 0, 2, 7].into();
-    let grant = f
-        .auth
-        .request_device(&device(" Ana's PC ", "windows"), from)
-        .await
-        .unwrap();
-    let typed = grant.user_code.display();
-    let budget = Budget::new(2);
-    let wrong = f.auth.lookup(f.user_id, "BCDF-GHJK", from, &budget).await;
-    assert!(
-        matches!(wrong, Err(DesktopAuthError::InvalidUserCode)),
-        "{wrong:?}"
-    );
-    let near = f
-        .auth
-        .lookup(f.user_id, &typed, [192, 0, 2, 200].into(), &budget)
-        .await;
-    let near = near.unwrap().unwrap();
-    assert_eq!(
-        (near.device_name.as_str(), near.same_network),
-        ("Ana's PC", true)
-    );
-    let spent = f.auth.lookup(f.user_id, &typed, from, &budget).await;
-    assert!(matches!(spent, Ok(Err("spent"))), "{spent:?}");
-    let elsewhere = f
-        .auth
-        .lookup(f.user_id, &typed, [198, 51, 100, 1].into(), &Budget::new(1))
-        .await;
-    assert!(!elsewhere.unwrap().unwrap().same_network);
-
-    execute(&f.url, "UPDATE users SET email_confirmed_at = NULL").await;
-    let unconfirmed = Budget::new(5);
-    let refusal = f
-        .auth
-        .decide(f.user_id, &typed, true, false, &unconfirmed)
-        .await;
-    assert!(
-        matches!(refusal, Err(DesktopAuthError::VerificationRequired)),
-        "{refusal:?}"
-    );
-    assert_eq!(refusal.unwrap_err().code(), "email_not_confirmed");
-    assert_eq!(
-        unconfirmed.spent(),
-        0,
-        "an unconfirmed caller spends nothing"
-    );
-    let status = "SELECT COUNT(*) FROM device_codes WHERE status = 'pending'";
-    assert_eq!(scalar(&f.url, status).await, 1, "still pending");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_device_flow_checks_its_requests_and_its_codes_sqlite() {
-    the_device_flow_checks_its_requests_and_its_codes(false).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_device_flow_checks_its_requests_and_its_codes_postgres() {
-    the_device_flow_checks_its_requests_and_its_codes(true).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn concurrent_exchanges_start_one_session_and_a_replay_revokes_it_sqlite() {
-    concurrent_exchanges_start_one_session_and_a_replay_revokes_it(false).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn concurrent_exchanges_start_one_session_and_a_replay_revokes_it_postgres() {
-    concurrent_exchanges_start_one_session_and_a_replay_revokes_it(true).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_approved_device_request_is_redeemed_once_sqlite() {
-    an_approved_device_request_is_redeemed_once(false).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_approved_device_request_is_redeemed_once_postgres() {
-    an_approved_device_request_is_redeemed_once(true).await
-}
+);

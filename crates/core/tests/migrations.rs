@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use closewise_core::store::Store;
-use closewise_testkit::{fresh_postgres_database, TempDir};
+use closewise_testkit::{both, Backend, TempDir};
 
 /// Records a migration this binary does not know, as a newer release's `migrate` would have.
 async fn apply_a_newer_release(url: &str) {
@@ -42,16 +42,12 @@ async fn older_binary_still_starts(url: &str) {
         .expect("a schema a newer release moved forward is not an error");
 }
 
-#[tokio::test]
-async fn an_older_release_starts_against_a_newer_schema_on_sqlite() {
-    let dir = TempDir::new();
-    older_binary_still_starts(&format!("sqlite://{}", dir.0.join("db.sqlite").display())).await;
-}
-
-#[tokio::test]
-async fn an_older_release_starts_against_a_newer_schema_on_postgres() {
-    older_binary_still_starts(&fresh_postgres_database("migrations").await).await;
-}
+both!(
+    async fn an_older_release_starts_against_a_newer_schema(backend: Backend) {
+        let db = backend.fresh_database("migrations").await;
+        older_binary_still_starts(&db.url).await;
+    }
+);
 
 /// Applies this release's migrations before `version` only, from a copy of the folder.
 async fn migrate_before(url: &str, folder: &str, version: &str) {
@@ -136,17 +132,12 @@ async fn team_audit_rows_keep_their_team(url: &str, folder: &str) {
     }
 }
 
-#[tokio::test]
-async fn migration_0020_fills_the_team_of_older_audit_rows_on_sqlite() {
-    let dir = TempDir::new();
-    let url = format!("sqlite://{}?mode=rwc", dir.0.join("db.sqlite").display());
-    team_audit_rows_keep_their_team(&url, "sqlite").await;
-}
-
-#[tokio::test]
-async fn migration_0020_fills_the_team_of_older_audit_rows_on_postgres() {
-    team_audit_rows_keep_their_team(&fresh_postgres_database("migrations").await, "postgres").await;
-}
+both!(
+    async fn migration_0020_fills_the_team_of_older_audit_rows(backend: Backend) {
+        let db = backend.fresh_database("migrations").await;
+        team_audit_rows_keep_their_team(&db.url, backend.name()).await;
+    }
+);
 
 /// Migration 0022 fills `call_months` from the calls made before it: the usage report
 /// reads each member's month from there now, and must not lose the months already recorded.
@@ -217,15 +208,9 @@ async fn calls_before_0022_are_in_their_months(url: &str, folder: &str) {
     }
 }
 
-#[tokio::test]
-async fn migration_0022_counts_the_calls_already_made_in_their_months_on_sqlite() {
-    let dir = TempDir::new();
-    let url = format!("sqlite://{}?mode=rwc", dir.0.join("db.sqlite").display());
-    calls_before_0022_are_in_their_months(&url, "sqlite").await;
-}
-
-#[tokio::test]
-async fn migration_0022_counts_the_calls_already_made_in_their_months_on_postgres() {
-    calls_before_0022_are_in_their_months(&fresh_postgres_database("migrations").await, "postgres")
-        .await;
-}
+both!(
+    async fn migration_0022_counts_the_calls_already_made_in_their_months(backend: Backend) {
+        let db = backend.fresh_database("migrations").await;
+        calls_before_0022_are_in_their_months(&db.url, backend.name()).await;
+    }
+);

@@ -8,6 +8,7 @@ use closewise_domain::email::Email;
 use closewise_domain::mfa::{recovery, totp};
 use closewise_domain::password::Password;
 use closewise_testkit::services::{core_fixture, CoreFixture};
+use closewise_testkit::{both, Backend};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -72,102 +73,86 @@ async fn check(mfa: &Mfa, user_id: Uuid, code: &str) -> Result<Passed, MfaError>
     mfa.check_code(user_id, EMAIL, code, false).await
 }
 
-async fn codes_are_keyed_by_the_server_and_useless_to_another_deployment(postgres: bool) {
-    let core = core_fixture(postgres, "recovery_keyed").await;
-    let ours = mfa(&core, 7);
-    let (user_id, codes) = enrolled(&core, &ours).await;
-    let stored = stored_hashes(&core.url).await;
-    assert_eq!(stored.len(), recovery::COUNT);
-    for code in &codes {
-        let plain = sha256(code);
-        assert!(
-            stored.iter().all(|h| !h.contains(&plain)),
-            "{code} is stored as its plain SHA-256: {stored:?}"
+both!(
+    async fn codes_are_keyed_by_the_server_and_useless_to_another_deployment(backend: Backend) {
+        let core = core_fixture(backend, "recovery_keyed").await;
+        let ours = mfa(&core, 7);
+        let (user_id, codes) = enrolled(&core, &ours).await;
+        let stored = stored_hashes(&core.url).await;
+        assert_eq!(stored.len(), recovery::COUNT);
+        for code in &codes {
+            let plain = sha256(code);
+            assert!(
+                stored.iter().all(|h| !h.contains(&plain)),
+                "{code} is stored as its plain SHA-256: {stored:?}"
+            );
+        }
+        // Another deployment (another key) reading the same rows accepts none of the codes.
+        let theirs = mfa(&core, 8);
+        for code in &codes[..3] {
+            assert!(matches!(
+                check(&theirs, user_id, code).await,
+                Err(MfaError::InvalidCode)
+            ));
+        }
+        assert_eq!(
+            stored_hashes(&core.url).await,
+            stored,
+            "a foreign key rewrites nothing"
         );
-    }
-    // Another deployment (another key) reading the same rows accepts none of the codes.
-    let theirs = mfa(&core, 8);
-    for code in &codes[..3] {
+        // Ours still does, once.
         assert!(matches!(
-            check(&theirs, user_id, code).await,
+            check(&ours, user_id, &codes[0]).await,
+            Ok(Passed::RecoveryCode)
+        ));
+        assert!(matches!(
+            check(&ours, user_id, &codes[0]).await,
             Err(MfaError::InvalidCode)
         ));
     }
-    assert_eq!(
-        stored_hashes(&core.url).await,
-        stored,
-        "a foreign key rewrites nothing"
-    );
-    // Ours still does, once.
-    assert!(matches!(
-        check(&ours, user_id, &codes[0]).await,
-        Ok(Passed::RecoveryCode)
-    ));
-    assert!(matches!(
-        check(&ours, user_id, &codes[0]).await,
-        Err(MfaError::InvalidCode)
-    ));
-}
+);
 
-async fn codes_stored_as_plain_sha256_still_work_once_and_are_rekeyed(postgres: bool) {
-    let core = core_fixture(postgres, "recovery_legacy").await;
-    let ours = mfa(&core, 7);
-    let (user_id, _) = enrolled(&core, &ours).await;
-    // A set written before the codes were keyed: their plain SHA-256.
-    let legacy = ["abcde-fghjk", "23456-789mn", "pqrst-uvwxy"];
-    let now = core.clock.now();
-    let mail = composer().compose(EMAIL, Template::MfaRecoveryCodesGenerated, now);
-    let hashes: Vec<String> = legacy.iter().map(|c| sha256(c)).collect();
-    core.store
-        .replace_recovery_codes(user_id, &hashes, &mail, now)
-        .await
-        .unwrap();
+both!(
+    async fn codes_stored_as_plain_sha256_still_work_once_and_are_rekeyed(backend: Backend) {
+        let core = core_fixture(backend, "recovery_legacy").await;
+        let ours = mfa(&core, 7);
+        let (user_id, _) = enrolled(&core, &ours).await;
+        // A set written before the codes were keyed: their plain SHA-256.
+        let legacy = ["abcde-fghjk", "23456-789mn", "pqrst-uvwxy"];
+        let now = core.clock.now();
+        let mail = composer().compose(EMAIL, Template::MfaRecoveryCodesGenerated, now);
+        let hashes: Vec<String> = legacy.iter().map(|c| sha256(c)).collect();
+        core.store
+            .replace_recovery_codes(user_id, &hashes, &mail, now)
+            .await
+            .unwrap();
 
-    assert!(matches!(
-        check(&ours, user_id, legacy[0]).await,
-        Ok(Passed::RecoveryCode)
-    ));
-    assert!(matches!(
-        check(&ours, user_id, legacy[0]).await,
-        Err(MfaError::InvalidCode)
-    ));
-    // The others were rekeyed by that check: no plain SHA-256 is left, and they still work.
-    let stored = stored_hashes(&core.url).await;
-    assert_eq!(stored.len(), 3);
-    for h in &hashes {
-        assert!(stored.iter().all(|s| !s.contains(h.as_str())), "{stored:?}");
+        assert!(matches!(
+            check(&ours, user_id, legacy[0]).await,
+            Ok(Passed::RecoveryCode)
+        ));
+        assert!(matches!(
+            check(&ours, user_id, legacy[0]).await,
+            Err(MfaError::InvalidCode)
+        ));
+        // The others were rekeyed by that check: no plain SHA-256 is left, and they still work.
+        let stored = stored_hashes(&core.url).await;
+        assert_eq!(stored.len(), 3);
+        for h in &hashes {
+            assert!(stored.iter().all(|s| !s.contains(h.as_str())), "{stored:?}");
+        }
+        assert!(matches!(
+            check(&ours, user_id, legacy[1]).await,
+            Ok(Passed::RecoveryCode)
+        ));
+        // Rekeyed under our key only: another deployment's key does not open them.
+        assert!(matches!(
+            check(&mfa(&core, 8), user_id, legacy[2]).await,
+            Err(MfaError::InvalidCode)
+        ));
+        assert!(matches!(
+            check(&ours, user_id, legacy[2]).await,
+            Ok(Passed::RecoveryCode)
+        ));
     }
-    assert!(matches!(
-        check(&ours, user_id, legacy[1]).await,
-        Ok(Passed::RecoveryCode)
-    ));
-    // Rekeyed under our key only: another deployment's key does not open them.
-    assert!(matches!(
-        check(&mfa(&core, 8), user_id, legacy[2]).await,
-        Err(MfaError::InvalidCode)
-    ));
-    assert!(matches!(
-        check(&ours, user_id, legacy[2]).await,
-        Ok(Passed::RecoveryCode)
-    ));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn codes_are_keyed_by_the_server_and_useless_to_another_deployment_on_sqlite() {
-    codes_are_keyed_by_the_server_and_useless_to_another_deployment(false).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn codes_are_keyed_by_the_server_and_useless_to_another_deployment_on_postgres() {
-    codes_are_keyed_by_the_server_and_useless_to_another_deployment(true).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn codes_stored_as_plain_sha256_still_work_once_and_are_rekeyed_on_sqlite() {
-    codes_stored_as_plain_sha256_still_work_once_and_are_rekeyed(false).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn codes_stored_as_plain_sha256_still_work_once_and_are_rekeyed_on_postgres() {
-    codes_stored_as_plain_sha256_still_work_once_and_are_rekeyed(true).await
-}
+);

@@ -6,6 +6,7 @@ use closewise_core::store::Store;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;
 use closewise_testkit::services::core_fixture;
+use closewise_testkit::{both, Backend};
 use uuid::Uuid;
 
 fn session<'a>(user_id: Uuid, hash: &'a str, now: time::OffsetDateTime) -> NewSession<'a> {
@@ -47,46 +48,38 @@ async fn user(store: &Store, core: &closewise_testkit::services::CoreFixture) ->
         .id
 }
 
-async fn writes_the_session_and_its_token_together(postgres: bool) {
-    let core = core_fixture(postgres, "session_store").await;
-    let store = core.store.clone();
-    let user_id = user(&store, &core).await;
-    let now = core.clock.now();
+both!(
+    async fn writes_the_session_and_its_token_together(backend: Backend) {
+        let core = core_fixture(backend, "session_store").await;
+        let store = core.store.clone();
+        let user_id = user(&store, &core).await;
+        let now = core.clock.now();
 
-    let first = session(user_id, "hash-one", now);
-    store.create_session(&first).await.unwrap();
-    let sessions = store.sessions_of(user_id).await.unwrap();
-    assert_eq!(sessions.len(), 1);
-    let s = &sessions[0];
-    assert_eq!(s.id, first.id);
-    assert_eq!((s.created_at, s.refreshed_at), (now, now));
-    assert_eq!(s.user_agent.as_deref(), Some("test agent"));
-    assert_eq!(s.ip.as_deref(), Some("127.0.0.1"));
-    let token = store.refresh_token_by_hash("hash-one").await.unwrap();
-    let token = token.expect("the refresh token is written with its session");
-    assert_eq!((token.id, token.session_id), (first.refresh_id, first.id));
-    assert_eq!(token.expires_at, first.refresh_expires_at);
-    assert!(token.is_live(now));
+        let first = session(user_id, "hash-one", now);
+        store.create_session(&first).await.unwrap();
+        let sessions = store.sessions_of(user_id).await.unwrap();
+        assert_eq!(sessions.len(), 1);
+        let s = &sessions[0];
+        assert_eq!(s.id, first.id);
+        assert_eq!((s.created_at, s.refreshed_at), (now, now));
+        assert_eq!(s.user_agent.as_deref(), Some("test agent"));
+        assert_eq!(s.ip.as_deref(), Some("127.0.0.1"));
+        let token = store.refresh_token_by_hash("hash-one").await.unwrap();
+        let token = token.expect("the refresh token is written with its session");
+        assert_eq!((token.id, token.session_id), (first.refresh_id, first.id));
+        assert_eq!(token.expires_at, first.refresh_expires_at);
+        assert!(token.is_live(now));
 
-    // The refresh token cannot be written (its hash is taken): no session is left without one.
-    let second = session(user_id, "hash-one", now);
-    assert!(store.create_session(&second).await.is_err());
-    let ids: Vec<Uuid> = store
-        .sessions_of(user_id)
-        .await
-        .unwrap()
-        .iter()
-        .map(|s| s.id)
-        .collect();
-    assert_eq!(ids, vec![first.id], "nothing of the failed session is kept");
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn writes_the_session_and_its_token_together_on_sqlite() {
-    writes_the_session_and_its_token_together(false).await
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn writes_the_session_and_its_token_together_on_postgres() {
-    writes_the_session_and_its_token_together(true).await
-}
+        // The refresh token cannot be written (its hash is taken): no session is left without one.
+        let second = session(user_id, "hash-one", now);
+        assert!(store.create_session(&second).await.is_err());
+        let ids: Vec<Uuid> = store
+            .sessions_of(user_id)
+            .await
+            .unwrap()
+            .iter()
+            .map(|s| s.id)
+            .collect();
+        assert_eq!(ids, vec![first.id], "nothing of the failed session is kept");
+    }
+);

@@ -3,11 +3,10 @@
 //! signed up for twice before the upgrade asks for a password too.
 
 use std::path::Path;
-use std::str::FromStr;
 use std::time::Duration;
 
 use closewise_core::store::Store;
-use closewise_testkit::{fresh_postgres_database, TempDir};
+use closewise_testkit::{both, Backend};
 use sqlx::migrate::Migrator;
 use sqlx::Connection;
 use time::OffsetDateTime;
@@ -94,28 +93,24 @@ fn expected() -> Vec<(String, i64)> {
     e
 }
 
-#[tokio::test]
-async fn addresses_signed_up_for_twice_before_the_upgrade_disagree_on_sqlite() {
-    let dir = TempDir::new();
-    let url = format!("sqlite://{}", dir.0.join("db.sqlite").display());
-    let options = sqlx::sqlite::SqliteConnectOptions::from_str(&url)
-        .unwrap()
-        .create_if_missing(true);
-    let mut c = sqlx::SqliteConnection::connect_with(&options)
-        .await
-        .unwrap();
-    until_0009("sqlite").await.run(&mut c).await.unwrap();
-    arrange!(c);
-    c.close().await.unwrap();
-    assert_eq!(counted(&url).await, expected());
-}
-
-#[tokio::test]
-async fn addresses_signed_up_for_twice_before_the_upgrade_disagree_on_postgres() {
-    let url = fresh_postgres_database("signup_backfill").await;
-    let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
-    until_0009("postgres").await.run(&mut c).await.unwrap();
-    arrange!(c);
-    c.close().await.unwrap();
-    assert_eq!(counted(&url).await, expected());
-}
+both!(
+    async fn addresses_signed_up_for_twice_before_the_upgrade_disagree(backend: Backend) {
+        let db = backend.fresh_database("signup_backfill").await;
+        let before = until_0009(backend.name()).await;
+        match backend {
+            Backend::Sqlite => {
+                let mut c = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+                before.run(&mut c).await.unwrap();
+                arrange!(c);
+                c.close().await.unwrap();
+            }
+            Backend::Postgres => {
+                let mut c = sqlx::PgConnection::connect(&db.url).await.unwrap();
+                before.run(&mut c).await.unwrap();
+                arrange!(c);
+                c.close().await.unwrap();
+            }
+        }
+        assert_eq!(counted(&db.url).await, expected());
+    }
+);

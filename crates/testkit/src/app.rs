@@ -1,6 +1,6 @@
 //! The API harness (feature `app`): every test gets its own API on port 0 with a fresh database (a
 //! SQLite file or a new PostgreSQL database), a manual clock and fast password hashing; `both!`
-//! runs a test body on each database.
+//! runs a test body on each database with its own API.
 
 pub use closewise_api::config::Settings;
 use closewise_api::jwt::Keys;
@@ -15,11 +15,7 @@ use reqwest::{Response, StatusCode};
 use serde_json::{json, Value};
 use sqlx::Connection;
 
-#[derive(Clone, Copy, Debug)]
-pub enum Backend {
-    Sqlite,
-    Postgres,
-}
+pub use crate::Backend;
 
 pub struct TestApp {
     pub address: String,
@@ -64,11 +60,10 @@ pub async fn spawn_app_with_hasher(
     hasher: Hasher,
     configure: impl FnOnce(&mut Settings),
 ) -> TestApp {
-    let dir = TempDir::new();
-    let database_url = match backend {
-        Backend::Sqlite => format!("sqlite://{}/test.db", dir.0.display()),
-        Backend::Postgres => crate::fresh_postgres_database("").await,
-    };
+    let crate::FreshDatabase {
+        url: database_url,
+        dir,
+    } = backend.fresh_database("test").await;
     let mut settings = test_settings(&dir.0, database_url.clone());
     // Nothing leaves the machine: domains are looked up at a local server the test controls.
     let dns = std::sync::Arc::new(crate::dns::TxtServer::start().await);

@@ -1,13 +1,14 @@
 //! The one test harness, shared by every suite: a fresh PostgreSQL database per test (never
 //! skipped: an unreachable server fails the test and says how to start it), a sweep of databases
 //! left by crashed test processes, temporary folders removed on drop, queries against either
-//! database, with the `core` feature the core's services over either database (`services`), with
-//! the `dns` feature a local DNS server (`dns`, also the `closewise-test-dns` binary), and
-//! with the `app` feature the API spawned on either database (`app`, `both!`,
-//! `each_backend!`).
+//! database, the two kinds of database and `both!`, which runs a test on each (`backend`), with
+//! the `core` feature the core's services over either database (`services`), with the `dns`
+//! feature a local DNS server (`dns`, also the `closewise-test-dns` binary), and with the `app`
+//! feature the API spawned on either database (`app`).
 
 #[cfg(feature = "app")]
 pub mod app;
+mod backend;
 #[cfg(feature = "dns")]
 pub mod dns;
 #[cfg(feature = "core")]
@@ -17,6 +18,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use sqlx::Connection;
+
+pub use backend::{Backend, FreshDatabase};
 
 static DB_COUNTER: AtomicU32 = AtomicU32::new(0);
 
@@ -123,51 +126,20 @@ pub async fn scalar(database_url: &str, sql: &str) -> i64 {
     }
 }
 
-/// Runs a test body once on SQLite and once on PostgreSQL, each with its own spawned API
-/// (`app::spawn_app_with`); `with |s| { ... }` changes the settings first.
-#[cfg(feature = "app")]
-#[macro_export]
-macro_rules! both {
-    (async fn $name:ident($app:ident) $body:block) => {
-        $crate::both!(async fn $name($app) with |_s| {} $body);
-    };
-    (async fn $name:ident($app:ident) with |$s:ident| $config:block $body:block) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            #[allow(unused_imports)]
-            use $crate::app::*;
-            async fn run($app: TestApp) $body
-            fn configure($s: &mut $crate::app::Settings) $config
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                run(spawn_app_with(Backend::Sqlite, configure).await).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                run(spawn_app_with(Backend::Postgres, configure).await).await
-            }
-        }
-    };
-}
-
-/// Runs a test body once per database; the body gets the `Backend` and spawns what it needs.
-#[cfg(feature = "app")]
-#[macro_export]
-macro_rules! each_backend {
-    (async fn $name:ident($backend:ident) $body:block) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            async fn run($backend: $crate::app::Backend) $body
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                run($crate::app::Backend::Sqlite).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                run($crate::app::Backend::Postgres).await
-            }
-        }
-    };
+/// Runs one statement against a database URL of either kind (to arrange what no store method
+/// writes).
+pub async fn execute(database_url: &str, sql: &str) {
+    if database_url.starts_with("postgres") {
+        let mut c = sqlx::PgConnection::connect(database_url).await.unwrap();
+        sqlx::query(sql)
+            .execute(&mut c)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    } else {
+        let mut c = sqlx::SqliteConnection::connect(database_url).await.unwrap();
+        sqlx::query(sql)
+            .execute(&mut c)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
 }

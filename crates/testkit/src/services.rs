@@ -8,7 +8,7 @@ use closewise_core::billing::{Billing, StripeClient, StripeConnection, DEV_STRIP
 use closewise_core::clock::Clock;
 use closewise_core::store::Store;
 
-use crate::{fresh_postgres_database, TempDir};
+use crate::{Backend, FreshDatabase, TempDir};
 
 /// A migrated store on a fresh database, its clock and billing service.
 pub struct CoreFixture {
@@ -22,14 +22,9 @@ pub struct CoreFixture {
     pub dir: TempDir,
 }
 
-/// A fresh PostgreSQL database named after `tag`, or a SQLite file in a temporary folder.
-pub async fn core_fixture(postgres: bool, tag: &str) -> CoreFixture {
-    let dir = TempDir::new();
-    let url = if postgres {
-        fresh_postgres_database(tag).await
-    } else {
-        format!("sqlite://{}/core.db", dir.0.display())
-    };
+/// The store on a fresh database of the kind (`Backend::fresh_database`), migrated.
+pub async fn core_fixture(backend: impl Into<Backend>, tag: &str) -> CoreFixture {
+    let FreshDatabase { url, dir } = backend.into().fresh_database(tag).await;
     let store = Store::connect(&url, Duration::from_secs(10))
         .await
         .expect("connect");

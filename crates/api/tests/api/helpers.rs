@@ -1,5 +1,5 @@
 //! The suite's harness is the workspace's one (`closewise_testkit::app`): `spawn_app_with`,
-//! `TestApp` and its typed helpers, `both!` and `each_backend!`.
+//! `TestApp` and its typed helpers, `Backend`; `both!` runs a test on each database.
 
 pub use closewise_testkit::app::*;
 

@@ -3,7 +3,7 @@
 //! default, so one account cannot make the app hammer Stripe (and spend its API rate limit).
 
 use super::*;
-use crate::each_backend;
+use crate::both;
 
 const STRIPE_CALLS: [&str; 6] = [
     "/api/checkout",
@@ -49,15 +49,19 @@ async fn assert_limited(b: &Billing, token: &str, path: &str) {
     assert_eq!(error_code(&v), "rate_limited", "{path}: {v}");
 }
 
-each_backend!(
-    async fn the_stripe_calls_of_one_user_are_limited_and_the_window_reopens(backend) {
+both!(
+    async fn the_stripe_calls_of_one_user_are_limited_and_the_window_reopens(backend: Backend) {
         let b = spawn_billing(backend).await;
         let ana = b.user("ana@example.com").await;
         let bo = b.user("bo@example.com").await;
         for i in 0..20 {
             let path = STRIPE_CALLS[i % 3];
             let res = call(&b, &ana, path).await;
-            assert_ne!(res.status(), StatusCode::TOO_MANY_REQUESTS, "call {i}: {path}");
+            assert_ne!(
+                res.status(),
+                StatusCode::TOO_MANY_REQUESTS,
+                "call {i}: {path}"
+            );
         }
         // One budget for all of them, personal and team.
         for path in STRIPE_CALLS {
@@ -75,8 +79,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn a_team_owner_cannot_call_stripe_without_limit_either(backend) {
+both!(
+    async fn a_team_owner_cannot_call_stripe_without_limit_either(backend: Backend) {
         let b = spawn_billing(backend).await;
         let s = b.app.signed_in_user("owner@example.com", PASSWORD).await;
         let owner = access(&s);
@@ -85,7 +89,11 @@ each_backend!(
         for i in 0..20 {
             let path = STRIPE_CALLS[3 + i % 3];
             let res = call(&b, &owner, path).await;
-            assert_ne!(res.status(), StatusCode::TOO_MANY_REQUESTS, "call {i}: {path}");
+            assert_ne!(
+                res.status(),
+                StatusCode::TOO_MANY_REQUESTS,
+                "call {i}: {path}"
+            );
         }
         for path in STRIPE_CALLS {
             assert_limited(&b, &owner, path).await;

@@ -1,6 +1,7 @@
-//! Billing against stripe-mock in-process (`flow`, `attacks`) and against wiremock standing in for
-//! a failing Stripe (`faults`). Every test runs on SQLite and on PostgreSQL. This file is the
-//! harness they share: the app wired to a fresh stripe-mock, and typed steps of the flow.
+//! Billing against stripe-mock in-process (`flow`, `subscription`, `attacks`) and against wiremock
+//! standing in for a failing Stripe (`faults`). Every test runs on SQLite and on PostgreSQL. This
+//! file is the harness they share: the app wired to a fresh stripe-mock, and typed steps of the
+//! flow.
 
 use std::time::{Duration, Instant};
 
@@ -226,3 +227,4 @@ mod faults;
 mod flow;
 mod limits;
 mod replicas;
+mod subscription;

@@ -1,0 +1,117 @@
+//! The two databases every suite runs on, a fresh empty database of either kind, and `both!`,
+//! the one macro that runs a test body once on each.
+
+use crate::{fresh_postgres_database, TempDir};
+
+/// A kind of database the product runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// Both kinds, in the order `both!` names its tests.
+    pub const ALL: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
+
+    /// `sqlite` or `postgres`: the name of its migrations folder and of its test in `both!`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+
+    /// A new, empty database of this kind, nothing migrated: a fresh PostgreSQL database named
+    /// after `tag`, or the SQLite file `<tag>.db` in a new temporary folder (created on first
+    /// connection, `mode=rwc`, so that plain sqlx pools open it as the store does).
+    pub async fn fresh_database(self, tag: &str) -> FreshDatabase {
+        let dir = TempDir::new();
+        let url = match self {
+            Backend::Sqlite => format!("sqlite://{}/{tag}.db?mode=rwc", dir.0.display()),
+            Backend::Postgres => fresh_postgres_database(tag).await,
+        };
+        FreshDatabase { url, dir }
+    }
+}
+
+/// The suites that still pass a flag for the kind: `true` is PostgreSQL.
+impl From<bool> for Backend {
+    fn from(postgres: bool) -> Self {
+        if postgres {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+}
+
+/// An empty database and a temporary folder (the SQLite file's, and the test's own files),
+/// removed on drop; PostgreSQL databases are dropped by the next test process's sweep.
+pub struct FreshDatabase {
+    pub url: String,
+    pub dir: TempDir,
+}
+
+/// Runs a test body once on SQLite and once on PostgreSQL: `both!(async fn name(..) { .. })`
+/// becomes `mod name` with the tests `sqlite` and `postgres` (a doc comment on the `fn` is the
+/// module's).
+///
+/// - `both!(async fn name(backend: Backend) { .. })`: the body gets the kind and makes its own
+///   fixture (a core service, a fresh database, an API with its own options).
+/// - `both!(async fn name(app) { .. })`: the body gets its own spawned API (feature `app`,
+///   `app::spawn_app_with`); `both!(async fn name(app) with |s| { .. } { .. })` changes the
+///   settings first.
+#[macro_export]
+macro_rules! both {
+    ($(#[$meta:meta])* async fn $name:ident($backend:ident : $kind:ty $(,)?) $body:block) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            async fn run($backend: $kind) $body
+            $crate::both!(@each backend => run(backend));
+        }
+    };
+    ($(#[$meta:meta])* async fn $name:ident($app:ident) $body:block) => {
+        $crate::both!($(#[$meta])* async fn $name($app) with |_s| {} $body);
+    };
+    (
+        $(#[$meta:meta])* async fn $name:ident($app:ident) with |$s:ident| $config:block
+        $body:block
+    ) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(unused_imports)]
+            use $crate::app::*;
+            async fn run($app: $crate::app::TestApp) $body
+            fn configure($s: &mut $crate::app::Settings) $config
+            $crate::both!(@each backend =>
+                run($crate::app::spawn_app_with(backend, configure).await));
+        }
+    };
+    (@each $backend:ident => $run:expr) => {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn sqlite() {
+            let $backend = $crate::Backend::Sqlite;
+            $run.await
+        }
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn postgres() {
+            let $backend = $crate::Backend::Postgres;
+            $run.await
+        }
+    };
+}
+
+/// The older spelling of `both!(async fn name(backend: Backend) { .. })`, kept for the suites
+/// that still use it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! each_backend {
+    (async fn $name:ident($backend:ident) $body:block) => {
+        $crate::both!(async fn $name($backend: $crate::Backend) $body);
+    };
+}
