@@ -103,7 +103,7 @@ impl AppState {
                 clock.clone(),
             ));
         let usage = Usage::new(store.clone(), clock.clone()).caching_reads();
-        let teams = Teams::new(store.clone(), clock.clone());
+        let teams = Teams::new(store.clone(), clock.clone(), mail.clone(), limits.clone());
         let domains = Domains::new(
             store.clone(),
             clock.clone(),

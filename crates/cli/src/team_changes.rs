@@ -1,17 +1,16 @@
 //! `teams remove-member`, `teams transfer`, `teams seats set`: an operator's changes to a team,
-//! each asked first and audited with the operator as actor and the reason, through
-//! `closewise_core::teams::admin` (the rules that hold whoever acts: the owner stays until the
-//! team is transferred, seats never below members plus pending invites).
+//! each asked first, then made by the teams service's command with `Actor::Operator` (the name
+//! from `--actor`, the reason from `--reason`), which applies the rules that hold whoever acts
+//! (the owner stays until the team is transferred, seats never below members plus pending
+//! invites) and writes the audit row with the change.
 
+use closewise_core::actor::Actor;
 use closewise_core::billing::Billing;
 use closewise_core::clock::Clock;
-use closewise_core::store::audit::NewAudit;
 use closewise_core::store::teams::TeamRow;
-use closewise_core::store::UserRow;
-use closewise_core::teams::admin::{seats_route, SeatsRoute, TeamsAdmin, TeamsAdminError};
+use closewise_core::teams::admin::{seats_route, SeatsRoute, TeamsAdminError};
 use closewise_core::teams::billing::TeamBillingError;
-use closewise_core::teams::SeatsView;
-use serde_json::Value;
+use closewise_core::teams::{SeatsView, Teams, TeamsError};
 
 use crate::ctx::Ctx;
 use crate::opt::teams::{TeamMemberChange, TeamReason, TeamSeatsSet};
@@ -31,22 +30,17 @@ pub(crate) fn reason(r: &TeamReason, what: &str) -> anyhow::Result<String> {
     Ok(reason.to_owned())
 }
 
-/// The audit row of a team change; the core adds the team to its details.
-fn audit(
-    ctx: &Ctx,
-    action: &'static str,
-    user: Option<&UserRow>,
-    reason: String,
-) -> anyhow::Result<NewAudit> {
-    Ok(NewAudit {
-        actor: ctx.actor()?,
-        action,
-        user_id: user.map(|u| u.id),
-        target_email: user.map(|u| u.email.clone()),
-        reason: Some(reason),
-        details: Value::Null,
-        now: ctx.now(),
-    })
+/// The operator making a change, with why.
+fn operator(ctx: &Ctx, reason: String) -> anyhow::Result<Actor> {
+    Ok(Actor::operator(ctx.actor()?, Some(reason)))
+}
+
+/// A command's refusal once the operator was asked: what it checked first changed meanwhile.
+fn changed(team: &TeamRow) -> impl FnOnce(TeamsError) -> anyhow::Error + '_ {
+    move |e| match e {
+        TeamsError::Database(e) => anyhow::Error::from(e),
+        _ => explain(TeamsAdminError::Changed(team.name.clone())),
+    }
 }
 
 /// The core's refusal, with what to do next where there is something to do.
@@ -84,11 +78,10 @@ pub async fn remove_member(ctx: &Ctx, a: TeamMemberChange) -> anyhow::Result<()>
             team.id
         ),
     )?;
-    let audit = audit(ctx, "team.member_remove", Some(&user), reason)?;
     admin
-        .remove_member(&team, &user, audit)
+        .remove_member(&operator(ctx, reason)?, Some(team.id), user.id)
         .await
-        .map_err(explain)?;
+        .map_err(changed(&team))?;
     let seats = seats_after(&admin, &team).await?;
     println!(
         "{} removed from {} ({} seats now); every session of theirs ended.",
@@ -119,11 +112,10 @@ pub async fn transfer(ctx: &Ctx, a: TeamMemberChange) -> anyhow::Result<()> {
             found.owner_email
         ),
     )?;
-    let audit = audit(ctx, "team.transfer", Some(&user), reason)?;
     admin
-        .transfer(&found.team, &found.owner_email, &user, audit)
+        .transfer(&operator(ctx, reason)?, Some(found.team.id), user.id)
         .await
-        .map_err(explain)?;
+        .map_err(changed(&found.team))?;
     println!(
         "{} is now the owner of {}; {} is an admin.",
         user.email, found.team.name, found.owner_email
@@ -153,16 +145,16 @@ pub async fn seats_set(ctx: &Ctx, a: TeamSeatsSet) -> anyhow::Result<()> {
             seats_now(before)
         ),
     )?;
-    let audit = audit(ctx, "team.seats", None, reason)?;
+    let actor = operator(ctx, reason)?;
     let after = match route {
         SeatsRoute::Record => admin
-            .record_seats(&team, a.seats, audit)
+            .record_seats(&actor, &team, a.seats)
             .await
             .map_err(explain)?,
         SeatsRoute::Stripe { .. } => {
             let seats = stripe_seats(ctx, &team, a.seats, &a.stripe).await?;
             admin
-                .seats_changed(&team, seats.total, true, audit)
+                .seats_changed(&actor, &team, seats.total)
                 .await
                 .map_err(explain)?
         }
@@ -202,7 +194,7 @@ async fn stripe_seats(
         })
 }
 
-async fn seats_after(admin: &TeamsAdmin, team: &TeamRow) -> anyhow::Result<SeatsView> {
+async fn seats_after(admin: &Teams, team: &TeamRow) -> anyhow::Result<SeatsView> {
     let found = admin.find(&team.id.to_string()).await.map_err(explain)?;
     admin.seats(&found.team).await.map_err(explain)
 }

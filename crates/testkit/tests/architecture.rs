@@ -1,10 +1,14 @@
 //! The shape of the workspace, checked: the CLI and the core do not depend on the HTTP server, no
 //! crate's modules import each other in a cycle (at any depth, `crate::`, `super::` and `self::`
 //! imports followed), no Rust source file grows past 500 lines,
-//! and the API builds its HTTP errors in its error module only.
+//! the API builds its HTTP errors in its error module only, and the adapters are parse -> one
+//! call -> render (`adapters`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+#[path = "architecture/adapters.rs"]
+mod adapters;
 
 const MAX_LINES: usize = 500;
 
@@ -419,4 +423,62 @@ fn a_cycle_through_super_imports_is_found() {
     write("auth/token.rs", "use super::common;\npub fn max_age() {}\n");
     assert_eq!(find_cycle(&module_graph(&src)), None);
     std::fs::remove_dir_all(&src).unwrap();
+}
+
+/// Handlers whose change is not yet one command, each with what it does itself.
+const HANDLERS_OWN_STEPS: &[(&str, &str)] = &[
+    // The billing service's seat change writes no audit row; the handler writes it.
+    ("team/billing.rs", "set_seats"),
+    // The SCIM token service writes no audit row; the handlers write it.
+    ("team/scim_tokens.rs", "create_token"),
+    ("team/scim_tokens.rs", "revoke_token"),
+    // The readiness probe asks the database itself whether it answers.
+    ("ops.rs", "readyz"),
+];
+
+/// An API handler makes one change through one core call and reaches neither the store nor the
+/// audit trail nor the outbox itself (`adapters`).
+#[test]
+fn a_handler_makes_one_change_through_one_core_call() {
+    let src = crates_dir().join("api").join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let handlers = adapters::api_handlers(&src, &files);
+    assert!(
+        handlers.len() > 80,
+        "the handlers are found: {}",
+        handlers.len()
+    );
+    let faults: Vec<String> = handlers
+        .iter()
+        .filter(|h| !HANDLERS_OWN_STEPS.contains(&(h.file.as_str(), h.name.as_str())))
+        .flat_map(adapters::faults)
+        .collect();
+    assert!(
+        faults.is_empty(),
+        "make the change one command of its core service, taking the actor: {faults:#?}"
+    );
+}
+
+/// The CLI's commands that go through a core service reach neither the store nor the audit trail
+/// themselves (building the service from the store is theirs).
+#[test]
+fn the_cli_s_team_commands_go_through_the_teams_service() {
+    let cli = crates_dir().join("cli").join("src");
+    for file in ["teams.rs", "team_changes.rs"] {
+        let text = std::fs::read_to_string(cli.join(file)).unwrap();
+        let flat: String = text.split_whitespace().collect();
+        let reaches: Vec<&str> = flat
+            .match_indices(".store.")
+            .filter(|(i, _)| !flat[i + ".store.".len()..].starts_with("clone()"))
+            .map(|(i, _)| {
+                flat.get(i.saturating_sub(30)..(i + 40).min(flat.len()))
+                    .unwrap_or("")
+            })
+            .collect();
+        assert!(reaches.is_empty(), "{file} calls the store: {reaches:#?}");
+        for f in ["record_audit", "NewAudit"] {
+            assert!(!text.contains(f), "{file} writes an audit row itself ({f})");
+        }
+    }
 }

@@ -10,10 +10,11 @@ impl From<TeamsError> for ApiError {
     fn from(e: TeamsError) -> Self {
         let e = match e {
             TeamsError::Database(db) => return db.into(),
+            TeamsError::Limited(limit) => return limit.into(),
             other => other,
         };
         let status = match &e {
-            TeamsError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            TeamsError::Database(_) | TeamsError::Limited(_) => StatusCode::INTERNAL_SERVER_ERROR,
             TeamsError::TeamNotFound | TeamsError::InviteNotFound => StatusCode::NOT_FOUND,
             TeamsError::ForbiddenRole
             | TeamsError::EmailNotVerified

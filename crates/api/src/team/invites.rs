@@ -1,27 +1,23 @@
 //! Invitations: create and resend (a mail with `APP_BASE_URL/invite?token=…`, rate limited like the
 //! other mail), revoke, and the link's lookup (no sign-in), accept and decline.
 //!
-//! Creating answers `202 {}` whatever the address: nothing about its account is looked up, so the
-//! answer cannot tell whether it has one. The mail is written to the outbox right after the
-//! invite; when that write fails the invite stands and a resend sends a new link.
+//! Creating answers `202 {}` whatever the address: nothing about its account is told apart, so the
+//! answer cannot tell whether it has one. The core writes the invite, its mail and its audit row
+//! in one transaction, after spending the inviter's budgets.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use closewise_core::mail::Template;
-use closewise_core::teams::Invitation;
+use closewise_core::teams::TeamsError;
 use closewise_domain::email::Email;
-use closewise_domain::teams::{Action, Role};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use utoipa::ToSchema;
 
-use super::{audit, no_content, parse_role, path_id, RoleBody, TeamResponse};
+use super::{member, no_content, parse_role, path_id, RoleBody, TeamResponse};
 use crate::auth::{limit, EmptyResponse};
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
-use closewise_core::teams::TeamsError;
 
 #[derive(Deserialize, ToSchema)]
 #[schema(as = TeamInviteBody)]
@@ -47,31 +43,6 @@ pub struct LookupResponse {
     pub email: String,
 }
 
-fn role_phrase(role: Role) -> &'static str {
-    match role {
-        Role::Admin => "an admin",
-        _ => "a member",
-    }
-}
-
-/// Writes the invitation mail to the outbox.
-async fn mail_invitation(state: &AppState, auth: &AuthUser, inv: &Invitation) -> ApiResult<()> {
-    let team = state
-        .store
-        .team_by_id(inv.team_id)
-        .await?
-        .ok_or_else(super::not_found)?;
-    let template = Template::TeamInvite {
-        link: state.mail.link("/invite", &inv.token),
-        team: team.name,
-        role: role_phrase(inv.role).into(),
-        inviter: auth.email.clone(),
-    };
-    let mail = state.mail.compose(&inv.email, template, state.clock.now());
-    state.store.enqueue_mail(&mail).await?;
-    Ok(())
-}
-
 #[utoipa::path(post, path = "/api/team/invites", tag = "teams", request_body = InviteRequest,
     responses(
         (status = 202, body = EmptyResponse, description = "Invited (the same answer whether or not the address has an account); the mail is on its way"),
@@ -87,26 +58,13 @@ pub async fn invite(
     auth: AuthUser,
     AppJson(body): AppJson<InviteRequest>,
 ) -> ApiResult<(StatusCode, AppJson<EmptyResponse>)> {
+    // The address and the role are read first: a malformed one is refused before anything else.
     let email = Email::parse(&body.email).map_err(TeamsError::InvalidEmail)?;
     let role = parse_role(&body.role)?;
-    // Who may invite is settled before any limit is spent, and an address's budget is kept per
-    // team: nobody outside a team (nor a team of their own making) spends that team's.
-    let team_id = state.teams.inviter(auth.user_id, role).await?;
-    limit(&state, Bucket::InvitePerInviter, &auth.user_id.to_string()).await?;
-    limit(
-        &state,
-        Bucket::InvitePerAddress,
-        &format!("{team_id}:{}", email.as_str()),
-    )
-    .await?;
-    let inv = state
+    state
         .teams
-        .invite(auth.user_id, email.as_str(), role)
+        .invite(&member(&auth), email.as_str(), role)
         .await?;
-    mail_invitation(&state, &auth, &inv).await?;
-    let details =
-        json!({ "team_id": inv.team_id, "invite_id": inv.invite_id, "role": role.as_str() });
-    audit(&state, &auth, "team.invite", None, Some(inv.email), details).await?;
     Ok((StatusCode::ACCEPTED, AppJson(EmptyResponse {})))
 }
 
@@ -126,36 +84,7 @@ pub async fn resend(
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, AppJson<EmptyResponse>)> {
     let id = path_id(&id)?;
-    let (team_id, _) = state
-        .teams
-        .caller(auth.user_id, Action::ResendInvite)
-        .await?;
-    // The address is known before the new link is made, so the limit comes first.
-    let address = state
-        .store
-        .team_invite(team_id, id)
-        .await?
-        .map(|i| i.email)
-        .ok_or_else(super::not_found)?;
-    limit(&state, Bucket::InvitePerInviter, &auth.user_id.to_string()).await?;
-    limit(
-        &state,
-        Bucket::InviteResend,
-        &format!("{team_id}:{address}"),
-    )
-    .await?;
-    let inv = state.teams.resend(auth.user_id, id).await?;
-    mail_invitation(&state, &auth, &inv).await?;
-    let details = json!({ "team_id": inv.team_id, "invite_id": inv.invite_id });
-    audit(
-        &state,
-        &auth,
-        "team.invite_resend",
-        None,
-        Some(inv.email),
-        details,
-    )
-    .await?;
+    state.teams.resend(&member(&auth), id).await?;
     Ok((StatusCode::ACCEPTED, AppJson(EmptyResponse {})))
 }
 
@@ -173,10 +102,7 @@ pub async fn revoke(
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
     let id = path_id(&id)?;
-    state.teams.revoke(auth.user_id, id).await?;
-    let team = state.store.membership_of(auth.user_id).await?.map(|t| t.0);
-    let details = json!({ "team_id": team, "invite_id": id });
-    audit(&state, &auth, "team.invite_revoke", None, None, details).await?;
+    state.teams.revoke(&member(&auth), id).await?;
     Ok(no_content())
 }
 
@@ -219,9 +145,7 @@ pub async fn accept(
     auth: AuthUser,
     AppJson(body): AppJson<TokenRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
-    let team = state.teams.accept(auth.user_id, &body.token).await?;
-    let details = json!({ "team_id": team.id, "role": team.role.as_str() });
-    audit(&state, &auth, "team.invite_accept", None, None, details).await?;
+    let team = state.teams.accept(&member(&auth), &body.token).await?;
     Ok(AppJson(team.into()))
 }
 
@@ -239,13 +163,6 @@ pub async fn decline(
     auth: AuthUser,
     AppJson(body): AppJson<TokenRequest>,
 ) -> ApiResult<StatusCode> {
-    // The team's id goes on the audit row (`closewise teams show` finds a team's rows by it).
-    let team = state.teams.lookup(&body.token).await.ok();
-    state.teams.decline(auth.user_id, &body.token).await?;
-    let details = json!({
-        "team_id": team.as_ref().map(|t| t.team_id),
-        "team_name": team.map(|t| t.team_name),
-    });
-    audit(&state, &auth, "team.invite_decline", None, None, details).await?;
+    state.teams.decline(&member(&auth), &body.token).await?;
     Ok(no_content())
 }

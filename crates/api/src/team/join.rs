@@ -4,12 +4,11 @@
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{audit, no_content, path_id, TeamResponse};
+use super::{member, no_content, path_id, TeamResponse};
 use crate::auth::EmptyResponse;
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
@@ -71,12 +70,8 @@ pub async fn set_domain_join(
     auth: AuthUser,
     AppJson(body): AppJson<DomainJoinRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
-    let team = state
-        .teams
-        .set_join_domain(auth.user_id, body.domain.as_deref())
-        .await?;
-    let details = json!({ "team_id": team.id, "domain": team.join_domain });
-    audit(&state, &auth, "team.domain_join", None, None, details).await?;
+    let domain = body.domain.as_deref();
+    let team = state.teams.set_join_domain(&member(&auth), domain).await?;
     Ok(AppJson(team.into()))
 }
 
@@ -109,7 +104,8 @@ pub async fn request_join(
     auth: AuthUser,
     AppJson(body): AppJson<JoinRequestRequest>,
 ) -> ApiResult<(StatusCode, AppJson<EmptyResponse>)> {
-    state.teams.request_join(auth.user_id, body.team_id).await?;
+    let team_id = body.team_id;
+    state.teams.request_join(&member(&auth), team_id).await?;
     Ok((StatusCode::ACCEPTED, AppJson(EmptyResponse {})))
 }
 
@@ -152,7 +148,9 @@ pub async fn approve(
     auth: AuthUser,
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
-    decide(&state, &auth, &id, true).await
+    let id = path_id(&id)?;
+    state.teams.approve_join(&member(&auth), id).await?;
+    Ok(no_content())
 }
 
 #[utoipa::path(post, path = "/api/team/join-requests/{id}/deny", operation_id = "deny_join_request", tag = "teams",
@@ -168,37 +166,7 @@ pub async fn deny(
     auth: AuthUser,
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
-    decide(&state, &auth, &id, false).await
-}
-
-async fn decide(
-    state: &AppState,
-    auth: &AuthUser,
-    id: &str,
-    approve: bool,
-) -> ApiResult<StatusCode> {
-    let id = path_id(id)?;
-    // Who asked, for the audit row, before the request leaves the undecided list.
-    let requester = match state.store.membership_of(auth.user_id).await? {
-        Some((team, _)) => state
-            .store
-            .team_join_requests(team)
-            .await?
-            .into_iter()
-            .find(|r| r.id == id)
-            .map(|r| (team, r.user_id, r.email)),
-        None => None,
-    };
-    let action = if approve {
-        state.teams.approve_join(auth.user_id, id).await?;
-        "team.join_approve"
-    } else {
-        state.teams.deny_join(auth.user_id, id).await?;
-        "team.join_deny"
-    };
-    let (team, user, email) =
-        requester.map_or((None, None, None), |(t, u, e)| (Some(t), Some(u), Some(e)));
-    let details = json!({ "team_id": team, "request_id": id });
-    audit(state, auth, action, user, email, details).await?;
+    let id = path_id(&id)?;
+    state.teams.deny_join(&member(&auth), id).await?;
     Ok(no_content())
 }

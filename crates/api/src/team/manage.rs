@@ -5,13 +5,10 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use closewise_core::teams::TeamsError;
 use serde::Deserialize;
-use serde_json::json;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{
-    audit, no_content, parse_role, path_id, team_response, MaybeTeamResponse, TeamResponse,
-};
+use super::{member, no_content, parse_role, path_id, MaybeTeamResponse, TeamResponse};
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
@@ -68,18 +65,7 @@ pub async fn create_team(
     auth: AuthUser,
     AppJson(body): AppJson<NameRequest>,
 ) -> ApiResult<(StatusCode, AppJson<TeamResponse>)> {
-    // Read from the database, not the token, as the checkout does.
-    let verified = state
-        .store
-        .user_by_id(auth.user_id)
-        .await?
-        .is_some_and(|u| u.email_confirmed_at.is_some());
-    if !verified {
-        return Err(TeamsError::EmailNotVerified.into());
-    }
-    let team = state.teams.create(auth.user_id, &body.name).await?;
-    let details = json!({ "team_id": team.id, "name": team.name });
-    audit(&state, &auth, "team.create", None, None, details).await?;
+    let team = state.teams.create(&member(&auth), &body.name).await?;
     Ok((StatusCode::CREATED, AppJson(team.into())))
 }
 
@@ -96,9 +82,7 @@ pub async fn rename_team(
     auth: AuthUser,
     AppJson(body): AppJson<NameRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
-    let team = state.teams.rename(auth.user_id, &body.name).await?;
-    let details = json!({ "team_id": team.id, "name": team.name });
-    audit(&state, &auth, "team.rename", None, None, details).await?;
+    let team = state.teams.rename(&member(&auth), &body.name).await?;
     Ok(AppJson(team.into()))
 }
 
@@ -116,19 +100,9 @@ pub async fn transfer(
     AppJson(body): AppJson<TransferRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
-    state.teams.transfer(auth.user_id, body.user_id).await?;
-    let team = team_response(&state, auth.user_id).await?;
-    let details = json!({ "team_id": team.team.id, "from": auth.user_id, "to": body.user_id });
-    audit(
-        &state,
-        &auth,
-        "team.transfer",
-        Some(body.user_id),
-        None,
-        details,
-    )
-    .await?;
-    Ok(AppJson(team))
+    let to = body.user_id;
+    state.teams.transfer(&member(&auth), None, to).await?;
+    Ok(AppJson(state.teams.view(auth.user_id).await?.into()))
 }
 
 #[utoipa::path(post, path = "/api/team/leave", tag = "teams",
@@ -139,25 +113,10 @@ pub async fn transfer(
     ),
     security(("bearer" = [])))]
 pub async fn leave(State(state): State<AppState>, auth: AuthUser) -> ApiResult<StatusCode> {
-    let team = state
-        .store
-        .membership_of(auth.user_id)
-        .await?
-        .map(|(team, _)| team);
-    match state.teams.leave(auth.user_id).await {
-        Err(TeamsError::ForbiddenRole) => return Err(crate::error::ApiError::owner_cannot_leave()),
-        other => other?,
+    match state.teams.leave(&member(&auth)).await {
+        Err(TeamsError::ForbiddenRole) => Err(crate::error::ApiError::owner_cannot_leave()),
+        other => Ok(other.map(|()| no_content())?),
     }
-    audit(
-        &state,
-        &auth,
-        "team.leave",
-        None,
-        None,
-        json!({ "team_id": team }),
-    )
-    .await?;
-    Ok(no_content())
 }
 
 #[utoipa::path(delete, path = "/api/team/members/{user_id}", tag = "teams",
@@ -174,18 +133,10 @@ pub async fn remove_member(
     Path(user_id): Path<String>,
 ) -> ApiResult<StatusCode> {
     let target = path_id(&user_id)?;
-    let (team, target_email) = member_of_callers_team(&state, auth.user_id, target).await?;
-    state.teams.remove_member(auth.user_id, target).await?;
-    let details = json!({ "team_id": team });
-    audit(
-        &state,
-        &auth,
-        "team.member_remove",
-        Some(target),
-        target_email,
-        details,
-    )
-    .await?;
+    state
+        .teams
+        .remove_member(&member(&auth), None, target)
+        .await?;
     Ok(no_content())
 }
 
@@ -206,31 +157,8 @@ pub async fn set_role(
 ) -> ApiResult<AppJson<TeamResponse>> {
     let target = path_id(&user_id)?;
     let role = parse_role(&body.role)?;
-    let (team, target_email) = member_of_callers_team(&state, auth.user_id, target).await?;
-    state.teams.set_role(auth.user_id, target, role).await?;
-    let details = json!({ "team_id": team, "role": role.as_str() });
-    audit(
-        &state,
-        &auth,
-        "team.member_role",
-        Some(target),
-        target_email,
-        details,
-    )
-    .await?;
-    Ok(AppJson(team_response(&state, auth.user_id).await?))
-}
-
-/// The caller's team id and the target's address, for the audit row (the service decides whether
-/// the target is a member of that team).
-async fn member_of_callers_team(
-    state: &AppState,
-    caller: Uuid,
-    target: Uuid,
-) -> ApiResult<(Option<Uuid>, Option<String>)> {
-    let team = state.store.membership_of(caller).await?.map(|(t, _)| t);
-    let email = state.store.user_by_id(target).await?.map(|u| u.email);
-    Ok((team, email))
+    let team = state.teams.set_role(&member(&auth), target, role).await?;
+    Ok(AppJson(team.into()))
 }
 
 #[derive(serde::Deserialize, serde::Serialize, utoipa::ToSchema)]
@@ -256,9 +184,7 @@ pub async fn set_mfa_policy(
     let stepped_up = crate::auth::reauth::recently_stepped_up(&state, &auth).await?;
     state
         .teams
-        .set_mfa_policy(auth.user_id, body.required, stepped_up)
+        .set_mfa_policy(&member(&auth), body.required, stepped_up)
         .await?;
-    let details = json!({ "required": body.required });
-    audit(&state, &auth, "team.mfa_policy", None, None, details).await?;
     Ok(AppJson(body))
 }

@@ -3,7 +3,8 @@
 //! the same `Team` body through `team_response`.
 //!
 //! The rules are the core's (`closewise_core::teams::Teams`, itself applying
-//! `closewise_domain::teams`); handlers parse, call, audit and answer.
+//! `closewise_domain::teams`); a handler parses, makes one call as the signed-in member
+//! ([`member`]) and answers. The core writes each change's audit row.
 
 mod activity;
 pub mod billing;
@@ -19,6 +20,7 @@ mod sso;
 mod usage;
 
 use axum::http::StatusCode;
+use closewise_core::actor::Actor;
 use closewise_core::store::audit::NewAudit;
 use closewise_core::teams::{TeamView, TeamsError};
 use closewise_domain::teams::Role;
@@ -29,7 +31,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::AuthUser;
 use crate::state::AppState;
 
@@ -359,6 +361,11 @@ pub async fn team_response(state: &AppState, user_id: Uuid) -> ApiResult<TeamRes
     Ok(state.teams.view(user_id).await?.into())
 }
 
+/// The signed-in caller as the one who makes a change.
+pub(crate) fn member(auth: &AuthUser) -> Actor {
+    Actor::member(auth.user_id, auth.email.clone())
+}
+
 /// A role from a request: only `admin` and `member` can be given (ownership is transferred).
 pub(crate) fn parse_role(raw: &str) -> ApiResult<Role> {
     Role::parse(raw.trim())
@@ -398,9 +405,4 @@ pub(crate) async fn audit(
 /// The 204 of a change with nothing to answer.
 pub(crate) fn no_content() -> StatusCode {
     StatusCode::NO_CONTENT
-}
-
-/// The refusal of a team that does not exist for the caller.
-pub(crate) fn not_found() -> ApiError {
-    TeamsError::TeamNotFound.into()
 }

@@ -39,8 +39,19 @@ async fn person(b: &Billing, email: &str) -> Person {
 /// An owner with a new team (no seats bought yet).
 async fn owner_with_team(b: &Billing, email: &str, name: &str) -> Person {
     let owner = person(b, email).await;
-    b.app.state.teams.create(owner.id, name).await.unwrap();
+    b.app
+        .state
+        .teams
+        .create(&closewise_core::actor::Actor::member(owner.id, email), name)
+        .await
+        .unwrap();
     owner
+}
+
+/// The person as the actor of a change (their address names them on the audit row).
+async fn as_member(b: &Billing, p: &Person) -> closewise_core::actor::Actor {
+    let user = b.app.state.store.user_by_id(p.id).await.unwrap().unwrap();
+    closewise_core::actor::Actor::member(p.id, user.email)
 }
 
 /// Invites `email` with `role` and accepts as them.
@@ -50,13 +61,16 @@ async fn join(b: &Billing, inviter: &Person, email: &str, role: Role) -> Person 
         .app
         .state
         .teams
-        .invite(inviter.id, email, role)
+        .invite(&as_member(b, inviter).await, email, role)
         .await
         .unwrap();
     b.app
         .state
         .teams
-        .accept(p.id, &invitation.token)
+        .accept(
+            &closewise_core::actor::Actor::member(p.id, email),
+            &invitation.token,
+        )
         .await
         .unwrap();
     p

@@ -17,10 +17,15 @@ async fn contoso(db: &TestDb) -> Uuid {
         .unwrap()
         .unwrap()
         .id;
-    let team = Teams::new(store.clone(), Clock::System)
-        .create(ana, "Contoso")
-        .await
-        .unwrap();
+    let team = Teams::new(
+        store.clone(),
+        Clock::System,
+        closewise_core::mail::Composer::new("http://localhost"),
+        closewise_core::limits::unlimited(),
+    )
+    .create(&closewise_core::actor::Actor::member(ana, ""), "Contoso")
+    .await
+    .unwrap();
     let now = Clock::System.now();
     for (domain, verified) in [("contoso.example", true), ("pending.example", false)] {
         let id = Uuid::now_v7();

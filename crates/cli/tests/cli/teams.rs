@@ -10,13 +10,30 @@ use uuid::Uuid;
 
 use crate::helpers::{sign_in, stderr, TestDb, ACTOR};
 
+/// The rows of a team's trail an operator wrote (the members' own, from building the team, aside).
+fn operators(v: &Value) -> Vec<Value> {
+    let rows = v["audit"].as_array().unwrap().iter();
+    rows.filter(|r| r["actor"] == ACTOR).cloned().collect()
+}
+
 /// Northwind Sales: ana owns it, ed is an admin, cy a member, an invite to rep@northwind.example
 /// is pending; 5 seats, 4 used. Answers the team's id.
 async fn northwind(db: &TestDb) -> Uuid {
     let store = db.store().await;
-    let teams = Teams::new(store.clone(), Clock::System);
+    let teams = Teams::new(
+        store.clone(),
+        Clock::System,
+        closewise_core::mail::Composer::new("http://localhost"),
+        closewise_core::limits::unlimited(),
+    );
     let ana = id_of(&store, "ana@example.com").await;
-    let team = teams.create(ana, "Northwind Sales").await.unwrap();
+    let team = teams
+        .create(
+            &closewise_core::actor::Actor::member(ana, ""),
+            "Northwind Sales",
+        )
+        .await
+        .unwrap();
     // Recorded as `closewise teams seats set` does for a team Stripe does not bill.
     let seats = store
         .set_team_seats(team.id, 5, Clock::System.now())
@@ -27,12 +44,25 @@ async fn northwind(db: &TestDb) -> Uuid {
         ("ed@example.com", Role::Admin),
         ("cy@example.com", Role::Member),
     ] {
-        let invitation = teams.invite(ana, email, role).await.unwrap();
+        let invitation = teams
+            .invite(&closewise_core::actor::Actor::member(ana, ""), email, role)
+            .await
+            .unwrap();
         let user = id_of(&store, email).await;
-        teams.accept(user, &invitation.token).await.unwrap();
+        teams
+            .accept(
+                &closewise_core::actor::Actor::member(user, ""),
+                &invitation.token,
+            )
+            .await
+            .unwrap();
     }
     teams
-        .invite(ana, "rep@northwind.example", Role::Member)
+        .invite(
+            &closewise_core::actor::Actor::member(ana, ""),
+            "rep@northwind.example",
+            Role::Member,
+        )
         .await
         .unwrap();
     store.close().await;
@@ -46,10 +76,18 @@ const ANA_OWNS: &str = "owner_id = (SELECT id FROM users WHERE email = 'ana@exam
 async fn second_northwind(db: &TestDb) -> Uuid {
     let store = db.store().await;
     let di = id_of(&store, "di@example.com").await;
-    let team = Teams::new(store.clone(), Clock::System)
-        .create(di, "Northwind Sales")
-        .await
-        .unwrap();
+    let team = Teams::new(
+        store.clone(),
+        Clock::System,
+        closewise_core::mail::Composer::new("http://localhost"),
+        closewise_core::limits::unlimited(),
+    )
+    .create(
+        &closewise_core::actor::Actor::member(di, ""),
+        "Northwind Sales",
+    )
+    .await
+    .unwrap();
     store.close().await;
     team.id
 }
@@ -135,7 +173,7 @@ both!(
                 "price_id": "price_closewise_monthly",
             })
         );
-        assert!(v["audit"].as_array().unwrap().is_empty());
+        assert!(operators(&v).is_empty());
 
         // By id too, and as a screen.
         let screen = db.ok(&["teams", "show", &id.to_string()]).await;
@@ -168,7 +206,7 @@ both!(
         let v = db.json(&["teams", "show", &id.to_string()]).await;
         assert!(member(&v, "cy@example.com").is_none());
         assert_eq!(v["seats"]["used"], 3);
-        let audit = &v["audit"][0];
+        let audit = &operators(&v)[0];
         assert_eq!(audit["action"], "team.member_remove");
         assert_eq!(audit["actor"], ACTOR);
         assert_eq!(audit["reason"], "ticket 5: left the company");
@@ -195,7 +233,7 @@ both!(
         assert!(stderr(&not_member).contains("not a member"), "{}", stderr(&not_member));
         let v = db.json(&["teams", "show", &id.to_string()]).await;
         assert_eq!(member(&v, "ana@example.com").unwrap()["role"], "owner");
-        assert_eq!(v["audit"].as_array().unwrap().len(), 1, "refusals change and record nothing");
+        assert_eq!(operators(&v).len(), 1, "refusals change and record nothing");
     }
 );
 
@@ -211,7 +249,7 @@ both!(
         assert_eq!(v["owner"]["email"], "cy@example.com");
         assert_eq!(member(&v, "cy@example.com").unwrap()["role"], "owner");
         assert_eq!(member(&v, "ana@example.com").unwrap()["role"], "admin");
-        let audit = &v["audit"][0];
+        let audit = &operators(&v)[0];
         assert_eq!(audit["action"], "team.transfer");
         assert_eq!(audit["actor"], ACTOR);
         assert_eq!(audit["reason"], "ana is leaving");
@@ -226,7 +264,7 @@ both!(
         }
         let v = db.json(&["teams", "show", &id.to_string()]).await;
         assert_eq!(v["owner"]["email"], "cy@example.com");
-        assert_eq!(v["audit"].as_array().unwrap().len(), 1);
+        assert_eq!(operators(&v).len(), 1);
     }
 );
 
@@ -251,8 +289,8 @@ both!(
         assert_has(&out, &["8", "5"]);
         let v = db.json(&["teams", "show", &id.to_string()]).await;
         assert_eq!(v["seats"], serde_json::json!({ "total": 8, "used": 4, "free": 4 }));
-        assert_eq!(v["audit"].as_array().unwrap().len(), 1);
-        let audit = &v["audit"][0];
+        assert_eq!(operators(&v).len(), 1);
+        let audit = &operators(&v)[0];
         assert_eq!(audit["action"], "team.seats");
         assert_eq!(audit["actor"], ACTOR);
         assert_eq!(audit["reason"], "ticket 6: three more reps");
@@ -291,7 +329,7 @@ both!(
         let v = db.json(&["teams", "show", &team]).await;
         assert_eq!(v["seats"], serde_json::json!({ "total": 5, "used": 4, "free": 1 }));
         assert_eq!(member(&v, "ana@example.com").unwrap()["role"], "owner");
-        assert!(v["audit"].as_array().unwrap().is_empty());
+        assert!(operators(&v).is_empty());
     }
 );
 
@@ -395,12 +433,12 @@ both!(
         assert_eq!(v["seats"], serde_json::json!({ "total": 7, "used": 4, "free": 3 }));
         assert_eq!(v["subscription"]["subscription_id"], sub_id.as_str());
         assert_eq!(v["subscription"]["status"], "active");
-        let audit = &v["audit"][0];
+        let audit = &operators(&v)[0];
         assert_eq!(audit["action"], "team.seats");
         assert_eq!(audit["actor"], ACTOR);
         assert_eq!(audit["details"]["stripe"], true);
         assert_eq!((audit["details"]["before"].as_i64(), audit["details"]["after"].as_i64()), (Some(5), Some(7)));
-        assert_eq!(v["audit"].as_array().unwrap().len(), 1, "the refusal recorded nothing");
+        assert_eq!(operators(&v).len(), 1, "the refusal recorded nothing");
 
         let stripe = closewise_core::billing::StripeClient::new(&closewise_core::billing::StripeConnection {
             api_base: mock.base_url(),

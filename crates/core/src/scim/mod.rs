@@ -140,7 +140,12 @@ pub struct Scim {
 
 impl Scim {
     pub fn new(store: Store, clock: Clock, mail: Composer, hasher: Hasher) -> Self {
-        let teams = Teams::new(store.clone(), clock.clone());
+        let teams = Teams::new(
+            store.clone(),
+            clock.clone(),
+            mail.clone(),
+            crate::limits::unlimited(),
+        );
         Scim {
             store,
             clock,

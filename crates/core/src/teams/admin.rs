@@ -1,28 +1,28 @@
 //! Teams as an operator sees them (the CLI's `closewise teams ...`): any team, found by id or
-//! name, changed by someone who is none of its members. The member-facing [`crate::teams::Teams`]
-//! starts from the caller's role; this service has no caller in the team, so it applies the rules
-//! that hold whoever acts: nobody removes the owner (`teams::may_remove`, with the owner's own
-//! authority, the most any member has), ownership goes to another member, and seats never go
-//! below members plus pending invites (`Seats::check_resize`, under the team's lock).
+//! name, read and changed by someone who is none of its members. An operator's removal and
+//! transfer are the members' own commands taking `Actor::Operator` (with the owner's authority,
+//! the most any member has: nobody removes the owner, ownership goes to another member); the
+//! seats an operator records never go below members plus pending invites (`Seats::check_resize`,
+//! under the team's lock). The checks here come first, to ask the operator before the change
+//! with what the command would refuse.
 //!
-//! Every change is audited with the operator as actor; the row's details name the team
-//! (`team_id`, `team`), which is how `team_audit` finds them.
+//! Every change is audited with the operator as actor and their reason; the row's details name
+//! the team (`team_id`, `team`), which is how `team_audit` finds them.
 
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::has_live_subscription;
 use closewise_domain::teams::{may_remove, Role, SeatError};
 use closewise_domain::usage::month_start;
-use serde_json::{json, Value};
+use serde_json::json;
 use uuid::Uuid;
 
-use super::{InviteView, MemberView, SeatsView};
-use crate::clock::Clock;
-use crate::store::audit::{AuditRow, NewAudit};
+use super::{InviteView, MemberView, SeatsView, Teams};
+use crate::actor::Actor;
+use crate::store::audit::AuditRow;
 use crate::store::teams::admin::TeamListRow;
-use crate::store::teams::removal::{Removal, SESSIONS_ENDED_REASON};
 use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::{InviteRow, MemberRow, TeamRow};
-use crate::store::{Store, UserRow};
+use crate::store::UserRow;
 
 /// How many audit rows `detail` reads.
 const AUDIT_ROWS: i64 = 20;
@@ -113,22 +113,6 @@ pub fn seats_route(team: &TeamRow) -> SeatsRoute {
     }
 }
 
-#[derive(Clone)]
-pub struct TeamsAdmin {
-    store: Store,
-    clock: Clock,
-}
-
-/// The audit row's details with the team named in them.
-fn team_details(team: &TeamRow, mut audit: NewAudit, extra: Value) -> NewAudit {
-    let mut details = json!({ "team_id": team.id, "team": team.name });
-    if let (Some(d), Value::Object(extra)) = (details.as_object_mut(), extra) {
-        d.extend(extra);
-    }
-    audit.details = details;
-    audit
-}
-
 /// A member as the views show them; `with_factor`: the team's members who have a second factor.
 pub(super) fn member_view(m: MemberRow, with_factor: &[Uuid]) -> MemberView {
     MemberView {
@@ -153,11 +137,7 @@ pub(super) fn invite_view(i: InviteRow, now: time::OffsetDateTime) -> InviteView
     }
 }
 
-impl TeamsAdmin {
-    pub fn new(store: Store, clock: Clock) -> Self {
-        TeamsAdmin { store, clock }
-    }
-
+impl Teams {
     /// Teams, newest first, each with its seats now.
     pub async fn list(&self, limit: i64) -> Result<Vec<TeamSummary>, TeamsAdminError> {
         let now = self.clock.now();
@@ -244,31 +224,6 @@ impl TeamsAdmin {
         Ok(role)
     }
 
-    /// Removes a member (not the owner); their seat frees and every session of theirs ends.
-    /// Returns the role they had.
-    pub async fn remove_member(
-        &self,
-        team: &TeamRow,
-        user: &UserRow,
-        audit: NewAudit,
-    ) -> Result<Role, TeamsAdminError> {
-        let role = self.check_removal(team, user).await?;
-        let audit = team_details(team, audit, json!({ "role": role.as_str() }));
-        let how = Removal::ByOperator {
-            reason: SESSIONS_ENDED_REASON,
-        };
-        if !self
-            .store
-            .remove_from_team(team.id, user.id, how, Some(&audit), self.clock.now())
-            .await?
-        {
-            // Gone or made the owner meanwhile.
-            return Err(TeamsAdminError::Changed(team.name.clone()));
-        }
-        tracing::info!(team_id = %team.id, user_id = %user.id, actor = %audit.actor, "team member removed");
-        Ok(role)
-    }
-
     /// The role of `to` when the team may be transferred to them: another of its members.
     pub async fn check_transfer(
         &self,
@@ -285,74 +240,55 @@ impl TeamsAdmin {
         Ok(role)
     }
 
-    /// Makes `to`, a member of the team, its owner; the owner becomes an admin.
-    pub async fn transfer(
-        &self,
-        team: &TeamRow,
-        owner_email: &str,
-        to: &UserRow,
-        audit: NewAudit,
-    ) -> Result<(), TeamsAdminError> {
-        let role = self.check_transfer(team, to).await?;
-        let audit = team_details(
-            team,
-            audit,
-            json!({ "from": owner_email, "from_user_id": team.owner_id, "to": to.email, "to_role": role.as_str() }),
-        );
-        let now = self.clock.now();
-        if !self
-            .store
-            .transfer_team(team.id, team.owner_id, to.id, now, Some(&audit))
-            .await?
-        {
-            // Another transfer or a removal came first: nothing was written.
-            return Err(TeamsAdminError::Changed(team.name.clone()));
-        }
-        tracing::info!(team_id = %team.id, to = %to.id, actor = %audit.actor, "team transferred");
-        Ok(())
-    }
-
     /// Records the team's seats (a team without a live Stripe subscription; see [`seats_route`])
-    /// under its lock, never below members plus pending invites, then the audit row.
+    /// under its lock, never below members plus pending invites, with the audit row.
     pub async fn record_seats(
         &self,
+        actor: &Actor,
         team: &TeamRow,
         seats: u32,
-        audit: NewAudit,
     ) -> Result<SeatsView, TeamsAdminError> {
+        let details =
+            json!({ "team": team.name, "before": team.seats(), "after": seats, "stripe": false });
+        let audit = self.audit(actor, "team.seats", None, team.id, details);
         let now = self.clock.now();
-        match self.store.set_team_seats(team.id, seats, now).await? {
+        match self
+            .store
+            .set_team_seats_audited(team.id, seats, now, Some(&audit))
+            .await?
+        {
             SeatOutcome::Done(true) => {}
             // Paid for meanwhile: its seats are Stripe's now.
             SeatOutcome::Done(false) => return Err(TeamsAdminError::Changed(team.name.clone())),
             SeatOutcome::Refused(e) => return Err(TeamsAdminError::Seats(e)),
             SeatOutcome::NoTeam => return Err(TeamsAdminError::TeamNotFound(team.id.to_string())),
         }
-        self.seats_changed(team, seats, false, audit).await
+        tracing::info!(team_id = %team.id, seats, actor = %audit.actor, "team seats set");
+        self.seats_now(team.id).await
     }
 
-    /// Writes the `team.seats` audit row of a change made (recorded, or through Stripe by the
-    /// billing service) and answers the seats now.
+    /// Writes the `team.seats` audit row of seats changed through Stripe (by the billing service,
+    /// which stored what Stripe answered) and answers the seats now.
     pub async fn seats_changed(
         &self,
+        actor: &Actor,
         team: &TeamRow,
         seats: u32,
-        stripe: bool,
-        audit: NewAudit,
     ) -> Result<SeatsView, TeamsAdminError> {
-        let audit = team_details(
-            team,
-            audit,
-            json!({ "before": team.seats(), "after": seats, "stripe": stripe }),
-        );
+        let details =
+            json!({ "team": team.name, "before": team.seats(), "after": seats, "stripe": true });
+        let audit = self.audit(actor, "team.seats", None, team.id, details);
         self.store.record_audit(&audit).await?;
         tracing::info!(team_id = %team.id, seats, actor = %audit.actor, "team seats set");
-        let now = self.clock.now();
+        self.seats_now(team.id).await
+    }
+
+    async fn seats_now(&self, team_id: Uuid) -> Result<SeatsView, TeamsAdminError> {
         let row = self
             .store
-            .team_by_id(team.id)
+            .team_by_id(team_id)
             .await?
-            .ok_or_else(|| TeamsAdminError::TeamNotFound(team.id.to_string()))?;
-        Ok(self.store.team_seats(&row, now).await?.into())
+            .ok_or_else(|| TeamsAdminError::TeamNotFound(team_id.to_string()))?;
+        Ok(self.store.team_seats(&row, self.clock.now()).await?.into())
     }
 }

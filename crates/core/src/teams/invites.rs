@@ -1,27 +1,51 @@
 //! Invitations by e-mail: sent when a seat is free, resent with a new link, revoked, looked up
-//! before signing in, accepted or declined by the invited address only.
+//! before signing in, accepted or declined by the invited address only. An invitation and a
+//! resend spend the inviter's budgets (`crate::limits`) once the inviter may send it, and write
+//! the invite, its mail and its audit row in one transaction.
 
 use closewise_domain::email::Email;
 use closewise_domain::teams::{invite_expires_at, invite_matches, may_invite_as, Action, Role};
+use serde_json::json;
 use uuid::Uuid;
 
 use super::{found, seats_result, Invitation, InviteLookup, TeamView, Teams, TeamsError};
+use crate::actor::Actor;
+use crate::limits::Limit;
+use crate::mail::Template;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
+use crate::store::mail::NewMail;
 use crate::store::teams::seats::AcceptOutcome;
 use crate::store::teams::{InviteRow, NewInvite};
 
+fn role_phrase(role: Role) -> &'static str {
+    match role {
+        Role::Admin => "an admin",
+        _ => "a member",
+    }
+}
+
 impl Teams {
     /// Invites an address when a seat is free. The answer is the same whether or not the address
-    /// has an account (nothing about it is looked up); an open invite of the same address is
-    /// replaced. The token is for the mail and is stored only as its hash.
+    /// has an account (nothing about it is told apart); an open invite of the same address is
+    /// replaced. Who may invite is settled before any budget is spent, and an address's budget is
+    /// kept per team: nobody outside a team spends that team's. The token goes only into the mail
+    /// and is stored as its hash.
     pub async fn invite(
         &self,
-        user_id: Uuid,
+        actor: &Actor,
         email: &str,
         role: Role,
     ) -> Result<Invitation, TeamsError> {
-        let team_id = self.inviter(user_id, role).await?;
         let email = Email::parse(email).map_err(TeamsError::InvalidEmail)?;
+        let user_id = Self::member(actor)?;
+        let team_id = self.inviter(user_id, role).await?;
+        self.spend(Limit::InvitePerInviter, &user_id.to_string())
+            .await?;
+        self.spend(
+            Limit::InvitePerAddress,
+            &format!("{team_id}:{}", email.as_str()),
+        )
+        .await?;
         // A member of this team needs no seat twice; someone in another team is not told apart
         // from anyone else (accepting says `already_in_team` to them, not to the inviter).
         if let Some(invitee) = self.store.user_by_email(email.as_str()).await? {
@@ -40,19 +64,48 @@ impl Teams {
             now,
             expires_at: invite_expires_at(now),
         };
-        seats_result(self.store.invite_to_team(&new).await?)?;
-        Ok(Invitation {
+        let inv = Invitation {
             invite_id: new.id,
             team_id,
             role,
             email: email.as_str().to_owned(),
             token,
             expires_at: new.expires_at,
-        })
+        };
+        let mail = self.invitation_mail(actor, &inv).await?;
+        let details = json!({ "invite_id": inv.invite_id, "role": role.as_str() });
+        let about = Some((user_id, inv.email.clone()));
+        let audit = self.audit(actor, "team.invite", about, team_id, details);
+        let outcome = self
+            .store
+            .invite_to_team_mailed(&new, Some(&mail), Some(&audit))
+            .await?;
+        seats_result(outcome)?;
+        Ok(inv)
     }
 
-    /// The team the caller may invite to as `role` (`teams::may_invite_as`). No side effects: the
-    /// API asks before it spends rate limits, so refused tries cost nobody's mail budget.
+    /// Spends one request of `limit` for `key` on the actor's behalf.
+    async fn spend(&self, limit: Limit, key: &str) -> Result<(), TeamsError> {
+        Ok(self.limits.spend(limit, key).await?)
+    }
+
+    /// The invitation's mail (`Template::TeamInvite`), its link carrying the token.
+    async fn invitation_mail(
+        &self,
+        actor: &Actor,
+        inv: &Invitation,
+    ) -> Result<NewMail, TeamsError> {
+        let team = self.team(inv.team_id).await?;
+        let template = Template::TeamInvite {
+            link: self.mail.link("/invite", &inv.token),
+            team: team.name,
+            role: role_phrase(inv.role).into(),
+            inviter: actor.audit_name(),
+        };
+        Ok(self.mail.compose(&inv.email, template, self.clock.now()))
+    }
+
+    /// The team the caller may invite to as `role` (`teams::may_invite_as`). No side effects.
     pub async fn inviter(&self, user_id: Uuid, role: Role) -> Result<Uuid, TeamsError> {
         let (team_id, caller_role) = self.caller(user_id, Action::Invite).await?;
         if !role.invitable() {
@@ -64,36 +117,62 @@ impl Teams {
         Ok(team_id)
     }
 
-    /// A new link for an open invite of the caller's team: the old token stops working and the
-    /// invite lives 7 days from now (an expired one needs a free seat again).
-    pub async fn resend(&self, user_id: Uuid, invite_id: Uuid) -> Result<Invitation, TeamsError> {
+    /// A new link for an open invite of the member's team: the old token stops working and the
+    /// invite lives 7 days from now (an expired one needs a free seat again). The address is known
+    /// before the new link is made, so the budgets are spent first.
+    pub async fn resend(&self, actor: &Actor, invite_id: Uuid) -> Result<Invitation, TeamsError> {
+        let user_id = Self::member(actor)?;
         let (team_id, _) = self.caller(user_id, Action::ResendInvite).await?;
+        let address = self
+            .store
+            .team_invite(team_id, invite_id)
+            .await?
+            .map(|i| i.email)
+            .ok_or(TeamsError::TeamNotFound)?;
+        self.spend(Limit::InvitePerInviter, &user_id.to_string())
+            .await?;
+        self.spend(Limit::InviteResend, &format!("{team_id}:{address}"))
+            .await?;
         let invite = self.open_invite(team_id, invite_id).await?;
         let (now, token) = (self.clock.now(), random_token());
-        let expires_at = invite_expires_at(now);
-        let resent = self
-            .store
-            .resend_team_invite(team_id, invite_id, &hash_token(&token), now, expires_at)
-            .await?;
-        found(seats_result(resent)?)?;
-        Ok(Invitation {
+        let inv = Invitation {
             invite_id,
             team_id,
             role: invite.role(),
             email: invite.email,
             token,
-            expires_at,
-        })
+            expires_at: invite_expires_at(now),
+        };
+        let mail = self.invitation_mail(actor, &inv).await?;
+        let about = Some((user_id, inv.email.clone()));
+        let details = json!({ "invite_id": invite_id });
+        let audit = self.audit(actor, "team.invite_resend", about, team_id, details);
+        let resent = self
+            .store
+            .resend_team_invite(
+                team_id,
+                invite_id,
+                &hash_token(&inv.token),
+                now,
+                inv.expires_at,
+                Some(&mail),
+                Some(&audit),
+            )
+            .await?;
+        found(seats_result(resent)?)?;
+        Ok(inv)
     }
 
-    pub async fn revoke(&self, user_id: Uuid, invite_id: Uuid) -> Result<(), TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::RevokeInvite).await?;
+    pub async fn revoke(&self, actor: &Actor, invite_id: Uuid) -> Result<(), TeamsError> {
+        let at = self.acting(actor, None, Action::RevokeInvite).await?;
+        let details = json!({ "invite_id": invite_id });
+        let audit = self.audit(actor, "team.invite_revoke", None, at.team_id, details);
+        let now = self.clock.now();
         let revoked = self
             .store
-            .revoke_team_invite(team_id, invite_id, self.clock.now())
+            .revoke_team_invite(at.team_id, invite_id, now, Some(&audit))
             .await?;
-        found(revoked)?;
-        Ok(())
+        found(revoked)
     }
 
     /// The team's open invite by id: another team's, or a spent one, is not found.
@@ -154,8 +233,11 @@ impl Teams {
 
     /// Joins the team with the invite's role: once, for the invited address only, when the user
     /// is in no team and a seat is free for them.
-    pub async fn accept(&self, user_id: Uuid, token: &str) -> Result<TeamView, TeamsError> {
+    pub async fn accept(&self, actor: &Actor, token: &str) -> Result<TeamView, TeamsError> {
+        let user_id = Self::member(actor)?;
         let invite = self.invite_for(user_id, token).await?;
+        let details = json!({ "role": invite.role().as_str() });
+        let audit = self.audit(actor, "team.invite_accept", None, invite.team_id, details);
         let outcome = self
             .store
             .accept_team_invite(
@@ -163,6 +245,7 @@ impl Teams {
                 &hash_token(token.trim()),
                 user_id,
                 self.clock.now(),
+                Some(&audit),
             )
             .await?;
         match outcome {
@@ -176,10 +259,17 @@ impl Teams {
     }
 
     /// Declines the invite, once; its seat frees.
-    pub async fn decline(&self, user_id: Uuid, token: &str) -> Result<(), TeamsError> {
+    pub async fn decline(&self, actor: &Actor, token: &str) -> Result<(), TeamsError> {
+        let user_id = Self::member(actor)?;
         let invite = self.invite_for(user_id, token).await?;
+        let team_name = self.team(invite.team_id).await.ok().map(|t| t.name);
+        let details = json!({ "team_name": team_name });
+        let audit = self.audit(actor, "team.invite_decline", None, invite.team_id, details);
         let now = self.clock.now();
-        let declined = self.store.decline_team_invite(invite.id, now).await?;
+        let declined = self
+            .store
+            .decline_team_invite(invite.id, now, Some(&audit))
+            .await?;
         declined.then_some(()).ok_or(TeamsError::InviteUsed)
     }
 }

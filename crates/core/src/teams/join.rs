@@ -6,10 +6,13 @@ use closewise_domain::teams::{
     domain_join_offer, is_public_mail_domain, mail_domain, may, may_enable_domain_join,
     may_request_join, Action, Role,
 };
+use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{found, TeamView, Teams, TeamsError};
+use crate::actor::Actor;
+use crate::store::audit::NewAudit;
 use crate::store::teams::seats::AcceptOutcome;
 
 /// An undecided request to join the caller's team.
@@ -56,9 +59,10 @@ impl Teams {
     /// Turns domain join on for `domain` (one of the team's verified domains) or off (None).
     pub async fn set_join_domain(
         &self,
-        user_id: Uuid,
+        actor: &Actor,
         domain: Option<&str>,
     ) -> Result<TeamView, TeamsError> {
+        let user_id = Self::member(actor)?;
         let (team_id, _) = self.caller(user_id, Action::ConfigureDomainJoin).await?;
         let domain = match domain.map(|d| d.trim().trim_end_matches('.').to_ascii_lowercase()) {
             None => None,
@@ -69,10 +73,12 @@ impl Teams {
                 Some(d)
             }
         };
+        let details = json!({ "domain": domain });
+        let audit = self.audit(actor, "team.domain_join", None, team_id, details);
         let now = self.clock.now();
         found(
             self.store
-                .set_team_join_domain(team_id, domain.as_deref(), now)
+                .set_team_join_domain(team_id, domain.as_deref(), now, Some(&audit))
                 .await?,
         )?;
         self.view(user_id).await
@@ -95,7 +101,8 @@ impl Teams {
 
     /// Asks to join `team_id` (once while undecided). A team the caller may not ask (no domain
     /// join for their domain, or no such team) is not found.
-    pub async fn request_join(&self, user_id: Uuid, team_id: Uuid) -> Result<(), TeamsError> {
+    pub async fn request_join(&self, actor: &Actor, team_id: Uuid) -> Result<(), TeamsError> {
+        let user_id = Self::member(actor)?;
         let user = self
             .store
             .user_by_id(user_id)
@@ -135,12 +142,15 @@ impl Teams {
             .collect())
     }
 
-    /// Approves a request of the caller's team: its user becomes a member when a seat is free.
-    pub async fn approve_join(&self, user_id: Uuid, request_id: Uuid) -> Result<(), TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::ApproveJoin).await?;
+    /// Approves a request of the member's team: its user becomes a member when a seat is free.
+    pub async fn approve_join(&self, actor: &Actor, request_id: Uuid) -> Result<(), TeamsError> {
+        let (team_id, audit) = self
+            .decision(actor, request_id, "team.join_approve")
+            .await?;
+        let now = self.clock.now();
         let outcome = self
             .store
-            .approve_team_join(team_id, request_id, self.clock.now())
+            .approve_team_join(team_id, request_id, now, Some(&audit))
             .await?;
         match outcome {
             AcceptOutcome::Joined => Ok(()),
@@ -151,10 +161,37 @@ impl Teams {
         }
     }
 
-    /// Denies a request of the caller's team.
-    pub async fn deny_join(&self, user_id: Uuid, request_id: Uuid) -> Result<(), TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::ApproveJoin).await?;
+    /// Denies a request of the member's team.
+    pub async fn deny_join(&self, actor: &Actor, request_id: Uuid) -> Result<(), TeamsError> {
+        let (team_id, audit) = self.decision(actor, request_id, "team.join_deny").await?;
         let now = self.clock.now();
-        found(self.store.deny_team_join(team_id, request_id, now).await?)
+        found(
+            self.store
+                .deny_team_join(team_id, request_id, now, Some(&audit))
+                .await?,
+        )
+    }
+
+    /// The team whose request the actor decides, and the decision's audit row about who asked
+    /// (read before the request leaves the undecided list).
+    async fn decision(
+        &self,
+        actor: &Actor,
+        request_id: Uuid,
+        action: &'static str,
+    ) -> Result<(Uuid, NewAudit), TeamsError> {
+        let at = self.acting(actor, None, Action::ApproveJoin).await?;
+        let asker = self
+            .store
+            .team_join_requests(at.team_id)
+            .await?
+            .into_iter()
+            .find(|r| r.id == request_id)
+            .map(|r| (r.user_id, r.email));
+        let details = json!({ "request_id": request_id });
+        Ok((
+            at.team_id,
+            self.audit(actor, action, asker, at.team_id, details),
+        ))
     }
 }

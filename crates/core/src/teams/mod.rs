@@ -4,6 +4,11 @@
 //! and role, applies them and stores the outcome. Every operation starts from the caller: another
 //! team's member or invite is `team_not_found`, never "forbidden".
 //!
+//! Every change is one command taking the [`Actor`] who makes it: a member acts by their role in
+//! their own team, an operator on any team by the rules that hold whoever acts ([`admin`]). The
+//! command checks the rules, then writes the change with its audit row (and, for an invitation,
+//! its mail) in one transaction, and answers what the caller shows.
+//!
 //! Seats are bought and changed through Stripe ([`billing`]); an operator records those of a team
 //! Stripe does not bill ([`admin`]).
 
@@ -11,9 +16,14 @@ use closewise_domain::email::EmailError;
 use closewise_domain::policy::PolicyError;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::{may, member_is_paid, team_name, Action, Role, SeatError};
+use serde_json::json;
 use uuid::Uuid;
 
+use crate::actor::Actor;
 use crate::clock::Clock;
+use crate::limits::{LimitError, Limits};
+use crate::mail::Composer;
+use crate::store::audit::NewAudit;
 use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 use crate::store::Store;
@@ -85,6 +95,9 @@ pub enum TeamsError {
     /// Turning Require 2FA or Require SSO on or off without a recent step-up on the session.
     #[error("Please confirm your password to continue.")]
     StepUpRequired,
+    /// A budget the command spends on the actor's behalf is spent (`crate::limits`).
+    #[error(transparent)]
+    Limited(#[from] LimitError),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -111,7 +124,8 @@ impl TeamsError {
             TeamsError::SsoNotConfigured => "sso_not_configured",
             TeamsError::DeactivatedByDirectory => "deactivated_by_directory",
             TeamsError::StepUpRequired => "reauthentication_required",
-            TeamsError::Database(_) => "internal",
+            TeamsError::Limited(LimitError::Limited { .. }) => "rate_limited",
+            TeamsError::Limited(LimitError::Database(_)) | TeamsError::Database(_) => "internal",
         }
     }
 }
@@ -120,6 +134,19 @@ impl TeamsError {
 pub struct Teams {
     store: Store,
     clock: Clock,
+    mail: Composer,
+    limits: Limits,
+}
+
+/// Where a change is made and with what authority: the member's team and role, or for an
+/// operator the team they named with the owner's authority, the most any member has (the rules
+/// that hold whoever acts still hold: nobody removes the owner).
+#[derive(Clone, Copy, Debug)]
+struct Acting {
+    team_id: Uuid,
+    role: Role,
+    /// The member acting; None for an operator.
+    member: Option<Uuid>,
 }
 
 /// A row count as the views show it.
@@ -141,8 +168,70 @@ fn seats_result<T>(outcome: SeatOutcome<T>) -> Result<T, TeamsError> {
 }
 
 impl Teams {
-    pub fn new(store: Store, clock: Clock) -> Self {
-        Teams { store, clock }
+    /// `mail` composes the invitations; `limits` holds the budgets an invitation spends (the CLI's
+    /// operators: `limits::unlimited()`).
+    pub fn new(store: Store, clock: Clock, mail: Composer, limits: Limits) -> Self {
+        Teams {
+            store,
+            clock,
+            mail,
+            limits,
+        }
+    }
+
+    /// The team `actor` changes and their authority there, when it allows `action`: a member's
+    /// own team (naming another is not found), an operator's named team. Anyone else acts on no
+    /// team through this service.
+    async fn acting(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+        action: Action,
+    ) -> Result<Acting, TeamsError> {
+        match actor {
+            Actor::Member { user_id, .. } => {
+                let (team_id, role) = self.caller(*user_id, action).await?;
+                if team.is_some_and(|t| t != team_id) {
+                    return Err(TeamsError::TeamNotFound);
+                }
+                Ok(Acting {
+                    team_id,
+                    role,
+                    member: Some(*user_id),
+                })
+            }
+            Actor::Operator { .. } => {
+                let team_id = self.team(team.ok_or(TeamsError::TeamNotFound)?).await?.id;
+                Ok(Acting {
+                    team_id,
+                    role: Role::Owner,
+                    member: None,
+                })
+            }
+            Actor::Directory { .. } | Actor::System { .. } => Err(TeamsError::ForbiddenRole),
+        }
+    }
+
+    /// The signed-in member making a change of their own (creating, joining, leaving).
+    fn member(actor: &Actor) -> Result<Uuid, TeamsError> {
+        actor.user_id().ok_or(TeamsError::ForbiddenRole)
+    }
+
+    /// The audit row of `actor`'s change to `team_id`: `details` name the team.
+    fn audit(
+        &self,
+        actor: &Actor,
+        action: &'static str,
+        about: Option<(Uuid, String)>,
+        team_id: Uuid,
+        details: serde_json::Value,
+    ) -> NewAudit {
+        let mut all = serde_json::json!({ "team_id": team_id });
+        if let (Some(all), serde_json::Value::Object(extra)) = (all.as_object_mut(), details) {
+            all.extend(extra);
+        }
+        let (about, email) = about.map_or((None, None), |(id, e)| (Some(id), Some(e)));
+        actor.audit(action, about, email, all, self.clock.now())
     }
 
     /// The caller's team and role when their role allows `action`.
@@ -175,13 +264,25 @@ impl Teams {
             .ok_or(TeamsError::TeamNotFound)
     }
 
-    /// Creates a team with the caller as its owner (holding its first seat; seats are 0 until
-    /// bought). A user in a team already is refused.
-    pub async fn create(&self, user_id: Uuid, name: &str) -> Result<TeamView, TeamsError> {
+    /// Creates a team with the member as its owner (holding its first seat; seats are 0 until
+    /// bought), for a verified address (read from the database, not the token). A user in a team
+    /// already is refused.
+    pub async fn create(&self, actor: &Actor, name: &str) -> Result<TeamView, TeamsError> {
+        let user_id = Self::member(actor)?;
+        let verified = self
+            .store
+            .user_by_id(user_id)
+            .await?
+            .is_some_and(|u| u.email_confirmed_at.is_some());
+        if !verified {
+            return Err(TeamsError::EmailNotVerified);
+        }
         let name = team_name(name).map_err(TeamsError::InvalidName)?;
+        let id = Uuid::now_v7();
+        let audit = self.audit(actor, "team.create", None, id, json!({ "name": name }));
         let created = self
             .store
-            .create_team(Uuid::now_v7(), &name, user_id, self.clock.now())
+            .create_team(id, &name, user_id, self.clock.now(), Some(&audit))
             .await?;
         if !created {
             return Err(TeamsError::AlreadyInTeam);
@@ -253,31 +354,41 @@ impl Teams {
         })
     }
 
-    pub async fn rename(&self, user_id: Uuid, name: &str) -> Result<TeamView, TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::Rename).await?;
+    pub async fn rename(&self, actor: &Actor, name: &str) -> Result<TeamView, TeamsError> {
+        let at = self.acting(actor, None, Action::Rename).await?;
         let name = team_name(name).map_err(TeamsError::InvalidName)?;
+        let audit = self.audit(
+            actor,
+            "team.rename",
+            None,
+            at.team_id,
+            json!({ "name": name }),
+        );
+        let now = self.clock.now();
         found(
             self.store
-                .rename_team(team_id, &name, self.clock.now())
+                .rename_team(at.team_id, &name, now, Some(&audit))
                 .await?,
         )?;
-        self.view(user_id).await
+        self.view(Self::member(actor)?).await
     }
 
     /// The owner requires (or stops requiring) a second factor of every member, with a recent
     /// step-up on the session (`stepped_up`, from `crate::reauth`; `StepUpRequired` without it).
     pub async fn set_mfa_policy(
         &self,
-        user_id: Uuid,
+        actor: &Actor,
         required: bool,
         stepped_up: bool,
     ) -> Result<(), TeamsError> {
-        let (team_id, _) = self.caller(user_id, Action::RequireMfa).await?;
+        let at = self.acting(actor, None, Action::RequireMfa).await?;
         if !stepped_up {
             return Err(TeamsError::StepUpRequired);
         }
+        let details = json!({ "required": required });
+        let audit = self.audit(actor, "team.mfa_policy", None, at.team_id, details);
         self.store
-            .set_team_require_mfa(team_id, required, self.clock.now())
+            .require_team_mfa(at.team_id, required, self.clock.now(), Some(&audit))
             .await?;
         Ok(())
     }

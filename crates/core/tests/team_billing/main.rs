@@ -47,7 +47,12 @@ async fn fixture(postgres: bool) -> Fx {
     let (store, clock, billing) = (core.store, core.clock, core.billing);
     Fx {
         db,
-        teams: Teams::new(store.clone(), clock.clone()),
+        teams: Teams::new(
+            store.clone(),
+            clock.clone(),
+            closewise_core::mail::Composer::new("http://localhost"),
+            closewise_core::limits::unlimited(),
+        ),
         usage: Usage::new(store.clone(), clock.clone()),
         accounts: AccountDeletion::new(store.clone(), billing.clone()),
         billing,
@@ -107,16 +112,33 @@ impl Fx {
     /// An owner with a team of `seats` recorded, and a member who joined by invite.
     async fn team(&self, tag: &str) -> (Uuid, Uuid, Uuid) {
         let owner = self.user(&format!("owner-{tag}@northwind.test")).await;
-        let team = self.teams.create(owner, "Northwind").await.unwrap();
+        let team = self
+            .teams
+            .create(
+                &closewise_core::actor::Actor::member(owner, ""),
+                "Northwind",
+            )
+            .await
+            .unwrap();
         self.record_seats(owner, 3).await.unwrap();
         let email = format!("rep-{tag}@northwind.test");
         let invite = self
             .teams
-            .invite(owner, &email, Role::Member)
+            .invite(
+                &closewise_core::actor::Actor::member(owner, ""),
+                &email,
+                Role::Member,
+            )
             .await
             .unwrap();
         let member = self.user(&email).await;
-        self.teams.accept(member, &invite.token).await.unwrap();
+        self.teams
+            .accept(
+                &closewise_core::actor::Actor::member(member, ""),
+                &invite.token,
+            )
+            .await
+            .unwrap();
         (team.id, owner, member)
     }
 
@@ -195,7 +217,14 @@ async fn paid_through_a_team_seat_while_the_team_pays(postgres: bool) {
     let e = fx.usage.entitlements(member, None).await.unwrap();
     assert!(e.entitlements.unlimited && e.entitlements.warning.is_some());
 
-    fx.teams.remove_member(owner, member).await.unwrap();
+    fx.teams
+        .remove_member(
+            &closewise_core::actor::Actor::member(owner, ""),
+            None,
+            member,
+        )
+        .await
+        .unwrap();
     let e = fx.usage.entitlements(member, None).await.unwrap();
     assert!(!e.entitlements.unlimited && e.team.is_none());
 }

@@ -30,8 +30,11 @@ async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(postgres:
     let quick = Duration::from_secs(3);
     tokio::time::timeout(
         quick,
-        fx.teams
-            .invite(other_owner, "new-e@northwind.test", Role::Member),
+        fx.teams.invite(
+            &closewise_core::actor::Actor::member(other_owner, ""),
+            "new-e@northwind.test",
+            Role::Member,
+        ),
     )
     .await
     .expect("another team's invite is not held up")
@@ -43,7 +46,11 @@ async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(postgres:
     let teams = fx.teams.clone();
     let invite = tokio::spawn(async move {
         teams
-            .invite(owner, "late-d@northwind.test", Role::Member)
+            .invite(
+                &closewise_core::actor::Actor::member(owner, ""),
+                "late-d@northwind.test",
+                Role::Member,
+            )
             .await
     });
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -79,7 +86,11 @@ async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(postgres:
     );
     assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 3);
     fx.teams
-        .invite(owner, "late-d@northwind.test", Role::Member)
+        .invite(
+            &closewise_core::actor::Actor::member(owner, ""),
+            "late-d@northwind.test",
+            Role::Member,
+        )
         .await
         .expect("the seat is free again");
     let refused = fx.store.resize_team_seats(team, 2, now, || async {
@@ -104,7 +115,14 @@ async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team_postgres(
 async fn the_owner_of_a_team_someone_needs_is_never_deleted(postgres: bool) {
     let fx = fixture(postgres).await;
     let (team, owner, member) = fx.team("f").await;
-    fx.teams.transfer(owner, member).await.unwrap(); // after the member's checks
+    fx.teams
+        .transfer(
+            &closewise_core::actor::Actor::member(owner, ""),
+            None,
+            member,
+        )
+        .await
+        .unwrap(); // after the member's checks
     assert_eq!(
         fx.store.delete_user(member).await.unwrap(),
         UserDeletion::TeamOwner
@@ -123,7 +141,15 @@ async fn the_owner_of_a_team_someone_needs_is_never_deleted(postgres: bool) {
     for round in 0..12 {
         let (team, owner, member) = fx.team(&format!("race{round}")).await;
         let (teams, accounts) = (fx.teams.clone(), fx.accounts.clone());
-        let transfer = tokio::spawn(async move { teams.transfer(owner, member).await });
+        let transfer = tokio::spawn(async move {
+            teams
+                .transfer(
+                    &closewise_core::actor::Actor::member(owner, ""),
+                    None,
+                    member,
+                )
+                .await
+        });
         let delete = tokio::spawn(async move { accounts.delete(member, None).await });
         let (transferred, deleted) = (transfer.await.unwrap(), delete.await.unwrap());
         let row = fx.store.team_by_id(team).await.unwrap();
@@ -144,7 +170,11 @@ async fn the_owner_of_a_team_someone_needs_is_never_deleted(postgres: bool) {
 
     // Alone and unpaid, the owner goes with the team.
     let loner = fx.user("loner@northwind.test").await;
-    let alone = fx.teams.create(loner, "Solo").await.unwrap();
+    let alone = fx
+        .teams
+        .create(&closewise_core::actor::Actor::member(loner, ""), "Solo")
+        .await
+        .unwrap();
     assert_eq!(
         fx.store.delete_user(loner).await.unwrap(),
         UserDeletion::Deleted
@@ -186,17 +216,8 @@ async fn seats_by_hand_are_refused_once_stripe_bills_the_team(postgres: bool) {
         fx.record_seats(owner, 5).await,
         Err("team_already_subscribed")
     );
-    let admin = closewise_core::teams::admin::TeamsAdmin::new(fx.store.clone(), fx.clock.clone());
-    let audit = closewise_core::store::audit::NewAudit {
-        actor: "ops@closewise.test".into(),
-        action: "team.seats",
-        user_id: None,
-        target_email: None,
-        reason: Some("comp".into()),
-        details: serde_json::json!({}),
-        now: fx.clock.now(),
-    };
-    let err = admin.record_seats(&row, 50, audit).await.unwrap_err();
+    let ops = closewise_core::actor::Actor::operator("ops@closewise.test", Some("comp".into()));
+    let err = fx.teams.record_seats(&ops, &row, 50).await.unwrap_err();
     assert_eq!(err.code(), "team_changed");
     assert_eq!(
         fx.store.team_by_id(team).await.unwrap().unwrap().seats,

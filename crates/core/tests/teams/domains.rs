@@ -66,12 +66,12 @@ pub(crate) async fn domains_are_verified_by_their_record_and_by_one_team(postgre
     // Domain join needs a verified domain now: the owner's own address's is not enough.
     let join = fx
         .teams
-        .set_join_domain(owner, Some("northwind.test"))
+        .set_join_domain(&m(owner), Some("northwind.test"))
         .await;
     assert_eq!(join.unwrap_err().code(), "domain_not_allowed");
     let join = fx
         .teams
-        .set_join_domain(owner, Some("northwind.example"))
+        .set_join_domain(&m(owner), Some("northwind.example"))
         .await;
     assert_eq!(join.unwrap_err().code(), "domain_not_allowed", "pending");
     // No record, another value, then the record.
@@ -100,7 +100,7 @@ pub(crate) async fn domains_are_verified_by_their_record_and_by_one_team(postgre
     );
     let view = fx
         .teams
-        .set_join_domain(owner, Some("northwind.example"))
+        .set_join_domain(&m(owner), Some("northwind.example"))
         .await
         .unwrap();
     assert_eq!(view.join_domain.as_deref(), Some("northwind.example"));
@@ -181,7 +181,7 @@ pub(crate) async fn the_daily_recheck_unverifies_a_record_gone_for_a_week(postgr
     dns.set(&d.txt_name, &[&d.txt_value]);
     domains.verify(crew.owner, d.id).await.unwrap();
     fx.teams
-        .set_join_domain(crew.owner, Some("contoso.example"))
+        .set_join_domain(&m(crew.owner), Some("contoso.example"))
         .await
         .unwrap();
     let now = || fx.clock.now();

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use closewise_core::clock::Clock;
+use closewise_core::limits::unlimited;
 use closewise_core::store::teams::removal::Removal;
-use closewise_core::store::teams::seats::SeatOutcome;
 use closewise_core::store::teams::CheckedRoles;
 use closewise_core::store::usage::{CallTerms, NewCall};
 use closewise_core::store::{Store, SubscriptionRecord};
@@ -18,8 +18,10 @@ use closewise_testkit::{fresh_postgres_database, TempDir};
 use sqlx::{PgPool, SqlitePool};
 use uuid::Uuid;
 
+mod changes;
 mod domains;
 mod invites;
+use changes::*;
 use domains::*;
 use invites::*;
 
@@ -75,7 +77,7 @@ async fn fixture(postgres: bool) -> Fx {
         .unwrap();
     let clock = Clock::manual(now);
     Fx {
-        teams: Teams::new(store.clone(), clock.clone()),
+        teams: service(&store, &clock, unlimited()),
         store,
         clock,
         db,
@@ -88,24 +90,6 @@ fn code<T: std::fmt::Debug>(r: Result<T, TeamsError>) -> &'static str {
 }
 
 impl Fx {
-    /// Records the seats of `owner`'s team as the operator's `closewise teams seats set` does for a
-    /// team Stripe does not bill (`Store::set_team_seats`); `Err` is the refusal's code.
-    async fn record_seats(&self, owner: Uuid, seats: u32) -> Result<(), &'static str> {
-        let (team, _) = self
-            .store
-            .membership_of(owner)
-            .await
-            .unwrap()
-            .expect("a team");
-        let outcome = self.store.set_team_seats(team, seats, self.clock.now());
-        match outcome.await.unwrap() {
-            SeatOutcome::Done(true) => Ok(()),
-            SeatOutcome::Done(false) => Err("team_already_subscribed"),
-            SeatOutcome::Refused(e) => Err(e.code()),
-            SeatOutcome::NoTeam => Err("team_not_found"),
-        }
-    }
-
     /// A user with a verified address.
     async fn user(&self, email: &str) -> Uuid {
         let (id, now) = (Uuid::now_v7(), self.clock.now());
@@ -133,9 +117,9 @@ impl Fx {
 
     /// A new user who joins the team of `inviter` with `role` through an invite.
     async fn join(&self, inviter: Uuid, email: &str, role: Role) -> Uuid {
-        let invite = self.teams.invite(inviter, email, role).await.unwrap();
+        let invite = self.teams.invite(&m(inviter), email, role).await.unwrap();
         let user = self.user(email).await;
-        self.teams.accept(user, &invite.token).await.unwrap();
+        self.teams.accept(&m(user), &invite.token).await.unwrap();
         user
     }
 
@@ -143,7 +127,7 @@ impl Fx {
         let owner = self.user(&format!("owner-{tag}@northwind.test")).await;
         let team = self
             .teams
-            .create(owner, &format!("Team {tag}"))
+            .create(&m(owner), &format!("Team {tag}"))
             .await
             .unwrap();
         self.record_seats(owner, 10).await.unwrap();
@@ -165,7 +149,7 @@ impl Fx {
 
     async fn pending(&self, crew: &Crew, email: &str) -> Invitation {
         self.teams
-            .invite(crew.owner, email, Role::Member)
+            .invite(&m(crew.owner), email, Role::Member)
             .await
             .unwrap()
     }
@@ -183,21 +167,21 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
             let t = &fx.teams;
             let result = match action {
                 Action::View => t.view(actor).await.map(drop),
-                Action::Rename => t.rename(actor, "Renamed").await.map(drop),
-                Action::TransferOwnership => t.transfer(actor, crew.members[1]).await,
+                Action::Rename => t.rename(&m(actor), "Renamed").await.map(drop),
+                Action::TransferOwnership => t.transfer(&m(actor), None, crew.members[1]).await,
                 Action::Invite => {
                     let email = format!("new-{n}@northwind.test");
-                    t.invite(actor, &email, Role::Member).await.map(drop)
+                    t.invite(&m(actor), &email, Role::Member).await.map(drop)
                 }
                 Action::ResendInvite => {
                     let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
-                    t.resend(actor, invite.invite_id).await.map(drop)
+                    t.resend(&m(actor), invite.invite_id).await.map(drop)
                 }
                 Action::RevokeInvite => {
                     let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
-                    t.revoke(actor, invite.invite_id).await
+                    t.revoke(&m(actor), invite.invite_id).await
                 }
-                Action::Leave => t.leave(actor).await,
+                Action::Leave => t.leave(&m(actor)).await,
                 // Billing's (`teams::billing`, through the API) and domain join's.
                 Action::ManageBilling
                 | Action::ChangeSeats
@@ -230,15 +214,15 @@ async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
             let actor = crew.by(actor_role, false);
             let target = crew.by(target_role, actor_role == target_role);
             for new_role in Role::ALL {
-                let result = fx.teams.set_role(actor, target, new_role).await;
+                let result = fx.teams.set_role(&m(actor), target, new_role).await;
                 let allowed = may_set_role(actor_role, target_role, new_role);
                 match (allowed, result) {
-                    (true, Ok(())) => {
+                    (true, Ok(_)) => {
                         let view = fx.teams.view(crew.owner).await.unwrap();
                         let row = view.members.iter().find(|m| m.user_id == target);
                         assert_eq!(row.unwrap().role, new_role);
                         fx.teams
-                            .set_role(crew.owner, target, target_role)
+                            .set_role(&m(crew.owner), target, target_role)
                             .await
                             .unwrap();
                     }
@@ -248,9 +232,9 @@ async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
                     }
                 }
             }
-            let result = fx.teams.remove_member(actor, target).await;
+            let result = fx.teams.remove_member(&m(actor), None, target).await;
             match (may_remove(actor_role, target_role), result) {
-                (true, Ok(())) => assert_eq!(code(fx.teams.view(target).await), "team_not_found"),
+                (true, Ok(_)) => assert_eq!(code(fx.teams.view(target).await), "team_not_found"),
                 (false, Err(e)) => assert_eq!(e.code(), "forbidden_role"),
                 (a, r) => panic!("{actor_role:?} removes {target_role:?}: {a} {r:?}"),
             }
@@ -268,7 +252,7 @@ async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
         target_role: Role::Member,
     };
     fx.teams
-        .set_role(crew.owner, member, Role::Admin)
+        .set_role(&m(crew.owner), member, Role::Admin)
         .await
         .unwrap();
     assert!(!fx
@@ -284,19 +268,19 @@ async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
         .unwrap());
     assert!(!fx
         .store
-        .set_team_member_role(crew.id, member, Role::Member, &stale)
+        .set_team_member_role(crew.id, member, Role::Member, &stale, None)
         .await
         .unwrap());
     assert_eq!(
-        code(fx.teams.remove_member(admin, member).await),
+        code(fx.teams.remove_member(&m(admin), None, member).await),
         "forbidden_role"
     );
     fx.teams
-        .set_role(crew.owner, member, Role::Member)
+        .set_role(&m(crew.owner), member, Role::Member)
         .await
         .unwrap();
     fx.teams
-        .set_role(crew.owner, admin, Role::Member)
+        .set_role(&m(crew.owner), admin, Role::Member)
         .await
         .unwrap();
     assert!(!fx
@@ -311,7 +295,7 @@ async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
         .await
         .unwrap());
     assert_eq!(
-        code(fx.teams.remove_member(admin, member).await),
+        code(fx.teams.remove_member(&m(admin), None, member).await),
         "forbidden_role"
     );
     assert!(fx.teams.view(member).await.is_ok(), "still in the team");
@@ -322,21 +306,27 @@ async fn another_teams_members_and_invites_are_not_found(postgres: bool) {
     let (ours, theirs) = (fx.crew("ours").await, fx.crew("theirs").await);
     let their_invite = fx.pending(&theirs, "pending@x.test").await;
     let (t, me, them) = (&fx.teams, ours.owner, theirs.members[0]);
-    assert_eq!(code(t.remove_member(me, them).await), "team_not_found");
     assert_eq!(
-        code(t.set_role(me, them, Role::Admin).await),
-        "team_not_found"
-    );
-    assert_eq!(code(t.transfer(me, them).await), "team_not_found");
-    assert_eq!(
-        code(t.resend(me, their_invite.invite_id).await),
+        code(t.remove_member(&m(me), None, them).await),
         "team_not_found"
     );
     assert_eq!(
-        code(t.revoke(me, their_invite.invite_id).await),
+        code(t.set_role(&m(me), them, Role::Admin).await),
         "team_not_found"
     );
-    assert_eq!(code(t.resend(me, Uuid::now_v7()).await), "team_not_found");
+    assert_eq!(code(t.transfer(&m(me), None, them).await), "team_not_found");
+    assert_eq!(
+        code(t.resend(&m(me), their_invite.invite_id).await),
+        "team_not_found"
+    );
+    assert_eq!(
+        code(t.revoke(&m(me), their_invite.invite_id).await),
+        "team_not_found"
+    );
+    assert_eq!(
+        code(t.resend(&m(me), Uuid::now_v7()).await),
+        "team_not_found"
+    );
     // Nothing of theirs changed.
     let view = t.view(theirs.owner).await.unwrap();
     assert_eq!(view.members.len(), 5);
@@ -345,12 +335,15 @@ async fn another_teams_members_and_invites_are_not_found(postgres: bool) {
     let loner = fx.user("loner@x.test").await;
     assert_eq!(code(t.view(loner).await), "team_not_found");
     assert_eq!(
-        code(t.invite(loner, "a@x.test", Role::Member).await),
+        code(t.invite(&m(loner), "a@x.test", Role::Member).await),
         "team_not_found"
     );
-    assert_eq!(code(t.create(me, "Second").await), "already_in_team");
+    assert_eq!(code(t.create(&m(me), "Second").await), "already_in_team");
     let invite = fx.pending(&theirs, "owner-ours@northwind.test").await;
-    assert_eq!(code(t.accept(me, &invite.token).await), "already_in_team");
+    assert_eq!(
+        code(t.accept(&m(me), &invite.token).await),
+        "already_in_team"
+    );
 }
 
 async fn the_last_seat_goes_to_exactly_one_of_concurrent_invites(postgres: bool) {
@@ -363,7 +356,7 @@ async fn the_last_seat_goes_to_exactly_one_of_concurrent_invites(postgres: bool)
             let (teams, inviter) = (fx.teams.clone(), inviters[i % 3]);
             tokio::spawn(async move {
                 let email = format!("rep{i}@northwind.test");
-                teams.invite(inviter, &email, Role::Member).await
+                teams.invite(&m(inviter), &email, Role::Member).await
             })
         })
         .collect();
@@ -416,11 +409,11 @@ async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {
     for user in [crew.owner, crew.admins[0], crew.members[0], crew.members[1]] {
         assert!(t.member_paid(user).await.unwrap());
     }
-    t.remove_member(crew.admins[0], crew.members[0])
+    t.remove_member(&m(crew.admins[0]), None, crew.members[0])
         .await
         .unwrap();
     assert!(!t.member_paid(crew.members[0]).await.unwrap(), "removed");
-    t.leave(crew.admins[1]).await.unwrap();
+    t.leave(&m(crew.admins[1])).await.unwrap();
     assert!(!t.member_paid(crew.admins[1]).await.unwrap(), "left");
     let canceled = stripe(SubscriptionStatus::Canceled);
     assert!(s
@@ -460,11 +453,13 @@ async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {
     let view = t.view(crew.owner).await.unwrap();
     assert_eq!((view.seats.used, view.members.len()), (2, 2));
     // Ownership moves to an admin; the old owner becomes an admin and may leave.
-    t.transfer(crew.owner, crew.admins[0]).await.unwrap();
+    t.transfer(&m(crew.owner), None, crew.admins[0])
+        .await
+        .unwrap();
     assert_eq!(t.view(crew.admins[0]).await.unwrap().role, Role::Owner);
     assert_eq!(t.view(crew.owner).await.unwrap().role, Role::Admin);
-    t.leave(crew.owner).await.unwrap();
-    assert_eq!(code(t.leave(crew.admins[0]).await), "forbidden_role");
+    t.leave(&m(crew.owner)).await.unwrap();
+    assert_eq!(code(t.leave(&m(crew.admins[0])).await), "forbidden_role");
 }
 
 macro_rules! both {
@@ -490,4 +485,7 @@ both!(
     paid_access_and_seats_follow_membership_and_accounts,
     domains_are_verified_by_their_record_and_by_one_team,
     the_daily_recheck_unverifies_a_record_gone_for_a_week,
+    a_members_and_an_operators_removal_are_audited_with_the_change,
+    an_invite_writes_its_mail_and_audit_row_with_it,
+    an_invite_spends_its_budgets_only_once_the_inviter_may_send_it,
 );

@@ -5,10 +5,8 @@
 //! refused. A member who leaves on their own keeps their sessions; the team is gone from their
 //! next read.
 
-use closewise_core::store::audit::NewAudit;
-use closewise_core::teams::admin::TeamsAdmin;
+use closewise_core::actor::Actor;
 use reqwest::{Method, StatusCode};
-use serde_json::json;
 
 use super::scim::{new_user, scim, scim_token, verified_domain};
 use super::*;
@@ -115,20 +113,9 @@ both!(
         let (team_id, _) = store.membership_of(owner.id).await.unwrap().unwrap();
         let team = store.team_by_id(team_id).await.unwrap().unwrap();
         let user = store.user_by_email("rep@northwind.example").await.unwrap().unwrap();
-        let audit = NewAudit {
-            actor: "test-operator".into(),
-            action: "team.member_remove",
-            user_id: Some(user.id),
-            target_email: Some(user.email.clone()),
-            reason: Some("left the company".into()),
-            details: json!({}),
-            now: app.state.clock.now(),
-        };
+        let ops = Actor::operator("test-operator", Some("left the company".into()));
         // What `closewise teams remove-member` calls.
-        TeamsAdmin::new(store.clone(), app.state.clock.clone())
-            .remove_member(&team, &user, audit)
-            .await
-            .unwrap();
+        app.state.teams.remove_member(&ops, Some(team.id), user.id).await.unwrap();
         assert_locked_out(&app, &rep, "removed by an operator").await;
         assert_signed_in(&app, &sessions(&app, "ana@northwind.example").await, "the owner").await;
     }

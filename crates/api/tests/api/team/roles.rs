@@ -87,7 +87,7 @@ both!(
             }
             // Put the peers back in their roles before the removals.
             for (u, r) in [(&crew.admins[1], "admin"), (&crew.members[1], "member")] {
-                app.state.teams.set_role(crew.owner.id, u.id, role(r)).await.unwrap();
+                app.state.teams.set_role(&closewise_core::actor::Actor::member(crew.owner.id, ""), u.id, role(r)).await.unwrap();
             }
             for (target, target_role) in [(&crew.owner, "owner"), (&crew.admins[1], "admin"), (&crew.members[1], "member")] {
                 let got = call(&app, Method::DELETE, &format!("/api/team/members/{}", target.id), Some(&actor.token), None).await;

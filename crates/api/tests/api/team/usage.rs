@@ -38,8 +38,21 @@ async fn a_call(app: &TestApp, u: &User, id: &str, seconds: i64) {
 
 async fn joined(app: &TestApp, owner: &User, email: &str, role: Role) -> User {
     let u = user(app, email).await;
-    let inv = app.state.teams.invite(owner.id, email, role).await.unwrap();
-    app.state.teams.accept(u.id, &inv.token).await.unwrap();
+    let inv = app
+        .state
+        .teams
+        .invite(
+            &closewise_core::actor::Actor::member(owner.id, ""),
+            email,
+            role,
+        )
+        .await
+        .unwrap();
+    app.state
+        .teams
+        .accept(&closewise_core::actor::Actor::member(u.id, ""), &inv.token)
+        .await
+        .unwrap();
     u
 }
 
@@ -63,7 +76,7 @@ async fn get_text(app: &TestApp, path: &str, token: &str) -> (StatusCode, String
 both!(
     async fn usage_figures_are_the_calls_recorded_this_month_and_last(app) {
         let ana = user(&app, "ana@northwind.example").await;
-        app.state.teams.create(ana.id, "Northwind Sales").await.unwrap();
+        app.state.teams.create(&closewise_core::actor::Actor::member(ana.id, ""), "Northwind Sales").await.unwrap();
         app.execute("UPDATE teams SET seats = 10").await;
         let bob = joined(&app, &ana, "bob@northwind.example", Role::Member).await;
         let carl_user = joined(&app, &ana, "carl@northwind.example", Role::Member).await;
@@ -157,7 +170,7 @@ both!(
 both!(
     async fn admins_see_usage_with_a_default_month_and_idle_after_thirty_days(app) {
         let ana = user(&app, "ana@northwind.example").await;
-        app.state.teams.create(ana.id, "Northwind Sales").await.unwrap();
+        app.state.teams.create(&closewise_core::actor::Actor::member(ana.id, ""), "Northwind Sales").await.unwrap();
         app.execute("UPDATE teams SET seats = 10").await;
         let dee = joined(&app, &ana, "dee@northwind.example", Role::Admin).await;
         a_call(&app, &dee, "dee-1", 60).await;
@@ -318,7 +331,7 @@ both!(
             app.advance(month_left + time::Duration::hours(1));
         }
         let ana = user(&app, "ana@northwind.example").await;
-        app.state.teams.create(ana.id, "Northwind Sales").await.unwrap();
+        app.state.teams.create(&closewise_core::actor::Actor::member(ana.id, ""), "Northwind Sales").await.unwrap();
         app.execute("UPDATE teams SET seats = 10").await;
         let bob = joined(&app, &ana, "bob@northwind.example", Role::Member).await;
         let month = Month::of(app.state.clock.now());
@@ -397,7 +410,7 @@ both!(
             sums("SELECT CAST(COALESCE(SUM(duration_seconds), 0) AS BIGINT) FROM calls").await
         );
         // A deleted account takes its months along: ana's two months are what is left.
-        app.state.teams.remove_member(ana.id, bob.id).await.unwrap();
+        app.state.teams.remove_member(&closewise_core::actor::Actor::member(ana.id, ""), None, bob.id).await.unwrap();
         app.state.store.delete_user(bob.id).await.unwrap();
         assert_eq!(sums("SELECT CAST(COUNT(*) AS BIGINT) FROM call_months").await, 2);
         assert_eq!(sums("SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM call_months").await, 3);

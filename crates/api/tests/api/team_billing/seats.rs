@@ -109,7 +109,7 @@ each_backend!(
         let b = spawn_billing(backend).await;
         let (owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
         let member = join(&b, &owner, "rep@northwind.example", Role::Member).await;
-        b.app.state.teams.invite(owner.id, "new@northwind.example", Role::Member).await.unwrap();
+        b.app.state.teams.invite(&as_member(&b, &owner).await, "new@northwind.example", Role::Member).await.unwrap();
         let (status, v) = put_seats(&b, &owner.token, json!({"seats": 2})).await;
         assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "seats_in_use"), "{v}");
         assert_eq!(
@@ -123,7 +123,7 @@ each_backend!(
         assert_eq!(stripe_quantity(&b, &sub), 3, "Stripe was not asked");
 
         assert_eq!(entitlements(&b, &member.token).await["source"], "team");
-        b.app.state.teams.remove_member(owner.id, member.id).await.unwrap();
+        b.app.state.teams.remove_member(&as_member(&b, &owner).await, None, member.id).await.unwrap();
         // The removal ended their sessions; signed in again, they are on their own plan.
         let (status, _) = body(b.app.get_auth("/api/entitlements", &member.token).await).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);

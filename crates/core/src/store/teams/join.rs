@@ -9,6 +9,7 @@ use closewise_domain::teams::{may_request_join, Role, Seats};
 
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
+use crate::store::audit::{bind_audit, commit_audited, NewAudit};
 use crate::store::{dispatch, is_unique_violation, Pool, Revoked, Store};
 
 /// An undecided request, with the address of who asks.
@@ -26,12 +27,13 @@ const UNDECIDED: &str = "decided_at IS NULL";
 impl Store {
     /// Turns domain join on for `domain` (already checked and normalised) or off (None). The
     /// requests still waiting go when the domain changes or join goes off: nobody approves what
-    /// the owner no longer allows.
+    /// the owner no longer allows. `audit` is written in the same transaction.
     pub async fn set_team_join_domain(
         &self,
         team_id: Uuid,
         domain: Option<&str>,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<bool, sqlx::Error> {
         let withdraw = format!(
             "DELETE FROM team_join_requests WHERE team_id = $1 AND {UNDECIDED} \
@@ -55,7 +57,10 @@ impl Store {
                     .await?
                     .rows_affected()
                     == 1;
-            tx.commit().await?;
+            if !set {
+                return Ok(false);
+            }
+            commit_audited!(self, tx, audit);
             Ok(set)
         })
     }
@@ -115,26 +120,6 @@ impl Store {
             .await)
     }
 
-    /// Denies the team's undecided request. False when there is none by that id.
-    pub async fn deny_team_join(
-        &self,
-        team_id: Uuid,
-        request_id: Uuid,
-        now: OffsetDateTime,
-    ) -> Result<bool, sqlx::Error> {
-        let sql = format!(
-            "UPDATE team_join_requests SET decided_at = $3, decision = 'denied' \
-             WHERE id = $1 AND team_id = $2 AND {UNDECIDED}"
-        );
-        dispatch!(self, |p| sqlx::query(&sql)
-            .bind(request_id)
-            .bind(team_id)
-            .bind(now)
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected() == 1))
-    }
-
     /// Approves the team's undecided request and makes its user a member, under the team's lock:
     /// the user must be in no team and a seat must be free. Nothing is written unless they join;
     /// `Spent`: no undecided request by that id in this team.
@@ -144,6 +129,7 @@ impl Store {
         team_id: Uuid,
         request_id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<AcceptOutcome, sqlx::Error> {
         let decide = format!(
             "UPDATE team_join_requests SET decided_at = $3, decision = 'approved' \
@@ -180,7 +166,11 @@ impl Store {
                 if !allowed {
                     return Ok(AcceptOutcome::Spent);
                 }
-                join_team!(tx, team_id, total, now, user_id, Role::Member, None, true)
+                let joined = join_team!(tx, team_id, total, now, user_id, Role::Member, None, true);
+                if let Some(audit) = audit {
+                    bind_audit!(self, audit).execute(&mut *tx).await?;
+                }
+                joined
             }
         ))
     }
@@ -192,9 +182,10 @@ impl Store {
         team_id: Uuid,
         request_id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<AcceptOutcome, sqlx::Error> {
         let outcome = self
-            .approve_team_join_unannounced(team_id, request_id, now)
+            .approve_team_join_unannounced(team_id, request_id, now, audit)
             .await?;
         let joined = outcome == AcceptOutcome::Joined;
         self.announce_if(joined, Revoked::AllReads).await?;

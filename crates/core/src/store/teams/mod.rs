@@ -9,8 +9,10 @@ use uuid::Uuid;
 use super::audit::{commit_audited, NewAudit};
 use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, is_unique_violation, Store};
+use audited::audited_one;
 
 pub mod admin;
+mod audited;
 pub mod billing;
 pub mod domains;
 pub mod join;
@@ -139,8 +141,8 @@ pub(super) fn count(n: i64) -> u32 {
 }
 
 impl Store {
-    /// Creates the team with `owner_id` as its owner (and first member). False, with nothing
-    /// written, when the owner is in a team already.
+    /// Creates the team with `owner_id` as its owner (and first member), with `audit` in the same
+    /// transaction. False, with nothing written, when the owner is in a team already.
     #[tracing::instrument(skip_all)]
     pub async fn create_team(
         &self,
@@ -148,6 +150,7 @@ impl Store {
         name: &str,
         owner_id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<bool, sqlx::Error> {
         dispatch!(self, |p| {
             let mut tx = crate::store::begin::begin(p).await?;
@@ -178,7 +181,7 @@ impl Store {
                 Ok(_) => {}
             }
             notify_revoked!(self, tx, Revoked::Reads(owner_id));
-            tx.commit().await?;
+            commit_audited!(self, tx, audit);
             self.revoked(Revoked::Reads(owner_id));
             Ok(true)
         })
@@ -260,88 +263,86 @@ impl Store {
             .await)
     }
 
+    /// Renames the team, with `audit` in the same transaction. False when there is no such team.
     pub async fn rename_team(
         &self,
         team_id: Uuid,
         name: &str,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<bool, sqlx::Error> {
-        let renamed = dispatch!(self, |p| sqlx::query(
-            "UPDATE teams SET name = $2, updated_at = $3 WHERE id = $1"
-        )
-        .bind(team_id)
-        .bind(name)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))?;
+        let sql = "UPDATE teams SET name = $2, updated_at = $3 WHERE id = $1";
+        let renamed = audited_one!(
+            self,
+            audit,
+            sqlx::query(sql).bind(team_id).bind(name).bind(now)
+        )?;
         // Every member's entitlements name the team.
         self.announce_if(renamed, Revoked::AllReads).await
     }
 
-    /// Revokes the team's open invite. False when there is none by that id.
+    /// Revokes the team's open invite, with `audit` in the same transaction. False when there is
+    /// none by that id.
     pub async fn revoke_team_invite(
         &self,
         team_id: Uuid,
         invite_id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<bool, sqlx::Error> {
         let sql = format!(
             "UPDATE team_invites SET revoked_at = $3 WHERE id = $1 AND team_id = $2 AND {OPEN}"
         );
-        dispatch!(self, |p| sqlx::query(&sql)
-            .bind(invite_id)
-            .bind(team_id)
-            .bind(now)
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected() == 1))
+        audited_one!(
+            self,
+            audit,
+            sqlx::query(&sql).bind(invite_id).bind(team_id).bind(now)
+        )
     }
 
-    /// Declines an open invite, once.
+    /// Declines an open invite, once, with `audit` in the same transaction.
     pub async fn decline_team_invite(
         &self,
         invite_id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<bool, sqlx::Error> {
         let sql = format!("UPDATE team_invites SET declined_at = $2 WHERE id = $1 AND {OPEN}");
-        dispatch!(self, |p| sqlx::query(&sql)
-            .bind(invite_id)
-            .bind(now)
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected() == 1))
+        audited_one!(self, audit, sqlx::query(&sql).bind(invite_id).bind(now))
     }
 
     /// Gives a member who is not the owner another role (admin or member), while the roles
-    /// `checked` still hold. False when there is no such member or a role changed meanwhile.
+    /// `checked` still hold, with `audit` in the same transaction. False when there is no such
+    /// member or a role changed meanwhile.
     pub async fn set_team_member_role(
         &self,
         team_id: Uuid,
         user_id: Uuid,
         role: Role,
         checked: &CheckedRoles,
+        audit: Option<&NewAudit>,
     ) -> Result<bool, sqlx::Error> {
         let sql = format!(
             "UPDATE team_members SET role = $6 WHERE team_id = $1 AND user_id = $2 \
              AND role <> 'owner' AND {STILL_CHECKED}"
         );
-        let changed = dispatch!(self, |p| sqlx::query(&sql)
-            .bind(team_id)
-            .bind(user_id)
-            .bind(checked.target_role.as_str())
-            .bind(checked.actor)
-            .bind(checked.actor_role.as_str())
-            .bind(role.as_str())
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected() == 1))?;
+        let changed = audited_one!(
+            self,
+            audit,
+            sqlx::query(&sql)
+                .bind(team_id)
+                .bind(user_id)
+                .bind(checked.target_role.as_str())
+                .bind(checked.actor)
+                .bind(checked.actor_role.as_str())
+                .bind(role.as_str())
+        )?;
         self.announce_if(changed, Revoked::Reads(user_id)).await
     }
 
     /// Makes the member `to` the owner and the owner `from` an admin, in one transaction. False,
     /// with nothing changed, unless `from` owns the team and `to` is another of its members.
-    /// `audit` (an operator's transfer) is written in the same transaction.
+    /// `audit` is written in the same transaction.
     pub async fn transfer_team(
         &self,
         team_id: Uuid,

@@ -12,6 +12,9 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{count, InviteRow, NewInvite, TeamRow, OPEN};
+use crate::store::audit::{bind_audit, NewAudit};
+use crate::store::mail::bind_mail;
+use crate::store::mail::NewMail;
 use crate::store::{dispatch, is_unique_violation, Pool, Revoked, Store};
 
 /// The end of a change that needs seats.
@@ -114,6 +117,21 @@ macro_rules! join_team {
     }};
 }
 
+/// Inside `locked!`, after the change: its outbox `$mail` (an `Option<&NewMail>`) and its `$audit`
+/// row (an `Option<&NewAudit>`), committed with it.
+macro_rules! written {
+    ($store:expr, $tx:ident, $mail:expr, $audit:expr) => {{
+        let mail: Option<&NewMail> = $mail;
+        if let Some(mail) = mail {
+            bind_mail!(mail).execute(&mut *$tx).await?;
+        }
+        let audit: Option<&NewAudit> = $audit;
+        if let Some(audit) = audit {
+            bind_audit!($store, audit).execute(&mut *$tx).await?;
+        }
+    }};
+}
+
 /// Runs `$body` in a transaction holding the team's lock, with `$seats` bound to the team's seats
 /// column (`SeatOutcome::NoTeam`/`$gone` when the team is gone). Commits after the body.
 macro_rules! locked {
@@ -163,10 +181,21 @@ impl Store {
 
     /// Invites an address under the team's lock when a seat is free. An open invite of the same
     /// address to this team is revoked first: the new one replaces it.
-    #[tracing::instrument(skip_all, fields(team_id = %new.team_id))]
     pub async fn invite_to_team(
         &self,
         new: &NewInvite<'_>,
+    ) -> Result<SeatOutcome<()>, sqlx::Error> {
+        self.invite_to_team_mailed(new, None, None).await
+    }
+
+    /// `invite_to_team`, with the invitation `mail` and its `audit` row written in the same
+    /// transaction as the invite.
+    #[tracing::instrument(skip_all, fields(team_id = %new.team_id))]
+    pub async fn invite_to_team_mailed(
+        &self,
+        new: &NewInvite<'_>,
+        mail: Option<&NewMail>,
+        audit: Option<&NewAudit>,
     ) -> Result<SeatOutcome<()>, sqlx::Error> {
         let insert = "INSERT INTO team_invites (id, team_id, email, role, token_hash, invited_by, \
              created_at, expires_at, last_sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7)";
@@ -199,6 +228,7 @@ impl Store {
                     .bind(new.expires_at)
                     .execute(&mut *tx)
                     .await?;
+                written!(self, tx, mail, audit);
                 SeatOutcome::Done(())
             }
         ))
@@ -206,7 +236,9 @@ impl Store {
 
     /// Gives an open invite a new token (the old one stops working) and a new lifetime, under the
     /// team's lock: an invite that had expired held no seat, so it needs a free one again.
-    /// `Done(false)`: no such open invite in this team.
+    /// `Done(false)`: no such open invite in this team. The new link's `mail` and the `audit` row
+    /// are written in the same transaction.
+    #[allow(clippy::too_many_arguments)]
     pub async fn resend_team_invite(
         &self,
         team_id: Uuid,
@@ -214,6 +246,8 @@ impl Store {
         token_hash: &str,
         now: OffsetDateTime,
         expires_at: OffsetDateTime,
+        mail: Option<&NewMail>,
+        audit: Option<&NewAudit>,
     ) -> Result<SeatOutcome<bool>, sqlx::Error> {
         let select = format!(
             "SELECT expires_at FROM team_invites WHERE id = $1 AND team_id = $2 AND {OPEN}"
@@ -242,6 +276,7 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
+            written!(self, tx, mail, audit);
             SeatOutcome::Done(true)
         }))
     }
@@ -256,6 +291,7 @@ impl Store {
         token_hash: &str,
         user_id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<AcceptOutcome, sqlx::Error> {
         // Spent only through the link it has now: a resend between reading the invite and this
         // lock gave it a new token, and the old link's accept finds it spent.
@@ -277,7 +313,7 @@ impl Store {
                     return Ok(AcceptOutcome::Spent);
                 }
                 let role = invite.role();
-                join_team!(
+                let joined = join_team!(
                     tx,
                     invite.team_id,
                     total,
@@ -286,22 +322,25 @@ impl Store {
                     role,
                     Some(invite.id),
                     true
-                )
+                );
+                written!(self, tx, None, audit);
+                joined
             }
         ))
     }
 
     /// `accept_team_invite_unannounced`, then the new member's reads announced changed
-    /// (`Revoked::Reads`) once they joined.
+    /// (`Revoked::Reads`) once they joined. `audit` is written in the joining transaction.
     pub async fn accept_team_invite(
         &self,
         invite: &InviteRow,
         token_hash: &str,
         user_id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<AcceptOutcome, sqlx::Error> {
         let outcome = self
-            .accept_team_invite_unannounced(invite, token_hash, user_id, now)
+            .accept_team_invite_unannounced(invite, token_hash, user_id, now, audit)
             .await?;
         let joined = outcome == AcceptOutcome::Joined;
         self.announce_if(joined, Revoked::Reads(user_id)).await?;
@@ -312,12 +351,23 @@ impl Store {
     /// a team Stripe does not bill: `Done(false)`, nothing written, once its subscription is live
     /// and not an abandoned first payment (its seats are the item's quantity, changed at Stripe) — decided under the lock, so a
     /// payment landing meanwhile is never overwritten.
-    #[tracing::instrument(skip_all, fields(team_id = %team_id))]
     pub async fn set_team_seats(
         &self,
         team_id: Uuid,
         seats: u32,
         now: OffsetDateTime,
+    ) -> Result<SeatOutcome<bool>, sqlx::Error> {
+        self.set_team_seats_audited(team_id, seats, now, None).await
+    }
+
+    /// `set_team_seats`, with `audit` written in the same transaction when the seats are set.
+    #[tracing::instrument(skip_all, fields(team_id = %team_id))]
+    pub async fn set_team_seats_audited(
+        &self,
+        team_id: Uuid,
+        seats: u32,
+        now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<SeatOutcome<bool>, sqlx::Error> {
         Ok(locked!(self, team_id, SeatOutcome::NoTeam, |tx, total| {
             let status: Option<String> =
@@ -342,6 +392,7 @@ impl Store {
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
+            written!(self, tx, None, audit);
             SeatOutcome::Done(true)
         }))
     }
