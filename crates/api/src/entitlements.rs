@@ -1,5 +1,5 @@
 //! `GET /api/entitlements`: what the caller may do now, asked by the desktop app before each call,
-//! with a signed entitlement token it can check offline (`crate::entitlement_token`).
+//! with a signed entitlement token it can check offline (`closewise_core::sessions::tokens`).
 
 use axum::extract::State;
 use serde::Serialize;
@@ -7,7 +7,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::entitlement_token::EntitlementClaims;
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
@@ -79,8 +78,7 @@ pub async fn entitlements(
         .await?;
     let e = current.entitlements;
     let source = current.source.map(|s| s.as_str().to_owned());
-    let mut claims = EntitlementClaims::new(
-        state.keys.issuer(),
+    let mut claims = state.keys.entitlement_claims(
         auth.user_id,
         auth.session_id,
         &e,

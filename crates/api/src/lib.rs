@@ -9,15 +9,12 @@ pub mod billing;
 pub mod calls;
 pub mod config;
 pub mod downloads;
-pub mod entitlement_token;
 pub mod entitlements;
 pub mod error;
 pub mod extract;
 pub mod headers;
-pub mod jwt;
 pub mod limits_port;
 pub mod malloc;
-pub mod minted;
 pub mod net;
 pub mod openapi;
 pub mod ops;
@@ -50,8 +47,8 @@ use closewise_core::store::Store;
 
 use crate::config::Settings;
 use crate::error::ApiError;
-use crate::jwt::Keys;
 use crate::state::AppState;
+use closewise_core::sessions::tokens::Keys;
 
 pub const BODY_LIMIT: usize = 64 * 1024;
 

@@ -22,8 +22,8 @@ use closewise_core::teams::Teams;
 use closewise_core::usage::Usage;
 
 use crate::config::Settings;
-use crate::jwt::Keys;
 use crate::ratelimit::RateLimiter;
+use closewise_core::sessions::tokens::{Keys, MintedTokens};
 
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -59,7 +59,7 @@ pub struct Inner {
     /// SCIM provisioning: the team's tokens and the identity provider's users.
     pub scim: Scim,
     /// The entitlement tokens minted in the last minute, by session (`GET /api/entitlements`).
-    pub minted: crate::minted::MintedTokens,
+    pub minted: MintedTokens,
 }
 
 impl AppState {

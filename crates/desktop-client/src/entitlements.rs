@@ -106,7 +106,7 @@ impl Client {
             .map_err(|r| Error::InvalidEntitlement(r.to_string()))?;
         check_session(&claims, &session, keys, self.app_url())?;
         let (policy, policy_version) =
-            verified_policy(claims.policy.as_ref(), claims.policy_version.as_deref())?;
+            verified_policy(Some(&claims.policy), Some(&claims.policy_version))?;
         let token = body.entitlement_token;
         // The server has just vouched for the time (`iat`): start again from there, so a clock
         // that was once far ahead does not keep refusing fresh tokens.
@@ -144,10 +144,10 @@ fn check_session(
     let ours = access_session(&session.access_token, keys, issuer).map_err(|r| {
         Error::InvalidEntitlement(format!("the stored session cannot be checked: {r}"))
     })?;
-    if claims.sub != ours.sub || ours.sub != session.user_id {
+    if claims.sub != ours.sub || session.user_id.parse().ok() != Some(ours.sub) {
         return Err(Error::InvalidEntitlement("issued to another user".into()));
     }
-    if claims.sid.as_deref() != Some(ours.sid.as_str()) {
+    if claims.sid != ours.sid {
         return Err(Error::InvalidEntitlement(
             "issued to another session".into(),
         ));
@@ -176,7 +176,7 @@ pub fn offline_entitlements(
         Freshness::Expired => return Err(Error::OfflineTooLong),
     };
     let (policy, policy_version) =
-        verified_policy(claims.policy.as_ref(), claims.policy_version.as_deref())?;
+        verified_policy(Some(&claims.policy), Some(&claims.policy_version))?;
     let calls = match (claims.calls_limit, claims.calls_remaining) {
         (Some(limit), Some(remaining)) if !claims.unlimited => Some(CallAllowance {
             limit,
@@ -189,7 +189,7 @@ pub fn offline_entitlements(
         plan_type: claims.plan_type,
         unlimited: claims.unlimited,
         calls,
-        max_call_seconds: claims.max_call_seconds,
+        max_call_seconds: claims.max_call_seconds.map(u64::from),
         calls_this_month: None,
         warning: None,
         source,
@@ -227,7 +227,7 @@ impl Client {
             Err(_) => return Ok(None),
         };
         Ok(
-            verified_policy(claims.policy.as_ref(), claims.policy_version.as_deref())
+            verified_policy(Some(&claims.policy), Some(&claims.policy_version))
                 .ok()
                 .map(|(_, v)| v),
         )

@@ -6,13 +6,13 @@ use crate::store::TokenStore;
 const NOW: i64 = 1_795_000_000;
 const DAY: i64 = 24 * 3600;
 
-/// A session of user u1, session [`SID`], holding `token`.
+/// A session of user [`U1`], session [`SID`], holding `token`.
 fn stored(key: &TestKey, token: String) -> StoredSession {
     StoredSession {
         refresh_token: "rt".into(),
-        access_token: key.access_token("u1", SID),
+        access_token: key.access_token(U1, SID),
         expires_at: NOW + 3600,
-        user_id: "u1".into(),
+        user_id: U1.into(),
         email: "ana@example.com".into(),
         entitlement_token: Some(token),
         highest_seen: 0,
@@ -22,7 +22,7 @@ fn stored(key: &TestKey, token: String) -> StoredSession {
 #[test]
 fn offline_the_stored_token_answers_fresh_then_grace_then_refuses() {
     let k = TestKey::generate("k1");
-    let s = stored(&k, k.sign(&claims("u1", NOW)));
+    let s = stored(&k, k.sign(&claims(U1, NOW)));
     let keys = k.jwks();
     let fresh = offline_entitlements(&s, &keys, ISSUER, NOW + 3600).unwrap();
     assert_eq!(fresh.source, Source::Offline);
@@ -49,11 +49,11 @@ fn offline_the_stored_token_answers_fresh_then_grace_then_refuses() {
 fn offline_a_tampered_or_foreign_stored_token_is_refused() {
     let k = TestKey::generate("k1");
     let keys = k.jwks();
-    let mut s = stored(&k, k.sign(&claims("u1", NOW)));
+    let mut s = stored(&k, k.sign(&claims(U1, NOW)));
     let token = s.entitlement_token.clone().unwrap();
     let (head, _) = token.split_once('.').unwrap();
     let (_, sig) = token.rsplit_once('.').unwrap();
-    let mut forged = claims("u1", NOW);
+    let mut forged = claims(U1, NOW);
     forged["unlimited"] = true.into();
     use base64::Engine;
     let body = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(forged.to_string());
@@ -63,7 +63,7 @@ fn offline_a_tampered_or_foreign_stored_token_is_refused() {
         Err(Error::InvalidEntitlement(_))
     ));
 
-    let other_user = stored(&k, k.sign(&claims("u2", NOW)));
+    let other_user = stored(&k, k.sign(&claims(U2, NOW)));
     assert!(matches!(
         offline_entitlements(&other_user, &keys, ISSUER, NOW),
         Err(Error::InvalidEntitlement(_))
@@ -81,10 +81,10 @@ fn offline_a_token_signed_by_a_key_that_is_not_pinned_is_refused() {
     let pinned = TestKey::generate("k1");
     // Whoever edits the store signs with a key of their own, under the pinned kid or another.
     for forger in [TestKey::generate("k1"), TestKey::generate("mine")] {
-        let mut c = claims("u1", NOW);
+        let mut c = claims(U1, NOW);
         c["unlimited"] = true.into();
         let mut s = stored(&forger, forger.sign(&c));
-        s.access_token = forger.access_token("u1", SID);
+        s.access_token = forger.access_token(U1, SID);
         let answer = offline_entitlements(&s, &pinned.jwks(), ISSUER, NOW);
         assert!(
             matches!(answer, Err(Error::InvalidEntitlement(_))),
@@ -95,7 +95,7 @@ fn offline_a_token_signed_by_a_key_that_is_not_pinned_is_refused() {
     let next = TestKey::generate("k2");
     let mut both = pinned.jwks();
     both.keys.extend(next.jwks().keys);
-    let s = stored(&next, next.sign(&claims("u1", NOW)));
+    let s = stored(&next, next.sign(&claims(U1, NOW)));
     assert!(offline_entitlements(&s, &both, ISSUER, NOW).is_ok());
 }
 
@@ -104,21 +104,21 @@ fn offline_a_token_of_another_session_is_refused() {
     let k = TestKey::generate("k1");
     let keys = k.jwks();
     // The same user's token from another device (another session): copied into this store.
-    let mut s = stored(&k, k.sign(&claims("u1", NOW)));
-    s.access_token = k.access_token("u1", "another-session");
+    let mut s = stored(&k, k.sign(&claims(U1, NOW)));
+    s.access_token = k.access_token(U1, OTHER_SID);
     let answer = offline_entitlements(&s, &keys, ISSUER, NOW);
     assert!(
         matches!(&answer, Err(Error::InvalidEntitlement(why)) if why.contains("another session")),
         "{answer:?}"
     );
     // A token without a session (older than the claim) is refused too.
-    let mut c = claims("u1", NOW);
+    let mut c = claims(U1, NOW);
     c.as_object_mut().unwrap().remove("sid");
     let s = stored(&k, k.sign(&c));
     assert!(offline_entitlements(&s, &keys, ISSUER, NOW).is_err());
     // The user id field of the store is not what decides: the signed access token is.
-    let mut s = stored(&k, k.sign(&claims("u2", NOW)));
-    s.user_id = "u2".into();
+    let mut s = stored(&k, k.sign(&claims(U2, NOW)));
+    s.user_id = U2.into();
     assert!(offline_entitlements(&s, &keys, ISSUER, NOW).is_err());
 }
 
@@ -137,7 +137,7 @@ async fn when_the_api_cannot_be_reached_the_client_answers_from_the_store() {
     let base = dead_base();
     let k = TestKey::generate("k1");
     let now = now();
-    let mut c = claims("u1", now - 2 * DAY);
+    let mut c = claims(U1, now - 2 * DAY);
     c["iss"] = base.clone().into();
     let store = std::sync::Arc::new(MemoryStore::new());
     let mut session = stored(&k, k.sign(&c));
@@ -157,10 +157,7 @@ async fn when_the_api_cannot_be_reached_the_client_answers_from_the_store() {
 }
 
 fn access_token_for(k: &TestKey, issuer: &str) -> String {
-    let header = serde_json::json!({"alg": "EdDSA", "typ": "JWT", "kid": k.kid});
-    let claims = serde_json::json!({"sub": "u1", "sid": SID, "iat": 1, "exp": 2,
-        "iss": issuer, "aud": crate::entitlement::ACCESS_AUDIENCE});
-    k.sign_raw(&header, &claims)
+    k.access_token_of(U1, SID, issuer)
 }
 
 #[tokio::test]
@@ -170,7 +167,7 @@ async fn setting_the_clock_back_does_not_stretch_the_grace_period() {
     let now = now();
     // Issued 6 days ago: in grace by the clock. But this client has already seen a time 3 days
     // ahead of the clock (the clock has since been set back), when the grace was over.
-    let mut c = claims("u1", now - 6 * DAY);
+    let mut c = claims(U1, now - 6 * DAY);
     c["iss"] = base.clone().into();
     let store = std::sync::Arc::new(MemoryStore::new());
     let mut session = stored(&k, k.sign(&c));

@@ -3,11 +3,11 @@
 //! runs a test body on each database with its own API.
 
 pub use closewise_api::config::Settings;
-use closewise_api::jwt::Keys;
 use closewise_api::state::AppState;
 use closewise_api::{Application, BuildOptions};
 use closewise_core::clock::Clock;
 use closewise_core::password::Hasher;
+use closewise_core::sessions::tokens::Keys;
 use closewise_core::store::mail::MailFilter;
 
 use crate::TempDir;

@@ -15,8 +15,8 @@ use axum::response::{AppendHeaders, IntoResponse, Response};
 use crate::config::Settings;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
-use crate::jwt::{Claims, AUDIENCE};
 use crate::state::AppState;
+use closewise_core::sessions::tokens::{AccessClaims as Claims, ACCESS_AUDIENCE as AUDIENCE};
 use closewise_core::sessions::Session;
 use closewise_core::store::UserRow;
 

@@ -3,7 +3,7 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use closewise_api::jwt::{Claims, Keys, AUDIENCE};
+use closewise_core::sessions::tokens::{AccessClaims as Claims, Keys, ACCESS_AUDIENCE as AUDIENCE};
 use reqwest::StatusCode;
 use serde_json::json;
 

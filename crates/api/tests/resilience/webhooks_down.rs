@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use closewise_api::config::{DEV_STRIPE_SECRET_KEY, DEV_STRIPE_WEBHOOK_SECRET};
-use closewise_api::jwt::Keys;
 use closewise_api::{Application, BuildOptions};
 use closewise_core::clock::Clock;
 use closewise_core::password::Hasher;
+use closewise_core::sessions::tokens::Keys;
 use reqwest::StatusCode;
 use serde_json::json;
 

@@ -1,8 +1,8 @@
 //! Sessions: signing in (the password grant; the desktop app's browser and device sign-in in
 //! `desktop`), refreshing, signing out, the Devices list, and the revocations every process hears
 //! of (`auth_cache`, `revocation_listener`). The rules are the domain's
-//! (`closewise_domain::tokens`, `closewise_domain::oauth`); access tokens are the adapter's: it
-//! signs one for each `Session` returned.
+//! (`closewise_domain::tokens`, `closewise_domain::oauth`); the adapter signs an access token for
+//! each `Session` returned, with `tokens::Keys`.
 //!
 //! | file | what |
 //! |---|---|
@@ -14,6 +14,7 @@
 //! | `sso_sign_in` | single sign-on (the ID token checked by its caller) starts a session stamped as SSO's |
 //! | `refresh` | the refresh grant: rotation, the grace replay, reuse detection |
 //! | `sign_out` | signing out this session or every session |
+//! | `tokens` | the signing key: access and entitlement tokens, the JWKS |
 //! | `opaque_tokens` | refresh tokens and e-mail links: random, stored hashed |
 //! | `auth_cache` | this process's cache of verified access tokens, emptied by revocations |
 //! | `read_cache` | this process's cache of what a user's reads return, emptied by their writes |
@@ -33,6 +34,7 @@ pub mod revocation_listener;
 mod sign_in;
 mod sign_out;
 mod sso_sign_in;
+pub mod tokens;
 
 use std::sync::Arc;
 

@@ -9,10 +9,10 @@ use std::sync::Mutex;
 
 use uuid::Uuid;
 
-use crate::entitlement_token::EntitlementClaims;
+use super::EntitlementClaims;
 
 /// How long a minted token answers the same claims again, in seconds.
-pub const REUSE_SECONDS: i64 = 60;
+const REUSE_SECONDS: i64 = 60;
 /// Sessions whose last token is kept; all are forgotten at once past it (one signature each).
 const MAX_MINTED: usize = 10_000;
 
