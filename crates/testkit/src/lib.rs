@@ -68,6 +68,16 @@ async fn drop_stale_databases(conn: &mut sqlx::PgConnection) {
     if !first {
         return;
     }
+    // Under nextest every test is a process of its own: one of them sweeps at a time and the
+    // others go on, rather than each waiting on the same DROPs (each waits for a checkpoint).
+    let swept_elsewhere = !sqlx::query_scalar::<_, bool>("SELECT pg_try_advisory_lock($1)")
+        .bind(SWEEP_LOCK)
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap_or(false);
+    if swept_elsewhere {
+        return;
+    }
     let names: Vec<(String,)> =
         sqlx::query_as("SELECT datname FROM pg_database WHERE datname LIKE 'cw_test_%'")
             .fetch_all(&mut *conn)
@@ -84,7 +94,14 @@ async fn drop_stale_databases(conn: &mut sqlx::PgConnection) {
             }
         }
     }
+    let _ = sqlx::query("SELECT pg_advisory_unlock($1)")
+        .bind(SWEEP_LOCK)
+        .execute(&mut *conn)
+        .await;
 }
+
+/// The advisory lock held by the process sweeping stale test databases.
+const SWEEP_LOCK: i64 = 0x636c_6f73_6577_6973;
 
 /// A temporary folder, removed on drop.
 pub struct TempDir(pub PathBuf);

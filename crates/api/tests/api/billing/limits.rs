@@ -85,7 +85,12 @@ both!(
         let s = b.app.signed_in_user("owner@example.com", PASSWORD).await;
         let owner = access(&s);
         let owner_id = s["user"]["id"].as_str().unwrap().parse().unwrap();
-        b.app.state.teams.create(&closewise_core::actor::Actor::member(owner_id, ""), "Acme").await.unwrap();
+        b.app
+            .state
+            .teams
+            .create(&closewise_core::actor::Actor::member(owner_id, ""), "Acme")
+            .await
+            .unwrap();
         for i in 0..20 {
             let path = STRIPE_CALLS[3 + i % 3];
             let res = call(&b, &owner, path).await;
