@@ -21,7 +21,6 @@ use uuid::Uuid;
 
 use crate::clock::Clock;
 use crate::sessions::read_cache::ReadCache;
-use crate::store::audit::NewAudit;
 use crate::store::usage::{CallRow, CallTerms, GrantRow, NewCall, StartOutcome, UsageFacts};
 use crate::store::Store;
 
@@ -470,15 +469,23 @@ impl Usage {
         })
     }
 
-    /// Grants the user more free calls; the audit row (actor, reason) is written with it.
+    /// `actor` grants the user (`email`) more free calls, recorded in the same transaction.
     pub async fn grant(
         &self,
-        user_id: Uuid,
+        actor: &crate::actor::Actor,
+        (user_id, email): (Uuid, &str),
         calls: i64,
-        audit: &NewAudit,
     ) -> Result<GrantRow, UsageError> {
         let calls = usage::parse_grant(calls).map_err(|_| UsageError::InvalidGrant)?;
-        let row = self.store.grant_calls(user_id, calls, audit).await?;
+        let details = serde_json::json!({ "calls": calls });
+        let audit = actor.audit(
+            "usage.grant",
+            Some(user_id),
+            Some(email.into()),
+            details,
+            self.clock.now(),
+        );
+        let row = self.store.grant_calls(user_id, calls, &audit).await?;
         tracing::info!(%user_id, calls, actor = %audit.actor, "calls granted");
         Ok(row)
     }
