@@ -97,7 +97,11 @@ on_both!(
             .set_plan_by_operator(&ops(), &ana, "monthly")
             .await
             .unwrap();
-        assert_eq!(before, None);
+        assert_eq!(
+            before.as_deref(),
+            Some("free"),
+            "sign-up gave it the free plan"
+        );
         app.usage
             .grant(&ops(), (ana.id, &ana.email), 2)
             .await
