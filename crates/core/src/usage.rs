@@ -477,14 +477,9 @@ impl Usage {
         calls: i64,
     ) -> Result<GrantRow, UsageError> {
         let calls = usage::parse_grant(calls).map_err(|_| UsageError::InvalidGrant)?;
-        let details = serde_json::json!({ "calls": calls });
-        let audit = actor.audit(
-            "usage.grant",
-            Some(user_id),
-            Some(email.into()),
-            details,
-            self.clock.now(),
-        );
+        let (about, details) = (Some(user_id), serde_json::json!({ "calls": calls }));
+        let now = self.clock.now();
+        let audit = actor.audit("usage.grant", about, Some(email.into()), details, now);
         let row = self.store.grant_calls(user_id, calls, &audit).await?;
         tracing::info!(%user_id, calls, actor = %audit.actor, "calls granted");
         Ok(row)
