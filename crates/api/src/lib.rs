@@ -247,18 +247,10 @@ impl Application {
             shutdown.subscribe(),
         ));
         if !state.settings.sweep_interval.is_zero() {
-            let mails = closewise_core::teams::idle_mail::IdleSeatMails::new(
-                state.store.clone(),
-                state.clock.clone(),
-                state.mail.clone(),
-            );
-            let sweeper =
-                closewise_core::sweep::Sweeper::new(state.store.clone(), state.clock.clone())
-                    .with_idle_seat_mails(mails)
-                    .with_domains(state.domains.clone());
+            let sweeper = state.sweeper.clone();
             tokio::spawn(sweeper.run(state.settings.sweep_interval, shutdown.subscribe()));
         }
-        let store = state.store.clone();
+        let ops = state.ops.clone();
         let router = app(state);
         axum::serve(
             listener,
@@ -270,7 +262,7 @@ impl Application {
         })
         .await
         .context("server error")?;
-        tokio::time::timeout(Duration::from_secs(5), store.close())
+        tokio::time::timeout(Duration::from_secs(5), ops.close())
             .await
             .ok();
         Ok(())

@@ -23,7 +23,7 @@ async fn serve() -> anyhow::Result<()> {
     tracing::info!(
         addr = %app.local_addr(),
         url = %settings.base_url,
-        database = %app.state().store.backend_name(),
+        database = %app.state().ops.backend_name(),
         instance = %settings.instance,
         "Closewise is listening"
     );

@@ -42,7 +42,7 @@ pub async fn healthz() -> AppJson<Status> {
 
 #[utoipa::path(get, path = "/readyz", tag = "ops", responses((status = 200, body = Status), (status = 503, body = crate::error::ErrorBody)))]
 pub async fn readyz(State(state): State<AppState>) -> ApiResult<AppJson<Status>> {
-    state.store.ping().await.map_err(ApiError::unavailable)?;
+    state.ops.ping().await.map_err(ApiError::unavailable)?;
     Ok(AppJson(Status {
         status: "ready".into(),
     }))
@@ -118,8 +118,8 @@ async fn mail_json(
 ) -> ApiResult<Response> {
     let to = q.to.map(|t| t.trim().to_lowercase());
     let rows = state
-        .store
-        .list_mail(to.as_deref(), MailFilter::All, 200)
+        .outbox
+        .list(to.as_deref(), MailFilter::All, 200)
         .await?;
     let fmt = |t: time::OffsetDateTime| {
         t.format(&time::format_description::well_known::Rfc3339)
@@ -149,8 +149,8 @@ async fn mail_page(
 ) -> ApiResult<Response> {
     let to = q.to.map(|t| t.trim().to_lowercase());
     let rows = state
-        .store
-        .list_mail(to.as_deref(), MailFilter::All, 200)
+        .outbox
+        .list(to.as_deref(), MailFilter::All, 200)
         .await?;
     let mut html = String::from(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Dev mail — Closewise</title>\

@@ -1,12 +1,8 @@
 //! `users ...` and `plans ...`.
 
 use anyhow::bail;
-use closewise_core::accounts::{confirm_by_operator, AccountDeletion, AccountError};
-use closewise_core::billing::Billing;
-use closewise_core::clock::Clock;
-use closewise_core::password::Hasher;
+use closewise_core::accounts::AccountError;
 use closewise_core::store::admin::UserFilter;
-use closewise_core::store::mail::MailFilter;
 use closewise_core::store::{PlanRow, SessionRow, SubscriptionRow, UserRow};
 use closewise_domain::signup::Confirmation;
 use serde_json::{json, Value};
@@ -22,7 +18,7 @@ pub async fn list(ctx: &Ctx, a: UsersList) -> anyhow::Result<()> {
         paid: a.paid,
         since: a.since.map(|d| d.midnight().assume_utc()),
     };
-    let users = ctx.store.admin_users(filter, a.limit).await?;
+    let users = ctx.accounts.list(filter, a.limit).await?;
     if a.output.json {
         return print::json(&users);
     }
@@ -173,15 +169,10 @@ fn plan_lines(plan: Option<&PlanRow>, sub: Option<&SubscriptionRow>) -> String {
 
 pub async fn show(ctx: &Ctx, a: UserShow) -> anyhow::Result<()> {
     let user = ctx.user(&a.email).await?;
-    let plan = ctx.store.plan_of(user.id).await?;
-    let sub = ctx.store.subscription_of(user.id).await?;
-    let sessions = ctx.store.sessions_of(user.id).await?;
-    let mails = ctx
-        .store
-        .list_mail(Some(&user.email), MailFilter::All, 5)
-        .await?;
-    let audit = ctx.store.audit_of(Some(user.id), &user.email, 20).await?;
-    let events = ctx.store.webhook_events_for_user(user.id, 10).await?;
+    let explained = ctx.accounts.explain(&user).await?;
+    let (plan, sub) = (explained.plan.plan, explained.plan.subscription);
+    let (sessions, mails) = (explained.sessions, explained.mails);
+    let (audit, events) = (explained.audit, explained.webhook_events);
     if a.output.json {
         let audit = audit_json(&audit);
         return print::json(&json!({
@@ -306,9 +297,9 @@ pub async fn verify(ctx: &Ctx, a: UserChange) -> anyhow::Result<()> {
     if user.email_confirmed_at.is_none() {
         ctx.confirm(a.confirm.yes, &format!("Mark {} as verified?", user.email))?;
     }
-    let audit = ctx.audit("user.verify", &user, &a.reason, json!({"verified": true}))?;
     // The verification link's rule, from the same core flow the API's link goes through.
-    if let Some(rule) = confirm_by_operator(&ctx.store, &Hasher::new(), user.id, &audit).await? {
+    let operator = ctx.operator(&a.reason)?;
+    if let Some(rule) = ctx.accounts.verify_by_operator(&operator, &user).await? {
         println!("{} is now verified.", user.email);
         if rule == Confirmation::ChoosePassword {
             println!(
@@ -332,16 +323,8 @@ pub async fn sign_out(ctx: &Ctx, a: UserDestructive) -> anyhow::Result<()> {
         a.confirm.yes,
         &format!("End every session of {}?", user.email),
     )?;
-    let mut audit = ctx.audit("user.sign_out", &user, &a.reason, Value::Null)?;
-    let active = ctx
-        .store
-        .sessions_of(user.id)
-        .await?
-        .iter()
-        .filter(|s| s.revoked_at.is_none())
-        .count();
-    audit.details = json!({ "active_sessions": active });
-    let n = ctx.store.sign_out_user(user.id, &audit).await?;
+    let operator = ctx.operator(&a.reason)?;
+    let n = ctx.accounts.sign_out_by_operator(&operator, &user).await?;
     println!("{} signed out: {n} session(s) ended.", user.email);
     Ok(())
 }
@@ -356,22 +339,10 @@ pub async fn delete(ctx: &Ctx, a: UserDelete) -> anyhow::Result<()> {
         ),
     )?;
     // Nobody should keep paying for an account that no longer exists: the service cancels a
-    // live subscription first and keeps the account when it cannot.
-    let billing = Billing::new(
-        ctx.store.clone(),
-        crate::billing::client(&a.stripe)?,
-        Clock::System,
-    );
-    let audit = ctx.audit(
-        "user.delete",
-        &user,
-        &a.reason,
-        json!({ "created_at": rfc3339(user.created_at) }),
-    )?;
-    let deletion = match AccountDeletion::new(ctx.store.clone(), billing)
-        .delete(user.id, Some(audit))
-        .await
-    {
+    // live subscription first (at the Stripe of `a.stripe`, which the root was built with) and
+    // keeps the account when it cannot.
+    let operator = ctx.operator(&a.reason)?;
+    let deletion = match ctx.accounts.delete_by_operator(&operator, &user).await {
         Ok(d) => d,
         Err(AccountError::SubscriptionNotCancelled(e)) => bail!(
             "could not cancel the subscription at Stripe ({e}); the account was kept. \
@@ -392,8 +363,8 @@ pub async fn delete(ctx: &Ctx, a: UserDelete) -> anyhow::Result<()> {
 
 pub async fn plan_show(ctx: &Ctx, a: UserShow) -> anyhow::Result<()> {
     let user = ctx.user(&a.email).await?;
-    let plan = ctx.store.plan_of(user.id).await?;
-    let sub = ctx.store.subscription_of(user.id).await?;
+    let view = ctx.accounts.plan_view(user.id).await?;
+    let (plan, sub) = (view.plan, view.subscription);
     if a.output.json {
         return print::json(&json!({
             "email": user.email,
@@ -417,7 +388,7 @@ pub async fn plan_set(ctx: &Ctx, a: PlanSet) -> anyhow::Result<()> {
         .into());
     }
     let user = ctx.user(&a.email).await?;
-    let before = ctx.store.plan_of(user.id).await?;
+    let before = ctx.accounts.plan_view(user.id).await?.plan;
     ctx.confirm(
         a.confirm.yes,
         &format!(
@@ -433,19 +404,11 @@ pub async fn plan_set(ctx: &Ctx, a: PlanSet) -> anyhow::Result<()> {
     let reason = crate::opt::Reason {
         reason: Some(a.reason.clone()),
     };
-    let audit = ctx.audit(
-        "plan.set",
-        &user,
-        &reason,
-        json!({
-            "before": before.as_ref().map(|p| p.plan_type.as_str()),
-            "after": a.plan.as_str(),
-        }),
-    )?;
-    ctx.store
-        .set_plan(user.id, a.plan.as_str(), audit.now, Some(&audit))
+    let operator = ctx.operator(&reason)?;
+    let before = (ctx.accounts)
+        .set_plan_by_operator(&operator, &user, a.plan.as_str())
         .await?;
-    match before.map(|p| p.plan_type) {
+    match before {
         Some(b) if b.as_str() == a.plan.as_str() => {
             println!("{} stays on {} (recorded).", user.email, b)
         }

@@ -39,7 +39,7 @@ pub(crate) fn audit_table(rows: &[AuditRow], with_target: bool) -> String {
 }
 
 pub async fn audit(ctx: &Ctx, a: AuditArgs) -> anyhow::Result<()> {
-    let rows = ctx.store.audit_log(a.limit).await?;
+    let rows = ctx.ops.audit_log(a.limit).await?;
     if a.output.json {
         return print::json(&audit_json(&rows));
     }

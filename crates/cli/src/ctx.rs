@@ -1,12 +1,14 @@
-//! What every command shares: the store, its target, the operator, the clock, confirmation, and
-//! finding an account.
+//! What every command shares: the core's services (built once by the composition root), the
+//! database's target, the operator, confirmation, and finding an account.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::ops::Deref;
 
 use anyhow::bail;
-use closewise_core::store::audit::NewAudit;
+use closewise_core::actor::Actor;
+use closewise_core::app::Services;
 use closewise_core::store::schema::Target;
-use closewise_core::store::{Store, UserRow};
+use closewise_core::store::UserRow;
 use closewise_domain::email::Email;
 use time::OffsetDateTime;
 
@@ -14,7 +16,7 @@ use crate::opt::Reason;
 use crate::UsageError;
 
 pub struct Ctx {
-    pub store: Store,
+    pub services: Services,
     /// The database, as printed before anything else.
     pub target: Target,
     /// Who is acting; resolved before the database is opened for every command that writes an
@@ -22,17 +24,30 @@ pub struct Ctx {
     pub actor: Option<String>,
 }
 
+/// `ctx.accounts`, `ctx.mfa`...: the services read through.
+impl Deref for Ctx {
+    type Target = Services;
+    fn deref(&self) -> &Services {
+        &self.services
+    }
+}
+
 impl Ctx {
     pub fn now(&self) -> OffsetDateTime {
-        OffsetDateTime::now_utc()
+        self.clock.now()
     }
 
-    /// The operator, for an audit row.
+    /// The operator's name, for an audit row.
     pub fn actor(&self) -> anyhow::Result<String> {
         match &self.actor {
             Some(a) => Ok(a.clone()),
             None => bail!("no actor for the audit trail; pass --actor or set CLOSEWISE_ACTOR"),
         }
+    }
+
+    /// The operator acting, with the command's reason.
+    pub fn operator(&self, reason: &Reason) -> anyhow::Result<Actor> {
+        Ok(Actor::operator(self.actor()?, reason.reason.clone()))
     }
 
     /// Asks before a change unless `--yes`. Without a terminal there is nobody to ask, so it
@@ -64,7 +79,7 @@ impl Ctx {
     /// failure that says how to find the right one.
     pub async fn user(&self, raw: &str) -> anyhow::Result<UserRow> {
         let email = parse_email(raw)?;
-        match self.store.user_by_email(email.as_str()).await? {
+        match self.accounts.find(email.as_str()).await? {
             Some(u) => Ok(u),
             None => bail!(
                 "no account with the address {email}; check the spelling, or find it with `closewise users list`"
@@ -77,30 +92,12 @@ impl Ctx {
         let Ok(id) = uuid::Uuid::parse_str(raw.trim()) else {
             return self.user(raw).await;
         };
-        match self.store.user_by_id(id).await? {
+        match self.accounts.find_by_id(id).await? {
             Some(u) => Ok(u),
             None => bail!(
                 "no account with the id {id}; find it with `closewise users list` or `closewise teams show TEAM`"
             ),
         }
-    }
-
-    pub fn audit(
-        &self,
-        action: &'static str,
-        user: &UserRow,
-        reason: &Reason,
-        details: serde_json::Value,
-    ) -> anyhow::Result<NewAudit> {
-        Ok(NewAudit {
-            actor: self.actor()?,
-            action,
-            user_id: Some(user.id),
-            target_email: Some(user.email.clone()),
-            reason: reason.reason.clone(),
-            details,
-            now: self.now(),
-        })
     }
 }
 

@@ -1,5 +1,6 @@
-//! The operator CLI: a terminal adapter over `closewise_core`'s store and services (the same ones
-//! the API's handlers call); it never writes SQL or rules of its own. Exit codes: 0 done, 1
+//! The operator CLI: a terminal adapter over `closewise_core`'s services, built by the same
+//! composition root as the API's (`closewise_core::app::Services`); it never writes SQL, rules or
+//! audit rows of its own. Exit codes: 0 done, 1
 //! failure, 2 usage error (clap's, and ours: see [`UsageError`]).
 //!
 //! Before any command runs: the target is printed (never its password); `db seed` refuses a
@@ -30,12 +31,14 @@ use std::time::Duration;
 
 use anyhow::bail;
 use clap::Parser;
+use closewise_core::app::{ServiceSettings, Services};
+use closewise_core::clock::Clock;
 use closewise_core::store::schema::Target;
 use closewise_core::store::Store;
 
 use crate::ctx::Ctx;
 use crate::opt::{
-    AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, SubscriptionsCommand,
+    AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, StripeArgs, SubscriptionsCommand,
     TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand,
     UsageCommand, UsersCommand, UsersMfaCommand, WebhooksCommand,
 };
@@ -200,7 +203,7 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
     }
     let store = Store::connect(&opt.db.database_url, Duration::from_secs(5)).await?;
     let ctx = Ctx {
-        store,
+        services: services(store, &opt.command)?,
         target,
         actor,
     };
@@ -211,13 +214,40 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
             Err(e) => Err(e),
         },
     };
-    ctx.store.close().await;
+    ctx.ops.close().await;
     result
+}
+
+/// The composition root for one command: Stripe as the command's flags say (their defaults for
+/// the commands without them), links in mail to `APP_BASE_URL` when this shell knows it.
+fn services(store: Store, command: &Command) -> anyhow::Result<Services> {
+    let base_url = std::env::var("APP_BASE_URL").unwrap_or_else(|_| "http://localhost:8080".into());
+    let stripe = match stripe_args(command) {
+        Some(a) => billing::client(a)?,
+        // Unused by the command: the development defaults.
+        None => billing::client(&StripeArgs {
+            stripe_api_base: closewise_core::billing::DEV_STRIPE_API_BASE.into(),
+            stripe_secret_key: closewise_core::billing::DEV_STRIPE_SECRET_KEY.into(),
+            stripe_timeout_secs: 10,
+        })?,
+    };
+    let settings = ServiceSettings::offline(&base_url, stripe, Clock::System);
+    Ok(Services::new(store, settings))
+}
+
+fn stripe_args(command: &Command) -> Option<&StripeArgs> {
+    match command {
+        Command::Users(UsersCommand::Delete(a)) => Some(&a.stripe),
+        Command::Subscriptions(SubscriptionsCommand::Sync(a)) => Some(&a.stripe),
+        Command::Webhooks(WebhooksCommand::Replay(a)) => Some(&a.stripe),
+        Command::Teams(TeamsCommand::Seats(TeamSeatsCommand::Set(a))) => Some(&a.stripe),
+        _ => None,
+    }
 }
 
 /// Refuses a schema that is behind, rather than migrating it as a side effect of a read.
 async fn schema_is_current(ctx: &Ctx) -> anyhow::Result<()> {
-    let pending = ctx.store.pending_migrations().await.map_err(|e| {
+    let pending = ctx.ops.pending_migrations().await.map_err(|e| {
         e.context(format!(
             "cannot read {}; check --database-url / DATABASE_URL and that the server is up",
             ctx.target
@@ -240,8 +270,8 @@ async fn schema_is_current(ctx: &Ctx) -> anyhow::Result<()> {
 }
 
 async fn migrate(ctx: &Ctx) -> anyhow::Result<()> {
-    let pending = ctx.store.pending_migrations().await?;
-    ctx.store.migrate().await.map_err(|e| {
+    let pending = ctx.ops.pending_migrations().await?;
+    ctx.ops.migrate().await.map_err(|e| {
         e.context(format!(
             "cannot migrate {}; check --database-url / DATABASE_URL and that the server is up",
             ctx.target

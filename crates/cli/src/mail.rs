@@ -1,24 +1,13 @@
 //! `mail ...`: the outbox.
 
-use anyhow::bail;
-use closewise_core::store::audit::NewAudit;
+use closewise_core::mail::outbox::OutboxError;
 use closewise_core::store::mail::MailFilter;
-use closewise_core::store::MailRow;
-use serde_json::json;
+
+pub use closewise_core::mail::outbox::state;
 
 use crate::ctx::Ctx;
 use crate::opt::{MailList, MailRetry, MailShow};
 use crate::print::{self, fields, table, when, when_opt};
-
-pub fn state(m: &MailRow) -> &'static str {
-    if m.sent_at.is_some() {
-        "sent"
-    } else if m.failed_at.is_some() {
-        "failed"
-    } else {
-        "pending"
-    }
-}
 
 pub async fn list(ctx: &Ctx, a: MailList) -> anyhow::Result<()> {
     let filter = if a.pending {
@@ -29,7 +18,7 @@ pub async fn list(ctx: &Ctx, a: MailList) -> anyhow::Result<()> {
         MailFilter::All
     };
     let to = a.to.map(|t| t.trim().to_lowercase());
-    let mails = ctx.store.list_mail(to.as_deref(), filter, a.limit).await?;
+    let mails = ctx.outbox.list(to.as_deref(), filter, a.limit).await?;
     if a.output.json {
         return print::json(&mails);
     }
@@ -57,29 +46,28 @@ pub async fn list(ctx: &Ctx, a: MailList) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn get(ctx: &Ctx, id: uuid::Uuid) -> anyhow::Result<MailRow> {
-    match ctx.store.get_mail(id).await? {
-        Some(m) => Ok(m),
-        None => bail!("no mail with id {id}; find it with `closewise mail list`"),
+/// The outbox's refusals, worded for the operator.
+fn explain(e: OutboxError) -> anyhow::Error {
+    match e {
+        OutboxError::NotFound(id) => {
+            anyhow::anyhow!("no mail with id {id}; find it with `closewise mail list`")
+        }
+        OutboxError::AlreadySent(id, at) => anyhow::anyhow!(
+            "mail {id} was already delivered ({}); nothing to retry",
+            when(at)
+        ),
+        OutboxError::SentMeanwhile(id) => {
+            anyhow::anyhow!("mail {id} was delivered meanwhile; nothing to retry")
+        }
+        OutboxError::Db(e) => e.into(),
     }
 }
 
 pub async fn show(ctx: &Ctx, a: MailShow) -> anyhow::Result<()> {
-    let m = get(ctx, a.id).await?;
-    // The text holds live links (verification, password reset): reading it is recorded first,
-    // and nothing is printed when it cannot be.
-    let user = ctx.store.user_by_email(&m.to_email).await?;
-    ctx.store
-        .record_audit(&NewAudit {
-            actor: ctx.actor()?,
-            action: "mail.show",
-            user_id: user.map(|u| u.id),
-            target_email: Some(m.to_email.clone()),
-            reason: a.reason.reason.clone(),
-            details: json!({ "mail_id": m.id, "kind": m.kind }),
-            now: ctx.now(),
-        })
-        .await?;
+    // The text holds live links (verification, password reset): the outbox records the read
+    // first, and nothing is printed when it cannot.
+    let operator = ctx.operator(&a.reason)?;
+    let m = ctx.outbox.read(&operator, a.id).await.map_err(explain)?;
     if a.output.json {
         return print::json(&m);
     }
@@ -107,13 +95,9 @@ pub async fn show(ctx: &Ctx, a: MailShow) -> anyhow::Result<()> {
 }
 
 pub async fn retry(ctx: &Ctx, a: MailRetry) -> anyhow::Result<()> {
-    let m = get(ctx, a.id).await?;
-    if m.sent_at.is_some() {
-        bail!(
-            "mail {} was already delivered ({}); nothing to retry",
-            m.id,
-            when_opt(m.sent_at)
-        );
+    let m = ctx.outbox.get(a.id).await.map_err(explain)?;
+    if let Some(at) = m.sent_at {
+        return Err(explain(OutboxError::AlreadySent(m.id, at)));
     }
     ctx.confirm(
         a.confirm.yes,
@@ -124,29 +108,11 @@ pub async fn retry(ctx: &Ctx, a: MailRetry) -> anyhow::Result<()> {
             state(&m)
         ),
     )?;
-    let user = ctx.store.user_by_email(&m.to_email).await?;
-    let audit = NewAudit {
-        actor: ctx.actor()?,
-        action: "mail.retry",
-        user_id: user.map(|u| u.id),
-        target_email: Some(m.to_email.clone()),
-        reason: a.reason.reason.clone(),
-        details: json!({
-            "mail_id": m.id,
-            "kind": m.kind,
-            "state": state(&m),
-            "attempts": m.attempts,
-            "last_error": m.last_error,
-        }),
-        now: ctx.now(),
-    };
-    if ctx.store.retry_mail_audited(m.id, &audit).await? {
-        println!(
-            "Mail {} to {} is queued again; the API's mail worker sends it.",
-            m.id, m.to_email
-        );
-        Ok(())
-    } else {
-        bail!("mail {} was delivered meanwhile; nothing to retry", m.id)
-    }
+    let operator = ctx.operator(&a.reason)?;
+    let m = ctx.outbox.retry(&operator, m.id).await.map_err(explain)?;
+    println!(
+        "Mail {} to {} is queued again; the API's mail worker sends it.",
+        m.id, m.to_email
+    );
+    Ok(())
 }

@@ -7,7 +7,7 @@ use crate::opt::StatsArgs;
 use crate::print::{self, fields};
 
 pub async fn stats(ctx: &Ctx, a: StatsArgs) -> anyhow::Result<()> {
-    let s = ctx.store.stats(ctx.now(), a.days).await?;
+    let s = ctx.ops.stats(a.days).await?;
     if a.output.json {
         return print::json(&s);
     }

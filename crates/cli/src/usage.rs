@@ -1,9 +1,8 @@
 //! `usage show` and `usage grant`: the desktop app's calls, through `closewise_core::usage` (the
 //! service the API's handlers call).
 
-use closewise_core::clock::Clock;
 use closewise_core::store::{CallRow, GrantRow};
-use closewise_core::usage::{Summary, Usage};
+use closewise_core::usage::Summary;
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
@@ -12,10 +11,6 @@ use crate::print::{self, fields, rfc3339, rfc3339_opt, table, when, when_opt};
 
 /// How many calls `usage show` lists.
 const RECENT_CALLS: i64 = 10;
-
-fn service(ctx: &Ctx) -> Usage {
-    Usage::new(ctx.store.clone(), Clock::System)
-}
 
 fn call_json(c: &CallRow) -> Value {
     json!({
@@ -143,7 +138,7 @@ fn summary_screen(email: &str, s: &Summary) -> String {
 
 pub async fn show(ctx: &Ctx, a: UserShow) -> anyhow::Result<()> {
     let user = ctx.user(&a.email).await?;
-    let summary = service(ctx).summary(user.id, RECENT_CALLS).await?;
+    let summary = ctx.usage.summary(user.id, RECENT_CALLS).await?;
     if a.output.json {
         return print::json(&summary_json(&user.email, &summary));
     }
@@ -159,7 +154,7 @@ pub async fn grant(ctx: &Ctx, a: UsageGrant) -> anyhow::Result<()> {
         .into());
     }
     let user = ctx.user(&a.email).await?;
-    let usage = service(ctx);
+    let usage = &ctx.usage;
     let before = usage.summary(user.id, 0).await?.current.entitlements;
     let limit_before = before
         .calls
@@ -175,8 +170,10 @@ pub async fn grant(ctx: &Ctx, a: UsageGrant) -> anyhow::Result<()> {
     let reason = Reason {
         reason: Some(a.reason.trim().to_owned()),
     };
-    let audit = ctx.audit("usage.grant", &user, &reason, json!({ "calls": a.calls }))?;
-    usage.grant(user.id, a.calls, &audit).await?;
+    let operator = ctx.operator(&reason)?;
+    usage
+        .grant(&operator, (user.id, &user.email), a.calls)
+        .await?;
     let after = usage.summary(user.id, 0).await?.current.entitlements;
     match (before.calls, after.calls) {
         (Some(b), Some(n)) => println!(

@@ -1,8 +1,6 @@
 //! `closewise users mfa show|reset EMAIL`: an account's second factor, and the operator's reset
 //! for a customer who lost their phone, their recovery codes or their passkeys.
 
-use closewise_core::mail::Composer;
-use closewise_core::mfa::reset_by_operator;
 use serde_json::json;
 
 use crate::ctx::Ctx;
@@ -12,11 +10,9 @@ use crate::print::{self, rfc3339_opt, when_opt};
 
 pub async fn show(ctx: &Ctx, a: UserShow) -> anyhow::Result<()> {
     let user = ctx.user(&a.email).await?;
-    let factors = ctx.store.mfa_factors(user.id).await?;
-    let app = ctx.store.totp_of(user.id).await?;
-    let required = ctx.store.team_requires_mfa(user.id).await?;
-    let confirmed = app.as_ref().and_then(|r| r.confirmed_at);
-    let pending = app.as_ref().is_some_and(|r| r.confirmed_at.is_none());
+    let view = ctx.mfa.operator_view(user.id).await?;
+    let (factors, required) = (view.factors, view.required_by_team);
+    let (confirmed, pending) = (view.app_confirmed_at, view.app_pending);
     if a.output.json {
         return print::json(&json!({
             "email": user.email,
@@ -51,10 +47,10 @@ pub async fn reset(ctx: &Ctx, a: MfaReset) -> anyhow::Result<()> {
         keep_passkeys,
     } = a;
     let user = ctx.user(&a.email).await?;
-    let factors = ctx.store.mfa_factors(user.id).await?;
-    let has_app = ctx.store.totp_of(user.id).await?.is_some();
+    let view = ctx.mfa.operator_view(user.id).await?;
+    let factors = view.factors;
     let passkeys = if keep_passkeys { 0 } else { factors.passkeys };
-    if !has_app && passkeys == 0 {
+    if !view.removable(keep_passkeys) {
         println!(
             "{} has no authenticator app{}; nothing changed.",
             user.email,
@@ -70,31 +66,12 @@ pub async fn reset(ctx: &Ctx, a: MfaReset) -> anyhow::Result<()> {
             factors.recovery_codes, passkeys, user.email
         ),
     )?;
-    let audit = ctx.audit(
-        "user.mfa_reset",
-        &user,
-        &a.reason,
-        json!({
-            "totp": factors.totp,
-            "recovery_codes": factors.recovery_codes,
-            "passkeys": passkeys,
-            "passkeys_kept": if keep_passkeys { factors.passkeys } else { 0 },
-        }),
-    )?;
-    // The mail links to the site's settings: the API's public URL when this shell knows it.
-    let base_url = std::env::var("APP_BASE_URL").unwrap_or_else(|_| "http://localhost:8080".into());
-    let now = audit.now;
-    let done = reset_by_operator(
-        &ctx.store,
-        &Composer::new(&base_url),
-        user.id,
-        &user.email,
-        !keep_passkeys,
-        now,
-    )
-    .await?;
+    // The mail links to the site's settings: the root's base URL (`APP_BASE_URL`).
+    let operator = ctx.operator(&a.reason)?;
+    let done = (ctx.mfa)
+        .reset_by_operator(&operator, user.id, &user.email, keep_passkeys)
+        .await?;
     if done.any() {
-        ctx.store.record_audit(&audit).await?;
         let app = if done.app {
             "authenticator app and recovery codes removed, "
         } else {
@@ -104,7 +81,7 @@ pub async fn reset(ctx: &Ctx, a: MfaReset) -> anyhow::Result<()> {
             "{}: {app}{} passkey(s) removed{}, every session ended, the user mailed.",
             user.email,
             done.passkeys,
-            kept(keep_passkeys, factors.passkeys)
+            kept(keep_passkeys, done.passkeys_kept)
         );
     } else {
         println!("{} has no authenticator app; nothing changed.", user.email);

@@ -3,6 +3,7 @@
 //!
 //! | module | what |
 //! |---|---|
+//! | [`app`] | the composition root: every service built once from the settings |
 //! | [`store`] | persistence on both databases, rows decoded into the domain's types |
 //! | [`accounts`] | sign-up, verification, resend, recovery, password change, re-authentication, deletion |
 //! | [`billing`] | Stripe client, fulfilment, checkout confirmation, events, cancel before deletion |
@@ -18,6 +19,8 @@
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access; operators' actions (`teams::admin`) |
 //! | [`domains`] | a team's verified company domains: the DNS TXT record, verifying, the daily re-check |
+//! | [`operations`] | the database for operators and probes: readiness, migrations, figures, the audit trail, a sweep by hand |
+//! | [`seed`] | fixtures for development databases: accounts in every state, a team at scale |
 //! | [`sweep`] | deletes expired rows (device and authorization codes, old links, ended sessions' tokens) |
 //! | [`usage`] | entitlements, the desktop app's calls, the Free Trial's meter, operators' grants |
 //! | [`clock`] | "now", manual in tests |
@@ -28,6 +31,7 @@
 
 pub mod accounts;
 pub mod actor;
+pub mod app;
 pub mod billing;
 pub mod budget;
 pub mod clock;
@@ -36,10 +40,12 @@ pub mod files;
 pub mod limits;
 pub mod mail;
 pub mod mfa;
+pub mod operations;
 pub mod passkeys;
 pub mod password;
 pub mod reauth;
 pub mod scim;
+pub mod seed;
 pub mod sessions;
 pub mod sso;
 pub mod store;

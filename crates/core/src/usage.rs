@@ -21,7 +21,6 @@ use uuid::Uuid;
 
 use crate::clock::Clock;
 use crate::sessions::read_cache::ReadCache;
-use crate::store::audit::NewAudit;
 use crate::store::usage::{CallRow, CallTerms, GrantRow, NewCall, StartOutcome, UsageFacts};
 use crate::store::Store;
 
@@ -470,15 +469,18 @@ impl Usage {
         })
     }
 
-    /// Grants the user more free calls; the audit row (actor, reason) is written with it.
+    /// `actor` grants the user (`email`) more free calls, recorded in the same transaction.
     pub async fn grant(
         &self,
-        user_id: Uuid,
+        actor: &crate::actor::Actor,
+        (user_id, email): (Uuid, &str),
         calls: i64,
-        audit: &NewAudit,
     ) -> Result<GrantRow, UsageError> {
         let calls = usage::parse_grant(calls).map_err(|_| UsageError::InvalidGrant)?;
-        let row = self.store.grant_calls(user_id, calls, audit).await?;
+        let (about, details) = (Some(user_id), serde_json::json!({ "calls": calls }));
+        let now = self.clock.now();
+        let audit = actor.audit("usage.grant", about, Some(email.into()), details, now);
+        let row = self.store.grant_calls(user_id, calls, &audit).await?;
         tracing::info!(%user_id, calls, actor = %audit.actor, "calls granted");
         Ok(row)
     }

@@ -13,9 +13,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::state::AppState;
 
-/// The re-authentication service over this state's store and clock.
+/// The re-authentication service of the state's composition root.
 pub(crate) fn service(state: &AppState) -> Reauth {
-    Reauth::new(state.store.clone(), state.clock.clone())
+    state.reauth.clone()
 }
 
 /// `403 reauthentication_required` unless the password (and, for an account with a second factor,

@@ -3,7 +3,7 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use closewise_core::store::audit::NewAudit;
+use closewise_core::actor::Actor;
 use closewise_core::store::SubscriptionRecord;
 use closewise_domain::subscription::SubscriptionStatus;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
@@ -139,18 +139,11 @@ both!(
         for n in 0..5 {
             started(&app, &token, &format!("c-{n}")).await;
         }
-        let audit = NewAudit {
-            actor: "ops@closewise.app".into(),
-            action: "usage.grant",
-            user_id: Some(user_id),
-            target_email: Some("ana@example.com".into()),
-            reason: Some("ticket 7: calls dropped".into()),
-            details: json!({ "calls": 3 }),
-            now: app.state.clock.now(),
-        };
-        let grant = app.state.usage.grant(user_id, 3, &audit).await.unwrap();
+        let ops = Actor::operator("ops@closewise.app", Some("ticket 7: calls dropped".into()));
+        let ana = (user_id, "ana@example.com");
+        let grant = app.state.usage.grant(&ops, ana, 3).await.unwrap();
         assert_eq!((grant.calls, grant.actor.as_str()), (3, "ops@closewise.app"));
-        assert!(app.state.usage.grant(user_id, 0, &audit).await.is_err(), "nothing to grant");
+        assert!(app.state.usage.grant(&ops, ana, 0).await.is_err(), "nothing to grant");
 
         let e = entitlements(&app, &token).await;
         assert_eq!(e["calls"], json!({ "limit": 8, "used": 5, "remaining": 3 }));

@@ -5,7 +5,7 @@
 //! (a call's cap, the month) is decided afresh at each read. On both databases, in one process;
 //! `tests/replicas/read_cache.rs` covers other processes.
 
-use closewise_core::store::audit::NewAudit;
+use closewise_core::actor::Actor;
 use closewise_domain::subscription::SubscriptionStatus;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
@@ -41,16 +41,8 @@ fn facts(v: &Value) -> Value {
     v
 }
 
-fn grant(app: &TestApp, user_id: uuid::Uuid) -> NewAudit {
-    NewAudit {
-        actor: "ops@closewise.app".into(),
-        action: "usage.grant",
-        user_id: Some(user_id),
-        target_email: None,
-        reason: Some("ticket 9".into()),
-        details: json!({ "calls": 2 }),
-        now: app.state.clock.now(),
-    }
+fn ops() -> Actor {
+    Actor::operator("ops@closewise.app", Some("ticket 9".into()))
 }
 
 both!(
@@ -65,7 +57,7 @@ both!(
         assert_eq!(next(&app, &ana.token).await["calls"]["used"], 1, "ended: still counted");
 
         cached(&app, &ana.token).await;
-        app.state.usage.grant(ana.id, 2, &grant(&app, ana.id)).await.unwrap();
+        app.state.usage.grant(&ops(), (ana.id, "ana@example.com"), 2).await.unwrap();
         assert_eq!(next(&app, &ana.token).await["calls"], json!({"limit": 7, "used": 1, "remaining": 6}), "granted");
     }
 );

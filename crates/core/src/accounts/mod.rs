@@ -10,6 +10,7 @@
 mod credentials;
 pub mod deletion;
 mod email_links;
+mod operator;
 mod recovery;
 mod signup;
 mod verification;
@@ -30,6 +31,7 @@ pub use crate::budget::PasswordBudget;
 pub use credentials::StepUpFactor;
 pub use deletion::{AccountDeletion, Deletion};
 pub use email_links::Link;
+pub use operator::{Explained, PlanView};
 pub use recovery::ResetDone;
 pub use verification::{confirm_by_operator, Verified};
 

@@ -5,9 +5,11 @@
 mod checkout;
 mod events;
 mod personal;
+mod replay;
 mod return_pages;
 pub mod signature;
 pub mod stripe;
+pub mod sync;
 mod webhook;
 
 use std::collections::HashMap;
@@ -23,6 +25,7 @@ use crate::store::{Fulfilment, Store, SubscriptionRecord};
 pub use self::checkout::{Activation, Buyer, Caller, PersonalBillingError, PersonalCheckout};
 pub use self::events::{EventError, EventOutcome};
 pub use self::personal::PlanView;
+pub use self::replay::{ReplayError, Replayed};
 pub use self::return_pages::{on_site, PortalReturn};
 pub use self::stripe::{
     CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,

@@ -2,6 +2,7 @@
 //! `SMTP_URL` set, a worker delivers it with retries and back-off; without it, mail stays in the
 //! outbox, readable on `/dev/mail` and with `closewise mail list`.
 
+pub mod outbox;
 pub mod templates;
 pub mod worker;
 

@@ -3,12 +3,13 @@
 //! and the `mfa_token` that carries a password sign-in to its code step ([`tokens`]). The rules
 //! are the domain's; the sign-in itself is the sessions service's, step-up the reauth module's.
 //!
-//! [`Mfa::methods_for`] is the one place that says which factors an account has: passkeys (issue
-//! 24's other half) are counted there once their table exists.
+//! [`Mfa::methods_for`] is the one place that says which factors an account has, passkeys
+//! included. An operator's view and reset are in [`operator`].
 
 mod codes;
 mod enrolment;
 mod error;
+pub mod operator;
 pub mod secret_box;
 mod tokens;
 
@@ -16,12 +17,13 @@ use closewise_domain::mfa::{Factors, Method};
 use uuid::Uuid;
 
 use crate::clock::Clock;
-use crate::mail::{Composer, Template};
+use crate::mail::Composer;
 use crate::store::Store;
 
 pub use codes::Passed;
 pub use enrolment::Enrolment;
 pub use error::MfaError;
+pub use operator::{OperatorReset, OperatorView};
 pub use secret_box::SecretBox;
 pub use tokens::{Client, PendingSignIn, Presented};
 
@@ -91,74 +93,4 @@ impl Mfa {
             Err(MfaError::SetupRequired)
         }
     }
-}
-
-/// What the operator's reset removed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct OperatorReset {
-    /// The authenticator app and its recovery codes.
-    pub app: bool,
-    pub passkeys: u64,
-}
-
-impl OperatorReset {
-    pub fn any(&self) -> bool {
-        self.app || self.passkeys > 0
-    }
-}
-
-/// The factors a reset removes, as the mail names them ("An authenticator app and 2 passkeys").
-fn removed_factors(app: bool, passkeys: u64) -> String {
-    let keys = match passkeys {
-        0 => None,
-        1 => Some("1 passkey".to_owned()),
-        n => Some(format!("{n} passkeys")),
-    };
-    match (app, keys) {
-        (true, Some(keys)) => format!("{} and {keys}", enrolment::APP),
-        (true, None) => enrolment::APP.into(),
-        (false, Some(keys)) => keys,
-        (false, None) => String::new(),
-    }
-}
-
-/// The operator's reset (`closewise users mfa reset`): removes the app and the recovery codes of
-/// `user_id` and, when `remove_passkeys`, every passkey (a passkey signs in by itself, so one the
-/// customer no longer controls must go too); mails `email` once, and ends every session. Nothing
-/// changes when there was nothing to remove.
-pub async fn reset_by_operator(
-    store: &Store,
-    mail: &Composer,
-    user_id: Uuid,
-    email: &str,
-    remove_passkeys: bool,
-    now: time::OffsetDateTime,
-) -> Result<OperatorReset, MfaError> {
-    let has_app = store.totp_of(user_id).await?.is_some();
-    let passkeys = if remove_passkeys {
-        u64::try_from(store.passkey_count(user_id).await?).unwrap_or(0)
-    } else {
-        0
-    };
-    let notice = mail.compose(
-        email,
-        Template::MfaFactorRemoved {
-            factor: removed_factors(has_app, passkeys),
-            by_operator: true,
-        },
-        now,
-    );
-    let mut done = OperatorReset::default();
-    if passkeys > 0 {
-        // The mail goes with the app's removal when there is one, else with the passkeys'.
-        let mail = (!has_app).then_some(&notice);
-        done.passkeys = store.delete_passkeys_of(user_id, mail).await?;
-    }
-    if has_app {
-        done.app = store.remove_totp(user_id, Some(&notice)).await?;
-    }
-    if done.any() {
-        store.revoke_all_sessions(user_id, "mfa_reset", now).await?;
-    }
-    Ok(done)
 }

@@ -93,16 +93,6 @@ impl Store {
             .await)
     }
 
-    /// How many passkeys the user has (the second-factor status counts them).
-    pub async fn passkey_count(&self, user_id: Uuid) -> Result<i64, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_scalar::<_, i64>(
-            "SELECT COUNT(*) FROM passkeys WHERE user_id = $1"
-        )
-        .bind(user_id)
-        .fetch_one(p)
-        .await)
-    }
-
     pub async fn passkey_by_credential(
         &self,
         credential_id: &str,

@@ -336,20 +336,4 @@ impl Store {
             .map(|r| r.rows_affected() == 1)
         })
     }
-
-    /// When the password was last entered on the session; `None` when never (or no such session).
-    pub async fn session_password_at(
-        &self,
-        session_id: Uuid,
-    ) -> Result<Option<OffsetDateTime>, sqlx::Error> {
-        dispatch!(self, |p| {
-            sqlx::query_scalar::<_, Option<OffsetDateTime>>(
-                "SELECT password_at FROM sessions WHERE id = $1",
-            )
-            .bind(session_id)
-            .fetch_optional(p)
-            .await
-            .map(Option::flatten)
-        })
-    }
 }

@@ -89,11 +89,6 @@ pub fn record_found(records: &[String], token: &str) -> bool {
     })
 }
 
-/// Whether a verified domain last checked at `last_checked_at` is due for its daily re-check.
-pub fn recheck_due(last_checked_at: Option<OffsetDateTime>, now: OffsetDateTime) -> bool {
-    last_checked_at.is_none_or(|t| now - t >= RECHECK_EVERY)
-}
-
 /// The checks before `now` that are due: the last check at or before this.
 pub fn recheck_cutoff(now: OffsetDateTime) -> OffsetDateTime {
     now - RECHECK_EVERY
@@ -231,9 +226,6 @@ mod tests {
             "never re-seen: counted from the verification"
         );
         assert_eq!(recheck(false, None, None, seen), Recheck::Unverify);
-        assert!(recheck_due(None, seen));
-        assert!(!recheck_due(Some(seen), seen + Duration::hours(23)));
-        assert!(recheck_due(Some(seen), seen + RECHECK_EVERY));
         assert_eq!(recheck_cutoff(seen + RECHECK_EVERY), seen);
     }
 
