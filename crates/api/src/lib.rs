@@ -257,7 +257,7 @@ impl Application {
             let sweeper =
                 closewise_core::sweep::Sweeper::new(state.store.clone(), state.clock.clone())
                     .with_idle_seat_mails(mails)
-                    .with_domains(state.domains.clone());
+                    .with_domains(state.verified_domains.clone());
             tokio::spawn(sweeper.run(state.settings.sweep_interval, shutdown.subscribe()));
         }
         let store = state.store.clone();

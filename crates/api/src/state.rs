@@ -7,7 +7,6 @@ use std::sync::Arc;
 use closewise_core::accounts::Accounts;
 use closewise_core::billing::{Billing, StripeClient};
 use closewise_core::clock::Clock;
-use closewise_core::domains::{Dns, Domains};
 use closewise_core::mail::Composer;
 use closewise_core::mfa::{Mfa, SecretBox};
 use closewise_core::passkeys::Passkeys;
@@ -20,6 +19,7 @@ use closewise_core::sso::Sso;
 use closewise_core::store::Store;
 use closewise_core::teams::Teams;
 use closewise_core::usage::Usage;
+use closewise_core::verified_domains::{Dns, VerifiedDomains};
 
 use crate::config::Settings;
 use crate::jwt::Keys;
@@ -55,7 +55,7 @@ pub struct Inner {
     /// Single sign-on: the owner's connection and the sign-in through the provider.
     pub sso: Sso,
     /// The team's verified domains, looked up at `DNS_RESOLVER` (else the system's resolver).
-    pub domains: Domains,
+    pub verified_domains: VerifiedDomains,
     /// SCIM provisioning: the team's tokens and the identity provider's users.
     pub scim: Scim,
     /// The entitlement tokens minted in the last minute, by session (`GET /api/entitlements`).
@@ -73,7 +73,15 @@ impl AppState {
         mfa_key: SecretBox,
     ) -> Self {
         let mail = Composer::new(&settings.base_url);
+        let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
+        let limits: closewise_core::limits::Limits =
+            std::sync::Arc::new(crate::ratelimit::port::LimitsPort::new(
+                limiter.clone(),
+                settings.limits.clone(),
+                clock.clone(),
+            ));
         let billing = Billing::new(store.clone(), stripe, clock.clone())
+            .with_limits(limits.clone())
             .with_base_url(&settings.base_url)
             .with_webhook_secret(settings.stripe.webhook_secret.clone())
             .caching_reads();
@@ -95,19 +103,13 @@ impl AppState {
         )
         .with_passkeys(passkeys.clone())
         .caching_reads();
-        let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
-        let limits: closewise_core::limits::Limits =
-            std::sync::Arc::new(crate::ratelimit::port::LimitsPort::new(
-                limiter.clone(),
-                settings.limits.clone(),
-                clock.clone(),
-            ));
         let usage = Usage::new(store.clone(), clock.clone()).caching_reads();
         let teams = Teams::new(store.clone(), clock.clone());
-        let domains = Domains::new(
+        let verified_domains = VerifiedDomains::new(
             store.clone(),
             clock.clone(),
             Dns::from_setting(settings.dns_resolver),
+            limits.clone(),
         );
         let auth_cache = AuthCache::for_store(&store);
         let scim = Scim::new(store.clone(), clock.clone(), mail.clone(), hasher.clone());
@@ -159,7 +161,7 @@ impl AppState {
             auth_cache,
             mfa,
             sso,
-            domains,
+            verified_domains,
             scim,
             minted: Default::default(),
         }))

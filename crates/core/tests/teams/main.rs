@@ -490,4 +490,6 @@ both!(
     paid_access_and_seats_follow_membership_and_accounts,
     domains_are_verified_by_their_record_and_by_one_team,
     the_daily_recheck_unverifies_a_record_gone_for_a_week,
+    a_verification_spends_the_members_budget_once_their_role_allows_it,
+    an_operator_manages_any_teams_domains_audited_with_the_reason,
 );
