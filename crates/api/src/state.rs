@@ -75,7 +75,7 @@ impl AppState {
         let mail = Composer::new(&settings.base_url);
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let limits: closewise_core::limits::Limits =
-            std::sync::Arc::new(crate::ratelimit::port::LimitsPort::new(
+            std::sync::Arc::new(crate::limits_port::LimitsPort::new(
                 limiter.clone(),
                 settings.limits.clone(),
                 clock.clone(),
