@@ -41,12 +41,11 @@ impl AppState {
     ) -> Self {
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         // The limiter behind core's budget port, for the services' commands.
-        let limits: closewise_core::limits::Limits =
-            Arc::new(crate::limits_port::LimitsPort::new(
-                limiter.clone(),
-                settings.limits.clone(),
-                clock.clone(),
-            ));
+        let limits: closewise_core::limits::Limits = Arc::new(crate::limits_port::LimitsPort::new(
+            limiter.clone(),
+            settings.limits.clone(),
+            clock.clone(),
+        ));
         let services = Services::new(
             store,
             ServiceSettings {

@@ -184,7 +184,7 @@ async fn stripe_seats(
         Clock::System,
     );
     billing
-        .set_team_seats(team.id, seats, None)
+        .set_team_seats(team.id, seats, None, None)
         .await
         .map_err(|e| match e {
             TeamBillingError::StripeUnavailable(_) => anyhow::anyhow!(

@@ -1,10 +1,11 @@
-//! `teams domains show` and `teams domains disable`: a team's verified company domains as an
-//! operator sees them, through `closewise_core::domains` (no DNS look-up: disabling un-verifies,
-//! asked first and audited with the operator as actor and the reason).
+//! `teams domains show` and `teams domains disable`: a team's verified domains as an operator
+//! sees them, through the commands of `closewise_core::verified_domains` with the operator as
+//! actor (no DNS look-up: disabling un-verifies, asked first and audited with the reason).
 
+use closewise_core::actor::Actor;
 use closewise_core::clock::Clock;
-use closewise_core::domains::{Dns, DomainView, Domains};
-use closewise_core::store::audit::NewAudit;
+use closewise_core::limits::unlimited;
+use closewise_core::verified_domains::{Dns, VerifiedDomainView, VerifiedDomains};
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
@@ -13,11 +14,11 @@ use crate::print::{self, rfc3339, rfc3339_opt, table, when, when_opt};
 use crate::teams::service;
 use crate::UsageError;
 
-fn domains(ctx: &Ctx) -> Domains {
-    Domains::new(ctx.store.clone(), Clock::System, Dns::system())
+fn domains(ctx: &Ctx) -> VerifiedDomains {
+    VerifiedDomains::new(ctx.store.clone(), Clock::System, Dns::system(), unlimited())
 }
 
-fn domain_json(d: &DomainView) -> Value {
+fn domain_json(d: &VerifiedDomainView) -> Value {
     json!({
         "id": d.id,
         "domain": d.domain,
@@ -33,7 +34,8 @@ fn domain_json(d: &DomainView) -> Value {
 
 pub async fn show(ctx: &Ctx, a: TeamShow) -> anyhow::Result<()> {
     let team = service(ctx).find(&a.team).await?.team;
-    let list = domains(ctx).of_team(team.id).await?;
+    let operator = Actor::operator(ctx.actor().unwrap_or_else(|_| "operator".into()), None);
+    let list = domains(ctx).list(&operator, Some(team.id)).await?;
     if a.output.json {
         return print::json(&json!({
             "team": { "id": team.id, "name": team.name },
@@ -84,9 +86,10 @@ pub async fn disable(ctx: &Ctx, a: TeamDomainDisable) -> anyhow::Result<()> {
         .into());
     }
     let team = service(ctx).find(&a.team).await?.team;
+    let operator = Actor::operator(ctx.actor()?, Some(reason));
     let service = domains(ctx);
     let wanted = a.domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    let known = service.of_team(team.id).await?;
+    let known = service.list(&operator, Some(team.id)).await?;
     let Some(found) = known.iter().find(|d| d.domain == wanted) else {
         anyhow::bail!(
             "{} ({}) has no domain {wanted:?}; see its domains with `closewise teams domains show TEAM`",
@@ -101,16 +104,7 @@ pub async fn disable(ctx: &Ctx, a: TeamDomainDisable) -> anyhow::Result<()> {
             found.domain, team.name, team.id
         ),
     )?;
-    let audit = NewAudit {
-        actor: ctx.actor()?,
-        action: "team.domain_disable",
-        user_id: None,
-        target_email: None,
-        reason: Some(reason),
-        details: json!({ "team": team.name }),
-        now: ctx.now(),
-    };
-    let d = service.disable(team.id, &wanted, audit).await?;
+    let d = service.disable(&operator, Some(team.id), &wanted).await?;
     println!(
         "{} of {} is {} now; domain join at it is off.",
         d.domain, team.name, d.status

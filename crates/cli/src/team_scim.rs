@@ -2,8 +2,8 @@
 //! (its tokens, never their secret) and turning it off (every live token revoked, asked first and
 //! audited with the operator and the reason), through `closewise_core::scim`.
 
+use closewise_core::actor::Actor;
 use closewise_core::scim::Scim;
-use closewise_core::store::audit::NewAudit;
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
@@ -100,16 +100,8 @@ pub async fn disable(ctx: &Ctx, a: TeamScimDisable) -> anyhow::Result<()> {
             team.name, team.id
         ),
     )?;
-    let audit = NewAudit {
-        actor: ctx.actor()?,
-        action: "team.scim.disable",
-        user_id: Some(team.owner_id),
-        target_email: None,
-        reason: Some(reason.to_owned()),
-        details: Value::Null,
-        now: ctx.now(),
-    };
-    let revoked = scim(ctx).disable(team.id, audit).await?;
+    let operator = Actor::operator(ctx.actor()?, Some(reason.to_owned()));
+    let revoked = scim(ctx).disable(&operator, Some(team.id)).await?;
     println!("SCIM is off for {}: {revoked} token(s) revoked.", team.name);
     Ok(())
 }

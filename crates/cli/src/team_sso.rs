@@ -2,10 +2,9 @@
 //! (never its client secret), and turning it off — asked first, audited with the operator and
 //! the reason — through `closewise_core::sso::SsoAdmin`.
 
+use closewise_core::actor::Actor;
 use closewise_core::clock::Clock;
 use closewise_core::sso::SsoAdmin;
-use closewise_core::store::audit::NewAudit;
-use serde_json::Value;
 
 use crate::ctx::Ctx;
 use crate::opt::teams::{TeamShow, TeamSsoDisable};
@@ -42,6 +41,7 @@ pub async fn show(ctx: &Ctx, a: TeamShow) -> anyhow::Result<()> {
 
 pub async fn disable(ctx: &Ctx, a: TeamSsoDisable) -> anyhow::Result<()> {
     let why = reason(&a.reason, "single sign-on is turned off")?;
+    let operator = Actor::operator(ctx.actor()?, Some(why));
     let team = service(ctx).find(&a.team).await?.team;
     let sso = admin(ctx);
     let view = sso.show(&team).await?;
@@ -57,16 +57,7 @@ pub async fn disable(ctx: &Ctx, a: TeamSsoDisable) -> anyhow::Result<()> {
             view.issuer.as_deref().unwrap_or("-"),
         ),
     )?;
-    let audit = NewAudit {
-        actor: ctx.actor()?,
-        action: "team.sso.disable",
-        user_id: None,
-        target_email: None,
-        reason: Some(why),
-        details: Value::Null,
-        now: ctx.now(),
-    };
-    sso.disable(&team, audit).await?;
+    sso.disable(&operator, &team).await?;
     println!("Single sign-on of {} is off.", team.name);
     Ok(())
 }

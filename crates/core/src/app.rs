@@ -12,7 +12,6 @@ use secrecy::SecretString;
 use crate::accounts::Accounts;
 use crate::billing::{Billing, StripeClient};
 use crate::clock::Clock;
-use crate::domains::{Dns, Domains};
 use crate::limits::Limits;
 use crate::mail::outbox::Outbox;
 use crate::mail::Composer;
@@ -32,6 +31,7 @@ use crate::sweep::Sweeper;
 use crate::teams::idle_mail::IdleSeatMails;
 use crate::teams::Teams;
 use crate::usage::Usage;
+use crate::verified_domains::{Dns, VerifiedDomains};
 
 /// What the services are built from: the core-level part of an adapter's configuration.
 pub struct ServiceSettings {
@@ -115,7 +115,7 @@ pub struct Services {
     /// Single sign-on: the owner's connection and the sign-in through the provider.
     pub sso: Sso,
     /// The team's verified domains.
-    pub domains: Domains,
+    pub verified_domains: VerifiedDomains,
     /// SCIM provisioning: the team's tokens and the identity provider's users.
     pub scim: Scim,
     /// Whether a session entered its password (and factor) recently enough.
@@ -149,8 +149,9 @@ impl Services {
             cache_reads,
         } = s;
         let mail = Composer::new(&base_url);
-        let mut billing =
-            Billing::new(store.clone(), stripe, clock.clone()).with_base_url(&base_url);
+        let mut billing = Billing::new(store.clone(), stripe, clock.clone())
+            .with_base_url(&base_url)
+            .with_limits(limits.clone());
         if let Some(secret) = webhook_secret {
             billing = billing.with_webhook_secret(secret);
         }
@@ -177,10 +178,11 @@ impl Services {
             usage = usage.caching_reads();
         }
         let teams = Teams::new(store.clone(), clock.clone(), mail.clone(), limits.clone());
-        let domains = Domains::new(
+        let verified_domains = VerifiedDomains::new(
             store.clone(),
             clock.clone(),
             Dns::from_setting(dns_resolver),
+            limits.clone(),
         );
         let auth_cache = AuthCache::for_store(&store);
         let scim = Scim::new(store.clone(), clock.clone(), mail.clone(), hasher.clone());
@@ -213,7 +215,7 @@ impl Services {
                 clock.clone(),
                 mail.clone(),
             ))
-            .with_domains(domains.clone());
+            .with_domains(verified_domains.clone());
         let outbox = Outbox::new(store.clone(), clock.clone());
         let ops = Operations::new(store.clone(), clock.clone(), sweeper.clone());
         let seeding = Seeding::new(store.clone(), clock.clone(), hasher.clone());
@@ -234,7 +236,7 @@ impl Services {
             auth_cache,
             mfa,
             sso,
-            domains,
+            verified_domains,
             scim,
             reauth,
             sweeper,

@@ -19,9 +19,9 @@ use time::OffsetDateTime;
 use tokio::sync::watch;
 
 use crate::clock::Clock;
-use crate::domains::{Domains, RecheckReport};
 use crate::store::Store;
 use crate::teams::idle_mail::IdleSeatMails;
+use crate::verified_domains::{RecheckReport, VerifiedDomains};
 
 /// The advisory lock a sweep holds on PostgreSQL ("SWEEP" in ASCII, far from the billing keys'
 /// folded UUIDs by chance only, which is enough: a collision would only make one wait).
@@ -59,7 +59,7 @@ pub struct Sweeper {
     clock: Clock,
     /// The weekly idle-seats mail, sent after each sweep when set.
     idle_seat_mails: Option<IdleSeatMails>,
-    domains: Option<Domains>,
+    domains: Option<VerifiedDomains>,
 }
 
 impl Sweeper {
@@ -79,7 +79,7 @@ impl Sweeper {
     }
 
     /// Re-checks the verified domains due (a day after their last check) at every run too.
-    pub fn with_domains(mut self, domains: Domains) -> Self {
+    pub fn with_domains(mut self, domains: VerifiedDomains) -> Self {
         self.domains = Some(domains);
         self
     }

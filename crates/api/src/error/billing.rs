@@ -94,6 +94,7 @@ impl From<TeamBillingError> for ApiError {
         use TeamBillingError as E;
         let status = match e {
             E::Database(db) => return db.into(),
+            E::Limited(limited) => return limited.into(),
             E::Refused(r) => return r.into(),
             E::PortalFailed(_) => return Self::portal_failed(),
             E::TeamNotFound | E::NoCustomer | E::SessionNotFound => StatusCode::NOT_FOUND,

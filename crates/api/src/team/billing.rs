@@ -1,17 +1,17 @@
 //! Team billing (docs/teams.md): checkout of N seats, its confirmation, the seats' preview and
 //! change, the billing portal, and deleting the team with its subscription. All of it is the
-//! owner's, whose card pays (`teams::Action::BILLING`), but reading back a checkout already paid. The rules and Stripe calls are
-//! `closewise_core::teams::billing`'s; these handlers check the caller's role and call it (its
-//! errors map to HTTP in `crate::error`). Another team's anything is `404 team_not_found`.
+//! owner's, whose card pays (`teams::Action::BILLING`), but reading back a checkout already paid.
+//! Each handler is one command of `closewise_core::teams::billing` with the caller as actor,
+//! which checks the role, spends the Stripe budget and audits (its errors map to HTTP in
+//! `crate::error`). Another team's anything is `404 team_not_found`.
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use closewise_core::actor::Actor;
 use closewise_core::teams::billing::TeamCheckout;
-use closewise_domain::teams::Action;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -94,6 +94,10 @@ pub struct DeleteTeamRequest {
     pub password: String,
 }
 
+fn member(auth: &AuthUser) -> Actor {
+    Actor::member(auth.user_id, &auth.email)
+}
+
 /// Seats as a client sent them: out of `u32` is simply out of range.
 fn seats(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(if n < 0 { 0 } else { u32::MAX })
@@ -117,7 +121,6 @@ pub async fn checkout(
     auth: AuthUser,
     AppJson(body): AppJson<TeamCheckoutRequest>,
 ) -> ApiResult<AppJson<TeamCheckoutResponse>> {
-    crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
     let order = TeamCheckout {
         seats: seats(body.seats),
         price_id: &state.settings.stripe.price_id,
@@ -127,7 +130,7 @@ pub async fn checkout(
     };
     let url = state
         .billing
-        .start_team_checkout(auth.user_id, &order)
+        .start_team_checkout(&member(&auth), None, &order)
         .await
         .map_err(ApiError::team_checkout)?;
     Ok(AppJson(TeamCheckoutResponse { url }))
@@ -150,10 +153,9 @@ pub async fn confirm(
     auth: AuthUser,
     AppJson(body): AppJson<TeamConfirmRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
-    crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
     state
         .billing
-        .confirm_team_checkout(auth.user_id, &body.session_id)
+        .confirm_team_checkout(&member(&auth), None, &body.session_id)
         .await
         .map_err(ApiError::team_confirmation)?;
     Ok(AppJson(team_response(&state, auth.user_id).await?))
@@ -176,14 +178,10 @@ pub async fn preview(
     auth: AuthUser,
     query: Result<Query<PreviewQuery>, axum::extract::rejection::QueryRejection>,
 ) -> ApiResult<AppJson<SeatsPreviewResponse>> {
-    let (team, _) = state
-        .billing
-        .team_for(auth.user_id, Action::PreviewSeats)
-        .await?;
     let Query(query) = query?;
     let p = state
         .billing
-        .preview_team_seats(&team, seats(query.seats))
+        .preview_team_seats(&member(&auth), None, seats(query.seats))
         .await?;
     Ok(AppJson(SeatsPreviewResponse {
         seats: p.seats,
@@ -211,19 +209,9 @@ pub async fn set_seats(
     auth: AuthUser,
     AppJson(body): AppJson<SetSeatsRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
-    let (team, _) = state
-        .billing
-        .team_for(auth.user_id, Action::ChangeSeats)
-        .await?;
-    let before = team.seats();
-    let after = state
-        .billing
-        .set_team_seats(team.id, seats(body.seats), body.proration_date)
-        .await?;
-    let details = json!({"team_id": team.id, "seats": {"before": before, "after": after.total}});
     state
         .billing
-        .audit(auth.user_id, "team.seats", details)
+        .change_team_seats(&member(&auth), None, seats(body.seats), body.proration_date)
         .await?;
     Ok(AppJson(team_response(&state, auth.user_id).await?))
 }
@@ -246,11 +234,10 @@ pub async fn portal(
     auth: AuthUser,
     raw: Bytes,
 ) -> ApiResult<AppJson<crate::billing::routes::UrlResponse>> {
-    crate::billing::routes::stripe_budget(&state, auth.user_id).await?;
     let back_to = crate::billing::routes::portal_request(&raw)?;
     let url = state
         .billing
-        .open_team_portal(auth.user_id, back_to.to(&state, "/team"))
+        .open_team_portal(&member(&auth), None, back_to.to(&state, "/team"))
         .await?;
     Ok(AppJson(crate::billing::routes::UrlResponse { url }))
 }
@@ -273,9 +260,16 @@ pub async fn delete_team(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<DeleteTeamRequest>,
 ) -> ApiResult<Response> {
-    let (team, _) = state.billing.team_for(auth.user_id, Action::Delete).await?;
-    // A wrong password is `400 invalid_credentials`, as for `DELETE /api/account`.
-    crate::auth::account::reconfirm_password(&state, &auth, ip, &body.password).await?;
-    state.billing.delete_team(team.id, auth.user_id).await?;
+    // A wrong password is `400 invalid_credentials`, as for `DELETE /api/account`; it is asked
+    // once the role allows deleting.
+    let confirmed = async {
+        crate::auth::account::reconfirm_password(&state, &auth, ip, &body.password)
+            .await
+            .map(drop)
+    };
+    state
+        .billing
+        .delete_team(&member(&auth), None, confirmed)
+        .await??;
     Ok(StatusCode::NO_CONTENT.into_response())
 }

@@ -1,10 +1,12 @@
-//! The team's verified company domains (docs/api.md, "Verified domains"): the owner adds one and
-//! publishes the TXT record it answers, verifies it, lists and removes them. The service is
-//! `closewise_core::domains::Domains` (which audits each change with the owner as actor).
+//! The team's verified domains (docs/api.md, "Verified domains"): the owner adds one and
+//! publishes the TXT record it answers, verifies it, lists and removes them. Each is one command
+//! of `closewise_core::verified_domains::VerifiedDomains` with the caller as actor (it checks the
+//! role, spends the look-up budget and audits).
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use closewise_core::domains::{DomainView, DomainsError};
+use closewise_core::actor::Actor;
+use closewise_core::verified_domains::{VerifiedDomainView, VerifiedDomainsError};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -60,8 +62,8 @@ pub struct DomainBody {
     pub last_seen_at: Option<OffsetDateTime>,
 }
 
-impl From<DomainView> for DomainBody {
-    fn from(d: DomainView) -> Self {
+impl From<VerifiedDomainView> for DomainBody {
+    fn from(d: VerifiedDomainView) -> Self {
         DomainBody {
             id: d.id,
             domain: d.domain,
@@ -87,9 +89,13 @@ pub struct DomainsResponse {
     pub domains: Vec<DomainBody>,
 }
 
+fn member(auth: &AuthUser) -> Actor {
+    Actor::member(auth.user_id, &auth.email)
+}
+
 /// An id in a path that is not a UUID names none of the team's domains.
 fn domain_id(raw: &str) -> ApiResult<Uuid> {
-    Uuid::parse_str(raw).map_err(|_| DomainsError::NotFound.into())
+    Uuid::parse_str(raw).map_err(|_| VerifiedDomainsError::NotFound.into())
 }
 
 #[utoipa::path(get, path = "/api/team/domains", tag = "teams",
@@ -103,7 +109,7 @@ pub async fn list_domains(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<DomainsResponse>> {
-    let domains = state.domains.list(auth.user_id).await?;
+    let domains = state.verified_domains.list(&member(&auth), None).await?;
     Ok(AppJson(DomainsResponse {
         domains: domains.into_iter().map(DomainBody::from).collect(),
     }))
@@ -125,7 +131,10 @@ pub async fn add_domain(
     AppJson(body): AppJson<DomainRequest>,
 ) -> ApiResult<(StatusCode, AppJson<DomainBody>)> {
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
-    let domain = state.domains.add(auth.user_id, &body.domain).await?;
+    let domain = state
+        .verified_domains
+        .add(&member(&auth), None, &body.domain)
+        .await?;
     Ok((StatusCode::CREATED, AppJson(domain.into())))
 }
 
@@ -145,15 +154,9 @@ pub async fn verify_domain(
     Path(id): Path<String>,
 ) -> ApiResult<AppJson<DomainBody>> {
     let id = domain_id(&id)?;
-    crate::auth::limit(
-        &state,
-        crate::ratelimit::Bucket::DomainCheckPerUser,
-        &auth.user_id.to_string(),
-    )
-    .await?;
-    Ok(AppJson(
-        state.domains.verify(auth.user_id, id).await?.into(),
-    ))
+    let actor = member(&auth);
+    let domain = state.verified_domains.verify(&actor, None, id).await?;
+    Ok(AppJson(domain.into()))
 }
 
 #[utoipa::path(delete, path = "/api/team/domains/{id}", operation_id = "remove_team_domain", tag = "teams",
@@ -171,6 +174,9 @@ pub async fn remove_domain(
 ) -> ApiResult<StatusCode> {
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
     let id = domain_id(&id)?;
-    state.domains.remove(auth.user_id, id).await?;
+    state
+        .verified_domains
+        .remove(&member(&auth), None, id)
+        .await?;
     Ok(no_content())
 }

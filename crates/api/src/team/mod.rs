@@ -21,7 +21,6 @@ mod usage;
 
 use axum::http::StatusCode;
 use closewise_core::actor::Actor;
-use closewise_core::store::audit::NewAudit;
 use closewise_core::teams::{TeamView, TeamsError};
 use closewise_domain::teams::Role;
 use serde::{Deserialize, Serialize};
@@ -376,30 +375,6 @@ pub(crate) fn parse_role(raw: &str) -> ApiResult<Role> {
 /// An id in a path that is not a UUID names nothing of the caller's team.
 pub(crate) fn path_id(raw: &str) -> ApiResult<Uuid> {
     Uuid::parse_str(raw).map_err(|_| TeamsError::TeamNotFound.into())
-}
-
-/// Writes the audit row of a team change made by the caller (actor: their address).
-pub(crate) async fn audit(
-    state: &AppState,
-    auth: &AuthUser,
-    action: &'static str,
-    about: Option<Uuid>,
-    target_email: Option<String>,
-    details: serde_json::Value,
-) -> ApiResult<()> {
-    state
-        .store
-        .record_audit(&NewAudit {
-            actor: auth.email.clone(),
-            action,
-            user_id: Some(about.unwrap_or(auth.user_id)),
-            target_email,
-            reason: None,
-            details,
-            now: state.clock.now(),
-        })
-        .await?;
-    Ok(())
 }
 
 /// The 204 of a change with nothing to answer.

@@ -1,10 +1,12 @@
-//! `GET`/`PUT /api/team/policy`: the team's policy for the desktop app (owner and admins), with how
-//! many of the team's active devices report the current version.
+//! `GET`/`PUT /api/team/policy`: the team policy, what the desktop app does in the team's calls
+//! (owner and admins), with how many of the team's active devices report the current version.
+//! Each is one command of `closewise_core::teams::Teams` with the caller as actor.
 
 use std::collections::BTreeMap;
 
 use axum::extract::State;
-use closewise_core::teams::PolicyView;
+use closewise_core::actor::Actor;
+use closewise_core::teams::TeamPolicyView;
 use closewise_domain::policy::{ConsentNotice, Policy};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -124,8 +126,8 @@ pub struct PolicyResponse {
     pub adoption: AdoptionBody,
 }
 
-impl From<PolicyView> for PolicyResponse {
-    fn from(v: PolicyView) -> Self {
+impl From<TeamPolicyView> for PolicyResponse {
+    fn from(v: TeamPolicyView) -> Self {
         let a = v.adoption;
         PolicyResponse {
             policy: v.policy.into(),
@@ -154,7 +156,8 @@ pub async fn get_policy(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<PolicyResponse>> {
-    Ok(AppJson(state.teams.policy(auth.user_id).await?.into()))
+    let actor = Actor::member(auth.user_id, &auth.email);
+    Ok(AppJson(state.teams.team_policy(&actor, None).await?.into()))
 }
 
 #[utoipa::path(put, path = "/api/team/policy", tag = "teams", request_body = PolicyBody,
@@ -172,9 +175,10 @@ pub async fn put_policy(
     AppJson(body): AppJson<PolicyBody>,
 ) -> ApiResult<AppJson<PolicyResponse>> {
     let stepped_up = crate::auth::reauth::recently_stepped_up(&state, &auth).await?;
+    let actor = Actor::member(auth.user_id, &auth.email);
     let view = state
         .teams
-        .set_policy(auth.user_id, &auth.email, body.into(), stepped_up)
+        .set_team_policy(&actor, None, body.into(), stepped_up)
         .await?;
     Ok(AppJson(view.into()))
 }

@@ -1,19 +1,24 @@
 //! The team's SCIM tokens (the owner's): create one (its secret shown once, stored hashed), list
-//! them without their secret, revoke one. Each change is in the audit log with the owner's address.
+//! them without their secret, revoke one. Each is one command of `closewise_core::scim::Scim`
+//! with the caller as actor, which checks the role and audits the change.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use closewise_core::actor::Actor;
 use closewise_core::scim::ScimTokenView;
 use serde::Serialize;
-use serde_json::json;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{audit, no_content, path_id};
+use super::{no_content, path_id};
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
+
+fn member(auth: &AuthUser) -> Actor {
+    Actor::member(auth.user_id, &auth.email)
+}
 
 /// A token just created: `token` is shown this once.
 #[derive(Serialize, ToSchema)]
@@ -73,9 +78,7 @@ pub async fn create_token(
     auth: AuthUser,
 ) -> ApiResult<(StatusCode, AppJson<CreatedBody>)> {
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
-    let created = state.scim.create_token(auth.user_id).await?;
-    let details = json!({ "team_id": created.team_id, "token_id": created.id });
-    audit(&state, &auth, "team.scim.token_create", None, None, details).await?;
+    let created = state.scim.create_token(&member(&auth), None).await?;
     Ok((
         StatusCode::CREATED,
         AppJson(CreatedBody {
@@ -96,7 +99,7 @@ pub async fn list_tokens(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<TokensBody>> {
-    let tokens = state.scim.tokens(auth.user_id).await?;
+    let tokens = state.scim.tokens(&member(&auth), None).await?;
     Ok(AppJson(TokensBody {
         tokens: tokens.into_iter().map(TokenBody::from).collect(),
     }))
@@ -116,8 +119,6 @@ pub async fn revoke_token(
     Path(id): Path<String>,
 ) -> ApiResult<StatusCode> {
     let id = path_id(&id)?;
-    let team_id = state.scim.revoke_token(auth.user_id, id).await?;
-    let details = json!({ "team_id": team_id, "token_id": id });
-    audit(&state, &auth, "team.scim.token_revoke", None, None, details).await?;
+    state.scim.revoke_token(&member(&auth), None, id).await?;
     Ok(no_content())
 }

@@ -1,10 +1,12 @@
 //! The owner's single sign-on (docs/teams.md "Single sign-on"): `GET`, `PUT`, `DELETE
 //! /api/team/sso`. The client secret goes in and never comes out; the answer shows the redirect
-//! URI to register at the provider. The core (`closewise_core::sso::Sso`) reads the discovery
-//! document, seals the secret, audits the change and applies "Require SSO".
+//! URI to register at the provider. Each is one command of `closewise_core::sso::Sso` with the
+//! caller as actor: it checks the role, reads the discovery document, seals the secret, audits the
+//! change and applies "Require SSO".
 
 use axum::extract::State;
 use axum::http::StatusCode;
+use closewise_core::actor::Actor;
 use closewise_core::sso::{SsoSettings, SsoView};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -13,6 +15,10 @@ use utoipa::ToSchema;
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
+
+fn member(auth: &AuthUser) -> Actor {
+    Actor::member(auth.user_id, &auth.email)
+}
 
 /// The team's SSO connection, without its secret.
 #[derive(Serialize, ToSchema)]
@@ -70,7 +76,7 @@ pub struct SsoRequest {
     ),
     security(("bearer" = [])))]
 pub async fn get_sso(State(state): State<AppState>, auth: AuthUser) -> ApiResult<AppJson<SsoBody>> {
-    Ok(AppJson(state.sso.show(auth.user_id).await?.into()))
+    Ok(AppJson(state.sso.show(&member(&auth), None).await?.into()))
 }
 
 #[utoipa::path(put, path = "/api/team/sso", tag = "teams", request_body = SsoRequest,
@@ -96,7 +102,11 @@ pub async fn put_sso(
         required: body.required,
     };
     Ok(AppJson(
-        state.sso.save(auth.user_id, &settings).await?.into(),
+        state
+            .sso
+            .save(&member(&auth), None, &settings)
+            .await?
+            .into(),
     ))
 }
 
@@ -109,6 +119,6 @@ pub async fn put_sso(
     security(("bearer" = [])))]
 pub async fn delete_sso(State(state): State<AppState>, auth: AuthUser) -> ApiResult<StatusCode> {
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
-    state.sso.remove(auth.user_id).await?;
+    state.sso.remove(&member(&auth), None).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -335,7 +335,14 @@ pub async fn reclaim(
         seats,
         preview,
         after,
-    } = state.billing.reclaim(auth.user_id, &order).await?;
+    } = state
+        .billing
+        .reclaim(
+            &closewise_core::actor::Actor::member(auth.user_id, &auth.email),
+            None,
+            &order,
+        )
+        .await?;
     let team = match after {
         Some(_) => Some(team_response(&state, auth.user_id).await?.team),
         None => None,

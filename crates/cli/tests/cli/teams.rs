@@ -401,7 +401,11 @@ async fn subscribe_team(db: &TestDb, mock: &stripe_mock::MockHandle, team: Uuid)
     mock.pay(session_id, "4242424242424242").unwrap();
     let ana = id_of(&store, "ana@example.com").await;
     let row = Billing::new(store.clone(), stripe, Clock::System)
-        .confirm_team_checkout(ana, session_id)
+        .confirm_team_checkout(
+            &closewise_core::actor::Actor::member(ana, "ana@example.com"),
+            None,
+            session_id,
+        )
         .await
         .unwrap();
     store.close().await;

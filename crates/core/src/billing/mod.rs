@@ -82,6 +82,8 @@ pub struct Billing {
     webhook_secret: Option<secrecy::SecretString>,
     /// The plan and subscription reads, cached per user (`caching_reads`; none from the CLI).
     pub(crate) reads: Option<personal::ReadCaches>,
+    /// The members' budgets of Stripe calls (`with_limits`; none from the CLI).
+    pub(crate) limits: crate::limits::Limits,
 }
 
 impl Billing {
@@ -94,7 +96,14 @@ impl Billing {
             base_url: None,
             webhook_secret: None,
             reads: None,
+            limits: crate::limits::unlimited(),
         }
+    }
+
+    /// The team commands spend a member's Stripe budget (`Limit::StripePerUser`) through these.
+    pub fn with_limits(mut self, limits: crate::limits::Limits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// Answers the plan and subscription reads from a per-user cache emptied by the writes that

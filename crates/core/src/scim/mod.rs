@@ -8,19 +8,20 @@
 //! included, so its next call is refused.
 
 use closewise_domain::scim::ScimRuleError;
-use closewise_domain::teams::{Action, SeatError};
-use serde_json::{Map, Value};
+use closewise_domain::teams::{may, Action, SeatError};
+use serde_json::{json, Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::actor::Actor;
 use crate::clock::Clock;
 use crate::mail::Composer;
 use crate::password::Hasher;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
-use crate::store::audit::NewAudit;
 use crate::store::teams::scim::{ScimTokenRow, ScimUserFilter, ScimUserRow};
 use crate::store::Store;
-use crate::teams::{Teams, TeamsError};
+use crate::teams::acting::acting_on;
+use crate::teams::TeamsError;
 
 mod membership;
 mod users;
@@ -135,40 +136,62 @@ pub struct Scim {
     mail: Composer,
     /// For the unusable password of an account made for single sign-on.
     hasher: Hasher,
-    teams: Teams,
 }
 
 impl Scim {
     pub fn new(store: Store, clock: Clock, mail: Composer, hasher: Hasher) -> Self {
-        let teams = Teams::new(
-            store.clone(),
-            clock.clone(),
-            mail.clone(),
-            crate::limits::unlimited(),
-        );
         Scim {
             store,
             clock,
             mail,
             hasher,
-            teams,
         }
     }
 
-    /// A new token for the caller's team (the owner's). Stored as its hash only.
-    pub async fn create_token(&self, user_id: Uuid) -> Result<NewScimToken, TeamsError> {
-        let (team_id, _) = self.teams.caller(user_id, Action::ManageScim).await?;
+    /// The team whose SCIM tokens `actor` manages (a member: their own, when their role may;
+    /// anyone else: `team`).
+    async fn token_team(&self, actor: &Actor, team: Option<Uuid>) -> Result<Uuid, TeamsError> {
+        let (team_id, role) = acting_on(&self.store, actor, team)
+            .await?
+            .ok_or(TeamsError::TeamNotFound)?;
+        if !may(role, Action::ManageScim) {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        Ok(team_id)
+    }
+
+    /// A new token for the team, stored as its hash only, audited in the same transaction.
+    pub async fn create_token(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+    ) -> Result<NewScimToken, TeamsError> {
+        let team_id = self.token_team(actor, team).await?;
         let token = format!("{TOKEN_PREFIX}{}", random_token());
         let id = Uuid::now_v7();
+        let now = self.clock.now();
+        let details = json!({ "team_id": team_id, "token_id": id });
+        let audit = actor.audit("team.scim.token_create", None, None, details, now);
         self.store
-            .insert_scim_token(id, team_id, &hash_token(&token), user_id, self.clock.now())
+            .insert_scim_token(
+                id,
+                team_id,
+                &hash_token(&token),
+                actor.user_id(),
+                now,
+                Some(&audit),
+            )
             .await?;
         Ok(NewScimToken { id, team_id, token })
     }
 
-    /// The caller's team's tokens, revoked ones included, newest first (the owner's).
-    pub async fn tokens(&self, user_id: Uuid) -> Result<Vec<ScimTokenView>, TeamsError> {
-        let (team_id, _) = self.teams.caller(user_id, Action::ManageScim).await?;
+    /// The team's tokens, revoked ones included, newest first.
+    pub async fn tokens(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+    ) -> Result<Vec<ScimTokenView>, TeamsError> {
+        let team_id = self.token_team(actor, team).await?;
         Ok(self
             .store
             .scim_tokens(team_id)
@@ -178,18 +201,26 @@ impl Scim {
             .collect())
     }
 
-    /// Revokes one of the caller's team's live tokens; another team's, or a revoked one, is
-    /// `team_not_found`. Answers the team's id (for the audit row).
-    pub async fn revoke_token(&self, user_id: Uuid, id: Uuid) -> Result<Uuid, TeamsError> {
-        let (team_id, _) = self.teams.caller(user_id, Action::ManageScim).await?;
+    /// Revokes one of the team's live tokens, audited in the same transaction; another team's,
+    /// or a revoked one, is `team_not_found`.
+    pub async fn revoke_token(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+        id: Uuid,
+    ) -> Result<(), TeamsError> {
+        let team_id = self.token_team(actor, team).await?;
+        let now = self.clock.now();
+        let details = json!({ "team_id": team_id, "token_id": id });
+        let audit = actor.audit("team.scim.token_revoke", None, None, details, now);
         if !self
             .store
-            .revoke_scim_token(team_id, id, self.clock.now())
+            .revoke_scim_token(team_id, id, now, Some(&audit))
             .await?
         {
             return Err(TeamsError::TeamNotFound);
         }
-        Ok(team_id)
+        Ok(())
     }
 
     /// The team of a presented bearer token, its use recorded.
@@ -225,15 +256,22 @@ impl Scim {
         Ok((tokens, users))
     }
 
-    /// An operator turns SCIM off for a team: every live token is revoked (the users and members
-    /// stay), and `audit` is written with how many. How many were revoked.
-    pub async fn disable(&self, team_id: Uuid, mut audit: NewAudit) -> Result<u64, ScimError> {
-        let revoked = self
+    /// Turns SCIM off for a team (an operator's): every live token is revoked (the users and
+    /// members stay), audited in the same transaction with how many. How many were revoked.
+    pub async fn disable(&self, actor: &Actor, team: Option<Uuid>) -> Result<u64, TeamsError> {
+        let team_id = self.token_team(actor, team).await?;
+        let owner = self.store.team_by_id(team_id).await?.map(|t| t.owner_id);
+        let now = self.clock.now();
+        let audit = actor.audit(
+            "team.scim.disable",
+            owner,
+            None,
+            json!({ "team_id": team_id }),
+            now,
+        );
+        Ok(self
             .store
-            .revoke_all_scim_tokens(team_id, self.clock.now())
-            .await?;
-        audit.details = serde_json::json!({ "team_id": team_id, "tokens_revoked": revoked });
-        self.store.record_audit(&audit).await?;
-        Ok(revoked)
+            .revoke_all_scim_tokens(team_id, now, Some(&audit))
+            .await?)
     }
 }

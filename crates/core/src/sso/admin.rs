@@ -1,14 +1,15 @@
 //! Single sign-on as an operator sees it (`closewise teams sso show|disable TEAM`): any team's
-//! connection without its secret, and turning it off, audited with the operator and a reason
-//! (the team's members then sign in with their passwords again, or reset them).
+//! connection without its secret, and turning it off, a command taking the operator as actor
+//! and audited with their reason in the change's transaction (the team's members then sign in
+//! with their passwords again, or reset them).
 
 use closewise_domain::sso::redirect_uri;
 use serde_json::json;
 use time::OffsetDateTime;
 
 use super::SsoError;
+use crate::actor::Actor;
 use crate::clock::Clock;
-use crate::store::audit::NewAudit;
 use crate::store::teams::TeamRow;
 use crate::store::Store;
 
@@ -58,19 +59,19 @@ impl SsoAdmin {
     }
 
     /// Removes the team's connection; `NotConfigured` when it had none.
-    pub async fn disable(&self, team: &TeamRow, mut audit: NewAudit) -> Result<(), SsoError> {
+    pub async fn disable(&self, actor: &Actor, team: &TeamRow) -> Result<(), SsoError> {
         let before = self.store.team_sso(team.id).await?;
         let Some(before) = before else {
             return Err(SsoError::NotConfigured);
         };
-        audit.details = json!({
+        let details = json!({
             "team_id": team.id,
             "team": team.name,
             "issuer": before.issuer,
             "client_id": before.client_id,
             "required": before.required,
         });
-        audit.now = self.clock.now();
+        let audit = actor.audit("team.sso.disable", None, None, details, self.clock.now());
         if !self.store.delete_team_sso(team.id, &audit).await? {
             return Err(SsoError::NotConfigured);
         }

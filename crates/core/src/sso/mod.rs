@@ -17,13 +17,14 @@ use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::actor::Actor;
 use crate::clock::Clock;
 use crate::mfa::SecretBox;
 use crate::password::Hasher;
 use crate::sessions::{SessionError, Sessions};
-use crate::store::audit::NewAudit;
 use crate::store::teams::sso::TeamSsoRow;
 use crate::store::{DbError, Store};
+use crate::teams::acting::acting_on;
 use crate::teams::TeamsError;
 
 pub use admin::{SsoAdmin, SsoAdminView};
@@ -170,9 +171,10 @@ impl Sso {
         redirect_uri(&self.base_url)
     }
 
-    /// The caller's team when they own it: SSO is the owner's to configure.
-    async fn owned_team(&self, user_id: Uuid) -> Result<Uuid, SsoError> {
-        match self.store.membership_of(user_id).await? {
+    /// The team whose SSO `actor` configures: the owner's (a member: their own team; anyone
+    /// else: `team`).
+    async fn owned_team(&self, actor: &Actor, team: Option<Uuid>) -> Result<Uuid, SsoError> {
+        match acting_on(&self.store, actor, team).await? {
             Some((team, Role::Owner)) => Ok(team),
             Some(_) => Err(TeamsError::ForbiddenRole.into()),
             None => Err(TeamsError::TeamNotFound.into()),
@@ -193,15 +195,20 @@ impl Sso {
     }
 
     /// `GET /api/team/sso`.
-    pub async fn show(&self, user_id: Uuid) -> Result<SsoView, SsoError> {
-        let team_id = self.owned_team(user_id).await?;
+    pub async fn show(&self, actor: &Actor, team: Option<Uuid>) -> Result<SsoView, SsoError> {
+        let team_id = self.owned_team(actor, team).await?;
         self.view_of(team_id).await
     }
 
     /// `PUT /api/team/sso`: reads the issuer's discovery document, seals the secret, saves, and
     /// when SSO becomes required ends the password sessions of the members at the team's domains.
-    pub async fn save(&self, user_id: Uuid, s: &SsoSettings<'_>) -> Result<SsoView, SsoError> {
-        let team_id = self.owned_team(user_id).await?;
+    pub async fn save(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+        s: &SsoSettings<'_>,
+    ) -> Result<SsoView, SsoError> {
+        let team_id = self.owned_team(actor, team).await?;
         let issuer = parse_issuer(s.issuer, self.reach).map_err(|e| match e {
             IssuerError::NotPublic => SsoError::IssuerNotPublic,
             e => SsoError::InvalidIssuer(e),
@@ -231,7 +238,6 @@ impl Sso {
             }
         })?;
         let now = self.clock.now();
-        let actor = self.store.user_by_id(user_id).await?;
         let row = TeamSsoRow {
             team_id,
             issuer: issuer.clone(),
@@ -244,15 +250,11 @@ impl Sso {
             created_at: before.as_ref().map_or(now, |b| b.created_at),
             updated_at: now,
         };
-        let audit = NewAudit {
-            actor: actor
-                .as_ref()
-                .map_or_else(|| user_id.to_string(), |u| u.email.clone()),
-            action: "team.sso.save",
-            user_id: Some(user_id),
-            target_email: None,
-            reason: None,
-            details: json!({
+        let audit = actor.audit(
+            "team.sso.save",
+            None,
+            None,
+            json!({
                 "team_id": team_id,
                 "issuer": issuer,
                 "client_id": client_id,
@@ -261,9 +263,9 @@ impl Sso {
                 "required_before": before.as_ref().is_some_and(|b| b.required),
             }),
             now,
-        };
+        );
         self.store
-            .save_team_sso(&row, Some(user_id), &audit)
+            .save_team_sso(&row, actor.user_id(), &audit)
             .await?;
         if s.required && !before.as_ref().is_some_and(|b| b.required) {
             self.store.end_password_sessions(team_id, now).await?;
@@ -272,18 +274,10 @@ impl Sso {
     }
 
     /// `DELETE /api/team/sso`.
-    pub async fn remove(&self, user_id: Uuid) -> Result<(), SsoError> {
-        let team_id = self.owned_team(user_id).await?;
-        let actor = self.store.user_by_id(user_id).await?;
-        let audit = NewAudit {
-            actor: actor.map_or_else(|| user_id.to_string(), |u| u.email),
-            action: "team.sso.delete",
-            user_id: Some(user_id),
-            target_email: None,
-            reason: None,
-            details: json!({ "team_id": team_id }),
-            now: self.clock.now(),
-        };
+    pub async fn remove(&self, actor: &Actor, team: Option<Uuid>) -> Result<(), SsoError> {
+        let team_id = self.owned_team(actor, team).await?;
+        let details = json!({ "team_id": team_id });
+        let audit = actor.audit("team.sso.delete", None, None, details, self.clock.now());
         if !self.store.delete_team_sso(team_id, &audit).await? {
             return Err(SsoError::NotConfigured);
         }

@@ -28,6 +28,7 @@ use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 use crate::store::Store;
 
+pub mod acting;
 pub mod admin;
 pub mod billing;
 pub mod idle_mail;
@@ -40,7 +41,7 @@ pub mod usage;
 mod view;
 
 pub use join::JoinRequestView;
-pub use policy::PolicyView;
+pub use policy::TeamPolicyView;
 pub use view::{
     Invitation, InviteLookup, InviteView, MemberView, SeatsView, TeamSubscription, TeamView,
 };

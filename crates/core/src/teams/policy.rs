@@ -1,5 +1,7 @@
-//! The team's policy (issue 26, docs/teams.md "Policies"): read and replaced by the owner and
-//! admins, every change audited with who, before and after; how many active devices obey it.
+//! The team policy (docs/teams.md "Policies"): what the desktop app does in the team's calls,
+//! read and replaced by the owner and admins (or an operator), each change one command taking the
+//! [`Actor`], audited in its transaction with who, before and after; how many active devices obey
+//! it.
 //!
 //! `require_mfa` is the team's "require a second factor" switch: `teams.require_mfa` is its one
 //! source of truth (also set by `PUT /api/team/mfa-policy`), and only the owner may change it here
@@ -8,18 +10,19 @@
 //! sign-on; turned on here it ends the members' password sessions as the SSO settings do.
 
 use closewise_domain::policy::{adoption, Adoption, Policy, ACTIVE_DEVICE_DAYS};
-use closewise_domain::teams::{may, Action};
+use closewise_domain::teams::{may, Action, Role};
 use serde_json::json;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
+use super::acting::acting_on;
 use super::{Teams, TeamsError};
-use crate::store::audit::NewAudit;
+use crate::actor::Actor;
 use crate::store::teams::policy::TeamPolicyRow;
 
-/// The team's policy as its owner and admins see it.
+/// The team policy as its owner and admins see it.
 #[derive(Clone, Debug)]
-pub struct PolicyView {
+pub struct TeamPolicyView {
     pub policy: Policy,
     pub policy_version: String,
     /// None while the team has the default (nobody saved one).
@@ -31,27 +34,47 @@ pub struct PolicyView {
 }
 
 impl Teams {
-    /// The caller's team's policy (owner and admins).
-    pub async fn policy(&self, user_id: Uuid) -> Result<PolicyView, TeamsError> {
-        let (team_id, role) = self.caller(user_id, Action::SetPolicy).await?;
+    /// The team `actor` may set the policy of, and whether they may switch the sign-in rules.
+    async fn policy_team(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+    ) -> Result<(Uuid, Role), TeamsError> {
+        let (team_id, role) = acting_on(&self.store, actor, team)
+            .await?
+            .ok_or(TeamsError::TeamNotFound)?;
+        if !may(role, Action::SetPolicy) {
+            return Err(TeamsError::ForbiddenRole);
+        }
+        Ok((team_id, role))
+    }
+
+    /// The team policy (owner and admins; a member's own team: `team` None).
+    pub async fn team_policy(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+    ) -> Result<TeamPolicyView, TeamsError> {
+        let (team_id, role) = self.policy_team(actor, team).await?;
         let row = self.policy_row(team_id).await?;
         self.policy_view(team_id, row, may(role, Action::RequireMfa))
             .await
     }
 
-    /// Replaces the caller's team's policy (owner and admins) with `policy`, whole. A wrong field
-    /// is `InvalidPolicy` naming it; changing `require_mfa` or `require_sso` is the owner's
-    /// (`ForbiddenRole`) and needs a recent step-up on the caller's session (`stepped_up`, from
-    /// `crate::reauth`; `StepUpRequired` without it). Audited as `team.policy` by `actor` with the
-    /// policy before and after.
-    pub async fn set_policy(
+    /// Replaces the team policy (owner and admins) with `policy`, whole. A wrong field is
+    /// `InvalidPolicy` naming it; changing `require_mfa` or `require_sso` is the owner's
+    /// (`ForbiddenRole`) and needs a recent step-up on the member's session (`stepped_up`, from
+    /// `crate::reauth`; `StepUpRequired` without it; an operator has no session to step up).
+    /// Audited as `team.policy` in the change's transaction, with the policy before and after.
+    pub async fn set_team_policy(
         &self,
-        user_id: Uuid,
-        actor: &str,
+        actor: &Actor,
+        team: Option<Uuid>,
         policy: Policy,
         stepped_up: bool,
-    ) -> Result<PolicyView, TeamsError> {
-        let (team_id, role) = self.caller(user_id, Action::SetPolicy).await?;
+    ) -> Result<TeamPolicyView, TeamsError> {
+        let (team_id, role) = self.policy_team(actor, team).await?;
+        let stepped_up = stepped_up || !matches!(actor, Actor::Member { .. });
         let policy = policy.validate().map_err(TeamsError::InvalidPolicy)?;
         let row = self.policy_row(team_id).await?;
         let before = row.policy();
@@ -73,17 +96,9 @@ impl Teams {
             "after": policy,
             "policy_version": policy.version(),
         });
-        let audit = NewAudit {
-            actor: actor.to_owned(),
-            action: "team.policy",
-            user_id: Some(user_id),
-            target_email: None,
-            reason: None,
-            details,
-            now: self.clock.now(),
-        };
+        let audit = actor.audit("team.policy", None, None, details, self.clock.now());
         self.store
-            .save_team_policy(team_id, &policy, user_id, &audit)
+            .save_team_policy(team_id, &policy, actor.user_id(), &audit)
             .await?;
         if policy.require_sso && !before.require_sso {
             self.store
@@ -116,7 +131,7 @@ impl Teams {
         team_id: Uuid,
         row: TeamPolicyRow,
         may_change_require_mfa: bool,
-    ) -> Result<PolicyView, TeamsError> {
+    ) -> Result<TeamPolicyView, TeamsError> {
         let policy = row.policy();
         let version = policy.version();
         let since = self.clock.now() - Duration::days(ACTIVE_DEVICE_DAYS);
@@ -127,7 +142,7 @@ impl Teams {
                 .iter()
                 .filter_map(|d| Some((d.policy_version.as_deref(), d.last_seen_at?))),
         );
-        Ok(PolicyView {
+        Ok(TeamPolicyView {
             policy,
             policy_version: version,
             updated_at: row.updated_at,

@@ -81,6 +81,12 @@ impl Fx {
         }
     }
 
+    /// The user `id` acting as a member.
+    async fn member(&self, id: Uuid) -> closewise_core::actor::Actor {
+        let user = self.store.user_by_id(id).await.unwrap().expect("a user");
+        closewise_core::actor::Actor::member(id, user.email)
+    }
+
     async fn user(&self, email: &str) -> Uuid {
         let id = Uuid::now_v7();
         let sql = "INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, \

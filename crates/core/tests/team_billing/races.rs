@@ -17,7 +17,7 @@ async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(postgres:
     let record = fx.record("sub_d", SubscriptionStatus::Active);
     let resize = tokio::spawn(async move {
         store
-            .resize_team_seats(team, 2, now, || async move {
+            .resize_team_seats(team, 2, now, None, || async move {
                 started_tx.send(()).unwrap();
                 wait.await.unwrap(); // Stripe, taking its time
                 Ok::<_, ()>((record, 2))
@@ -68,14 +68,35 @@ async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(postgres:
     assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 2);
 
     // Up to 3, then down to 2 with Stripe failing: the third seat stays, free to invite.
+    // Each audited: the row lands with the seats Stripe answered, and not when Stripe fails.
     let record = fx.record("sub_d", SubscriptionStatus::Active);
+    let audit = |after: u32| {
+        let details = serde_json::json!({"team_id": team, "seats": {"after": after}});
+        closewise_core::actor::Actor::operator("ops-d", None).audit(
+            "team.seats",
+            None,
+            None,
+            details,
+            now,
+        )
+    };
+    let seat_rows = || async {
+        let rows = fx.store.audit_log(50).await.unwrap();
+        rows.into_iter()
+            .filter(|r| r.action == "team.seats" && r.actor == "ops-d")
+            .count()
+    };
+    let three = audit(3);
     let up = fx
         .store
-        .resize_team_seats(team, 3, now, || async { Ok::<_, ()>((record, 3)) });
+        .resize_team_seats(team, 3, now, Some(&three), || async {
+            Ok::<_, ()>((record, 3))
+        });
     assert!(matches!(up.await.unwrap(), ResizeOutcome::Done(s) if s.total == 3));
+    assert_eq!(seat_rows().await, 1, "audited with the change");
     let outcome = fx
         .store
-        .resize_team_seats(team, 2, now, || async {
+        .resize_team_seats(team, 2, now, Some(&audit(2)), || async {
             Err::<(SubscriptionRecord, u32), _>("down")
         })
         .await
@@ -83,6 +104,11 @@ async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(postgres:
     assert!(
         matches!(outcome, ResizeOutcome::Failed("down")),
         "{outcome:?}"
+    );
+    assert_eq!(
+        seat_rows().await,
+        1,
+        "no row for a change that did not happen"
     );
     assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 3);
     fx.teams
@@ -93,7 +119,7 @@ async fn a_seat_change_waiting_for_stripe_holds_back_only_its_own_team(postgres:
         )
         .await
         .expect("the seat is free again");
-    let refused = fx.store.resize_team_seats(team, 2, now, || async {
+    let refused = fx.store.resize_team_seats(team, 2, now, None, || async {
         Err::<(SubscriptionRecord, u32), _>("never called")
     });
     assert!(matches!(refused.await.unwrap(), ResizeOutcome::Refused(_)));
@@ -270,7 +296,10 @@ async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
         }
         let row = fx.store.team_by_id(team).await.unwrap().unwrap();
         assert_eq!(row.seats, 3);
-        let refused = fx.billing.start_team_checkout(owner, &checkout).await;
+        let refused = fx
+            .billing
+            .start_team_checkout(&fx.member(owner).await, None, &checkout)
+            .await;
         assert!(
             matches!(
                 refused,

@@ -488,4 +488,6 @@ both!(
     a_members_and_an_operators_removal_are_audited_with_the_change,
     an_invite_writes_its_mail_and_audit_row_with_it,
     an_invite_spends_its_budgets_only_once_the_inviter_may_send_it,
+    a_verification_spends_the_members_budget_once_their_role_allows_it,
+    an_operator_manages_any_teams_domains_audited_with_the_reason,
 );

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::seats::{locked, seats_in};
 use super::{count, OPEN};
-use crate::store::audit::{bind_audit, NewAudit};
+use crate::store::audit::{bind_audit, commit_audited, NewAudit};
 use crate::store::{dispatch, Pool, Revoked, Store, SubscriptionRecord};
 
 /// A subscription that ended never replaces the one the team has now: only the same
@@ -175,6 +175,7 @@ impl Store {
         team_id: Uuid,
         seats: u32,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
         change: F,
     ) -> Result<ResizeOutcome<E>, sqlx::Error>
     where
@@ -209,7 +210,9 @@ impl Store {
             tx.commit().await?;
             return match change().await {
                 Ok((record, quantity)) => {
-                    apply_team!(p, team_id, record, quantity, now)?;
+                    let mut tx = crate::store::begin::begin(p).await?;
+                    apply_team!(&mut *tx, team_id, record, quantity, now)?;
+                    commit_audited!(self, tx, audit);
                     Ok(ResizeOutcome::Done(Seats {
                         total: quantity,
                         ..current
@@ -245,6 +248,9 @@ impl Store {
                     Err(e) => return Ok(ResizeOutcome::Failed(e)),
                 };
                 apply_team!(&mut *tx, team_id, record, quantity, now)?;
+                if let Some(audit) = audit {
+                    bind_audit!(self, audit).execute(&mut *tx).await?;
+                }
                 ResizeOutcome::Done(Seats {
                     total: quantity,
                     ..current

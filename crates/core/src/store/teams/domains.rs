@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::seats::locked;
-use crate::store::audit::{bind_audit, NewAudit};
+use crate::store::audit::{bind_audit, commit_audited, NewAudit};
 use crate::store::{dispatch, is_unique_violation, Pool, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -53,15 +53,17 @@ impl Store {
     /// Claims `domain` for the team, pending, with no bound on the team's domains (fixtures and
     /// operators' seeds). False when the team claimed it already.
     pub async fn insert_team_domain(&self, d: &NewTeamDomain<'_>) -> Result<bool, sqlx::Error> {
-        Ok(self.claim_team_domain(d, u32::MAX).await? == Claim::Claimed)
+        Ok(self.claim_team_domain(d, u32::MAX, None).await? == Claim::Claimed)
     }
 
     /// Claims `domain` for the team, pending, unless the team holds `max` other domains already;
-    /// under the team's lock, so concurrent claims cannot pass `max` together.
+    /// under the team's lock, so concurrent claims cannot pass `max` together. `audit` lands with
+    /// the claim.
     pub async fn claim_team_domain(
         &self,
         d: &NewTeamDomain<'_>,
         max: u32,
+        audit: Option<&NewAudit>,
     ) -> Result<Claim, sqlx::Error> {
         Ok(locked!(self, d.team_id, Claim::NoTeam, |tx, _seats| {
             let held: i64 = sqlx::query_scalar(
@@ -89,6 +91,9 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
                 if done.rows_affected() == 1 {
+                    if let Some(audit) = audit {
+                        bind_audit!(self, audit).execute(&mut *tx).await?;
+                    }
                     Claim::Claimed
                 } else {
                     Claim::Exists
@@ -127,21 +132,37 @@ impl Store {
         id: Uuid,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        let done = dispatch!(self, |p| sqlx::query(
-            "UPDATE team_domains SET status = 'verified', \
-             verified_at = COALESCE(verified_at, $2), last_checked_at = $2, last_seen_at = $2 \
-             WHERE id = $1"
-        )
-        .bind(id)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1));
-        match done {
-            Ok(set) => Ok(set),
-            Err(e) if is_unique_violation(&e) => Ok(false),
-            Err(e) => Err(e),
-        }
+        self.verify_team_domain(id, now, None).await
+    }
+
+    /// Marks the domain verified with `audit` in the same transaction; false (and nothing
+    /// written) when another team holds it verified already.
+    pub async fn verify_team_domain(
+        &self,
+        id: Uuid,
+        now: OffsetDateTime,
+        audit: Option<&NewAudit>,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            let done = sqlx::query(
+                "UPDATE team_domains SET status = 'verified', \
+                 verified_at = COALESCE(verified_at, $2), last_checked_at = $2, last_seen_at = $2 \
+                 WHERE id = $1",
+            )
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await;
+            match done {
+                Ok(r) if r.rows_affected() == 1 => {}
+                Ok(_) => return Ok(false),
+                Err(e) if is_unique_violation(&e) => return Ok(false),
+                Err(e) => return Err(e),
+            }
+            commit_audited!(self, tx, audit);
+            Ok(true)
+        })
     }
 
     /// Removes one of the team's domains. False when there was none.

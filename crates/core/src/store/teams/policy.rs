@@ -86,7 +86,7 @@ impl Store {
         &self,
         team_id: Uuid,
         policy: &Policy,
-        by: Uuid,
+        by: Option<Uuid>,
         audit: &NewAudit,
     ) -> Result<(), sqlx::Error> {
         let now = audit.now;

@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
+use crate::store::audit::{commit_audited, NewAudit};
 use crate::store::revocations::Revoked;
 use crate::store::tokens::confirm_vouched;
 use crate::store::{dispatch, is_unique_violation, Pool, Store};
@@ -72,26 +73,32 @@ macro_rules! bind_filter {
 }
 
 impl Store {
+    /// Stores a new token (its hash) with `audit` in the same transaction.
     pub async fn insert_scim_token(
         &self,
         id: Uuid,
         team_id: Uuid,
         token_hash: &str,
-        created_by: Uuid,
+        created_by: Option<Uuid>,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "INSERT INTO scim_tokens (id, team_id, token_hash, created_by, created_at) \
-             VALUES ($1, $2, $3, $4, $5)"
-        )
-        .bind(id)
-        .bind(team_id)
-        .bind(token_hash)
-        .bind(created_by)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(drop))
+        dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            sqlx::query(
+                "INSERT INTO scim_tokens (id, team_id, token_hash, created_by, created_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(id)
+            .bind(team_id)
+            .bind(token_hash)
+            .bind(created_by)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            commit_audited!(self, tx, audit);
+            Ok(())
+        })
     }
 
     /// The team's tokens, newest first, revoked ones included.
@@ -106,39 +113,63 @@ impl Store {
             .await)
     }
 
-    /// Revokes one of the team's live tokens. False when there is none by that id.
+    /// Revokes one of the team's live tokens with `audit` in the same transaction. False (and
+    /// nothing written) when there is none by that id.
     pub async fn revoke_scim_token(
         &self,
         team_id: Uuid,
         id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE scim_tokens SET revoked_at = $3 \
-             WHERE team_id = $1 AND id = $2 AND revoked_at IS NULL"
-        )
-        .bind(team_id)
-        .bind(id)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected() == 1))
+        dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            let done = sqlx::query(
+                "UPDATE scim_tokens SET revoked_at = $3 \
+                 WHERE team_id = $1 AND id = $2 AND revoked_at IS NULL",
+            )
+            .bind(team_id)
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            if !done {
+                return Ok(false);
+            }
+            commit_audited!(self, tx, audit);
+            Ok(true)
+        })
     }
 
-    /// Revokes every live token of the team (an operator's `scim disable`); how many.
+    /// Revokes every live token of the team (SCIM turned off); how many. `audit` lands in the
+    /// same transaction, its details given `tokens_revoked`.
     pub async fn revoke_all_scim_tokens(
         &self,
         team_id: Uuid,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<u64, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE scim_tokens SET revoked_at = $2 WHERE team_id = $1 AND revoked_at IS NULL"
-        )
-        .bind(team_id)
-        .bind(now)
-        .execute(p)
-        .await
-        .map(|r| r.rows_affected()))
+        dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            let revoked = sqlx::query(
+                "UPDATE scim_tokens SET revoked_at = $2 WHERE team_id = $1 AND revoked_at IS NULL",
+            )
+            .bind(team_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            let audit = audit.cloned().map(|mut a| {
+                if let Some(d) = a.details.as_object_mut() {
+                    d.insert("tokens_revoked".into(), revoked.into());
+                }
+                a
+            });
+            commit_audited!(self, tx, audit.as_ref());
+            Ok(revoked)
+        })
     }
 
     /// The live token of that hash, its use recorded at `now`: (token id, team id).

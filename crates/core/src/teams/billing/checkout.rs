@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{status_of, unavailable, TeamBillingError, TeamCheckout};
+use crate::actor::Actor;
 use crate::billing::{on_site, Billing};
 use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::TeamRow;
@@ -16,17 +17,19 @@ use crate::store::teams::TeamRow;
 impl Billing {
     /// The owner's checkout of `seats` for their team, with its own customer (created once) in
     /// the owner's name and address; returns the hosted page's URL. Checked in this order: the
-    /// role, a verified address, return pages of the site. Stripe failures are
-    /// `StripeUnavailable` (the API's checkout_failed).
+    /// role, the member's Stripe budget, a verified address, return pages of the site. Stripe
+    /// failures are `StripeUnavailable` (the API's checkout_failed). Audited as `team.checkout`.
     pub async fn start_team_checkout(
         &self,
-        actor: Uuid,
+        actor: &Actor,
+        team: Option<Uuid>,
         checkout: &TeamCheckout<'_>,
     ) -> Result<String, TeamBillingError> {
-        let (team, _) = self.team_for(actor, Action::StartCheckout).await?;
+        let (team, _) = self.team_for(actor, team, Action::StartCheckout).await?;
+        self.spend_stripe(actor).await?;
         let user = self
             .store
-            .user_by_id(actor)
+            .user_by_id(actor.user_id().unwrap_or(team.owner_id))
             .await?
             .ok_or(TeamBillingError::Refused(CheckoutRefusal::InvalidToken))?;
         if user.email_confirmed_at.is_none() {
@@ -69,12 +72,10 @@ impl Billing {
                 return Err(e);
             }
         };
-        self.audit(
-            actor,
-            "team.checkout",
-            json!({"team_id": team.id, "seats": seats}),
-        )
-        .await?;
+        let details = json!({"team_id": team.id, "seats": seats});
+        self.store
+            .record_audit(&actor.audit("team.checkout", None, None, details, now))
+            .await?;
         tracing::info!(team_id = %team.id, seats, "team checkout started");
         Ok(url)
     }

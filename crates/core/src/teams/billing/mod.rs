@@ -2,8 +2,11 @@
 //! customer, its confirmation, Stripe's events about a team's subscription, the seats' preview and
 //! change, and deleting a team with its subscription. The team row follows what Stripe says, read
 //! back under the team's lock (`Billing::lock` keyed by the team id: in process, and the advisory
-//! lock on PostgreSQL), never a personal plan. Role checks are the callers' (`team_for`).
+//! lock on PostgreSQL), never a personal plan. Each change is one command taking the [`Actor`]:
+//! it checks the actor's role with `teams::may` (`team_for`), spends the member's Stripe budget
+//! where it calls Stripe on their behalf, and writes its audit row with the change.
 
+use crate::teams::acting::acting_on;
 use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::{
@@ -14,14 +17,17 @@ use closewise_domain::teams::{may, Action, Role, SeatError};
 use serde_json::json;
 use uuid::Uuid;
 
+use crate::actor::Actor;
 use crate::billing::stripe::{SeatsPreview, TeamSubscription};
 use crate::billing::{is_stripe_id, Billing, StripeFailure};
+use crate::limits::{Limit, LimitError};
 use crate::store::audit::NewAudit;
 use crate::store::teams::billing::ResizeOutcome;
 use crate::store::teams::TeamRow;
 use crate::teams::SeatsView;
 
 mod checkout;
+mod delete;
 mod live_at_stripe;
 mod over_seats;
 mod portal;
@@ -71,6 +77,9 @@ pub enum TeamBillingError {
     PortalFailed(StripeFailure),
     #[error("Stripe is unavailable: {0}")]
     StripeUnavailable(StripeFailure),
+    /// The member's Stripe budget is spent.
+    #[error(transparent)]
+    Limited(#[from] LimitError),
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -93,6 +102,7 @@ impl TeamBillingError {
             TeamBillingError::NoCustomer => "no_customer",
             TeamBillingError::PortalFailed(_) => "portal_failed",
             TeamBillingError::StripeUnavailable(_) => "stripe_unavailable",
+            TeamBillingError::Limited(_) => "rate_limited",
             TeamBillingError::Database(_) => "internal",
         }
     }
@@ -130,15 +140,15 @@ pub(super) fn unavailable(e: StripeFailure) -> TeamBillingError {
 }
 
 impl Billing {
-    /// The caller's team and role when the role allows `action`; in no team: not found.
+    /// The team `actor` acts on (a member: their own; anyone else: `team`) and the role it acts
+    /// with, when the role allows `action`; no such team: not found.
     pub async fn team_for(
         &self,
-        user_id: Uuid,
+        actor: &Actor,
+        team: Option<Uuid>,
         action: Action,
     ) -> Result<(TeamRow, Role), TeamBillingError> {
-        let (team_id, role) = self
-            .store
-            .membership_of(user_id)
+        let (team_id, role) = acting_on(&self.store, actor, team)
             .await?
             .ok_or(TeamBillingError::TeamNotFound)?;
         if !may(role, action) {
@@ -146,6 +156,16 @@ impl Billing {
         }
         let team = self.team_row(team_id).await?;
         Ok((team, role))
+    }
+
+    /// Spends a member's budget of Stripe calls (operators and jobs have none).
+    pub(super) async fn spend_stripe(&self, actor: &Actor) -> Result<(), TeamBillingError> {
+        if let Some(user_id) = actor.user_id() {
+            self.limits
+                .spend(Limit::StripePerUser, &user_id.to_string())
+                .await?;
+        }
+        Ok(())
     }
 
     pub(super) async fn team_row(&self, team_id: Uuid) -> Result<TeamRow, TeamBillingError> {
@@ -216,11 +236,13 @@ impl Billing {
     /// this team's (metadata and customer), complete and paid. Reads the subscription back.
     pub async fn confirm_team_checkout(
         &self,
-        user_id: Uuid,
+        actor: &Actor,
+        team: Option<Uuid>,
         session_id: &str,
     ) -> Result<TeamRow, TeamBillingError> {
         let id = session_id.trim();
-        let (team, _) = self.team_for(user_id, Action::ConfirmCheckout).await?;
+        let (team, _) = self.team_for(actor, team, Action::ConfirmCheckout).await?;
+        self.spend_stripe(actor).await?;
         if !is_stripe_id(id) {
             return Err(TeamBillingError::SessionNotFound);
         }
@@ -277,12 +299,16 @@ impl Billing {
         })
     }
 
-    /// What changing the team's seats to `seats` would cost now, from Stripe's invoice preview.
+    /// What changing the team's seats to `seats` would cost now, from Stripe's invoice preview
+    /// (whoever may change them).
     pub async fn preview_team_seats(
         &self,
-        team: &TeamRow,
+        actor: &Actor,
+        team: Option<Uuid>,
         seats: u32,
     ) -> Result<TeamSeatsPreview, TeamBillingError> {
+        let (team, _) = self.team_for(actor, team, Action::PreviewSeats).await?;
+        let team = &team;
         let now = self.clock.now();
         live_subscription(team)?;
         let current = self.store.team_seats(team, now).await?;
@@ -333,19 +359,42 @@ impl Billing {
     /// Sets the team's seats: under the team's lock and row lock, checks them against members and
     /// pending invites (`Seats::check_resize`), changes the subscription item's quantity at Stripe
     /// (`create_prorations`, at `proration_date` or now), then stores the seats and subscription
-    /// Stripe answered. No role check: callers check roles. It runs to its end on a task of its
-    /// own: a caller that goes away (a closed connection) does not cut it off between Stripe's
-    /// change and storing it, or before a failed decrease gives its seats back.
+    /// Stripe answered, with `audit` (when given) in the transaction that stores them. It runs
+    /// to its end on a task of its own: a caller that goes away (a closed connection) does not
+    /// cut it off between Stripe's change and storing it, or before a failed decrease gives its
+    /// seats back. The step of [`Billing::change_team_seats`] and of a reclaim; it checks no role.
     pub async fn set_team_seats(
         &self,
         team_id: Uuid,
         seats: u32,
         proration_date: Option<i64>,
+        audit: Option<NewAudit>,
     ) -> Result<SeatsView, TeamBillingError> {
         let this = self.clone();
-        tokio::spawn(async move { this.resize(team_id, seats, proration_date).await })
+        tokio::spawn(async move {
+            this.resize(team_id, seats, proration_date, audit.as_ref())
+                .await
+        })
+        .await
+        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
+    }
+
+    /// The actor changes the team's seats (the owner, or an operator): checked against members
+    /// and pending invites, changed at Stripe (at the preview's `proration_date`), stored and
+    /// audited as `team.seats` together.
+    pub async fn change_team_seats(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+        seats: u32,
+        proration_date: Option<i64>,
+    ) -> Result<SeatsView, TeamBillingError> {
+        let (team, _) = self.team_for(actor, team, Action::ChangeSeats).await?;
+        let details =
+            json!({"team_id": team.id, "seats": {"before": team.seats(), "after": seats}});
+        let audit = actor.audit("team.seats", None, None, details, self.clock.now());
+        self.set_team_seats(team.id, seats, proration_date, Some(audit))
             .await
-            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
     }
 
     async fn resize(
@@ -353,6 +402,7 @@ impl Billing {
         team_id: Uuid,
         seats: u32,
         proration_date: Option<i64>,
+        audit: Option<&NewAudit>,
     ) -> Result<SeatsView, TeamBillingError> {
         self.check_proration_date(team_id, proration_date).await?;
         let _serialised = self.lock(team_id).await?;
@@ -362,7 +412,7 @@ impl Billing {
         let stripe = &self.stripe;
         let outcome = self
             .store
-            .resize_team_seats(team_id, seats, now, || async move {
+            .resize_team_seats(team_id, seats, now, audit, || async move {
                 let sub = stripe.team_subscription(subscription_id).await?;
                 let Some(item) = sub.item_id.as_deref() else {
                     return Err(StripeFailure::NotFound);
@@ -387,84 +437,6 @@ impl Billing {
             }
             ResizeOutcome::Failed(e) => Err(unavailable(e)),
         }
-    }
-
-    /// Cancels the team's subscription at Stripe at once (refusing, and keeping the team, when
-    /// Stripe cannot be reached), then deletes the team with its members and invites, audited.
-    /// Holds the team's lock throughout, so the cancellation's webhooks find no team.
-    pub async fn delete_team(
-        &self,
-        team_id: Uuid,
-        actor: Uuid,
-    ) -> Result<Option<String>, TeamBillingError> {
-        let _serialised = self.lock(team_id).await?;
-        let team = self.team_row(team_id).await?;
-        // A checkout left open must not be paid for a team that is gone.
-        if let Some(customer) = &team.stripe_customer_id {
-            self.expire_open_checkouts(customer).await?;
-        }
-        // Every live subscription of the team's customer, the stored one and any paid a moment ago
-        // and not stored yet (it bills all the same); listed before anything is cancelled, so a
-        // failed list changes nothing.
-        let mut cancelled = self.cancel_live_at_stripe(&team).await?;
-        if let (Some(sub), true) = (
-            &team.subscription_id,
-            has_live_subscription(status_of(&team)),
-        ) {
-            if !cancelled.contains(sub) {
-                match self.stripe.cancel_subscription(sub).await {
-                    Ok(()) | Err(StripeFailure::NotFound) => cancelled.insert(0, sub.clone()),
-                    Err(e) => return Err(unavailable(e)),
-                }
-            }
-        }
-        let cancelled = team
-            .subscription_id
-            .clone()
-            .filter(|s| cancelled.contains(s))
-            .or_else(|| cancelled.into_iter().next());
-        let audit = self
-            .audit_row(
-                actor,
-                "team.delete",
-                json!({"team_id": team_id, "name": team.name, "subscription": cancelled}),
-            )
-            .await?;
-        self.store.delete_team_audited(team_id, &audit).await?;
-        tracing::info!(%team_id, "team deleted");
-        Ok(cancelled)
-    }
-
-    /// The audit row of a change the user `actor` made; the actor is their address, as on every
-    /// team row (the id when the account is gone meanwhile).
-    pub(super) async fn audit_row(
-        &self,
-        actor: Uuid,
-        action: &'static str,
-        details: serde_json::Value,
-    ) -> Result<NewAudit, sqlx::Error> {
-        let who = self.store.user_by_id(actor).await?;
-        Ok(NewAudit {
-            actor: who.map_or_else(|| actor.to_string(), |u| u.email),
-            action,
-            user_id: Some(actor),
-            target_email: None,
-            reason: None,
-            details,
-            now: self.clock.now(),
-        })
-    }
-
-    /// Writes an audit row of a team change the user `actor` made.
-    pub async fn audit(
-        &self,
-        actor: Uuid,
-        action: &'static str,
-        details: serde_json::Value,
-    ) -> Result<(), sqlx::Error> {
-        self.store
-            .record_audit(&self.audit_row(actor, action, details).await?)
-            .await
     }
 }
 

@@ -5,16 +5,20 @@ use closewise_domain::teams::Action;
 use uuid::Uuid;
 
 use super::TeamBillingError;
+use crate::actor::Actor;
 use crate::billing::{Billing, PortalReturn};
 
 impl Billing {
-    /// The team's billing portal for its owner, back to a page of the site; its URL.
+    /// The team's billing portal for its owner, back to a page of the site; its URL. Spends the
+    /// member's Stripe budget once the role allows it.
     pub async fn open_team_portal(
         &self,
-        user_id: Uuid,
+        actor: &Actor,
+        team: Option<Uuid>,
         back_to: PortalReturn<'_>,
     ) -> Result<String, TeamBillingError> {
-        let (team, _) = self.team_for(user_id, Action::ManageBilling).await?;
+        let (team, _) = self.team_for(actor, team, Action::ManageBilling).await?;
+        self.spend_stripe(actor).await?;
         let return_url = back_to.url().ok_or(TeamBillingError::InvalidRedirect)?;
         let customer = team
             .stripe_customer_id

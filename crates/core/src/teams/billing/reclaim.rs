@@ -1,7 +1,8 @@
 //! Reclaiming seats (issue 26): removes the chosen members and lowers the team's seats in one
 //! confirmed step, priced first by the same Stripe preview a seat change shows (`dry_run`). The
 //! rules (who may be removed, seats never below those still used, never raised) are
-//! `closewise_domain::idle_seats::check_reclaim`'s; the caller is whoever may change seats.
+//! `closewise_domain::idle_seats::check_reclaim`'s; the actor is whoever may change seats (the
+//! owner, or an operator with the owner's authority).
 //!
 //! The members go first (the seats cannot fall below them), each removal audited and every
 //! session of the removed ended (as any removal by the team: `store::teams::removal`), then the seats
@@ -15,8 +16,8 @@ use serde_json::json;
 use uuid::Uuid;
 
 use super::{live_subscription, TeamBillingError, TeamSeatsPreview};
+use crate::actor::Actor;
 use crate::billing::Billing;
-use crate::store::audit::NewAudit;
 use crate::store::teams::removal::Removal;
 use crate::store::teams::CheckedRoles;
 use crate::teams::SeatsView;
@@ -71,13 +72,14 @@ pub struct Reclaimed {
 }
 
 impl Billing {
-    /// Checks and prices (`dry_run`) or makes a reclaim for the caller's team.
+    /// Checks and prices (`dry_run`) or makes a reclaim for the actor's team.
     pub async fn reclaim(
         &self,
-        actor: Uuid,
+        actor: &Actor,
+        team: Option<Uuid>,
         order: &ReclaimOrder<'_>,
     ) -> Result<Reclaimed, ReclaimError> {
-        let (team, role) = self.team_for(actor, Action::ChangeSeats).await?;
+        let (team, role) = self.team_for(actor, team, Action::ChangeSeats).await?;
         live_subscription(&team)?;
         if !order.dry_run {
             // Checked before anyone is removed, as the seat change checks it again.
@@ -108,19 +110,18 @@ impl Billing {
         }
         for (id, email, target_role) in &chosen {
             let checked = CheckedRoles {
-                actor,
+                // An operator acts with the owner's authority, checked as the owner's.
+                actor: actor.user_id().unwrap_or(team.owner_id),
                 actor_role: role,
                 target_role: *target_role,
             };
-            let mut audit = self
-                .audit_row(
-                    actor,
-                    "team.member_remove",
-                    json!({"team_id": team.id, "reclaim": true}),
-                )
-                .await?;
-            audit.user_id = Some(*id);
-            audit.target_email = Some(email.clone());
+            let audit = actor.audit(
+                "team.member_remove",
+                Some(*id),
+                Some(email.clone()),
+                json!({"team_id": team.id, "reclaim": true}),
+                now,
+            );
             let how = Removal::ByTeam(&checked);
             if !self
                 .store
@@ -130,17 +131,11 @@ impl Billing {
                 return Err(ReclaimError::Changed);
             }
         }
+        let details = json!({"team_id": team.id, "seats": {"before": team.seats(), "after": order.seats}, "reclaim": true});
+        let audit = actor.audit("team.seats", None, None, details, self.clock.now());
         let after = self
-            .set_team_seats(team.id, order.seats, order.proration_date)
+            .set_team_seats(team.id, order.seats, order.proration_date, Some(audit))
             .await?;
-        let audit: NewAudit = self
-            .audit_row(
-                actor,
-                "team.seats",
-                json!({"team_id": team.id, "seats": {"before": team.seats(), "after": after.total}, "reclaim": true}),
-            )
-            .await?;
-        self.store.record_audit(&audit).await?;
         tracing::info!(team_id = %team.id, removed = chosen.len(), seats = after.total, "seats reclaimed");
         Ok(Reclaimed {
             removed,

@@ -1,10 +1,10 @@
-//! A team's verified company domains (issue 25, docs/teams.md): the owner claims a domain and is
-//! given a DNS TXT record to publish; "verify" looks it up ([`dns`]) and marks the domain
-//! verified, one team at a time; the sweeper re-checks verified domains daily and un-verifies one
-//! whose record has been gone for a week. The rules are `closewise_domain::teams::domains`'s; the
-//! store keeps the rows (`store::teams::domains`). Every change is audited with the acting person
-//! (the owner's address, an operator's, or `closewise` for the daily re-check), its details naming
-//! the team (`team_id`) as the other team rows do.
+//! A team's verified domains (docs/teams.md): the owner claims a company domain and is given a
+//! DNS TXT record to publish; "verify" looks it up ([`dns`]) and marks the domain verified, one
+//! team at a time; the sweeper re-checks verified domains daily and un-verifies one whose record
+//! has been gone for a week. The rules are `closewise_domain::teams::domains`'s; the store keeps
+//! the rows (`store::teams::domains`). Every change is a command taking the [`Actor`] (the owner,
+//! an operator, or the daily re-check), checked with `teams::may(role, ManageDomains)` and
+//! audited in the change's own transaction, its details naming the team (`team_id`).
 
 pub mod dns;
 
@@ -18,19 +18,22 @@ use serde_json::{json, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::actor::Actor;
 use crate::clock::Clock;
+use crate::limits::{Limit, LimitError, Limits};
 use crate::store::audit::NewAudit;
 use crate::store::teams::domains::{Claim, NewTeamDomain, TeamDomainRow};
 use crate::store::Store;
+use crate::teams::acting::acting_on;
 pub use dns::{Dns, DnsError};
 
 /// How many due domains one re-check looks up (the rest wait for the next sweep).
 const RECHECK_BATCH: i64 = 200;
-/// The actor of the daily re-check's audit rows.
-pub const RECHECK_ACTOR: &str = "closewise";
+/// The daily re-check, as the actor of its audit rows.
+pub const RECHECK_ACTOR: Actor = Actor::System { job: "closewise" };
 
 #[derive(Debug, thiserror::Error)]
-pub enum DomainsError {
+pub enum VerifiedDomainsError {
     #[error("There is no such team.")]
     TeamNotFound,
     #[error("Your role in the team does not allow this.")]
@@ -51,28 +54,31 @@ pub enum DomainsError {
     )]
     TooMany,
     #[error(transparent)]
+    Limited(#[from] LimitError),
+    #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
 
-impl DomainsError {
+impl VerifiedDomainsError {
     pub fn code(&self) -> &'static str {
         match self {
-            DomainsError::TeamNotFound => "team_not_found",
-            DomainsError::ForbiddenRole => "forbidden_role",
-            DomainsError::NotFound => "domain_not_found",
-            DomainsError::Invalid(e) => e.code(),
-            DomainsError::Exists(_) => "domain_exists",
-            DomainsError::Taken(_) => "domain_taken",
-            DomainsError::NotVerified(_) => "domain_not_verified",
-            DomainsError::TooMany => "too_many_domains",
-            DomainsError::Database(_) => "internal",
+            VerifiedDomainsError::TeamNotFound => "team_not_found",
+            VerifiedDomainsError::ForbiddenRole => "forbidden_role",
+            VerifiedDomainsError::NotFound => "domain_not_found",
+            VerifiedDomainsError::Invalid(e) => e.code(),
+            VerifiedDomainsError::Exists(_) => "domain_exists",
+            VerifiedDomainsError::Taken(_) => "domain_taken",
+            VerifiedDomainsError::NotVerified(_) => "domain_not_verified",
+            VerifiedDomainsError::TooMany => "too_many_domains",
+            VerifiedDomainsError::Limited(_) => "rate_limited",
+            VerifiedDomainsError::Database(_) => "internal",
         }
     }
 }
 
 /// A domain as the owner (or an operator) sees it, with the record to publish.
 #[derive(Clone, Debug)]
-pub struct DomainView {
+pub struct VerifiedDomainView {
     pub id: Uuid,
     pub team_id: Uuid,
     pub domain: String,
@@ -86,9 +92,9 @@ pub struct DomainView {
     pub last_seen_at: Option<OffsetDateTime>,
 }
 
-impl From<TeamDomainRow> for DomainView {
+impl From<TeamDomainRow> for VerifiedDomainView {
     fn from(r: TeamDomainRow) -> Self {
-        DomainView {
+        VerifiedDomainView {
             id: r.id,
             team_id: r.team_id,
             txt_name: txt_name(&r.domain),
@@ -111,10 +117,11 @@ pub struct RecheckReport {
 }
 
 #[derive(Clone)]
-pub struct Domains {
+pub struct VerifiedDomains {
     store: Store,
     clock: Clock,
     dns: Dns,
+    limits: Limits,
 }
 
 /// 128 random bits as 32 hex digits: the TXT record's token.
@@ -124,67 +131,77 @@ fn new_token() -> String {
     hex::encode(bytes)
 }
 
-impl Domains {
-    pub fn new(store: Store, clock: Clock, dns: Dns) -> Self {
-        Domains { store, clock, dns }
+impl VerifiedDomains {
+    pub fn new(store: Store, clock: Clock, dns: Dns, limits: Limits) -> Self {
+        VerifiedDomains {
+            store,
+            clock,
+            dns,
+            limits,
+        }
     }
 
-    /// The caller's team when they may manage its domains (the owner).
-    async fn owner_team(&self, user_id: Uuid) -> Result<Uuid, DomainsError> {
-        let (team_id, role) = self
-            .store
-            .membership_of(user_id)
+    /// The team `actor` manages the domains of (a member: their own, when their role may; anyone
+    /// else: `team`).
+    async fn team_of(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+    ) -> Result<Uuid, VerifiedDomainsError> {
+        let (team_id, role) = acting_on(&self.store, actor, team)
             .await?
-            .ok_or(DomainsError::TeamNotFound)?;
+            .ok_or(VerifiedDomainsError::TeamNotFound)?;
         if !may(role, Action::ManageDomains) {
-            return Err(DomainsError::ForbiddenRole);
+            return Err(VerifiedDomainsError::ForbiddenRole);
         }
         Ok(team_id)
     }
 
-    /// An audit row of the user `actor`'s change to a domain of `team_id`.
-    async fn audit_by(
+    fn audit(
         &self,
-        actor: Uuid,
+        actor: &Actor,
         action: &'static str,
         team_id: Uuid,
         domain: &str,
-    ) -> Result<NewAudit, sqlx::Error> {
-        let who = self.store.user_by_id(actor).await?;
-        Ok(NewAudit {
-            actor: who.map_or_else(|| actor.to_string(), |u| u.email),
+        extra: Value,
+    ) -> NewAudit {
+        actor.audit(
             action,
-            user_id: Some(actor),
-            target_email: None,
-            reason: None,
-            details: details(team_id, domain, Value::Null),
-            now: self.clock.now(),
-        })
+            None,
+            None,
+            details(team_id, domain, extra),
+            self.clock.now(),
+        )
     }
 
-    /// The caller's team's domains, by name (the owner).
-    pub async fn list(&self, user_id: Uuid) -> Result<Vec<DomainView>, DomainsError> {
-        let team_id = self.owner_team(user_id).await?;
-        self.of_team(team_id).await
-    }
-
-    /// Any team's domains, by name (operators).
-    pub async fn of_team(&self, team_id: Uuid) -> Result<Vec<DomainView>, DomainsError> {
+    /// The team's domains, by name (a member's own team: `team` None).
+    pub async fn list(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+    ) -> Result<Vec<VerifiedDomainView>, VerifiedDomainsError> {
+        let team_id = self.team_of(actor, team).await?;
         let rows = self.store.team_domains(team_id).await?;
-        Ok(rows.into_iter().map(DomainView::from).collect())
+        Ok(rows.into_iter().map(VerifiedDomainView::from).collect())
     }
 
-    /// Claims `domain` for the caller's team, pending until its record is seen.
-    pub async fn add(&self, user_id: Uuid, domain: &str) -> Result<DomainView, DomainsError> {
-        let team_id = self.owner_team(user_id).await?;
-        let domain = normalize_domain(domain).map_err(DomainsError::Invalid)?;
+    /// Claims `domain` for the team, pending until its record is seen.
+    pub async fn add(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+        domain: &str,
+    ) -> Result<VerifiedDomainView, VerifiedDomainsError> {
+        let team_id = self.team_of(actor, team).await?;
+        let domain = normalize_domain(domain).map_err(VerifiedDomainsError::Invalid)?;
         if let Some(holder) = self.store.team_for_verified_domain(&domain).await? {
             if holder != team_id {
-                return Err(DomainsError::Taken(domain));
+                return Err(VerifiedDomainsError::Taken(domain));
             }
         }
         let id = Uuid::now_v7();
         let token = new_token();
+        let audit = self.audit(actor, "team.domain_add", team_id, &domain, Value::Null);
         let claim = self
             .store
             .claim_team_domain(
@@ -193,102 +210,128 @@ impl Domains {
                     team_id,
                     domain: &domain,
                     txt_token: &token,
-                    created_by: Some(user_id),
+                    created_by: actor.user_id(),
                     now: self.clock.now(),
                 },
                 MAX_TEAM_DOMAINS,
+                Some(&audit),
             )
             .await?;
         match claim {
             Claim::Claimed => {}
-            Claim::Exists => return Err(DomainsError::Exists(domain)),
-            Claim::TooMany => return Err(DomainsError::TooMany),
-            Claim::NoTeam => return Err(DomainsError::TeamNotFound),
+            Claim::Exists => return Err(VerifiedDomainsError::Exists(domain)),
+            Claim::TooMany => return Err(VerifiedDomainsError::TooMany),
+            Claim::NoTeam => return Err(VerifiedDomainsError::TeamNotFound),
         }
-        let audit = self
-            .audit_by(user_id, "team.domain_add", team_id, &domain)
-            .await?;
-        self.store.record_audit(&audit).await?;
         self.one(team_id, id).await
     }
 
-    async fn one(&self, team_id: Uuid, id: Uuid) -> Result<DomainView, DomainsError> {
+    async fn one(
+        &self,
+        team_id: Uuid,
+        id: Uuid,
+    ) -> Result<VerifiedDomainView, VerifiedDomainsError> {
         let row = self.store.team_domain(team_id, id).await?;
-        row.map(DomainView::from).ok_or(DomainsError::NotFound)
+        row.map(VerifiedDomainView::from)
+            .ok_or(VerifiedDomainsError::NotFound)
     }
 
     /// Looks the domain's record up and marks it verified when it is there. A domain verified
-    /// already stays so (the daily re-check decides when it stops).
-    pub async fn verify(&self, user_id: Uuid, id: Uuid) -> Result<DomainView, DomainsError> {
-        let team_id = self.owner_team(user_id).await?;
+    /// already stays so (the daily re-check decides when it stops). Each look-up spends the
+    /// member's `DomainCheckPerUser` budget, once their role allows it.
+    pub async fn verify(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+        id: Uuid,
+    ) -> Result<VerifiedDomainView, VerifiedDomainsError> {
+        let team_id = self.team_of(actor, team).await?;
+        if let Some(user_id) = actor.user_id() {
+            self.limits
+                .spend(Limit::DomainCheckPerUser, &user_id.to_string())
+                .await?;
+        }
         let row = self
             .store
             .team_domain(team_id, id)
             .await?
-            .ok_or(DomainsError::NotFound)?;
+            .ok_or(VerifiedDomainsError::NotFound)?;
         if row.status == "verified" {
             return Ok(row.into());
         }
         if let Some(holder) = self.store.team_for_verified_domain(&row.domain).await? {
             if holder != team_id {
-                return Err(DomainsError::Taken(row.domain));
+                return Err(VerifiedDomainsError::Taken(row.domain));
             }
         }
         let name = txt_name(&row.domain);
         let records = self.dns.txt(&name).await.map_err(|e| {
             tracing::info!(domain = %row.domain, error = %e, "domain look-up failed");
-            DomainsError::NotVerified(format!(
+            VerifiedDomainsError::NotVerified(format!(
                 "We could not look up {name} ({e}). Please try again in a few minutes."
             ))
         })?;
         if !record_found(&records, &row.txt_token) {
-            return Err(DomainsError::NotVerified(format!(
+            return Err(VerifiedDomainsError::NotVerified(format!(
                 "We did not find the TXT record {name} with the value {}. DNS changes can take a while to show: please try again later.",
                 txt_value(&row.txt_token)
             )));
         }
+        let audit = self.audit(
+            actor,
+            "team.domain_verify",
+            team_id,
+            &row.domain,
+            Value::Null,
+        );
         if !self
             .store
-            .mark_team_domain_verified(row.id, self.clock.now())
+            .verify_team_domain(row.id, self.clock.now(), Some(&audit))
             .await?
         {
-            return Err(DomainsError::Taken(row.domain));
+            return Err(VerifiedDomainsError::Taken(row.domain));
         }
-        let audit = self
-            .audit_by(user_id, "team.domain_verify", team_id, &row.domain)
-            .await?;
-        self.store.record_audit(&audit).await?;
         tracing::info!(%team_id, domain = %row.domain, "domain verified");
         self.one(team_id, id).await
     }
 
-    /// Removes one of the caller's team's domains; domain join at it ends.
-    pub async fn remove(&self, user_id: Uuid, id: Uuid) -> Result<(), DomainsError> {
-        let team_id = self.owner_team(user_id).await?;
+    /// Removes one of the team's domains; domain join at it ends.
+    pub async fn remove(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+        id: Uuid,
+    ) -> Result<(), VerifiedDomainsError> {
+        let team_id = self.team_of(actor, team).await?;
         let row = self
             .store
             .team_domain(team_id, id)
             .await?
-            .ok_or(DomainsError::NotFound)?;
-        let audit = self
-            .audit_by(user_id, "team.domain_remove", team_id, &row.domain)
-            .await?;
+            .ok_or(VerifiedDomainsError::NotFound)?;
+        let audit = self.audit(
+            actor,
+            "team.domain_remove",
+            team_id,
+            &row.domain,
+            Value::Null,
+        );
         let now = self.clock.now();
         self.store
             .remove_team_domain(team_id, id, now, &audit)
             .await?
-            .ok_or(DomainsError::NotFound)?;
+            .ok_or(VerifiedDomainsError::NotFound)?;
         Ok(())
     }
 
-    /// An operator un-verifies a team's domain (`audit` names them and why): pending again, and
-    /// domain join at it ends. The owner verifies it again only by its record.
+    /// Un-verifies a team's domain by its name (an operator's, with their reason): pending again,
+    /// and domain join at it ends. The owner verifies it again only by its record.
     pub async fn disable(
         &self,
-        team_id: Uuid,
+        actor: &Actor,
+        team: Option<Uuid>,
         domain: &str,
-        mut audit: NewAudit,
-    ) -> Result<DomainView, DomainsError> {
+    ) -> Result<VerifiedDomainView, VerifiedDomainsError> {
+        let team_id = self.team_of(actor, team).await?;
         let wanted = domain.trim().trim_end_matches('.').to_ascii_lowercase();
         let row = self
             .store
@@ -296,14 +339,20 @@ impl Domains {
             .await?
             .into_iter()
             .find(|d| d.domain == wanted)
-            .ok_or(DomainsError::NotFound)?;
+            .ok_or(VerifiedDomainsError::NotFound)?;
         if row.status != "verified" {
-            return Err(DomainsError::NotVerified(format!(
+            return Err(VerifiedDomainsError::NotVerified(format!(
                 "{} is not verified: there is nothing to disable.",
                 row.domain
             )));
         }
-        audit.details = details(team_id, &row.domain, audit.details);
+        let audit = self.audit(
+            actor,
+            "team.domain_disable",
+            team_id,
+            &row.domain,
+            Value::Null,
+        );
         let now = self.clock.now();
         self.store.unverify_team_domain(&row, now, &audit).await?;
         tracing::info!(%team_id, domain = %row.domain, actor = %audit.actor, "domain disabled");
@@ -340,19 +389,18 @@ impl Domains {
                         .await?
                 }
                 Recheck::Unverify => {
-                    let audit = NewAudit {
-                        actor: RECHECK_ACTOR.to_owned(),
-                        action: "team.domain_unverify",
-                        user_id: None,
-                        target_email: None,
-                        reason: Some("its TXT record has been gone for 7 days".to_owned()),
-                        details: details(
+                    let mut audit = RECHECK_ACTOR.audit(
+                        "team.domain_unverify",
+                        None,
+                        None,
+                        details(
                             row.team_id,
                             &row.domain,
                             json!({"last_seen_at": row.last_seen_at.map(|t| t.unix_timestamp())}),
                         ),
                         now,
-                    };
+                    );
+                    audit.reason = Some("its TXT record has been gone for 7 days".to_owned());
                     if self.store.unverify_team_domain(&row, now, &audit).await? {
                         report.unverified += 1;
                         tracing::warn!(team_id = %row.team_id, domain = %row.domain, "domain un-verified: its record is gone");
