@@ -12,7 +12,7 @@ pub mod provider;
 use closewise_domain::sso::{
     parse_issuer, redirect_uri, IdentityRefusal, IssuerError, ProviderReach,
 };
-use closewise_domain::teams::{Role, SeatError};
+use closewise_domain::teams::{may, Action, SeatError};
 use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -173,7 +173,7 @@ impl Sso {
     /// The caller's team when they own it: SSO is the owner's to configure.
     async fn owned_team(&self, user_id: Uuid) -> Result<Uuid, SsoError> {
         match self.store.membership_of(user_id).await? {
-            Some((team, Role::Owner)) => Ok(team),
+            Some((team, role)) if may(role, Action::ConfigureSso) => Ok(team),
             Some(_) => Err(TeamsError::ForbiddenRole.into()),
             None => Err(TeamsError::TeamNotFound.into()),
         }

@@ -19,6 +19,7 @@ use crate::store::teams::TeamRow;
 use crate::store::Store;
 
 pub mod admin;
+pub mod adoption;
 pub mod billing;
 pub mod idle_mail;
 mod invites;
@@ -26,7 +27,6 @@ mod join;
 mod members;
 pub mod pages;
 mod policy;
-pub mod usage;
 mod view;
 
 pub use join::JoinRequestView;

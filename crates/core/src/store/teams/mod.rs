@@ -11,6 +11,7 @@ use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, is_unique_violation, Store};
 
 pub mod admin;
+pub mod adoption;
 pub mod billing;
 pub mod domains;
 pub mod join;
@@ -20,7 +21,6 @@ pub mod removal;
 pub mod scim;
 pub mod seats;
 pub mod sso;
-pub mod usage;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamRow {
