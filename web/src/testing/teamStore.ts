@@ -13,15 +13,8 @@ const NO = { rename: false, invite: false, approve_join: false, configure_domain
 const NOT_BILLING = { delete: false, manage_billing: false, buy_seats: false, change_seats: false, require_mfa: false };
 const NOT_CONSOLE = { remove_members: false, set_policy: false, manage_domains: false, manage_scim: false, configure_sso: false };
 const NOTHING: TeamPermissions = { ...NO, ...NOT_BILLING, ...NOT_CONSOLE, view_adoption: false, view_activity: false };
-/** What the owner and admins both may: invite, approve, remove members, the policy, the reports. */
-const ADMINS = {
-  invite: true,
-  approve_join: true,
-  remove_members: true,
-  set_policy: true,
-  view_adoption: true,
-  view_activity: true,
-};
+const ASKS = { invite: true, approve_join: true, remove_members: true };
+const ADMINS = { ...ASKS, set_policy: true, view_adoption: true, view_activity: true };
 const OWNS = { ...NOTHING, ...ADMINS, rename: true, configure_domain_join: true, leave: false };
 const OWNED = { manage_domains: true, manage_scim: true, configure_sso: true };
 const OWNER: TeamPermissions = { ...OWNS, ...OWNED, transfer: true, delete: true, manage_billing: true, require_mfa: true };
