@@ -69,7 +69,7 @@ team_rows() {
       echo "    $DB: no seat preview at $n members: $seats seats in use, over the 10,000 a team can buy"
     fi
     local -a conn=(-t 1 -c "$TEAM_CONNS" -d "${TEAM_SECONDS}s")
-    for path in /api/team /api/team/members /api/team/invites $preview /api/team/usage /api/team/audit; do
+    for path in /api/team /api/team/members /api/team/invites $preview /api/team/adoption /api/team/audit; do
       must_answer "$owner_token" "$path"
     done
     must_answer "$member_token" /api/entitlements
@@ -80,7 +80,7 @@ team_rows() {
       BENCH_TOKEN="$owner_token" run "GET /api/team/seats/preview @$n" "$DB" get.lua "$preview" "${conn[@]}"
     fi
     BENCH_TOKEN="$member_token" run "GET /api/entitlements (member) @$n" "$DB" get.lua /api/entitlements "${conn[@]}"
-    BENCH_TOKEN="$owner_token" run "GET /api/team/usage @$n" "$DB" get.lua /api/team/usage "${conn[@]}"
+    BENCH_TOKEN="$owner_token" run "GET /api/team/adoption @$n" "$DB" get.lua /api/team/adoption "${conn[@]}"
     BENCH_TOKEN="$owner_token" run "GET /api/team/audit @$n" "$DB" get.lua /api/team/audit "${conn[@]}"
   done
 }

@@ -12,7 +12,7 @@ const NOTICE = "This call is recorded with an assistant for note taking. Tell me
 const EU_NOTICE = "Dieses Gespräch wird mit einem Assistenten aufgezeichnet.";
 const ZOOM_REFUSED = "Your team's policy does not allow Closewise in Zoom. Allowed: Google Meet, Microsoft Teams, phone dialers.";
 
-interface Usage {
+interface Adoption {
   members: { email: string; calls_this_month: number }[];
 }
 
@@ -26,7 +26,7 @@ test("an admin sets a consent notice and forbids Zoom; the member's app refuses 
   const admin = await addMember(helpers, ownerToken, "policy-admin", "admin");
   const rep = await addMember(helpers, ownerToken, "policy-rep", "member");
   const repCalls = async () =>
-    (await helpers.getJson<Usage>("/api/team/usage", ownerToken)).members.find((m) => m.email === rep)?.calls_this_month;
+    (await helpers.getJson<Adoption>("/api/team/adoption", ownerToken)).members.find((m) => m.email === rep)?.calls_this_month;
 
   const desktop = await signedInDesktop(helpers, rep, "Rep laptop");
   try {

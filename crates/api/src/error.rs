@@ -19,11 +19,11 @@ mod domains;
 mod mfa;
 
 pub use mfa::MfaMethod;
+mod adoption;
 mod passkeys;
 pub mod scim;
 mod sessions;
 mod sso;
-mod team_usage;
 mod teams;
 
 #[derive(Debug)]

@@ -1,5 +1,5 @@
 //! `closewise-api`: serves the API and the built web app. `closewise-api openapi` prints the
-//! OpenAPI document instead.
+//! OpenAPI document instead, `closewise-api catalogue` the product catalogue's snapshot.
 
 use closewise_api::{config::Settings, init_telemetry, openapi, Application};
 
@@ -15,6 +15,10 @@ fn main() -> anyhow::Result<()> {
 async fn serve() -> anyhow::Result<()> {
     if std::env::args().nth(1).as_deref() == Some("openapi") {
         print!("{}", openapi::json());
+        return Ok(());
+    }
+    if std::env::args().nth(1).as_deref() == Some("catalogue") {
+        print!("{}", closewise_api::plans::catalogue_json());
         return Ok(());
     }
     let settings = Settings::from_env()?;

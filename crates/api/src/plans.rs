@@ -85,12 +85,24 @@ pub struct ProductBody {
     pub price: u32,
     pub currency: String,
     pub interval: Option<String>,
+    /// What it includes, as the pricing card lists it.
+    pub features: Vec<String>,
+}
+
+/// The Free Trial as the pricing page shows it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = FreeTrial)]
+pub struct FreeTrialBody {
+    pub name: String,
+    /// What it includes, its limits first.
+    pub features: Vec<String>,
 }
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = ProductsBody)]
 pub struct ProductsResponse {
     pub products: Vec<ProductBody>,
+    pub free_trial: FreeTrialBody,
 }
 
 #[utoipa::path(get, path = "/api/plan", tag = "plans",
@@ -105,7 +117,24 @@ pub async fn plan(
 
 #[utoipa::path(get, path = "/api/products", tag = "plans", responses((status = 200, body = ProductsResponse)))]
 pub async fn products(State(state): State<AppState>) -> AppJson<ProductsResponse> {
-    let products = closewise_domain::catalogue::catalogue(&state.settings.stripe.price_id)
+    AppJson(catalogue(&state.settings.stripe.price_id))
+}
+
+/// What `GET /api/products` answers when the plan is sold under the default price id, as JSON:
+/// the snapshot the prerendered pricing pages are built from
+/// (`web/src/lib/billing/catalogue.json`, written by `closewise-api catalogue`; a test fails when
+/// they differ).
+pub fn catalogue_json() -> String {
+    let answer = catalogue(closewise_domain::catalogue::DEFAULT_PRICE_ID);
+    let mut json = serde_json::to_string_pretty(&answer).expect("the catalogue serialises");
+    json.push('\n');
+    json
+}
+
+/// The catalogue's answer with the monthly plan sold under `price_id`.
+fn catalogue(price_id: &str) -> ProductsResponse {
+    let trial = closewise_domain::catalogue::free_trial();
+    let products = closewise_domain::catalogue::catalogue(price_id)
         .into_iter()
         .map(|p| ProductBody {
             id: p.id,
@@ -119,7 +148,14 @@ pub async fn products(State(state): State<AppState>) -> AppJson<ProductsResponse
             price: p.price,
             currency: p.currency,
             interval: p.interval,
+            features: p.features,
         })
         .collect();
-    AppJson(ProductsResponse { products })
+    ProductsResponse {
+        products,
+        free_trial: FreeTrialBody {
+            name: trial.name,
+            features: trial.features,
+        },
+    }
 }

@@ -1,7 +1,11 @@
-//! What Closewise sells: one monthly subscription, "Unlimited Sales Copilot", at 20 USD a month.
+//! What Closewise sells: one monthly subscription, "Unlimited Sales Copilot", at 20 USD a month,
+//! and the Free Trial before it. The pricing page shows exactly this (`GET /api/products`, and the
+//! snapshot of that answer the prerendered pages are built from).
 //!
 //! The Stripe price id comes from configuration (it differs between Stripe accounts and the local
 //! mock), so the catalogue is built from it rather than hard-coding it.
+
+use crate::plan::{FreeTrialLimits, FREE_TRIAL};
 
 /// One thing a user can buy, as the pricing page and checkout see it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -18,6 +22,15 @@ pub struct Product {
     pub currency: String,
     /// Billing interval for subscriptions ("month"); None for one-off payments.
     pub interval: Option<String>,
+    /// What it includes, as the pricing card lists it.
+    pub features: Vec<String>,
+}
+
+/// The Free Trial as the pricing page shows it: nothing to buy, what it includes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct FreeTrialOffer {
+    pub name: String,
+    pub features: Vec<String>,
 }
 
 /// How a product is bought: a recurring subscription or a one-off payment (Stripe's checkout modes).
@@ -45,6 +58,31 @@ pub const PRODUCT_NAME: &str = "Unlimited Sales Copilot";
 pub const PRODUCT_DESCRIPTION: &str = "Unlimited live AI hints on every sales call, with advanced \
      insights, objection handling, follow-up email drafts, CRM integrations and priority support.";
 
+/// What the monthly plan includes.
+pub const PRODUCT_FEATURES: [&str; 4] = [
+    "Unlimited usage",
+    "Advanced AI insights",
+    "Priority support",
+    "CRM integrations",
+];
+pub const FREE_TRIAL_NAME: &str = "Free Trial";
+
+/// The Free Trial: its limits (`plan::FREE_TRIAL`) first, in words.
+pub fn free_trial() -> FreeTrialOffer {
+    let FreeTrialLimits {
+        calls,
+        minutes_per_call,
+    } = FREE_TRIAL;
+    FreeTrialOffer {
+        name: FREE_TRIAL_NAME.to_owned(),
+        features: vec![
+            format!("{calls} calls of {minutes_per_call} minutes each"),
+            "Basic insights".to_owned(),
+            "Community support".to_owned(),
+        ],
+    }
+}
+
 /// The catalogue, with the monthly plan sold under `price_id`.
 pub fn catalogue(price_id: &str) -> Vec<Product> {
     vec![Product {
@@ -56,6 +94,7 @@ pub fn catalogue(price_id: &str) -> Vec<Product> {
         price: u32::try_from(PRICE_CENTS / 100).expect("the price fits in u32"),
         currency: "usd".to_owned(),
         interval: Some("month".to_owned()),
+        features: PRODUCT_FEATURES.map(str::to_owned).to_vec(),
     }]
 }
 
@@ -82,10 +121,33 @@ mod tests {
         assert_eq!(i64::from(p.price) * 100, PRICE_CENTS);
         assert_eq!(p.currency, "usd");
         assert_eq!(p.interval.as_deref(), Some("month"));
+        assert_eq!(
+            p.features,
+            [
+                "Unlimited usage",
+                "Advanced AI insights",
+                "Priority support",
+                "CRM integrations"
+            ]
+        );
         assert!(p.description.ends_with('.') && p.description.len() > 40);
         assert!(
             !p.description.contains("  "),
             "no doubled spaces from the line continuation"
+        );
+    }
+
+    #[test]
+    fn the_free_trial_lists_its_limits_first() {
+        let trial = free_trial();
+        assert_eq!(trial.name, "Free Trial");
+        assert_eq!(
+            trial.features,
+            [
+                "5 calls of 5 minutes each",
+                "Basic insights",
+                "Community support"
+            ]
         );
     }
 

@@ -15,12 +15,6 @@ pub fn idle_cutoff(now: OffsetDateTime) -> OffsetDateTime {
     now - Duration::days(IDLE_DAYS)
 }
 
-/// Who sees the team's usage and activity: the owner and admins. Reclaiming changes seats, so it
-/// is whoever may change them (`teams::Action::ChangeSeats`).
-pub fn may_view_usage(role: Role) -> bool {
-    role >= Role::Admin
-}
-
 /// An amount in cents written for people: `40.00 USD`.
 pub fn money(cents: i64, currency: &str) -> String {
     let sign = if cents < 0 { "-" } else { "" };

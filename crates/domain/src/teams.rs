@@ -76,11 +76,17 @@ pub enum Action {
     ManageDomains,
     /// Create, list and revoke the team's SCIM tokens.
     ManageScim,
+    /// Configure, test and remove the team's single sign-on.
+    ConfigureSso,
+    /// See the adoption report: each member's calls, minutes, activity and idle seats.
+    ViewAdoption,
+    /// See and export the team's activity, its audit trail.
+    ViewActivity,
     Leave,
 }
 
 impl Action {
-    pub const ALL: [Action; 19] = [
+    pub const ALL: [Action; 22] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -99,6 +105,9 @@ impl Action {
         Action::SetPolicy,
         Action::ManageDomains,
         Action::ManageScim,
+        Action::ConfigureSso,
+        Action::ViewAdoption,
+        Action::ViewActivity,
         Action::Leave,
     ];
 
@@ -123,10 +132,11 @@ pub fn may(role: Role, action: Action) -> bool {
         View | ConfirmCheckout => true,
         // The owner cannot leave: they transfer ownership or delete the team.
         Leave => role != Role::Owner,
-        Invite | ResendInvite | RevokeInvite | ApproveJoin | SetPolicy => role >= Role::Admin,
+        Invite | ResendInvite | RevokeInvite | ApproveJoin | SetPolicy | ViewAdoption
+        | ViewActivity => role >= Role::Admin,
         StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
         Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa | ManageDomains
-        | ManageScim => role == Role::Owner,
+        | ManageScim | ConfigureSso => role == Role::Owner,
     }
 }
 
@@ -287,8 +297,19 @@ mod tests {
             Delete,
             ConfigureDomainJoin,
             ManageDomains,
+            ManageScim,
+            ConfigureSso,
+            RequireMfa,
         ];
-        let admins = [Invite, ResendInvite, RevokeInvite, ApproveJoin, SetPolicy];
+        let admins = [
+            Invite,
+            ResendInvite,
+            RevokeInvite,
+            ApproveJoin,
+            SetPolicy,
+            ViewAdoption,
+            ViewActivity,
+        ];
         for a in owner_only {
             assert!(may(Role::Owner, a), "{a:?}");
             assert!(!may(Role::Admin, a), "{a:?}");

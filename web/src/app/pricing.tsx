@@ -1,12 +1,17 @@
 import { AppLayout } from "../components/layout/AppLayout";
 import { PricingSection } from "../components/pricing/PricingSection";
+import { DEFAULT_PRODUCT as paid, formatPrice, freeTrial } from "../lib/billing/rules";
 import { seoMeta } from "../lib/seo";
 
+const trial = freeTrial(undefined);
+
+/** Written from the catalogue's snapshot, as the prerendered cards are. */
 export const meta = () =>
   seoMeta({
     title: "Pricing | Closewise",
     description:
-      "Closewise pricing: a Free Trial with 5 calls of 5 minutes, or Unlimited Sales Copilot for $20/month with unlimited usage, advanced AI insights, priority support and CRM integrations.",
+      `Closewise pricing: the ${trial.name} (${trial.features[0]}), or ${paid.name} for ` +
+      `${formatPrice(paid.price, paid.currency)}/${paid.interval}: ${paid.features.join(", ")}.`,
     canonicalPath: "/pricing",
   });
 

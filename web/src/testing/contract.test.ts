@@ -91,8 +91,8 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   await call("GET", "/api/team/seats/preview?seats=4", undefined, member);
   await call("PUT", "/api/team/seats", { seats: 2, proration_date: 1 }, owner);
   await call("PUT", "/api/team/seats", { seats: 4, proration_date: 1 }, owner);
-  await call("GET", "/api/team/usage", undefined, owner);
-  await call("GET", "/api/team/usage", undefined, member);
+  await call("GET", "/api/team/adoption", undefined, owner);
+  await call("GET", "/api/team/adoption", undefined, member);
   await call("GET", "/api/team/audit", undefined, admin);
   await call("GET", "/api/team/audit", undefined, member);
   await call("POST", "/api/team/reclaim", { user_ids: [], seats: 4, dry_run: true }, owner);

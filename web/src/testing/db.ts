@@ -5,7 +5,7 @@
 //! test that needs a refusal the server decides sets it (`refuse` in handlers.ts).
 
 import type { CheckoutOffer, Entitlements, Plan, Subscription, TeamPolicy, User } from "../lib/api/types";
-import { DEFAULT_PRODUCT } from "../lib/billing/rules";
+import { CATALOGUE_SNAPSHOT } from "../lib/billing/rules";
 import { createTeamStore, teamTables, type TeamStore } from "./teamStore";
 import { mfaTables } from "./mfaState";
 
@@ -21,8 +21,7 @@ type NewUser = { email: string; password?: string; verified?: boolean; plan?: "f
   entitlements?: Partial<Entitlements>;
 };
 
-const description = "Unlimited live hints, advanced AI insights, priority support and CRM integrations.";
-export const PRODUCTS = [{ ...DEFAULT_PRODUCT, description }];
+export const PRODUCTS = CATALOGUE_SNAPSHOT.products;
 
 /** Fixtures of `GET /api/entitlements`: a Free Trial user who has made no call, a subscriber, a seat in a paid team. */
 const calls = { limit: 5, used: 0, remaining: 5 };

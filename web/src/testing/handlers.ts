@@ -15,7 +15,7 @@ import { teamInviteRoutes } from "./handlers/teamInvites";
 import { teamDomainRoutes } from "./handlers/teamDomains";
 import { teamJoinRoutes } from "./handlers/teamJoin";
 import { teamListRoutes } from "./handlers/teamLists";
-import { teamUsageRoutes } from "./handlers/teamUsage";
+import { teamAdoptionRoutes } from "./handlers/teamAdoption";
 import { teamScimRoutes } from "./handlers/teamScim";
 
 export { apiError, type MockRoute } from "./handlers/common";
@@ -30,7 +30,7 @@ export const routes: MockRoute[] = [
   ...teamInviteRoutes,
   ...teamJoinRoutes,
   ...ssoRoutes,
-  ...teamUsageRoutes,
+  ...teamAdoptionRoutes,
   ...teamDomainRoutes,
   ...teamScimRoutes,
   ...teamListRoutes,

@@ -23,10 +23,10 @@ export const MAX_MSW_LINES = 1205;
 const SECOND_FACTOR = new Set(["handlers/mfa.ts", "mfaContract.ts", "mfaState.ts"]);
 export const MAX_SECOND_FACTOR_LINES = 385;
 /** The enterprise team endpoints (issues 25 and 26: single sign-on, SCIM tokens, verified domains,
- * usage, activity and reclaim) came after that measure too, each a thin fixture file of its own:
+ * adoption, activity and reclaim) came after that measure too, each a thin fixture file of its own:
  * one budget for them all, so the thin layer stays thin as they land (245 with step-up on their
  * identity settings). */
-const ENTERPRISE = /^handlers\/(sso|teamUsage|teamDomains|teamScim)\.ts$/;
+const ENTERPRISE = /^handlers\/(sso|teamAdoption|teamDomains|teamScim)\.ts$/;
 export const MAX_ENTERPRISE_LINES = 245;
 /** The team's members and invites a page at a time (issue 28): the first page of `GET /api/team` with
  * the whole team's counts, and the two paged lists, a budget of their own. */

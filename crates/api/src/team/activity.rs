@@ -1,13 +1,13 @@
 //! The team's activity (issue 26, docs/api.md "Team activity"): its audit trail, newest first,
 //! for the owner and admins: `GET /api/team/audit` a page at a time (cursor), and whole as
 //! `.csv` or `.jsonl` (JSON lines, for a SIEM), filtered by action. The trail is
-//! `closewise_core::teams::usage`'s: every team row whose details name the team.
+//! `closewise_core::teams::adoption`'s: every team row whose details name the team.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
 use closewise_core::store::audit::AuditRow;
-use closewise_core::teams::usage::ActivityQuery;
+use closewise_core::teams::adoption::ActivityQuery;
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;

@@ -1,5 +1,5 @@
 //! The team endpoints (docs/api.md, "Teams"): the team, its members and roles, invitations, domain
-//! join; usage, reclaiming seats and the team's activity (`usage`, `activity`). Billing for teams (checkout, seats, deleting the team) is `billing`'s, which answers
+//! join; adoption, reclaiming seats and the team's activity (`adoption`, `activity`). Billing for teams (checkout, seats, deleting the team) is `billing`'s, which answers
 //! the same `Team` body through `team_response`.
 //!
 //! The rules are the core's (`closewise_core::teams::Teams`, itself applying
@@ -7,6 +7,7 @@
 //! ([`member`]) and answers. The core writes each change's audit row.
 
 mod activity;
+mod adoption;
 pub mod billing;
 mod domains;
 mod export;
@@ -17,7 +18,6 @@ mod manage;
 pub(crate) mod policy;
 mod scim_tokens;
 mod sso;
-mod usage;
 
 use axum::http::StatusCode;
 use closewise_core::actor::Actor;
@@ -60,9 +60,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(join::approve))
         .routes(routes!(join::deny))
         .routes(routes!(sso::get_sso, sso::put_sso, sso::delete_sso))
-        .routes(routes!(usage::usage))
-        .routes(routes!(usage::usage_csv))
-        .routes(routes!(usage::reclaim))
+        .routes(routes!(adoption::adoption))
+        .routes(routes!(adoption::adoption_csv))
+        .routes(routes!(adoption::reclaim))
         .routes(routes!(activity::audit))
         .routes(routes!(activity::audit_csv))
         .routes(routes!(activity::audit_jsonl))
@@ -137,6 +137,20 @@ pub struct PermissionsBody {
     pub change_seats: bool,
     /// Require a second factor of every member (`PUT /api/team/mfa-policy`; the owner).
     pub require_mfa: bool,
+    /// Remove members: the members list's actions (each row's `may_remove` says whom).
+    pub remove_members: bool,
+    /// See and change the team's policy (`GET`/`PUT /api/team/policy`).
+    pub set_policy: bool,
+    /// Add, verify and remove the team's company domains (`/api/team/domains`).
+    pub manage_domains: bool,
+    /// Create, list and revoke SCIM tokens (`/api/team/scim/tokens`).
+    pub manage_scim: bool,
+    /// Configure single sign-on (`/api/team/sso`).
+    pub configure_sso: bool,
+    /// See the adoption report (`GET /api/team/adoption`).
+    pub view_adoption: bool,
+    /// See and export the team's activity (`GET /api/team/audit`).
+    pub view_activity: bool,
 }
 
 impl PermissionsBody {
@@ -154,6 +168,13 @@ impl PermissionsBody {
             buy_seats: p.buy_seats,
             change_seats: p.change_seats,
             require_mfa: p.require_mfa,
+            remove_members: p.remove_members,
+            set_policy: p.set_policy,
+            manage_domains: p.manage_domains,
+            manage_scim: p.manage_scim,
+            configure_sso: p.configure_sso,
+            view_adoption: p.view_adoption,
+            view_activity: p.view_activity,
         }
     }
 }

@@ -64,3 +64,36 @@ both!(
         assert_eq!((p["paid"].as_bool(), p["checkout"].as_str()), (Some(true), Some("verify_email")), "{p}");
     }
 );
+
+/// The prerendered pricing pages are built from a snapshot of the catalogue
+/// (`web/src/lib/billing/catalogue.json`): it is what `GET /api/products` answers, so the page
+/// without JavaScript and the page after it loaded show the same prices and features.
+const CATALOGUE_SNAPSHOT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../web/src/lib/billing/catalogue.json"
+);
+
+#[test]
+fn the_web_catalogue_snapshot_matches_the_code() {
+    let committed = std::fs::read_to_string(CATALOGUE_SNAPSHOT).unwrap_or_default();
+    let generated = closewise_api::plans::catalogue_json();
+    if committed != generated {
+        if std::env::var("UPDATE_CATALOGUE").is_ok() {
+            std::fs::write(CATALOGUE_SNAPSHOT, &generated).unwrap();
+        } else {
+            panic!("web/src/lib/billing/catalogue.json is out of date: run `cargo run -q -p closewise-api --bin closewise-api -- catalogue > web/src/lib/billing/catalogue.json` and commit it");
+        }
+    }
+}
+
+both!(
+    async fn the_products_answer_is_the_web_snapshot_with_features_and_the_free_trial(app) {
+        let (status, v) = body(app.client.get(app.url("/api/products")).send().await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK);
+        let snapshot: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(CATALOGUE_SNAPSHOT).unwrap()).unwrap();
+        assert_eq!(v, snapshot);
+        assert_eq!(v["products"][0]["features"][0], "Unlimited usage");
+        assert_eq!(v["free_trial"]["name"], "Free Trial");
+        assert_eq!(v["free_trial"]["features"][0], "5 calls of 5 minutes each");
+    }
+);

@@ -12,7 +12,7 @@ pub mod provider;
 use closewise_domain::sso::{
     parse_issuer, redirect_uri, IdentityRefusal, IssuerError, ProviderReach,
 };
-use closewise_domain::teams::{Role, SeatError};
+use closewise_domain::teams::{may, Action, SeatError};
 use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -175,7 +175,7 @@ impl Sso {
     /// else: `team`).
     async fn owned_team(&self, actor: &Actor, team: Option<Uuid>) -> Result<Uuid, SsoError> {
         match acting_on(&self.store, actor, team).await? {
-            Some((team, Role::Owner)) => Ok(team),
+            Some((team, role)) if may(role, Action::ConfigureSso) => Ok(team),
             Some(_) => Err(TeamsError::ForbiddenRole.into()),
             None => Err(TeamsError::TeamNotFound.into()),
         }

@@ -11,7 +11,7 @@ use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::has_live_subscription;
 use closewise_domain::teams::Role;
 
-use super::usage::window;
+use super::adoption::window;
 use crate::clock::Clock;
 use crate::mail::{Composer, Template};
 use crate::store::Store;
@@ -49,7 +49,7 @@ impl IdleSeatMails {
             }
             let rows = self
                 .store
-                .team_usage_all(team.id, &window(Month::of(now), now))
+                .team_adoption_all(team.id, &window(Month::of(now), now))
                 .await?;
             let owner = rows.iter().find(|r| r.user_id == team.owner_id);
             let idle: Vec<String> = rows

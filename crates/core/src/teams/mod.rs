@@ -30,6 +30,7 @@ use crate::store::Store;
 
 pub mod acting;
 pub mod admin;
+pub mod adoption;
 pub mod billing;
 pub mod idle_mail;
 mod invites;
@@ -37,7 +38,6 @@ mod join;
 mod members;
 pub mod pages;
 mod policy;
-pub mod usage;
 mod view;
 
 pub use join::JoinRequestView;

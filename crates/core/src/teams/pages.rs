@@ -1,5 +1,5 @@
 //! The members and invites lists a page at a time (issue 28, docs/api.md "Teams"): `GET /api/team`
-//! carries the first page of each with the cursor of the next, these the rest; and the usage report
+//! carries the first page of each with the cursor of the next, these the rest; and the adoption report
 //! a page of members at a time with the whole team's totals. Same rules, same order (members as
 //! they joined, invites as they were sent); the cursor is the last row's time (Unix nanoseconds)
 //! and id.
@@ -13,15 +13,15 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::admin::invite_view;
-use super::usage::{self, member_usage, MemberUsage, TeamUsage, TeamUsageError};
+use super::adoption::{self, member_adoption, Adoption, AdoptionError, MemberAdoption};
 use super::view::{member_permissions, InviteView, MemberView};
 use super::Teams;
 use crate::store::teams::pages::PageAfter;
 
 /// Rows in a page unless the caller asks otherwise, and the most they may ask
-/// (`TeamUsageError::InvalidLimit` names the same bound).
+/// (`AdoptionError::InvalidLimit` names the same bound).
 pub const LIST_PAGE: i64 = 100;
-pub const LIST_PAGE_MAX: i64 = super::usage::ACTIVITY_PAGE_MAX;
+pub const LIST_PAGE_MAX: i64 = super::adoption::ACTIVITY_PAGE_MAX;
 
 /// Which page: after `cursor` (none: the first), `limit` rows.
 #[derive(Clone, Copy, Debug, Default)]
@@ -55,23 +55,23 @@ fn cursor(at: OffsetDateTime, id: Uuid) -> String {
     format!("{}.{}", at.unix_timestamp_nanos(), id.simple())
 }
 
-pub(super) fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, TeamUsageError> {
+pub(super) fn parse_cursor(raw: Option<&str>) -> Result<Option<PageAfter>, AdoptionError> {
     let Some(raw) = raw.map(str::trim).filter(|c| !c.is_empty()) else {
         return Ok(None);
     };
-    let (nanos, id) = raw.split_once('.').ok_or(TeamUsageError::InvalidCursor)?;
-    let nanos: i128 = nanos.parse().map_err(|_| TeamUsageError::InvalidCursor)?;
+    let (nanos, id) = raw.split_once('.').ok_or(AdoptionError::InvalidCursor)?;
+    let nanos: i128 = nanos.parse().map_err(|_| AdoptionError::InvalidCursor)?;
     Ok(Some(PageAfter {
         at: OffsetDateTime::from_unix_timestamp_nanos(nanos)
-            .map_err(|_| TeamUsageError::InvalidCursor)?,
-        id: Uuid::try_parse(id).map_err(|_| TeamUsageError::InvalidCursor)?,
+            .map_err(|_| AdoptionError::InvalidCursor)?,
+        id: Uuid::try_parse(id).map_err(|_| AdoptionError::InvalidCursor)?,
     }))
 }
 
-pub(super) fn limit(q: &PageQuery<'_>) -> Result<i64, TeamUsageError> {
+pub(super) fn limit(q: &PageQuery<'_>) -> Result<i64, AdoptionError> {
     let limit = q.limit.unwrap_or(LIST_PAGE);
     if !(1..=LIST_PAGE_MAX).contains(&limit) {
-        return Err(TeamUsageError::InvalidLimit);
+        return Err(AdoptionError::InvalidLimit);
     }
     Ok(limit)
 }
@@ -103,7 +103,7 @@ impl Teams {
         &self,
         user_id: Uuid,
         q: &PageQuery<'_>,
-    ) -> Result<MembersPage, TeamUsageError> {
+    ) -> Result<MembersPage, AdoptionError> {
         let limit = limit(q)?;
         let after = parse_cursor(q.cursor)?;
         let (team_id, role) = self.caller(user_id, Action::View).await?;
@@ -150,7 +150,7 @@ impl Teams {
         &self,
         user_id: Uuid,
         q: &PageQuery<'_>,
-    ) -> Result<InvitesPage, TeamUsageError> {
+    ) -> Result<InvitesPage, AdoptionError> {
         let limit = limit(q)?;
         let after = parse_cursor(q.cursor)?;
         let (team_id, _) = self.caller(user_id, Action::Invite).await?;
@@ -176,31 +176,32 @@ impl Teams {
         })
     }
 
-    /// A page of the usage report of `month` (`YYYY-MM`; default this month) and the month
+    /// A page of the adoption report of `month` (`YYYY-MM`; default this month) and the month
     /// before it: the page's members (`q`, as the members list's pages), and the whole team's
     /// totals, seats and reclaim offer, whatever the page.
-    pub async fn usage(
+    pub async fn adoption(
         &self,
         user_id: Uuid,
         month: Option<&str>,
         q: &PageQuery<'_>,
-    ) -> Result<TeamUsage, TeamUsageError> {
+    ) -> Result<Adoption, AdoptionError> {
         let limit = limit(q)?;
         let after = parse_cursor(q.cursor)?;
         let now = self.clock.now();
-        let (month, window) = Self::usage_window(month, now)?;
-        let (team_id, role) = self.usage_caller(user_id).await?;
+        let (month, window) = Self::adoption_window(month, now)?;
+        let (team_id, role) = self.caller(user_id, Action::ViewAdoption).await?;
         let team = self.team(team_id).await?;
         let rows = self
             .store
-            .team_usage_page(team_id, &window, after, limit + 1)
+            .team_adoption_page(team_id, &window, after, limit + 1)
             .await?;
         let (rows, next_cursor) = page(rows, limit, |r| (r.joined_at, r.user_id));
-        let members: Vec<MemberUsage> = rows.into_iter().map(|r| member_usage(r, now)).collect();
+        let members: Vec<MemberAdoption> =
+            rows.into_iter().map(|r| member_adoption(r, now)).collect();
         let cutoff = idle_cutoff(now);
-        let totals = usage::totals(
+        let totals = adoption::totals(
             self.store
-                .team_usage_totals(team_id, &window, cutoff)
+                .team_adoption_totals(team_id, &window, cutoff)
                 .await?,
         );
         let idle_user_ids = self.store.team_idle_members(team_id, cutoff).await?;
@@ -214,7 +215,7 @@ impl Teams {
             .subscription_status
             .as_deref()
             .and_then(|s| closewise_domain::subscription::SubscriptionStatus::parse(s).ok());
-        Ok(TeamUsage {
+        Ok(Adoption {
             month,
             members,
             next_cursor,

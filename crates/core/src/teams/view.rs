@@ -51,6 +51,15 @@ pub struct TeamPermissions {
     pub change_seats: bool,
     /// Require (or stop requiring) a second factor of every member.
     pub require_mfa: bool,
+    /// Remove members (whose rows then say `may_remove`).
+    pub remove_members: bool,
+    /// See and change the team's policy.
+    pub set_policy: bool,
+    pub manage_domains: bool,
+    pub manage_scim: bool,
+    pub configure_sso: bool,
+    pub view_adoption: bool,
+    pub view_activity: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -134,6 +143,13 @@ impl TeamView {
             buy_seats: form == Some(SeatsForm::Buy),
             change_seats: form == Some(SeatsForm::Change),
             require_mfa: may(role, Action::RequireMfa),
+            remove_members: may_remove(role, Role::Member),
+            set_policy: may(role, Action::SetPolicy),
+            manage_domains: may(role, Action::ManageDomains),
+            manage_scim: may(role, Action::ManageScim),
+            configure_sso: may(role, Action::ConfigureSso),
+            view_adoption: may(role, Action::ViewAdoption),
+            view_activity: may(role, Action::ViewActivity),
         }
     }
 

@@ -182,7 +182,8 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                     t.revoke(&m(actor), invite.invite_id).await
                 }
                 Action::Leave => t.leave(&m(actor)).await,
-                // Billing's (`teams::billing`, through the API) and domain join's.
+                // Billing's (`teams::billing`, through the API), domain join's, and the console's
+                // reads (the API's `team::may` and `team::roles` tests).
                 Action::ManageBilling
                 | Action::ChangeSeats
                 | Action::StartCheckout
@@ -194,6 +195,9 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                 | Action::RequireMfa
                 | Action::ManageDomains
                 | Action::ManageScim
+                | Action::ConfigureSso
+                | Action::ViewAdoption
+                | Action::ViewActivity
                 | Action::SetPolicy => continue,
             };
             match (may(role, action), result) {

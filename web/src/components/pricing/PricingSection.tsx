@@ -2,7 +2,7 @@ import { Check, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import { useProducts } from "../../lib/api/queries";
 import { useAuth } from "../../lib/auth/AuthProvider";
-import { featuredProduct, PLAN_FEATURES, PLAN_NAMES } from "../../lib/billing/rules";
+import { featuredProduct, formatPrice, freeTrial } from "../../lib/billing/rules";
 import { Button, buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { Island } from "../ui/Island";
@@ -18,12 +18,6 @@ function Features({ items }: { items: string[] }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-function formatPrice(amount: number, currency: string) {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(
-    amount,
   );
 }
 
@@ -58,8 +52,9 @@ export function PricingSectionContent({
   onDashboard = false,
 }: PricingSectionProps = {}) {
   const auth = useAuth();
-  const products = useProducts();
-  const product = featuredProduct(products.data);
+  const catalogue = useProducts();
+  const product = featuredProduct(catalogue.data);
+  const trial = freeTrial(catalogue.data);
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const titleId = `${id}-title`;
 
@@ -77,13 +72,13 @@ export function PricingSectionContent({
           className="flex flex-col rounded-2xl border border-slate-200 bg-white p-8 shadow-sm"
         >
           <h3 id={`${id}-free`} className="text-xl font-semibold text-slate-900">
-            {PLAN_NAMES.free}
+            {trial.name}
           </h3>
           <p className="mt-4">
             <span className="text-4xl font-bold text-slate-900">$0</span>
           </p>
           <p className="mt-2 text-slate-600">Try live hints on real calls.</p>
-          <Features items={PLAN_FEATURES.free} />
+          <Features items={trial.features} />
           <div className="mt-auto pt-8">
             {onDashboard ? (
               <Button variant="secondary" className="w-full" disabled>
@@ -115,7 +110,7 @@ export function PricingSectionContent({
             <span className="text-slate-600">/{product.interval}</span>
           </p>
           <p className="mt-2 text-slate-600">Everything you need to close more deals.</p>
-          <Features items={PLAN_FEATURES.monthly} />
+          <Features items={product.features} />
           <div className="mt-auto pt-8">
             <CheckoutButton product={product} className="w-full" />
           </div>

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import * as analytics from "../../lib/analytics";
+import { CATALOGUE_SNAPSHOT } from "../../lib/billing/rules";
 import { redirect } from "../../lib/redirect";
 import { db, VIA_TEAM } from "../../testing/db";
 import { apiError } from "../../testing/handlers";
@@ -22,6 +23,17 @@ describe("Pricing and the checkout button", () => {
     }
     expect(within(paidCard()).getByText("$20")).toBeInTheDocument();
     expect(within(paidCard()).getByText("/month")).toBeInTheDocument();
+  });
+
+  it("renders the prices and features the API's catalogue answers", async () => {
+    const paid = { ...CATALOGUE_SNAPSHOT.products[0]!, price: 35, features: ["Everything, faster"] };
+    const free_trial = { name: "Free Trial", features: ["3 calls to try"] };
+    server.use(http.get("*/api/products", () => HttpResponse.json({ products: [paid], free_trial })));
+    renderApp("/pricing");
+    expect(await within(paidCard()).findByText("$35")).toBeInTheDocument();
+    expect(within(paidCard()).getByText("Everything, faster")).toBeInTheDocument();
+    expect(within(paidCard()).queryByText("Priority support")).not.toBeInTheDocument();
+    expect(within(screen.getByRole("article", { name: "Free Trial" })).getByText("3 calls to try")).toBeInTheDocument();
   });
 
   const intent = `/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_monthly")}`;
@@ -158,8 +170,10 @@ describe("Pricing and the checkout button", () => {
               price: 99,
               currency: "usd",
               interval: "month",
+              features: ["Everything, once"],
             },
           ],
+          free_trial: CATALOGUE_SNAPSHOT.free_trial,
         }),
       ),
     );

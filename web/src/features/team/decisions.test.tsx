@@ -26,7 +26,25 @@ const NOTHING: TeamPermissions = {
   buy_seats: false,
   change_seats: false,
   require_mfa: false,
+  remove_members: false,
+  set_policy: false,
+  manage_domains: false,
+  manage_scim: false,
+  configure_sso: false,
+  view_adoption: false,
+  view_activity: false,
 };
+
+/** The console's gated sections, each shown on its `may` flag. */
+const GATED = {
+  manage_domains: "Security",
+  manage_scim: "Security: SCIM tokens",
+  configure_sso: "Single sign-on",
+  set_policy: "Policies",
+  view_adoption: "Adoption",
+  view_activity: "Activity",
+} as const;
+const EVERY_GATE: TeamPermissions = { ...NOTHING, ...Object.fromEntries(Object.keys(GATED).map((f) => [f, true])) };
 
 function member(email: string, role: TeamMember["role"], may_remove: boolean, may_change_role: boolean): TeamMember {
   const user_id = `00000000-0000-4000-8000-${String(email.length).padStart(12, "0")}`;
@@ -95,7 +113,7 @@ describe("/team renders the server's decisions", () => {
   it("removes and re-roles exactly the members the answer marks", async () => {
     serve({
       role: "admin",
-      may: { ...NOTHING, invite: true },
+      may: { ...NOTHING, invite: true, remove_members: true },
       invite_roles: ["member"],
       members: [
         member(ME, "admin", false, false),
@@ -107,6 +125,22 @@ describe("/team renders the server's decisions", () => {
     expect(screen.queryByRole("button", { name: "Remove bo@northwind.example" })).not.toBeInTheDocument();
     expect(screen.getByRole("combobox", { name: "Role of bo@northwind.example" })).toBeInTheDocument();
     expect(screen.queryByRole("combobox", { name: "Role of cy@northwind.example" })).not.toBeInTheDocument();
+  });
+
+  it("shows a member every console section their `may` grants", async () => {
+    serve({ role: "member", may: EVERY_GATE });
+    for (const title of Object.values(GATED)) expect(await screen.findByRole("region", { name: title })).toBeInTheDocument();
+  });
+
+  it("shows an owner none of the console sections their `may` denies, nor the members' actions", async () => {
+    serve({
+      role: "owner",
+      may: { ...NOTHING, rename: true },
+      members: [member(ME, "owner", false, false), member("bo@northwind.example", "member", true, false)],
+    });
+    expect(await screen.findByRole("button", { name: "Rename team" })).toBeInTheDocument();
+    for (const title of Object.values(GATED)) expect(screen.queryByRole("region", { name: title })).not.toBeInTheDocument();
+    expect(screen.queryByRole("columnheader", { name: "Actions" })).not.toBeInTheDocument();
   });
 
   it("lists the invitation roles of `invite_roles`", async () => {

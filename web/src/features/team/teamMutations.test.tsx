@@ -5,7 +5,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
-import { calls } from "../../testing/handlers/teamUsage";
+import { calls } from "../../testing/handlers/teamAdoption";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
 
@@ -98,7 +98,7 @@ describe("the team's changes", () => {
     seedNorthwind(2);
     calls.set(OWNER, 2);
     const { user } = renderApp("/team", { signedInAs: OWNER });
-    const usage = await screen.findByRole("region", { name: "Usage" });
+    const usage = await screen.findByRole("region", { name: "Adoption" });
     expect(await within(usage).findByRole("row", { name: /cy@northwind\.example/ })).toBeInTheDocument();
     expect(within(membersTable()).getByText(CY)).toBeInTheDocument();
     await user.click(within(usage).getByRole("button", { name: "Reclaim idle seats" }));

@@ -1,7 +1,7 @@
 //! Plans and billing endpoints (docs/api.md "Plans and billing").
 
 import { apiRequest } from "./client";
-import type { CheckoutMode, Plan, Product, Subscription } from "./types";
+import type { Catalogue, CheckoutMode, Plan, Subscription } from "./types";
 
 export function getPlan() {
   return apiRequest<Plan>("/api/plan", { auth: true });
@@ -12,7 +12,7 @@ export function getSubscription() {
 }
 
 export function getProducts() {
-  return apiRequest<{ products: Product[] }>("/api/products");
+  return apiRequest<Catalogue>("/api/products");
 }
 
 export function createCheckout(body: { price_id: string; mode: CheckoutMode; success_url: string; cancel_url: string }) {

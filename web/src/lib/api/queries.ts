@@ -7,7 +7,7 @@ import { listDevices } from "./desktop";
 import { getEntitlements } from "./entitlements";
 import { getMfaStatus, listPasskeys } from "./mfa";
 import { getJoinableTeams, getJoinRequests, getTeam } from "./team";
-import type { Device, JoinableTeam, JoinRequest, Passkey, Plan, Product, Subscription, Team, User } from "./types";
+import type { Catalogue, Device, JoinableTeam, JoinRequest, Passkey, Plan, Subscription, Team, User } from "./types";
 
 export const queryKeys = {
   /** The plan's decisions (`checkout`) follow the address's verification: a new one is a new answer. */
@@ -73,7 +73,7 @@ export function useSubscription() {
 export function useProducts() {
   return useQuery({
     queryKey: queryKeys.products,
-    queryFn: async (): Promise<Product[]> => (await getProducts()).products,
+    queryFn: (): Promise<Catalogue> => getProducts(),
     staleTime: 60 * 60 * 1000,
   });
 }

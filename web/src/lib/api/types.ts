@@ -30,6 +30,8 @@ export type CheckoutOffer = Plan["checkout"];
 export type Subscription = Schemas["SubscriptionBody"];
 export type SubscriptionStatus = Subscription["subscription_status"];
 export type Product = Schemas["ProductBody"];
+/** `GET /api/products`: what is sold, and the Free Trial before it. */
+export type Catalogue = Schemas["ProductsBody"];
 export type CheckoutMode = Product["mode"];
 
 /** A Mac build: Apple Silicon or Intel. */

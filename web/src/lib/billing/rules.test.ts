@@ -6,10 +6,11 @@ import {
   CHECKOUT_MESSAGES,
   checkoutLabel,
   checkoutUrls,
+  CATALOGUE_SNAPSHOT,
   DEFAULT_PRODUCT,
   featuredProduct,
+  freeTrial,
   periodEnd,
-  PLAN_FEATURES,
   planName,
   planSummary,
   SUBSCRIPTION_STATUS_TEXT,
@@ -64,17 +65,20 @@ describe("plans as shown", () => {
     expect(planSummary(true)).toBe("Unlimited usage · $20/month");
   });
 
-  it("lists each plan's features from the spec", () => {
-    expect(PLAN_FEATURES.free).toEqual(["5 calls of 5 minutes each", "Basic insights", "Community support"]);
-    expect(PLAN_FEATURES.monthly).toEqual(["Unlimited usage", "Advanced AI insights", "Priority support", "CRM integrations"]);
+  it("takes each plan's features from the catalogue, the snapshot until the API answers", () => {
+    const answered = { ...CATALOGUE_SNAPSHOT, free_trial: { name: "Trial", features: ["3 calls"] } };
+    expect(freeTrial(answered)).toEqual({ name: "Trial", features: ["3 calls"] });
+    expect(freeTrial(undefined).features).toEqual(["5 calls of 5 minutes each", "Basic insights", "Community support"]);
+    expect(DEFAULT_PRODUCT.features).toEqual(["Unlimited usage", "Advanced AI insights", "Priority support", "CRM integrations"]);
   });
 
-  it("features the subscription product, else the first, else the spec's one product", () => {
+  it("features the subscription product, else the first, else the snapshot's product", () => {
     const oneOff: Product = { ...DEFAULT_PRODUCT, id: "p1", mode: "payment" };
     const monthly: Product = { ...DEFAULT_PRODUCT, id: "p2" };
-    expect(featuredProduct([oneOff, monthly])).toBe(monthly);
-    expect(featuredProduct([oneOff])).toBe(oneOff);
-    expect(featuredProduct([])).toBe(DEFAULT_PRODUCT);
+    const catalogue = (products: Product[]) => ({ ...CATALOGUE_SNAPSHOT, products });
+    expect(featuredProduct(catalogue([oneOff, monthly]))).toBe(monthly);
+    expect(featuredProduct(catalogue([oneOff]))).toBe(oneOff);
+    expect(featuredProduct(catalogue([]))).toBe(DEFAULT_PRODUCT);
     expect(featuredProduct(undefined)).toBe(DEFAULT_PRODUCT);
     expect(DEFAULT_PRODUCT).toMatchObject({
       name: "Unlimited Sales Copilot",

@@ -2,10 +2,14 @@
 //! for the API's decisions (`Plan.paid`, `Plan.checkout`), how plans and subscriptions are named.
 //! Nothing here decides whether someone is subscribed or paid: the API answers that (`Plan.paid`,
 //! `Team.paid`, the entitlements' `source`).
+//! Prices, plan names and features are the API's catalogue (`GET /api/products`); before it answers,
+//! and on the prerendered pages, its snapshot (`catalogue.json`, written by `closewise-api catalogue`,
+//! which an API test keeps equal to the answer).
 //! Pure functions and constants: query hooks and components call them and repeat none of them.
 
 import { ApiError } from "../api/client";
-import type { CheckoutMode, CheckoutOffer, PlanType, Product, Subscription } from "../api/types";
+import type { Catalogue, CheckoutMode, CheckoutOffer, PlanType, Product, Subscription } from "../api/types";
+import snapshot from "./catalogue.json";
 
 // --- Checkout ------------------------------------------------------------------------------------
 
@@ -41,39 +45,42 @@ export function checkoutUrls(origin: string): { success_url: string; cancel_url:
 
 // --- Plans as shown ------------------------------------------------------------------------------
 
-/** The spec's one product, shown (e.g. on prerendered pages) until the API's catalogue arrives. */
-export const DEFAULT_PRODUCT: Product = {
-  id: "prod_closewise_unlimited",
-  priceId: "price_closewise_monthly",
-  name: "Unlimited Sales Copilot",
-  description: "Unlimited live hints on every call, with advanced AI insights.",
-  mode: "subscription",
-  price: 20,
-  currency: "usd",
-  interval: "month",
-};
+/** The API's catalogue as the build saw it: shown (e.g. on prerendered pages) until the API answers. */
+export const CATALOGUE_SNAPSHOT = snapshot as Catalogue;
+export const DEFAULT_PRODUCT: Product = CATALOGUE_SNAPSHOT.products[0]!;
 
-/** The paid card shows the subscription product, else the first product, else the spec's one. */
-export function featuredProduct(products: Product[] | undefined): Product {
+/** The paid card shows the subscription product, else the first product, else the snapshot's. */
+export function featuredProduct(catalogue: Catalogue | undefined): Product {
+  const products = catalogue?.products;
   return products?.find((p) => p.mode === "subscription") ?? products?.[0] ?? DEFAULT_PRODUCT;
 }
 
-export const PLAN_NAMES: Record<PlanType, string> = { free: "Free Trial", monthly: "Unlimited Sales Copilot" };
+/** The Free Trial's name and features, as the catalogue (or its snapshot) says. */
+export function freeTrial(catalogue: Catalogue | undefined): Catalogue["free_trial"] {
+  return (catalogue ?? CATALOGUE_SNAPSHOT).free_trial;
+}
+
+export const PLAN_NAMES: Record<PlanType, string> = { free: CATALOGUE_SNAPSHOT.free_trial.name, monthly: DEFAULT_PRODUCT.name };
 
 /** The badge next to the paid plan's name. */
 export const PAID_PLAN_BADGE = "Pro Plan";
-
-export const PLAN_FEATURES: Record<PlanType, string[]> = {
-  free: ["5 calls of 5 minutes each", "Basic insights", "Community support"],
-  monthly: ["Unlimited usage", "Advanced AI insights", "Priority support", "CRM integrations"],
-};
 
 export function planName(paid: boolean): string {
   return PLAN_NAMES[paid ? "monthly" : "free"];
 }
 
-export function planSummary(paid: boolean): string {
-  return paid ? "Unlimited usage · $20/month" : "5 calls of 5 minutes each · Basic insights";
+/** A price as the cards write it: `$20`. */
+export function formatPrice(amount: number, currency: string): string {
+  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(
+    amount,
+  );
+}
+
+/** One line under the plan's name: its first feature and price, or the Free Trial's first two features. */
+export function planSummary(paid: boolean, catalogue?: Catalogue): string {
+  const p = featuredProduct(catalogue);
+  if (paid) return `${p.features[0]} · ${formatPrice(p.price, p.currency)}/${p.interval}`;
+  return freeTrial(catalogue).features.slice(0, 2).join(" · ");
 }
 
 // --- Subscriptions as shown ----------------------------------------------------------------------

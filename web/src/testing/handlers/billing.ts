@@ -2,7 +2,8 @@
 //! billing"). The plan's decisions (`paid`, `checkout`) are the caller's fixture (db.createUser); a
 //! checkout is refused as that offer says, and a confirmed one makes the caller a subscriber.
 
-import { db, PRODUCTS, UNLIMITED } from "../db";
+import { CATALOGUE_SNAPSHOT } from "../../lib/billing/rules";
+import { db, UNLIMITED } from "../db";
 import { type MockRoute, apiError, json, origin, readBody, signedIn } from "./common";
 
 const FAILED = "Plan activation failed, but you can contact support.";
@@ -10,7 +11,7 @@ const planOf = (userId: string) => db.plans.get(userId) ?? db.newPlan(userId);
 
 export const billingRoutes: MockRoute[] = [
   signedIn("get", "/api/plan", ({ user }) => json(planOf(user.id))),
-  { method: "get", path: "/api/products", resolver: () => json({ products: PRODUCTS }) },
+  { method: "get", path: "/api/products", resolver: () => json(CATALOGUE_SNAPSHOT) },
   signedIn("get", "/api/subscription", ({ user }) => json({ subscription: db.subscriptions.get(user.id) ?? null })),
   signedIn("post", "/api/checkout", async ({ user }, { request }) => {
     const { success_url: successUrl } = await readBody<"CheckoutBody">(request);

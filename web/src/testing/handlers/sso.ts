@@ -30,11 +30,11 @@ const expired = () => apiError(403, "sso_login_expired", "This sign-in has expir
 const holder = (email: string) => teams().find((t) => t.sso && verified(t).some((d) => email.endsWith(`@${d}`)));
 
 export const ssoRoutes: MockRoute[] = [
-  teamRoute("get", "/api/team/sso", "delete", ({ team }) => view(team as unknown as WithSso)),
+  teamRoute("get", "/api/team/sso", "configure_sso", ({ team }) => view(team as unknown as WithSso)),
   teamRoute(
     "put",
     "/api/team/sso",
-    "delete",
+    "configure_sso",
     steppedUp(async ({ team }, request) => {
       const body = await readBody<"TeamSsoRequest">(request);
       if (!body.issuer.startsWith("https://"))
@@ -46,7 +46,7 @@ export const ssoRoutes: MockRoute[] = [
   teamRoute(
     "delete",
     "/api/team/sso",
-    "delete",
+    "configure_sso",
     steppedUp(({ team }) => (Object.assign(team, { sso: undefined }), noContent())),
   ),
   route("get", "/api/auth/sso/switch", () => {

@@ -3,17 +3,16 @@
 import type { TeamDomain } from "../../lib/api/types";
 import { db } from "../db";
 import { type MockRoute, apiError, json, noContent, readBody } from "./common";
-import { forbiddenRole, steppedUp, teamRoute } from "./teamCommon";
+import { steppedUp, teamRoute } from "./teamCommon";
 
 export const publishedRecords = new Set<string>();
 const domains = new WeakMap<object, TeamDomain[]>();
 export const domainsOf = (team: object) => domains.get(team) ?? (domains.set(team, []), domains.get(team)!);
 type Answer = (list: TeamDomain[], req: Request, id: unknown) => Response | Promise<Response>;
 const owners = (method: MockRoute["method"], path: string, f: Answer, stepUp = false) =>
-  teamRoute(method, path, null, ({ team, me, ...caller }, r, p) => {
-    if (me.role !== "owner") return forbiddenRole();
-    const answer = () => f(domainsOf(team), r, p.id);
-    return stepUp ? steppedUp(answer)({ team, me, ...caller }, r, p) : answer();
+  teamRoute(method, path, "manage_domains", (caller, r, p) => {
+    const answer = () => f(domainsOf(caller.team), r, p.id);
+    return stepUp ? steppedUp(answer)(caller, r, p) : answer();
   });
 const notFound = () => apiError(404, "domain_not_found", "There is no such domain in your team.");
 const txt = () => `closewise-domain-verification=${crypto.randomUUID().replace(/-/g, "")}`;

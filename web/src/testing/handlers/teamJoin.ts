@@ -14,27 +14,25 @@ const openRequest = (teamId: string, id: unknown) => db.team.openJoinRequests(te
 const fresh = { policy: DEFAULT_POLICY, policy_version: "0".repeat(64), updated_at: null, updated_by: null };
 const adoption = { devices: 0, current: 0, behind: 0, behind_last_seen_at: null };
 /** `require_mfa` is the team's one switch (docs/teams.md "Policies"), the same as `PUT /api/team/mfa-policy`'s. */
-const policyOf = (team: TeamRow, role: string) => {
+const policyOf = (team: TeamRow, ownerSwitches: boolean) => {
   const saved = team.policy ?? { ...fresh, adoption };
   const policy = { ...saved.policy, require_mfa: team.requireMfa ?? false };
-  return { ...saved, policy, may_change_require_mfa: role === "owner" };
+  return { ...saved, policy, may_change_require_mfa: ownerSwitches };
 };
 
 export const teamJoinRoutes: MockRoute[] = [
   /** The team's policy (docs/teams.md "Policies"): owner and admins; the server validates, this echoes. */
-  teamRoute("get", "/api/team/policy", null, ({ team, me }) =>
-    me.role === "member" ? forbiddenRole() : json(policyOf(team, me.role)),
-  ),
-  teamRoute("put", "/api/team/policy", null, async ({ team, me, email, session }, request) => {
-    if (me.role === "member") return forbiddenRole();
+  teamRoute("get", "/api/team/policy", "set_policy", ({ team, decided }) => json(policyOf(team, decided.may.require_mfa))),
+  teamRoute("put", "/api/team/policy", "set_policy", async ({ team, decided, email, session }, request) => {
+    const maySwitch = decided.may.require_mfa;
     const policy = await readBody<"TeamPolicy">(request);
-    const before = policyOf(team, me.role).policy;
+    const before = policyOf(team, maySwitch).policy;
     const switched = policy.require_mfa !== before.require_mfa || policy.require_sso !== before.require_sso;
-    if (switched && me.role !== "owner") return forbiddenRole();
+    if (switched && !maySwitch) return forbiddenRole();
     const stale = switched ? reauthenticationRequired(session) : null;
     if (stale) return stale;
     team.requireMfa = policy.require_mfa;
-    team.policy = { ...policyOf(team, me.role), policy, updated_at: new Date().toISOString(), updated_by: email };
+    team.policy = { ...policyOf(team, maySwitch), policy, updated_at: new Date().toISOString(), updated_by: email };
     return json(team.policy);
   }),
   teamRoute("put", "/api/team/domain-join", "configure_domain_join", async ({ team, userId, decided }, request) => {

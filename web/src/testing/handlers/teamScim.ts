@@ -4,13 +4,11 @@
 import type { ScimToken } from "../../lib/api/types";
 import type { TeamRow } from "../teamStore";
 import type { MockRoute } from "./common";
-import { forbiddenRole, json, noContent, steppedUp, teamNotFound, teamRoute } from "./teamCommon";
+import { json, noContent, steppedUp, teamNotFound, teamRoute } from "./teamCommon";
 
 const tokensOf = (team: TeamRow) => ((team as TeamRow & { scim?: ScimToken[] }).scim ??= []);
 const owner = (answer: (team: TeamRow, params: Record<string, unknown>) => Response) =>
-  (({ team, me }, _request, params) => (me.role === "owner" ? answer(team, params) : forbiddenRole())) as Parameters<
-    typeof teamRoute
-  >[3];
+  (({ team }, _request, params) => answer(team, params)) as Parameters<typeof teamRoute>[3];
 
 /** A new token on `team`: its secret is in this answer only. */
 function newToken(team: TeamRow) {
@@ -26,19 +24,22 @@ function newToken(team: TeamRow) {
 }
 
 export const teamScimRoutes: MockRoute[] = [
-  teamRoute("post", "/api/team/scim/tokens", null, (caller, request, params) =>
-    caller.me.role === "owner" ? steppedUp(({ team }) => newToken(team))(caller, request, params) : forbiddenRole(),
+  teamRoute(
+    "post",
+    "/api/team/scim/tokens",
+    "manage_scim",
+    steppedUp(({ team }) => newToken(team)),
   ),
   teamRoute(
     "get",
     "/api/team/scim/tokens",
-    null,
+    "manage_scim",
     owner((team) => json({ tokens: tokensOf(team) })),
   ),
   teamRoute(
     "delete",
     "/api/team/scim/tokens/{id}",
-    null,
+    "manage_scim",
     owner((team, params) => {
       const token = tokensOf(team).find((t) => t.id === params.id && !t.revoked_at);
       if (!token) return teamNotFound();

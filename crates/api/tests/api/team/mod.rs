@@ -2,16 +2,17 @@
 //! another team's anything is not found, the last seat, invitations and their mail, domain join,
 //! audit rows and bad input.
 
+mod adoption;
 mod decisions;
 mod domain_join;
 mod domains;
 mod invites;
 mod manage;
+mod may;
 pub mod removal;
 mod roles;
 mod scale;
 pub mod scim;
-mod usage;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};

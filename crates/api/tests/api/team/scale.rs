@@ -109,13 +109,13 @@ both!(
         assert!(as_member.iter().all(|m| m["may_remove"] == false), "a member removes nobody");
 
         // This month's calls: the members list and the usage report agree, from two queries.
-        let usage = get(&app, "/api/team/usage", &owner).await;
+        let usage = get(&app, "/api/team/adoption", &owner).await;
         assert_eq!(usage["members"].as_array().unwrap().len(), MEMBERS as usize);
         let listed: u64 = members.iter().map(|m| m["calls_this_month"].as_u64().unwrap()).sum();
         assert_eq!(usage["totals"]["calls_this_month"].as_u64().unwrap(), listed, "{}", usage["totals"]);
         // Its pages: the same members in the same order as the members list, and the totals (one
         // grouped query over the team) the sums of every page's lines.
-        let (lines, pages) = all_pages(&app, "/api/team/usage", "members", 3, &owner).await;
+        let (lines, pages) = all_pages(&app, "/api/team/adoption", "members", 3, &owner).await;
         assert_eq!(pages, 4, "10 members in pages of 3");
         let order = |rows: &[Value]| rows.iter().map(|m| m["user_id"].clone()).collect::<Vec<_>>();
         assert_eq!(order(&lines), order(&members));
@@ -161,8 +161,8 @@ both!(
             ("/api/team/members?limit=501", "invalid_limit"),
             ("/api/team/members?cursor=nope", "invalid_cursor"),
             ("/api/team/invites?cursor=1.zz", "invalid_cursor"),
-            ("/api/team/usage?limit=501", "invalid_limit"),
-            ("/api/team/usage?cursor=nope", "invalid_cursor"),
+            ("/api/team/adoption?limit=501", "invalid_limit"),
+            ("/api/team/adoption?cursor=nope", "invalid_cursor"),
         ] {
             assert_refused(
                 call(&app, Method::GET, path, Some(&owner), None).await,

@@ -40,7 +40,7 @@ each_backend!(
         admin.token = session["access_token"].as_str().unwrap().to_owned();
 
         // The report offers it: three idle (nobody called), two removable, down to one seat.
-        let (status, u) = call(&b, reqwest::Method::GET, "/api/team/usage", &owner.token, None).await;
+        let (status, u) = call(&b, reqwest::Method::GET, "/api/team/adoption", &owner.token, None).await;
         assert_eq!(status, StatusCode::OK, "{u}");
         assert_eq!(u["may_reclaim"], true);
         assert_eq!(u["reclaim"], json!({"idle_members": 2, "seats": 1, "seats_freed": 2, "monthly_saving": 4000, "currency": "usd", "user_ids": [idle.id, admin.id]}));

@@ -12,6 +12,7 @@ use super::{dispatch, is_unique_violation, Store};
 use audited::audited_one;
 
 pub mod admin;
+pub mod adoption;
 mod audited;
 pub mod billing;
 pub mod domains;
@@ -22,7 +23,6 @@ pub mod removal;
 pub mod scim;
 pub mod seats;
 pub mod sso;
-pub mod usage;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamRow {

@@ -7,7 +7,7 @@ import { PricingSection } from "../../../components/pricing/PricingSection";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { config } from "../../../config";
 import { getUser } from "../../../lib/api/auth";
-import { useEntitlements, usePlan, useSubscription } from "../../../lib/api/queries";
+import { useEntitlements, usePlan, useProducts, useSubscription } from "../../../lib/api/queries";
 import type { Subscription, User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import {
@@ -180,6 +180,7 @@ function PlanCard({
   personal: boolean;
   viaTeam: { id: string; name: string } | null;
 }) {
+  const catalogue = useProducts();
   return (
     <section aria-labelledby="plan-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       <h2 id="plan-title" className="text-sm font-medium uppercase tracking-wide text-slate-500">
@@ -194,7 +195,7 @@ function PlanCard({
         )}
       </div>
       <p className="mt-1 text-slate-600">
-        {viaTeam && !personal ? "Unlimited usage through your team's subscription." : planSummary(paid)}
+        {viaTeam && !personal ? "Unlimited usage through your team's subscription." : planSummary(paid, catalogue.data)}
       </p>
       {viaTeam && (
         <Link to="/team" className="mt-1 inline-block text-sm font-medium text-blue-700 underline hover:text-blue-900">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { articles } from "./articles";
 import { ownContentLinks, sharedLayoutLinks } from "../../../components/layout/footerLinks";
+import { DEFAULT_PRODUCT, formatPrice } from "../../../lib/billing/rules";
 import { landing } from "./landing";
 import { marketingPages, ownContentPages, sharedLayoutPages } from "./pages";
 
@@ -72,9 +73,10 @@ describe("marketing copy", () => {
     expect(marketingPages.some((page) => !page.hero.demo && !page.hero.signupWidget)).toBe(true);
   });
 
-  it("quotes the spec's prices where it mentions them", () => {
+  it("quotes the catalogue's price where it mentions one", () => {
     const text = JSON.stringify(marketingPages);
-    for (const price of text.match(/\$\d+/g) ?? []) expect(price).toBe("$20");
+    const price = formatPrice(DEFAULT_PRODUCT.price, DEFAULT_PRODUCT.currency);
+    for (const quoted of text.match(/\$\d+/g) ?? []) expect(quoted).toBe(price);
   });
 
   it("keeps the footer directory in step with the pages", () => {

@@ -17,13 +17,13 @@ import {
   renameTeam,
   transferTeam,
 } from "../../../lib/api/team";
-import { reclaimSeats } from "../../../lib/api/teamUsage";
+import { reclaimSeats } from "../../../lib/api/teamAdoption";
 import type { Team } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { is, statusIn, teamAnswered, teamChanged } from "./mutations";
 
-/** Members' usage and the idle ones (`GET /api/team/usage`). */
-export const usageKey = (teamId: string) => ["team-usage", teamId] as const;
+/** Members' adoption and the idle ones (`GET /api/team/adoption`). */
+export const adoptionKey = (teamId: string) => ["team-adoption", teamId] as const;
 
 function useAnswered() {
   const client = useQueryClient();
@@ -57,7 +57,7 @@ export function useChangeSeats() {
 
 /**
  * Reclaim idle seats: a dry run only prices it; done, the idle members are out, the team the answer
- * carries goes into the cache and the usage is read again.
+ * carries goes into the cache and the adoption report is read again.
  */
 export function useReclaimSeats(teamId: string) {
   const { client, answered } = useAnswered();
@@ -67,7 +67,7 @@ export function useReclaimSeats(teamId: string) {
       if (dry_run) return;
       if (answer.team) answered(answer.team as Team);
       else void teamChanged(client);
-      return client.invalidateQueries({ queryKey: usageKey(teamId) });
+      return client.invalidateQueries({ queryKey: adoptionKey(teamId) });
     },
     onError: (error) => {
       if (statusIn(error, 403, 404, 409)) void teamChanged(client);

@@ -2,12 +2,12 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../../components/ui/Button";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
-import { downloadExport, getTeamAudit } from "../../../lib/api/teamUsage";
+import { downloadExport, getTeamAudit } from "../../../lib/api/teamAdoption";
 import type { Team } from "../../../lib/api/types";
 import { ACTIVITY_FILTERS } from "./activityFilters";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
-/** `/team` → Activity (owner and admins): the team's audit trail, filterable, exportable. */
+/** `/team` → Activity (whoever `may.view_activity`): the team's audit trail, filterable, exportable. */
 export function Activity({ team }: { team: Team }) {
   const auth = useAuthManager();
   const [action, setAction] = useState("");
@@ -17,9 +17,9 @@ export function Activity({ team }: { team: Team }) {
     queryFn: ({ pageParam }) => getTeamAudit({ cursor: pageParam, limit: 50, action: action || undefined }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
-    enabled: team.role !== "member",
+    enabled: team.may.view_activity,
   });
-  if (team.role === "member") return null;
+  if (!team.may.view_activity) return null;
   const entries = pages.data?.pages.flatMap((p) => p.entries) ?? [];
   const query = action ? `?action=${encodeURIComponent(action)}` : "";
   const save = (ext: "csv" | "jsonl") =>

@@ -5,7 +5,7 @@ import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import type { InviteRole, Team, TeamMember } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
-import { ROLE_CHOICES, ROLE_NAMES } from "../../../lib/team/format";
+import { ROLE_CHOICES, ROLE_NAMES, roleWithArticle } from "../../../lib/team/format";
 import { useTeamMembers } from "../api/lists";
 import { useRemoveMember, useSetMemberRole } from "../api/mutations";
 import { errorMessage, Problem, Section, shortDate, ShowMore, TEAM_PAGE_HEADING } from "./TeamParts";
@@ -63,7 +63,7 @@ function RoleCell({ member }: { member: TeamMember }) {
   async function change(role: InviteRole) {
     try {
       await roleChange.mutateAsync({ userId: member.user_id, role });
-      toast.success(`${member.email} is ${role === "admin" ? "an admin" : "a member"} now`);
+      toast.success(`${member.email} is ${roleWithArticle(role)} now`);
     } catch (e) {
       toast.error(errorMessage(e));
     }
@@ -94,7 +94,7 @@ export function Members({ team }: { team: Team }) {
   const list = useTeamMembers(team);
   const members = list.rows;
   const [removing, setRemoving] = useState<TeamMember | null>(null);
-  const actions = team.role !== "member";
+  const actions = team.may.remove_members;
   // The Remove button goes with the row: once the row is gone, focus moves to the list's heading.
   const removed = useRef<string | null>(null);
   useEffect(() => {

@@ -5,8 +5,8 @@ const seats = (n: number) => (n === 1 ? "1 seat" : `${n} seats`);
 
 /**
  * Stripe lowered the team's seats below its members (`over_seats`): nobody was removed, but nobody
- * new gets in until the seats cover the members. The owner is told how many are missing and the two
- * ways out; the others only that invites are paused.
+ * new gets in until the seats cover the members. Whoever may change the seats (`may.change_seats`) is
+ * told how many are missing and the two ways out; the others only that invites are paused.
  */
 export function OverSeatsNotice({ team }: { team: Team }) {
   const members = team.members_count;
@@ -15,7 +15,7 @@ export function OverSeatsNotice({ team }: { team: Team }) {
       <h2 id="over-seats-title" className="flex items-center gap-2 text-lg font-semibold">
         <AlertTriangle aria-hidden className="h-5 w-5" /> Fewer seats than members
       </h2>
-      {team.role === "owner" ? (
+      {team.may.change_seats ? (
         <p className="mt-2 text-sm">
           {team.name} has {seats(team.seats.total)} for {members} members: {seats(team.seats_missing)} missing. Nobody was
           removed, but nobody can be invited or join until every member has a seat. Buy {team.seats_missing} more below, or remove

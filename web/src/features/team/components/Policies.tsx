@@ -120,10 +120,10 @@ function PolicyForm({ teamId, initial, mayChangeMfa }: { teamId: string; initial
   );
 }
 
-/** `/team` → Policies (owner and admins): what the desktop app does in calls, signed into its entitlement. */
+/** `/team` → Policies (whoever `may.set_policy`): what the desktop app does in calls, signed into its entitlement. */
 export function Policies({ team }: { team: Team }) {
-  const policy = useQuery({ queryKey: policyKey(team.id), queryFn: getTeamPolicy, enabled: team.role !== "member" });
-  if (team.role === "member") return null;
+  const policy = useQuery({ queryKey: policyKey(team.id), queryFn: getTeamPolicy, enabled: team.may.set_policy });
+  if (!team.may.set_policy) return null;
   return (
     <Section id="policies-title" title="Policies" icon={<ShieldCheck aria-hidden className="h-5 w-5" />}>
       {policy.isPending && <p className="mt-2 text-slate-600">Loading the policy...</p>}

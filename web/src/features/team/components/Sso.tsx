@@ -112,7 +112,7 @@ const TEST_RESULT: Record<string, string> = {
 /** Single sign-on on /team: the owner's settings; for the others, nothing (the owner's to decide). */
 export function Sso({ team }: { team: Team }) {
   const [params] = useSearchParams();
-  const owner = team.may.delete;
+  const owner = team.may.configure_sso;
   const key = ssoKey(team.id);
   const query = useQuery({ queryKey: key, queryFn: () => getSso(), enabled: owner });
   if (!owner) return null;

@@ -6,6 +6,7 @@ import { Spinner } from "../../../components/ui/Spinner";
 import { useTeam } from "../../../lib/api/queries";
 import type { Team as TeamData } from "../../../lib/api/types";
 import { Activity } from "./Activity";
+import { Adoption } from "./Adoption";
 import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
 import { Domains } from "./Domains";
@@ -22,7 +23,6 @@ import { Sso } from "./Sso";
 import { ScimTokens } from "./ScimTokens";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
-import { Usage } from "./Usage";
 import { type CheckoutReturn, useCheckoutReturn } from "./useCheckoutReturn";
 
 export function TeamLoading({ text = "Loading your team..." }: { text?: string }) {
@@ -62,14 +62,14 @@ function TeamView({ team }: { team: TeamData }) {
       <Members team={team} />
       {team.may.approve_join && <JoinRequests team={team} />}
       {team.may.invite && <Invites team={team} />}
-      {team.role === "owner" && <Domains team={team} />}
+      {team.may.manage_domains && <Domains team={team} />}
       <DomainJoin team={team} />
       <MfaPolicy team={team} />
       <Policies team={team} />
       <Sso team={team} />
-      <Usage team={team} />
+      <Adoption team={team} />
       <Activity team={team} />
-      {team.role === "owner" && <ScimTokens />}
+      {team.may.manage_scim && <ScimTokens />}
       <TeamDanger team={team} />
     </>
   );

@@ -238,6 +238,37 @@ export interface components {
     TeamAnswer: {
       team: components["schemas"]["Team"];
     };
+    /** @description One of the team's domains and the DNS TXT record that verifies it. */
+    TeamDomain: {
+      /** Format: date-time */
+      created_at: string;
+      /** @description Lower case, without the trailing dot. */
+      domain: string;
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: date-time
+       * @description The last daily re-check's time (null before the first).
+       */
+      last_checked_at?: string | null;
+      /**
+       * Format: date-time
+       * @description When the record was last seen.
+       */
+      last_seen_at?: string | null;
+      status: components["schemas"]["TeamDomainStatus"];
+      /** @description Where to publish the TXT record: `_closewise-challenge.<domain>`. */
+      txt_name: string;
+      /** @description The TXT record's value: `closewise-domain-verification=<random>`. */
+      txt_value: string;
+      /** Format: date-time */
+      verified_at?: string | null;
+    };
+    /**
+     * @description Pending until its TXT record is seen; verified until it has been gone for 7 days.
+     * @enum {string}
+     */
+    TeamDomainStatus: "pending" | "verified";
     TeamInvite: {
       /** Format: date-time */
       created_at: string;
@@ -284,6 +315,8 @@ export interface components {
       change_seats: boolean;
       /** @description Turn domain join on or off. */
       configure_domain_join: boolean;
+      /** @description Configure single sign-on (`/api/team/sso`). */
+      configure_sso: boolean;
       delete: boolean;
       /** @description Invite, resend and revoke invitations. */
       invite: boolean;
@@ -291,10 +324,22 @@ export interface components {
       leave: boolean;
       /** @description Open the team's billing portal. */
       manage_billing: boolean;
+      /** @description Add, verify and remove the team's company domains (`/api/team/domains`). */
+      manage_domains: boolean;
+      /** @description Create, list and revoke SCIM tokens (`/api/team/scim/tokens`). */
+      manage_scim: boolean;
+      /** @description Remove members: the members list's actions (each row's `may_remove` says whom). */
+      remove_members: boolean;
       rename: boolean;
       /** @description Require a second factor of every member (`PUT /api/team/mfa-policy`; the owner). */
       require_mfa: boolean;
+      /** @description See and change the team's policy (`GET`/`PUT /api/team/policy`). */
+      set_policy: boolean;
       transfer: boolean;
+      /** @description See and export the team's activity (`GET /api/team/audit`). */
+      view_activity: boolean;
+      /** @description See the adoption report (`GET /api/team/adoption`). */
+      view_adoption: boolean;
     };
     /**
      * @description A team's policy: what the desktop app does in calls. Members of no team get the default

@@ -83,9 +83,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description The Free Trial as the pricing page shows it. */
+    FreeTrial: {
+      /** @description What it includes, its limits first. */
+      features: string[];
+      name: string;
+    };
     ProductBody: {
       currency: string;
       description: string;
+      /** @description What it includes, as the pricing card lists it. */
+      features: string[];
       id: string;
       interval?: string | null;
       /**
@@ -102,6 +110,7 @@ export interface components {
       priceId: string;
     };
     ProductsBody: {
+      free_trial: components["schemas"]["FreeTrial"];
       products: components["schemas"]["ProductBody"][];
     };
   };

@@ -3,39 +3,37 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/members/{user_id}/role": {
+  "/api/team/invites": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put: {
+    get: {
       parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The member's user id */
-          user_id: string;
+        query?: {
+          /** @description `next_cursor` of the page before; none: the first page. */
+          cursor?: string;
+          /** @description Rows per page, 1 to 500; default 100. */
+          limit?: number;
         };
+        header?: never;
+        path?: never;
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamRoleBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
+        /** @description A page of the team's open invites, oldest first */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": components["schemas"]["TeamInvitesPage"];
           };
         };
-        /** @description `invalid_role` (only `admin` or `member`; ownership is transferred) */
+        /** @description `invalid_cursor`, `invalid_limit` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -44,7 +42,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -53,7 +50,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (`teams::may_set_role`: the owner) */
+        /** @description `forbidden_role`: the owner's and admins' */
         403: {
           headers: {
             [name: string]: unknown;
@@ -71,42 +68,10 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
       };
     };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/mfa-policy": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put: {
+    put?: never;
+    post: {
       parameters: {
         query?: never;
         header?: never;
@@ -115,19 +80,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["MfaPolicy"];
+          "application/json": components["schemas"]["TeamInviteBody"];
         };
       };
       responses: {
-        200: {
+        /** @description Invited (the same answer whether or not the address has an account); the mail is on its way */
+        202: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["MfaPolicy"];
+            "application/json": common["schemas"]["Empty"];
           };
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invalid_email`, `invalid_role` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -145,7 +111,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner decides); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        /** @description `forbidden_role`: owner and admins invite members; only the owner invites admins */
         403: {
           headers: {
             [name: string]: unknown;
@@ -156,6 +122,15 @@ export interface paths {
         };
         /** @description `team_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `seats_taken`, `team_over_seats` (fewer seats than members), `already_member` (a member of this team) */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -181,9 +156,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `rate_limited` */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
       };
     };
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -194,19 +177,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    MfaPolicy: {
-      /**
-       * @description Every member must have a second factor: one without it cannot approve devices
-       *     (`403 mfa_setup_required`) and is asked to set it up at the next web sign-in.
-       */
-      required: boolean;
-    };
-    TeamRoleBody: {
+    TeamInviteBody: {
+      email: string;
       /**
        * @description The role to give (never `owner`: ownership is transferred).
        * @enum {string}
        */
       role: "member" | "admin";
+    };
+    TeamInvitesPage: {
+      /** @description Open invites (expired ones included), oldest first. */
+      invites: common["schemas"]["TeamInvite"][];
+      /** @description Pass it as `cursor` for the next page; null on the last page. */
+      next_cursor?: string | null;
     };
   };
   responses: never;

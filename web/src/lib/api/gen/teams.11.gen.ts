@@ -3,154 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/policy": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TeamPolicyAnswer"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (owner and admins) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": common["schemas"]["TeamPolicy"];
-        };
-      };
-      responses: {
-        /** @description Saved and audited (`team.policy`, before and after); apps get it at their next entitlement refresh */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TeamPolicyAnswer"];
-          };
-        };
-        /** @description `invalid_policy`, the message naming the field (`consent_notice.regions.US-XX: ...`); `invalid_json` for a missing or unknown field */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: a member, or an admin changing `require_mfa` or `require_sso` (the owner's); `reauthentication_required`: changing `require_mfa` or `require_sso` when the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `sso_not_configured`: `require_sso` true while the team has no single sign-on */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/reclaim": {
+  "/api/team/invites/accept": {
     parameters: {
       query?: never;
       header?: never;
@@ -168,20 +21,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamReclaimBody"];
+          "application/json": common["schemas"]["InviteTokenBody"];
         };
       };
       responses: {
-        /** @description Priced (`dry_run`), or done: the members removed and the seats lowered at Stripe, prorated on the next invoice */
+        /** @description Joined with the invite's role */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TeamReclaimAnswer"];
+            "application/json": common["schemas"]["TeamAnswer"];
           };
         };
-        /** @description `not_a_member`, `invalid_seats` (more seats than the team has, or out of range), `invalid_proration_date` */
+        /** @description `invite_expired` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -190,6 +43,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -198,7 +52,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: whoever may change seats (the owner); nobody removes the owner */
+        /** @description `email_not_verified`; `deactivated_by_directory` (the team's directory deactivated the address) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -207,7 +61,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `invite_not_found` */
         404: {
           headers: {
             [name: string]: unknown;
@@ -216,7 +70,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `no_team_subscription`, `seats_in_use`, `team_changed` */
+        /** @description `invite_used`, `invite_other_address`, `already_in_team`, `seats_taken`, `team_over_seats` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -243,8 +97,99 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `stripe_unavailable` */
-        502: {
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/invites/decline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": common["schemas"]["InviteTokenBody"];
+        };
+      };
+      responses: {
+        /** @description Declined; the link stops working */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description `invite_expired` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `email_not_verified` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_used`, `invite_other_address` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -263,78 +208,7 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /**
-     * @description How many of the team's active devices (desktop sessions seen in the last 30 days) reported the
-     *     current `policy_version` in their last heartbeat: "9 of 11 devices on the current policy; 2
-     *     last seen 3 days ago".
-     */
-    PolicyAdoption: {
-      /**
-       * Format: int32
-       * @description `devices - current`.
-       */
-      behind: number;
-      /**
-       * Format: date-time
-       * @description When the most recently seen of the others was last seen; null when none is behind.
-       */
-      behind_last_seen_at?: string | null;
-      /** Format: int32 */
-      current: number;
-      /** Format: int32 */
-      devices: number;
-    };
-    /** @description `GET`/`PUT /api/team/policy`'s answer. */
-    TeamPolicyAnswer: {
-      adoption: components["schemas"]["PolicyAdoption"];
-      /**
-       * @description The caller may change `require_mfa` and `require_sso`, the team's sign-in switches (the
-       *     owner).
-       */
-      may_change_require_mfa: boolean;
-      policy: common["schemas"]["TeamPolicy"];
-      /** @description SHA-256 (hex) of the policy's canonical JSON: what the entitlement token carries. */
-      policy_version: string;
-      /**
-       * Format: date-time
-       * @description Null while the team has the default policy.
-       */
-      updated_at?: string | null;
-      /** @description The address of whoever saved it last. */
-      updated_by?: string | null;
-    };
-    TeamReclaimAnswer: {
-      dry_run: boolean;
-      preview?: null | common["schemas"]["SeatsPreviewAnswer"];
-      /** @description The members removed (to be removed, on a dry run). */
-      removed: components["schemas"]["TeamReclaimedMember"][];
-      /** Format: int32 */
-      seats: number;
-      team?: null | common["schemas"]["Team"];
-    };
-    TeamReclaimBody: {
-      /** @description Only price it: nothing changes, and `preview` says what the seat change costs. */
-      dry_run?: boolean;
-      /**
-       * Format: int64
-       * @description From the dry run's `preview`: charged what was shown. Default now.
-       */
-      proration_date?: number | null;
-      /**
-       * Format: int64
-       * @description The seats after the reclaim: at most those the team has, at least those still used.
-       */
-      seats: number;
-      /** @description The members to remove (not the owner); may be empty to only lower free seats. */
-      user_ids: string[];
-    };
-    TeamReclaimedMember: {
-      email: string;
-      /** Format: uuid */
-      user_id: string;
-    };
-  };
+  schemas: never;
   responses: never;
   parameters: never;
   requestBodies: never;

@@ -3,114 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/scim/tokens": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ScimTokenList"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner manages SCIM tokens) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Created; the token is shown only in this answer */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ScimTokenCreated"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner manages SCIM tokens); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/scim/tokens/{id}": {
+  "/api/team/invites/{id}": {
     parameters: {
       query?: never;
       header?: never;
@@ -125,14 +18,14 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @description The token's id */
+          /** @description The invite's id */
           id: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Revoked: the identity provider's next request with it is refused */
+        /** @description Revoked; its link stops working and its seat is free */
         204: {
           headers: {
             [name: string]: unknown;
@@ -148,79 +41,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner manages SCIM tokens) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found`: no live token by that id in the caller's team */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/seats": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamSeatsBody"];
-        };
-      };
-      responses: {
-        /** @description The seats changed at Stripe, prorated on the next invoice */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invalid_seats`, `invalid_proration_date` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: billing is the owner's */
+        /** @description `forbidden_role` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -238,8 +59,54 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/invites/lookup": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": common["schemas"]["InviteTokenBody"];
+        };
+      };
+      responses: {
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["InviteLookupAnswer"];
+          };
+        };
+        /** @description `invite_expired` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_not_found` (unknown, used, declined or revoked) */
+        404: {
           headers: {
             [name: string]: unknown;
           };
@@ -265,8 +132,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `stripe_unavailable` */
-        502: {
+        /** @description `rate_limited` */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -276,7 +143,6 @@ export interface paths {
         };
       };
     };
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -287,46 +153,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    ScimToken: {
-      /** Format: date-time */
-      created_at: string;
-      /**
-       * Format: uuid
-       * @description Who created it (null once their account is gone).
-       */
-      created_by?: string | null;
-      /** Format: uuid */
-      id: string;
-      /** Format: date-time */
-      last_used_at?: string | null;
-      /**
-       * Format: date-time
-       * @description Null while the token works.
-       */
-      revoked_at?: string | null;
-    };
-    /** @description A token just created: `token` is shown this once. */
-    ScimTokenCreated: {
-      /** Format: uuid */
-      id: string;
-      /** @description The bearer token for the identity provider (`cws_scim_…`); never shown again. */
-      token: string;
-    };
-    /** @description `{"tokens": [ScimToken]}`, newest first, revoked ones included. */
-    ScimTokenList: {
-      tokens: components["schemas"]["ScimToken"][];
-    };
-    TeamSeatsBody: {
-      /**
-       * Format: int64
-       * @description From the preview; default now.
-       */
-      proration_date?: number | null;
-      /**
-       * Format: int64
-       * @description 1 to 10000, at least those in use.
-       */
-      seats: number;
+    InviteLookupAnswer: {
+      /** @description The invited address: sign in or sign up with it to accept. */
+      email: string;
+      role: common["schemas"]["TeamRole"];
+      team_name: string;
     };
   };
   responses: never;

@@ -3,119 +3,34 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/seats/preview": {
+  "/api/team/invites/{id}/resend": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query: {
-          /** @description The new number of seats, 1 to 10000 and at least those in use. */
-          seats: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description What the change would cost, from Stripe's invoice preview */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["SeatsPreviewAnswer"];
-          };
-        };
-        /** @description `invalid_seats` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: billing is the owner's */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `no_team_subscription`, `seats_in_use` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `stripe_unavailable` */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    get?: never;
     put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/sso": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
+    post: {
       parameters: {
         query?: never;
         header?: never;
-        path?: never;
+        path: {
+          /** @description The invite's id */
+          id: string;
+        };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        200: {
+        /** @description A new link (the old one stops working), valid 7 more days */
+        202: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TeamSso"];
+            "application/json": common["schemas"]["Empty"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -127,7 +42,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner's) */
+        /** @description `forbidden_role` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -136,7 +51,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` */
+        /** @description `team_not_found` (another team's, used or revoked invite) */
         404: {
           headers: {
             [name: string]: unknown;
@@ -145,66 +60,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-      };
-    };
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamSsoRequest"];
-        };
-      };
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TeamSso"];
-          };
-        };
-        /** @description `invalid_issuer`, `client_id_required`, `client_secret_required` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner's); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `domain_not_verified`: verify a domain first */
+        /** @description `seats_taken`, `team_over_seats` (reviving an expired invite) */
         409: {
           headers: {
             [name: string]: unknown;
@@ -213,26 +69,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `sso_discovery_failed`: the issuer's discovery document could not be read or is wrong */
-        422: {
+        /** @description `rate_limited`: one resend a minute per address */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -242,52 +80,7 @@ export interface paths {
         };
       };
     };
-    post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Removed: members sign in with their passwords again */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner's); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found`, `sso_not_configured` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -296,35 +89,7 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /** @description The team's SSO connection, without its secret. */
-    TeamSso: {
-      client_id?: string | null;
-      /** @description Whether the team has a connection. */
-      configured: boolean;
-      /** @description The verified domains whose addresses sign in by SSO. */
-      domains: string[];
-      issuer?: string | null;
-      /** @description The redirect URI to register at the provider. */
-      redirect_uri: string;
-      /**
-       * @description Password sign-in, reset and sign-up of the team's domains answer `403 sso_required` (the
-       *     owner keeps the password).
-       */
-      required: boolean;
-      /** Format: date-time */
-      updated_at?: string | null;
-    };
-    /** @description `{issuer, client_id, client_secret?, required}`. */
-    TeamSsoRequest: {
-      client_id: string;
-      /** @description Required the first time; left out (or empty) keeps the stored one. */
-      client_secret?: string | null;
-      /** @description The provider's issuer URL (https); its discovery document is read on save. */
-      issuer: string;
-      required?: boolean;
-    };
-  };
+  schemas: never;
   responses: never;
   parameters: never;
   requestBodies: never;

@@ -3,14 +3,60 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/transfer": {
+  "/api/team/join-requests": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Undecided requests, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["JoinRequestsAnswer"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `forbidden_role` (owner and admins) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `team_not_found` */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
     put?: never;
     post: {
       parameters: {
@@ -21,20 +67,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TransferBody"];
+          "application/json": components["schemas"]["JoinRequestBody"];
         };
       };
       responses: {
-        /** @description The target is the owner, the caller an admin */
-        200: {
+        /** @description Asked (asking again while undecided changes nothing) */
+        202: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["TeamAnswer"];
+            "application/json": common["schemas"]["Empty"];
           };
         };
-        /** @description `invalid_transfer` (to oneself) */
+        /** @description `invalid_json`: the body is not JSON or has wrong types */
         400: {
           headers: {
             [name: string]: unknown;
@@ -52,7 +98,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner transfers); `reauthentication_required`: the password was not entered on this session in the last 15 minutes */
+        /** @description `email_not_verified` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -61,8 +107,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_not_found` (also: the target is not a member) */
+        /** @description `team_not_found` (also: no domain join for the caller's domain) */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `already_in_team` */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -96,268 +151,25 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/usage": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: {
-          /** @description `next_cursor` of the page before; none: the first page. */
-          cursor?: string;
-          /** @description Members per page, 1 to 500; default 100. */
-          limit?: number;
-          /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
-          month?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description A page of members (in the order they joined, as `GET /api/team/members`) with their calls and minutes this month and last (from the call meter), last activity, devices and second factor; the whole team's totals; its idle members and what reclaiming them would save */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TeamUsageAnswer"];
-          };
-        };
-        /** @description `invalid_month`, `invalid_cursor`, `invalid_limit` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: the owner's and admins' */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/usage.csv": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: {
-          /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
-          month?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The usage report as CSV: a header row, then one row per member (columns as the JSON's) */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/csv": string;
-          };
-        };
-        /** @description `invalid_month` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: the owner's and admins' */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamMemberUsage: {
-      /** Format: int64 */
-      calls_last_month: number;
-      /** Format: int64 */
-      calls_this_month: number;
-      /**
-       * Format: int64
-       * @description Desktop apps signed in.
-       */
-      devices: number;
-      email: string;
-      /** @description No call in the last 30 days (as of now, whatever month is shown). */
-      idle: boolean;
+    JoinRequest: {
       /** Format: date-time */
-      joined_at: string;
-      /**
-       * Format: date-time
-       * @description The newest of their last call and their last use of the site or the app; null: never.
-       */
-      last_active_at?: string | null;
-      /**
-       * Format: date-time
-       * @description When their newest call started; null: never.
-       */
-      last_call_at?: string | null;
-      /** Format: int64 */
-      minutes_last_month: number;
-      /**
-       * Format: int64
-       * @description Minutes of the month's ended calls, a started minute counting.
-       */
-      minutes_this_month: number;
-      role: common["schemas"]["TeamRole"];
-      /** @description An authenticator app or a passkey. */
-      second_factor: boolean;
+      created_at: string;
+      email: string;
+      /** Format: uuid */
+      id: string;
       /** Format: uuid */
       user_id: string;
     };
-    /** @description What reclaiming the idle members (the owner aside) would do. */
-    TeamReclaimOffer: {
-      currency: string;
-      /** Format: int32 */
-      idle_members: number;
-      /**
-       * Format: int64
-       * @description Cents a month.
-       */
-      monthly_saving: number;
-      /**
-       * Format: int32
-       * @description The seats after it: those still used, at least 1.
-       */
-      seats: number;
-      /** Format: int32 */
-      seats_freed: number;
-      /**
-       * @description Those idle members (the whole team's, whichever page is shown), in the order they
-       *     joined: what `POST /api/team/reclaim` takes as `user_ids`.
-       */
-      user_ids: string[];
+    JoinRequestBody: {
+      /** Format: uuid */
+      team_id: string;
     };
-    TeamUsageAnswer: {
-      /**
-       * Format: int64
-       * @description A member is idle after this many days without a call.
-       */
-      idle_days: number;
-      /** @description The caller may reclaim seats (the owner, with a subscription). */
-      may_reclaim: boolean;
-      /** @description A page of members, in the order they joined (the owner first). */
-      members: components["schemas"]["TeamMemberUsage"][];
-      /** @description `YYYY-MM`. */
-      month: string;
-      /** @description Pass it as `cursor` for the next page; null on the last page. */
-      next_cursor?: string | null;
-      previous_month: string;
-      reclaim: components["schemas"]["TeamReclaimOffer"];
-      seats: common["schemas"]["TeamSeats"];
-      /** @description The whole team's (one grouped query), not the page's. */
-      totals: components["schemas"]["TeamUsageTotals"];
-    };
-    TeamUsageTotals: {
-      /** Format: int64 */
-      calls_last_month: number;
-      /** Format: int64 */
-      calls_this_month: number;
-      /** Format: int64 */
-      devices: number;
-      /** Format: int64 */
-      idle: number;
-      /** Format: int64 */
-      members: number;
-      /** Format: int64 */
-      minutes_last_month: number;
-      /** Format: int64 */
-      minutes_this_month: number;
-      /**
-       * Format: int64
-       * @description Members with a second factor.
-       */
-      second_factor: number;
-    };
-    TransferBody: {
-      /**
-       * Format: uuid
-       * @description The member who becomes the owner.
-       */
-      user_id: string;
+    JoinRequestsAnswer: {
+      requests: components["schemas"]["JoinRequest"][];
     };
   };
   responses: never;

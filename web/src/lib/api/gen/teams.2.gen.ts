@@ -3,7 +3,7 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/audit": {
+  "/api/team/adoption": {
     parameters: {
       query?: never;
       header?: never;
@@ -13,12 +13,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description Only these actions, comma-separated (`team.seats,team.member_remove`). */
-          action?: string;
-          /** @description `next_cursor` of the page before; none: the newest page. */
+          /** @description `next_cursor` of the page before; none: the first page. */
           cursor?: string;
-          /** @description Rows per page, 1 to 500; default 50. */
+          /** @description Members per page, 1 to 500; default 100. */
           limit?: number;
+          /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
+          month?: string;
         };
         header?: never;
         path?: never;
@@ -26,16 +26,16 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description A page of the team's activity, newest first */
+        /** @description A page of members (in the order they joined, as `GET /api/team/members`) with their calls and minutes this month and last (from the call meter), last activity, devices and second factor; the whole team's totals; its idle members and what reclaiming them would save */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TeamAuditAnswer"];
+            "application/json": components["schemas"]["AdoptionAnswer"];
           };
         };
-        /** @description `invalid_cursor`, `invalid_limit`, `invalid_action` */
+        /** @description `invalid_month`, `invalid_cursor`, `invalid_limit` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -80,7 +80,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/audit.csv": {
+  "/api/team/adoption.csv": {
     parameters: {
       query?: never;
       header?: never;
@@ -90,8 +90,8 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description Only these actions, comma-separated. */
-          action?: string;
+          /** @description `YYYY-MM` (UTC); default this month. "Last month" is the month before it. */
+          month?: string;
         };
         header?: never;
         path?: never;
@@ -99,7 +99,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description The team's whole activity (up to 50,000 rows), newest first, as CSV; `details` is its JSON */
+        /** @description The adoption report as CSV: a header row, then one row per member (columns as the JSON's) */
         200: {
           headers: {
             [name: string]: unknown;
@@ -108,80 +108,7 @@ export interface paths {
             "text/csv": string;
           };
         };
-        /** @description `invalid_action` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: the owner's and admins' */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/audit.jsonl": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: {
-          /** @description Only these actions, comma-separated. */
-          action?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The team's whole activity (up to 50,000 rows), newest first, as JSON lines: one `TeamAuditEntry` a line */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/x-ndjson": string;
-          };
-        };
-        /** @description `invalid_action` */
+        /** @description `invalid_month` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -230,32 +157,107 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamAuditAnswer: {
-      entries: components["schemas"]["TeamAuditEntry"][];
+    AdoptionAnswer: {
+      /**
+       * Format: int64
+       * @description A member is idle after this many days without a call.
+       */
+      idle_days: number;
+      /** @description The caller may reclaim seats (the owner, with a subscription). */
+      may_reclaim: boolean;
+      /** @description A page of members, in the order they joined (the owner first). */
+      members: components["schemas"]["AdoptionMember"][];
+      /** @description `YYYY-MM`. */
+      month: string;
       /** @description Pass it as `cursor` for the next page; null on the last page. */
       next_cursor?: string | null;
+      previous_month: string;
+      reclaim: components["schemas"]["TeamReclaimOffer"];
+      seats: common["schemas"]["TeamSeats"];
+      /** @description The whole team's (one grouped query), not the page's. */
+      totals: components["schemas"]["AdoptionTotals"];
     };
-    /** @description One change: who made it, when, and what changed. */
-    TeamAuditEntry: {
-      /** @description A dotted verb: `team.member_remove`, `team.member_role`, `team.seats`, `team.invite`… */
-      action: string;
+    AdoptionMember: {
+      /** Format: int64 */
+      calls_last_month: number;
+      /** Format: int64 */
+      calls_this_month: number;
       /**
-       * @description The address of who made it (`stripe` for Stripe's own changes, an operator's name for the
-       *     CLI's).
+       * Format: int64
+       * @description Desktop apps signed in.
        */
-      actor: string;
+      devices: number;
+      email: string;
+      /** @description No call in the last 30 days (as of now, whatever month is shown). */
+      idle: boolean;
       /** Format: date-time */
-      created_at: string;
-      /** @description What changed (before and after, when it says). */
-      details: Record<string, never>;
-      /** Format: uuid */
-      id: string;
-      target_email?: string | null;
+      joined_at: string;
       /**
-       * Format: uuid
-       * @description The account it is about.
+       * Format: date-time
+       * @description The newest of their last call and their last use of the site or the app; null: never.
        */
-      user_id?: string | null;
+      last_active_at?: string | null;
+      /**
+       * Format: date-time
+       * @description When their newest call started; null: never.
+       */
+      last_call_at?: string | null;
+      /** Format: int64 */
+      minutes_last_month: number;
+      /**
+       * Format: int64
+       * @description Minutes of the month's ended calls, a started minute counting.
+       */
+      minutes_this_month: number;
+      role: common["schemas"]["TeamRole"];
+      /** @description An authenticator app or a passkey. */
+      second_factor: boolean;
+      /** Format: uuid */
+      user_id: string;
+    };
+    AdoptionTotals: {
+      /** Format: int64 */
+      calls_last_month: number;
+      /** Format: int64 */
+      calls_this_month: number;
+      /** Format: int64 */
+      devices: number;
+      /** Format: int64 */
+      idle: number;
+      /** Format: int64 */
+      members: number;
+      /** Format: int64 */
+      minutes_last_month: number;
+      /** Format: int64 */
+      minutes_this_month: number;
+      /**
+       * Format: int64
+       * @description Members with a second factor.
+       */
+      second_factor: number;
+    };
+    /** @description What reclaiming the idle members (the owner aside) would do. */
+    TeamReclaimOffer: {
+      currency: string;
+      /** Format: int32 */
+      idle_members: number;
+      /**
+       * Format: int64
+       * @description Cents a month.
+       */
+      monthly_saving: number;
+      /**
+       * Format: int32
+       * @description The seats after it: those still used, at least 1.
+       */
+      seats: number;
+      /** Format: int32 */
+      seats_freed: number;
+      /**
+       * @description Those idle members (the whole team's, whichever page is shown), in the order they
+       *     joined: what `POST /api/team/reclaim` takes as `user_ids`.
+       */
+      user_ids: string[];
     };
   };
   responses: never;

@@ -3,38 +3,39 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/billing/portal": {
+  "/api/team/audit": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
-    post: {
+    get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description Only these actions, comma-separated (`team.seats,team.member_remove`). */
+          action?: string;
+          /** @description `next_cursor` of the page before; none: the newest page. */
+          cursor?: string;
+          /** @description Rows per page, 1 to 500; default 50. */
+          limit?: number;
+        };
         header?: never;
         path?: never;
         cookie?: never;
       };
-      requestBody?: {
-        content: {
-          "application/json": common["schemas"]["PortalBody"];
-        };
-      };
+      requestBody?: never;
       responses: {
-        /** @description The team customer's billing portal (card, invoices, cancel; no quantity changes), back to `/team` by default */
+        /** @description A page of the team's activity, newest first */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": common["schemas"]["UrlAnswer"];
+            "application/json": components["schemas"]["TeamAuditAnswer"];
           };
         };
-        /** @description `invalid_redirect_url` */
+        /** @description `invalid_cursor`, `invalid_limit`, `invalid_action` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -51,117 +52,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role`: billing is the owner's */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found`, `no_customer` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `portal_failed` */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/checkout": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamCheckoutBody"];
-        };
-      };
-      responses: {
-        /** @description The hosted checkout of the seats */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TeamCheckoutAnswer"];
-          };
-        };
-        /** @description `invalid_seats`, `invalid_redirect_url` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role`: billing is the owner's; `email_not_verified` */
+        /** @description `forbidden_role`: the owner's and admins' */
         403: {
           headers: {
             [name: string]: unknown;
@@ -179,8 +70,46 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_already_subscribed` */
-        409: {
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/team/audit.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          /** @description Only these actions, comma-separated. */
+          action?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The team's whole activity (up to 50,000 rows), newest first, as CSV; `details` is its JSON */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "text/csv": string;
+          };
+        };
+        /** @description `invalid_action` */
+        400: {
           headers: {
             [name: string]: unknown;
           };
@@ -188,8 +117,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -197,8 +125,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
+        /** @description `forbidden_role`: the owner's and admins' */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -206,17 +134,8 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `checkout_failed` */
-        502: {
+        /** @description `team_not_found` */
+        404: {
           headers: {
             [name: string]: unknown;
           };
@@ -226,6 +145,8 @@ export interface paths {
         };
       };
     };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -236,22 +157,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    TeamCheckoutAnswer: {
-      url: string;
+    TeamAuditAnswer: {
+      entries: components["schemas"]["TeamAuditEntry"][];
+      /** @description Pass it as `cursor` for the next page; null on the last page. */
+      next_cursor?: string | null;
     };
-    TeamCheckoutBody: {
-      cancel_url: string;
+    /** @description One change: who made it, when, and what changed. */
+    TeamAuditEntry: {
+      /** @description A dotted verb: `team.member_remove`, `team.member_role`, `team.seats`, `team.invite`… */
+      action: string;
       /**
-       * Format: int64
-       * @description At least the seats in use (members and pending invites), at most 10000
-       *     (`closewise_domain::teams::MAX_SEATS`).
+       * @description The address of who made it (`stripe` for Stripe's own changes, an operator's name for the
+       *     CLI's).
        */
-      seats: number;
+      actor: string;
+      /** Format: date-time */
+      created_at: string;
+      /** @description What changed (before and after, when it says). */
+      details: Record<string, never>;
+      /** Format: uuid */
+      id: string;
+      target_email?: string | null;
       /**
-       * @description Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
-       *     replaced by Stripe).
+       * Format: uuid
+       * @description The account it is about.
        */
-      success_url: string;
+      user_id?: string | null;
     };
   };
   responses: never;

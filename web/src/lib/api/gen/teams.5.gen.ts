@@ -3,59 +3,14 @@
 import type { components as common } from "./common.gen";
 
 export interface paths {
-  "/api/team/domains": {
+  "/api/team/checkout": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TeamDomainsAnswer"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    get?: never;
     put?: never;
     post: {
       parameters: {
@@ -66,20 +21,20 @@ export interface paths {
       };
       requestBody: {
         content: {
-          "application/json": components["schemas"]["TeamDomainBody"];
+          "application/json": components["schemas"]["TeamCheckoutBody"];
         };
       };
       responses: {
-        /** @description Added, pending: publish the TXT record `txt_name` with `txt_value`, then verify */
-        201: {
+        /** @description The hosted checkout of the seats */
+        200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["TeamDomain"];
+            "application/json": components["schemas"]["TeamCheckoutAnswer"];
           };
         };
-        /** @description `invalid_domain`, `public_mail_domain` */
+        /** @description `invalid_seats`, `invalid_redirect_url` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -88,7 +43,6 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `not_signed_in` or `invalid_token` */
         401: {
           headers: {
             [name: string]: unknown;
@@ -97,7 +51,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `forbidden_role` (the owner); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
+        /** @description `forbidden_role`: billing is the owner's; `email_not_verified` */
         403: {
           headers: {
             [name: string]: unknown;
@@ -115,7 +69,7 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `domain_exists` (the team has it), `domain_taken` (another team verified it) */
+        /** @description `team_already_subscribed` */
         409: {
           headers: {
             [name: string]: unknown;
@@ -142,154 +96,17 @@ export interface paths {
             "application/json": common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `too_many_domains`: the team holds 100 domains already */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/domains/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The domain's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Removed; domain join at it ends */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found`, `domain_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/team/domains/{id}/verify": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The domain's id */
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Verified (`status` is `verified`) */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["TeamDomain"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (the owner) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found`, `domain_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `domain_not_verified` (the record is not there yet, or the look-up failed), `domain_taken` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `rate_limited`: `RATE_LIMIT_DOMAIN_CHECKS_PER_USER` verifications per `RATE_LIMIT_DOMAIN_CHECK_WINDOW_SECS`; `Retry-After` says when to try again */
+        /** @description `rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default */
         429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `checkout_failed` */
+        502: {
           headers: {
             [name: string]: unknown;
           };
@@ -309,48 +126,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description One of the team's domains and the DNS TXT record that verifies it. */
-    TeamDomain: {
-      /** Format: date-time */
-      created_at: string;
-      /** @description Lower case, without the trailing dot. */
-      domain: string;
-      /** Format: uuid */
-      id: string;
-      /**
-       * Format: date-time
-       * @description The last daily re-check's time (null before the first).
-       */
-      last_checked_at?: string | null;
-      /**
-       * Format: date-time
-       * @description When the record was last seen.
-       */
-      last_seen_at?: string | null;
-      status: components["schemas"]["TeamDomainStatus"];
-      /** @description Where to publish the TXT record: `_closewise-challenge.<domain>`. */
-      txt_name: string;
-      /** @description The TXT record's value: `closewise-domain-verification=<random>`. */
-      txt_value: string;
-      /** Format: date-time */
-      verified_at?: string | null;
+    TeamCheckoutAnswer: {
+      url: string;
     };
-    TeamDomainBody: {
+    TeamCheckoutBody: {
+      cancel_url: string;
       /**
-       * @description The company's domain, e.g. `northwind.example` (no address, no scheme; any case; a
-       *     trailing dot ignored). Public mail providers' domains are refused.
+       * Format: int64
+       * @description At least the seats in use (members and pending invites), at most 10000
+       *     (`closewise_domain::teams::MAX_SEATS`).
        */
-      domain: string;
+      seats: number;
+      /**
+       * @description Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
+       *     replaced by Stripe).
+       */
+      success_url: string;
     };
-    TeamDomainsAnswer: {
-      /** @description By name. */
-      domains: components["schemas"]["TeamDomain"][];
-    };
-    /**
-     * @description Pending until its TXT record is seen; verified until it has been gone for 7 days.
-     * @enum {string}
-     */
-    TeamDomainStatus: "pending" | "verified";
   };
   responses: never;
   parameters: never;

@@ -1,18 +1,17 @@
-//! Adoption and seats (issue 26, docs/teams.md "Usage"), for the team's owner and admins
-//! (`idle_seats::may_view_usage`): each member's calls and minutes from the call meter this month
-//! and last, last activity, devices and second factor, who is idle and what reclaiming would
-//! save; and the team's activity, its audit trail, a page at a time or whole for an export.
+//! Adoption and seats (docs/teams.md "Adoption, idle seats and activity"), for the team's owner
+//! and admins (`teams::Action::ViewAdoption`, `ViewActivity`): each member's calls and minutes from
+//! the call meter this month and last, last activity, devices and second factor, who is idle and
+//! what reclaiming would save; and the team's activity, its audit trail, a page at a time or
+//! whole for an export.
 
-use closewise_domain::idle_seats::{
-    is_idle, may_view_usage, minutes, InvalidMonth, Month, ReclaimOffer,
-};
+use closewise_domain::idle_seats::{is_idle, minutes, InvalidMonth, Month, ReclaimOffer};
 use closewise_domain::teams::{Action, Role};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{SeatsView, Teams, TeamsError};
 use crate::store::audit::AuditRow;
-use crate::store::teams::usage::{AuditCursor, UsageRow, UsageTotalsRow, UsageWindow};
+use crate::store::teams::adoption::{AdoptionRow, AdoptionTotalsRow, AdoptionWindow, AuditCursor};
 
 /// Rows in a page of activity unless the caller asks otherwise, and the most they may ask.
 pub const ACTIVITY_PAGE: i64 = 50;
@@ -23,7 +22,7 @@ pub const ACTIVITY_EXPORT_MAX: usize = 50_000;
 const MAX_ACTIONS: usize = 20;
 
 #[derive(Debug, thiserror::Error)]
-pub enum TeamUsageError {
+pub enum AdoptionError {
     #[error(transparent)]
     Teams(TeamsError),
     #[error("{0}")]
@@ -36,33 +35,33 @@ pub enum TeamUsageError {
     InvalidAction,
 }
 
-impl TeamUsageError {
+impl AdoptionError {
     pub fn code(&self) -> &'static str {
         match self {
-            TeamUsageError::Teams(e) => e.code(),
-            TeamUsageError::InvalidMonth(e) => e.code(),
-            TeamUsageError::InvalidCursor => "invalid_cursor",
-            TeamUsageError::InvalidLimit => "invalid_limit",
-            TeamUsageError::InvalidAction => "invalid_action",
+            AdoptionError::Teams(e) => e.code(),
+            AdoptionError::InvalidMonth(e) => e.code(),
+            AdoptionError::InvalidCursor => "invalid_cursor",
+            AdoptionError::InvalidLimit => "invalid_limit",
+            AdoptionError::InvalidAction => "invalid_action",
         }
     }
 }
 
-impl From<TeamsError> for TeamUsageError {
+impl From<TeamsError> for AdoptionError {
     fn from(e: TeamsError) -> Self {
-        TeamUsageError::Teams(e)
+        AdoptionError::Teams(e)
     }
 }
 
-impl From<sqlx::Error> for TeamUsageError {
+impl From<sqlx::Error> for AdoptionError {
     fn from(e: sqlx::Error) -> Self {
-        TeamUsageError::Teams(TeamsError::Database(e))
+        AdoptionError::Teams(TeamsError::Database(e))
     }
 }
 
 /// One member's line of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MemberUsage {
+pub struct MemberAdoption {
     pub user_id: Uuid,
     pub email: String,
     pub role: Role,
@@ -82,7 +81,7 @@ pub struct MemberUsage {
 
 /// The sums of every member's lines, the whole team's (not a page's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct UsageTotals {
+pub struct AdoptionTotals {
     pub members: u64,
     pub idle: u64,
     pub calls_this_month: u64,
@@ -93,15 +92,15 @@ pub struct UsageTotals {
     pub second_factor: u64,
 }
 
-/// A page of the usage report: some members' lines, the whole team's totals and reclaim offer.
+/// A page of the adoption report: some members' lines, the whole team's totals and reclaim offer.
 #[derive(Clone, Debug)]
-pub struct TeamUsage {
+pub struct Adoption {
     pub month: Month,
     /// This page's members, in the order they joined.
-    pub members: Vec<MemberUsage>,
+    pub members: Vec<MemberAdoption>,
     /// Pass it back as `cursor` for the next page; None on the last one.
     pub next_cursor: Option<String>,
-    pub totals: UsageTotals,
+    pub totals: AdoptionTotals,
     pub seats: SeatsView,
     /// Reclaiming the idle members who may be removed (not the owner), at the seat price.
     pub reclaim: ReclaimOffer,
@@ -128,9 +127,9 @@ pub struct ActivityPage {
     pub next_cursor: Option<String>,
 }
 
-/// The usage window of `month` (and the month before it) at `now`.
-pub fn window(month: Month, now: OffsetDateTime) -> UsageWindow {
-    UsageWindow {
+/// The adoption window of `month` (and the month before it) at `now`.
+pub fn window(month: Month, now: OffsetDateTime) -> AdoptionWindow {
+    AdoptionWindow {
         month: month.to_string(),
         previous_month: month.previous().to_string(),
         now,
@@ -142,12 +141,12 @@ fn count(n: i64) -> u64 {
 }
 
 /// A member's line from their row, with idleness as of `now`.
-pub fn member_usage(row: UsageRow, now: OffsetDateTime) -> MemberUsage {
+pub fn member_adoption(row: AdoptionRow, now: OffsetDateTime) -> MemberAdoption {
     let last_active_at = match (row.last_call_at, row.last_seen_at) {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
     };
-    MemberUsage {
+    MemberAdoption {
         role: Role::parse(&row.role).unwrap_or(Role::Member),
         idle: is_idle(row.last_call_at, now),
         user_id: row.user_id,
@@ -164,8 +163,8 @@ pub fn member_usage(row: UsageRow, now: OffsetDateTime) -> MemberUsage {
     }
 }
 
-pub(super) fn totals(t: UsageTotalsRow) -> UsageTotals {
-    UsageTotals {
+pub(super) fn totals(t: AdoptionTotalsRow) -> AdoptionTotals {
+    AdoptionTotals {
         members: count(t.members),
         idle: count(t.idle),
         calls_this_month: count(t.calls_month),
@@ -186,21 +185,21 @@ pub fn cursor_of(row: &AuditRow) -> String {
     )
 }
 
-fn parse_cursor(raw: &str) -> Result<AuditCursor, TeamUsageError> {
+fn parse_cursor(raw: &str) -> Result<AuditCursor, AdoptionError> {
     let (nanos, id) = raw
         .trim()
         .split_once('.')
-        .ok_or(TeamUsageError::InvalidCursor)?;
-    let nanos: i128 = nanos.parse().map_err(|_| TeamUsageError::InvalidCursor)?;
+        .ok_or(AdoptionError::InvalidCursor)?;
+    let nanos: i128 = nanos.parse().map_err(|_| AdoptionError::InvalidCursor)?;
     Ok(AuditCursor {
         created_at: OffsetDateTime::from_unix_timestamp_nanos(nanos)
-            .map_err(|_| TeamUsageError::InvalidCursor)?,
-        id: Uuid::try_parse(id).map_err(|_| TeamUsageError::InvalidCursor)?,
+            .map_err(|_| AdoptionError::InvalidCursor)?,
+        id: Uuid::try_parse(id).map_err(|_| AdoptionError::InvalidCursor)?,
     })
 }
 
 /// `team.seats,team.member_remove`: dotted lower-case words, at most 20.
-pub fn parse_actions(raw: Option<&str>) -> Result<Vec<String>, TeamUsageError> {
+pub fn parse_actions(raw: Option<&str>) -> Result<Vec<String>, AdoptionError> {
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(Vec::new());
     };
@@ -212,46 +211,37 @@ pub fn parse_actions(raw: Option<&str>) -> Result<Vec<String>, TeamUsageError> {
                 .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
     };
     if actions.len() > MAX_ACTIONS || !actions.iter().all(valid) {
-        return Err(TeamUsageError::InvalidAction);
+        return Err(AdoptionError::InvalidAction);
     }
     Ok(actions)
 }
 
 impl Teams {
-    /// The caller's team and role when they may see its usage and activity.
-    pub(super) async fn usage_caller(&self, user_id: Uuid) -> Result<(Uuid, Role), TeamUsageError> {
-        let (team_id, role) = self.caller(user_id, Action::View).await?;
-        if !may_view_usage(role) {
-            return Err(TeamsError::ForbiddenRole.into());
-        }
-        Ok((team_id, role))
-    }
-
     /// `month` (`YYYY-MM`; default this month) and its window at `now`.
-    pub(super) fn usage_window(
+    pub(super) fn adoption_window(
         month: Option<&str>,
         now: OffsetDateTime,
-    ) -> Result<(Month, UsageWindow), TeamUsageError> {
+    ) -> Result<(Month, AdoptionWindow), AdoptionError> {
         let month = match month.map(str::trim).filter(|m| !m.is_empty()) {
-            Some(raw) => Month::parse(raw).map_err(TeamUsageError::InvalidMonth)?,
+            Some(raw) => Month::parse(raw).map_err(AdoptionError::InvalidMonth)?,
             None => Month::of(now),
         };
         Ok((month, window(month, now)))
     }
 
     /// Every member's line of `month`'s report, in the order they joined: the CSV export.
-    pub async fn usage_export(
+    pub async fn adoption_export(
         &self,
         user_id: Uuid,
         month: Option<&str>,
-    ) -> Result<(Month, Vec<MemberUsage>), TeamUsageError> {
+    ) -> Result<(Month, Vec<MemberAdoption>), AdoptionError> {
         let now = self.clock.now();
-        let (month, window) = Self::usage_window(month, now)?;
-        let (team_id, _) = self.usage_caller(user_id).await?;
-        let rows = self.store.team_usage_all(team_id, &window).await?;
+        let (month, window) = Self::adoption_window(month, now)?;
+        let (team_id, _) = self.caller(user_id, Action::ViewAdoption).await?;
+        let rows = self.store.team_adoption_all(team_id, &window).await?;
         Ok((
             month,
-            rows.into_iter().map(|r| member_usage(r, now)).collect(),
+            rows.into_iter().map(|r| member_adoption(r, now)).collect(),
         ))
     }
 
@@ -260,17 +250,17 @@ impl Teams {
         &self,
         user_id: Uuid,
         query: &ActivityQuery<'_>,
-    ) -> Result<ActivityPage, TeamUsageError> {
+    ) -> Result<ActivityPage, AdoptionError> {
         let limit = query.limit.unwrap_or(ACTIVITY_PAGE);
         if !(1..=ACTIVITY_PAGE_MAX).contains(&limit) {
-            return Err(TeamUsageError::InvalidLimit);
+            return Err(AdoptionError::InvalidLimit);
         }
         let actions = parse_actions(query.action)?;
         let cursor = match query.cursor.map(str::trim).filter(|c| !c.is_empty()) {
             Some(raw) => Some(parse_cursor(raw)?),
             None => None,
         };
-        let (team_id, _) = self.usage_caller(user_id).await?;
+        let (team_id, _) = self.caller(user_id, Action::ViewActivity).await?;
         // One more than asked: whether a next page exists.
         let mut entries = self
             .store
@@ -291,9 +281,9 @@ impl Teams {
         &self,
         user_id: Uuid,
         action: Option<&str>,
-    ) -> Result<Vec<AuditRow>, TeamUsageError> {
+    ) -> Result<Vec<AuditRow>, AdoptionError> {
         let actions = parse_actions(action)?;
-        let (team_id, _) = self.usage_caller(user_id).await?;
+        let (team_id, _) = self.caller(user_id, Action::ViewActivity).await?;
         let mut out: Vec<AuditRow> = Vec::new();
         let mut cursor = None;
         while out.len() < ACTIVITY_EXPORT_MAX {

@@ -19,7 +19,7 @@ use crate::store::{dispatch, NewMail, Pool, Store};
 /// One member's figures: calls started and their recorded seconds in a month and the month
 /// before, their newest call and session, devices signed in, second factors.
 #[derive(Clone, Debug, sqlx::FromRow)]
-pub struct UsageRow {
+pub struct AdoptionRow {
     pub user_id: Uuid,
     pub email: String,
     pub role: String,
@@ -39,9 +39,9 @@ pub struct UsageRow {
     pub factors: i64,
 }
 
-/// The months a usage report covers, as `call_months` names them (`YYYY-MM`, UTC), and when.
+/// The months an adoption report covers, as `call_months` names them (`YYYY-MM`, UTC), and when.
 #[derive(Clone, Debug)]
-pub struct UsageWindow {
+pub struct AdoptionWindow {
     pub month: String,
     pub previous_month: String,
     pub now: OffsetDateTime,
@@ -60,7 +60,7 @@ pub struct AuditCursor {
 /// factors. Correlated per member, so no plan reads another member's rows. `{after}` is empty on the first page, the keyset
 /// condition on the others; `{limit}` the limit's `$n`. `$2` is the month before, `$3` the month
 /// (`YYYY-MM`), `$4` now.
-const USAGE_PAGE_SQL: &str = "WITH page AS (SELECT m.user_id, m.role, m.joined_at \
+const ADOPTION_PAGE_SQL: &str = "WITH page AS (SELECT m.user_id, m.role, m.joined_at \
     FROM team_members m WHERE m.team_id = $1{after} ORDER BY m.joined_at, m.user_id LIMIT {limit}) \
     SELECT p.user_id, u.email, p.role, p.joined_at, \
     (SELECT MAX(k.last_started_at) FROM call_months k WHERE k.user_id = p.user_id) \
@@ -123,7 +123,7 @@ macro_rules! member_devices_and_factor {
 /// from `$6`, the earlier of the month before and the idle cutoff's month: a few rows) gives both
 /// months' figures and whether they called since the idle cutoff (`$5`); one probe each gives the
 /// devices and a factor. Grouped in the index's order (`joined_at`, `user_id`), so no sort.
-const USAGE_TOTALS_SQL: &str = concat!(
+const ADOPTION_TOTALS_SQL: &str = concat!(
     totals_of_members!(),
     "CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.calls END), 0) AS BIGINT) AS calls_month, \
      CAST(COALESCE(SUM(CASE WHEN cm.month = $3 THEN cm.seconds END), 0) AS BIGINT) \
@@ -144,7 +144,7 @@ const USAGE_TOTALS_SQL: &str = concat!(
 /// primary key (this month, the month before) and one short range for the idle test, instead of
 /// grouping the range's rows. PostgreSQL plans this form as two hash joins over the whole table,
 /// slower than its grouped form above (docs/performance.md, "usage at 1,000 members").
-const USAGE_TOTALS_SQLITE_SQL: &str = concat!(
+const ADOPTION_TOTALS_SQLITE_SQL: &str = concat!(
     totals_of_members!(),
     "COALESCE(cur.calls, 0) AS calls_month, COALESCE(cur.seconds, 0) AS seconds_month, \
      COALESCE(prev.calls, 0) AS calls_previous, COALESCE(prev.seconds, 0) AS seconds_previous, \
@@ -165,9 +165,9 @@ const IDLE_MEMBERS_SQL: &str = "SELECT p.user_id FROM team_members p WHERE p.tea
     WHERE k.user_id = p.user_id AND k.month >= $3 AND k.last_started_at >= $2) \
     ORDER BY p.joined_at, p.user_id";
 
-/// The team's figures over a usage window: sums of what each member's line shows.
+/// The team's figures over an adoption window: sums of what each member's line shows.
 #[derive(Clone, Copy, Debug, sqlx::FromRow)]
-pub struct UsageTotalsRow {
+pub struct AdoptionTotalsRow {
     pub members: i64,
     /// Members without a call since the idle cutoff (the owner too).
     pub idle: i64,
@@ -187,24 +187,24 @@ const AUDIT_COLUMNS: &str =
 impl Store {
     /// Up to `limit` members after `after`, in the order they joined, with their figures over
     /// `window`: the page's rows only, whatever the team's size.
-    pub async fn team_usage_page(
+    pub async fn team_adoption_page(
         &self,
         team_id: Uuid,
-        window: &UsageWindow,
+        window: &AdoptionWindow,
         after: Option<PageAfter>,
         limit: i64,
-    ) -> Result<Vec<UsageRow>, sqlx::Error> {
+    ) -> Result<Vec<AdoptionRow>, sqlx::Error> {
         let (after_sql, limit_n) = match after {
             Some(_) => (" AND (m.joined_at, m.user_id) > ($5, $6)", "$7"),
             None => ("", "$5"),
         };
-        let sql = USAGE_PAGE_SQL
+        let sql = ADOPTION_PAGE_SQL
             .replace("{MONTH_COLUMNS}", MONTH_COLUMNS)
             .replace("{MONTH_JOINS}", MONTH_JOINS)
             .replace("{after}", after_sql)
             .replace("{limit}", limit_n);
         dispatch!(self, |p| {
-            let mut q = sqlx::query_as::<_, UsageRow>(&sql)
+            let mut q = sqlx::query_as::<_, AdoptionRow>(&sql)
                 .bind(team_id)
                 .bind(&window.previous_month)
                 .bind(&window.month)
@@ -217,17 +217,19 @@ impl Store {
     }
 
     /// Every member with their figures over `window`, in the order they joined, read a page of
-    /// 500 at a time: the usage CSV and the weekly idle-seats mail.
-    pub async fn team_usage_all(
+    /// 500 at a time: the adoption CSV and the weekly idle-seats mail.
+    pub async fn team_adoption_all(
         &self,
         team_id: Uuid,
-        window: &UsageWindow,
-    ) -> Result<Vec<UsageRow>, sqlx::Error> {
+        window: &AdoptionWindow,
+    ) -> Result<Vec<AdoptionRow>, sqlx::Error> {
         const PAGE: i64 = 500;
-        let mut out: Vec<UsageRow> = Vec::new();
+        let mut out: Vec<AdoptionRow> = Vec::new();
         let mut after = None;
         loop {
-            let page = self.team_usage_page(team_id, window, after, PAGE).await?;
+            let page = self
+                .team_adoption_page(team_id, window, after, PAGE)
+                .await?;
             let last = page.len() < usize::try_from(PAGE).unwrap_or(usize::MAX);
             after = page.last().map(|r| PageAfter {
                 at: r.joined_at,
@@ -241,22 +243,22 @@ impl Store {
     }
 
     /// The whole team's figures over `window` in one grouped query, idle as of `idle_since`.
-    pub async fn team_usage_totals(
+    pub async fn team_adoption_totals(
         &self,
         team_id: Uuid,
-        window: &UsageWindow,
+        window: &AdoptionWindow,
         idle_since: OffsetDateTime,
-    ) -> Result<UsageTotalsRow, sqlx::Error> {
+    ) -> Result<AdoptionTotalsRow, sqlx::Error> {
         // `YYYY-MM` sorts as the months do.
         let from = window
             .previous_month
             .clone()
             .min(Month::of(idle_since).to_string());
         let sql = match self.pool {
-            Pool::Sqlite(_) => USAGE_TOTALS_SQLITE_SQL,
-            Pool::Postgres(_) => USAGE_TOTALS_SQL,
+            Pool::Sqlite(_) => ADOPTION_TOTALS_SQLITE_SQL,
+            Pool::Postgres(_) => ADOPTION_TOTALS_SQL,
         };
-        dispatch!(self, |p| sqlx::query_as::<_, UsageTotalsRow>(sql)
+        dispatch!(self, |p| sqlx::query_as::<_, AdoptionTotalsRow>(sql)
             .bind(team_id)
             .bind(&window.previous_month)
             .bind(&window.month)

@@ -1,24 +1,24 @@
-//! The team's usage, reclaiming seats and its activity (docs/api.md "Team usage and activity"):
+//! The team's adoption report, reclaiming seats and its activity (docs/api.md "Team adoption and activity"):
 //! the owner's and admins' views, and the CSV / JSON-lines exports as downloads.
 
 import { apiRequest, apiUrl, ApiError, toApiError } from "./client";
 import type { components } from "./gen";
 
 type Schemas = components["schemas"];
-export type TeamUsage = Schemas["TeamUsageAnswer"];
-export type MemberUsage = Schemas["TeamMemberUsage"];
+export type Adoption = Schemas["AdoptionAnswer"];
+export type AdoptionMember = Schemas["AdoptionMember"];
 export type ReclaimAnswer = Schemas["TeamReclaimAnswer"];
 export type AuditPage = Schemas["TeamAuditAnswer"];
 export type AuditEntry = Schemas["TeamAuditEntry"];
 
-/** A page of the usage report (members in the order they joined; totals the whole team's). */
-export function getTeamUsage(query: { month?: string; cursor?: string | null; limit?: number } = {}) {
+/** A page of the adoption report (members in the order they joined; totals the whole team's). */
+export function getTeamAdoption(query: { month?: string; cursor?: string | null; limit?: number } = {}) {
   const params = new URLSearchParams();
   if (query.month) params.set("month", query.month);
   if (query.cursor) params.set("cursor", query.cursor);
   if (query.limit) params.set("limit", String(query.limit));
   const qs = params.toString();
-  return apiRequest<TeamUsage>(`/api/team/usage${qs ? `?${qs}` : ""}`, { auth: true });
+  return apiRequest<Adoption>(`/api/team/adoption${qs ? `?${qs}` : ""}`, { auth: true });
 }
 
 export function reclaimSeats(body: { user_ids: string[]; seats: number; dry_run?: boolean; proration_date?: number }) {

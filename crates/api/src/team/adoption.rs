@@ -1,13 +1,13 @@
-//! Adoption and seats (issue 26, docs/api.md "Team usage"): `GET /api/team/usage` (and `.csv`),
+//! Adoption and seats (docs/api.md "Team adoption and activity"): `GET /api/team/adoption` (and `.csv`),
 //! the owner's and admins'; `POST /api/team/reclaim`, whoever may change seats (the owner). The
-//! figures and rules are `closewise_core::teams::usage`'s and `::billing::reclaim`'s.
+//! figures and rules are `closewise_core::teams::adoption`'s and `::billing::reclaim`'s.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
+use closewise_core::teams::adoption::{Adoption, MemberAdoption};
 use closewise_core::teams::billing::reclaim::{ReclaimOrder, Reclaimed};
 use closewise_core::teams::pages::PageQuery;
-use closewise_core::teams::usage::{MemberUsage, TeamUsage};
 use closewise_domain::idle_seats::IDLE_DAYS;
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
@@ -24,14 +24,14 @@ use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct UsageQuery {
+pub struct AdoptionQuery {
     /// `YYYY-MM` (UTC); default this month. "Last month" is the month before it.
     pub month: Option<String>,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct UsagePageQuery {
+pub struct AdoptionPageQuery {
     /// `YYYY-MM` (UTC); default this month. "Last month" is the month before it.
     pub month: Option<String>,
     /// `next_cursor` of the page before; none: the first page.
@@ -41,8 +41,8 @@ pub struct UsagePageQuery {
 }
 
 #[derive(Serialize, ToSchema)]
-#[schema(as = TeamMemberUsage)]
-pub struct MemberUsageBody {
+#[schema(as = AdoptionMember)]
+pub struct AdoptionMemberBody {
     pub user_id: Uuid,
     pub email: String,
     pub role: RoleBody,
@@ -71,8 +71,8 @@ pub struct MemberUsageBody {
 }
 
 #[derive(Serialize, ToSchema)]
-#[schema(as = TeamUsageTotals)]
-pub struct UsageTotalsBody {
+#[schema(as = AdoptionTotals)]
+pub struct AdoptionTotalsBody {
     pub members: u64,
     pub idle: u64,
     pub calls_this_month: u64,
@@ -101,27 +101,27 @@ pub struct ReclaimOfferBody {
 }
 
 #[derive(Serialize, ToSchema)]
-#[schema(as = TeamUsageAnswer)]
-pub struct UsageResponse {
+#[schema(as = AdoptionAnswer)]
+pub struct AdoptionResponse {
     /// `YYYY-MM`.
     pub month: String,
     pub previous_month: String,
     /// A member is idle after this many days without a call.
     pub idle_days: i64,
     /// A page of members, in the order they joined (the owner first).
-    pub members: Vec<MemberUsageBody>,
+    pub members: Vec<AdoptionMemberBody>,
     /// Pass it as `cursor` for the next page; null on the last page.
     pub next_cursor: Option<String>,
     /// The whole team's (one grouped query), not the page's.
-    pub totals: UsageTotalsBody,
+    pub totals: AdoptionTotalsBody,
     pub seats: SeatsBody,
     pub reclaim: ReclaimOfferBody,
     /// The caller may reclaim seats (the owner, with a subscription).
     pub may_reclaim: bool,
 }
 
-fn member_body(m: MemberUsage) -> MemberUsageBody {
-    MemberUsageBody {
+fn member_body(m: MemberAdoption) -> AdoptionMemberBody {
+    AdoptionMemberBody {
         user_id: m.user_id,
         email: m.email,
         role: m.role.into(),
@@ -138,16 +138,16 @@ fn member_body(m: MemberUsage) -> MemberUsageBody {
     }
 }
 
-impl From<TeamUsage> for UsageResponse {
-    fn from(u: TeamUsage) -> Self {
+impl From<Adoption> for AdoptionResponse {
+    fn from(u: Adoption) -> Self {
         let t = u.totals;
-        UsageResponse {
+        AdoptionResponse {
             month: u.month.to_string(),
             previous_month: u.month.previous().to_string(),
             idle_days: IDLE_DAYS,
             members: u.members.into_iter().map(member_body).collect(),
             next_cursor: u.next_cursor,
-            totals: UsageTotalsBody {
+            totals: AdoptionTotalsBody {
                 members: t.members,
                 idle: t.idle,
                 calls_this_month: t.calls_this_month,
@@ -175,38 +175,38 @@ impl From<TeamUsage> for UsageResponse {
     }
 }
 
-#[utoipa::path(get, path = "/api/team/usage", operation_id = "team_usage", tag = "teams", params(UsagePageQuery),
+#[utoipa::path(get, path = "/api/team/adoption", operation_id = "team_adoption", tag = "teams", params(AdoptionPageQuery),
     responses(
-        (status = 200, body = UsageResponse, description = "A page of members (in the order they joined, as `GET /api/team/members`) with their calls and minutes this month and last (from the call meter), last activity, devices and second factor; the whole team's totals; its idle members and what reclaiming them would save"),
+        (status = 200, body = AdoptionResponse, description = "A page of members (in the order they joined, as `GET /api/team/members`) with their calls and minutes this month and last (from the call meter), last activity, devices and second factor; the whole team's totals; its idle members and what reclaiming them would save"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_month`, `invalid_cursor`, `invalid_limit`"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: the owner's and admins'"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
     ),
     security(("bearer" = [])))]
-pub async fn usage(
+pub async fn adoption(
     State(state): State<AppState>,
     auth: AuthUser,
-    query: Result<Query<UsagePageQuery>, QueryRejection>,
-) -> ApiResult<AppJson<UsageResponse>> {
+    query: Result<Query<AdoptionPageQuery>, QueryRejection>,
+) -> ApiResult<AppJson<AdoptionResponse>> {
     let Query(q) = query?;
     let page = PageQuery {
         cursor: q.cursor.as_deref(),
         limit: q.limit,
     };
-    let usage = state
+    let adoption = state
         .teams
-        .usage(auth.user_id, q.month.as_deref(), &page)
+        .adoption(auth.user_id, q.month.as_deref(), &page)
         .await?;
-    Ok(AppJson(usage.into()))
+    Ok(AppJson(adoption.into()))
 }
 
 fn time_cell(t: Option<OffsetDateTime>) -> String {
     t.and_then(|t| t.format(&Rfc3339).ok()).unwrap_or_default()
 }
 
-/// The columns of the usage CSV, in order.
-pub const USAGE_CSV_HEADER: [&str; 13] = [
+/// The columns of the adoption CSV, in order.
+pub const ADOPTION_CSV_HEADER: [&str; 13] = [
     "email",
     "role",
     "joined_at",
@@ -222,24 +222,24 @@ pub const USAGE_CSV_HEADER: [&str; 13] = [
     "month",
 ];
 
-#[utoipa::path(get, path = "/api/team/usage.csv", operation_id = "team_usage_csv", tag = "teams", params(UsageQuery),
+#[utoipa::path(get, path = "/api/team/adoption.csv", operation_id = "team_adoption_csv", tag = "teams", params(AdoptionQuery),
     responses(
-        (status = 200, content_type = "text/csv", body = String, description = "The usage report as CSV: a header row, then one row per member (columns as the JSON's)"),
+        (status = 200, content_type = "text/csv", body = String, description = "The adoption report as CSV: a header row, then one row per member (columns as the JSON's)"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_month`"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: the owner's and admins'"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
     ),
     security(("bearer" = [])))]
-pub async fn usage_csv(
+pub async fn adoption_csv(
     State(state): State<AppState>,
     auth: AuthUser,
-    query: Result<Query<UsageQuery>, QueryRejection>,
+    query: Result<Query<AdoptionQuery>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = query?;
     let (month, members) = state
         .teams
-        .usage_export(auth.user_id, q.month.as_deref())
+        .adoption_export(auth.user_id, q.month.as_deref())
         .await?;
     let month = month.to_string();
     let rows = members.into_iter().map(|m| {
@@ -259,10 +259,10 @@ pub async fn usage_csv(
             month.clone(),
         ]
     });
-    let body = csv(&USAGE_CSV_HEADER, rows);
+    let body = csv(&ADOPTION_CSV_HEADER, rows);
     Ok(attachment(
         "text/csv; charset=utf-8",
-        &format!("team-usage-{month}.csv"),
+        &format!("team-adoption-{month}.csv"),
         body,
     ))
 }

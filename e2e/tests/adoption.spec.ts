@@ -1,6 +1,6 @@
-// Issue 26's adoption and seats, end to end in Chromium against the real API and stripe-mock: two
+// The team's adoption report and seats, end to end in Chromium against the real API and stripe-mock: two
 // members make calls (one with the real closewise-desktop, one through the calls API the app uses),
-// a third joins and never calls; /team → Usage lists each with their calls and minutes and marks the
+// a third joins and never calls; /team → Adoption lists each with their calls and minutes and marks the
 // third idle (no call in 30 days: `closewise_domain::idle_seats::is_idle`, never counts as none);
 // the owner reclaims the idle seat through Stripe's preview, confirmed; the seats go from 4 to 3 on
 // /team and on stripe-mock's subscription; /team → Activity lists the removal and the seat change.
@@ -9,7 +9,7 @@ import type { Locator } from "@playwright/test";
 import { expect, test, type Helpers } from "../support/fixtures";
 import { addMember, paidTeam, signedInDesktop, startedCallId, stripe, stripeSeats, type TeamBody } from "../support/team";
 
-const TEAM = "Usage Sales";
+const TEAM = "Adoption Sales";
 
 /** Seconds as the report's minutes: whole minutes, a started minute counting. */
 const minutes = (seconds: number) => Math.ceil(seconds / 60);
@@ -25,20 +25,20 @@ async function apiCall(helpers: Helpers, token: string, clientCallId: string): P
   return ended.body.duration_seconds;
 }
 
-/** The usage table's cells of `email`'s row: member, last active, calls and minutes this month, the month before, devices, second factor. */
-function usageRow(usage: Locator, email: string) {
-  const row = usage.getByRole("row").filter({ hasText: email });
+/** The adoption table's cells of `email`'s row: member, last active, calls and minutes this month, the month before, devices, second factor. */
+function adoptionRow(adoption: Locator, email: string) {
+  const row = adoption.getByRole("row").filter({ hasText: email });
   return { row, cell: (i: number) => row.getByRole("cell").nth(i) };
 }
 
-test("two members' calls on /team → Usage; the idle member reclaimed through Stripe's preview lowers the seats from 4 to 3; Activity lists it", async ({
+test("two members' calls on /team → Adoption; the idle member reclaimed through Stripe's preview lowers the seats from 4 to 3; Activity lists it", async ({
   page,
   helpers,
 }) => {
   const { owner, ownerToken } = await paidTeam(page, helpers, TEAM, 4);
-  const ana = await addMember(helpers, ownerToken, "usage-ana", "member");
-  const ben = await addMember(helpers, ownerToken, "usage-ben", "member");
-  const cleo = await addMember(helpers, ownerToken, "usage-cleo", "member");
+  const ana = await addMember(helpers, ownerToken, "adoption-ana", "member");
+  const ben = await addMember(helpers, ownerToken, "adoption-ben", "member");
+  const cleo = await addMember(helpers, ownerToken, "adoption-cleo", "member");
   const teamId = (await helpers.getJson<TeamBody>("/api/team", ownerToken)).team!.id;
   expect(await stripeSeats(helpers, teamId)).toBe(4);
 
@@ -57,13 +57,13 @@ test("two members' calls on /team → Usage; the idle member reclaimed through S
     desktop.remove();
   }
   // Ben: one call through the API the app uses. Cleo: none.
-  const benSeconds = await apiCall(helpers, await helpers.accessToken(ben), `usage-ben-${Date.now()}`);
+  const benSeconds = await apiCall(helpers, await helpers.accessToken(ben), `adoption-ben-${Date.now()}`);
 
   await page.goto("/team");
-  const usage = page.getByRole("region", { name: "Usage", exact: true });
-  const anaRow = usageRow(usage, ana);
-  const benRow = usageRow(usage, ben);
-  const cleoRow = usageRow(usage, cleo);
+  const adoption = page.getByRole("region", { name: "Adoption", exact: true });
+  const anaRow = adoptionRow(adoption, ana);
+  const benRow = adoptionRow(adoption, ben);
+  const cleoRow = adoptionRow(adoption, cleo);
   await expect(anaRow.cell(2)).toHaveText("2");
   await expect(anaRow.cell(3)).toHaveText(String(minutes(anaSeconds)));
   await expect(anaRow.cell(6)).toHaveText("1"); // the desktop app signed in
@@ -74,14 +74,14 @@ test("two members' calls on /team → Usage; the idle member reclaimed through S
   await expect(benRow.cell(0)).not.toContainText("Idle");
   await expect(cleoRow.cell(0)).toContainText("Idle");
   // The owner never called either: idle, but nobody reclaims the owner.
-  await expect(usageRow(usage, owner).cell(0)).toContainText("Idle");
-  await expect(usage.getByRole("row").filter({ hasText: "Total" })).toContainText("Total (4 members, 2 idle)");
-  await expect(usage.getByRole("row").filter({ hasText: "Total" }).getByRole("cell").nth(2)).toHaveText("3");
-  await expect(usage.getByText("1 idle member: reclaiming saves $20.00 a month.")).toBeVisible();
+  await expect(adoptionRow(adoption, owner).cell(0)).toContainText("Idle");
+  await expect(adoption.getByRole("row").filter({ hasText: "Total" })).toContainText("Total (4 members, 2 idle)");
+  await expect(adoption.getByRole("row").filter({ hasText: "Total" }).getByRole("cell").nth(2)).toHaveText("3");
+  await expect(adoption.getByText("1 idle member: reclaiming saves $20.00 a month.")).toBeVisible();
   await expect(page.getByText("4 of 4 used")).toBeVisible();
 
   // Reclaim: Stripe's preview for Cleo's seat, then confirmed.
-  await usage.getByRole("button", { name: "Reclaim idle seats" }).click();
+  await adoption.getByRole("button", { name: "Reclaim idle seats" }).click();
   const dialog = page.getByRole("dialog", { name: "Reclaim idle seats" });
   await expect(dialog.getByText(`Remove ${cleo} and lower the seats to 3.`)).toBeVisible();
   await expect(dialog.getByText(/^Due now: -?\$\d+\.\d\d\. Next monthly total: \$60\.00\.$/)).toBeVisible();
@@ -89,7 +89,7 @@ test("two members' calls on /team → Usage; the idle member reclaimed through S
   await expect(dialog).toBeHidden();
   await expect(cleoRow.row).toHaveCount(0);
   await expect(page.getByText("3 of 3 used")).toBeVisible();
-  await expect(usage.getByText(/idle member: reclaiming saves/)).toHaveCount(0);
+  await expect(adoption.getByText(/idle member: reclaiming saves/)).toHaveCount(0);
 
   const after = (await helpers.getJson<TeamBody>("/api/team", ownerToken)).team!;
   expect(after.seats.total).toBe(3);

@@ -1,16 +1,16 @@
-//! The HTTP mapping of the team's usage, activity and reclaim errors (issue 26).
+//! The HTTP mapping of the team's adoption, activity and reclaim errors.
 
 use axum::http::StatusCode;
+use closewise_core::teams::adoption::AdoptionError;
 use closewise_core::teams::billing::reclaim::ReclaimError;
-use closewise_core::teams::usage::TeamUsageError;
 use closewise_domain::idle_seats::ReclaimRefusal;
 
 use super::ApiError;
 
-impl From<TeamUsageError> for ApiError {
-    fn from(e: TeamUsageError) -> Self {
+impl From<AdoptionError> for ApiError {
+    fn from(e: AdoptionError) -> Self {
         match e {
-            TeamUsageError::Teams(t) => t.into(),
+            AdoptionError::Teams(t) => t.into(),
             other => Self::new(StatusCode::BAD_REQUEST, other.code(), other.to_string()),
         }
     }

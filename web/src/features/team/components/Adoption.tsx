@@ -3,10 +3,10 @@ import { useState } from "react";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
-import { downloadExport, getTeamUsage, type ReclaimAnswer } from "../../../lib/api/teamUsage";
+import { downloadExport, getTeamAdoption, type ReclaimAnswer } from "../../../lib/api/teamAdoption";
 import type { Team } from "../../../lib/api/types";
 import { formatMoney } from "../../../lib/team/format";
-import { usageKey, useReclaimSeats } from "../api/teamMutations";
+import { adoptionKey, useReclaimSeats } from "../api/teamMutations";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
 const when = (t: string | null | undefined) => (t ? new Date(t).toLocaleDateString("en-US", { dateStyle: "medium" }) : "Never");
@@ -26,7 +26,7 @@ function Reclaim({ teamId, userIds, seats }: { teamId: string; userIds: string[]
         dry_run: dryRun,
         proration_date: dryRun ? undefined : (preview?.preview?.proration_date ?? undefined),
       },
-      // The team and the usage are in the cache already (useReclaimSeats); the dialog closes.
+      // The team and the adoption report are in the cache already (useReclaimSeats); the dialog closes.
       { onSuccess: (answer) => setPreview(dryRun ? answer : null) },
     );
   }
@@ -63,35 +63,35 @@ function Reclaim({ teamId, userIds, seats }: { teamId: string; userIds: string[]
 }
 
 /**
- * `/team` → Usage (owner and admins): members' calls and minutes a page at a time (Show more),
+ * `/team` → Adoption (whoever `may.view_adoption`): members' calls and minutes a page at a time (Show more),
  * idle marks, the team's totals, CSV, Reclaim. Totals, the savings line and whom Reclaim removes
  * are the whole team's, as the API answers them with every page.
  */
-export function Usage({ team }: { team: Team }) {
+export function Adoption({ team }: { team: Team }) {
   const auth = useAuthManager();
-  const usage = useInfiniteQuery({
-    queryKey: usageKey(team.id),
-    queryFn: ({ pageParam }) => getTeamUsage({ cursor: pageParam }),
+  const adoption = useInfiniteQuery({
+    queryKey: adoptionKey(team.id),
+    queryFn: ({ pageParam }) => getTeamAdoption({ cursor: pageParam }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
-    enabled: team.role !== "member",
+    enabled: team.may.view_adoption,
   });
   const [error, setError] = useState<string | null>(null);
-  if (team.role === "member") return null;
-  const pages = usage.data?.pages ?? [];
+  if (!team.may.view_adoption) return null;
+  const pages = adoption.data?.pages ?? [];
   // The newest page's totals (every page carries the team's); the members of every page so far.
   const last = pages.at(-1);
   const u = last && { ...last, members: pages.flatMap((p) => p.members) };
   const idle = u?.reclaim.user_ids ?? [];
   return (
-    <Section id="team-usage" title="Usage">
-      {usage.isPending && <p className="mt-3 text-sm text-slate-600">Loading usage...</p>}
-      {usage.isError && <Problem className="mt-3">{errorMessage(usage.error)}</Problem>}
+    <Section id="team-adoption" title="Adoption">
+      {adoption.isPending && <p className="mt-3 text-sm text-slate-600">Loading adoption...</p>}
+      {adoption.isError && <Problem className="mt-3">{errorMessage(adoption.error)}</Problem>}
       {u && (
         <div className="mt-4 space-y-4">
           {/* On a phone the table scrolls sideways inside this region, which says so; focusable to scroll by keyboard. */}
           {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must take focus (axe scrollable-region-focusable) */}
-          <div role="region" aria-label="Usage table, scrolls sideways" tabIndex={0} className="overflow-x-auto">
+          <div role="region" aria-label="Adoption table, scrolls sideways" tabIndex={0} className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <thead>
                 <tr className="text-slate-500">
@@ -137,8 +137,8 @@ export function Usage({ team }: { team: Team }) {
               </tfoot>
             </table>
           </div>
-          {usage.hasNextPage && (
-            <Button variant="secondary" disabled={usage.isFetchingNextPage} onClick={() => void usage.fetchNextPage()}>
+          {adoption.hasNextPage && (
+            <Button variant="secondary" disabled={adoption.isFetchingNextPage} onClick={() => void adoption.fetchNextPage()}>
               Show more
             </Button>
           )}
@@ -147,8 +147,8 @@ export function Usage({ team }: { team: Team }) {
               variant="secondary"
               onClick={() =>
                 void downloadExport(
-                  `/api/team/usage.csv?month=${u.month}`,
-                  `team-usage-${u.month}.csv`,
+                  `/api/team/adoption.csv?month=${u.month}`,
+                  `team-adoption-${u.month}.csv`,
                   auth.accessToken(),
                 ).catch((e: unknown) => setError(errorMessage(e)))
               }

@@ -85,7 +85,7 @@ both!(
         a_call(&app, &bob, "bob-2", 200).await;
         a_call(&app, &ana, "ana-1", 30).await;
 
-        let path = format!("/api/team/usage?month={month}");
+        let path = format!("/api/team/adoption?month={month}");
         let (status, v) = call(&app, Method::GET, &path, Some(&ana.token), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["month"], month.to_string());
@@ -135,18 +135,18 @@ both!(
         let paged: Vec<Value> = [&first, &second].iter().flat_map(|p| p["members"].as_array().unwrap().clone()).collect();
         assert_eq!(&paged, v["members"].as_array().unwrap());
         for (query, code) in [("limit=0", "invalid_limit"), ("limit=501", "invalid_limit"), ("cursor=nope", "invalid_cursor"), ("cursor=1.zz", "invalid_cursor")] {
-            assert_refused(call(&app, Method::GET, &format!("/api/team/usage?{query}"), Some(&ana.token), None).await, StatusCode::BAD_REQUEST, code, query);
+            assert_refused(call(&app, Method::GET, &format!("/api/team/adoption?{query}"), Some(&ana.token), None).await, StatusCode::BAD_REQUEST, code, query);
         }
 
         // The month after: these calls are last month's.
-        let (status, next) = call(&app, Method::GET, &format!("/api/team/usage?month={}", month.next()), Some(&ana.token), None).await;
+        let (status, next) = call(&app, Method::GET, &format!("/api/team/adoption?month={}", month.next()), Some(&ana.token), None).await;
         assert_eq!(status, StatusCode::OK, "{next}");
         assert_eq!(next["totals"]["calls_this_month"], 0);
         assert_eq!(next["totals"]["calls_last_month"], 3);
         assert_eq!(next["totals"]["minutes_last_month"], 6);
 
         // The CSV carries the same lines.
-        let (status, ct, text) = get_text(&app, &format!("/api/team/usage.csv?month={month}"), &ana.token).await;
+        let (status, ct, text) = get_text(&app, &format!("/api/team/adoption.csv?month={month}"), &ana.token).await;
         assert_eq!(status, StatusCode::OK, "{text}");
         assert!(ct.starts_with("text/csv"), "{ct}");
         let lines: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
@@ -158,12 +158,12 @@ both!(
         assert!(carl_row.ends_with(&format!(",true,0,0,0,0,0,false,{month}")), "{carl_row}");
 
         // Members do not see it; bad months are refused.
-        assert_refused(call(&app, Method::GET, "/api/team/usage", Some(&bob.token), None).await, StatusCode::FORBIDDEN, "forbidden_role", "a member");
-        let (status, _, _) = get_text(&app, "/api/team/usage.csv", &bob.token).await;
+        assert_refused(call(&app, Method::GET, "/api/team/adoption", Some(&bob.token), None).await, StatusCode::FORBIDDEN, "forbidden_role", "a member");
+        let (status, _, _) = get_text(&app, "/api/team/adoption.csv", &bob.token).await;
         assert_eq!(status, StatusCode::FORBIDDEN);
-        assert_refused(call(&app, Method::GET, "/api/team/usage?month=2026-13", Some(&ana.token), None).await, StatusCode::BAD_REQUEST, "invalid_month", "month 13");
+        assert_refused(call(&app, Method::GET, "/api/team/adoption?month=2026-13", Some(&ana.token), None).await, StatusCode::BAD_REQUEST, "invalid_month", "month 13");
         let loner = user(&app, "zed@elsewhere.example").await;
-        assert_refused(call(&app, Method::GET, "/api/team/usage", Some(&loner.token), None).await, StatusCode::NOT_FOUND, "team_not_found", "no team");
+        assert_refused(call(&app, Method::GET, "/api/team/adoption", Some(&loner.token), None).await, StatusCode::NOT_FOUND, "team_not_found", "no team");
     }
 );
 
@@ -174,14 +174,14 @@ both!(
         app.execute("UPDATE teams SET seats = 10").await;
         let dee = joined(&app, &ana, "dee@northwind.example", Role::Admin).await;
         a_call(&app, &dee, "dee-1", 60).await;
-        let (status, v) = call(&app, Method::GET, "/api/team/usage", Some(&dee.token), None).await;
+        let (status, v) = call(&app, Method::GET, "/api/team/adoption", Some(&dee.token), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["month"], Month::of(app.state.clock.now()).to_string());
         assert_eq!(v["members"][1]["idle"], false);
         app.advance(time::Duration::days(31));
         let (_, session) = body(app.signin("dee@northwind.example", PASSWORD).await).await;
         let token = session["access_token"].as_str().unwrap();
-        let (_, v) = call(&app, Method::GET, "/api/team/usage", Some(token), None).await;
+        let (_, v) = call(&app, Method::GET, "/api/team/adoption", Some(token), None).await;
         assert_eq!(v["members"][1]["idle"], true, "{v}");
         assert_eq!(v["totals"]["idle"], 2);
         assert_eq!(v["reclaim"]["idle_members"], 1, "the owner is idle too, and stays");
@@ -197,7 +197,7 @@ async fn usage_page(app: &TestApp, token: &str, query: &str) -> Value {
     let (status, v) = call(
         app,
         Method::GET,
-        &format!("/api/team/usage?{query}"),
+        &format!("/api/team/adoption?{query}"),
         Some(token),
         None,
     )

@@ -4,7 +4,7 @@
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "../../testing/db";
-import { calls, usagePaging } from "../../testing/handlers/teamUsage";
+import { calls, adoptionPaging } from "../../testing/handlers/teamAdoption";
 import { renderApp } from "../../testing/render";
 
 const OWNER = "ana@northwind.example";
@@ -12,16 +12,16 @@ const OWNER = "ana@northwind.example";
 describe("/team usage", () => {
   afterEach(() => {
     calls.clear();
-    usagePaging.size = 100;
+    adoptionPaging.size = 100;
   });
 
   it("shows the first page of members with the team's totals, then more on Show more", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
     calls.set(OWNER, 2).set("bo@northwind.example", 4);
-    usagePaging.size = 2;
+    adoptionPaging.size = 2;
     const { user } = renderApp("/team", { signedInAs: OWNER });
-    const usage = await screen.findByRole("region", { name: "Usage" });
+    const usage = await screen.findByRole("region", { name: "Adoption" });
     await within(usage).findByRole("row", { name: /bo@northwind\.example/ });
     expect(within(usage).queryByRole("row", { name: /cy@northwind\.example/ })).not.toBeInTheDocument();
     // The totals and the savings line are the team's, not the page's: Cy is counted before shown.
@@ -38,7 +38,7 @@ describe("/team usage", () => {
     db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
     calls.set(OWNER, 2).set("bo@northwind.example", 4);
     const { user } = renderApp("/team", { signedInAs: OWNER });
-    const usage = await screen.findByRole("region", { name: "Usage" });
+    const usage = await screen.findByRole("region", { name: "Adoption" });
     const bo = await within(usage).findByRole("row", { name: /bo@northwind\.example/ });
     expect(within(usage).queryByRole("button", { name: "Show more" })).not.toBeInTheDocument();
     expect(within(bo).getAllByRole("cell")[2]).toHaveTextContent("4");
@@ -65,7 +65,7 @@ describe("/team usage", () => {
     db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "bo@northwind.example" }] });
     renderApp("/team", { signedInAs: "bo@northwind.example" });
     expect(await screen.findByText("bo@northwind.example")).toBeInTheDocument();
-    expect(screen.queryByRole("region", { name: "Usage" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Adoption" })).not.toBeInTheDocument();
     expect(screen.queryByRole("region", { name: "Activity" })).not.toBeInTheDocument();
   });
 
@@ -73,9 +73,9 @@ describe("/team usage", () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
     calls.set(OWNER, 2).set("bo@northwind.example", 4);
-    usagePaging.size = 1;
+    adoptionPaging.size = 1;
     const { user } = renderApp("/team", { signedInAs: OWNER });
-    const usage = await screen.findByRole("region", { name: "Usage" });
+    const usage = await screen.findByRole("region", { name: "Adoption" });
     await user.click(await within(usage).findByRole("button", { name: "Reclaim idle seats" }));
     const dialog = await screen.findByRole("dialog", { name: "Reclaim idle seats" });
     expect(within(dialog).getByText("Remove cy@northwind.example and lower the seats to 2.")).toBeInTheDocument();

@@ -1,20 +1,19 @@
-//! Usage, reclaim, activity (docs/api.md "Team usage and activity"): `calls` by address (a test sets it).
+//! Adoption, reclaim, activity (docs/api.md "Team adoption and activity"): `calls` by address (a test sets it).
 import { db } from "../db";
 import { type MockRoute, readBody } from "./common";
-import { forbiddenRole, json, teamBody, teamRoute } from "./teamCommon";
+import { json, teamBody, teamRoute } from "./teamCommon";
 
 export const calls = new Map<string, number>();
 /** Members per page unless the request says `limit` (the API's default, 100); a test lowers it. */
-export const usagePaging = { size: 100 };
+export const adoptionPaging = { size: 100 };
 const zero = { calls_last_month: 0, minutes_last_month: 0, devices: 0, second_factor: 0 };
 const sum = (ms: { calls_this_month: number }[]) => ms.reduce((a, m) => a + m.calls_this_month, 0);
 
-export const teamUsageRoutes: MockRoute[] = [
-  teamRoute("get", "/api/team/usage", null, ({ me, decided: d, team }, request) => {
-    if (me.role === "member") return forbiddenRole();
+export const teamAdoptionRoutes: MockRoute[] = [
+  teamRoute("get", "/api/team/adoption", "view_adoption", ({ decided: d, team }, request) => {
     // A page of members as the API's (`cursor` is where the page starts here); totals the team's.
     const params = new URL(request.url).searchParams;
-    const size = Number(params.get("limit") ?? usagePaging.size);
+    const size = Number(params.get("limit") ?? adoptionPaging.size);
     const from = Number(params.get("cursor") ?? 0);
     const members = d.members.map(({ user_id, email, role, joined_at }) => {
       const n = calls.get(email) ?? 0;
@@ -65,7 +64,5 @@ export const teamUsageRoutes: MockRoute[] = [
     const { team: after } = (await teamBody(team, userId).json()) as { team: unknown };
     return json({ dry_run: false, removed: gone, seats, preview: null, team: after });
   }),
-  teamRoute("get", "/api/team/audit", null, ({ me }) =>
-    me.role === "member" ? forbiddenRole() : json({ entries: [], next_cursor: null }),
-  ),
+  teamRoute("get", "/api/team/audit", "view_activity", () => json({ entries: [], next_cursor: null })),
 ];
