@@ -15,6 +15,7 @@ pub mod error;
 pub mod extract;
 pub mod headers;
 pub mod jwt;
+pub mod limits_port;
 pub mod malloc;
 pub mod minted;
 pub mod net;

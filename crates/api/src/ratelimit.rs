@@ -20,7 +20,6 @@
 //! These counters live in one process (SQLite deployments); on PostgreSQL `RateLimiter` keeps
 //! them in the database instead, shared by every replica (`shared`).
 
-pub mod port;
 mod shared;
 
 pub use shared::{RateLimiter, Refused, Spent, SpentBoth};

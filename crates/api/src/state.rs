@@ -97,7 +97,7 @@ impl AppState {
         .caching_reads();
         let limiter = RateLimiter::for_store(&store, settings.limits.max_keys);
         let limits: closewise_core::limits::Limits =
-            std::sync::Arc::new(crate::ratelimit::port::LimitsPort::new(
+            std::sync::Arc::new(crate::limits_port::LimitsPort::new(
                 limiter.clone(),
                 settings.limits.clone(),
                 clock.clone(),

@@ -30,7 +30,7 @@ pub(super) fn parse_password(raw: &str) -> ApiResult<Password> {
 pub(crate) async fn limit(state: &AppState, bucket: Bucket, key: &str) -> ApiResult<()> {
     let l = &state.settings.limits;
     let now = state.clock.now();
-    let (n, window) = match crate::ratelimit::port::fixed_window(l, bucket) {
+    let (n, window) = match crate::limits_port::fixed_window(l, bucket) {
         Some(w) => w,
         None if bucket == Bucket::FailedSigninPerAccount => {
             return state

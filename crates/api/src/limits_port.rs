@@ -7,8 +7,8 @@ use closewise_core::clock::Clock;
 use closewise_core::limits::{Limit, LimitError, RateLimits, SpendFuture};
 use closewise_domain::tokens::RESEND_INTERVAL;
 
-use super::{Bucket, RateLimiter};
 use crate::config::RateLimits as Settings;
+use crate::ratelimit::{Bucket, RateLimiter};
 
 /// The requests allowed per window of a fixed-window bucket; None for the two that are not one
 /// (the sign-in delay, and resend/recover's one a minute with its own message).
