@@ -20,9 +20,12 @@ lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
 
-# Rust unit and integration tests; every API test runs on SQLite and on PostgreSQL.
-test-rust: postgres
-    cargo test --workspace --no-fail-fast
+# Rust unit and integration tests with cargo-nextest (installed the first time; groups and retries in
+# .config/nextest.toml), then the doctests; every API test runs on SQLite and on PostgreSQL.
+# Its debug build is the one every later suite starts (scripts/debug-build.sh).
+[positional-arguments]
+test-rust *ARGS: postgres
+    scripts/test-rust.sh "$@"
 
 # Bad input: schemathesis (all checks) against the real API from its OpenAPI document; the rest of
 # the resilience suite (`--test resilience`) runs in test-rust.
@@ -40,7 +43,8 @@ bench: postgres
 
 # stripe-mock driven by Stripe's official Node library (npm `stripe`, pinned) through a subscription's whole life.
 test-stripe-node:
-    crates/stripe-mock/node-compat/run.sh
+    scripts/debug-build.sh
+    STRIPE_MOCK_BIN="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/stripe-mock" crates/stripe-mock/node-compat/run.sh
 
 # The web app: install from the lock file, type-check, ESLint and Prettier (import boundaries
 # included), unit tests, production build, and the prerendered HTML checked without JavaScript

@@ -36,22 +36,19 @@ if [ ! -d e2e/node_modules ] || [ e2e/package-lock.json -nt e2e/node_modules/.pa
   (cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
 
-# The SSO specs' identity provider (panva's oidc-provider, shared with the API's Rust tests), from its
-# own lock file.
-oidc=crates/testkit/oidc
-if [ ! -d "$oidc/node_modules" ] || [ "$oidc/package-lock.json" -nt "$oidc/node_modules/.package-lock.json" ]; then
-  echo "==> installing $oidc packages (npm ci)"
-  (cd "$oidc" && npm ci --no-audit --no-fund)
-fi
+# The SSO specs' identity provider (panva's oidc-provider, shared with the API's Rust tests).
+scripts/oidc-deps.sh
 
 scripts/web-deps.sh
-echo "==> building the web app"
-# A release address for the download chooser (the build refuses to invent one; see web/README.md).
-(cd web && npm run build)
-echo "==> building the API, stripe-mock, the CLI, the desktop client and the test DNS server"
-cargo build -p closewise-api -p stripe-mock -p closewise-cli -p closewise-desktop-client
-# Its own invocation: the testkit's `dns` feature must not change how the others are built.
-cargo build -p closewise-testkit --features dns --bin closewise-test-dns
+# `./just test` has built web/dist in test-web a moment before (it sets WEB_BUILT=1): built once.
+if [ "${WEB_BUILT:-}" = 1 ] && [ -f web/dist/index.html ]; then
+  echo "==> the web app as test-web built it (web/dist)"
+else
+  echo "==> building the web app"
+  (cd web && npm run build)
+fi
+# The API, stripe-mock, the CLI, the desktop client and the test DNS server, as test-rust built them.
+scripts/debug-build.sh
 
 echo "==> running the end-to-end suite (traces and screenshots of failures: e2e/test-results/)"
 start=$(date +%s)

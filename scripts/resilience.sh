@@ -22,8 +22,8 @@ if ! "$VENV/bin/st" --version 2>/dev/null | grep -q "$ST_VERSION"; then
     || { echo "ERROR: cannot install schemathesis from PyPI" >&2; exit 1; }
 fi
 
-echo "==> building closewise-api and stripe-mock"
-cargo build -q -p closewise-api -p stripe-mock
+# closewise-api and stripe-mock as test-rust built them (nothing to compile after it).
+scripts/debug-build.sh
 BIN_DIR="${CARGO_TARGET_DIR:-target}/debug"
 DB="${RESILIENCE_DB:-sqlite}"
 # shellcheck source=bench/serve.sh

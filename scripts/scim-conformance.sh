@@ -23,8 +23,8 @@ if ! "$VENV/bin/pip" show scim2-tester 2>/dev/null | grep -q "^Version: $TESTER_
     || { echo "ERROR: cannot install scim2-tester from PyPI" >&2; exit 1; }
 fi
 
-echo "==> building closewise-api and stripe-mock"
-cargo build -q -p closewise-api -p stripe-mock
+# closewise-api and stripe-mock as test-rust built them (nothing to compile after it).
+scripts/debug-build.sh
 BIN_DIR="${CARGO_TARGET_DIR:-target}/debug"
 DB=sqlite
 # shellcheck source=bench/serve.sh

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MAX_LINES, current, differences, documentPath, generate } from "./genApi.mjs";

@@ -1,3 +1,4 @@
+// @vitest-environment node
 //! The layout rules of STYLE.md, checked: no feature imports another feature or a route module;
 //! components/ (shared UI) imports no feature or route module; lib/ and config/ (the app's foundations)
 //! import no feature or component; and one naming scheme for files. ESLint enforces the import rules

@@ -1,3 +1,4 @@
+// @vitest-environment node
 //! Drift test: the MSW handlers must answer only what docs/openapi.json (generated from the API's code)
 //! describes. Every handler's path and method must be in the document, and the scenarios below drive
 //! each one through its successes and refusals; setup.ts validates every answer (here) and every

@@ -1,3 +1,4 @@
+// @vitest-environment node
 //! The MSW layer stays a thin state machine (issue 23: "the MSW layer under half its size", from about
 //! 2,350 lines): the mock API's non-test files under src/testing — the handlers, their state and
 //! fixtures, the OpenAPI check — hold at most 1,150 lines. The test harness (setup, the MSW server and

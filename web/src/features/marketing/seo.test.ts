@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from "vitest";
 import { absoluteUrl, parseSiteOrigin, seoMeta, SITE_ORIGIN } from "../../lib/seo";
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 //! Every audit action the server writes for a team has a place in the Activity page's filter, so a
 //! new kind of change (issue 26: membership, role, seat, billing, policy, domain, SSO and SCIM
 //! changes, filterable) cannot be left out of it.

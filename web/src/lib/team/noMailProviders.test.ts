@@ -1,3 +1,4 @@
+// @vitest-environment node
 //! The public mail providers domain join refuses are the server's alone (thousands, vendored in
 //! crates/domain/data): the app ships no copy and renders `Team.domain_join_offer`.
 
