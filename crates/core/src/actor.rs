@@ -105,7 +105,7 @@ mod tests {
             (own.actor.as_str(), own.user_id),
             ("ann@example.com", Some(me))
         );
-        let theirs = actor.audit("team.remove", Some(other), None, json!({}), now);
+        let theirs = actor.audit("team.member_remove", Some(other), None, json!({}), now);
         assert_eq!(theirs.user_id, Some(other));
         assert_eq!(theirs.reason, None);
     }
