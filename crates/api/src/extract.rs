@@ -117,11 +117,7 @@ pub async fn authenticate(state: &AppState, token: &str) -> Result<Option<AuthUs
         return Ok(None);
     };
     // Signed-out sessions end at once, not when their access token expires.
-    if !state
-        .store
-        .session_is_active(claims.sid, claims.sub)
-        .await?
-    {
+    if !state.sessions.is_active(claims.sid, claims.sub).await? {
         return Ok(None);
     }
     let user = AuthUser {

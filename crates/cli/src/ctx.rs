@@ -50,6 +50,19 @@ impl Ctx {
         Ok(Actor::operator(self.actor()?, reason.reason.clone()))
     }
 
+    /// The operator acting, for a change whose reason the command requires.
+    pub fn operator_because(&self, reason: impl Into<String>) -> anyhow::Result<Actor> {
+        Ok(Actor::operator(self.actor()?, Some(reason.into())))
+    }
+
+    /// The operator reading (no audit row): named when known.
+    pub fn reader(&self) -> Actor {
+        Actor::operator(
+            self.actor.clone().unwrap_or_else(|| "operator".into()),
+            None,
+        )
+    }
+
     /// Asks before a change unless `--yes`. Without a terminal there is nobody to ask, so it
     /// refuses: a piped `yes` must not change a database by accident.
     pub fn confirm(&self, yes: bool, question: &str) -> anyhow::Result<()> {

@@ -5,8 +5,6 @@
 //! invites) and writes the audit row with the change.
 
 use closewise_core::actor::Actor;
-use closewise_core::billing::Billing;
-use closewise_core::clock::Clock;
 use closewise_core::store::teams::TeamRow;
 use closewise_core::teams::admin::{seats_route, SeatsRoute, TeamsAdminError};
 use closewise_core::teams::billing::TeamBillingError;
@@ -14,7 +12,6 @@ use closewise_core::teams::{SeatsView, Teams, TeamsError};
 
 use crate::ctx::Ctx;
 use crate::opt::teams::{TeamMemberChange, TeamReason, TeamSeatsSet};
-use crate::opt::StripeArgs;
 use crate::teams::service;
 use crate::UsageError;
 
@@ -32,7 +29,7 @@ pub(crate) fn reason(r: &TeamReason, what: &str) -> anyhow::Result<String> {
 
 /// The operator making a change, with why.
 fn operator(ctx: &Ctx, reason: String) -> anyhow::Result<Actor> {
-    Ok(Actor::operator(ctx.actor()?, Some(reason)))
+    ctx.operator_because(reason)
 }
 
 /// A command's refusal once the operator was asked: what it checked first changed meanwhile.
@@ -152,7 +149,7 @@ pub async fn seats_set(ctx: &Ctx, a: TeamSeatsSet) -> anyhow::Result<()> {
             .await
             .map_err(explain)?,
         SeatsRoute::Stripe { .. } => {
-            let seats = stripe_seats(ctx, &team, a.seats, &a.stripe).await?;
+            let seats = stripe_seats(ctx, &team, a.seats).await?;
             admin
                 .seats_changed(&actor, &team, seats.total)
                 .await
@@ -172,18 +169,9 @@ pub async fn seats_set(ctx: &Ctx, a: TeamSeatsSet) -> anyhow::Result<()> {
 /// The seats of a team with a live Stripe subscription change through the billing service: under
 /// the team's lock it checks them against members and pending invites, changes the subscription
 /// item's quantity at Stripe (prorated from now) and stores what Stripe answered.
-async fn stripe_seats(
-    ctx: &Ctx,
-    team: &TeamRow,
-    seats: u32,
-    stripe: &StripeArgs,
-) -> anyhow::Result<SeatsView> {
-    let billing = Billing::new(
-        ctx.store.clone(),
-        crate::billing::client(stripe)?,
-        Clock::System,
-    );
-    billing
+async fn stripe_seats(ctx: &Ctx, team: &TeamRow, seats: u32) -> anyhow::Result<SeatsView> {
+    // The root's billing talks to the Stripe the command's flags name (`services` in lib.rs).
+    ctx.billing
         .set_team_seats(team.id, seats, None, None)
         .await
         .map_err(|e| match e {

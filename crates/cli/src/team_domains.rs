@@ -2,10 +2,7 @@
 //! sees them, through the commands of `closewise_core::verified_domains` with the operator as
 //! actor (no DNS look-up: disabling un-verifies, asked first and audited with the reason).
 
-use closewise_core::actor::Actor;
-use closewise_core::clock::Clock;
-use closewise_core::limits::unlimited;
-use closewise_core::verified_domains::{Dns, VerifiedDomainView, VerifiedDomains};
+use closewise_core::verified_domains::{VerifiedDomainView, VerifiedDomains};
 use serde_json::{json, Value};
 
 use crate::ctx::Ctx;
@@ -14,8 +11,8 @@ use crate::print::{self, rfc3339, rfc3339_opt, table, when, when_opt};
 use crate::teams::service;
 use crate::UsageError;
 
-fn domains(ctx: &Ctx) -> VerifiedDomains {
-    VerifiedDomains::new(ctx.store.clone(), Clock::System, Dns::system(), unlimited())
+fn domains(ctx: &Ctx) -> &VerifiedDomains {
+    &ctx.verified_domains
 }
 
 fn domain_json(d: &VerifiedDomainView) -> Value {
@@ -34,7 +31,7 @@ fn domain_json(d: &VerifiedDomainView) -> Value {
 
 pub async fn show(ctx: &Ctx, a: TeamShow) -> anyhow::Result<()> {
     let team = service(ctx).find(&a.team).await?.team;
-    let operator = Actor::operator(ctx.actor().unwrap_or_else(|_| "operator".into()), None);
+    let operator = ctx.reader();
     let list = domains(ctx).list(&operator, Some(team.id)).await?;
     if a.output.json {
         return print::json(&json!({
@@ -86,7 +83,7 @@ pub async fn disable(ctx: &Ctx, a: TeamDomainDisable) -> anyhow::Result<()> {
         .into());
     }
     let team = service(ctx).find(&a.team).await?.team;
-    let operator = Actor::operator(ctx.actor()?, Some(reason));
+    let operator = ctx.operator_because(reason)?;
     let service = domains(ctx);
     let wanted = a.domain.trim().trim_end_matches('.').to_ascii_lowercase();
     let known = service.list(&operator, Some(team.id)).await?;

@@ -2,7 +2,6 @@
 //! (its tokens, never their secret) and turning it off (every live token revoked, asked first and
 //! audited with the operator and the reason), through `closewise_core::scim`.
 
-use closewise_core::actor::Actor;
 use closewise_core::scim::Scim;
 use serde_json::{json, Value};
 
@@ -12,14 +11,8 @@ use crate::print::{self, fields, table, when, when_opt};
 use crate::teams::service;
 use crate::UsageError;
 
-fn scim(ctx: &Ctx) -> Scim {
-    // Tokens are never mailed: the composer's base URL is not used here.
-    Scim::new(
-        ctx.store.clone(),
-        closewise_core::clock::Clock::System,
-        closewise_core::mail::Composer::new("http://localhost"),
-        closewise_core::password::Hasher::new(),
-    )
+fn scim(ctx: &Ctx) -> &Scim {
+    &ctx.scim
 }
 
 pub async fn show(ctx: &Ctx, a: TeamShow) -> anyhow::Result<()> {
@@ -100,7 +93,7 @@ pub async fn disable(ctx: &Ctx, a: TeamScimDisable) -> anyhow::Result<()> {
             team.name, team.id
         ),
     )?;
-    let operator = Actor::operator(ctx.actor()?, Some(reason.to_owned()));
+    let operator = ctx.operator_because(reason)?;
     let revoked = scim(ctx).disable(&operator, Some(team.id)).await?;
     println!("SCIM is off for {}: {revoked} token(s) revoked.", team.name);
     Ok(())

@@ -2,8 +2,6 @@
 //! (never its client secret), and turning it off — asked first, audited with the operator and
 //! the reason — through `closewise_core::sso::SsoAdmin`.
 
-use closewise_core::actor::Actor;
-use closewise_core::clock::Clock;
 use closewise_core::sso::SsoAdmin;
 
 use crate::ctx::Ctx;
@@ -12,10 +10,9 @@ use crate::print::{json, table, when_opt};
 use crate::team_changes::reason;
 use crate::teams::service;
 
-fn admin(ctx: &Ctx) -> SsoAdmin {
-    // The redirect URI shown is the API's public URL's when this shell knows it.
-    let base_url = std::env::var("APP_BASE_URL").unwrap_or_else(|_| "http://localhost:8080".into());
-    SsoAdmin::new(ctx.store.clone(), Clock::System, &base_url)
+/// The root's (the redirect URI shown is the API's public URL's when this shell knows it).
+fn admin(ctx: &Ctx) -> &SsoAdmin {
+    &ctx.sso_admin
 }
 
 pub async fn show(ctx: &Ctx, a: TeamShow) -> anyhow::Result<()> {
@@ -41,7 +38,7 @@ pub async fn show(ctx: &Ctx, a: TeamShow) -> anyhow::Result<()> {
 
 pub async fn disable(ctx: &Ctx, a: TeamSsoDisable) -> anyhow::Result<()> {
     let why = reason(&a.reason, "single sign-on is turned off")?;
-    let operator = Actor::operator(ctx.actor()?, Some(why));
+    let operator = ctx.operator_because(why)?;
     let team = service(ctx).find(&a.team).await?.team;
     let sso = admin(ctx);
     let view = sso.show(&team).await?;

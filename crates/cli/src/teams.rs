@@ -1,9 +1,6 @@
 //! `teams list` and `teams show`, through `closewise_core::teams::Teams` (teams as an operator
 //! sees them, without being a member: `teams::admin`). The changes are in `team_changes`.
 
-use closewise_core::clock::Clock;
-use closewise_core::limits::unlimited;
-use closewise_core::mail::Composer;
 use closewise_core::store::teams::TeamRow;
 use closewise_core::teams::admin::{TeamDetail, TeamSummary};
 use closewise_core::teams::{InviteView, MemberView, SeatsView, Teams};
@@ -15,15 +12,9 @@ use crate::ctx::Ctx;
 use crate::opt::teams::{TeamShow, TeamsList};
 use crate::print::{self, fields, rfc3339, table, when};
 
-/// The teams service as the CLI's operators use it: no budgets, links to `APP_BASE_URL`.
+/// The teams service of the command's composition root: no budgets, links to `APP_BASE_URL`.
 pub fn service(ctx: &Ctx) -> Teams {
-    let base_url = std::env::var("APP_BASE_URL").unwrap_or_else(|_| "http://localhost:8080".into());
-    Teams::new(
-        ctx.store.clone(),
-        Clock::System,
-        Composer::new(&base_url),
-        unlimited(),
-    )
+    ctx.teams.clone()
 }
 
 fn seats_json(s: SeatsView) -> Value {

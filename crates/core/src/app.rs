@@ -25,7 +25,7 @@ use crate::seed::Seeding;
 use crate::sessions::auth_cache::AuthCache;
 use crate::sessions::desktop::DesktopAuth;
 use crate::sessions::Sessions;
-use crate::sso::Sso;
+use crate::sso::{Sso, SsoAdmin};
 use crate::store::Store;
 use crate::sweep::Sweeper;
 use crate::teams::idle_mail::IdleSeatMails;
@@ -114,6 +114,8 @@ pub struct Services {
     pub mfa: Mfa,
     /// Single sign-on: the owner's connection and the sign-in through the provider.
     pub sso: Sso,
+    /// Single sign-on as operators see it (any team's connection, turning it off).
+    pub sso_admin: SsoAdmin,
     /// The team's verified domains.
     pub verified_domains: VerifiedDomains,
     /// SCIM provisioning: the team's tokens and the identity provider's users.
@@ -208,6 +210,7 @@ impl Services {
             &base_url,
             provider_reach,
         );
+        let sso_admin = SsoAdmin::new(store.clone(), clock.clone(), &base_url);
         let reauth = Reauth::new(store.clone(), clock.clone());
         let sweeper = Sweeper::new(store.clone(), clock.clone())
             .with_idle_seat_mails(IdleSeatMails::new(
@@ -236,6 +239,7 @@ impl Services {
             auth_cache,
             mfa,
             sso,
+            sso_admin,
             verified_domains,
             scim,
             reauth,

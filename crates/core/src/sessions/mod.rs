@@ -102,6 +102,12 @@ impl Sessions {
         }
     }
 
+    /// Whether the access token's session (`sid` of `user_id`) still stands: signing out, a
+    /// password reset and reuse detection end it at once, before the token expires.
+    pub async fn is_active(&self, session_id: Uuid, user_id: Uuid) -> Result<bool, sqlx::Error> {
+        self.store.session_is_active(session_id, user_id).await
+    }
+
     /// The same service letting unconfirmed accounts sign in.
     pub fn allowing_unverified_signin(mut self, allow: bool) -> Self {
         self.allow_unverified = allow;
