@@ -46,6 +46,8 @@ both!(
             "rename": true, "invite": true, "approve_join": true, "configure_domain_join": true,
             "leave": false, "transfer": true, "delete": true, "manage_billing": true,
             "buy_seats": true, "change_seats": false, "require_mfa": true,
+            "remove_members": true, "set_policy": true, "manage_domains": true, "manage_scim": true,
+            "configure_sso": true, "view_adoption": true, "view_activity": true,
         }), "the owner, before any checkout");
         assert_eq!(t["invite_roles"], json!(["member", "admin"]));
         assert_eq!(sorted(member_decisions(&t)), vec![
@@ -59,6 +61,8 @@ both!(
             "rename": false, "invite": true, "approve_join": true, "configure_domain_join": false,
             "leave": true, "transfer": false, "delete": false, "manage_billing": false,
             "buy_seats": false, "change_seats": false, "require_mfa": false,
+            "remove_members": true, "set_policy": true, "manage_domains": false, "manage_scim": false,
+            "configure_sso": false, "view_adoption": true, "view_activity": true,
         }), "an admin");
         assert_eq!(t["invite_roles"], json!(["member"]), "admins invite members only");
         assert_eq!(sorted(member_decisions(&t)), vec![
@@ -72,6 +76,8 @@ both!(
             "rename": false, "invite": false, "approve_join": false, "configure_domain_join": false,
             "leave": true, "transfer": false, "delete": false, "manage_billing": false,
             "buy_seats": false, "change_seats": false, "require_mfa": false,
+            "remove_members": false, "set_policy": false, "manage_domains": false, "manage_scim": false,
+            "configure_sso": false, "view_adoption": false, "view_activity": false,
         }), "a member");
         assert_eq!(t["invite_roles"], json!([]));
         assert!(member_decisions(&t).iter().all(|(_, remove, role)| !remove && !role), "{t}");
