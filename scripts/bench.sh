@@ -44,7 +44,7 @@ fi
 echo "==> building bench/argon2-rate"
 cargo build --release -q --manifest-path bench/argon2-rate/Cargo.toml --target-dir target/bench-tools
 
-BENCH_STARTED="$(date +%s)"   # the runs themselves: item 4's five minutes are after the build
+BENCH_STARTED="$(date +%s)"   # the runs themselves: the five-minute budget starts after the build
 echo "==> raw argon2id rate (the API's two lanes at once, and one lane per core)"
 target/bench-tools/release/argon2-rate 4 | tee "$OUT/argon2.json"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SCIM conformance (issue 25): the scim2-tester checker (PyPI) against /scim/v2 of a debug build
+# SCIM conformance: the scim2-tester checker (PyPI) against /scim/v2 of a debug build
 # of closewise-api on a free port with a fresh SQLite database, as a team's identity provider:
 # a team with 1000 seats, its domain scim.test verified, one SCIM token. Fails on any failed check
 # (ERROR or CRITICAL; see scripts/scim_conformance.py). Bounded: the checker's run takes seconds;

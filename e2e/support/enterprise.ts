@@ -1,4 +1,4 @@
-//! The steps the enterprise-identity specs share (issue 25): an owner with a paid team, and a
+//! The steps the enterprise-identity specs share: an owner with a paid team, and a
 //! company domain verified on /team → Security through the stack's DNS server.
 
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// Issue 13: the desktop app's account, end to end. The real client binary (closewise-desktop) signs
+// The desktop app's account, end to end. The real client binary (closewise-desktop) signs
 // in through Chromium (loopback + PKCE, then a device code approved on /activate), uses the
 // free-trial meter, sees the paid plan after checkout, and answers from its verified entitlement
 // token when the API is down.

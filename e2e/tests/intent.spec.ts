@@ -1,4 +1,4 @@
-// Issue 14: a signed-out visitor's intent (the paid plan's checkout) survives sign-up, the
+// A signed-out visitor's intent (the paid plan's checkout) survives sign-up, the
 // verification mail and sign-in, against the real API; and a signed-in visitor is not shown /signup.
 
 import { CARD_OK, expect, PASSWORD, payOnCheckoutPage, test, uniqueEmail } from "../support/fixtures";

@@ -1,4 +1,4 @@
-// Issue 14: the privacy, terms, support and download pages, prerendered, linked from every footer and
+// The privacy, terms, support and download pages, prerendered, linked from every footer and
 // axe-clean; the download chooser says plainly when the build has no download addresses.
 
 import AxeBuilder from "@axe-core/playwright";

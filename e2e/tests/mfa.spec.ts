@@ -1,4 +1,4 @@
-// Issue 24: a second factor in the browser against the real API. The authenticator app's codes are
+// A second factor in the browser against the real API. The authenticator app's codes are
 // computed here from the secret the set-up screen writes out (RFC 6238: HMAC-SHA-1, 6 digits, 30 s);
 // passkeys use Chromium's virtual authenticator (DevTools protocol WebAuthn domain).
 

@@ -1,4 +1,4 @@
-// Issue 26's policy, end to end in Chromium against the real API and the real desktop client: an
+// The team policy, end to end in Chromium against the real API and the real desktop client: an
 // admin sets a recording-consent notice and forbids Zoom on /team → Policies; the member's
 // `closewise-desktop call start --app zoom` is refused in the policy's words, `--app meet` starts and
 // prints the notice; the adoption line on /team follows the member's device as its heartbeats report

@@ -146,7 +146,7 @@ test("the demo moves on within 5 s", async ({ page }) => {
   expect(await demo.getByTestId("demo-active").innerText()).not.toBe(before);
 });
 
-// Issue 27's "no layout shift": the still the page is prerendered with and the player that replaces it
+// No layout shift: the still the page is prerendered with and the player that replaces it
 // on sight take the same room, on a desktop and on a phone (Lighthouse does not scroll, so it cannot tell).
 for (const viewport of [
   { width: 1280, height: 800 },
@@ -217,7 +217,7 @@ for (const viewport of [
   });
 }
 
-// Issue 27: with JavaScript off, the landing page and a search page are whole (the prerendered HTML)
+// With JavaScript off, the landing page and a search page are whole (the prerendered HTML)
 // and their links are real links: a reader moves from one to the other and on to sign-up.
 test.describe("with JavaScript disabled", () => {
   test.use({ javaScriptEnabled: false });

@@ -1,4 +1,4 @@
-// Issue 25's "locked out within a minute", end to end: the owner of a paid team with a verified
+// "Locked out within a minute", end to end: the owner of a paid team with a verified
 // domain creates a SCIM token on /team (shown once); the identity provider (this test, with that
 // token) provisions a rep, who signs in to the desktop app (`closewise-desktop`) and starts a call;
 // then the provider deactivates the rep (`PATCH /scim/v2/Users/{id}`, `replace active false`) and

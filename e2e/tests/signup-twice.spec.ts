@@ -1,4 +1,4 @@
-// Issue 22, item 2: pre-hijacking in the other order. The owner signs up, someone else signs up the
+// Pre-hijacking in the other order. The owner signs up, someone else signs up the
 // same unconfirmed address a minute later; the newest mail's link confirms the address and asks the
 // person who clicked for the password, so neither sign-up's password is the account's.
 

@@ -1,4 +1,4 @@
-// Issue 25's single sign-on, end to end in Chromium: the owner of a paid team verifies the company
+// Single sign-on, end to end in Chromium: the owner of a paid team verifies the company
 // domain over real DNS (the stack's DNS server) and connects the team to a real, certified OpenID
 // provider (panva's oidc-provider, support/oidc.ts); a new person at that domain chooses "Continue
 // with SSO", signs in on the provider's own pages and lands signed in as a member holding a seat.

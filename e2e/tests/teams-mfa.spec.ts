@@ -1,4 +1,4 @@
-// Issue 24's team rule, in Chromium against the real API (both databases: the postgres project's
+// The team's MFA rule, in Chromium against the real API (both databases: the postgres project's
 // testMatch takes `mfa.spec.ts` files): an owner buys seats, a rep joins, the owner requires a second
 // factor on /team; the rep, who has none, is sent to Settings → Security when signing in and cannot
 // approve a device until they set one up.

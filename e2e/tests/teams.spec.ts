@@ -1,4 +1,4 @@
-// Issue 15's end-to-end flow, in Chromium against the real API and stripe-mock: an owner signs up,
+// The team flow, end to end in Chromium against the real API and stripe-mock: an owner signs up,
 // creates a team, buys 3 seats on stripe-mock's checkout page and invites two reps; one signs up
 // from the invitation mail and accepts, the other signs in and accepts; both are on Pro through the
 // team; the owner removes one, who is back on the Free Trial; seats go from 3 to 2 and the next

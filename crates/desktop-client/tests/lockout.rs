@@ -1,4 +1,4 @@
-//! Issue 25, "Locked out within a minute": a rep the team's identity provider deactivates (or
+//! "Locked out within a minute": a rep the team's identity provider deactivates (or
 //! deletes) through SCIM is stopped at the next call the app starts while it reaches the API:
 //! the API refuses the call and the refresh, and the client drops the stored session, entitlement
 //! token included, instead of falling back to the offline grace. The grace is for an unreachable

@@ -1,5 +1,5 @@
 // @vitest-environment node
-//! The MSW layer stays a thin state machine (issue 23: "the MSW layer under half its size", from about
+//! The MSW layer stays a thin state machine (rewritten to "under half its size", from about
 //! 2,350 lines): the mock API's non-test files under src/testing — the handlers, their state and
 //! fixtures, the OpenAPI check — hold at most 1,150 lines. The test harness (setup, the MSW server and
 //! worker, the app renderer) is not the mock API and is not counted.
@@ -11,25 +11,25 @@ import { describe, expect, it } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const HARNESS = new Set(["setup.ts", "server.ts", "browser.ts", "render.tsx", "router.tsx", "webauthn.ts"]);
-/** Half the 2,343 lines measured before issue 23 is 1,171; the rewrite left 1,099, and the second
+/** Half the 2,343 lines measured before the rewrite is 1,171; the rewrite left 1,099, and the second
  * factor's, the policy's and the members' factor hooks in the shared handlers and state took a few
  * more, and the seats preview's proration dates (checked on the change as the server checks them),
  * step-up on factors and the team's identity settings, and the account switch of single sign-on a
  * few more again: 1,205 is the ceiling, still just over half. */
 export const MAX_MSW_LINES = 1205;
-/** The second factor's endpoints (issue 24) came after that measure: their handlers and their
+/** The second factor's endpoints came after that measure: their handlers and their
  * contract scenario have a budget of their own, so neither part grows unseen. 360 at first; passkey
  * step-up (a `step_up` challenge for the bearer, a passkey as re-authentication's factor) took 380;
  * step-up before a factor is added, 385. */
 const SECOND_FACTOR = new Set(["handlers/mfa.ts", "mfaContract.ts", "mfaState.ts"]);
 export const MAX_SECOND_FACTOR_LINES = 385;
-/** The enterprise team endpoints (issues 25 and 26: single sign-on, SCIM tokens, verified domains,
+/** The enterprise team endpoints (single sign-on, SCIM tokens, verified domains,
  * adoption, activity and reclaim) came after that measure too, each a thin fixture file of its own:
  * one budget for them all, so the thin layer stays thin as they land (245 with step-up on their
  * identity settings). */
 const ENTERPRISE = /^handlers\/(sso|teamAdoption|teamDomains|teamScim)\.ts$/;
 export const MAX_ENTERPRISE_LINES = 245;
-/** The team's members and invites a page at a time (issue 28): the first page of `GET /api/team` with
+/** The team's members and invites a page at a time: the first page of `GET /api/team` with
  * the whole team's counts, and the two paged lists, a budget of their own. */
 const TEAM_LISTS = new Set(["teamPages.ts", "handlers/teamLists.ts"]);
 export const MAX_TEAM_LISTS_LINES = 70;

@@ -1,4 +1,4 @@
-//! The members and invites a page at a time (issue 28, docs/teams.md "Large teams"): `GET /api/team`
+//! The members and invites a page at a time (docs/teams.md "Large teams"): `GET /api/team`
 //! answers the first page of each list and the cursor of the next; `handlers/teamLists.ts` the rest.
 //! The mock's cursor is the id of a page's last row.
 

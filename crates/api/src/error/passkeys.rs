@@ -1,4 +1,4 @@
-//! The passkey flows' refusals over HTTP (issue 24's contract).
+//! The passkey flows' refusals over HTTP, each `PasskeyError` as docs/api.md gives it.
 
 use axum::http::StatusCode;
 use closewise_core::passkeys::PasskeyError;

@@ -1,4 +1,4 @@
-//! The team's activity (issue 26, docs/api.md "Team activity"): its audit trail, newest first,
+//! The team's activity (docs/api.md "Team activity"): its audit trail, newest first,
 //! for the owner and admins: `GET /api/team/audit` a page at a time (cursor), and whole as
 //! `.csv` or `.jsonl` (JSON lines, for a SIEM), filtered by action. The trail is
 //! `closewise_core::teams::adoption`'s: every team row whose details name the team.

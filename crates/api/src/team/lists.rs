@@ -1,4 +1,4 @@
-//! The members and invites lists a page at a time (issue 28): `GET /api/team/members` and
+//! The members and invites lists a page at a time: `GET /api/team/members` and
 //! `GET /api/team/invites`. `GET /api/team` answers their first page with the cursor of the
 //! next (`members_next`, `invites_next`). The pages are `closewise_core::teams::pages`'.
 

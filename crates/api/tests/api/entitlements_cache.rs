@@ -1,4 +1,4 @@
-//! `GET /api/entitlements` is answered from the facts cached per user (issue 28), and never
+//! `GET /api/entitlements` is answered from the facts cached per user, and never
 //! outlives a write: for every kind of write that changes what it answers — the meter (a call
 //! started, ended, lapsed; an operator's grant), the plan, the team seat, the team's policy — the
 //! very next read, whose facts the cache already holds, shows it; and what depends on the clock

@@ -95,7 +95,7 @@ both!(
     }
 );
 
-// Issue 22, item 9: a page of another site whose DNS name is rebound to 127.0.0.1 (or a tunnel
+// DNS rebinding: a page of another site whose DNS name is rebound to 127.0.0.1 (or a tunnel
 // to this machine) reaches the server from loopback, but under its own name in `Host`.
 both!(
     async fn the_dev_mailbox_answers_only_under_a_loopback_host_name(app) {

@@ -1,4 +1,4 @@
-//! Issue 26, "Policies, signed into the entitlement": `GET`/`PUT /api/team/policy` (owner and
+//! Policies, signed into the entitlement: `GET`/`PUT /api/team/policy` (owner and
 //! admins, audited), the policy in the entitlement token, heartbeats recording the version the app
 //! obeys, and the devices on the current policy.
 

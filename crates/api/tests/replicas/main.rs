@@ -1,4 +1,4 @@
-//! The replica suite (issue 16): two real `closewise-api` processes on one fresh PostgreSQL
+//! The replica suite: two real `closewise-api` processes on one fresh PostgreSQL
 //! database, with stripe-mock, behind a round-robin proxy written here (`cluster`). Each test
 //! is bounded; the suite runs in well under two minutes. Restarting PostgreSQL under load runs on
 //! a private cluster the test starts itself (`pgrestart`): the shared test server is never

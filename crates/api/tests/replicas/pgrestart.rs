@@ -1,4 +1,4 @@
-//! PostgreSQL restarted under load (issue 16). The shared test server must never be restarted
+//! PostgreSQL restarted under load. The shared test server must never be restarted
 //! (other suites run on it), so this test starts a private PostgreSQL cluster of its own on a
 //! free port, puts both replicas on it, stops it under light load and starts it again: both
 //! replicas answer 503 while it is down (never 500, never a hang) and recover by themselves, the

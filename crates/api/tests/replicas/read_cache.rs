@@ -1,4 +1,4 @@
-//! The read path's cache of what reads return (issue 28) across replicas: a write on one replica,
+//! The read path's cache of what reads return across replicas: a write on one replica,
 //! or by the CLI's store in no replica at all, shows in the other replica's cached
 //! `GET /api/plan`, `/api/subscription` and `/api/entitlements` within a second.
 

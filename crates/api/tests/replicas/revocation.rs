@@ -1,4 +1,4 @@
-//! Revocation across replicas with the read path's token cache on (issue 16): whatever ends a
+//! Revocation across replicas with the read path's token cache on: whatever ends a
 //! session — the API on the other replica, or the CLI's store in no replica at all — ends its
 //! access token on every replica within a second, and a revocation channel that dropped comes
 //! back by itself.

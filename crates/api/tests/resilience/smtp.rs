@@ -298,7 +298,7 @@ async fn two_mail_workers_deliver_each_mail_once_postgres() {
     bounded(60, "two workers", two_workers(Backend::Postgres)).await;
 }
 
-/// Issue 12, item 9: once a mail is delivered, its live token is gone from the outbox row (link
+/// Once a mail is delivered, its live token is gone from the outbox row (link
 /// and bodies); a mail that never goes out loses it once the token has expired.
 async fn delivered_mail_keeps_no_token(backend: Backend) {
     let smtp = FakeSmtp::down().await;

@@ -1,4 +1,4 @@
-//! `users mfa show|reset` (issue 24): the locked-out customer's second factor, shown and reset.
+//! `users mfa show|reset`: the locked-out customer's second factor, shown and reset.
 
 use closewise_core::mail::{Composer, Template};
 use closewise_core::store::Store;

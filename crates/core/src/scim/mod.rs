@@ -1,4 +1,4 @@
-//! SCIM 2.0 provisioning (issue 25, docs/teams.md): the team owner's SCIM tokens, and the Users a
+//! SCIM 2.0 provisioning (docs/teams.md): the team owner's SCIM tokens, and the Users a
 //! team's identity provider creates, changes, deactivates and deletes with one of them. The
 //! resource rules (filter, attributes, PATCH) are `closewise_domain::scim`'s; this service decides
 //! what each change does to the team: an active user at one of the team's verified domains holds a

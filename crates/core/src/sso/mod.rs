@@ -1,4 +1,4 @@
-//! Single sign-on with OpenID Connect (issue 25, docs/teams.md "Single sign-on"): the owner's
+//! Single sign-on with OpenID Connect (docs/teams.md "Single sign-on"): the owner's
 //! connection to the company's provider (here), and the sign-in through it (`login`): the
 //! authorization code flow with PKCE, the provider's ID token checked (`provider`), the account
 //! and membership made on the first sign-in, a session as every other sign-in's. The rules are

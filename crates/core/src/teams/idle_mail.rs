@@ -1,4 +1,4 @@
-//! The weekly idle-seats mail (issue 26): once per ISO week, each team with a live subscription
+//! The weekly idle-seats mail: once per ISO week, each team with a live subscription
 //! and idle members (no call in 30 days, the owner aside) has its owner mailed their addresses and
 //! what reclaiming their seats would save. Runs after each sweep (`Sweeper::run`); the team's row
 //! of the week (`team_idle_mails`) is written with the mail in one transaction, so however many

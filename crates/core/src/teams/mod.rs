@@ -292,7 +292,7 @@ impl Teams {
     }
 
     /// The caller's team, seats, the counts of its members and open invites, and the first page of
-    /// each list (issue 28: a team of a thousand is read a page at a time, `pages`): the members
+    /// each list (a team of a thousand is read a page at a time, `pages`): the members
     /// with their calls this month, and (for admins and the owner) the open invites.
     pub async fn view(&self, user_id: Uuid) -> Result<TeamView, TeamsError> {
         let (team_id, role) = self.caller(user_id, Action::View).await?;

@@ -1,4 +1,4 @@
-//! The members and invites lists a page at a time (issue 28, docs/api.md "Teams"): `GET /api/team`
+//! The members and invites lists a page at a time (docs/api.md "Teams"): `GET /api/team`
 //! carries the first page of each with the cursor of the next, these the rest; and the adoption report
 //! a page of members at a time with the whole team's totals. Same rules, same order (members as
 //! they joined, invites as they were sent); the cursor is the last row's time (Unix nanoseconds)

@@ -1,6 +1,6 @@
 // @vitest-environment node
 //! Every audit action the server writes for a team has a place in the Activity page's filter, so a
-//! new kind of change (issue 26: membership, role, seat, billing, policy, domain, SSO and SCIM
+//! new kind of change (membership, role, seat, billing, policy, domain, SSO and SCIM
 //! changes, filterable) cannot be left out of it.
 
 import { readdirSync, readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-//! /team → Usage and Activity (issue 26): the members with their calls and idle marks, totals,
+//! /team → Usage and Activity: the members with their calls and idle marks, totals,
 //! Reclaim with its preview and confirm; who sees them.
 
 import { screen, within } from "@testing-library/react";

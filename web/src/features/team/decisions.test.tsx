@@ -1,4 +1,4 @@
-//! The server decides, the web renders (issue 23, item 4): /team offers exactly what the `Team`
+//! The server decides, the web renders: /team offers exactly what the `Team`
 //! answer's decisions say (`may`, `invite_roles`, each member's `may_remove` and `may_change_role`,
 //! `seat_range`, `payment_failed`), whatever the caller's role would suggest. Fixtures of
 //! GET /api/team, deliberately at odds with the role, so that only the fields can explain the screen.

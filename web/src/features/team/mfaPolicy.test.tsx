@@ -1,4 +1,4 @@
-//! The team rule on /team (issue 24): everyone sees who has a second factor; the owner alone turns
+//! The team's MFA rule on /team: everyone sees who has a second factor; the owner alone turns
 //! "Require a second factor" on and off (`PUT /api/team/mfa-policy`), and the members' Settings then
 //! say that the team requires one.
 

@@ -1,4 +1,4 @@
-//! Seats never fall below members (issue 22, item 11): when Stripe lowered the team's seats below
+//! Seats never fall below members: when Stripe lowered the team's seats below
 //! its members, /team says so — to the owner with how many seats are missing and the two ways out —
 //! and an invite is refused with the API's `team_over_seats` message.
 

@@ -1,4 +1,4 @@
-//! /team → Policies (issue 26): the owner and admins see how many devices obey the current policy
+//! /team → Policies: the owner and admins see how many devices obey the current policy
 //! and replace the policy whole; the server's 400 names the field; members do not see it.
 
 import { screen, waitFor, within } from "@testing-library/react";

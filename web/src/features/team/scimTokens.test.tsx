@@ -1,4 +1,4 @@
-//! SCIM tokens on /team → Security (issue 25): the owner creates one, sees it once with a copy
+//! SCIM tokens on /team → Security: the owner creates one, sees it once with a copy
 //! button, finds it listed without its secret and revokes it; admins and members see no section.
 
 import { screen, waitFor, within } from "@testing-library/react";

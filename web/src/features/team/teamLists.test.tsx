@@ -1,4 +1,4 @@
-//! A team larger than a page (issue 28): `GET /api/team` answers the counts and the first page of
+//! A team larger than a page: `GET /api/team` answers the counts and the first page of
 //! its members and invitations; /team shows that page, says how many there are, and reads the rest
 //! a page at a time ("Show more members", "Show more invites") from `GET /api/team/members` and
 //! `GET /api/team/invites`. Everything a row offers works on the later pages too.

@@ -35,7 +35,7 @@ export function planQuery(user: Pick<User, "id" | "email_confirmed_at">) {
       try {
         return await getPlan();
       } catch (error) {
-        // An error, never a cached Free plan: the dashboard says so and offers Try again (issue 27).
+        // An error, never a cached Free plan: the dashboard says so and offers Try again.
         console.warn("Could not read the plan", error);
         throw error;
       }

@@ -150,7 +150,7 @@ export function openTeamBillingPortal(returnUrl: string) {
   });
 }
 
-/** The owner requires (or stops requiring) a second factor of every member (issue 24). */
+/** The owner requires (or stops requiring) a second factor of every member. */
 export function setMfaPolicy(required: boolean) {
   return apiRequest<{ required: boolean }>("/api/team/mfa-policy", { method: "PUT", body: { required }, auth: true });
 }
@@ -182,7 +182,7 @@ export function removeDomain(id: string) {
   return apiRequest<void>(`/api/team/domains/${encodeURIComponent(id)}`, { method: "DELETE", auth: true });
 }
 
-/** The team's SCIM tokens (the owner's; issue 25): a new one's secret is in this answer only. */
+/** The team's SCIM tokens (the owner's): a new one's secret is in this answer only. */
 export function createScimToken() {
   return apiRequest<ScimTokenCreated>("/api/team/scim/tokens", { method: "POST", auth: true });
 }

@@ -1,4 +1,4 @@
-//! `GET /api/team/members` and `GET /api/team/invites` (issue 28): the team's lists a page at a time
+//! `GET /api/team/members` and `GET /api/team/invites`: the team's lists a page at a time
 //! (teamPages.ts), `limit` 1–500, `cursor` an earlier page's. A cursor whose row is gone is refused
 //! here; the API's keyset cursors outlive it.
 

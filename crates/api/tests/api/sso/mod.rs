@@ -1,4 +1,4 @@
-//! Single sign-on (issue 25, docs/teams.md) against a real OpenID provider (oidc-provider, run by
+//! Single sign-on (docs/teams.md) against a real OpenID provider (oidc-provider, run by
 //! `idp`): the owner's connection, the first sign-in that makes the member and takes a seat, no
 //! seat left, the ID token's person refused, Require SSO, and the owner's test.
 

@@ -1,4 +1,4 @@
-//! One switch for Require SSO (issue 26, docs/teams.md "Policies"): `team_sso.required` is its one
+//! One switch for Require SSO (docs/teams.md "Policies"): `team_sso.required` is its one
 //! source of truth, as `teams.require_mfa` is for `require_mfa`. The policy's `require_sso` reads
 //! it, `PUT /api/team/policy` sets it (the owner's, and only with SSO set up: `409
 //! sso_not_configured`), the SSO endpoint's switch shows in the policy, and the version follows.

@@ -1,4 +1,4 @@
-//! SCIM with single sign-on (issue 25, docs/teams.md "SCIM provisioning"): when the team has SSO,
+//! SCIM with single sign-on (docs/teams.md "SCIM provisioning"): when the team has SSO,
 //! creating a user with no account makes them a member at once, with an account without a
 //! password that signs in by SSO, and no invitation mail; without SSO it is the invitation mail.
 //! An invitation still open when the person joins by SSO is withdrawn: one seat per person.

@@ -1,4 +1,4 @@
-//! Adoption (issue 26): the usage report's figures are the calls the meter recorded; its CSV;
+//! Adoption: the usage report's figures are the calls the meter recorded; its CSV;
 //! the team's activity a page at a time, filtered, and exported as CSV and JSON lines; who may
 //! see them.
 
@@ -118,7 +118,7 @@ both!(
         assert_eq!(v["may_reclaim"], false);
         assert_eq!(v["next_cursor"], Value::Null, "three members: one page");
 
-        // A page at a time, as the members list (issue 28): the team's totals and the reclaim
+        // A page at a time, as the members list: the team's totals and the reclaim
         // offer on every page, whoever the page shows.
         let first = usage_page(&app, &ana.token, &format!("month={month}&limit=2")).await;
         let emails = |p: &Value| p["members"].as_array().unwrap().iter().map(|m| m["email"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
@@ -321,7 +321,7 @@ async fn from_the_calls(app: &TestApp, u: &User, month: Month) -> (u64, u64) {
 
 both!(
     async fn the_monthly_figures_stay_the_calls_own_through_every_write(app) {
-        // The report reads each member's month from `call_months` (issue 28), which the database
+        // The report reads each member's month from `call_months`, which the database
         // keeps with every write to `calls`: a call started, ended, still going, lapsed, started
         // in one month and ended in the next, and the account deleted.
         let now = app.state.clock.now();

@@ -1,4 +1,4 @@
-//! Domain join: the owner turns it on for one of the team's verified domains (issue 25: a domain
+//! Domain join: the owner turns it on for one of the team's verified domains (a domain
 //! verified by its DNS record replaces the match with the owner's address); verified users at
 //! that domain see the team, ask, and are approved (a free seat needed) or denied.
 
@@ -119,7 +119,7 @@ both!(
     }
 );
 
-/// Issue 22, item 12: providers the 33 hand-picked names missed, each refused by name.
+/// Providers the 33 hand-picked names missed, each refused by name.
 const ONCE_ACCEPTED: [&str; 6] = [
     "outlook.fr",
     "t-online.de",

@@ -34,7 +34,7 @@ both!(
         assert_eq!((m["mfa"].as_bool(), t["mfa_required"].as_bool()), (Some(false), Some(false)));
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
         assert_eq!(keys.len(), 24, "exactly the documented fields: {keys:?}");
-        // One member, no invites: the lists are whole (issue 28: the first page and its cursor).
+        // One member, no invites: the lists are whole (the first page, and no cursor after it).
         assert_eq!(
             (&t["members_count"], &t["members_with_mfa"], &t["members_next"]),
             (&json!(1), &json!(0), &json!(null))

@@ -1,4 +1,4 @@
-//! The bench's team fixture (issue 28, `closewise db seed-team`, `Store::seed_team_fixture`) in
+//! The bench's team fixture (`closewise db seed-team`, `Store::seed_team_fixture`) in
 //! its small variant, and the team endpoints `just bench` measures answering correctly on it:
 //! the team, the members and invites a page at a time, usage, activity pages, the seat
 //! preview's refusal without a subscription and a member's entitlements. The fixture cannot rot

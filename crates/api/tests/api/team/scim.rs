@@ -1,4 +1,4 @@
-//! SCIM provisioning on both databases (issue 25, docs/api.md "SCIM"): the owner's tokens (shown
+//! SCIM provisioning on both databases (docs/api.md "SCIM"): the owner's tokens (shown
 //! once, listed without the secret, revoked, audited), Users at a verified domain taking seats,
 //! `409` with the seats message when none is free, deactivation and deletion freeing the seat and
 //! ending the person's sessions at once (their next call is 401), and another team's token

@@ -1,4 +1,4 @@
-//! Seats never fall below members (issue 22, item 11): the team's portal offers no quantity
+//! Seats never fall below members: the team's portal offers no quantity
 //! change, and a quantity Stripe lowers below the members anyway is recorded as over seats —
 //! nobody dropped, nobody new let in (`409 team_over_seats`), the owner told on `/team` and once
 //! by mail — until the seats cover the members again.

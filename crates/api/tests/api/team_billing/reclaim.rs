@@ -1,4 +1,4 @@
-//! Reclaiming idle seats (issue 26): the usage report's offer, the dry run priced by Stripe's
+//! Reclaiming idle seats: the usage report's offer, the dry run priced by Stripe's
 //! preview, the confirmed reclaim removing the members and lowering the seats with proration, its
 //! refusals, and the weekly idle-seats mail once a week.
 

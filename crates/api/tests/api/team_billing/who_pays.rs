@@ -1,4 +1,4 @@
-//! Who pays for a team (issue 22, item 13): the card on file is the owner's, so every billing
+//! Who pays for a team: the card on file is the owner's, so every billing
 //! action that charges it or opens the team's billing is the owner's. Each role × billing action
 //! through the API, the expectations from the domain's table (`teams::may`, `Action::BILLING`),
 //! and a refused one changes nothing at Stripe or in the team.

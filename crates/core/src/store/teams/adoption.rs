@@ -1,7 +1,7 @@
-//! Adoption and seats (issue 26): each member's figures from the call meter (`calls`), their
+//! Adoption and seats: each member's figures from the call meter (`calls`), their
 //! devices and second factor (each month's calls from `call_months`, which the database keeps
 //! with the calls), a page of members at a time, and the team's totals in one grouped
-//! query (issue 28); the team's audit trail a page at a time; and the weekly idle-seats
+//! query; the team's audit trail a page at a time; and the weekly idle-seats
 //! mail's one row per team and week.
 //!
 //! Timestamps are compared in SQL: every one is written in UTC by the same encoder.

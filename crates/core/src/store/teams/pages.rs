@@ -1,4 +1,4 @@
-//! The members and invites of a team a page at a time (issue 28): keyset pages in the order
+//! The members and invites of a team a page at a time: keyset pages in the order
 //! members joined and invites were sent (`team_members_team_joined_idx`,
 //! `team_invites_team_created_idx`), each page's cost its own rows, whatever the team's size.
 
@@ -30,7 +30,7 @@ const MEMBERS_PAGE: &str = "SELECT m.user_id, u.email, m.role, m.joined_at, \
      OR EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = m.user_id)) AS mfa \
     FROM team_members m JOIN users u ON u.id = m.user_id WHERE m.team_id = $1";
 
-/// What `GET /api/team` counts of the whole team beside its first pages (issue 28).
+/// What `GET /api/team` counts of the whole team beside its first pages.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamCounts {
     pub members: i64,

@@ -1,4 +1,4 @@
-//! Reclaiming seats (issue 26): removes the chosen members and lowers the team's seats in one
+//! Reclaiming seats: removes the chosen members and lowers the team's seats in one
 //! confirmed step, priced first by the same Stripe preview a seat change shows (`dry_run`). The
 //! rules (who may be removed, seats never below those still used, never raised) are
 //! `closewise_domain::idle_seats::check_reclaim`'s; the actor is whoever may change seats (the

@@ -1,4 +1,4 @@
-//! The members and invitations past `GET /api/team`'s first page (issue 28). The team answers the
+//! The members and invitations past `GET /api/team`'s first page. The team answers the
 //! counts and the first page of each list with the cursor of the next (`members_next`,
 //! `invites_next`; null when the list is whole); "Show more" reads the pages after it from
 //! `GET /api/team/members` and `GET /api/team/invites`. The pages are keyed by that cursor under

@@ -1,4 +1,4 @@
-//! The team rule on /team (issue 24): who in the team has a second factor (an authenticator app or
+//! The team's MFA rule on /team: who in the team has a second factor (an authenticator app or
 //! a passkey), and the owner's "Require a second factor" (`PUT /api/team/mfa-policy`). A member
 //! without one is sent to Settings → Security at the next sign-in and cannot approve devices until
 //! they set one up.
