@@ -222,6 +222,13 @@ pub async fn run(opt: Opt) -> anyhow::Result<()> {
 /// the commands without them), links in mail to `APP_BASE_URL` when this shell knows it.
 fn services(store: Store, command: &Command) -> anyhow::Result<Services> {
     let base_url = std::env::var("APP_BASE_URL").unwrap_or_else(|_| "http://localhost:8080".into());
+    if closewise_domain::passkeys::RelyingParty::from_base_url(&base_url).is_none() {
+        return Err(UsageError(format!(
+            "APP_BASE_URL {base_url:?} is not an http(s) URL with a host; write it as https://app.example.com \
+             (or unset it for http://localhost:8080)"
+        ))
+        .into());
+    }
     let stripe = match stripe_args(command) {
         Some(a) => billing::client(a)?,
         // Unused by the command: the development defaults.

@@ -230,3 +230,14 @@ both!(
         assert!(db.json(&["users", "list"]).await.as_array().unwrap().is_empty());
     }
 );
+
+both!(
+    async fn a_malformed_app_base_url_is_a_usage_error_not_a_crash(db) {
+        let bad = db
+            .run_env(&["users", "list"], &[("APP_BASE_URL", "localhost:8080")])
+            .await;
+        assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+        assert!(stderr(&bad).contains("APP_BASE_URL"), "{}", stderr(&bad));
+        assert!(!stderr(&bad).contains("panicked"), "{}", stderr(&bad));
+    }
+);
