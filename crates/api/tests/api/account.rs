@@ -5,7 +5,7 @@ use crate::both;
 
 both!(
     async fn changing_the_password_keeps_this_session_and_ends_the_others(app) {
-        let here = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let here = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let there = body(app.signin("ana@example.com", "sales-pro-2026").await).await.1;
         let access = here["access_token"].as_str().unwrap();
 
@@ -23,7 +23,7 @@ both!(
 
 both!(
     async fn deleting_the_account_removes_it_and_everything_it_owns(app) {
-        let s = app.signed_in_user("bo@example.com", "sales-pro-2026").await;
+        let s = crate::helpers::signed_in_account(&app, "bo@example.com", "sales-pro-2026").await;
         let access = s["access_token"].as_str().unwrap();
         let delete = |password: &'static str| {
             app.client.delete(app.url("/api/account")).bearer_auth(access).json(&json!({ "password": password })).send()

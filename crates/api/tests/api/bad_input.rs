@@ -4,7 +4,7 @@ use crate::both;
 
 both!(
     async fn bad_input_gets_a_clear_4xx_json_error(app) {
-        let s = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let s = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let access = s["access_token"].as_str().unwrap().to_string();
         let big = format!("{{\"email\":\"{}\",\"password\":\"x\"}}", "a".repeat(70 * 1024));
         let cases: Vec<Case> = vec![

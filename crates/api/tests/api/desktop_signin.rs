@@ -77,7 +77,7 @@ pub async fn exchange(
 
 /// Signs `email` in on the web, allows a desktop request, and returns (web access token, code).
 pub async fn allowed_code(app: &TestApp, email: &str) -> (String, String) {
-    let web = app.signed_in_user(email, "sales-pro-2026").await;
+    let web = crate::helpers::signed_in_account(&app, email, "sales-pro-2026").await;
     let token = web["access_token"].as_str().unwrap().to_string();
     let (status, v) = authorize(app, &token, &[], "allow").await;
     assert_eq!(status, StatusCode::OK, "{v}");
@@ -87,7 +87,7 @@ pub async fn allowed_code(app: &TestApp, email: &str) -> (String, String) {
 
 both!(
     async fn the_full_pkce_flow_signs_the_app_in_as_a_named_device(app) {
-        let web = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let web = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let token = web["access_token"].as_str().unwrap();
         let info = app.client.get(app.url("/api/auth/authorize")).query(&authorize_query(&[])).send().await.unwrap();
         let (status, info) = body(info).await;
@@ -125,7 +125,7 @@ both!(
 
 both!(
     async fn a_code_without_a_device_name_makes_a_device_named_desktop_app(app) {
-        let web = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let web = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let token = web["access_token"].as_str().unwrap();
         let (_, v) = authorize(&app, token, &[("device_name", ""), ("platform", "")], "allow").await;
         let (status, session) = body(exchange(&app, &code_of(v["redirect_to"].as_str().unwrap()), VERIFIER, REDIRECT).await).await;
@@ -190,7 +190,7 @@ both!(
 
 both!(
     async fn non_loopback_redirect_uris_are_refused_and_never_redirected_to(app) {
-        let web = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let web = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let token = web["access_token"].as_str().unwrap();
         for uri in ["http://localhost:53682/callback", "https://127.0.0.1:53682/callback", "http://127.0.0.1:53682/other",
             "http://127.0.0.1:53682/callback?x=1", "http://127.0.0.1:53682/callback#f", "http://a@127.0.0.1:53682/callback",
@@ -229,7 +229,7 @@ both!(
 
 both!(
     async fn deny_sends_access_denied_back_with_the_state(app) {
-        let web = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let web = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let (status, v) = authorize(&app, web["access_token"].as_str().unwrap(), &[("state", "abc")], "deny").await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(v["redirect_to"], format!("{REDIRECT}?error=access_denied&state=abc"));

@@ -25,7 +25,7 @@ async fn delete(app: &TestApp, token: &str, id: &str) -> (StatusCode, serde_json
 
 both!(
     async fn the_list_shows_each_device_newest_first_and_which_is_current(app) {
-        let web = app.signed_in_user("bo@example.com", "sales-pro-2026").await;
+        let web = crate::helpers::signed_in_account(&app, "bo@example.com", "sales-pro-2026").await;
         let web_token = web["access_token"].as_str().unwrap();
         let (first, _) = device_session(&app, web_token).await;
         app.advance(time::Duration::seconds(1));
@@ -46,7 +46,7 @@ both!(
 
 both!(
     async fn a_refresh_updates_last_seen_at_most_once_a_minute(app) {
-        let web = app.signed_in_user("bo@example.com", "sales-pro-2026").await;
+        let web = crate::helpers::signed_in_account(&app, "bo@example.com", "sales-pro-2026").await;
         let (access, refresh) = device_session(&app, web["access_token"].as_str().unwrap()).await;
         let before = devices(&app, &access).await["devices"][0]["last_seen_at"].clone();
         app.advance(time::Duration::minutes(2));
@@ -61,7 +61,7 @@ both!(
 
 both!(
     async fn signing_a_device_out_ends_its_refresh_chain_and_access_token_at_once(app) {
-        let web = app.signed_in_user("bo@example.com", "sales-pro-2026").await;
+        let web = crate::helpers::signed_in_account(&app, "bo@example.com", "sales-pro-2026").await;
         let web_token = web["access_token"].as_str().unwrap();
         let (access, refresh) = device_session(&app, web_token).await;
         let id = devices(&app, web_token).await["devices"][0]["id"].as_str().unwrap().to_string();
@@ -78,11 +78,11 @@ both!(
 
 both!(
     async fn another_users_device_a_web_session_or_an_unknown_id_is_not_found(app) {
-        let bo = app.signed_in_user("bo@example.com", "sales-pro-2026").await;
+        let bo = crate::helpers::signed_in_account(&app, "bo@example.com", "sales-pro-2026").await;
         let bo_token = bo["access_token"].as_str().unwrap();
         let (bo_device, _) = device_session(&app, bo_token).await;
         let bo_device_id = devices(&app, bo_token).await["devices"][0]["id"].as_str().unwrap().to_string();
-        let cy = app.signed_in_user("cy@example.com", "sales-pro-2026").await;
+        let cy = crate::helpers::signed_in_account(&app, "cy@example.com", "sales-pro-2026").await;
         let cy_token = cy["access_token"].as_str().unwrap();
         let bo_web_session = app.state.store.sessions_of(bo["user"]["id"].as_str().unwrap().parse().unwrap()).await.unwrap()
             .into_iter().find(|s| s.id.to_string() != bo_device_id).unwrap().id.to_string();

@@ -43,3 +43,40 @@ pub async fn verified_domain(app: &TestApp, owner: uuid::Uuid, domain: &str) {
         "{domain} verified"
     );
 }
+
+/// A verified account signed in, made through the core services rather than HTTP sign-up, the
+/// verification mail and the password grant (for the tests that are not about those paths):
+/// the account as `closewise db seed` makes it, a session started as a password sign-in starts
+/// one, and the session answered as `POST /api/auth/token` answers it (`access_token`,
+/// `refresh_token`, `user`). The password is hashed with the app's hasher, so the account
+/// signs in with it through the API too.
+pub async fn signed_in_account(app: &TestApp, email: &str, password: &str) -> serde_json::Value {
+    use closewise_core::seed::SeedAccount;
+    let services = &app.state.services;
+    let account = SeedAccount {
+        email: email.to_owned(),
+        password: password.to_owned(),
+        verified: true,
+        plan: closewise_domain::plan::PlanType::Free,
+        subscription: None,
+    };
+    let operator = closewise_core::actor::Actor::operator("test fixture", None);
+    assert!(
+        services
+            .seeding
+            .seed_account(&operator, &account)
+            .await
+            .unwrap(),
+        "{email} is new"
+    );
+    let user = services
+        .store
+        .user_by_email(email)
+        .await
+        .unwrap()
+        .expect("the account just made");
+    let session = services.sessions.start(user, None, None).await.unwrap();
+    let body = closewise_api::auth::session::session_body(&app.state, session)
+        .unwrap_or_else(|_| panic!("the session of {email} signed"));
+    serde_json::to_value(body).unwrap()
+}

@@ -50,7 +50,7 @@ pub async fn status(app: &TestApp, token: &str) -> Value {
 
 /// Signs `email` up and in, enrols and confirms an app: (access token, secret, recovery codes).
 pub async fn enrolled(app: &TestApp, email: &str) -> (String, String, Vec<String>) {
-    let session = app.signed_in_user(email, PASSWORD).await;
+    let session = crate::helpers::signed_in_account(&app, email, PASSWORD).await;
     let token = session["access_token"].as_str().unwrap().to_string();
     let (s, e) = body(app.post_auth("/api/auth/mfa/totp", &token, json!({})).await).await;
     assert_eq!(s, StatusCode::OK, "{e}");
@@ -77,7 +77,7 @@ pub async fn enrolled(app: &TestApp, email: &str) -> (String, String, Vec<String
 
 both!(
     async fn an_app_is_enrolled_pending_then_confirmed_with_its_first_code(app) {
-        let session = app.signed_in_user("ana@example.com", PASSWORD).await;
+        let session = crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await;
         let token = session["access_token"].as_str().unwrap();
         assert_eq!(status(&app, token).await, json!({ "totp": false, "recovery_codes_remaining": 0, "passkeys": 0, "required": false }));
 
@@ -124,7 +124,7 @@ both!(
 
 both!(
     async fn confirming_refuses_bad_codes_and_a_missing_enrolment_and_changes_nothing(app) {
-        let session = app.signed_in_user("bo@example.com", PASSWORD).await;
+        let session = crate::helpers::signed_in_account(&app, "bo@example.com", PASSWORD).await;
         let token = session["access_token"].as_str().unwrap();
         let (s, v) = body(app.post_auth("/api/auth/mfa/totp/confirm", token, json!({ "code": "123456" })).await).await;
         assert_eq!((s, error_code(&v)), (StatusCode::CONFLICT, "no_pending_enrolment"), "{v}");

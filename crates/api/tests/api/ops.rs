@@ -13,7 +13,7 @@ both!(
 
 both!(
     async fn the_jwks_publishes_the_key_that_signs_access_tokens(app) {
-        let s = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let s = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let (status, jwks) = body(app.client.get(app.url("/.well-known/jwks.json")).send().await.unwrap()).await;
         assert_eq!(status, StatusCode::OK);
         let key = &jwks["keys"][0];

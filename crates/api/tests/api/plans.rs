@@ -11,7 +11,7 @@ pub async fn plan(app: &TestApp, token: &str) -> serde_json::Value {
 
 both!(
     async fn the_plan_is_the_callers_free_row_and_a_missing_one_is_created(app) {
-        let s = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let s = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let access = s["access_token"].as_str().unwrap();
         let (status, plan) = body(app.get_auth("/api/plan", access).await).await;
         assert_eq!(status, StatusCode::OK);
@@ -43,7 +43,7 @@ both!(
 
 both!(
     async fn the_plan_says_whether_the_user_is_paid_and_what_the_checkout_button_offers(app) {
-        let s = app.signed_in_user("ana@example.com", "sales-pro-2026").await;
+        let s = crate::helpers::signed_in_account(&app, "ana@example.com", "sales-pro-2026").await;
         let access = s["access_token"].as_str().unwrap();
         let user_id: uuid::Uuid = s["user"]["id"].as_str().unwrap().parse().unwrap();
         let p = plan(&app, access).await;

@@ -59,7 +59,7 @@ async fn second_session(app: &TestApp, email: &str) -> String {
 
 both!(
     async fn signing_out_ends_the_cached_token_at_once(app) {
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token = access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         warm(&app, &token).await;
         let res = app.client.post(app.url("/api/auth/logout")).bearer_auth(&token).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::NO_CONTENT);
@@ -69,9 +69,9 @@ both!(
 
 both!(
     async fn signing_out_everywhere_ends_every_cached_token_at_once(app) {
-        let here = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let here = access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         let there = second_session(&app, "ana@example.com").await;
-        let other = access(&app.signed_in_user("bo@example.com", PASSWORD).await);
+        let other = access(&crate::helpers::signed_in_account(&app, "bo@example.com", PASSWORD).await);
         for t in [&here, &there, &other] {
             warm(&app, t).await;
         }
@@ -85,7 +85,7 @@ both!(
 
 both!(
     async fn a_password_change_ends_the_other_cached_tokens_at_once(app) {
-        let here = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let here = access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         let there = second_session(&app, "ana@example.com").await;
         warm(&app, &here).await;
         warm(&app, &there).await;
@@ -98,7 +98,7 @@ both!(
 
 both!(
     async fn a_password_reset_ends_the_cached_token_at_once(app) {
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token = access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         warm(&app, &token).await;
         app.post("/api/auth/recover", json!({ "email": "ana@example.com" })).await;
         let reset = app.token_from_mail("ana@example.com", "reset").await;
@@ -110,7 +110,7 @@ both!(
 
 both!(
     async fn a_reused_refresh_token_ends_the_cached_token_at_once(app) {
-        let s = app.signed_in_user("ana@example.com", PASSWORD).await;
+        let s = crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await;
         let first = s["refresh_token"].as_str().unwrap();
         let next = body(app.refresh(first).await).await.1;
         let token = access(&next);
@@ -124,7 +124,7 @@ both!(
 
 both!(
     async fn signing_a_device_out_ends_its_cached_token_at_once(app) {
-        let web = access(&app.signed_in_user("bo@example.com", PASSWORD).await);
+        let web = access(&crate::helpers::signed_in_account(&app, "bo@example.com", PASSWORD).await);
         let (device, _) = device_session(&app, &web).await;
         warm(&app, &device).await;
         let list = body(app.get_auth("/api/auth/devices", &web).await).await.1;
@@ -150,7 +150,7 @@ both!(
 
 both!(
     async fn deleting_the_account_ends_the_cached_token_at_once(app) {
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token = access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         warm(&app, &token).await;
         let res = app.client.delete(app.url("/api/account")).bearer_auth(&token)
             .json(&json!({ "password": PASSWORD })).send().await.unwrap();
@@ -186,7 +186,7 @@ fn operator(user_id: Uuid, now: time::OffsetDateTime) -> NewAudit {
 
 both!(
     async fn an_operators_sign_out_in_this_process_ends_the_cached_token_at_once(app) {
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token = access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         warm(&app, &token).await;
         let uid = user_id(&app, &token);
         let n = app.state.store.sign_out_user(uid, &operator(uid, app.state.clock.now())).await.unwrap();
@@ -197,7 +197,7 @@ both!(
 
 both!(
     async fn an_operators_sign_out_from_another_process_ends_the_cached_token_within_a_second(app) {
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token = access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         warm(&app, &token).await;
         let uid = user_id(&app, &token);
         // What the CLI does: its own store on the same database, no observer of this process's.

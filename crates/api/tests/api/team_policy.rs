@@ -121,7 +121,7 @@ both!(
     async fn the_token_carries_the_policy_and_heartbeats_record_its_version(app) {
         let crew = crew(&app, "tok").await;
         // A member of no team gets the default, notice off.
-        let loner = app.signed_in_user("solo@example.com", crate::calls::PASSWORD).await;
+        let loner = crate::helpers::signed_in_account(&app, "solo@example.com", crate::calls::PASSWORD).await;
         let loner = loner["access_token"].as_str().unwrap();
         let (_, e) = call(&app, Method::GET, "/api/entitlements", Some(loner), None).await;
         let c = claims(e["entitlement_token"].as_str().unwrap());

@@ -10,6 +10,9 @@ use std::time::Duration;
 
 use closewise_api::config::{DEV_STRIPE_SECRET_KEY, DEV_STRIPE_WEBHOOK_SECRET};
 use closewise_core::billing::signature::sign;
+use closewise_core::mfa::SecretBox;
+use closewise_core::sessions::tokens::Keys;
+use closewise_core::store::Store;
 use reqwest::StatusCode;
 use serde_json::Value;
 use sqlx::Connection;
@@ -142,9 +145,18 @@ impl Cluster {
                 .build()
                 .unwrap(),
         };
-        // One after the other: the first makes the signing key both share (one DATA_DIR).
-        cluster.start_replica(0).await;
-        cluster.start_replica(1).await;
+        // The schema and the keys both replicas share (one DATA_DIR) made first, so that both
+        // start at once rather than the second waiting for the first to make them.
+        let store = Store::connect(&cluster.database_url, Duration::from_secs(5))
+            .await
+            .expect("the cluster's database");
+        store.migrate().await.expect("migrations");
+        store.close().await;
+        Keys::load_or_create(&cluster.dir.0.join("jwt-ed25519.pem"), BASE).expect("signing key");
+        SecretBox::load_or_create(&cluster.dir.0.join("mfa-encryption.key")).expect("MFA key");
+        cluster.spawn_replica(0);
+        cluster.spawn_replica(1);
+        tokio::join!(cluster.ready(0), cluster.ready(1));
         cluster
     }
 
@@ -153,6 +165,11 @@ impl Cluster {
     }
 
     pub async fn start_replica(&mut self, i: usize) {
+        self.spawn_replica(i);
+        self.ready(i).await;
+    }
+
+    fn spawn_replica(&mut self, i: usize) {
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -172,6 +189,10 @@ impl Cluster {
             .spawn()
             .expect("start closewise-api");
         self.children[i] = Some(child);
+    }
+
+    /// Waits until replica `i` answers `/readyz` with 200.
+    async fn ready(&self, i: usize) {
         let url = self.direct(i, "/readyz");
         let client = reqwest::Client::new();
         bounded(60, "a replica to start", async {

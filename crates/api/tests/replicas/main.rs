@@ -239,7 +239,20 @@ async fn a_replica_killed_under_sign_up_and_checkout_load_loses_nothing_and_rejo
     .await;
     c.kill(0).await;
     let killed = Instant::now();
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // The survivor alone serves the load a while: ten sign-ups begun after the kill answered.
+    let answered_after = |o: &Outcomes, t: Instant| {
+        o.lock()
+            .unwrap()
+            .iter()
+            .filter(|(s, e)| *s > t + Duration::from_millis(100) && e.is_some())
+            .count()
+    };
+    bounded(30, "sign-ups served by the survivor", async {
+        while answered_after(&outcomes, killed) < 10 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
     // Restarted: it migrates (nothing to do), starts and takes its share again.
     let served_before = c.served.each()[0];
     c.start_replica(0).await;
@@ -250,7 +263,16 @@ async fn a_replica_killed_under_sign_up_and_checkout_load_loses_nothing_and_rejo
         }
     })
     .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    bounded(
+        30,
+        "a sign-up after the restart answered, and payments taken",
+        async {
+            while answered_after(&outcomes, restarted) < 1 || paid.lock().unwrap().len() < 2 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        },
+    )
+    .await;
     stop.store(true, Ordering::Relaxed);
     for task in load.into_iter().chain(payments) {
         bounded(30, "the load's clients", task).await.unwrap();

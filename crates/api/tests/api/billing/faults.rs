@@ -41,7 +41,8 @@ both!(
     async fn stripe_errors_and_garbage_fail_the_checkout_cleanly(backend: Backend) {
         let server = MockServer::start().await;
         let app = app_against(backend, &server, 2).await;
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token =
+            access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         let uid = user_id(&app, &token).await;
 
         Mock::given(method("POST"))
@@ -110,7 +111,8 @@ both!(
             .mount(&server)
             .await;
         let app = app_against(backend, &server, 1).await;
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token =
+            access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         assert_checkout_fails(&app, &token, Duration::from_secs(3)).await;
         let uid = user_id(&app, &token).await;
         assert!(app
@@ -134,7 +136,8 @@ both!(
             .mount(&server)
             .await;
         let app = app_against(backend, &server, 1).await;
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token =
+            access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         let uid: uuid::Uuid = user_id(&app, &token).await.parse().unwrap();
         let record = closewise_core::store::SubscriptionRecord {
             customer_id: "cus_live".into(),
@@ -183,7 +186,8 @@ both!(
         let mock_url = format!("http://{addr}");
         let server = MockServer::start().await;
         let app = app_against(backend, &server, 3).await;
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token =
+            access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         let uid = user_id(&app, &token).await;
         let http = reqwest::Client::new();
         let post = |path: String, form: Vec<(&'static str, String)>| {
@@ -300,7 +304,8 @@ both!(
             .mount(&server)
             .await;
         let app = app_against(backend, &server, 1).await;
-        let token = access(&app.signed_in_user("ana@example.com", PASSWORD).await);
+        let token =
+            access(&crate::helpers::signed_in_account(&app, "ana@example.com", PASSWORD).await);
         let started = Instant::now();
         let (status, v) = body(
             app.post_auth(

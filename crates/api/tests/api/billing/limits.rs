@@ -88,7 +88,7 @@ both!(
 both!(
     async fn a_team_owner_cannot_call_stripe_without_limit_either(backend: Backend) {
         let b = spawn_billing(backend).await;
-        let s = b.app.signed_in_user("owner@example.com", PASSWORD).await;
+        let s = crate::helpers::signed_in_account(&b.app, "owner@example.com", PASSWORD).await;
         let owner = access(&s);
         let owner_id = s["user"]["id"].as_str().unwrap().parse().unwrap();
         b.app

@@ -67,7 +67,7 @@ fn access(session: &Value) -> String {
 impl Billing {
     /// A verified, signed-in user's access token.
     async fn user(&self, email: &str) -> String {
-        access(&self.app.signed_in_user(email, PASSWORD).await)
+        access(&crate::helpers::signed_in_account(&self.app, email, PASSWORD).await)
     }
 
     /// Starts a checkout; returns the hosted page URL.

@@ -110,7 +110,7 @@ both!(
         let idp = Idp::start(&app, &[]).await;
         connect(&app, &owner, &idp, true).await;
         // Signed in by password at a domain the team verifies only now.
-        let cy = app.signed_in_user("cy@beta.example", "sales-pro-2026").await;
+        let cy = crate::helpers::signed_in_account(&app, "cy@beta.example", "sales-pro-2026").await;
         let (token, refresh) = (cy["access_token"].as_str().unwrap().to_string(), cy["refresh_token"].as_str().unwrap().to_string());
         let (team_id, _) = app.state.store.membership_of(owner.id).await.unwrap().unwrap();
         let id = uuid::Uuid::now_v7();
