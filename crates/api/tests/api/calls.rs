@@ -12,7 +12,7 @@ pub const PASSWORD: &str = "sales-pro-2026";
 
 /// Signs up and in; returns (access token, user id).
 pub async fn user(app: &TestApp, email: &str) -> (String, uuid::Uuid) {
-    let s = crate::helpers::signed_in_account(&app, email, PASSWORD).await;
+    let s = crate::helpers::signed_in_account(app, email, PASSWORD).await;
     (
         s["access_token"].as_str().unwrap().to_owned(),
         s["user"]["id"].as_str().unwrap().parse().unwrap(),

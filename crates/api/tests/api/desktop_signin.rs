@@ -77,7 +77,7 @@ pub async fn exchange(
 
 /// Signs `email` in on the web, allows a desktop request, and returns (web access token, code).
 pub async fn allowed_code(app: &TestApp, email: &str) -> (String, String) {
-    let web = crate::helpers::signed_in_account(&app, email, "sales-pro-2026").await;
+    let web = crate::helpers::signed_in_account(app, email, "sales-pro-2026").await;
     let token = web["access_token"].as_str().unwrap().to_string();
     let (status, v) = authorize(app, &token, &[], "allow").await;
     assert_eq!(status, StatusCode::OK, "{v}");

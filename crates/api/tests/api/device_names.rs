@@ -12,7 +12,7 @@ use crate::both;
 use crate::helpers::*;
 
 async fn web_token(app: &TestApp, email: &str) -> String {
-    crate::helpers::signed_in_account(&app, email, "sales-pro-2026").await["access_token"]
+    crate::helpers::signed_in_account(app, email, "sales-pro-2026").await["access_token"]
         .as_str()
         .unwrap()
         .to_string()

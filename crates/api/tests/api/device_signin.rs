@@ -53,7 +53,7 @@ fn client_from(last: u8) -> Client {
 }
 
 async fn web_token(app: &TestApp, email: &str) -> String {
-    crate::helpers::signed_in_account(&app, email, "sales-pro-2026").await["access_token"]
+    crate::helpers::signed_in_account(app, email, "sales-pro-2026").await["access_token"]
         .as_str()
         .unwrap()
         .to_string()

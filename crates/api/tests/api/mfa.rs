@@ -50,7 +50,7 @@ pub async fn status(app: &TestApp, token: &str) -> Value {
 
 /// Signs `email` up and in, enrols and confirms an app: (access token, secret, recovery codes).
 pub async fn enrolled(app: &TestApp, email: &str) -> (String, String, Vec<String>) {
-    let session = crate::helpers::signed_in_account(&app, email, PASSWORD).await;
+    let session = crate::helpers::signed_in_account(app, email, PASSWORD).await;
     let token = session["access_token"].as_str().unwrap().to_string();
     let (s, e) = body(app.post_auth("/api/auth/mfa/totp", &token, json!({})).await).await;
     assert_eq!(s, StatusCode::OK, "{e}");

@@ -49,7 +49,7 @@ fn assert_reauth_required((status, v): (StatusCode, Value), case: &str) {
 
 /// Signs `email` up and in (a password entry): (access token, refresh token).
 async fn signed_in(app: &TestApp, email: &str) -> (String, String) {
-    let s = crate::helpers::signed_in_account(&app, email, PASSWORD).await;
+    let s = crate::helpers::signed_in_account(app, email, PASSWORD).await;
     (
         s["access_token"].as_str().unwrap().into(),
         s["refresh_token"].as_str().unwrap().into(),

@@ -25,7 +25,7 @@ pub fn our_authenticator(app: &TestApp) -> Authenticator {
 }
 
 pub async fn signed_in(app: &TestApp, email: &str) -> String {
-    let s = crate::helpers::signed_in_account(&app, email, PASSWORD).await;
+    let s = crate::helpers::signed_in_account(app, email, PASSWORD).await;
     s["access_token"].as_str().unwrap().to_string()
 }
 

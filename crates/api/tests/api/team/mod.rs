@@ -30,7 +30,7 @@ pub struct User {
 }
 
 pub async fn user(app: &TestApp, email: &str) -> User {
-    let session = crate::helpers::signed_in_account(&app, email, PASSWORD).await;
+    let session = crate::helpers::signed_in_account(app, email, PASSWORD).await;
     User {
         id: session["user"]["id"].as_str().unwrap().parse().unwrap(),
         token: session["access_token"].as_str().unwrap().to_string(),
