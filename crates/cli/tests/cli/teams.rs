@@ -440,8 +440,8 @@ both!(
         let audit = &operators(&v)[0];
         assert_eq!(audit["action"], "team.seats");
         assert_eq!(audit["actor"], ACTOR);
-        assert_eq!(audit["details"]["stripe"], true);
-        assert_eq!((audit["details"]["before"].as_i64(), audit["details"]["after"].as_i64()), (Some(5), Some(7)));
+        let seats = &audit["details"]["seats"];
+        assert_eq!((seats["before"].as_i64(), seats["after"].as_i64()), (Some(5), Some(7)), "{audit}");
         assert_eq!(operators(&v).len(), 1, "the refusal recorded nothing");
 
         let stripe = closewise_core::billing::StripeClient::new(&closewise_core::billing::StripeConnection {

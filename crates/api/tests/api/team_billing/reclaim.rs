@@ -124,7 +124,7 @@ each_backend!(
         // Both seats not needed: idle's and the free one, 20 USD each.
         assert!(m.text_body.contains("idle@northwind.example"), "{}", m.text_body);
         assert!(m.text_body.contains("lowers the team's seats by 2 and saves 40.00 USD a month"), "{}", m.text_body);
-        assert!(m.text_body.contains("/team?tab=usage"), "{}", m.text_body);
+        assert!(m.text_body.contains("/team#team-adoption"), "{}", m.text_body);
         assert!(!m.text_body.contains("ana@northwind.example"), "the owner is never idle-listed");
 
         b.app.advance(time::Duration::days(7));
