@@ -24,7 +24,7 @@ impl DesktopAuth {
         allow: bool,
     ) -> Result<String, DesktopAuthError> {
         let user = self.store.user_by_id(by.user_id).await?;
-        if !user.is_some_and(|u| u.email_confirmed_at.is_some()) {
+        if user.is_none_or(|u| u.email_confirmed_at.is_none()) {
             return Err(DesktopAuthError::VerificationRequired);
         }
         let state = encode(&req.state);
