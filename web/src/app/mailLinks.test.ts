@@ -21,7 +21,7 @@ describe("mail links", () => {
   it("point at a page of the app, and at an id that page renders", () => {
     const core = resolve(here, "../../../crates/core/src");
     const links = files(core, /\.rs$/).flatMap((f) =>
-      [...readFileSync(f, "utf8").matchAll(/\.page\("([^"]+)"\)/g)].map((m) => m[1]),
+      [...readFileSync(f, "utf8").matchAll(/\.page\("([^"]+)"\)/g)].map((m) => m[1] ?? ""),
     );
     expect(links).toContain("/settings#devices");
     expect(links.length).toBeGreaterThan(1);
