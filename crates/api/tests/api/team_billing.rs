@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use crate::billing::{spawn_billing, Billing};
-use crate::each_backend;
+use crate::both;
+use closewise_testkit::Backend;
 use crate::helpers::*;
 
 mod flow;

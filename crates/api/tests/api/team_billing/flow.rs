@@ -2,8 +2,8 @@
 
 use super::*;
 
-each_backend!(
-    async fn three_seats_paid_and_confirmed_make_every_member_unlimited_through_the_team(backend) {
+both!(
+    async fn three_seats_paid_and_confirmed_make_every_member_unlimited_through_the_team(backend: Backend) {
         let b = spawn_billing(backend).await;
         b.mock.set_webhook_url(None); // the confirm alone
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
@@ -76,8 +76,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn the_webhooks_alone_make_the_team_paid(backend) {
+both!(
+    async fn the_webhooks_alone_make_the_team_paid(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
         buy(&b, &owner.token, 3).await;
@@ -92,8 +92,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn another_teams_session_is_not_yours_and_checkout_is_checked(backend) {
+both!(
+    async fn another_teams_session_is_not_yours_and_checkout_is_checked(backend: Backend) {
         let b = spawn_billing(backend).await;
         b.mock.set_webhook_url(None);
         let a = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
@@ -125,8 +125,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn members_may_not_touch_billing_and_people_in_no_team_find_none(backend) {
+both!(
+    async fn members_may_not_touch_billing_and_people_in_no_team_find_none(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
         crate::helpers::record_seats(&b.app, owner.id, 2).await;
@@ -164,8 +164,8 @@ fn session_of(v: &Value) -> String {
         .to_owned()
 }
 
-each_backend!(
-    async fn a_new_checkout_expires_the_open_one_so_a_team_pays_once(backend) {
+both!(
+    async fn a_new_checkout_expires_the_open_one_so_a_team_pays_once(backend: Backend) {
         let b = spawn_billing(backend).await;
         let a = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
         crate::helpers::record_seats(&b.app, a.id, 2).await; // recorded by hand: room to invite
@@ -195,8 +195,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn the_owner_manages_the_teams_billing_in_the_portal_of_the_teams_customer(backend) {
+both!(
+    async fn the_owner_manages_the_teams_billing_in_the_portal_of_the_teams_customer(backend: Backend) {
         let b = spawn_billing(backend).await;
         b.mock.set_webhook_url(None);
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
@@ -235,8 +235,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn an_owner_alone_goes_with_the_team_and_its_open_checkout_can_no_longer_be_paid(backend) {
+both!(
+    async fn an_owner_alone_goes_with_the_team_and_its_open_checkout_can_no_longer_be_paid(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
         let team = team_row(&b, &owner).await;
@@ -253,8 +253,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn a_payment_not_yet_stored_is_found_at_stripe_before_a_second_checkout_or_a_delete(backend) {
+both!(
+    async fn a_payment_not_yet_stored_is_found_at_stripe_before_a_second_checkout_or_a_delete(backend: Backend) {
         let b = spawn_billing(backend).await;
         b.mock.set_webhook_url(None); // paid, but neither confirmed nor told by webhook yet
         let a = owner_with_team(&b, "ana@northwind.example", "Northwind").await;

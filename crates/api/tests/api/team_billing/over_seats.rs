@@ -91,8 +91,8 @@ async fn invite(b: &Billing, token: &str, email: &str) -> (StatusCode, Value) {
     .await
 }
 
-each_backend!(
-    async fn a_webhook_lowering_seats_below_members_keeps_everyone_stops_invites_and_mails_the_owner_once(backend) {
+both!(
+    async fn a_webhook_lowering_seats_below_members_keeps_everyone_stops_invites_and_mails_the_owner_once(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
         buy(&b, &owner.token, 3).await;
@@ -164,8 +164,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn the_teams_portal_is_opened_with_one_configuration_that_offers_no_quantity_change(backend) {
+both!(
+    async fn the_teams_portal_is_opened_with_one_configuration_that_offers_no_quantity_change(backend: Backend) {
         let b = spawn_billing(backend).await;
         b.mock.set_webhook_url(None);
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind").await;
@@ -207,8 +207,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn two_replicas_creating_the_team_configuration_at_once_make_one(backend) {
+both!(
+    async fn two_replicas_creating_the_team_configuration_at_once_make_one(backend: Backend) {
         let b = spawn_billing(backend).await;
         let stripe = || closewise_core::billing::StripeClient::new(&b.app.state.settings.stripe.connection()).unwrap();
         let (one, two) = (stripe(), stripe());

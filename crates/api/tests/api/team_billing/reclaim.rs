@@ -26,8 +26,8 @@ async fn reclaim(b: &Billing, token: &str, body: Value) -> (StatusCode, Value) {
     .await
 }
 
-each_backend!(
-    async fn reclaiming_an_idle_member_removes_them_and_lowers_seats_with_proration(backend) {
+both!(
+    async fn reclaiming_an_idle_member_removes_them_and_lowers_seats_with_proration(backend: Backend) {
         let b = spawn_billing(backend).await;
         let (mut owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
         let idle = join(&b, &owner, "idle@northwind.example", Role::Member).await;
@@ -106,8 +106,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn the_owner_is_mailed_idle_seats_once_a_week(backend) {
+both!(
+    async fn the_owner_is_mailed_idle_seats_once_a_week(backend: Backend) {
         let b = spawn_billing(backend).await;
         let (owner, _) = paid_team(&b, "ana@northwind.example", 3).await;
         join(&b, &owner, "idle@northwind.example", Role::Member).await;

@@ -24,8 +24,8 @@ async fn put_seats(b: &Billing, token: &str, body: Value) -> (StatusCode, Value)
     .await
 }
 
-each_backend!(
-    async fn three_to_two_seats_is_previewed_as_a_credit_and_prorated_on_the_next_invoice(backend) {
+both!(
+    async fn three_to_two_seats_is_previewed_as_a_credit_and_prorated_on_the_next_invoice(backend: Backend) {
         let b = spawn_billing(backend).await;
         let (mut owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
         b.mock.advance_clock(10 * 86_400);
@@ -67,8 +67,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn only_a_proration_date_the_server_issued_in_the_last_ten_minutes_is_taken(backend) {
+both!(
+    async fn only_a_proration_date_the_server_issued_in_the_last_ten_minutes_is_taken(backend: Backend) {
         let b = spawn_billing(backend).await;
         let (owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
         let preview = |seats: u32| {
@@ -104,8 +104,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn seats_never_go_below_those_in_use_and_a_removed_member_is_free_at_once(backend) {
+both!(
+    async fn seats_never_go_below_those_in_use_and_a_removed_member_is_free_at_once(backend: Backend) {
         let b = spawn_billing(backend).await;
         let (owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
         let member = join(&b, &owner, "rep@northwind.example", Role::Member).await;
@@ -134,8 +134,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn concurrent_seat_changes_leave_stripe_and_the_team_agreeing(backend) {
+both!(
+    async fn concurrent_seat_changes_leave_stripe_and_the_team_agreeing(backend: Backend) {
         let b = spawn_billing(backend).await;
         let (owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
         // The owner's two tabs (seat changes are the owner's alone).
@@ -154,8 +154,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn a_team_whose_subscription_ended_leaves_its_members_free(backend) {
+both!(
+    async fn a_team_whose_subscription_ended_leaves_its_members_free(backend: Backend) {
         let b = spawn_billing(backend).await;
         let (owner, sub) = paid_team(&b, "ana@northwind.example", 3).await;
         let member = join(&b, &owner, "rep@northwind.example", Role::Member).await;
@@ -181,8 +181,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn deleting_the_team_cancels_its_subscription_and_frees_the_owner_to_go(backend) {
+both!(
+    async fn deleting_the_team_cancels_its_subscription_and_frees_the_owner_to_go(backend: Backend) {
         let b = spawn_billing(backend).await;
         let (owner, sub) = paid_team(&b, "ana@northwind.example", 2).await;
         let member = join(&b, &owner, "rep@northwind.example", Role::Member).await;
@@ -211,8 +211,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn an_owner_alone_in_an_unpaid_team_deletes_it_with_the_account_and_members_free_their_seat(backend) {
+both!(
+    async fn an_owner_alone_in_an_unpaid_team_deletes_it_with_the_account_and_members_free_their_seat(backend: Backend) {
         let b = spawn_billing(backend).await;
         let lone = owner_with_team(&b, "solo@northwind.example", "Solo").await;
         let lone_team = team_row(&b, &lone).await;
