@@ -10,10 +10,11 @@ use uuid::Uuid;
 
 use crate::billing::{spawn_billing, Billing};
 use crate::both;
-use closewise_testkit::Backend;
 use crate::helpers::*;
+use closewise_testkit::Backend;
 
 mod flow;
+mod open_checkout;
 mod over_seats;
 mod reclaim;
 mod seats;

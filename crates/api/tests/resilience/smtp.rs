@@ -10,8 +10,8 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::task::AbortHandle;
 
-use crate::helpers::{spawn_app_with, Backend, TestApp};
 use crate::both;
+use crate::helpers::{spawn_app_with, Backend, TestApp};
 use crate::support::bounded;
 
 /// A tiny SMTP server (220/250/354/250/221) that can refuse connections and accept them again

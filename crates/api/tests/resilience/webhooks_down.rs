@@ -11,8 +11,8 @@ use closewise_core::sessions::tokens::Keys;
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::helpers::{body, spawn_app_with, test_settings, Backend};
 use crate::both;
+use crate::helpers::{body, spawn_app_with, test_settings, Backend};
 use crate::support::bounded;
 
 fn free_port() -> u16 {

@@ -1,10 +1,10 @@
 //! `users ...` and `plans ...`.
 
 use closewise_core::store::NewMail;
-use uuid::Uuid;
 use closewise_testkit::both;
+use uuid::Uuid;
 
-use crate::helpers::{TestDb, emails, now, sign_in, stderr, ACTOR};
+use crate::helpers::{emails, now, sign_in, stderr, TestDb, ACTOR};
 
 both!(
     async fn users_list_filters_unverified_paid_and_recent_accounts(db: TestDb) from TestDb::new {

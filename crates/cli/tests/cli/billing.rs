@@ -2,10 +2,10 @@
 
 use closewise_core::billing::{StripeClient, StripeConnection};
 use closewise_core::store::Store;
-use stripe_mock::MockHandle;
 use closewise_testkit::both;
+use stripe_mock::MockHandle;
 
-use crate::helpers::{Backend, TestDb, now, stderr, ACTOR};
+use crate::helpers::{now, stderr, Backend, TestDb, ACTOR};
 
 fn stripe(mock: &MockHandle) -> StripeClient {
     StripeClient::new(&StripeConnection {

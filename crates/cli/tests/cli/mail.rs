@@ -1,10 +1,10 @@
 //! `mail ...`: the outbox written by the API's store.
 
 use closewise_core::store::{NewMail, Store};
-use uuid::Uuid;
 use closewise_testkit::both;
+use uuid::Uuid;
 
-use crate::helpers::{TestDb, now, stderr, ACTOR};
+use crate::helpers::{now, stderr, TestDb, ACTOR};
 
 async fn enqueue(store: &Store, to: &str) -> Uuid {
     let id = Uuid::now_v7();

@@ -2,10 +2,10 @@
 
 use closewise_core::mail::{Composer, Template};
 use closewise_core::store::Store;
-use uuid::Uuid;
 use closewise_testkit::both;
+use uuid::Uuid;
 
-use crate::helpers::{TestDb, now, sign_in, stderr};
+use crate::helpers::{now, sign_in, stderr, TestDb};
 
 /// Gives `email` a confirmed app (the secret's content does not matter here), 10 recovery codes
 /// and a live session.

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use closewise_core::store::{NewMail, Store};
-use uuid::Uuid;
 use closewise_testkit::both;
+use uuid::Uuid;
 
-use crate::helpers::{Backend, TestDb, fixture, now, output, stderr, ACTOR};
+use crate::helpers::{fixture, now, output, stderr, Backend, TestDb, ACTOR};
 
 both!(
     async fn commands_refuse_a_schema_that_is_behind_until_db_migrate_is_run(db: TestDb) from TestDb::empty {

@@ -3,7 +3,7 @@
 use closewise_core::password::Hasher;
 use closewise_testkit::both;
 
-use crate::helpers::{TestDb, fixture, stderr};
+use crate::helpers::{fixture, stderr, TestDb};
 
 both!(
     async fn seeding_creates_every_user_once_with_a_working_password(db: TestDb) from TestDb::new {

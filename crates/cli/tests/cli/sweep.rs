@@ -6,9 +6,9 @@ use closewise_core::store::oauth::NewDeviceCode;
 use closewise_core::store::teams::sso::NewSsoLogin;
 use closewise_core::store::Store;
 use closewise_core::teams::Teams;
+use closewise_testkit::both;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
-use closewise_testkit::both;
 
 use crate::helpers::{stderr, TestDb};
 

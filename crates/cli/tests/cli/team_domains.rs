@@ -4,10 +4,10 @@
 use closewise_core::clock::Clock;
 use closewise_core::store::teams::domains::NewTeamDomain;
 use closewise_core::teams::Teams;
-use uuid::Uuid;
 use closewise_testkit::both;
+use uuid::Uuid;
 
-use crate::helpers::{TestDb, stderr, ACTOR};
+use crate::helpers::{stderr, TestDb, ACTOR};
 
 /// Ana's team "Contoso" with contoso.example verified and pending.example pending.
 async fn contoso(db: &TestDb) -> Uuid {

@@ -5,11 +5,11 @@ use closewise_core::store::teams::seats::SeatOutcome;
 use closewise_core::store::Store;
 use closewise_core::teams::Teams;
 use closewise_domain::teams::Role;
+use closewise_testkit::both;
 use serde_json::Value;
 use uuid::Uuid;
-use closewise_testkit::both;
 
-use crate::helpers::{TestDb, sign_in, stderr, ACTOR};
+use crate::helpers::{sign_in, stderr, TestDb, ACTOR};
 
 /// The rows of a team's trail an operator wrote (the members' own, from building the team, aside).
 fn operators(v: &Value) -> Vec<Value> {

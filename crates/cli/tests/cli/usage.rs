@@ -4,7 +4,7 @@ use closewise_core::clock::Clock;
 use closewise_core::usage::Usage;
 use closewise_testkit::both;
 
-use crate::helpers::{TestDb, stderr, ACTOR};
+use crate::helpers::{stderr, TestDb, ACTOR};
 
 /// Ana (free) starts `n` calls through the service the API uses, and ends the first.
 async fn calls(db: &crate::helpers::TestDb, email: &str, n: usize) {

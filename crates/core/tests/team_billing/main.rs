@@ -341,6 +341,5 @@ both!(
     }
 );
 
-
 mod flows;
 mod races;

@@ -126,8 +126,6 @@ both!(
     }
 );
 
-
-
 both!(
     /// The store itself never deletes the owner of a team somebody else is in (the cascade would take
     /// the team, its members and invites, and leave its subscription billing): a transfer that lands
@@ -248,8 +246,6 @@ both!(
         assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 4);
     }
 );
-
-
 
 both!(
     /// A checkout of fewer seats lowers them at once (no invite meanwhile outgrows the payment), and

@@ -1,8 +1,10 @@
 //! Invitations: single use, for their address only, voided by a resend (even mid-accept),
-//! declined, revoked, expired.
+//! declined, revoked, expired; who invites as what, and never someone already in the team.
 
 use closewise_core::sessions::opaque_tokens::hash_token;
+use closewise_core::store::mail::MailFilter;
 use closewise_core::store::teams::seats::AcceptOutcome;
+use closewise_domain::teams::may_invite_as;
 
 use super::*;
 
@@ -138,5 +140,51 @@ both!(
                 .len(),
             6
         );
+    }
+);
+
+both!(
+    /// Who invites as what (`teams::may_invite_as`): a refused invite holds no seat and sends no
+    /// mail; the owner's two and the admin's member invite are the pending ones.
+    async fn who_invites_as_what_follows_the_domain(fx: Fx) from fixture {
+        let crew = fx.crew("as").await;
+        for role in Role::ALL {
+            for as_role in [Role::Admin, Role::Member] {
+                let email = format!("as-{role:?}-{as_role:?}@x.test").to_lowercase();
+                let got = fx.teams.invite(&m(crew.by(role, false)), &email, as_role).await;
+                let sent = fx.store.list_mail(Some(&email), MailFilter::All, 10).await.unwrap();
+                if may_invite_as(role, as_role) {
+                    assert!(got.is_ok(), "{role:?} invites as {as_role:?}: {got:?}");
+                    assert_eq!(sent.len(), 1, "{role:?} invites as {as_role:?}: mailed");
+                } else {
+                    assert_eq!(code(got), "forbidden_role", "{role:?} invites as {as_role:?}");
+                    assert!(sent.is_empty(), "{role:?} invites as {as_role:?}: no mail");
+                }
+            }
+        }
+        let view = fx.teams.view(crew.owner).await.unwrap();
+        assert_eq!(view.invites.len(), 3, "{:?}", view.invites);
+        assert_eq!((view.seats.total, view.seats.used), (10, 8));
+    }
+);
+
+both!(
+    /// Inviting someone already in the team (by any spelling of the address, the owner included)
+    /// is refused with their address, takes no seat and sends nothing.
+    async fn inviting_a_member_again_is_refused_and_takes_no_seat(fx: Fx) from fixture {
+        let crew = fx.crew("again").await;
+        let before = fx.teams.view(crew.owner).await.unwrap().seats;
+        for email in ["M1-again@Northwind.test", "owner-again@northwind.test"] {
+            let shown = email.to_lowercase();
+            let mails = || fx.store.list_mail(Some(&shown), MailFilter::All, 10);
+            let mailed = mails().await.unwrap().len();
+            let err = fx.teams.invite(&m(crew.owner), email, Role::Admin).await.unwrap_err();
+            assert_eq!(err.code(), "already_member", "{email}");
+            assert_eq!(err.to_string(), format!("{shown} is already a member of this team."));
+            assert_eq!(mails().await.unwrap().len(), mailed, "{email}: nothing sent");
+        }
+        let after = fx.teams.view(crew.owner).await.unwrap();
+        assert_eq!((after.seats.used, after.seats.free), (before.used, before.free), "no seat taken");
+        assert!(after.invites.is_empty());
     }
 );

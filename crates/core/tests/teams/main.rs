@@ -22,8 +22,6 @@ mod changes;
 mod domains;
 mod invites;
 use changes::*;
-use domains::*;
-use invites::*;
 
 enum Db {
     Pg(PgPool),
