@@ -254,7 +254,11 @@ both!(
             "{}",
             m.text_body
         );
-        assert!(m.text_body.contains("/team#team-adoption"), "{}", m.text_body);
+        assert!(
+            m.text_body.contains("/team#team-adoption"),
+            "{}",
+            m.text_body
+        );
         assert!(
             !m.text_body.contains("ana@northwind.example"),
             "the owner is never idle-listed"
