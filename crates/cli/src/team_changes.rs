@@ -162,17 +162,16 @@ pub async fn seats_set(ctx: &Ctx, a: TeamSeatsSet) -> anyhow::Result<()> {
 
 /// The seats of a team with a live Stripe subscription change through the billing service: under
 /// the team's lock it checks them against members and pending invites, changes the subscription
-/// item's quantity at Stripe (prorated from now) and stores what Stripe answered with the audit
-/// row.
+/// item's quantity at Stripe (prorated from now), stores what Stripe answered and the audit row.
 async fn stripe_seats(
     ctx: &Ctx,
-    actor: &Actor,
+    by: &Actor,
     team: &TeamRow,
     seats: u32,
 ) -> anyhow::Result<SeatsView> {
     // The root's billing talks to the Stripe the command's flags name (`services` in lib.rs).
     (ctx.billing)
-        .change_team_seats(actor, Some(team.id), seats, None)
+        .change_team_seats(by, Some(team.id), seats, None)
         .await
         .map_err(|e| match e {
             TeamBillingError::StripeUnavailable(_) => anyhow::anyhow!(
