@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { spawnSync } from "node:child_process";
-import { buildWebWithAnalytics } from "./analyticsBuild";
+import { webWithAnalytics } from "./analyticsBuild";
 import { binDir, REPO, startStack, type Database, type Stack } from "./stack";
 
 export { expect };
@@ -240,9 +240,9 @@ interface WorkerFixtures {
   allowUnverifiedSignin: boolean;
   /** The stack's address: `localhost` for passkeys (WebAuthn refuses 127.0.0.1 as relying party). */
   webHost: "127.0.0.1" | "localhost";
-  /** Serve a build of the web app with a PostHog key (see analyticsBuild.ts) instead of web/dist. */
+  /** Serve the web app with a PostHog key (a configured copy of the build, see analyticsBuild.ts). */
   analytics: boolean;
-  /** That build's dist/, when `analytics` is set. */
+  /** That copy's dist/, when `analytics` is set. */
   analyticsWebDist: string | undefined;
   stack: Stack;
 }
@@ -261,11 +261,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   analyticsWebDist: [
     async ({ analytics }, use) => {
       if (!analytics) return use(undefined);
-      const build = buildWebWithAnalytics();
-      await use(build.dist);
-      build.remove();
+      const site = webWithAnalytics();
+      await use(site.dist);
+      site.remove();
     },
-    { scope: "worker", timeout: 300_000 },
+    { scope: "worker" },
   ],
   stack: [
     async ({ stackName, database, allowUnverifiedSignin, webHost, analyticsWebDist }, use, workerInfo) => {
