@@ -32,6 +32,7 @@ echo "==> running the end-to-end suite (traces and screenshots of failures: e2e/
 start=$(date +%s)
 status=0
 (cd e2e && E2E_CHROMIUM="$chromium" npx playwright test "$@") || status=$?
+node scripts/e2e-times.mjs || true
 echo "==> end-to-end suite finished in $(( $(date +%s) - start )) s (exit $status)"
 if [ "$status" != 0 ]; then
   echo "==> failures: traces, screenshots and server logs are in $(pwd)/e2e/test-results/ (npx playwright show-trace <trace.zip>; HTML report: e2e/playwright-report/index.html)"
