@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # What the end-to-end suite needs besides the builds: Debian's Chromium (installed with apt-get when
 # missing; never Playwright's own download) and e2e/'s packages from its lock file (npm ci when
-# missing or older than the lock). `--packages`: the packages only (./just test installs them in the
-# background, where apt-get could not ask for a sudo password).
+# missing or older than the lock). `--background` (./just test runs it so from the start, where
+# nothing may ask for a password): installs Chromium only as root or with sudo that needs no password,
+# and otherwise leaves it to the suite's own run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 chromium="${E2E_CHROMIUM:-/usr/bin/chromium}"
 
-if [ "${1:-}" != --packages ] && [ ! -x "$chromium" ]; then
+background=""
+[ "${1:-}" = --background ] && background=1
+if [ -n "$background" ] && [ "$(id -u)" != 0 ] && ! sudo -n true 2>/dev/null; then
+  echo "==> not installing $chromium in the background (sudo would ask for a password); the e2e run will"
+elif [ ! -x "$chromium" ]; then
   echo "==> $chromium is missing: installing Debian's chromium"
   sudo=""
   if [ "$(id -u)" != 0 ]; then
@@ -16,7 +21,7 @@ if [ "${1:-}" != --packages ] && [ ! -x "$chromium" ]; then
       exit 1
     fi
   fi
-  if ! { $sudo apt-get update && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium; }; then
+  if ! { $sudo apt-get -o DPkg::Lock::Timeout=300 update && DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y chromium; }; then
     echo "ERROR: installing chromium with apt-get failed; the end-to-end suite cannot run without a browser." >&2
     exit 1
   fi
