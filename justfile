@@ -6,7 +6,8 @@ up:
     scripts/up.sh
 
 # Every test, as CI runs it: formatting, lints, Rust tests on SQLite and PostgreSQL, the web's tests, the end-to-end suite;
-# each recipe's wall time printed and written to target/test-times.txt.
+# each recipe's wall time printed and written to target/test-times.txt (npm packages and Chromium installed in the
+# background, resilience and SCIM side by side: see scripts/test.sh).
 test:
     scripts/test.sh
 
