@@ -364,4 +364,5 @@ async fn a_retried_checkout_takes_over_from_an_abandoned_one_postgres() {
 }
 
 mod flows;
+mod interval;
 mod races;
