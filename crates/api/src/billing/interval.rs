@@ -73,6 +73,7 @@ pub(crate) fn member(auth: &AuthUser) -> Actor {
 }
 
 #[utoipa::path(get, path = "/api/billing/interval/preview", tag = "billing", params(IntervalQuery),
+    operation_id = "preview_interval",
     responses(
         (status = 200, body = IntervalPreviewResponse, description = "What the switch would cost, from Stripe's invoice preview"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_interval`"),
@@ -97,6 +98,7 @@ pub async fn preview(
 }
 
 #[utoipa::path(put, path = "/api/billing/interval", tag = "billing", request_body = IntervalRequest,
+    operation_id = "change_interval",
     responses(
         (status = 200, body = SubscriptionResponse, description = "Switched at Stripe: the new period was invoiced at once, the unused time credited"),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_interval`, `invalid_proration_date`"),

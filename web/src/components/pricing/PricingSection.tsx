@@ -4,14 +4,7 @@ import { Link, useSearchParams } from "react-router";
 import { useProducts } from "../../lib/api/queries";
 import type { BillingInterval } from "../../lib/api/types";
 import { useAuth } from "../../lib/auth/AuthProvider";
-import {
-  formatPrice,
-  freeTrial,
-  initialInterval,
-  INTERVAL_NAMES,
-  priceSuffix,
-  productFor,
-} from "../../lib/billing/rules";
+import { formatPrice, freeTrial, initialInterval, INTERVAL_NAMES, priceSuffix, productFor } from "../../lib/billing/rules";
 import { Button, buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { Island } from "../ui/Island";

@@ -127,12 +127,7 @@ export function changeTeamInterval(interval: BillingInterval, prorationDate: num
   });
 }
 
-export function startTeamCheckout(body: {
-  seats: number;
-  interval?: BillingInterval;
-  success_url: string;
-  cancel_url: string;
-}) {
+export function startTeamCheckout(body: { seats: number; interval?: BillingInterval; success_url: string; cancel_url: string }) {
   return apiRequest<{ url: string }>("/api/team/checkout", { method: "POST", body, auth: true });
 }
 

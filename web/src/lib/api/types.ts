@@ -78,9 +78,9 @@ export type JoinableTeam = Schemas["JoinableTeam"];
 export type JoinRequest = Schemas["JoinRequest"];
 /** `GET /api/team/seats/preview?seats=N`: amounts in cents. */
 export type SeatsPreview = Schemas["SeatsPreviewAnswer"];
-export type IntervalPreview = Schemas["IntervalPreviewAnswer"];
 /** How a subscription is billed: `month` or `year`. */
-export type BillingInterval = IntervalPreview["interval"];
+export type BillingInterval = NonNullable<Schemas["IntervalPreviewAnswer"]["interval"]>;
+export type IntervalPreview = Omit<Schemas["IntervalPreviewAnswer"], "interval"> & { interval: BillingInterval };
 
 // Second factors (docs/api.md "Second factor").
 export type MfaStatus = Schemas["MfaStatus"];

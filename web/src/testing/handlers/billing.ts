@@ -36,18 +36,21 @@ export const billingRoutes: MockRoute[] = [
     return json({ plan, subscription: db.subscriptions.get(user.id) });
   }),
   signedIn("get", "/api/billing/interval/preview", ({ user }, { request }) => {
-    const interval = new URL(request.url).searchParams.get("interval");
-    const product = CATALOGUE_SNAPSHOT.products.find((p) => p.interval === interval);
-    if (!product) return apiError(400, "invalid_interval", "The billing interval must be month or year.");
-    const now = db.subscriptions.get(user.id);
-    if (!now) return apiError(409, "no_subscription", "You have no subscription to switch.");
-    const cents = product.price * 100;
-    return json({ interval: product.interval!, amount_due_now: cents - 1000, next_total: cents, currency: "usd", proration_date: 1 });
+    const p = CATALOGUE_SNAPSHOT.products.find((p) => p.interval === new URL(request.url).searchParams.get("interval"));
+    if (!p) return apiError(400, "invalid_interval", "The billing interval must be month or year.");
+    if (!db.subscriptions.has(user.id)) return apiError(409, "no_subscription", "You have no subscription to switch.");
+    return json({
+      interval: p.interval!,
+      amount_due_now: p.price * 100 - 1000,
+      next_total: p.price * 100,
+      currency: "usd",
+      proration_date: 1,
+    });
   }),
   signedIn("put", "/api/billing/interval", async ({ user }, { request }) => {
     const { interval } = await readBody<"IntervalBody">(request);
-    const product = CATALOGUE_SNAPSHOT.products.find((p) => p.interval === interval)!;
-    db.subscribe(user.id, { ...db.subscriptions.get(user.id), price_id: product.priceId, interval: product.interval as "year" });
+    const p = CATALOGUE_SNAPSHOT.products.find((p) => p.interval === interval)!;
+    db.subscribe(user.id, { ...db.subscriptions.get(user.id), price_id: p.priceId, interval: p.interval as "year" });
     return json({ subscription: db.subscriptions.get(user.id)! });
   }),
   signedIn("post", "/api/billing/portal", async ({ user }, { request }) => {

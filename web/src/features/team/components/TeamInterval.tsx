@@ -56,7 +56,12 @@ export function TeamInterval({ team }: { team: Team }) {
           </div>
         </div>
       ) : (
-        <Button variant="secondary" disabled={busy} aria-busy={busy} onClick={() => void run(async () => setPreview(await previewTeamInterval(to)))}>
+        <Button
+          variant="secondary"
+          disabled={busy}
+          aria-busy={busy}
+          onClick={() => void run(async () => setPreview(await previewTeamInterval(to)))}
+        >
           {`Switch to ${INTERVAL_NAMES[to].toLowerCase()} billing`}
         </Button>
       )}

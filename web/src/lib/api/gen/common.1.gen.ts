@@ -36,6 +36,42 @@ export interface components {
       /** @description `mfa_required` from the password grant: the token the mfa grant redeems (5 minutes). */
       mfa_token?: string | null;
     };
+    IntervalBody: {
+      /**
+       * @description `month` or `year`.
+       * @example year
+       */
+      interval: string;
+      /**
+       * Format: int64
+       * @description From the preview; default now.
+       */
+      proration_date?: number | null;
+    };
+    IntervalPreviewAnswer: {
+      /**
+       * Format: int64
+       * @description Cents: the switch's invoice, charged now (the new period less the unused time of the
+       *     current one); negative for a credit.
+       */
+      amount_due_now: number;
+      currency: string;
+      /**
+       * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
+       * @enum {string|null}
+       */
+      interval: "month" | "year" | null;
+      /**
+       * Format: int64
+       * @description Cents: the new total each period from now on.
+       */
+      next_total: number;
+      /**
+       * Format: int64
+       * @description Unix seconds; send it back with the switch to be charged what was shown.
+       */
+      proration_date: number;
+    };
     InviteTokenBody: {
       /** @description The token of the invitation link (`/invite?token=…`). */
       token: string;
@@ -127,6 +163,9 @@ export interface components {
       /** Format: int32 */
       seats: number;
     };
+    SubscriptionAnswer: {
+      subscription?: null | components["schemas"]["SubscriptionBody"];
+    };
     /** @description The spec's `stripe_user_subscriptions` view. */
     SubscriptionBody: {
       cancel_at_period_end: boolean;
@@ -135,6 +174,11 @@ export interface components {
        * @description Unix seconds.
        */
       current_period_end?: number | null;
+      /**
+       * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
+       * @enum {string|null}
+       */
+      interval?: "month" | "year" | null;
       payment_method_brand?: string | null;
       payment_method_last4?: string | null;
       price_id?: string | null;
@@ -409,6 +453,11 @@ export interface components {
        */
       current_period_end?: number | null;
       /**
+       * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
+       * @enum {string|null}
+       */
+      interval?: "month" | "year" | null;
+      /**
        * @description Stripe's status.
        * @enum {string}
        */
@@ -416,22 +465,6 @@ export interface components {
     };
     UrlAnswer: {
       url: string;
-    };
-    UserBody: {
-      /** Format: date-time */
-      created_at: string;
-      email: string;
-      /** Format: date-time */
-      email_confirmed_at?: string | null;
-      /** Format: uuid */
-      id: string;
-    };
-    UserCodeBody: {
-      /** @description As typed: case, dashes and spaces do not matter. */
-      user_code: string;
-    };
-    UserEnvelope: {
-      user: components["schemas"]["UserBody"];
     };
   };
   responses: never;
