@@ -25,6 +25,7 @@ pub mod interval_quotes;
 pub mod locks;
 pub mod mail;
 pub mod mfa;
+pub mod mfa_reset;
 pub mod oauth;
 pub mod passkeys;
 pub mod plans;

@@ -20,8 +20,8 @@ async fn switch(b: &Billing, token: &str, body: Value) -> (StatusCode, Value) {
     .await
 }
 
-each_backend!(
-    async fn a_yearly_team_checkout_bills_each_seat_at_the_yearly_price(backend) {
+both!(
+    async fn a_yearly_team_checkout_bills_each_seat_at_the_yearly_price(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
         let mut order = checkout_body(3);
@@ -47,8 +47,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn the_owner_previews_then_switches_the_team_to_yearly(backend) {
+both!(
+    async fn the_owner_previews_then_switches_the_team_to_yearly(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
         let session_id = buy(&b, &owner.token, 3).await;
@@ -82,8 +82,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn a_team_switch_needs_a_subscription_and_a_known_interval(backend) {
+both!(
+    async fn a_team_switch_needs_a_subscription_and_a_known_interval(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
         let (status, v) = preview(&b, &owner.token, "?interval=year").await;
