@@ -47,7 +47,7 @@ fn refusal(r: Result<impl std::fmt::Debug, IntervalError>) -> &'static str {
 }
 
 async fn a_personal_switch_is_refused_before_stripe_unless_it_may_happen(postgres: bool) {
-    let fx = fixture(postgres).await;
+    let fx = fixture(postgres.into()).await;
     let billing = &fx.billing;
     let user = fx.user("solo-i@example.test").await;
     let me = fx.member(user).await;
@@ -104,7 +104,7 @@ async fn a_personal_switch_is_refused_before_stripe_unless_it_may_happen(postgre
 }
 
 async fn a_teams_switch_is_the_owners_and_needs_a_live_subscription(postgres: bool) {
-    let fx = fixture(postgres).await;
+    let fx = fixture(postgres.into()).await;
     let billing = &fx.billing;
     let (team, owner, member) = fx.team("i").await;
     let stranger = fx.user("stranger-i@elsewhere.test").await;
@@ -175,7 +175,7 @@ async fn a_teams_switch_is_the_owners_and_needs_a_live_subscription(postgres: bo
 }
 
 async fn interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes(postgres: bool) {
-    let fx = fixture(postgres).await;
+    let fx = fixture(postgres.into()).await;
     let store = &fx.store;
     store
         .record_interval_quote("sub_a", 100, 1_000, 600_000)
