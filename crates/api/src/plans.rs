@@ -84,7 +84,11 @@ pub struct ProductBody {
     /// Whole currency units (20 = 20 USD).
     pub price: u32,
     pub currency: String,
+    /// `month` or `year` for a subscription.
     pub interval: Option<String>,
+    /// Months of the monthly price a year at once saves (0 for the monthly price): the pricing
+    /// card's "2 months free".
+    pub months_free: u32,
     /// What it includes, as the pricing card lists it.
     pub features: Vec<String>,
 }
@@ -117,24 +121,24 @@ pub async fn plan(
 
 #[utoipa::path(get, path = "/api/products", tag = "plans", responses((status = 200, body = ProductsResponse)))]
 pub async fn products(State(state): State<AppState>) -> AppJson<ProductsResponse> {
-    AppJson(catalogue(&state.settings.stripe.price_id))
+    AppJson(catalogue(state.settings.stripe.prices()))
 }
 
-/// What `GET /api/products` answers when the plan is sold under the default price id, as JSON:
+/// What `GET /api/products` answers when the plan is sold under the default price ids, as JSON:
 /// the snapshot the prerendered pricing pages are built from
 /// (`web/src/lib/billing/catalogue.json`, written by `closewise-api catalogue`; a test fails when
 /// they differ).
 pub fn catalogue_json() -> String {
-    let answer = catalogue(closewise_domain::catalogue::DEFAULT_PRICE_ID);
+    let answer = catalogue(closewise_domain::catalogue::PriceIds::DEFAULT);
     let mut json = serde_json::to_string_pretty(&answer).expect("the catalogue serialises");
     json.push('\n');
     json
 }
 
-/// The catalogue's answer with the monthly plan sold under `price_id`.
-fn catalogue(price_id: &str) -> ProductsResponse {
+/// The catalogue's answer with the plan sold under `prices`.
+fn catalogue(prices: closewise_domain::catalogue::PriceIds<'_>) -> ProductsResponse {
     let trial = closewise_domain::catalogue::free_trial();
-    let products = closewise_domain::catalogue::catalogue(price_id)
+    let products = closewise_domain::catalogue::catalogue(prices)
         .into_iter()
         .map(|p| ProductBody {
             id: p.id,
@@ -148,6 +152,7 @@ fn catalogue(price_id: &str) -> ProductsResponse {
             price: p.price,
             currency: p.currency,
             interval: p.interval,
+            months_free: p.months_free,
             features: p.features,
         })
         .collect();

@@ -85,6 +85,14 @@ pub fn checkout_offer() -> Object {
     )
 }
 
+pub fn interval() -> Object {
+    one_of_or_null(
+        closewise_domain::billing_interval::Interval::ALL.map(|i| i.as_str()),
+        "How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the \
+         catalogue does not sell.",
+    )
+}
+
 pub fn checkout_mode() -> Object {
     let modes = [CheckoutMode::Subscription, CheckoutMode::Payment];
     one_of(modes.map(|m| m.as_str()), "Stripe's checkout mode.")

@@ -63,6 +63,13 @@ impl ApiError {
         }
     }
 
+    /// The same error answered with 400, as Stripe does for an id named in a parameter of a
+    /// request on another object.
+    pub fn bad_request(mut self) -> Self {
+        self.status = StatusCode::BAD_REQUEST;
+        self
+    }
+
     /// Stripe's answer when a subscription will not renew (or the customer has none).
     pub fn no_upcoming_invoice(customer: &str) -> Self {
         Self {

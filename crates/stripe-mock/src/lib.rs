@@ -28,7 +28,7 @@ use tokio::sync::{mpsc, oneshot};
 pub use api::{endpoints, Endpoint, EVERY_ENDPOINT, EVERY_LIST};
 pub use error::ApiError;
 pub use expand::Expand;
-pub use store::{Origin, Store, API_VERSION, SEED_PRICE, SEED_PRODUCT};
+pub use store::{Origin, Store, API_VERSION, SEED_PRICE, SEED_PRODUCT, SEED_YEARLY_PRICE};
 pub use webhooks::{sign, DeliveryAttempt};
 
 pub const DEFAULT_SECRET_KEY: &str = "sk_test_closewise_local";

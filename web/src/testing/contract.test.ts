@@ -301,6 +301,9 @@ async function exerciseHandlers() {
   await call("POST", "/api/checkout/confirm", { session_id: sessionId }, s2);
   await call("POST", "/api/checkout", checkout, s2);
   await call("POST", "/api/billing/portal", { return_url: `${BASE}/dashboard` }, s2);
+  await call("GET", "/api/billing/interval/preview?interval=week", undefined, s2);
+  await call("GET", "/api/billing/interval/preview?interval=year", undefined, s2);
+  await call("PUT", "/api/billing/interval", { interval: "year", proration_date: 1 }, s2);
   const other = db.createUser({ email: "other@example.com", password: pw });
   const otherToken = db.startSession(other.id).accessToken;
   await call("POST", "/api/checkout/confirm", { session_id: sessionId }, otherToken);

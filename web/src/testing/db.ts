@@ -121,7 +121,13 @@ export function createDb() {
     subscribe(userId: string, subscription?: Partial<Subscription>) {
       const period = { cancel_at_period_end: false, current_period_end: Math.floor(db.now() / 1000) + 30 * 24 * 3600 };
       const card = { payment_method_brand: "visa", payment_method_last4: "4242" };
-      const paid = { price_id: PRODUCTS[0]!.priceId, subscription_status: "active" as const, ...period, ...card };
+      const paid = {
+        price_id: PRODUCTS[0]!.priceId,
+        interval: "month" as const,
+        subscription_status: "active" as const,
+        ...period,
+        ...card,
+      };
       db.subscriptions.set(userId, { ...paid, ...subscription });
     },
 

@@ -3,6 +3,7 @@
 //! `closewise_core::billing`; these handlers extract, call the service and answer (its errors
 //! map to HTTP in `crate::error`).
 
+pub mod interval;
 pub mod routes;
 pub mod webhook;
 
@@ -17,5 +18,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(routes::confirm))
         .routes(routes!(routes::subscription))
         .routes(routes!(routes::portal))
+        .routes(routes!(interval::preview))
+        .routes(routes!(interval::change))
         .routes(routes!(webhook::webhook))
 }

@@ -54,11 +54,20 @@ pub struct SubscriptionBody {
     pub current_period_end: Option<i64>,
     pub payment_method_brand: Option<String>,
     pub payment_method_last4: Option<String>,
+    /// How the subscription is billed: `month` or `year` (null for a price the catalogue does
+    /// not sell).
+    #[schema(schema_with = crate::schemas::interval)]
+    pub interval: Option<String>,
 }
 
-impl From<SubscriptionRow> for SubscriptionBody {
-    fn from(r: SubscriptionRow) -> Self {
+impl SubscriptionBody {
+    pub fn new(r: SubscriptionRow, prices: closewise_domain::catalogue::PriceIds<'_>) -> Self {
         SubscriptionBody {
+            interval: r
+                .price_id
+                .as_deref()
+                .and_then(|p| prices.interval_of(p))
+                .map(|i| i.as_str().to_owned()),
             price_id: r.price_id,
             subscription_status: r.status.to_string(),
             cancel_at_period_end: r.cancel_at_period_end,
@@ -142,7 +151,7 @@ pub async fn checkout(
         mode: &body.mode,
         success_url: &body.success_url,
         cancel_url: &body.cancel_url,
-        catalogue_price_id: &state.settings.stripe.price_id,
+        prices: state.settings.stripe.prices(),
         site: &state.settings.base_url,
     };
     let url = state.billing.start_checkout(&buyer, &order).await?;
@@ -173,7 +182,9 @@ pub async fn confirm(
         .await?;
     Ok(AppJson(ConfirmResponse {
         plan: activation.plan.into(),
-        subscription: activation.subscription.map(Into::into),
+        subscription: activation
+            .subscription
+            .map(|s| SubscriptionBody::new(s, state.settings.stripe.prices())),
     }))
 }
 
@@ -186,7 +197,7 @@ pub async fn subscription(
 ) -> ApiResult<AppJson<SubscriptionResponse>> {
     let row = state.billing.subscription(auth.user_id).await?;
     Ok(AppJson(SubscriptionResponse {
-        subscription: row.map(Into::into),
+        subscription: row.map(|s| SubscriptionBody::new(s, state.settings.stripe.prices())),
     }))
 }
 

@@ -74,11 +74,22 @@ pub struct StripeSettings {
     pub api_base: String,
     pub secret_key: SecretString,
     pub webhook_secret: SecretString,
+    /// The monthly price (`STRIPE_PRICE_ID`).
     pub price_id: String,
+    /// The yearly price of the same product (`STRIPE_YEARLY_PRICE_ID`).
+    pub yearly_price_id: String,
     pub timeout: Duration,
 }
 
 impl StripeSettings {
+    /// The prices the catalogue sells.
+    pub fn prices(&self) -> closewise_domain::catalogue::PriceIds<'_> {
+        closewise_domain::catalogue::PriceIds {
+            monthly: &self.price_id,
+            yearly: &self.yearly_price_id,
+        }
+    }
+
     /// What the core's Stripe client needs of these.
     pub fn connection(&self) -> StripeConnection {
         StripeConnection {
@@ -154,6 +165,8 @@ impl Settings {
                     .into(),
                 price_id: get("STRIPE_PRICE_ID")
                     .unwrap_or_else(|| closewise_domain::catalogue::DEFAULT_PRICE_ID.into()),
+                yearly_price_id: get("STRIPE_YEARLY_PRICE_ID")
+                    .unwrap_or_else(|| closewise_domain::catalogue::DEFAULT_YEARLY_PRICE_ID.into()),
                 timeout: Duration::from_secs(num(&get, "STRIPE_TIMEOUT_SECS", 10)?),
             },
             limits,

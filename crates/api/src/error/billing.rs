@@ -2,9 +2,11 @@
 //! refusals both checkouts and portals share.
 
 use axum::http::StatusCode;
+use closewise_core::billing::interval::IntervalError;
 use closewise_core::billing::signature::SignatureError;
 use closewise_core::billing::{BillingError, EventError, PersonalBillingError, WebhookError};
 use closewise_core::teams::billing::TeamBillingError;
+use closewise_domain::billing_interval::InvalidInterval;
 use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
 
 use super::ApiError;
@@ -103,9 +105,11 @@ impl From<TeamBillingError> for ApiError {
                 StatusCode::BAD_REQUEST
             }
             E::Seats(ref s) if s.code() == "invalid_seats" => StatusCode::BAD_REQUEST,
-            E::Seats(_) | E::AlreadySubscribed | E::NoSubscription | E::SessionNotPaid => {
-                StatusCode::CONFLICT
-            }
+            E::Seats(_)
+            | E::AlreadySubscribed
+            | E::NoSubscription
+            | E::Interval(_)
+            | E::SessionNotPaid => StatusCode::CONFLICT,
             E::StripeUnavailable(_) => StatusCode::BAD_GATEWAY,
         };
         let message = match &e {
@@ -119,6 +123,29 @@ impl From<TeamBillingError> for ApiError {
             other => other.to_string(),
         };
         Self::new(status, e.code(), message)
+    }
+}
+
+impl From<InvalidInterval> for ApiError {
+    fn from(e: InvalidInterval) -> Self {
+        Self::bad_request(e.code(), e.to_string())
+    }
+}
+
+impl From<IntervalError> for ApiError {
+    fn from(e: IntervalError) -> Self {
+        let code = e.code();
+        let status = match e {
+            IntervalError::Database(db) => return db.into(),
+            IntervalError::Refused(_) => StatusCode::CONFLICT,
+            IntervalError::InvalidProrationDate => StatusCode::BAD_REQUEST,
+            IntervalError::StripeUnavailable(ref cause) => {
+                tracing::warn!(error = %cause, "interval switch: Stripe failed");
+                let message = "Stripe could not be reached. Please try again.";
+                return Self::new(StatusCode::BAD_GATEWAY, code, message);
+            }
+        };
+        Self::new(status, code, e.to_string())
     }
 }
 

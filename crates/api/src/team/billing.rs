@@ -38,6 +38,10 @@ pub struct TeamCheckoutRequest {
     /// (`closewise_domain::teams::MAX_SEATS`).
     #[schema(minimum = 1, maximum = 10000)]
     pub seats: i64,
+    /// `month` (the default) or `year`: each seat at the catalogue's monthly or yearly price.
+    #[serde(default)]
+    #[schema(schema_with = crate::schemas::interval)]
+    pub interval: Option<String>,
     /// Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
     /// replaced by Stripe).
     pub success_url: String,
@@ -106,7 +110,7 @@ fn seats(n: i64) -> u32 {
 #[utoipa::path(post, path = "/api/team/checkout", operation_id = "team_checkout", tag = "teams", request_body = TeamCheckoutRequest,
     responses(
         (status = 200, body = TeamCheckoutResponse, description = "The hosted checkout of the seats"),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_redirect_url`"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_interval`, `invalid_redirect_url`"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's; `email_not_verified`"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
@@ -121,9 +125,13 @@ pub async fn checkout(
     auth: AuthUser,
     AppJson(body): AppJson<TeamCheckoutRequest>,
 ) -> ApiResult<AppJson<TeamCheckoutResponse>> {
+    let interval = match body.interval.as_deref() {
+        None => closewise_domain::billing_interval::Interval::Month,
+        Some(raw) => crate::billing::interval::interval(raw)?,
+    };
     let order = TeamCheckout {
         seats: seats(body.seats),
-        price_id: &state.settings.stripe.price_id,
+        price_id: state.settings.stripe.prices().of(interval),
         success_url: &body.success_url,
         cancel_url: &body.cancel_url,
         site: &state.settings.base_url,

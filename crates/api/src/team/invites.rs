@@ -146,7 +146,7 @@ pub async fn accept(
     AppJson(body): AppJson<TokenRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
     let team = state.teams.accept(&member(&auth), &body.token).await?;
-    Ok(AppJson(team.into()))
+    Ok(AppJson(TeamResponse::new(team, &state)))
 }
 
 #[utoipa::path(post, path = "/api/team/invites/decline", tag = "teams", request_body = TokenRequest,

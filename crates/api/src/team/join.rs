@@ -72,7 +72,7 @@ pub async fn set_domain_join(
 ) -> ApiResult<AppJson<TeamResponse>> {
     let domain = body.domain.as_deref();
     let team = state.teams.set_join_domain(&member(&auth), domain).await?;
-    Ok(AppJson(team.into()))
+    Ok(AppJson(TeamResponse::new(team, &state)))
 }
 
 #[utoipa::path(get, path = "/api/team/joinable", tag = "teams",

@@ -8,7 +8,10 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{member, no_content, parse_role, path_id, MaybeTeamResponse, TeamResponse};
+use super::{
+    member, no_content, parse_role, path_id, team_response, MaybeTeamResponse, TeamBody,
+    TeamResponse,
+};
 use crate::error::ApiResult;
 use crate::extract::{AppJson, AuthUser};
 use crate::state::AppState;
@@ -45,7 +48,7 @@ pub async fn get_team(
     auth: AuthUser,
 ) -> ApiResult<AppJson<MaybeTeamResponse>> {
     let team = match state.teams.view(auth.user_id).await {
-        Ok(t) => Some(t.into()),
+        Ok(t) => Some(TeamBody::new(t, state.settings.stripe.prices())),
         Err(TeamsError::TeamNotFound) => None,
         Err(e) => return Err(e.into()),
     };
@@ -66,7 +69,10 @@ pub async fn create_team(
     AppJson(body): AppJson<NameRequest>,
 ) -> ApiResult<(StatusCode, AppJson<TeamResponse>)> {
     let team = state.teams.create(&member(&auth), &body.name).await?;
-    Ok((StatusCode::CREATED, AppJson(team.into())))
+    Ok((
+        StatusCode::CREATED,
+        AppJson(TeamResponse::new(team, &state)),
+    ))
 }
 
 #[utoipa::path(patch, path = "/api/team", tag = "teams", request_body = NameRequest,
@@ -83,7 +89,7 @@ pub async fn rename_team(
     AppJson(body): AppJson<NameRequest>,
 ) -> ApiResult<AppJson<TeamResponse>> {
     let team = state.teams.rename(&member(&auth), &body.name).await?;
-    Ok(AppJson(team.into()))
+    Ok(AppJson(TeamResponse::new(team, &state)))
 }
 
 #[utoipa::path(post, path = "/api/team/transfer", tag = "teams", request_body = TransferRequest,
@@ -102,7 +108,7 @@ pub async fn transfer(
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
     let to = body.user_id;
     state.teams.transfer(&member(&auth), None, to).await?;
-    Ok(AppJson(state.teams.view(auth.user_id).await?.into()))
+    Ok(AppJson(team_response(&state, auth.user_id).await?))
 }
 
 #[utoipa::path(post, path = "/api/team/leave", tag = "teams",
@@ -158,7 +164,7 @@ pub async fn set_role(
     let target = path_id(&user_id)?;
     let role = parse_role(&body.role)?;
     let team = state.teams.set_role(&member(&auth), target, role).await?;
-    Ok(AppJson(team.into()))
+    Ok(AppJson(TeamResponse::new(team, &state)))
 }
 
 #[derive(serde::Deserialize, serde::Serialize, utoipa::ToSchema)]

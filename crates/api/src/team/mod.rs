@@ -11,6 +11,7 @@ mod adoption;
 pub mod billing;
 mod domains;
 mod export;
+mod interval;
 mod invites;
 mod join;
 mod lists;
@@ -42,6 +43,8 @@ pub fn router() -> OpenApiRouter<AppState> {
             manage::rename_team
         ))
         .routes(routes!(manage::transfer))
+        .routes(routes!(interval::preview))
+        .routes(routes!(interval::change))
         .routes(routes!(manage::set_mfa_policy))
         .routes(routes!(policy::get_policy, policy::put_policy))
         .routes(routes!(manage::leave))
@@ -187,6 +190,10 @@ pub struct TeamSubscriptionBody {
     /// Unix seconds.
     pub current_period_end: Option<i64>,
     pub cancel_at_period_end: bool,
+    /// How the subscription is billed: `month` or `year` (null for a price the catalogue does
+    /// not sell).
+    #[schema(schema_with = crate::schemas::interval)]
+    pub interval: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -285,8 +292,9 @@ pub struct TeamBody {
     pub mfa_required: bool,
 }
 
-impl From<TeamView> for TeamBody {
-    fn from(t: TeamView) -> Self {
+impl TeamBody {
+    /// The team as the API answers it; `prices` names the subscription's interval.
+    pub fn new(t: TeamView, prices: closewise_domain::catalogue::PriceIds<'_>) -> Self {
         let may = PermissionsBody::of(&t);
         let invite_roles = t.invite_roles().into_iter().map(RoleBody::from).collect();
         let payment_failed = t.payment_failed();
@@ -321,6 +329,11 @@ impl From<TeamView> for TeamBody {
                 status: s.status,
                 current_period_end: s.current_period_end,
                 cancel_at_period_end: s.cancel_at_period_end,
+                interval: s
+                    .price_id
+                    .as_deref()
+                    .and_then(|p| prices.interval_of(p))
+                    .map(|i| i.as_str().to_owned()),
             }),
             paid: t.paid,
             payment_failed,
@@ -370,15 +383,20 @@ pub struct MaybeTeamResponse {
     pub team: Option<TeamBody>,
 }
 
-impl From<TeamView> for TeamResponse {
-    fn from(t: TeamView) -> Self {
-        TeamResponse { team: t.into() }
+impl TeamResponse {
+    pub fn new(view: TeamView, state: &AppState) -> Self {
+        TeamResponse {
+            team: TeamBody::new(view, state.settings.stripe.prices()),
+        }
     }
 }
 
 /// The caller's team as `{"team": Team}` (for the team billing endpoints too).
 pub async fn team_response(state: &AppState, user_id: Uuid) -> ApiResult<TeamResponse> {
-    Ok(state.teams.view(user_id).await?.into())
+    let view = state.teams.view(user_id).await?;
+    Ok(TeamResponse {
+        team: TeamBody::new(view, state.settings.stripe.prices()),
+    })
 }
 
 /// The signed-in caller as the one who makes a change.

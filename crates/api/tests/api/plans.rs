@@ -29,7 +29,7 @@ both!(
 );
 
 both!(
-    async fn the_catalogue_lists_the_one_product(app) {
+    async fn the_catalogue_sells_the_plan_monthly_and_yearly(app) {
         let (status, v) = body(app.client.get(app.url("/api/products")).send().await.unwrap()).await;
         assert_eq!(status, StatusCode::OK);
         let p = &v["products"][0];
@@ -37,7 +37,11 @@ both!(
         assert_eq!(p["priceId"], "price_closewise_monthly");
         assert_eq!((p["mode"].as_str(), p["price"].as_u64(), p["currency"].as_str(), p["interval"].as_str()),
             (Some("subscription"), Some(20), Some("usd"), Some("month")));
-        assert_eq!(v["products"].as_array().unwrap().len(), 1);
+        let y = &v["products"][1];
+        assert_eq!((y["name"].as_str(), y["priceId"].as_str()), (Some("Unlimited Sales Copilot"), Some("price_closewise_yearly")));
+        assert_eq!((y["price"].as_u64(), y["interval"].as_str(), y["months_free"].as_u64()), (Some(200), Some("year"), Some(2)));
+        assert_eq!(p["months_free"], 0);
+        assert_eq!(v["products"].as_array().unwrap().len(), 2);
     }
 );
 

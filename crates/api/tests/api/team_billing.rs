@@ -14,6 +14,7 @@ use crate::helpers::*;
 use closewise_testkit::Backend;
 
 mod flow;
+mod interval;
 mod open_checkout;
 mod over_seats;
 mod reclaim;

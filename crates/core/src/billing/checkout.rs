@@ -2,7 +2,7 @@
 //! buy, the hosted checkout on the user's Stripe customer (created once), and the success page's
 //! activation. The spec's preconditions and their order are the domain's (`decide_checkout`).
 
-use closewise_domain::catalogue::{catalogue, find_by_price};
+use closewise_domain::catalogue::{catalogue, find_by_price, same_plan, PriceIds};
 use closewise_domain::checkout::{decide_checkout, CheckoutRefusal, CheckoutRequest};
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::member_is_paid;
@@ -100,8 +100,8 @@ pub struct PersonalCheckout<'a> {
     pub mode: &'a str,
     pub success_url: &'a str,
     pub cancel_url: &'a str,
-    /// The configured price the catalogue sells (and teams buy per seat).
-    pub catalogue_price_id: &'a str,
+    /// The configured prices the catalogue sells (and teams buy per seat).
+    pub prices: PriceIds<'a>,
     /// The site's base URL: both return addresses must be its pages.
     pub site: &'a str,
 }
@@ -150,16 +150,27 @@ impl Billing {
             .subscription_of(user.id)
             .await?
             .filter(|s| s.counts_as_subscribed());
-        // Teams buy the configured price per seat.
+        let products = catalogue(order.prices);
+        // The plan by the month and by the year is one plan: a subscriber to either has it.
+        let active_price = active
+            .as_ref()
+            .and_then(|s| s.price_id.as_deref())
+            .map(|p| {
+                if same_plan(&products, p, order.price_id) {
+                    order.price_id
+                } else {
+                    p
+                }
+            });
+        // Teams buy the catalogue's plan per seat.
         let team_covers = self.member_paid(user.id).await?;
         decide_checkout(&CheckoutRequest {
-            active_subscription_price_id: active.as_ref().and_then(|s| s.price_id.as_deref()),
-            team_price_id: team_covers.then_some(order.catalogue_price_id),
+            active_subscription_price_id: active_price,
+            team_price_id: team_covers.then_some(order.price_id),
             ..buyer.request(order.price_id)
         })
         .map_err(PersonalBillingError::Refused)?;
 
-        let products = catalogue(order.catalogue_price_id);
         let product = find_by_price(&products, order.price_id)
             .filter(|p| p.mode.as_str() == order.mode)
             .ok_or(PersonalBillingError::UnknownPrice)?;

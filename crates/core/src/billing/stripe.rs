@@ -21,6 +21,7 @@ use uuid::Uuid;
 
 use crate::store::SubscriptionRecord;
 
+mod interval;
 mod operator;
 mod portal;
 mod team;

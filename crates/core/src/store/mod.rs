@@ -21,6 +21,7 @@ pub(crate) mod begin;
 pub mod billing;
 pub mod db_errors;
 pub mod fixture;
+pub mod interval_quotes;
 pub mod locks;
 pub mod mail;
 pub mod mfa;

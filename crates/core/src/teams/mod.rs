@@ -337,6 +337,7 @@ impl Teams {
                 status: status.to_owned(),
                 current_period_end: team.current_period_end,
                 cancel_at_period_end: team.cancel_at_period_end,
+                price_id: team.price_id.clone(),
             }),
             paid,
             personal_subscription_overlap,

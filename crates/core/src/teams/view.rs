@@ -214,4 +214,6 @@ pub struct TeamSubscription {
     /// Unix seconds.
     pub current_period_end: Option<i64>,
     pub cancel_at_period_end: bool,
+    /// Its price: the catalogue's monthly or yearly one.
+    pub price_id: Option<String>,
 }

@@ -342,4 +342,5 @@ both!(
 );
 
 mod flows;
+mod interval;
 mod races;

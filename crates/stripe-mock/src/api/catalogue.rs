@@ -33,7 +33,10 @@ static CREATE_PRICE: Endpoint = Endpoint::post(
     ],
 );
 static RETRIEVE_PRICE: Endpoint = Endpoint::get("/v1/prices/{id}", &[]);
-static LIST_PRICES: Endpoint = Endpoint::list("/v1/prices", &["active", "product", "type"]);
+static LIST_PRICES: Endpoint = Endpoint::list(
+    "/v1/prices",
+    &["active", "product", "type", "recurring[interval]"],
+);
 
 pub(super) fn routes(r: Routes) -> Routes {
     r.add(&CREATE_PRODUCT, create_product)
@@ -278,6 +281,11 @@ async fn list_prices(State(st): State<Shared>, p: Params) -> ApiResult {
     let active = p.bool("active")?;
     let product = p.str("product")?;
     let kind = p.str("type")?;
+    let interval = match p.values.get("recurring") {
+        None => None,
+        Some(Value::Object(r)) => r.get("interval").and_then(Value::as_str).map(str::to_owned),
+        Some(_) => return Err(ApiError::invalid_param("recurring", "Invalid hash")),
+    };
     st.mutate(|s, _| {
         page(
             &p,
@@ -289,6 +297,9 @@ async fn list_prices(State(st): State<Shared>, p: Params) -> ApiResult {
                     && kind
                         .as_deref()
                         .is_none_or(|k| (k == "recurring") == pr.recurring.is_some())
+                    && interval
+                        .as_deref()
+                        .is_none_or(|i| pr.recurring.as_ref().is_some_and(|r| r.interval == i))
             },
             |pr, exp| s.render_price(pr, exp),
         )

@@ -22,6 +22,7 @@ static PREVIEW: Endpoint = Endpoint::post(
         "subscription",
         "subscription_details[items][][id]",
         "subscription_details[items][][quantity]",
+        "subscription_details[items][][price]",
         "subscription_details[proration_behavior]",
         "subscription_details[proration_date]",
     ],

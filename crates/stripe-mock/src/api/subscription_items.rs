@@ -1,5 +1,5 @@
 //! `/v1/subscription_items`: a subscription's items, one item, and changing its quantity (with
-//! prorations). Also reads the `items[…][id|quantity]` arrays the subscription update and the
+//! prorations). Also reads the `items[…][id|quantity|price]` arrays the subscription update and the
 //! invoice preview take.
 
 use axum::extract::{Path, State};
@@ -57,7 +57,8 @@ async fn update_item(State(st): State<Shared>, Path(id): Path<String>, p: Params
             let change = Change {
                 items: vec![QuantityChange {
                     item: id.clone(),
-                    quantity,
+                    quantity: Some(quantity),
+                    price: None,
                     param: "id".to_owned(),
                 }],
                 behavior,
@@ -80,8 +81,8 @@ pub(super) fn quantity_value(value: Option<&Value>, param: &str) -> Result<Optio
     }
 }
 
-/// `<prefix>[i][id]` and `<prefix>[i][quantity]`: the quantity changes of existing items (items
-/// without a quantity are left as they are). Adding or removing items is not modelled.
+/// `<prefix>[i][id]`, `<prefix>[i][quantity]` and `<prefix>[i][price]`: the changes of existing
+/// items (items with neither are left as they are). Adding or removing items is not modelled.
 pub(super) fn quantity_changes(
     value: Option<&Value>,
     prefix: &str,
@@ -105,10 +106,21 @@ pub(super) fn quantity_changes(
                 )
             })?;
         let quantity = quantity_value(item.get("quantity"), &format!("{prefix}[{i}][quantity]"))?;
-        if let Some(quantity) = quantity {
+        let price = match item.get("price") {
+            None => None,
+            Some(Value::String(p)) if !p.is_empty() => Some(p.clone()),
+            Some(_) => {
+                return Err(ApiError::invalid_param(
+                    &format!("{prefix}[{i}][price]"),
+                    "Invalid string",
+                ))
+            }
+        };
+        if quantity.is_some() || price.is_some() {
             changes.push(QuantityChange {
                 item: id.to_owned(),
                 quantity,
+                price,
                 param,
             });
         }

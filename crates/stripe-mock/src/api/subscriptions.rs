@@ -20,6 +20,7 @@ static UPDATE: Endpoint = Endpoint::post(
         "metadata[*]",
         "items[][id]",
         "items[][quantity]",
+        "items[][price]",
         "proration_behavior",
         "proration_date",
     ],

@@ -353,7 +353,8 @@ pub(super) async fn portal_quantity(
         let change = Change {
             items: vec![QuantityChange {
                 item: item.id.clone(),
-                quantity,
+                quantity: Some(quantity),
+                price: None,
                 param: "quantity".to_owned(),
             }],
             behavior,

@@ -236,7 +236,10 @@ impl Store {
                 canceled_at: None,
                 ended_at: None,
                 current_period_start: now,
-                current_period_end: add_months(now, 1),
+                current_period_end: session
+                    .line_items
+                    .first()
+                    .map_or_else(|| add_months(now, 1), |li| self.period_end(&li.price, now)),
                 start_date: now,
                 billing_cycle_anchor: now,
                 default_payment_method: Some(pm_id.clone()),

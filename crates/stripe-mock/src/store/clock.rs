@@ -49,9 +49,17 @@ impl Store {
                 .as_ref()
                 .and_then(|pm| self.payment_methods.get(pm))
                 .is_some_and(|pm| pm.fails_charges);
+            let price = self.subscriptions[&id]
+                .items
+                .first()
+                .map(|i| i.price.clone());
+            let next_end = price.map_or_else(
+                || add_months(period_end, 1),
+                |p| self.period_end(&p, period_end),
+            );
             let _ = self.update_subscription(&id, &origin, period_end, |s| {
                 s.current_period_start = period_end;
-                s.current_period_end = add_months(period_end, 1);
+                s.current_period_end = next_end;
                 if charge_fails {
                     s.status = "past_due".to_owned();
                 }

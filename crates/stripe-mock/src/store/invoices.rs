@@ -224,6 +224,19 @@ impl Store {
         paid: bool,
         now: i64,
     ) -> String {
+        self.invoice_with(sub_id, reason, paid, now, reason != "subscription_update")
+    }
+
+    /// A subscription invoice of the pending invoice items and, with `period`, the items for
+    /// the current period (a change of interval bills its new period at once).
+    pub(crate) fn invoice_with(
+        &mut self,
+        sub_id: &str,
+        reason: &str,
+        paid: bool,
+        now: i64,
+        period: bool,
+    ) -> String {
         let sub = self.subscriptions[sub_id].clone();
         let mut lines = std::mem::take(
             &mut self
@@ -232,7 +245,7 @@ impl Store {
                 .expect("checked above")
                 .pending_invoice_items,
         );
-        let (period_start, period_end) = if reason == "subscription_update" {
+        let (period_start, period_end) = if !period {
             (now, now)
         } else {
             let period = (sub.current_period_start, sub.current_period_end);

@@ -37,6 +37,8 @@ pub use subscriptions::{Subscription, SubscriptionItem};
 pub const API_VERSION: &str = "2026-09-30.endive";
 pub const SEED_PRODUCT: &str = "prod_closewise_unlimited";
 pub const SEED_PRICE: &str = "price_closewise_monthly";
+/// The same product by the year: two months free.
+pub const SEED_YEARLY_PRICE: &str = "price_closewise_yearly";
 
 pub type Metadata = BTreeMap<String, String>;
 
@@ -134,25 +136,47 @@ impl Store {
                 metadata: Metadata::new(),
             },
         );
-        store.prices.insert(
-            SEED_PRICE.to_owned(),
-            Price {
-                id: SEED_PRICE.to_owned(),
-                created: now,
-                product: SEED_PRODUCT.to_owned(),
-                unit_amount: 2000,
-                currency: "usd".to_owned(),
-                recurring: Some(Recurring {
-                    interval: "month".to_owned(),
-                    interval_count: 1,
-                }),
-                active: true,
-                nickname: Some("Monthly".to_owned()),
-                lookup_key: None,
-                metadata: Metadata::new(),
-            },
-        );
+        for (id, unit_amount, interval, nickname) in [
+            (SEED_PRICE, 2000, "month", "Monthly"),
+            (SEED_YEARLY_PRICE, 20_000, "year", "Yearly"),
+        ] {
+            store.prices.insert(
+                id.to_owned(),
+                Price {
+                    id: id.to_owned(),
+                    created: now,
+                    product: SEED_PRODUCT.to_owned(),
+                    unit_amount,
+                    currency: "usd".to_owned(),
+                    recurring: Some(Recurring {
+                        interval: interval.to_owned(),
+                        interval_count: 1,
+                    }),
+                    active: true,
+                    nickname: Some(nickname.to_owned()),
+                    lookup_key: None,
+                    metadata: Metadata::new(),
+                },
+            );
+        }
         store
+    }
+
+    /// The end of a billing period of `price` that starts at `from` (a month when the price is
+    /// unknown or one-off).
+    pub fn period_end(&self, price: &str, from: i64) -> i64 {
+        let (interval, count) = self
+            .prices
+            .get(price)
+            .and_then(|p| p.recurring.as_ref())
+            .map_or(("month", 1), |r| (r.interval.as_str(), r.interval_count));
+        let count = u32::try_from(count).unwrap_or(1);
+        match interval {
+            "day" => from + i64::from(count) * 86_400,
+            "week" => from + i64::from(count) * 7 * 86_400,
+            "year" => add_months(from, 12 * count),
+            _ => add_months(from, count),
+        }
     }
 
     /// Renders any stored object by id (used by `expand`).

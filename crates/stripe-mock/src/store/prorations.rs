@@ -1,12 +1,14 @@
-//! Quantity changes and their prorations, as Stripe's classic billing mode makes them: for each
-//! changed item, a credit for the unused time at the old quantity and a charge for the remaining
-//! time at the new one, to the second, both pending until the next invoice (`create_prorations`),
-//! invoiced at once (`always_invoice`) or not made (`none`). Also the invoice preview, with or
+//! Item changes and their prorations, as Stripe's classic billing mode makes them: for each
+//! changed item (quantity, price or both), a credit for the unused time as it was and a charge for
+//! the remaining time as it will be, to the second, both pending until the next invoice
+//! (`create_prorations`), invoiced at once (`always_invoice`) or not made (`none`). A new price of
+//! another interval (monthly to yearly) resets the billing cycle to now and invoices at once: the
+//! unused time is credited and the new period charged in full. Also the invoice preview, with or
 //! without a change.
 
 use serde_json::Value;
 
-use super::{add_months, new_id, Invoice, InvoiceLine, Origin, Store, Subscription};
+use super::{new_id, Invoice, InvoiceLine, Origin, Store, Subscription};
 use crate::error::ApiError;
 use crate::expand::Expand;
 
@@ -33,13 +35,20 @@ impl ProrationBehavior {
     }
 }
 
-/// One subscription item's new quantity.
+/// One subscription item's new quantity and/or price (what is absent stays as it is).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuantityChange {
     pub item: String,
-    pub quantity: u64,
+    pub quantity: Option<u64>,
+    pub price: Option<String>,
     /// The parameter that named the item (for errors), e.g. `items[0][id]`.
     pub param: String,
+}
+
+impl QuantityChange {
+    fn price_param(&self) -> String {
+        format!("{}[price]", self.param.trim_end_matches("[id]"))
+    }
 }
 
 /// A change to a subscription's quantities.
@@ -91,6 +100,25 @@ impl Store {
                     ),
                 ));
             }
+            if let Some(id) = &c.price {
+                let param = c.price_param();
+                let price = self
+                    .prices
+                    .get(id)
+                    .ok_or_else(|| ApiError::no_such("price", id, &param).bad_request())?;
+                if price.recurring.is_none() {
+                    return Err(ApiError::invalid_param(&param, "The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`."));
+                }
+                if !price.active {
+                    return Err(ApiError::invalid_param(
+                        &param,
+                        "The price specified is inactive. This field only accepts active prices.",
+                    ));
+                }
+                if price.currency != sub.currency {
+                    return Err(ApiError::invalid_param(&param, format!("The price specified has currency `{}`, but the subscription is in `{}`. All prices on a subscription must share one currency.", price.currency, sub.currency)));
+                }
+            }
         }
         let at = change.proration_date.unwrap_or(now);
         if at < sub.current_period_start || at > sub.current_period_end {
@@ -102,50 +130,98 @@ impl Store {
         Ok(at)
     }
 
-    /// The proration lines of `change` at `at` (none for `none` or an unchanged quantity).
+    /// Whether `change` gives an item a price of another interval: Stripe then resets the billing
+    /// cycle to the change and invoices at once.
+    fn resets_cycle(&self, sub: &Subscription, change: &Change) -> bool {
+        let interval = |price: &str| {
+            self.prices
+                .get(price)
+                .and_then(|p| p.recurring.as_ref())
+                .map(|r| (r.interval.clone(), r.interval_count))
+        };
+        change.items.iter().any(|c| {
+            let (Some(new), Some(item)) = (&c.price, sub.items.iter().find(|it| it.id == c.item))
+            else {
+                return false;
+            };
+            interval(new) != interval(&item.price)
+        })
+    }
+
+    /// The proration lines of `change` at `at` (none for `none` or an unchanged item): the unused
+    /// time as the item was, and, when the cycle goes on, the remaining time as it will be.
     fn proration_lines(&self, sub: &Subscription, change: &Change, at: i64) -> Vec<InvoiceLine> {
         if change.behavior == ProrationBehavior::None {
             return Vec::new();
         }
+        let resets = self.resets_cycle(sub, change);
         let (start, end) = (sub.current_period_start, sub.current_period_end);
         let mut lines = Vec::new();
         for c in &change.items {
             let Some(item) = sub.items.iter().find(|it| it.id == c.item) else {
                 continue;
             };
-            if item.quantity == c.quantity {
+            let quantity = c.quantity.unwrap_or(item.quantity);
+            let price = c.price.clone().unwrap_or_else(|| item.price.clone());
+            if item.quantity == quantity && item.price == price {
                 continue;
             }
-            let price = self.prices.get(&item.price);
-            let unit = price.map_or(0, |p| p.unit_amount);
-            let name = price
-                .and_then(|p| self.products.get(&p.product))
-                .map_or_else(|| item.price.clone(), |p| p.name.clone());
-            let label = |q: u64| {
-                if q == 1 {
-                    name.clone()
+            let line = |price: &str, quantity: u64, sign: i64, what: &str| {
+                let known = self.prices.get(price);
+                let unit = known.map_or(0, |p| p.unit_amount);
+                let name = known
+                    .and_then(|p| self.products.get(&p.product))
+                    .map_or_else(|| price.to_owned(), |p| p.name.clone());
+                let label = if quantity == 1 {
+                    name
                 } else {
-                    format!("{q} × {name}")
+                    format!("{quantity} × {name}")
+                };
+                InvoiceLine {
+                    id: new_id("ii"),
+                    price: price.to_owned(),
+                    quantity,
+                    amount: sign * prorate(unit * quantity as i64, end - at, end - start),
+                    description: Some(format!("{what} time on {label} after {}", day(at))),
+                    proration: true,
+                    period: Some((at, end)),
+                    subscription_item: Some(item.id.clone()),
                 }
             };
-            let line = |quantity: u64, sign: i64, what: &str| InvoiceLine {
-                id: new_id("ii"),
-                price: item.price.clone(),
-                quantity,
-                amount: sign * prorate(unit * quantity as i64, end - at, end - start),
-                description: Some(format!(
-                    "{what} time on {} after {}",
-                    label(quantity),
-                    day(at)
-                )),
-                proration: true,
-                period: Some((at, end)),
-                subscription_item: Some(item.id.clone()),
-            };
-            lines.push(line(item.quantity, -1, "Unused"));
-            lines.push(line(c.quantity, 1, "Remaining"));
+            lines.push(line(&item.price, item.quantity, -1, "Unused"));
+            if !resets {
+                lines.push(line(&price, quantity, 1, "Remaining"));
+            }
         }
         lines
+    }
+
+    /// The subscription with `change`'s quantities and prices, and its new period from `now`
+    /// when the change resets the cycle.
+    fn changed(&self, sub: &Subscription, change: &Change, now: i64) -> Subscription {
+        let resets = self.resets_cycle(sub, change);
+        let mut sub = sub.clone();
+        for c in &change.items {
+            if let Some(item) = sub.items.iter_mut().find(|it| it.id == c.item) {
+                if let Some(q) = c.quantity {
+                    item.quantity = q;
+                }
+                if let Some(p) = &c.price {
+                    item.price = p.clone();
+                }
+            }
+        }
+        if resets {
+            let price = sub
+                .items
+                .first()
+                .map(|i| i.price.clone())
+                .unwrap_or_default();
+            sub.current_period_start = now;
+            sub.current_period_end = self.period_end(&price, now);
+            sub.billing_cycle_anchor = now;
+        }
+        sub
     }
 
     /// Applies `change`: new quantities, prorations pending (or invoiced at once), then
@@ -160,24 +236,23 @@ impl Store {
         let sub = self.subscription(sub_id)?.clone();
         let at = self.check_change(&sub, change, now)?;
         let prorations = self.proration_lines(&sub, change, at);
+        let resets = self.resets_cycle(&sub, change);
         let before = self.render_subscription(&sub, &Expand::none());
-        let stored = self.subscriptions.get_mut(sub_id).expect("checked above");
-        for c in &change.items {
-            if let Some(item) = stored.items.iter_mut().find(|it| it.id == c.item) {
-                item.quantity = c.quantity;
-            }
-        }
-        stored.pending_invoice_items.extend(prorations);
+        let mut changed = self.changed(&sub, change, now);
+        changed.pending_invoice_items.extend(prorations);
+        self.subscriptions.insert(sub_id.to_owned(), changed);
+        let stored = &self.subscriptions[sub_id];
         let mut invoice_event = None;
-        if change.behavior == ProrationBehavior::AlwaysInvoice
-            && !stored.pending_invoice_items.is_empty()
+        if resets
+            || (change.behavior == ProrationBehavior::AlwaysInvoice
+                && !stored.pending_invoice_items.is_empty())
         {
             let fails = stored
                 .default_payment_method
                 .as_ref()
                 .and_then(|pm| self.payment_methods.get(pm))
                 .is_some_and(|pm| pm.fails_charges);
-            let invoice = self.create_invoice(sub_id, "subscription_update", !fails, now);
+            let invoice = self.invoice_with(sub_id, "subscription_update", !fails, now, resets);
             let stored = self.subscriptions.get_mut(sub_id).expect("checked above");
             stored.latest_invoice = Some(invoice.clone());
             if fails {
@@ -211,17 +286,19 @@ impl Store {
         let mut sub = self.subscription(sub_id)?.clone();
         let mut lines = std::mem::take(&mut sub.pending_invoice_items);
         let mut behavior = ProrationBehavior::CreateProrations;
+        let mut resets = false;
         if let Some(change) = change {
             let at = self.check_change(&sub, change, now)?;
             lines.extend(self.proration_lines(&sub, change, at));
             behavior = change.behavior;
-            for c in &change.items {
-                if let Some(item) = sub.items.iter_mut().find(|it| it.id == c.item) {
-                    item.quantity = c.quantity;
-                }
-            }
+            resets = self.resets_cycle(&sub, change);
+            sub = self.changed(&sub, change, now);
         }
-        let (created, reason, period) = if behavior == ProrationBehavior::AlwaysInvoice {
+        let (created, reason, period) = if resets {
+            let period = (sub.current_period_start, sub.current_period_end);
+            lines.extend(self.invoice_lines(&sub, period));
+            (now, "subscription_update", period)
+        } else if behavior == ProrationBehavior::AlwaysInvoice {
             (now, "subscription_update", (now, now))
         } else {
             let renews = matches!(sub.status.as_str(), "active" | "trialing" | "past_due")
@@ -229,9 +306,14 @@ impl Store {
             if !renews {
                 return Err(ApiError::no_upcoming_invoice(&sub.customer));
             }
+            let price = sub
+                .items
+                .first()
+                .map(|i| i.price.clone())
+                .unwrap_or_default();
             let next = (
                 sub.current_period_end,
-                add_months(sub.current_period_end, 1),
+                self.period_end(&price, sub.current_period_end),
             );
             lines.extend(self.invoice_lines(&sub, next));
             (sub.current_period_end, "upcoming", next)

@@ -6,6 +6,7 @@ mod checkout;
 mod clock;
 mod compat;
 mod helpers;
+mod intervals;
 mod invoices;
 mod parameters;
 mod portal;

@@ -25,7 +25,14 @@ async fn the_seeded_catalogue_has_the_monthly_price_and_its_product() {
 
     let (_, list) = m.get("/v1/prices?active=true&limit=5").await;
     assert_eq!(list["object"], "list");
-    assert_eq!(list["data"][0]["id"], "price_closewise_monthly");
+    // Newest first, as Stripe lists: the yearly price was seeded after the monthly one.
+    let ids: Vec<&str> = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["price_closewise_yearly", "price_closewise_monthly"]);
     assert_eq!(list["has_more"], false);
 }
 

@@ -1,12 +1,37 @@
 import { Check, Sparkles } from "lucide-react";
-import { Link } from "react-router";
+import { useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { useProducts } from "../../lib/api/queries";
+import type { BillingInterval } from "../../lib/api/types";
 import { useAuth } from "../../lib/auth/AuthProvider";
-import { featuredProduct, formatPrice, freeTrial } from "../../lib/billing/rules";
+import { formatPrice, freeTrial, initialInterval, INTERVAL_NAMES, priceSuffix, productFor } from "../../lib/billing/rules";
 import { Button, buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { Island } from "../ui/Island";
 import { CheckoutButton } from "./CheckoutButton";
+
+/** The paid card's Monthly / Yearly switch. */
+function IntervalSwitch({ value, onChange }: { value: BillingInterval; onChange: (value: BillingInterval) => void }) {
+  return (
+    <div role="radiogroup" aria-label="Billing interval" className="mt-4 inline-flex rounded-full bg-slate-100 p-1">
+      {(["month", "year"] as const).map((interval) => (
+        <button
+          key={interval}
+          type="button"
+          role="radio"
+          aria-checked={value === interval}
+          onClick={() => onChange(interval)}
+          className={cn(
+            "rounded-full px-4 py-1.5 text-sm font-medium",
+            value === interval ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900",
+          )}
+        >
+          {INTERVAL_NAMES[interval]}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 function Features({ items }: { items: string[] }) {
   return (
@@ -53,7 +78,10 @@ export function PricingSectionContent({
 }: PricingSectionProps = {}) {
   const auth = useAuth();
   const catalogue = useProducts();
-  const product = featuredProduct(catalogue.data);
+  const [params] = useSearchParams();
+  // `?interval=year`, or a checkout intent for the yearly price kept through sign-up, opens on Yearly.
+  const [interval, chooseInterval] = useState<BillingInterval>(() => initialInterval(params, catalogue.data));
+  const product = productFor(catalogue.data, interval);
   const trial = freeTrial(catalogue.data);
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const titleId = `${id}-title`;
@@ -105,9 +133,10 @@ export function PricingSectionContent({
           <h3 id={`${id}-paid`} className="text-xl font-semibold text-slate-900">
             {product.name}
           </h3>
-          <p className="mt-4">
+          <IntervalSwitch value={interval} onChange={chooseInterval} />
+          <p className="mt-4" aria-live="polite">
             <span className="text-4xl font-bold text-slate-900">{formatPrice(product.price, product.currency)}</span>
-            <span className="text-slate-600">/{product.interval}</span>
+            <span className="text-slate-600">{priceSuffix(product)}</span>
           </p>
           <p className="mt-2 text-slate-600">Everything you need to close more deals.</p>
           <Features items={product.features} />

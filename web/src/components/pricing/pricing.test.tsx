@@ -215,4 +215,44 @@ describe("Pricing and the checkout button", () => {
     await user.click(await within(paidCard()).findByRole("button", { name: "Start Subscription" }));
     expect(await screen.findByText("Authentication required. Please sign in again.")).toBeInTheDocument();
   });
+  describe("the Monthly / Yearly switch", () => {
+    const yearlyIntent = `/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_yearly")}`;
+
+    it("opens on Monthly and changes the price line and the price checkout uses to the yearly one", async () => {
+      const { user } = renderApp("/pricing");
+      const card = paidCard();
+      const monthly = within(card).getByRole("radio", { name: "Monthly" });
+      expect(monthly).toHaveAttribute("aria-checked", "true");
+      await user.click(within(card).getByRole("radio", { name: "Yearly" }));
+      expect(within(card).getByRole("radio", { name: "Yearly" })).toHaveAttribute("aria-checked", "true");
+      expect(within(card).getByText("$200")).toBeInTheDocument();
+      expect(within(card).getByText("/year — 2 months free")).toBeInTheDocument();
+      expect(within(card).queryByText("$20")).not.toBeInTheDocument();
+      expect(within(card).getByRole("link", { name: "Sign In Required" })).toHaveAttribute("href", yearlyIntent);
+      await user.click(within(card).getByRole("radio", { name: "Monthly" }));
+      expect(within(card).getByText("/month")).toBeInTheDocument();
+    });
+
+    it("opens on Yearly for /pricing?interval=year", async () => {
+      renderApp("/pricing?interval=year");
+      const card = paidCard();
+      expect(within(card).getByRole("radio", { name: "Yearly" })).toHaveAttribute("aria-checked", "true");
+      expect(within(card).getByText("$200")).toBeInTheDocument();
+    });
+
+    it("keeps the yearly choice through sign-up: its checkout intent opens on Yearly and starts the yearly checkout", async () => {
+      db.createUser({ email: "ana@example.com" });
+      const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+      let asked: unknown;
+      server.use(
+        http.post("*/api/checkout", async ({ request }) => {
+          asked = await request.clone().json();
+        }),
+      );
+      renderApp("/pricing?checkout=price_closewise_yearly", { signedInAs: "ana@example.com" });
+      await waitFor(() => expect(to).toHaveBeenCalledTimes(1));
+      expect(asked).toMatchObject({ price_id: "price_closewise_yearly", mode: "subscription" });
+      expect(within(paidCard()).getByRole("radio", { name: "Yearly" })).toHaveAttribute("aria-checked", "true");
+    });
+  });
 });

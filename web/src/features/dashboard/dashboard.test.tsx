@@ -181,6 +181,34 @@ describe("Dashboard", () => {
     expect(within(management).getByText(/4242/)).toBeInTheDocument();
   });
 
+  it("says Renews yearly on for a yearly subscription, and switches a monthly one to yearly after its preview", async () => {
+    const periodEnd = Date.UTC(2027, 10, 24, 12) / 1000;
+    db.createUser({
+      email: "pro@example.com",
+      plan: "monthly",
+      subscription: { current_period_end: periodEnd, interval: "year", price_id: "price_closewise_yearly" },
+    });
+    renderApp("/dashboard", { signedInAs: "pro@example.com" });
+    const management = await screen.findByRole("region", { name: "Subscription Management" });
+    expect(await within(management).findByText("Renews yearly on")).toBeInTheDocument();
+    expect(within(management).getByText("November 24, 2027")).toBeInTheDocument();
+    expect(within(management).getByRole("button", { name: "Switch to monthly billing" })).toBeInTheDocument();
+  });
+
+  it("previews the switch to yearly billing, then makes it", async () => {
+    db.createUser({ email: "pro@example.com", plan: "monthly" });
+    const { user } = renderApp("/dashboard", { signedInAs: "pro@example.com" });
+    const management = await screen.findByRole("region", { name: "Subscription Management" });
+    expect(await within(management).findByText("Renews")).toBeInTheDocument();
+    await user.click(within(management).getByRole("button", { name: "Switch to yearly billing" }));
+    expect(await within(management).findByText("$190.00")).toBeInTheDocument();
+    expect(within(management).getByText("New yearly total")).toBeInTheDocument();
+    expect(within(management).getByText("$200.00")).toBeInTheDocument();
+    await user.click(within(management).getByRole("button", { name: "Switch to Yearly" }));
+    expect(await within(management).findByText("Renews yearly on")).toBeInTheDocument();
+    expect(within(management).getByRole("button", { name: "Switch to monthly billing" })).toBeInTheDocument();
+  });
+
   it("labels the date Expires when the subscription is cancelled at period end", async () => {
     db.createUser({ email: "pro@example.com", plan: "monthly", subscription: { cancel_at_period_end: true } });
     renderApp("/dashboard", { signedInAs: "pro@example.com" });

@@ -42,6 +42,7 @@ describe("/team billing", () => {
     const origin = window.location.origin;
     expect(sent).toEqual({
       seats: 3,
+      interval: "month",
       success_url: `${origin}/team?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${origin}/team`,
     });

@@ -1,7 +1,7 @@
 //! Plans and billing endpoints (docs/api.md "Plans and billing").
 
 import { apiRequest } from "./client";
-import type { Catalogue, CheckoutMode, Plan, Subscription } from "./types";
+import type { BillingInterval, Catalogue, CheckoutMode, IntervalPreview, Plan, Subscription } from "./types";
 
 export function getPlan() {
   return apiRequest<Plan>("/api/plan", { auth: true });
@@ -29,4 +29,16 @@ export function confirmCheckout(sessionId: string) {
 
 export function openBillingPortal(returnUrl: string) {
   return apiRequest<{ url: string }>("/api/billing/portal", { method: "POST", body: { return_url: returnUrl }, auth: true });
+}
+
+export function previewInterval(interval: BillingInterval) {
+  return apiRequest<IntervalPreview>(`/api/billing/interval/preview?interval=${interval}`, { auth: true });
+}
+
+export function changeInterval(interval: BillingInterval, prorationDate: number) {
+  return apiRequest<{ subscription: Subscription | null }>("/api/billing/interval", {
+    method: "PUT",
+    body: { interval, proration_date: prorationDate },
+    auth: true,
+  });
 }

@@ -3,6 +3,8 @@
 
 import { apiRequest } from "./client";
 import type {
+  BillingInterval,
+  IntervalPreview,
   InviteLookup,
   InviteRole,
   JoinableTeam,
@@ -112,7 +114,20 @@ export function changeSeats(seats: number, prorationDate: number) {
   });
 }
 
-export function startTeamCheckout(body: { seats: number; success_url: string; cancel_url: string }) {
+/** What switching the team's subscription to `interval` would cost now (the owner's). */
+export function previewTeamInterval(interval: BillingInterval) {
+  return apiRequest<IntervalPreview>(`/api/team/billing/interval/preview?interval=${interval}`, { auth: true });
+}
+
+export function changeTeamInterval(interval: BillingInterval, prorationDate: number) {
+  return apiRequest<TeamBody>("/api/team/billing/interval", {
+    method: "PUT",
+    body: { interval, proration_date: prorationDate },
+    auth: true,
+  });
+}
+
+export function startTeamCheckout(body: { seats: number; interval?: BillingInterval; success_url: string; cancel_url: string }) {
   return apiRequest<{ url: string }>("/api/team/checkout", { method: "POST", body, auth: true });
 }
 

@@ -78,6 +78,9 @@ export type JoinableTeam = Schemas["JoinableTeam"];
 export type JoinRequest = Schemas["JoinRequest"];
 /** `GET /api/team/seats/preview?seats=N`: amounts in cents. */
 export type SeatsPreview = Schemas["SeatsPreviewAnswer"];
+/** How a subscription is billed: `month` or `year`. */
+export type BillingInterval = NonNullable<Schemas["IntervalPreviewAnswer"]["interval"]>;
+export type IntervalPreview = Omit<Schemas["IntervalPreviewAnswer"], "interval"> & { interval: BillingInterval };
 
 // Second factors (docs/api.md "Second factor").
 export type MfaStatus = Schemas["MfaStatus"];

@@ -8,7 +8,7 @@
 //! Pure functions and constants: query hooks and components call them and repeat none of them.
 
 import { ApiError } from "../api/client";
-import type { Catalogue, CheckoutMode, CheckoutOffer, PlanType, Product, Subscription } from "../api/types";
+import type { BillingInterval, Catalogue, CheckoutMode, CheckoutOffer, PlanType, Product, Subscription } from "../api/types";
 import snapshot from "./catalogue.json";
 
 // --- Checkout ------------------------------------------------------------------------------------
@@ -55,6 +55,33 @@ export function featuredProduct(catalogue: Catalogue | undefined): Product {
   return products?.find((p) => p.mode === "subscription") ?? products?.[0] ?? DEFAULT_PRODUCT;
 }
 
+/** The paid plan billed by `interval` (the catalogue's, else its snapshot's); the featured one when not sold so. */
+export function productFor(catalogue: Catalogue | undefined, interval: BillingInterval): Product {
+  const products = (catalogue ?? CATALOGUE_SNAPSHOT).products;
+  return products.find((p) => p.mode === "subscription" && p.interval === interval) ?? featuredProduct(catalogue);
+}
+
+/** The Monthly / Yearly switch's choices. */
+export const INTERVAL_NAMES: Record<BillingInterval, string> = { month: "Monthly", year: "Yearly" };
+
+/**
+ * The interval the pricing page opens on: `?interval=year`, or the interval of the price a
+ * checkout intent names (`?checkout=price_…`, kept through sign-up), else monthly.
+ */
+export function initialInterval(params: URLSearchParams, catalogue: Catalogue | undefined): BillingInterval {
+  const asked = params.get("interval");
+  if (asked === "year" || asked === "month") return asked;
+  const intent = params.get("checkout");
+  const product = intent ? (catalogue ?? CATALOGUE_SNAPSHOT).products.find((p) => p.priceId === intent) : undefined;
+  return product?.interval === "year" ? "year" : "month";
+}
+
+/** The paid card's price line after the amount: `/month`, or `/year — 2 months free`. */
+export function priceSuffix(product: Product): string {
+  const free = product.months_free > 0 ? ` — ${product.months_free} months free` : "";
+  return `/${product.interval}${free}`;
+}
+
 /** The Free Trial's name and features, as the catalogue (or its snapshot) says. */
 export function freeTrial(catalogue: Catalogue | undefined): Catalogue["free_trial"] {
   return (catalogue ?? CATALOGUE_SNAPSHOT).free_trial;
@@ -85,17 +112,23 @@ export function planSummary(paid: boolean, catalogue?: Catalogue): string {
 
 // --- Subscriptions as shown ----------------------------------------------------------------------
 
-/** "Renews" or, when the subscription ends at the period end, "Expires", with `current_period_end` (Unix seconds). */
+/**
+ * "Renews" (a yearly subscription: "Renews yearly on") or, when the subscription ends at the period
+ * end, "Expires", with `current_period_end` (Unix seconds).
+ */
 export function periodEnd(
-  subscription: Pick<Subscription, "current_period_end" | "cancel_at_period_end">,
-): { label: "Renews" | "Expires"; date: string } | null {
+  subscription: Pick<Subscription, "current_period_end" | "cancel_at_period_end"> & {
+    interval?: Subscription["interval"];
+  },
+): { label: "Renews" | "Renews yearly on" | "Expires"; date: string } | null {
   if (subscription.current_period_end == null) return null;
   const date = new Date(subscription.current_period_end * 1000).toLocaleDateString("en-US", {
     year: "numeric",
     month: "long",
     day: "numeric",
   });
-  return { label: subscription.cancel_at_period_end ? "Expires" : "Renews", date };
+  if (subscription.cancel_at_period_end) return { label: "Expires", date };
+  return { label: subscription.interval === "year" ? "Renews yearly on" : "Renews", date };
 }
 
 export const SUBSCRIPTION_STATUS_TEXT: Record<Subscription["subscription_status"], string> = {

@@ -35,6 +35,24 @@ export const billingRoutes: MockRoute[] = [
     db.entitlements.set(user.id, UNLIMITED);
     return json({ plan, subscription: db.subscriptions.get(user.id) });
   }),
+  signedIn("get", "/api/billing/interval/preview", ({ user }, { request }) => {
+    const p = CATALOGUE_SNAPSHOT.products.find((p) => p.interval === new URL(request.url).searchParams.get("interval"));
+    if (!p) return apiError(400, "invalid_interval", "The billing interval must be month or year.");
+    if (!db.subscriptions.has(user.id)) return apiError(409, "no_subscription", "You have no subscription to switch.");
+    return json({
+      interval: p.interval!,
+      amount_due_now: p.price * 100 - 1000,
+      next_total: p.price * 100,
+      currency: "usd",
+      proration_date: 1,
+    });
+  }),
+  signedIn("put", "/api/billing/interval", async ({ user }, { request }) => {
+    const { interval } = await readBody<"IntervalBody">(request);
+    const p = CATALOGUE_SNAPSHOT.products.find((p) => p.interval === interval)!;
+    db.subscribe(user.id, { ...db.subscriptions.get(user.id), price_id: p.priceId, interval: p.interval as "year" });
+    return json({ subscription: db.subscriptions.get(user.id)! });
+  }),
   signedIn("post", "/api/billing/portal", async ({ user }, { request }) => {
     const { return_url } = await readBody<"PortalBody">(request);
     if (!planOf(user.id).stripe_customer_id)

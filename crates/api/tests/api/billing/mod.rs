@@ -225,6 +225,7 @@ impl Billing {
 mod attacks;
 mod faults;
 mod flow;
+mod interval;
 mod limits;
 mod replicas;
 mod subscription;

@@ -56,7 +56,7 @@ fn team_metadata(team_id: Uuid) -> HashMap<String, String> {
     HashMap::from([("team_id".to_owned(), team_id.to_string())])
 }
 
-fn team_subscription(sub: &Subscription) -> Result<TeamSubscription, StripeFailure> {
+pub(super) fn team_subscription(sub: &Subscription) -> Result<TeamSubscription, StripeFailure> {
     let item = sub.items.data.first();
     Ok(TeamSubscription {
         record: record(sub)?,

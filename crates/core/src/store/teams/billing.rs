@@ -159,6 +159,25 @@ impl Store {
         self.announce_if(applied, Revoked::AllReads).await
     }
 
+    /// `apply_team_subscription` of a change the actor made at Stripe (a new interval), with
+    /// its audit row in the same transaction.
+    pub async fn apply_team_subscription_audited(
+        &self,
+        team_id: Uuid,
+        record: &SubscriptionRecord,
+        quantity: u32,
+        now: OffsetDateTime,
+        audit: &NewAudit,
+    ) -> Result<bool, sqlx::Error> {
+        let applied = dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            let applied = apply_team!(&mut *tx, team_id, record, quantity, now)?;
+            commit_audited!(self, tx, Some(audit));
+            Ok::<_, sqlx::Error>(applied)
+        })?;
+        self.announce_if(applied, Revoked::AllReads).await
+    }
+
     /// Changes the seats: checks `seats` against the members and pending invites
     /// (`Seats::check_resize`), runs `change` (the quantity change at Stripe), then stores what it
     /// answered; no invite or accept takes a seat being removed in between. On PostgreSQL the

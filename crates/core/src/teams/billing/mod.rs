@@ -7,6 +7,7 @@
 //! where it calls Stripe on their behalf, and writes its audit row with the change.
 
 use crate::teams::acting::acting_on;
+use closewise_domain::billing_interval::IntervalRefusal;
 use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::{
@@ -28,6 +29,7 @@ use crate::teams::SeatsView;
 
 mod checkout;
 mod delete;
+mod interval;
 mod live_at_stripe;
 mod over_seats;
 mod portal;
@@ -59,6 +61,9 @@ pub enum TeamBillingError {
     AlreadySubscribed,
     #[error("{}", NO_TEAM_SUBSCRIPTION_MESSAGE)]
     NoSubscription,
+    /// The subscription may not switch to that interval (it ends, or is billed so already).
+    #[error("{0}")]
+    Interval(IntervalRefusal),
     #[error("Stripe has no checkout session by that id")]
     SessionNotFound,
     #[error("the checkout session is not the team's")]
@@ -95,6 +100,7 @@ impl TeamBillingError {
             TeamBillingError::InvalidRedirect => "invalid_redirect_url",
             TeamBillingError::AlreadySubscribed => "team_already_subscribed",
             TeamBillingError::NoSubscription => "no_team_subscription",
+            TeamBillingError::Interval(r) => r.code(),
             TeamBillingError::SessionNotFound => "session_not_found",
             TeamBillingError::SessionNotYours => "session_not_yours",
             TeamBillingError::SessionNotPaid => "session_not_paid",

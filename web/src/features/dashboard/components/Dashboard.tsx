@@ -20,6 +20,7 @@ import {
   subscriptionRefetchError,
 } from "../../../lib/billing/rules";
 import { teamPlanName } from "../../../lib/team/format";
+import { IntervalSwitch } from "./IntervalSwitch";
 import { useBillingPortal } from "./useBillingPortal";
 import { UsageMeter } from "./UsageMeter";
 
@@ -81,6 +82,7 @@ function SubscriptionManagement({ subscription, error }: { subscription: Subscri
       <Button variant="secondary" className="mt-6" disabled={portal.opening} onClick={() => void portal.open()}>
         {portal.opening ? "Opening..." : "Manage Billing"}
       </Button>
+      {subscription && <IntervalSwitch subscription={subscription} />}
     </section>
   );
 }

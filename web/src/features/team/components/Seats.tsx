@@ -6,12 +6,13 @@ import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import { useProducts } from "../../../lib/api/queries";
 import { openTeamBillingPortal, previewSeats, startTeamCheckout } from "../../../lib/api/team";
-import type { SeatsPreview, Team } from "../../../lib/api/types";
-import { featuredProduct } from "../../../lib/billing/rules";
+import type { BillingInterval, SeatsPreview, Team } from "../../../lib/api/types";
+import { INTERVAL_NAMES, productFor } from "../../../lib/billing/rules";
 import { redirect } from "../../../lib/redirect";
 import { formatMoney, seatsProblem, teamCheckoutUrls } from "../../../lib/team/format";
 import { useChangeSeats } from "../api/teamMutations";
 import { errorMessage, Problem, useTeamCache } from "./TeamParts";
+import { TeamInterval } from "./TeamInterval";
 
 function SeatsField({
   max,
@@ -76,7 +77,9 @@ export function ManageBilling() {
 /** No subscription yet, it ended, or its first payment was abandoned: Stripe Checkout for `seats` seats, back to /team. */
 export function BuySeats({ team }: { team: Team }) {
   const products = useProducts();
-  const price = featuredProduct(products.data).price;
+  const [interval, chooseInterval] = useState<BillingInterval>("month");
+  const product = productFor(products.data, interval);
+  const price = product.price;
   const [seats, setSeats] = useState(String(Math.max(team.seats.used, team.seats.total, 1)));
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -91,7 +94,7 @@ export function BuySeats({ team }: { team: Team }) {
     if (problem) return;
     setBusy(true);
     try {
-      const { url } = await startTeamCheckout({ seats: count, ...teamCheckoutUrls(window.location.origin) });
+      const { url } = await startTeamCheckout({ seats: count, interval, ...teamCheckoutUrls(window.location.origin) });
       redirect.to(url);
     } catch (e) {
       if (e instanceof ApiError && e.code === "invalid_seats") setFieldError(e.message);
@@ -106,8 +109,17 @@ export function BuySeats({ team }: { team: Team }) {
         {team.subscription
           ? "The team's subscription is not active. Buy seats to give every member the paid plan again."
           : "Buy a seat for each person in the team, yourself included. Everyone with a seat gets unlimited usage."}{" "}
-        ${price} per seat per month.
+        ${price} per seat per {interval}.
       </p>
+      <fieldset className="flex gap-4 text-sm">
+        <legend className="sr-only">Billing interval</legend>
+        {(["month", "year"] as const).map((i) => (
+          <label key={i} className="flex items-center gap-2">
+            <input type="radio" name="interval" checked={interval === i} onChange={() => chooseInterval(i)} />
+            {INTERVAL_NAMES[i]}
+          </label>
+        ))}
+      </fieldset>
       <div className="flex flex-wrap items-end gap-3">
         <SeatsField
           max={team.seat_range.max}
@@ -124,7 +136,7 @@ export function BuySeats({ team }: { team: Team }) {
       </div>
       {Number.isInteger(count) && count > 0 && !fieldError && (
         <p className="text-sm text-slate-600">
-          {count} {count === 1 ? "seat" : "seats"}: ${count * price} per month
+          {count} {count === 1 ? "seat" : "seats"}: ${count * price} per {interval}
         </p>
       )}
       {error && <Problem>{error}</Problem>}
@@ -253,6 +265,7 @@ export function ChangeSeats({ team }: { team: Team }) {
         Change seats
       </Button>
       {open && <ChangeSeatsDialog team={team} onClose={() => setOpen(false)} />}
+      <TeamInterval team={team} />
     </div>
   );
 }

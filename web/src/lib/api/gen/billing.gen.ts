@@ -3,6 +3,174 @@
 import type { components as from_common } from "./common.gen";
 
 export interface paths {
+  "/api/billing/interval": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": from_common["schemas"]["IntervalBody"];
+        };
+      };
+      responses: {
+        /** @description Switched at Stripe: the new period was invoiced at once, the unused time credited */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["SubscriptionAnswer"];
+          };
+        };
+        /** @description `invalid_interval`, `invalid_proration_date` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_subscription`, `subscription_ending`, `same_interval` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `stripe_unavailable` */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/billing/interval/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description `month` or `year`.
+           * @example year
+           */
+          interval?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description What the switch would cost, from Stripe's invoice preview */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["IntervalPreviewAnswer"];
+          };
+        };
+        /** @description `invalid_interval` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `no_subscription`, `subscription_ending`, `same_interval` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `stripe_unavailable` */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/billing/portal": {
     parameters: {
       query?: never;

@@ -36,6 +36,42 @@ export interface components {
       /** @description `mfa_required` from the password grant: the token the mfa grant redeems (5 minutes). */
       mfa_token?: string | null;
     };
+    IntervalBody: {
+      /**
+       * @description `month` or `year`.
+       * @example year
+       */
+      interval: string;
+      /**
+       * Format: int64
+       * @description From the preview; default now.
+       */
+      proration_date?: number | null;
+    };
+    IntervalPreviewAnswer: {
+      /**
+       * Format: int64
+       * @description Cents: the switch's invoice, charged now (the new period less the unused time of the
+       *     current one); negative for a credit.
+       */
+      amount_due_now: number;
+      currency: string;
+      /**
+       * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
+       * @enum {string|null}
+       */
+      interval: "month" | "year" | null;
+      /**
+       * Format: int64
+       * @description Cents: the new total each period from now on.
+       */
+      next_total: number;
+      /**
+       * Format: int64
+       * @description Unix seconds; send it back with the switch to be charged what was shown.
+       */
+      proration_date: number;
+    };
     /**
      * @description A way to give the second factor, as `ErrorDetail.methods` lists it.
      * @enum {string}
@@ -86,6 +122,9 @@ export interface components {
     Status: {
       status: string;
     };
+    SubscriptionAnswer: {
+      subscription?: null | components["schemas"]["SubscriptionBody"];
+    };
     /** @description The spec's `stripe_user_subscriptions` view. */
     SubscriptionBody: {
       cancel_at_period_end: boolean;
@@ -94,6 +133,11 @@ export interface components {
        * @description Unix seconds.
        */
       current_period_end?: number | null;
+      /**
+       * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
+       * @enum {string|null}
+       */
+      interval?: "month" | "year" | null;
       payment_method_brand?: string | null;
       payment_method_last4?: string | null;
       price_id?: string | null;
@@ -336,6 +380,11 @@ export interface components {
        * @description Unix seconds.
        */
       current_period_end?: number | null;
+      /**
+       * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
+       * @enum {string|null}
+       */
+      interval?: "month" | "year" | null;
       /**
        * @description Stripe's status.
        * @enum {string}

@@ -37,8 +37,10 @@ import type * as from_subscription from "./subscription.gen";
 import type * as from_team from "./team.gen";
 import type * as from_team_adoption from "./team/adoption.gen";
 import type * as from_team_audit from "./team/audit.gen";
-import type * as from_team_billing from "./team/billing.gen";
+import type * as from_team_billing_interval from "./team/billing/interval.gen";
+import type * as from_team_billing_portal from "./team/billing/portal.gen";
 import type * as from_team_checkout from "./team/checkout.gen";
+import type * as from_team_checkout_confirm from "./team/checkout/confirm.gen";
 import type * as from_team_common from "./team/common.gen";
 import type * as from_team_domain_join from "./team/domain-join.gen";
 import type * as from_team_domains from "./team/domains.gen";
@@ -96,8 +98,10 @@ export type paths = from_account.paths &
   from_team.paths &
   from_team_adoption.paths &
   from_team_audit.paths &
-  from_team_billing.paths &
+  from_team_billing_interval.paths &
+  from_team_billing_portal.paths &
   from_team_checkout.paths &
+  from_team_checkout_confirm.paths &
   from_team_domain_join.paths &
   from_team_domains.paths &
   from_team_invites.paths &
@@ -145,11 +149,11 @@ export interface components {
     from_entitlements.components["schemas"] &
     from_products.components["schemas"] &
     from_stripe.components["schemas"] &
-    from_subscription.components["schemas"] &
     from_team.components["schemas"] &
     from_team_adoption.components["schemas"] &
     from_team_audit.components["schemas"] &
     from_team_checkout.components["schemas"] &
+    from_team_checkout_confirm.components["schemas"] &
     from_team_common.components["schemas"] &
     from_team_domain_join.components["schemas"] &
     from_team_domains.components["schemas"] &

@@ -51,12 +51,19 @@ export interface components {
       /** @description What it includes, as the pricing card lists it. */
       features: string[];
       id: string;
+      /** @description `month` or `year` for a subscription. */
       interval?: string | null;
       /**
        * @description Stripe's checkout mode.
        * @enum {string}
        */
       mode: "subscription" | "payment";
+      /**
+       * Format: int32
+       * @description Months of the monthly price a year at once saves (0 for the monthly price): the pricing
+       *     card's "2 months free".
+       */
+      months_free: number;
       name: string;
       /**
        * Format: int32

@@ -24,7 +24,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["SubscriptionAnswer"];
+            "application/json": from_common["schemas"]["SubscriptionAnswer"];
           };
         };
         401: {
@@ -48,11 +48,7 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    SubscriptionAnswer: {
-      subscription?: null | from_common["schemas"]["SubscriptionBody"];
-    };
-  };
+  schemas: never;
   responses: never;
   parameters: never;
   requestBodies: never;

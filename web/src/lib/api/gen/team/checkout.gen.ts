@@ -34,7 +34,7 @@ export interface paths {
             "application/json": components["schemas"]["TeamCheckoutAnswer"];
           };
         };
-        /** @description `invalid_seats`, `invalid_redirect_url` */
+        /** @description `invalid_seats`, `invalid_interval`, `invalid_redirect_url` */
         400: {
           headers: {
             [name: string]: unknown;
@@ -122,125 +122,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/checkout/confirm": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamConfirmBody"];
-        };
-      };
-      responses: {
-        /** @description The session was paid: the team's subscription and seats */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `session_not_yours` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `session_not_found`, `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `session_not_paid` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `stripe_unavailable` */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -250,6 +131,11 @@ export interface components {
     };
     TeamCheckoutBody: {
       cancel_url: string;
+      /**
+       * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
+       * @enum {string|null}
+       */
+      interval?: "month" | "year" | null;
       /**
        * Format: int64
        * @description At least the seats in use (members and pending invites), at most 10000
@@ -261,9 +147,6 @@ export interface components {
        *     replaced by Stripe).
        */
       success_url: string;
-    };
-    TeamConfirmBody: {
-      session_id: string;
     };
   };
   responses: never;
