@@ -13,7 +13,8 @@
 //!   sign-up's password (one sign-up) and when the clicker chooses it (sign-ups that disagree).
 //! - [`plan`], [`subscription`]: plan types, Stripe subscription statuses and what they mean.
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
-//! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
+//! - [`catalogue`], [`checkout`]: what is for sale and who may buy it; [`billing_details`]: the
+//!   company name, address and tax IDs on invoices.
 //! - [`downloads`]: the desktop release the site offers and its disk images' addresses.
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
@@ -33,6 +34,7 @@
 //! - [`policy`]: a team's policy for the desktop app: its shape, default, validation, canonical
 //!   JSON and version, the consent text of a region.
 
+pub mod billing_details;
 pub mod catalogue;
 pub mod checkout;
 pub mod downloads;

@@ -13,6 +13,7 @@ use crate::each_backend;
 use crate::helpers::*;
 
 mod flow;
+mod invoices;
 mod over_seats;
 mod reclaim;
 mod seats;

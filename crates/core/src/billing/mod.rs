@@ -4,6 +4,7 @@
 
 mod checkout;
 mod events;
+pub mod invoices;
 mod personal;
 mod replay;
 mod return_pages;

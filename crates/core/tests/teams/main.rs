@@ -198,6 +198,8 @@ async fn every_role_and_action_follows_the_domain(postgres: bool) {
                 | Action::ConfigureSso
                 | Action::ViewAdoption
                 | Action::ViewActivity
+                | Action::ViewInvoices
+                | Action::EditBillingDetails
                 | Action::SetPolicy => continue,
             };
             match (may(role, action), result) {

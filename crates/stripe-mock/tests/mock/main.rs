@@ -3,14 +3,17 @@
 mod async_stripe;
 mod binary;
 mod checkout;
+mod checkout_company;
 mod clock;
 mod compat;
 mod helpers;
+mod invoice_documents;
 mod invoices;
 mod parameters;
 mod portal;
 mod portal_configurations;
 mod resources;
 mod seats;
+mod tax_ids;
 mod webhooks;
 mod wire;

@@ -20,6 +20,7 @@ import {
   subscriptionRefetchError,
 } from "../../../lib/billing/rules";
 import { teamPlanName } from "../../../lib/team/format";
+import { Invoices } from "./Invoices";
 import { useBillingPortal } from "./useBillingPortal";
 import { UsageMeter } from "./UsageMeter";
 
@@ -119,6 +120,7 @@ function PaidPanels({
       </section>
       <UsageMeter />
       {personal && <SubscriptionManagement subscription={subscription} error={error} />}
+      {personal && <Invoices />}
     </>
   );
 }
