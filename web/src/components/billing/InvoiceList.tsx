@@ -36,7 +36,11 @@ function Row({ invoice }: { invoice: Invoice }) {
       <td className="py-2 pr-4">{STATUS[invoice.status]}</td>
       <td className="py-2">
         {invoice.invoice_pdf ? (
-          <a href={invoice.invoice_pdf} className="font-medium text-blue-700 underline hover:text-blue-900" aria-label={`Download invoice ${name}`}>
+          <a
+            href={invoice.invoice_pdf}
+            className="font-medium text-blue-700 underline hover:text-blue-900"
+            aria-label={`Download invoice ${name}`}
+          >
             Download
           </a>
         ) : (
@@ -47,7 +51,13 @@ function Row({ invoice }: { invoice: Invoice }) {
   );
 }
 
-export function InvoiceList({ queryKey, read }: { queryKey: readonly unknown[]; read: (cursor: string | null) => Promise<InvoicesPage> }) {
+export function InvoiceList({
+  queryKey,
+  read,
+}: {
+  queryKey: readonly unknown[];
+  read: (cursor: string | null) => Promise<InvoicesPage>;
+}) {
   const pages = useInfiniteQuery({
     queryKey: [...queryKey],
     queryFn: ({ pageParam }) => read(pageParam),
@@ -88,7 +98,12 @@ export function InvoiceList({ queryKey, read }: { queryKey: readonly unknown[]; 
         </div>
       )}
       {pages.hasNextPage && (
-        <Button variant="secondary" className="mt-4" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+        <Button
+          variant="secondary"
+          className="mt-4"
+          disabled={pages.isFetchingNextPage}
+          onClick={() => void pages.fetchNextPage()}
+        >
           {pages.isFetchingNextPage ? "Loading..." : "Show more invoices"}
         </Button>
       )}

@@ -28,7 +28,7 @@ describe("Dashboard invoices", () => {
     );
     const { user } = renderApp("/dashboard", { signedInAs: "ana@example.com" });
     const section = await screen.findByRole("region", { name: "Invoices" });
-    const first = await within(section).findByRole("row", { name: /CW-000001/ });
+    const first = await within(section).findByRole("row", { name: /^CW-000001 / });
     expect(first).toHaveTextContent("$19.04");
     expect(first).toHaveTextContent("$3.04");
     expect(first).toHaveTextContent("−$4.00");
@@ -38,7 +38,7 @@ describe("Dashboard invoices", () => {
     expect(download).toHaveAttribute("href", "https://pay.test/i/in_1/pdf");
     expect(within(section).getAllByRole("row")).toHaveLength(13);
     await user.click(within(section).getByRole("button", { name: "Show more invoices" }));
-    expect(await within(section).findByRole("row", { name: /CW-0000013/ })).toBeInTheDocument();
+    expect(await within(section).findByRole("row", { name: /^CW-0000013 / })).toBeInTheDocument();
     expect(within(section).queryByRole("button", { name: "Show more invoices" })).not.toBeInTheDocument();
   });
 

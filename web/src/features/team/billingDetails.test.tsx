@@ -16,7 +16,14 @@ const MEMBER = "cy@northwind.example";
 
 function seedNorthwind() {
   db.createUser({ email: OWNER });
-  const { team } = db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: ADMIN, role: "admin" }, { email: MEMBER, role: "member" }] });
+  const { team } = db.seedTeam({
+    owner: OWNER,
+    seats: 3,
+    members: [
+      { email: ADMIN, role: "admin" },
+      { email: MEMBER, role: "member" },
+    ],
+  });
   invoicesOf(team).push({
     ...{ id: "in_t1", number: "CW-000042", date: 1_793_000_000, period_start: 1_793_000_000, period_end: 1_795_600_000 },
     ...{ currency: "usd", subtotal: 6000, discount: 0, tax: 0, amount: 6000, amount_paid: 6000, status: "paid" },

@@ -12,7 +12,8 @@ type Billed = { invoices?: Invoice[]; billingDetails?: BillingDetails };
 /** The invoices of a user (their own) or a team, newest first: tests push theirs here. */
 export const invoicesOf = (row: DbUser | TeamRow) => ((row as Billed).invoices ??= []);
 const none = { line1: null, line2: null, city: null, postal_code: null, state: null, country: null };
-export const detailsOf = (team: TeamRow) => ((team as Billed).billingDetails ??= { name: null, address: { ...none }, tax_ids: [] });
+export const detailsOf = (team: TeamRow) =>
+  ((team as Billed).billingDetails ??= { name: null, address: { ...none }, tax_ids: [] });
 
 /** The page after `cursor` (the last invoice's id, as the server's cursor). */
 function page(all: Invoice[], request: Request) {

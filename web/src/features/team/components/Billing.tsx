@@ -34,7 +34,17 @@ const FIELD_OF: Record<string, Field> = {
 };
 type Field = "name" | "country" | "address" | "tax_id";
 
-type Form = { name: string; line1: string; line2: string; postal_code: string; city: string; state: string; country: string; taxType: TaxIdType; taxValue: string };
+type Form = {
+  name: string;
+  line1: string;
+  line2: string;
+  postal_code: string;
+  city: string;
+  state: string;
+  country: string;
+  taxType: TaxIdType;
+  taxValue: string;
+};
 
 function formOf(d: BillingDetails): Form {
   const a = d.address;
@@ -50,7 +60,14 @@ function detailsOf(f: Form): BillingDetails {
   const opt = (s: string) => (s.trim() ? s.trim() : null);
   return {
     name: f.name,
-    address: { line1: opt(f.line1), line2: opt(f.line2), postal_code: opt(f.postal_code), city: opt(f.city), state: opt(f.state), country: f.country },
+    address: {
+      line1: opt(f.line1),
+      line2: opt(f.line2),
+      postal_code: opt(f.postal_code),
+      city: opt(f.city),
+      state: opt(f.state),
+      country: f.country,
+    },
     tax_ids: f.taxValue.trim() ? [{ type: f.taxType, value: f.taxValue }] : [],
   };
 }
@@ -70,21 +87,39 @@ function DetailsForm({ initial, editable }: { initial: BillingDetails; editable:
         setForm(formOf(saved));
         toast.success("Company details saved. Your next invoices show them.");
       },
-      onError: (err) => setRefusal({ field: err instanceof ApiError ? (FIELD_OF[err.code] ?? null) : null, message: errorMessage(err) }),
+      onError: (err) =>
+        setRefusal({ field: err instanceof ApiError ? (FIELD_OF[err.code] ?? null) : null, message: errorMessage(err) }),
     });
   }
 
   return (
     <form onSubmit={submit} className="mt-4 grid gap-4 sm:grid-cols-2" aria-label="Company details">
       <fieldset disabled={!editable || save.isPending} className="contents">
-        <TextField label="Company name" className="sm:col-span-2" value={form.name} onChange={set("name")} error={errorOf("name")} />
+        <TextField
+          label="Company name"
+          className="sm:col-span-2"
+          value={form.name}
+          onChange={set("name")}
+          error={errorOf("name")}
+        />
         <TextField label="Address line 1" value={form.line1} onChange={set("line1")} error={errorOf("address")} />
         <TextField label="Address line 2" value={form.line2} onChange={set("line2")} />
         <TextField label="Postal code" value={form.postal_code} onChange={set("postal_code")} />
         <TextField label="City" value={form.city} onChange={set("city")} />
         <TextField label="State or region" value={form.state} onChange={set("state")} />
-        <TextField label="Country code" placeholder="DE" maxLength={2} value={form.country} onChange={set("country")} error={errorOf("country")} />
-        <SelectField label="Tax ID type" value={form.taxType} onChange={(e) => setForm({ ...form, taxType: e.target.value as TaxIdType })}>
+        <TextField
+          label="Country code"
+          placeholder="DE"
+          maxLength={2}
+          value={form.country}
+          onChange={set("country")}
+          error={errorOf("country")}
+        />
+        <SelectField
+          label="Tax ID type"
+          value={form.taxType}
+          onChange={(e) => setForm({ ...form, taxType: e.target.value as TaxIdType })}
+        >
           {TAX_ID_TYPES.map((t) => (
             <option key={t.value} value={t.value}>
               {t.label}

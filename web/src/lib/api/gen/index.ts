@@ -13,7 +13,8 @@ import type * as auth8 from "./auth.8.gen";
 import type * as auth9 from "./auth.9.gen";
 import type * as billing1 from "./billing.1.gen";
 import type * as billing2 from "./billing.2.gen";
-import type * as common from "./common.gen";
+import type * as common1 from "./common.1.gen";
+import type * as common2 from "./common.2.gen";
 import type * as downloads from "./downloads.gen";
 import type * as ops from "./ops.gen";
 import type * as passkeys from "./passkeys.gen";
@@ -26,14 +27,7 @@ import type * as teams13 from "./teams.13.gen";
 import type * as teams14 from "./teams.14.gen";
 import type * as teams15 from "./teams.15.gen";
 import type * as teams16 from "./teams.16.gen";
-import type * as teams17 from "./teams.17.gen";
-import type * as teams18 from "./teams.18.gen";
-import type * as teams19 from "./teams.19.gen";
 import type * as teams2 from "./teams.2.gen";
-import type * as teams20 from "./teams.20.gen";
-import type * as teams21 from "./teams.21.gen";
-import type * as teams22 from "./teams.22.gen";
-import type * as teams23 from "./teams.23.gen";
 import type * as teams3 from "./teams.3.gen";
 import type * as teams4 from "./teams.4.gen";
 import type * as teams5 from "./teams.5.gen";
@@ -77,13 +71,6 @@ export type paths = auth1.paths &
   teams14.paths &
   teams15.paths &
   teams16.paths &
-  teams17.paths &
-  teams18.paths &
-  teams19.paths &
-  teams20.paths &
-  teams21.paths &
-  teams22.paths &
-  teams23.paths &
   ops.paths;
 
 /** Every component schema of the API. */
@@ -110,20 +97,16 @@ export interface components {
     teams3.components["schemas"] &
     teams5.components["schemas"] &
     teams6.components["schemas"] &
-    teams7.components["schemas"] &
     teams8.components["schemas"] &
+    teams9.components["schemas"] &
     teams10.components["schemas"] &
+    teams11.components["schemas"] &
     teams12.components["schemas"] &
+    teams13.components["schemas"] &
     teams14.components["schemas"] &
     teams15.components["schemas"] &
     teams16.components["schemas"] &
-    teams17.components["schemas"] &
-    teams18.components["schemas"] &
-    teams19.components["schemas"] &
-    teams20.components["schemas"] &
-    teams21.components["schemas"] &
-    teams22.components["schemas"] &
-    teams23.components["schemas"] &
     ops.components["schemas"] &
-    common.components["schemas"];
+    common1.components["schemas"] &
+    common2.components["schemas"];
 }

@@ -40,6 +40,53 @@ export interface components {
       /** @description The token of the invitation link (`/invite?token=…`). */
       token: string;
     };
+    /** @description One invoice. Amounts are in cents of `currency`. */
+    Invoice: {
+      /** Format: int64 */
+      amount: number;
+      /** Format: int64 */
+      amount_paid: number;
+      currency: string;
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      date: number;
+      /** Format: int64 */
+      discount: number;
+      /** @description Stripe's page of the invoice. */
+      hosted_invoice_url?: string | null;
+      id: string;
+      /** @description The invoice as a PDF (the Download link). */
+      invoice_pdf?: string | null;
+      /** @description Stripe's invoice number (`CW-000001`); null on a draft. */
+      number?: string | null;
+      /** Format: int64 */
+      period_end: number;
+      /**
+       * Format: int64
+       * @description The service period, Unix seconds.
+       */
+      period_start: number;
+      /**
+       * @description Stripe's invoice status.
+       * @enum {string}
+       */
+      status: "draft" | "open" | "paid" | "uncollectible" | "void";
+      /**
+       * Format: int64
+       * @description Before discount and tax.
+       */
+      subtotal: number;
+      /** Format: int64 */
+      tax: number;
+    };
+    InvoicesPage: {
+      /** @description Newest first. */
+      invoices: components["schemas"]["Invoice"][];
+      /** @description Pass it as `cursor` for the next page; null on the last page. */
+      next_cursor?: string | null;
+    };
     MfaCodeBody: {
       /**
        * @description A 6-digit code from the app (spaces ignored), or where accepted a recovery code
@@ -318,6 +365,8 @@ export interface components {
       /** @description Configure single sign-on (`/api/team/sso`). */
       configure_sso: boolean;
       delete: boolean;
+      /** @description Change the company details on the invoices (`PUT /api/team/billing/details`). */
+      edit_billing_details: boolean;
       /** @description Invite, resend and revoke invitations. */
       invite: boolean;
       /** @description Leave the team (everyone but the owner). */
@@ -340,6 +389,11 @@ export interface components {
       view_activity: boolean;
       /** @description See the adoption report (`GET /api/team/adoption`). */
       view_adoption: boolean;
+      /**
+       * @description See the team's invoices and its company details (`GET /api/team/billing/invoices`,
+       *     `GET /api/team/billing/details`).
+       */
+      view_invoices: boolean;
     };
     /**
      * @description A team's policy: what the desktop app does in calls. Members of no team get the default
@@ -413,25 +467,6 @@ export interface components {
        * @enum {string}
        */
       status: "active" | "trialing" | "canceled" | "incomplete" | "incomplete_expired" | "past_due" | "unpaid" | "paused";
-    };
-    UrlAnswer: {
-      url: string;
-    };
-    UserBody: {
-      /** Format: date-time */
-      created_at: string;
-      email: string;
-      /** Format: date-time */
-      email_confirmed_at?: string | null;
-      /** Format: uuid */
-      id: string;
-    };
-    UserCodeBody: {
-      /** @description As typed: case, dashes and spaces do not matter. */
-      user_code: string;
-    };
-    UserEnvelope: {
-      user: components["schemas"]["UserBody"];
     };
   };
   responses: never;
