@@ -22,8 +22,8 @@ pub enum TaxIdKind {
 
 /// The EU's VAT prefixes (Greece's is EL, Northern Ireland's XI).
 const EU_VAT_PREFIXES: [&str; 28] = [
-    "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "EL", "ES", "FI", "FR", "HR", "HU", "IE",
-    "IT", "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK", "XI",
+    "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "EL", "ES", "FI", "FR", "HR", "HU", "IE", "IT",
+    "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK", "XI",
 ];
 
 impl TaxIdKind {
@@ -98,7 +98,9 @@ pub struct TaxId {
 
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum TaxIdError {
-    #[error("Choose a tax ID type: eu_vat, gb_vat, ch_vat, no_vat, au_abn, nz_gst, ca_bn or us_ein.")]
+    #[error(
+        "Choose a tax ID type: eu_vat, gb_vat, ch_vat, no_vat, au_abn, nz_gst, ca_bn or us_ein."
+    )]
     UnknownKind,
     #[error("This is not a valid {label}. It looks like {example}.", label = .0.label(), example = .0.example())]
     Malformed(TaxIdKind),
@@ -346,18 +348,55 @@ mod tests {
         assert_eq!(details.address.country, "DE");
         assert_eq!(details.address.line2, None);
         let cases = [
-            (RawDetails { name: "  ", ..good.clone() }, "invalid_billing_name"),
-            (RawDetails { country: "Germany", ..good.clone() }, "invalid_country"),
-            (RawDetails { city: Some("x\u{7}"), ..good.clone() }, "invalid_address"),
             (
-                RawDetails { tax_ids: vec![("eu_vat", "DE1"), ("us_ein", "1")], ..good.clone() },
+                RawDetails {
+                    name: "  ",
+                    ..good.clone()
+                },
+                "invalid_billing_name",
+            ),
+            (
+                RawDetails {
+                    country: "Germany",
+                    ..good.clone()
+                },
+                "invalid_country",
+            ),
+            (
+                RawDetails {
+                    city: Some("x\u{7}"),
+                    ..good.clone()
+                },
+                "invalid_address",
+            ),
+            (
+                RawDetails {
+                    tax_ids: vec![("eu_vat", "DE1"), ("us_ein", "1")],
+                    ..good.clone()
+                },
                 "invalid_tax_id",
             ),
-            (RawDetails { tax_ids: vec![("vat", "DE1")], ..good.clone() }, "invalid_tax_id"),
-            (RawDetails { tax_ids: vec![("ca_bn", "123456789"); 6], ..good.clone() }, "invalid_tax_id"),
+            (
+                RawDetails {
+                    tax_ids: vec![("vat", "DE1")],
+                    ..good.clone()
+                },
+                "invalid_tax_id",
+            ),
+            (
+                RawDetails {
+                    tax_ids: vec![("ca_bn", "123456789"); 6],
+                    ..good.clone()
+                },
+                "invalid_tax_id",
+            ),
         ];
         for (raw, code) in cases {
-            assert_eq!(BillingDetails::parse(&raw).unwrap_err().code(), code, "{raw:?}");
+            assert_eq!(
+                BillingDetails::parse(&raw).unwrap_err().code(),
+                code,
+                "{raw:?}"
+            );
         }
     }
 

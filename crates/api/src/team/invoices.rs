@@ -33,10 +33,7 @@ pub async fn team_invoices(
 ) -> ApiResult<AppJson<InvoicesPageResponse>> {
     let Query(q) = query?;
     let actor = Actor::member(auth.user_id, &auth.email);
-    let page = state
-        .billing
-        .team_invoices(&actor, None, &q.page())
-        .await?;
+    let page = state.billing.team_invoices(&actor, None, &q.page()).await?;
     Ok(AppJson(page.into()))
 }
 

@@ -58,7 +58,6 @@ impl InvoicesError {
             InvoicesError::Database(_) => "internal",
         }
     }
-
 }
 
 impl From<TeamBillingError> for InvoicesError {

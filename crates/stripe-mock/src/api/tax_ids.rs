@@ -26,7 +26,13 @@ async fn create_tax_id(State(st): State<Shared>, Path(id): Path<String>, p: Para
     st.mutate(|s, now| {
         let tax_id = s.create_tax_id(&id, &kind, &value, now)?;
         let json = s.render_tax_id(&s.tax_ids[&tax_id]);
-        s.emit("customer.tax_id.created", json.clone(), None, &p.origin, now);
+        s.emit(
+            "customer.tax_id.created",
+            json.clone(),
+            None,
+            &p.origin,
+            now,
+        );
         Ok(Json(json))
     })
 }
@@ -48,7 +54,9 @@ async fn delete_tax_id(
         let json = s.render_tax_id(s.tax_id(&id, &tax_id)?);
         s.tax_ids.remove(&tax_id);
         s.emit("customer.tax_id.deleted", json, None, &p.origin, now);
-        Ok(Json(json!({ "id": tax_id, "object": "tax_id", "deleted": true })))
+        Ok(Json(
+            json!({ "id": tax_id, "object": "tax_id", "deleted": true }),
+        ))
     })
 }
 

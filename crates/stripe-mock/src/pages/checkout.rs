@@ -106,7 +106,11 @@ fn company_inputs(s: &CheckoutSession, fields: &Value) -> String {
         html.push_str(&input("postal_code", "Postal code", "billing postal-code"));
         html.push_str(&input("city", "City", "billing address-level2"));
         html.push_str(&input("state", "State or region", "billing address-level1"));
-        html.push_str(&input("country", "Country (two-letter code)", "billing country"));
+        html.push_str(&input(
+            "country",
+            "Country (two-letter code)",
+            "billing country",
+        ));
         html.push_str("</fieldset>");
     }
     if s.collect.tax_id {

@@ -65,7 +65,10 @@ impl Document {
             .flatten()
             .map(|t| {
                 let value = t["value"].as_str().unwrap_or_default();
-                format!("{} {value}", tax_id_label(t["type"].as_str().unwrap_or_default(), value))
+                format!(
+                    "{} {value}",
+                    tax_id_label(t["type"].as_str().unwrap_or_default(), value)
+                )
             })
             .collect();
         let lines = invoice["lines"]["data"]
@@ -175,7 +178,10 @@ pub(super) async fn invoice_page(State(st): State<Shared>, Path(id): Path<String
         .totals()
         .iter()
         .map(|(label, amount)| {
-            format!("<tr><th colspan=\"2\">{label}</th><td>{}</td></tr>", escape(amount))
+            format!(
+                "<tr><th colspan=\"2\">{label}</th><td>{}</td></tr>",
+                escape(amount)
+            )
         })
         .collect();
     let body = format!(

@@ -105,7 +105,8 @@ impl Store {
                 .rev()
                 .map(|t| self.render_tax_id(t))
                 .collect();
-            customer["tax_ids"] = super::list(ids, false, &format!("/v1/customers/{}/tax_ids", c.id));
+            customer["tax_ids"] =
+                super::list(ids, false, &format!("/v1/customers/{}/tax_ids", c.id));
         }
         customer
     }

@@ -161,9 +161,8 @@ impl Store {
         let paid = i.status == "paid";
         // A preview: not finalized, no number yet, charged when it is created.
         let draft = i.status == "draft";
-        let link = |suffix: &str| {
-            (!draft).then(|| format!("{}/i/{}{suffix}", self.public_url, i.id))
-        };
+        let link =
+            |suffix: &str| (!draft).then(|| format!("{}/i/{}{suffix}", self.public_url, i.id));
         json!({
             "id": i.id,
             "object": "invoice",

@@ -9,7 +9,10 @@ async fn business_session(m: &TestMock, customer: &str, update: bool) -> (u16, s
         ("mode", "subscription"),
         ("line_items[0][price]", "price_closewise_monthly"),
         ("line_items[0][quantity]", "3"),
-        ("success_url", "http://app.test/team?session_id={CHECKOUT_SESSION_ID}"),
+        (
+            "success_url",
+            "http://app.test/team?session_id={CHECKOUT_SESSION_ID}",
+        ),
         ("customer", customer),
         ("billing_address_collection", "required"),
         ("tax_id_collection[enabled]", "true"),
@@ -57,7 +60,12 @@ async fn the_hosted_page_collects_the_company_and_the_first_invoice_carries_it()
     assert_eq!(session["billing_address_collection"], "required");
     assert_eq!(session["tax_id_collection"]["enabled"], true);
     let id = session["id"].as_str().unwrap();
-    let page = m.http.get(m.url(&format!("/c/pay/{id}"))).send().await.unwrap();
+    let page = m
+        .http
+        .get(m.url(&format!("/c/pay/{id}")))
+        .send()
+        .await
+        .unwrap();
     let html = page.text().await.unwrap();
     for label in ["Billing address", "Business name", "Tax ID"] {
         assert!(html.contains(label), "the page asks for {label}");
@@ -101,5 +109,8 @@ async fn the_hosted_page_collects_the_company_and_the_first_invoice_carries_it()
     let (_, list) = m.get(&format!("/v1/invoices?customer={customer}")).await;
     let invoice = &list["data"][0];
     assert_eq!(invoice["customer_name"], "Acme SA");
-    assert_eq!(invoice["customer_tax_ids"][0]["value"], "CHE-123.456.789 TVA");
+    assert_eq!(
+        invoice["customer_tax_ids"][0]["value"],
+        "CHE-123.456.789 TVA"
+    );
 }

@@ -36,7 +36,8 @@ async fn company_customer(m: &TestMock) -> (String, String) {
         .await;
     assert_eq!(status, 200, "{body}");
     let session = m.create_session(Some(&customer)).await;
-    m.pay(session["id"].as_str().unwrap(), "4242 4242 4242 4242").await;
+    m.pay(session["id"].as_str().unwrap(), "4242 4242 4242 4242")
+        .await;
     let (_, list) = m.get(&format!("/v1/invoices?customer={customer}")).await;
     let invoice = list["data"][0]["id"].as_str().unwrap().to_owned();
     (customer, invoice)
@@ -46,8 +47,11 @@ async fn company_customer(m: &TestMock) -> (String, String) {
 async fn an_invoice_keeps_the_details_it_was_finalized_with() {
     let m = spawn_mock().await;
     let (customer, id) = company_customer(&m).await;
-    m.post(&format!("/v1/customers/{customer}"), &[("name", "Renamed Ltd")])
-        .await;
+    m.post(
+        &format!("/v1/customers/{customer}"),
+        &[("name", "Renamed Ltd")],
+    )
+    .await;
     let (_, invoice) = m.get(&format!("/v1/invoices/{id}")).await;
     assert_eq!(invoice["customer_name"], "Acme Vertrieb GmbH");
     assert_eq!(invoice["customer_address"]["country"], "DE");
@@ -63,9 +67,14 @@ async fn a_paid_invoice_links_its_hosted_page_and_its_pdf() {
     let (_, id) = company_customer(&m).await;
     let (status, invoice) = m.get(&format!("/v1/invoices/{id}")).await;
     assert_eq!(status, 200, "{invoice}");
-    let hosted = invoice["hosted_invoice_url"].as_str().expect("a hosted URL");
+    let hosted = invoice["hosted_invoice_url"]
+        .as_str()
+        .expect("a hosted URL");
     let pdf = invoice["invoice_pdf"].as_str().expect("a PDF URL");
-    assert!(hosted.starts_with(&m.base) && pdf.starts_with(&m.base), "{hosted} {pdf}");
+    assert!(
+        hosted.starts_with(&m.base) && pdf.starts_with(&m.base),
+        "{hosted} {pdf}"
+    );
     assert_eq!(invoice["total_taxes"], serde_json::json!([]));
     assert_eq!(invoice["total_discount_amounts"], serde_json::json!([]));
     assert_eq!(invoice["subtotal"], 2000);
@@ -75,7 +84,14 @@ async fn a_paid_invoice_links_its_hosted_page_and_its_pdf() {
     assert_eq!(page.status(), 200);
     let html = page.text().await.unwrap();
     let number = invoice["number"].as_str().unwrap();
-    for shown in [number, "Acme Vertrieb GmbH", "DE123456789", "$20.00", "Paid", "Download PDF"] {
+    for shown in [
+        number,
+        "Acme Vertrieb GmbH",
+        "DE123456789",
+        "$20.00",
+        "Paid",
+        "Download PDF",
+    ] {
         assert!(html.contains(shown), "the page shows {shown}: {html}");
     }
 }
@@ -93,9 +109,15 @@ async fn the_invoice_pdf_is_a_real_pdf_with_the_company_lines_and_totals() {
         .unwrap();
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.headers()["content-type"], "application/pdf");
-    let disposition = resp.headers()["content-disposition"].to_str().unwrap().to_owned();
+    let disposition = resp.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     let number = invoice["number"].as_str().unwrap().to_owned();
-    assert!(disposition.contains(&format!("Invoice-{number}.pdf")), "{disposition}");
+    assert!(
+        disposition.contains(&format!("Invoice-{number}.pdf")),
+        "{disposition}"
+    );
     let bytes = resp.bytes().await.unwrap();
     assert!(bytes.starts_with(b"%PDF-"));
     let text = pdf_text(&bytes);

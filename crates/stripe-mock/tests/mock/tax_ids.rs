@@ -17,7 +17,10 @@ async fn tax_ids_are_created_listed_retrieved_and_deleted_under_the_customer() {
     assert_eq!(vat["object"], "tax_id");
     assert!(vat["id"].as_str().unwrap().starts_with("txi_"));
     assert_eq!(vat["type"], "eu_vat");
-    assert_eq!(vat["value"], "DE123456789", "stored as Stripe normalises it");
+    assert_eq!(
+        vat["value"], "DE123456789",
+        "stored as Stripe normalises it"
+    );
     assert_eq!(vat["country"], "DE");
     assert_eq!(vat["customer"], customer.as_str());
     assert_eq!(vat["verification"]["status"], "pending");
@@ -39,13 +42,19 @@ async fn tax_ids_are_created_listed_retrieved_and_deleted_under_the_customer() {
     let (_, customer_json) = m
         .get(&format!("/v1/customers/{customer}?expand[]=tax_ids"))
         .await;
-    assert_eq!(customer_json["tax_ids"]["data"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        customer_json["tax_ids"]["data"].as_array().unwrap().len(),
+        2
+    );
 
     let (status, deleted) = m
         .delete(&format!("{path}/{}", vat["id"].as_str().unwrap()))
         .await;
     assert_eq!(status, 200, "{deleted}");
-    assert_eq!(deleted, json!({"id": vat["id"], "object": "tax_id", "deleted": true}));
+    assert_eq!(
+        deleted,
+        json!({"id": vat["id"], "object": "tax_id", "deleted": true})
+    );
     let (_, list) = m.get(&path).await;
     assert_eq!(list["data"].as_array().unwrap().len(), 1);
     let (status, gone) = m
@@ -88,22 +97,29 @@ async fn a_malformed_tax_id_is_refused_with_stripes_error_for_each_type() {
     for (kind, value) in bad {
         let (status, body) = m.post(&path, &[("type", kind), ("value", value)]).await;
         assert_eq!(status, 400, "{kind} {value}: {body}");
-        assert_eq!(body["error"]["type"], "invalid_request_error", "{kind} {value}");
+        assert_eq!(
+            body["error"]["type"], "invalid_request_error",
+            "{kind} {value}"
+        );
         assert_eq!(body["error"]["code"], "tax_id_invalid", "{kind} {value}");
         assert_eq!(body["error"]["param"], "value", "{kind} {value}");
         let message = body["error"]["message"].as_str().unwrap();
-        assert!(message.contains(&format!("Invalid value for {kind}")), "{message}");
+        assert!(
+            message.contains(&format!("Invalid value for {kind}")),
+            "{message}"
+        );
     }
-    let (status, body) = m
-        .post(&path, &[("type", "xx_tax"), ("value", "1")])
-        .await;
+    let (status, body) = m.post(&path, &[("type", "xx_tax"), ("value", "1")]).await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["error"]["param"], "type");
     let (status, body) = m.post(&path, &[("type", "eu_vat")]).await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["error"]["code"], "parameter_missing");
     let (status, body) = m
-        .post("/v1/customers/cus_nope/tax_ids", &[("type", "us_ein"), ("value", "12-3456789")])
+        .post(
+            "/v1/customers/cus_nope/tax_ids",
+            &[("type", "us_ein"), ("value", "12-3456789")],
+        )
         .await;
     assert_eq!(status, 404, "{body}");
 }
@@ -131,12 +147,19 @@ async fn a_customer_keeps_its_billing_address() {
                "postal_code": "EC1A 1BB", "state": null, "country": "GB"})
     );
     let (status, body) = m
-        .post(&format!("/v1/customers/{customer}"), &[("address[country]", "Germany")])
+        .post(
+            &format!("/v1/customers/{customer}"),
+            &[("address[country]", "Germany")],
+        )
         .await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["error"]["param"], "address[country]");
     let (_, body) = m
         .post(&format!("/v1/customers/{customer}"), &[("address", "")])
         .await;
-    assert_eq!(body["address"], serde_json::Value::Null, "an empty string clears it");
+    assert_eq!(
+        body["address"],
+        serde_json::Value::Null,
+        "an empty string clears it"
+    );
 }

@@ -9,10 +9,10 @@ use stripe_billing::invoice::ListInvoice;
 use stripe_billing::tax_id::{
     CreateCustomerTaxId, CreateCustomerTaxIdType, DeleteCustomerTaxId, ListCustomerTaxId,
 };
+use stripe_billing::Invoice;
 use stripe_core::customer::{
     OptionalFieldsCustomerAddress, RetrieveCustomer, RetrieveCustomerReturned, UpdateCustomer,
 };
-use stripe_billing::Invoice;
 
 use super::{StripeClient, StripeFailure};
 
@@ -70,7 +70,11 @@ pub enum DetailsFailure {
 fn summary(i: &Invoice) -> InvoiceSummary {
     let sum = |amounts: Option<Vec<i64>>| amounts.unwrap_or_default().iter().sum::<i64>();
     InvoiceSummary {
-        id: i.id.as_ref().map(|id| id.as_str().to_owned()).unwrap_or_default(),
+        id: i
+            .id
+            .as_ref()
+            .map(|id| id.as_str().to_owned())
+            .unwrap_or_default(),
         number: i.number.clone(),
         created: i.created,
         period_start: i.period_start,
@@ -105,7 +109,9 @@ impl StripeClient {
         starting_after: Option<&str>,
         limit: u8,
     ) -> Result<InvoicePage, StripeFailure> {
-        let mut list = ListInvoice::new().customer(customer).limit(i64::from(limit));
+        let mut list = ListInvoice::new()
+            .customer(customer)
+            .limit(i64::from(limit));
         if let Some(after) = starting_after {
             list = list.starting_after(after);
         }
@@ -130,7 +136,9 @@ impl StripeClient {
         let ids = self
             .call(
                 "list tax ids",
-                ListCustomerTaxId::new(customer).limit(100).send(&self.client),
+                ListCustomerTaxId::new(customer)
+                    .limit(100)
+                    .send(&self.client),
             )
             .await?;
         let mut tax_ids: Vec<_> = ids.data.iter().collect();
@@ -189,7 +197,9 @@ impl StripeClient {
         let existing = self
             .call(
                 "list tax ids",
-                ListCustomerTaxId::new(customer).limit(100).send(&self.client),
+                ListCustomerTaxId::new(customer)
+                    .limit(100)
+                    .send(&self.client),
             )
             .await?;
         let wanted: Vec<(&str, &str)> = details

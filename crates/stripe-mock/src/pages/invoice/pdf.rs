@@ -116,11 +116,7 @@ fn layout(doc: &Document) -> Vec<Content> {
         p.down(14.0);
     }
     p.down(16.0);
-    let period = format!(
-        "{} – {}",
-        long_date(doc.period.0),
-        long_date(doc.period.1)
-    );
+    let period = format!("{} – {}", long_date(doc.period.0), long_date(doc.period.1));
     p.text(MARGIN, REGULAR, 10.0, &period);
     p.down(24.0);
     p.text(MARGIN, BOLD, 10.0, "Description");
@@ -194,6 +190,9 @@ mod tests {
 
     #[test]
     fn text_is_encoded_in_win_ansi() {
-        assert_eq!(win_ansi("Straße €5 × 2 ✓"), b"Stra\xdfe \x805 \xd7 2 ?".to_vec());
+        assert_eq!(
+            win_ansi("Straße €5 × 2 ✓"),
+            b"Stra\xdfe \x805 \xd7 2 ?".to_vec()
+        );
     }
 }
