@@ -5,8 +5,8 @@ use super::*;
 
 const MONTH: i64 = 31 * 86_400;
 
-each_backend!(
-    async fn the_team_checkout_collects_the_company_and_its_invoices_list_for_owner_and_admins(backend) {
+both!(
+    async fn the_team_checkout_collects_the_company_and_its_invoices_list_for_owner_and_admins(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
         let session_id = buy(&b, &owner.token, 3).await;
@@ -49,8 +49,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn the_owner_writes_the_company_details_to_stripe_and_a_bad_tax_id_is_refused_by_its_field(backend) {
+both!(
+    async fn the_owner_writes_the_company_details_to_stripe_and_a_bad_tax_id_is_refused_by_its_field(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
         let details = json!({
@@ -103,8 +103,8 @@ each_backend!(
     }
 );
 
-each_backend!(
-    async fn a_user_lists_their_own_invoices_and_none_before_a_first_checkout(backend) {
+both!(
+    async fn a_user_lists_their_own_invoices_and_none_before_a_first_checkout(backend: Backend) {
         let b = spawn_billing(backend).await;
         let buyer = person(&b, "solo@example.com").await;
         let (status, v) = call(&b, reqwest::Method::GET, "/api/billing/invoices", &buyer.token, None).await;
