@@ -251,12 +251,14 @@ fn collect(p: &Params, has_customer: bool) -> Result<Collect, ApiError> {
     let address = match p.str("billing_address_collection")?.as_deref() {
         None | Some("auto") => false,
         Some("required") => true,
-        Some(other) => return Err(ApiError::invalid_param(
-            "billing_address_collection",
-            format!(
+        Some(other) => {
+            return Err(ApiError::invalid_param(
+                "billing_address_collection",
+                format!(
                 "Invalid billing_address_collection: must be one of auto or required, not {other}"
             ),
-        )),
+            ))
+        }
     };
     let nested = |hash: &str, key: &str| match p.values.get(hash) {
         Some(Value::Object(m)) => m.get(key).and_then(Value::as_str).map(str::to_owned),
@@ -274,17 +276,18 @@ fn collect(p: &Params, has_customer: bool) -> Result<Collect, ApiError> {
     };
     let mut update = [false; 2];
     for (i, key) in ["name", "address"].into_iter().enumerate() {
-        update[i] =
-            match nested("customer_update", key).as_deref() {
-                None | Some("never") => false,
-                Some("auto") => true,
-                Some(other) => return Err(ApiError::invalid_param(
+        update[i] = match nested("customer_update", key).as_deref() {
+            None | Some("never") => false,
+            Some("auto") => true,
+            Some(other) => {
+                return Err(ApiError::invalid_param(
                     &format!("customer_update[{key}]"),
                     format!(
                         "Invalid customer_update[{key}]: must be one of auto or never, not {other}"
                     ),
-                )),
-            };
+                ))
+            }
+        };
     }
     if (update[0] || update[1]) && !has_customer {
         return Err(ApiError::invalid_request(
