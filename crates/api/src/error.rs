@@ -16,6 +16,7 @@ use serde::Serialize;
 
 mod billing;
 mod domains;
+mod invoices;
 mod mfa;
 
 pub use mfa::MfaMethod;

@@ -93,6 +93,22 @@ pub fn interval() -> Object {
     )
 }
 
+/// Stripe's invoice statuses.
+pub fn invoice_status() -> Object {
+    one_of(
+        ["draft", "open", "paid", "uncollectible", "void"],
+        "Stripe's invoice status.",
+    )
+}
+
+/// The tax ID types company details take (`billing_details::TaxIdKind`).
+pub fn tax_id_type() -> Object {
+    one_of(
+        closewise_domain::billing_details::TaxIdKind::ALL.map(|k| k.as_str()),
+        "Stripe's tax ID type.",
+    )
+}
+
 pub fn checkout_mode() -> Object {
     let modes = [CheckoutMode::Subscription, CheckoutMode::Payment];
     one_of(modes.map(|m| m.as_str()), "Stripe's checkout mode.")

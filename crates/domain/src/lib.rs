@@ -14,7 +14,8 @@
 //! - [`plan`], [`subscription`]: plan types, Stripe subscription statuses and what they mean.
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it; [`billing_interval`]: by
-//!   the month or the year, and switching between the two.
+//!   the month or the year, and switching between the two; [`billing_details`]: the company name,
+//!   address and tax IDs on invoices.
 //! - [`downloads`]: the desktop release the site offers and its disk images' addresses.
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
@@ -35,6 +36,7 @@
 //!   JSON and version, the consent text of a region.
 
 pub mod billing_interval;
+pub mod billing_details;
 pub mod catalogue;
 pub mod checkout;
 pub mod downloads;

@@ -82,11 +82,16 @@ pub enum Action {
     ViewAdoption,
     /// See and export the team's activity, its audit trail.
     ViewActivity,
+    /// See the team's invoices and their PDFs (the finance people: owner and admins).
+    ViewInvoices,
+    /// Change the company name, address and tax IDs on the team's invoices (the owner's, like
+    /// everything else Stripe bills).
+    EditBillingDetails,
     Leave,
 }
 
 impl Action {
-    pub const ALL: [Action; 22] = [
+    pub const ALL: [Action; 24] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -108,6 +113,8 @@ impl Action {
         Action::ConfigureSso,
         Action::ViewAdoption,
         Action::ViewActivity,
+        Action::ViewInvoices,
+        Action::EditBillingDetails,
         Action::Leave,
     ];
 
@@ -133,8 +140,10 @@ pub fn may(role: Role, action: Action) -> bool {
         // The owner cannot leave: they transfer ownership or delete the team.
         Leave => role != Role::Owner,
         Invite | ResendInvite | RevokeInvite | ApproveJoin | SetPolicy | ViewAdoption
-        | ViewActivity => role >= Role::Admin,
-        StartCheckout | PreviewSeats | ChangeSeats | ManageBilling => role == Role::Owner,
+        | ViewActivity | ViewInvoices => role >= Role::Admin,
+        StartCheckout | PreviewSeats | ChangeSeats | ManageBilling | EditBillingDetails => {
+            role == Role::Owner
+        }
         Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa | ManageDomains
         | ManageScim | ConfigureSso => role == Role::Owner,
     }

@@ -2,8 +2,8 @@
 // life: customer, checkout (paid on the hosted page with fetch, as a browser would), the
 // subscription retrieved and expanded, cancel at period end and resume, the invoice preview, the
 // clock moved past renewal, a seat-quantity change (previewed, prorated, billed at renewal), a
-// declined renewal retried, the billing portal, cancellation, lists with pagination, error
-// classes, and every webhook verified with `stripe.webhooks.constructEvent`.
+// declined renewal retried, the billing portal, cancellation, lists with pagination, tax IDs,
+// invoices with their PDF, error classes, and every webhook verified with `stripe.webhooks.constructEvent`.
 //
 // run.sh starts the mock and passes its port, keys and the webhook port in the environment. The
 // tests share one mock and run in order (its clock only moves forward).
@@ -346,6 +346,44 @@ describe("stripe-mock through Stripe's Node library", () => {
       assert.equal(e.message, "No such customer: 'cus_missing'");
       return true;
     });
+  });
+
+  test("creates, lists, retrieves and deletes tax IDs; a malformed one is a StripeInvalidRequestError", async () => {
+    const vat = await stripe.customers.createTaxId(state.customer, { type: "eu_vat", value: "DE 123 456 789" });
+    assert.match(vat.id, /^txi_/);
+    assert.equal(vat.object, "tax_id");
+    assert.equal(vat.value, "DE123456789");
+    assert.equal(vat.country, "DE");
+    const list = await stripe.customers.listTaxIds(state.customer, { limit: 10 });
+    assert.deepEqual(list.data.map((t) => t.id), [vat.id]);
+    const got = await stripe.customers.retrieveTaxId(state.customer, vat.id);
+    assert.equal(got.type, "eu_vat");
+    await assert.rejects(stripe.customers.createTaxId(state.customer, { type: "gb_vat", value: "GB12" }), (e) => {
+      assert.ok(e instanceof Stripe.errors.StripeInvalidRequestError, e.constructor.name);
+      assert.equal(e.code, "tax_id_invalid");
+      assert.equal(e.param, "value");
+      assert.equal(e.message, "Invalid value for gb_vat.");
+      return true;
+    });
+    const deleted = await stripe.customers.deleteTaxId(state.customer, vat.id);
+    assert.deepEqual(deleted, { id: vat.id, object: "tax_id", deleted: true });
+    assert.equal((await stripe.customers.listTaxIds(state.customer)).data.length, 0);
+  });
+
+  test("lists and retrieves invoices with their hosted page and a real PDF", async () => {
+    const list = await stripe.invoices.list({ customer: state.customer, limit: 2 });
+    assert.equal(list.object, "list");
+    const invoice = await stripe.invoices.retrieve(list.data[0].id);
+    assert.equal(invoice.number, list.data[0].number);
+    assert.equal(invoice.total_excluding_tax, invoice.total);
+    assert.deepEqual(invoice.total_taxes, []);
+    const page = await fetch(invoice.hosted_invoice_url);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), new RegExp(invoice.number));
+    const pdf = await fetch(invoice.invoice_pdf);
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.headers.get("content-type"), "application/pdf");
+    assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), "%PDF-");
   });
 
   test("every event was delivered as a webhook that constructEvent verifies", async () => {

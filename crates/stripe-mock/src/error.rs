@@ -82,6 +82,18 @@ impl ApiError {
         }
     }
 
+    /// A tax ID whose value does not have its type's shape.
+    pub fn tax_id_invalid(kind: &str) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            kind: "invalid_request_error",
+            code: Some("tax_id_invalid"),
+            message: format!("Invalid value for {kind}."),
+            param: Some("value".to_owned()),
+            decline_code: None,
+        }
+    }
+
     /// What Stripe answers when the card is declined (a `StripeCardError` in its libraries).
     pub fn card_declined(message: &str, decline_code: &'static str) -> Self {
         Self {

@@ -170,6 +170,7 @@ impl AppState {
         let (result, events) = {
             let mut store = self.store.lock().expect("store lock");
             store.webhooks_enabled = self.webhook_url().is_some();
+            store.public_url = self.public_url();
             store.catch_up(now);
             let result = f(&mut store, now);
             let events = std::mem::take(&mut store.outbox);

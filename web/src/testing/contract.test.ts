@@ -197,6 +197,15 @@ async function exerciseDomainJoinHandlers(pw: string) {
   await call("POST", "/api/team/scim/tokens", undefined, owner);
   await call("GET", "/api/team/scim/tokens", undefined, owner);
   await call("DELETE", "/api/team/scim/tokens/00000000-0000-0000-0000-000000000000", undefined, owner);
+  // Invoices and company details: owner and admins read, the owner writes.
+  await call("GET", "/api/billing/invoices", undefined, owner);
+  await call("GET", "/api/team/billing/invoices", undefined, member);
+  await call("GET", "/api/team/billing/invoices", undefined, owner);
+  await call("GET", "/api/team/billing/details", undefined, owner);
+  const address = { line1: "Hauptstraße 5", line2: null, city: "Berlin", postal_code: "10115", state: null, country: "de" };
+  const details = { name: "Acme GmbH", address, tax_ids: [{ type: "eu_vat", value: "DE123456789" }] };
+  await call("PUT", "/api/team/billing/details", details, member);
+  await call("PUT", "/api/team/billing/details", details, owner);
 }
 
 /** Drives every handler through its success and error answers. */

@@ -8,6 +8,7 @@ import { billingRoutes } from "./handlers/billing";
 import { apiError, type MockRoute } from "./handlers/common";
 import { desktopRoutes } from "./handlers/desktop";
 import { downloadRoutes } from "./handlers/downloads";
+import { invoiceRoutes } from "./handlers/invoices";
 import { mfaRoutes } from "./handlers/mfa";
 import { ssoRoutes } from "./handlers/sso";
 import { teamRoutes } from "./handlers/team";
@@ -34,6 +35,7 @@ export const routes: MockRoute[] = [
   ...teamDomainRoutes,
   ...teamScimRoutes,
   ...teamListRoutes,
+  ...invoiceRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

@@ -12,12 +12,14 @@ export type TeamRoles = Record<TeamRole, RoleFixture>;
 const NO = { rename: false, invite: false, approve_join: false, configure_domain_join: false, leave: true, transfer: false };
 const NOT_BILLING = { delete: false, manage_billing: false, buy_seats: false, change_seats: false, require_mfa: false };
 const NOT_CONSOLE = { remove_members: false, set_policy: false, manage_domains: false, manage_scim: false, configure_sso: false };
-const NOTHING: TeamPermissions = { ...NO, ...NOT_BILLING, ...NOT_CONSOLE, view_adoption: false, view_activity: false };
+const NOT_VIEWS = { view_adoption: false, view_activity: false, view_invoices: false, edit_billing_details: false };
+const NOTHING: TeamPermissions = { ...NO, ...NOT_BILLING, ...NOT_CONSOLE, ...NOT_VIEWS };
 const ASKS = { invite: true, approve_join: true, remove_members: true };
-const ADMINS = { ...ASKS, set_policy: true, view_adoption: true, view_activity: true };
+const ADMINS = { ...ASKS, set_policy: true, view_adoption: true, view_activity: true, view_invoices: true };
 const OWNS = { ...NOTHING, ...ADMINS, rename: true, configure_domain_join: true, leave: false };
 const OWNED = { manage_domains: true, manage_scim: true, configure_sso: true };
-const OWNER: TeamPermissions = { ...OWNS, ...OWNED, transfer: true, delete: true, manage_billing: true, require_mfa: true };
+const PAYS = { transfer: true, delete: true, manage_billing: true, require_mfa: true, edit_billing_details: true };
+const OWNER: TeamPermissions = { ...OWNS, ...OWNED, ...PAYS };
 const ALL: TeamRole[] = ["admin", "member"];
 const owner = (may: TeamPermissions): RoleFixture => ({ may, invite_roles: ["member", "admin"], removes: ALL, reroles: ALL });
 /** Fixtures of what the server answers each role of a team without a subscription, and of a paid one. */

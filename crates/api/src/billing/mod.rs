@@ -1,9 +1,10 @@
 //! Billing over HTTP: checkout, the success page's confirmation, the subscription, the billing
-//! portal and Stripe's webhooks. The flows, their rules and every Stripe call live in
+//! portal, the invoices and Stripe's webhooks. The flows, their rules and every Stripe call live in
 //! `closewise_core::billing`; these handlers extract, call the service and answer (its errors
 //! map to HTTP in `crate::error`).
 
 pub mod interval;
+pub mod invoices;
 pub mod routes;
 pub mod webhook;
 
@@ -20,5 +21,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(routes::portal))
         .routes(routes!(interval::preview))
         .routes(routes!(interval::change))
+        .routes(routes!(invoices::invoices))
         .routes(routes!(webhook::webhook))
 }

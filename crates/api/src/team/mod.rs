@@ -13,6 +13,7 @@ mod domains;
 mod export;
 mod interval;
 mod invites;
+mod invoices;
 mod join;
 mod lists;
 mod manage;
@@ -74,6 +75,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(domains::remove_domain))
         .routes(routes!(scim_tokens::create_token, scim_tokens::list_tokens))
         .routes(routes!(scim_tokens::revoke_token))
+        .routes(routes!(invoices::team_invoices))
+        .routes(routes!(invoices::get_details, invoices::put_details))
 }
 
 /// A role in a team.
@@ -154,6 +157,11 @@ pub struct PermissionsBody {
     pub view_adoption: bool,
     /// See and export the team's activity (`GET /api/team/audit`).
     pub view_activity: bool,
+    /// See the team's invoices and its company details (`GET /api/team/billing/invoices`,
+    /// `GET /api/team/billing/details`).
+    pub view_invoices: bool,
+    /// Change the company details on the invoices (`PUT /api/team/billing/details`).
+    pub edit_billing_details: bool,
 }
 
 impl PermissionsBody {
@@ -178,6 +186,8 @@ impl PermissionsBody {
             configure_sso: p.configure_sso,
             view_adoption: p.view_adoption,
             view_activity: p.view_activity,
+            view_invoices: p.view_invoices,
+            edit_billing_details: p.edit_billing_details,
         }
     }
 }

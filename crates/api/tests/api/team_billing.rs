@@ -15,6 +15,7 @@ use closewise_testkit::Backend;
 
 mod flow;
 mod interval;
+mod invoices;
 mod open_checkout;
 mod over_seats;
 mod reclaim;

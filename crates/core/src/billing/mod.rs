@@ -5,6 +5,7 @@
 mod checkout;
 mod events;
 pub mod interval;
+pub mod invoices;
 mod personal;
 mod replay;
 mod return_pages;

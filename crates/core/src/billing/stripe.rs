@@ -22,9 +22,11 @@ use uuid::Uuid;
 use crate::store::SubscriptionRecord;
 
 mod interval;
+mod invoices;
 mod operator;
 mod portal;
 mod team;
+pub use invoices::{CustomerDetails, DetailsFailure, InvoicePage, InvoiceSummary};
 pub use portal::{TEAM_PORTAL_KEY, TEAM_PORTAL_VALUE};
 pub use team::{SeatsPreview, TeamSubscription};
 

@@ -60,6 +60,8 @@ pub struct TeamPermissions {
     pub configure_sso: bool,
     pub view_adoption: bool,
     pub view_activity: bool,
+    pub view_invoices: bool,
+    pub edit_billing_details: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -150,6 +152,8 @@ impl TeamView {
             configure_sso: may(role, Action::ConfigureSso),
             view_adoption: may(role, Action::ViewAdoption),
             view_activity: may(role, Action::ViewActivity),
+            view_invoices: may(role, Action::ViewInvoices),
+            edit_billing_details: may(role, Action::EditBillingDetails),
         }
     }
 

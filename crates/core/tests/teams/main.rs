@@ -197,6 +197,8 @@ both!(
                     | Action::ConfigureSso
                     | Action::ViewAdoption
                     | Action::ViewActivity
+                    | Action::ViewInvoices
+                    | Action::EditBillingDetails
                     | Action::SetPolicy => continue,
                 };
                 match (may(role, action), result) {

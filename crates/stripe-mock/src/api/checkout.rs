@@ -9,7 +9,7 @@ use super::list::page;
 use super::params::{metadata_value, valid_email, valid_url, Params};
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
-use crate::store::{new_id, CheckoutSession, LineItem, Metadata};
+use crate::store::{new_id, CheckoutSession, Collect, LineItem, Metadata};
 
 static CREATE: Endpoint = Endpoint::post(
     "/v1/checkout/sessions",
@@ -31,6 +31,10 @@ static CREATE: Endpoint = Endpoint::post(
         "line_items[][price_data][product_data][name]",
         "line_items[][price_data][recurring][interval]",
         "line_items[][price_data][recurring][interval_count]",
+        "billing_address_collection",
+        "tax_id_collection[enabled]",
+        "customer_update[name]",
+        "customer_update[address]",
     ],
 );
 static RETRIEVE: Endpoint = Endpoint::get("/v1/checkout/sessions/{id}", &[]);
@@ -96,6 +100,7 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
         Some(_) => return Err(ApiError::invalid_param("line_items", "Invalid array")),
     };
     let expires_at = p.int("expires_at")?;
+    let collect = collect(&p, customer.is_some())?;
     st.mutate(|s, now| {
         if let Some(c) = &customer {
             s.customer(c, "customer")?;
@@ -185,6 +190,8 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
             subscription: None,
             invoice: None,
             payment_intent: None,
+            collect,
+            company: None,
         };
         s.sessions.insert(id.clone(), session);
         Ok(Json(s.render_session(&s.sessions[&id], &p.expand)))
@@ -235,5 +242,67 @@ async fn list_sessions(State(st): State<Shared>, p: Params) -> ApiResult {
             },
             |cs, exp| s.render_session(cs, exp),
         )
+    })
+}
+
+/// What the page collects from a business buyer, refused where Stripe refuses it: an existing
+/// customer's name must be updatable (`customer_update[name]=auto`) to collect a tax ID.
+fn collect(p: &Params, has_customer: bool) -> Result<Collect, ApiError> {
+    let address = match p.str("billing_address_collection")?.as_deref() {
+        None | Some("auto") => false,
+        Some("required") => true,
+        Some(other) => {
+            return Err(ApiError::invalid_param(
+                "billing_address_collection",
+                format!(
+                "Invalid billing_address_collection: must be one of auto or required, not {other}"
+            ),
+            ))
+        }
+    };
+    let nested = |hash: &str, key: &str| match p.values.get(hash) {
+        Some(Value::Object(m)) => m.get(key).and_then(Value::as_str).map(str::to_owned),
+        _ => None,
+    };
+    let tax_id = match nested("tax_id_collection", "enabled").as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => {
+            return Err(ApiError::invalid_param(
+                "tax_id_collection[enabled]",
+                format!("Invalid boolean: {other}"),
+            ))
+        }
+    };
+    let mut update = [false; 2];
+    for (i, key) in ["name", "address"].into_iter().enumerate() {
+        update[i] = match nested("customer_update", key).as_deref() {
+            None | Some("never") => false,
+            Some("auto") => true,
+            Some(other) => {
+                return Err(ApiError::invalid_param(
+                    &format!("customer_update[{key}]"),
+                    format!(
+                        "Invalid customer_update[{key}]: must be one of auto or never, not {other}"
+                    ),
+                ))
+            }
+        };
+    }
+    if (update[0] || update[1]) && !has_customer {
+        return Err(ApiError::invalid_request(
+            "customer_update can only be used with customer.",
+        ));
+    }
+    if tax_id && has_customer && !update[0] {
+        return Err(ApiError::invalid_request(
+            "Tax ID collection requires updating business name on the customer. To enable tax ID collection for an existing customer, please set `customer_update[name]` to `auto`.",
+        ));
+    }
+    Ok(Collect {
+        address,
+        tax_id,
+        update_name: update[0],
+        update_address: update[1],
     })
 }

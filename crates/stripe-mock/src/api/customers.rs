@@ -9,10 +9,23 @@ use super::params::{changed_fields, merge_metadata, valid_email, Params};
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
 use crate::expand::Expand;
+use crate::store::Address;
 
 static CREATE: Endpoint = Endpoint::post(
     "/v1/customers",
-    &["email", "name", "description", "metadata[*]"],
+    &[
+        "email",
+        "name",
+        "description",
+        "metadata[*]",
+        "address",
+        "address[line1]",
+        "address[line2]",
+        "address[city]",
+        "address[postal_code]",
+        "address[state]",
+        "address[country]",
+    ],
 );
 static RETRIEVE: Endpoint = Endpoint::get("/v1/customers/{id}", &[]);
 static UPDATE: Endpoint = Endpoint::post(
@@ -23,6 +36,13 @@ static UPDATE: Endpoint = Endpoint::post(
         "description",
         "metadata[*]",
         "invoice_settings[default_payment_method]",
+        "address",
+        "address[line1]",
+        "address[line2]",
+        "address[city]",
+        "address[postal_code]",
+        "address[state]",
+        "address[country]",
     ],
 );
 static LIST: Endpoint = Endpoint::list("/v1/customers", &["email"]);
@@ -47,8 +67,12 @@ async fn create_customer(State(st): State<Shared>, p: Params) -> ApiResult {
     let name = p.str("name")?;
     let description = p.str("description")?;
     let metadata = p.metadata()?.unwrap_or_default();
+    let address = address(&p)?.flatten();
     Ok(Json(st.mutate(|s, now| {
         let id = s.create_customer(email, name, description, metadata, &p.origin, now);
+        if let Some(c) = s.customers.get_mut(&id) {
+            c.address = address;
+        }
         s.render_customer(&s.customers[&id], &p.expand)
     })))
 }
@@ -71,6 +95,7 @@ async fn update_customer(State(st): State<Shared>, Path(id): Path<String>, p: Pa
     let description = p.str("description")?;
     let clear_metadata = matches!(p.values.get("metadata"), Some(Value::String(s)) if s.is_empty());
     let metadata = p.metadata()?;
+    let address = address(&p)?;
     let default_pm = match p.values.get("invoice_settings") {
         Some(Value::Object(m)) => m
             .get("default_payment_method")
@@ -106,6 +131,9 @@ async fn update_customer(State(st): State<Shared>, Path(id): Path<String>, p: Pa
         if let Some(m) = metadata {
             merge_metadata(&mut c.metadata, m, clear_metadata);
         }
+        if let Some(address) = address {
+            c.address = address;
+        }
         if let Some(pm) = default_pm {
             c.default_payment_method = (!pm.is_empty()).then_some(pm);
         }
@@ -129,4 +157,43 @@ async fn list_customers(State(st): State<Shared>, p: Params) -> ApiResult {
             |c, exp| s.render_customer(c, exp),
         )
     })
+}
+
+/// `address[…]`: `None` when not sent, `Some(None)` for an empty string (which clears it), else
+/// the whole address (Stripe replaces it, it does not merge).
+fn address(p: &Params) -> Result<Option<Option<Address>>, ApiError> {
+    let parts = match p.values.get("address") {
+        None => return Ok(None),
+        Some(Value::String(s)) if s.is_empty() => return Ok(Some(None)),
+        Some(Value::Object(parts)) => parts,
+        Some(_) => return Err(ApiError::invalid_param("address", "Invalid hash")),
+    };
+    let part = |name: &str| {
+        parts
+            .get(name)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let country = part("country");
+    if let Some(c) = &country {
+        if c.len() != 2 || !c.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return Err(ApiError::invalid_param(
+                "address[country]",
+                format!(
+                    "Country '{c}' is unknown. Try using a 2-character alphanumeric country code \
+                     instead, such as 'US', 'EG', or 'GB'."
+                ),
+            ));
+        }
+    }
+    Ok(Some(Some(Address {
+        line1: part("line1"),
+        line2: part("line2"),
+        city: part("city"),
+        postal_code: part("postal_code"),
+        state: part("state"),
+        country: country.map(|c| c.to_uppercase()),
+    })))
 }

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::expand::Expand;
 use crate::store::{
     CheckoutSession, Customer, Event, Invoice, InvoiceLine, LineItem, PortalConfiguration, Price,
-    Product, Subscription, SubscriptionItem,
+    Product, Subscription, SubscriptionItem, TaxId,
 };
 
 const DEFAULT_LIMIT: i64 = 10;
@@ -105,6 +105,7 @@ listed_by_creation! {
     Subscription => "subscription",
     Invoice => "invoice",
     PortalConfiguration => "billing_portal.configuration",
+    TaxId => "tax_id",
 }
 
 macro_rules! listed_as_kept {

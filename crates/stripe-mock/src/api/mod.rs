@@ -28,6 +28,7 @@ mod params;
 mod payment_methods;
 mod subscription_items;
 mod subscriptions;
+mod tax_ids;
 
 type Shared = Arc<AppState>;
 type ApiResult = Result<Json<Value>, ApiError>;
@@ -70,6 +71,7 @@ impl Routes {
 fn all() -> Routes {
     let routes = Routes::default();
     let routes = customers::routes(routes);
+    let routes = tax_ids::routes(routes);
     let routes = catalogue::routes(routes);
     let routes = checkout::routes(routes);
     let routes = subscriptions::routes(routes);

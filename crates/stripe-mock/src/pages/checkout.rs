@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{card_inputs, escape, field, html, money, not_found, page, price_line, today, Shared};
 use crate::cards;
-use crate::store::{CheckoutSession, Store};
+use crate::store::{CheckoutSession, Company, Store, TAX_ID_TYPES};
 use crate::{form, AppState};
 
 fn session_email(store: &Store, s: &CheckoutSession) -> Option<String> {
@@ -83,10 +83,54 @@ fn render_checkout(
         escape(&total),
         escape(&s.id),
         escape(&email),
-        card_inputs(&field(fields, "cardnumber"), &field(fields, "exp")),
+        company_inputs(s, fields) + &card_inputs(&field(fields, "cardnumber"), &field(fields, "exp")),
         escape(&field(fields, "name")),
     );
     page(&heading, &body)
+}
+
+/// The billing address and the business's tax ID, when the session collects them.
+fn company_inputs(s: &CheckoutSession, fields: &Value) -> String {
+    let input = |name: &str, label: &str, autocomplete: &str| {
+        format!(
+            "<label for=\"{name}\">{label}</label><input id=\"{name}\" name=\"{name}\" autocomplete=\"{autocomplete}\" value=\"{}\">",
+            escape(&field(fields, name))
+        )
+    };
+    let mut html = String::new();
+    if s.collect.address {
+        html.push_str("<fieldset><legend>Billing address</legend>");
+        html.push_str(&input("billing_name", "Full name", "billing name"));
+        html.push_str(&input("line1", "Address line 1", "billing address-line1"));
+        html.push_str(&input("line2", "Address line 2", "billing address-line2"));
+        html.push_str(&input("postal_code", "Postal code", "billing postal-code"));
+        html.push_str(&input("city", "City", "billing address-level2"));
+        html.push_str(&input("state", "State or region", "billing address-level1"));
+        html.push_str(&input(
+            "country",
+            "Country (two-letter code)",
+            "billing country",
+        ));
+        html.push_str("</fieldset>");
+    }
+    if s.collect.tax_id {
+        let chosen = field(fields, "tax_id_type");
+        let options: String = TAX_ID_TYPES
+            .iter()
+            .map(|(kind, _)| {
+                let selected = if *kind == chosen { " selected" } else { "" };
+                format!("<option value=\"{kind}\"{selected}>{kind}</option>")
+            })
+            .collect();
+        html.push_str("<fieldset><legend>I'm purchasing as a business</legend>");
+        html.push_str(&input("business_name", "Business name", "organization"));
+        html.push_str(&format!(
+            "<label for=\"tax_id_type\">Tax ID type</label><select id=\"tax_id_type\" name=\"tax_id_type\">{options}</select>"
+        ));
+        html.push_str(&input("tax_id_value", "Tax ID", "off"));
+        html.push_str("</fieldset>");
+    }
+    html
 }
 
 fn closed_page(s: &CheckoutSession) -> String {
@@ -165,6 +209,13 @@ fn attempt_payment(st: &AppState, id: &str, fields: &Value) -> Outcome {
             Err(msg) => return fail(store, StatusCode::BAD_REQUEST, msg),
         };
         let name = Some(field(fields, "name").trim().to_owned()).filter(|n| !n.is_empty());
+        let company = match Company::from_form(&session.collect, fields) {
+            Ok(company) => company,
+            Err(msg) => return fail(store, StatusCode::BAD_REQUEST, &msg),
+        };
+        if let Some(open) = store.sessions.get_mut(id) {
+            open.company = company;
+        }
         match store.complete_checkout(id, &email, name, card, behaviour, now) {
             Ok(url) => Outcome::Redirect(url),
             Err(msg) => fail(store, StatusCode::PAYMENT_REQUIRED, &msg),
@@ -184,7 +235,8 @@ pub(super) async fn checkout_submit(
     }
 }
 
-/// What `MockHandle::pay` does: the hosted form with sensible defaults for everything but the card.
+/// What `MockHandle::pay` does: the hosted form with sensible defaults for everything but the card
+/// (an address in Berlin where one is asked for, no tax ID).
 pub fn pay_directly(st: &AppState, id: &str, card_number: &str) -> Result<String, String> {
     let digits: String = card_number.chars().filter(char::is_ascii_digit).collect();
     let cvc = if digits.starts_with("34") || digits.starts_with("37") {
@@ -201,6 +253,8 @@ pub fn pay_directly(st: &AppState, id: &str, card_number: &str) -> Result<String
     });
     let fields = serde_json::json!({
         "email": email, "cardnumber": card_number, "exp": "12 / 34", "cvc": cvc, "name": "Test Customer",
+        "billing_name": "Test Customer", "line1": "1 Test Street", "postal_code": "10115",
+        "city": "Berlin", "country": "DE",
     });
     match attempt_payment(st, id, &fields) {
         Outcome::Redirect(url) => Ok(url),

@@ -1,4 +1,5 @@
-//! The hosted pages: checkout (`/c/pay/<cs_id>`) and the billing portal (`/p/session/<bps_id>`).
+//! The hosted pages: checkout (`/c/pay/<cs_id>`), the billing portal (`/p/session/<bps_id>`) and
+//! invoices (`/i/<in_id>`, `/i/<in_id>/pdf`).
 //! Plain HTML forms posted to the server, no JavaScript; every value is HTML-escaped.
 
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use crate::store::Store;
 use crate::AppState;
 
 mod checkout;
+mod invoice;
 mod portal;
 
 pub use checkout::pay_directly;
@@ -25,6 +27,8 @@ pub fn router(state: Shared) -> Router {
             "/c/pay/{id}",
             get(checkout::checkout_page).post(checkout::checkout_submit),
         )
+        .route("/i/{id}", get(invoice::invoice_page))
+        .route("/i/{id}/pdf", get(invoice::invoice_pdf))
         .route("/p/session/{id}", get(portal::portal_page))
         .route("/p/session/{id}/cancel", post(portal::portal_cancel))
         .route("/p/session/{id}/renew", post(portal::portal_renew))

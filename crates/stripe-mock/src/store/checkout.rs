@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{
-    add_months, list, new_id, opt_id, Metadata, Origin, PaymentMethod, Store, Subscription,
-    SubscriptionItem,
+    add_months, list, new_id, opt_id, Collect, Company, Metadata, Origin, PaymentMethod, Store,
+    Subscription, SubscriptionItem,
 };
 use crate::cards::{Behaviour, Card};
 use crate::error::ApiError;
@@ -41,6 +41,11 @@ pub struct CheckoutSession {
     pub invoice: Option<String>,
     pub payment_intent: Option<String>,
     pub url: String,
+    #[serde(default)]
+    pub collect: Collect,
+    /// What the hosted page collected (`store/company.rs`).
+    #[serde(default)]
+    pub company: Option<Company>,
 }
 
 impl Store {
@@ -99,7 +104,7 @@ impl Store {
             "amount_subtotal": total,
             "amount_total": total,
             "automatic_tax": { "enabled": false, "liability": null, "provider": null, "status": null },
-            "billing_address_collection": null,
+            "billing_address_collection": if s.collect.address { json!("required") } else { Value::Null },
             "cancel_url": s.cancel_url,
             "client_reference_id": s.client_reference_id,
             "client_secret": null,
@@ -111,10 +116,7 @@ impl Store {
             "custom_text": { "after_submit": null, "shipping_address": null, "submit": null, "terms_of_service_acceptance": null },
             "customer": self.link(&s.customer, "customer", exp),
             "customer_creation": if s.customer.is_none() || s.mode == "subscription" { json!("always") } else { Value::Null },
-            "customer_details": if completed { json!({
-                "address": null, "email": email, "name": null, "phone": null,
-                "tax_exempt": "none", "tax_ids": [],
-            }) } else { Value::Null },
+            "customer_details": if completed { self.customer_details(s, email) } else { Value::Null },
             "customer_email": s.customer_email,
             "discounts": [],
             "expires_at": s.expires_at,
@@ -138,6 +140,7 @@ impl Store {
             "shipping_options": [],
             "status": s.status,
             "submit_type": null,
+            "tax_id_collection": { "enabled": s.collect.tax_id, "required": "never" },
             "subscription": self.link(&s.subscription, "subscription", exp),
             "success_url": s.success_url,
             "total_details": { "amount_discount": 0, "amount_shipping": 0, "amount_tax": 0 },
@@ -207,6 +210,7 @@ impl Store {
                 now,
             ),
         };
+        self.apply_company(&customer_id, &session, now);
         let pm = PaymentMethod {
             id: new_id("pm"),
             created: now,

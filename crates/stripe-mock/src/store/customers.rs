@@ -7,6 +7,49 @@ use super::{new_id, Metadata, Origin, Store};
 use crate::error::ApiError;
 use crate::expand::Expand;
 
+/// A postal address as Stripe keeps it (every part optional; `country` a two-letter code).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Address {
+    pub line1: Option<String>,
+    pub line2: Option<String>,
+    pub city: Option<String>,
+    pub postal_code: Option<String>,
+    pub state: Option<String>,
+    pub country: Option<String>,
+}
+
+impl Address {
+    pub const PARTS: [&'static str; 6] =
+        ["line1", "line2", "city", "postal_code", "state", "country"];
+
+    pub fn render(&self) -> Value {
+        json!({
+            "line1": self.line1, "line2": self.line2, "city": self.city,
+            "postal_code": self.postal_code, "state": self.state, "country": self.country,
+        })
+    }
+
+    /// The lines printed under a name: street, "postcode city", state, country.
+    pub fn lines(&self) -> Vec<String> {
+        let town = [self.postal_code.as_deref(), self.city.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        [
+            self.line1.clone(),
+            self.line2.clone(),
+            (!town.is_empty()).then_some(town),
+            self.state.clone(),
+            self.country.clone(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|l| !l.is_empty())
+        .collect()
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Customer {
     pub id: String,
@@ -20,14 +63,16 @@ pub struct Customer {
     /// negative), applied to the next invoices.
     #[serde(default)]
     pub balance: i64,
+    #[serde(default)]
+    pub address: Option<Address>,
 }
 
 impl Store {
     pub fn render_customer(&self, c: &Customer, exp: &Expand) -> Value {
-        json!({
+        let mut customer = json!({
             "id": c.id,
             "object": "customer",
-            "address": null,
+            "address": c.address.as_ref().map(Address::render),
             "balance": c.balance,
             "created": c.created,
             "currency": null,
@@ -51,7 +96,19 @@ impl Store {
             "shipping": null,
             "tax_exempt": "none",
             "test_clock": null,
-        })
+        });
+        // `tax_ids` is one of Stripe's includable fields: there only when expanded.
+        if exp.child("tax_ids").is_some() {
+            let ids: Vec<Value> = self
+                .tax_ids_of(&c.id)
+                .into_iter()
+                .rev()
+                .map(|t| self.render_tax_id(t))
+                .collect();
+            customer["tax_ids"] =
+                super::list(ids, false, &format!("/v1/customers/{}/tax_ids", c.id));
+        }
+        customer
     }
 
     pub fn customer(&self, id: &str, param: &str) -> Result<&Customer, ApiError> {
@@ -79,6 +136,7 @@ impl Store {
             metadata,
             default_payment_method: None,
             balance: 0,
+            address: None,
         };
         let id = customer.id.clone();
         let object = self.render_customer(&customer, &Expand::none());

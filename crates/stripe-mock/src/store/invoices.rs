@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{list, new_id, opt_id, Origin, Store, Subscription};
+use super::{list, new_id, opt_id, Address, Origin, Store, Subscription};
 use crate::cards::DECLINED;
 use crate::error::ApiError;
 use crate::expand::Expand;
@@ -27,6 +27,17 @@ pub struct InvoiceLine {
     pub subscription_item: Option<String>,
 }
 
+/// Who an invoice is addressed to, copied from the customer when it is finalized (Stripe's
+/// `customer_name`, `customer_address`, `customer_tax_ids`): later edits do not rewrite it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct BilledTo {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub address: Option<Address>,
+    /// (type, value)
+    pub tax_ids: Vec<(String, String)>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Invoice {
     pub id: String,
@@ -48,6 +59,9 @@ pub struct Invoice {
     pub paid_at: Option<i64>,
     pub payment_method: Option<String>,
     pub lines: Vec<InvoiceLine>,
+    /// `None` for a preview, which shows the customer as it is now.
+    #[serde(default)]
+    pub billed_to: Option<BilledTo>,
 }
 
 impl Invoice {
@@ -117,16 +131,38 @@ impl Store {
         })
     }
 
+    /// The customer's details as an invoice finalized now would keep them.
+    pub(crate) fn billed_to(&self, customer: &str) -> BilledTo {
+        let Some(c) = self.customers.get(customer) else {
+            return BilledTo::default();
+        };
+        BilledTo {
+            name: c.name.clone(),
+            email: c.email.clone(),
+            address: c.address.clone(),
+            tax_ids: self
+                .tax_ids_of(customer)
+                .into_iter()
+                .map(|t| (t.kind.clone(), t.value.clone()))
+                .collect(),
+        }
+    }
+
     pub fn render_invoice(&self, i: &Invoice, exp: &Expand) -> Value {
         let lines: Vec<Value> = i
             .lines
             .iter()
             .map(|l| self.render_invoice_line(i, l))
             .collect();
-        let customer = self.customers.get(&i.customer);
+        let billed = i
+            .billed_to
+            .clone()
+            .unwrap_or_else(|| self.billed_to(&i.customer));
         let paid = i.status == "paid";
         // A preview: not finalized, no number yet, charged when it is created.
         let draft = i.status == "draft";
+        let link =
+            |suffix: &str| (!draft).then(|| format!("{}/i/{}{suffix}", self.public_url, i.id));
         json!({
             "id": i.id,
             "object": "invoice",
@@ -146,8 +182,11 @@ impl Store {
             "created": i.created,
             "currency": i.currency,
             "customer": self.link(&Some(i.customer.clone()), "customer", exp),
-            "customer_email": customer.and_then(|c| c.email.clone()),
-            "customer_name": customer.and_then(|c| c.name.clone()),
+            "customer_address": billed.address.as_ref().map(Address::render),
+            "customer_email": billed.email,
+            "customer_name": billed.name,
+            "customer_tax_exempt": "none",
+            "customer_tax_ids": billed.tax_ids.iter().map(|(kind, value)| json!({ "type": kind, "value": value })).collect::<Vec<_>>(),
             "default_payment_method": null,
             "default_source": null,
             "default_tax_rates": [],
@@ -155,8 +194,8 @@ impl Store {
             "discounts": [],
             "due_date": null,
             "ending_balance": if draft { Value::Null } else { json!(i.ending_balance()) },
-            "hosted_invoice_url": null,
-            "invoice_pdf": null,
+            "hosted_invoice_url": link(""),
+            "invoice_pdf": link("/pdf"),
             "issuer": { "type": "self" },
             "last_finalization_error": null,
             "lines": list(lines, false, &format!("/v1/invoices/{}/lines", i.id)),
@@ -183,7 +222,9 @@ impl Store {
             },
             "subscription": opt_id(&i.subscription),
             "subtotal": i.total,
+            "subtotal_excluding_tax": i.total,
             "total": i.total,
+            "total_excluding_tax": i.total,
             "total_discount_amounts": [],
             "total_taxes": [],
         })
@@ -272,6 +313,7 @@ impl Store {
             paid_at: paid.then_some(now),
             payment_method: sub.default_payment_method.clone(),
             lines,
+            billed_to: Some(self.billed_to(&sub.customer)),
         };
         invoice.amount_paid = if paid { invoice.amount_due() } else { 0 };
         let balance = invoice.ending_balance();

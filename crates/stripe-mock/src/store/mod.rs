@@ -15,24 +15,28 @@ mod billing_portal;
 mod catalogue;
 mod checkout;
 mod clock;
+mod company;
 mod customers;
 mod events;
 mod invoices;
 mod payment_methods;
 mod prorations;
 mod subscriptions;
+mod tax_ids;
 
 pub use billing_portal::{
     PortalConfiguration, PortalFeatures, PortalSession, DEFAULT_PORTAL_CONFIGURATION,
 };
 pub use catalogue::{Price, Product, Recurring};
 pub use checkout::{CheckoutSession, LineItem};
-pub use customers::Customer;
+pub use company::{Collect, Company};
+pub use customers::{Address, Customer};
 pub use events::Event;
 pub use invoices::{Invoice, InvoiceLine};
 pub use payment_methods::PaymentMethod;
 pub use prorations::{Change, ProrationBehavior, QuantityChange};
 pub use subscriptions::{Subscription, SubscriptionItem};
+pub use tax_ids::{normalise as normalise_tax_id, TaxId, TAX_ID_TYPES};
 
 pub const API_VERSION: &str = "2026-09-30.endive";
 pub const SEED_PRODUCT: &str = "prod_closewise_unlimited";
@@ -86,12 +90,17 @@ pub struct Store {
     pub events: Vec<Event>,
     pub idempotency: HashMap<String, StoredResponse>,
     pub invoice_counter: u64,
+    #[serde(default)]
+    pub tax_ids: BTreeMap<String, TaxId>,
     /// Events emitted since the webhook worker last looked; not persisted.
     #[serde(skip)]
     pub outbox: Vec<String>,
     /// Whether a webhook endpoint is configured (sets `pending_webhooks`).
     #[serde(skip)]
     pub webhooks_enabled: bool,
+    /// Where the hosted pages are served (for invoice links); not persisted.
+    #[serde(skip)]
+    pub public_url: String,
 }
 
 /// A months-later timestamp with the day clamped (Jan 31 + 1 month = Feb 28/29), like Stripe.
@@ -201,6 +210,9 @@ impl Store {
         }
         if let Some(i) = self.invoices.get(id) {
             return Some(self.render_invoice(i, exp));
+        }
+        if let Some(t) = self.tax_ids.get(id) {
+            return Some(self.render_tax_id(t));
         }
         // Stripe has no GET for portal sessions; the handle's `object` shows them to tests.
         if let Some(p) = self.portal_sessions.get(id) {

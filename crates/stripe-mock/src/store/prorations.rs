@@ -337,6 +337,7 @@ impl Store {
             paid_at: None,
             payment_method: sub.default_payment_method.clone(),
             lines,
+            billed_to: None,
         })
     }
 

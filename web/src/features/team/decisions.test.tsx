@@ -33,6 +33,8 @@ const NOTHING: TeamPermissions = {
   configure_sso: false,
   view_adoption: false,
   view_activity: false,
+  view_invoices: false,
+  edit_billing_details: false,
 };
 
 /** The console's gated sections, each shown on its `may` flag. */

@@ -105,3 +105,10 @@ export type TeamPolicy = Schemas["TeamPolicy"];
 export type TeamPolicyAnswer = Schemas["TeamPolicyAnswer"];
 export type ScimToken = Schemas["ScimToken"];
 export type ScimTokenCreated = Schemas["ScimTokenCreated"];
+
+/** An invoice as the lists show it (`GET /api/billing/invoices`, `GET /api/team/billing/invoices`). */
+export type Invoice = Schemas["Invoice"];
+export type InvoicesPage = Schemas["InvoicesPage"];
+/** The company name, address and tax IDs on the team's invoices. */
+export type BillingDetails = Schemas["BillingDetails"];
+export type TaxIdType = Schemas["TaxIdEntry"]["type"];

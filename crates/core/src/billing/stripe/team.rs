@@ -16,7 +16,13 @@ use stripe_checkout::checkout_session::{
     CreateCheckoutSession, CreateCheckoutSessionLineItems, CreateCheckoutSessionSubscriptionData,
     ExpireCheckoutSession, ListCheckoutSession,
 };
-use stripe_checkout::{CheckoutSessionMode, CheckoutSessionStatus};
+use stripe_checkout::checkout_session::{
+    CreateCheckoutSessionCustomerUpdate, CreateCheckoutSessionCustomerUpdateAddress,
+    CreateCheckoutSessionCustomerUpdateName, CreateCheckoutSessionTaxIdCollection,
+};
+use stripe_checkout::{
+    CheckoutSessionBillingAddressCollection, CheckoutSessionMode, CheckoutSessionStatus,
+};
 use stripe_core::customer::CreateCustomer;
 use uuid::Uuid;
 
@@ -50,6 +56,16 @@ pub struct SeatsPreview {
     pub amount_due_now: i64,
     pub next_total: i64,
     pub currency: String,
+}
+
+/// Stripe saves what Checkout collects on an existing customer only when told to (and refuses
+/// tax ID collection without the name).
+fn company_update() -> CreateCheckoutSessionCustomerUpdate {
+    CreateCheckoutSessionCustomerUpdate {
+        address: Some(CreateCheckoutSessionCustomerUpdateAddress::Auto),
+        name: Some(CreateCheckoutSessionCustomerUpdateName::Auto),
+        shipping: None,
+    }
 }
 
 fn team_metadata(team_id: Uuid) -> HashMap<String, String> {
@@ -110,7 +126,12 @@ impl StripeClient {
             .cancel_url(cancel_url)
             .client_reference_id(team_id.to_string())
             .metadata(team_metadata(team_id))
-            .subscription_data(subscription_data);
+            .subscription_data(subscription_data)
+            // The company's name, address and tax ID go on its invoices: Checkout asks for them
+            // and saves them on the team's customer.
+            .billing_address_collection(CheckoutSessionBillingAddressCollection::Required)
+            .tax_id_collection(CreateCheckoutSessionTaxIdCollection::new(true))
+            .customer_update(company_update());
         self.checkout_url("create team checkout session", &session)
             .await
     }

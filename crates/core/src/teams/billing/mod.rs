@@ -165,7 +165,7 @@ impl Billing {
     }
 
     /// Spends a member's budget of Stripe calls (operators and jobs have none).
-    pub(super) async fn spend_stripe(&self, actor: &Actor) -> Result<(), TeamBillingError> {
+    pub(crate) async fn spend_stripe(&self, actor: &Actor) -> Result<(), TeamBillingError> {
         if let Some(user_id) = actor.user_id() {
             self.limits
                 .spend(Limit::StripePerUser, &user_id.to_string())

@@ -21,6 +21,7 @@ import {
 } from "../../../lib/billing/rules";
 import { teamPlanName } from "../../../lib/team/format";
 import { IntervalSwitch } from "./IntervalSwitch";
+import { Invoices } from "./Invoices";
 import { useBillingPortal } from "./useBillingPortal";
 import { UsageMeter } from "./UsageMeter";
 
@@ -121,6 +122,7 @@ function PaidPanels({
       </section>
       <UsageMeter />
       {personal && <SubscriptionManagement subscription={subscription} error={error} />}
+      {personal && <Invoices />}
     </>
   );
 }

@@ -7,6 +7,7 @@ import { useTeam } from "../../../lib/api/queries";
 import type { Team as TeamData } from "../../../lib/api/types";
 import { Activity } from "./Activity";
 import { Adoption } from "./Adoption";
+import { TeamBilling } from "./Billing";
 import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
 import { Domains } from "./Domains";
@@ -67,6 +68,7 @@ function TeamView({ team }: { team: TeamData }) {
       <MfaPolicy team={team} />
       <Policies team={team} />
       <Sso team={team} />
+      <TeamBilling team={team} />
       <Adoption team={team} />
       <Activity team={team} />
       {team.may.manage_scim && <ScimTokens />}

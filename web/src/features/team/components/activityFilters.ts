@@ -16,7 +16,7 @@ export const ACTIVITY_FILTERS: { label: string; actions: string[] }[] = [
   },
   { label: "Invitations", actions: ["team.invite", "team.invite_resend", "team.invite_revoke"] },
   { label: "Seats", actions: ["team.seats"] },
-  { label: "Billing", actions: ["team.checkout", "team.over_seats", "team.seats", "team.interval"] },
+  { label: "Billing", actions: ["team.checkout", "team.over_seats", "team.seats", "team.interval", "team.billing_details"] },
   { label: "Policy and second factor", actions: ["team.policy", "team.mfa_policy"] },
   {
     label: "Domains",

@@ -72,6 +72,53 @@ export interface components {
        */
       proration_date: number;
     };
+    /** @description One invoice. Amounts are in cents of `currency`. */
+    Invoice: {
+      /** Format: int64 */
+      amount: number;
+      /** Format: int64 */
+      amount_paid: number;
+      currency: string;
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      date: number;
+      /** Format: int64 */
+      discount: number;
+      /** @description Stripe's page of the invoice. */
+      hosted_invoice_url?: string | null;
+      id: string;
+      /** @description The invoice as a PDF (the Download link). */
+      invoice_pdf?: string | null;
+      /** @description Stripe's invoice number (`CW-000001`); null on a draft. */
+      number?: string | null;
+      /** Format: int64 */
+      period_end: number;
+      /**
+       * Format: int64
+       * @description The service period, Unix seconds.
+       */
+      period_start: number;
+      /**
+       * @description Stripe's invoice status.
+       * @enum {string}
+       */
+      status: "draft" | "open" | "paid" | "uncollectible" | "void";
+      /**
+       * Format: int64
+       * @description Before discount and tax.
+       */
+      subtotal: number;
+      /** Format: int64 */
+      tax: number;
+    };
+    InvoicesPage: {
+      /** @description Newest first. */
+      invoices: components["schemas"]["Invoice"][];
+      /** @description Pass it as `cursor` for the next page; null on the last page. */
+      next_cursor?: string | null;
+    };
     /**
      * @description A way to give the second factor, as `ErrorDetail.methods` lists it.
      * @enum {string}
@@ -290,6 +337,8 @@ export interface components {
       /** @description Configure single sign-on (`/api/team/sso`). */
       configure_sso: boolean;
       delete: boolean;
+      /** @description Change the company details on the invoices (`PUT /api/team/billing/details`). */
+      edit_billing_details: boolean;
       /** @description Invite, resend and revoke invitations. */
       invite: boolean;
       /** @description Leave the team (everyone but the owner). */
@@ -312,6 +361,11 @@ export interface components {
       view_activity: boolean;
       /** @description See the adoption report (`GET /api/team/adoption`). */
       view_adoption: boolean;
+      /**
+       * @description See the team's invoices and its company details (`GET /api/team/billing/invoices`,
+       *     `GET /api/team/billing/details`).
+       */
+      view_invoices: boolean;
     };
     /**
      * @description A team's policy: what the desktop app does in calls. Members of no team get the default

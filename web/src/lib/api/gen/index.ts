@@ -37,7 +37,9 @@ import type * as from_subscription from "./subscription.gen";
 import type * as from_team from "./team.gen";
 import type * as from_team_adoption from "./team/adoption.gen";
 import type * as from_team_audit from "./team/audit.gen";
+import type * as from_team_billing_details from "./team/billing/details.gen";
 import type * as from_team_billing_interval from "./team/billing/interval.gen";
+import type * as from_team_billing_invoices from "./team/billing/invoices.gen";
 import type * as from_team_billing_portal from "./team/billing/portal.gen";
 import type * as from_team_checkout from "./team/checkout.gen";
 import type * as from_team_checkout_confirm from "./team/checkout/confirm.gen";
@@ -98,7 +100,9 @@ export type paths = from_account.paths &
   from_team.paths &
   from_team_adoption.paths &
   from_team_audit.paths &
+  from_team_billing_details.paths &
   from_team_billing_interval.paths &
+  from_team_billing_invoices.paths &
   from_team_billing_portal.paths &
   from_team_checkout.paths &
   from_team_checkout_confirm.paths &
@@ -152,6 +156,7 @@ export interface components {
     from_team.components["schemas"] &
     from_team_adoption.components["schemas"] &
     from_team_audit.components["schemas"] &
+    from_team_billing_details.components["schemas"] &
     from_team_checkout.components["schemas"] &
     from_team_checkout_confirm.components["schemas"] &
     from_team_common.components["schemas"] &

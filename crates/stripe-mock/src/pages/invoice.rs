@@ -1,0 +1,223 @@
+//! The hosted invoice (`/i/<in_id>`) and its PDF (`/i/<in_id>/pdf`), the pages Stripe links from
+//! `hosted_invoice_url` and `invoice_pdf`. Both are drawn from the invoice as the API renders it,
+//! so whatever the API says (lines, discounts, taxes, totals) is what the documents show.
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+
+use super::{escape, html, long_date, money, not_found, page, Shared};
+use crate::expand::Expand;
+
+mod pdf;
+
+/// What both documents show.
+pub(super) struct Document {
+    pub number: String,
+    pub status: String,
+    pub issued: i64,
+    pub period: (i64, i64),
+    pub seller: String,
+    pub billed_to: Vec<String>,
+    pub tax_ids: Vec<String>,
+    /// (description, quantity, amount)
+    pub lines: Vec<(String, u64, i64)>,
+    pub currency: String,
+    pub subtotal: i64,
+    pub discount: i64,
+    pub tax: i64,
+    pub total: i64,
+    pub paid: i64,
+    pub due: i64,
+}
+
+impl Document {
+    fn of(invoice: &Value) -> Self {
+        let text = |k: &str| invoice[k].as_str().unwrap_or_default().to_owned();
+        let int = |k: &str| invoice[k].as_i64().unwrap_or(0);
+        let sum = |k: &str| {
+            invoice[k]
+                .as_array()
+                .map_or(0, |a| a.iter().filter_map(|d| d["amount"].as_i64()).sum())
+        };
+        let address = &invoice["customer_address"];
+        let town = [&address["postal_code"], &address["city"]]
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let billed_to = [
+            invoice["customer_name"].as_str().map(str::to_owned),
+            address["line1"].as_str().map(str::to_owned),
+            address["line2"].as_str().map(str::to_owned),
+            (!town.is_empty()).then_some(town),
+            address["state"].as_str().map(str::to_owned),
+            address["country"].as_str().map(str::to_owned),
+            invoice["customer_email"].as_str().map(str::to_owned),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let tax_ids = invoice["customer_tax_ids"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| {
+                let value = t["value"].as_str().unwrap_or_default();
+                format!(
+                    "{} {value}",
+                    tax_id_label(t["type"].as_str().unwrap_or_default(), value)
+                )
+            })
+            .collect();
+        let lines = invoice["lines"]["data"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|l| {
+                (
+                    l["description"].as_str().unwrap_or_default().to_owned(),
+                    l["quantity"].as_u64().unwrap_or(1),
+                    l["amount"].as_i64().unwrap_or(0),
+                )
+            })
+            .collect();
+        Self {
+            number: text("number"),
+            status: text("status"),
+            issued: int("created"),
+            period: (int("period_start"), int("period_end")),
+            seller: text("account_name"),
+            billed_to,
+            tax_ids,
+            lines,
+            currency: text("currency"),
+            subtotal: int("subtotal"),
+            discount: sum("total_discount_amounts"),
+            tax: sum("total_taxes"),
+            total: int("total"),
+            paid: int("amount_paid"),
+            due: int("amount_remaining"),
+        }
+    }
+
+    pub fn money(&self, amount: i64) -> String {
+        money(amount, &self.currency)
+    }
+
+    /// The totals block: label and amount, in the order an invoice lists them.
+    pub fn totals(&self) -> Vec<(&'static str, String)> {
+        let mut rows = vec![("Subtotal", self.money(self.subtotal))];
+        if self.discount != 0 {
+            rows.push(("Discount", self.money(-self.discount)));
+        }
+        if self.tax != 0 {
+            rows.push(("Tax", self.money(self.tax)));
+        }
+        rows.push(("Total", self.money(self.total)));
+        rows.push(("Amount paid", self.money(self.paid)));
+        rows.push(("Amount due", self.money(self.due)));
+        rows
+    }
+
+    pub fn status_word(&self) -> &'static str {
+        match self.status.as_str() {
+            "paid" => "Paid",
+            "open" => "Open",
+            "void" => "Void",
+            "uncollectible" => "Uncollectible",
+            _ => "Draft",
+        }
+    }
+}
+
+/// How Stripe's documents name a tax ID: "DE VAT", "GB VAT", "AU ABN", "US EIN".
+fn tax_id_label(kind: &str, value: &str) -> String {
+    match kind {
+        "eu_vat" => format!("{} VAT", value.get(..2).unwrap_or("EU")),
+        other => match other.split_once('_') {
+            Some((country, scheme)) => {
+                format!("{} {}", country.to_uppercase(), scheme.to_uppercase())
+            }
+            None => other.to_uppercase(),
+        },
+    }
+}
+
+/// A finalized invoice as the API renders it; previews (drafts) have no documents.
+fn finalized(st: &Shared, id: &str) -> Option<Document> {
+    st.mutate(|s, _| {
+        let invoice = s.invoices.get(id).filter(|i| i.status != "draft")?;
+        Some(Document::of(&s.render_invoice(invoice, &Expand::none())))
+    })
+}
+
+pub(super) async fn invoice_page(State(st): State<Shared>, Path(id): Path<String>) -> Response {
+    let Some(doc) = finalized(&st, &id) else {
+        return not_found("Invoice not found");
+    };
+    let list = |items: &[String]| {
+        items
+            .iter()
+            .map(|l| format!("{}<br>", escape(l)))
+            .collect::<String>()
+    };
+    let lines: String = doc
+        .lines
+        .iter()
+        .map(|(d, q, a)| {
+            format!(
+                "<tr><td>{}</td><td>{q}</td><td>{}</td></tr>",
+                escape(d),
+                escape(&doc.money(*a))
+            )
+        })
+        .collect();
+    let totals: String = doc
+        .totals()
+        .iter()
+        .map(|(label, amount)| {
+            format!(
+                "<tr><th colspan=\"2\">{label}</th><td>{}</td></tr>",
+                escape(amount)
+            )
+        })
+        .collect();
+    let body = format!(
+        "<h1>Invoice {number}</h1><p>{status} · {issued} · {seller}</p>\
+<h2>Billed to</h2><p>{billed}{tax_ids}</p>\
+<p class=\"muted\">{start} – {end}</p>\
+<table><thead><tr><th>Description</th><th>Qty</th><th>Amount</th></tr></thead>\
+<tbody>{lines}</tbody><tfoot>{totals}</tfoot></table>\
+<p><a href=\"/i/{id}/pdf\">Download PDF</a></p>",
+        number = escape(&doc.number),
+        status = doc.status_word(),
+        issued = escape(&long_date(doc.issued)),
+        seller = escape(&doc.seller),
+        billed = list(&doc.billed_to),
+        tax_ids = list(&doc.tax_ids),
+        start = escape(&long_date(doc.period.0)),
+        end = escape(&long_date(doc.period.1)),
+        id = escape(&id),
+    );
+    html(
+        StatusCode::OK,
+        page(&format!("Invoice {}", doc.number), &body),
+    )
+}
+
+pub(super) async fn invoice_pdf(State(st): State<Shared>, Path(id): Path<String>) -> Response {
+    let Some(doc) = finalized(&st, &id) else {
+        return not_found("Invoice not found");
+    };
+    let disposition = format!("attachment; filename=\"Invoice-{}.pdf\"", doc.number);
+    (
+        [
+            (header::CONTENT_TYPE, "application/pdf".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        pdf::render(&doc),
+    )
+        .into_response()
+}
