@@ -13,7 +13,8 @@
 //!   sign-up's password (one sign-up) and when the clicker chooses it (sign-ups that disagree).
 //! - [`plan`], [`subscription`]: plan types, Stripe subscription statuses and what they mean.
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
-//! - [`catalogue`], [`checkout`]: what is for sale and who may buy it.
+//! - [`catalogue`], [`checkout`]: what is for sale and who may buy it; [`promotion`]: whether a
+//!   promotion code may be used now, and how a discount is described.
 //! - [`downloads`]: the desktop release the site offers and its disk images' addresses.
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
@@ -48,6 +49,7 @@ pub mod passkeys;
 pub mod password;
 pub mod plan;
 pub mod policy;
+pub mod promotion;
 pub mod reauth;
 pub mod scim;
 pub mod signup;

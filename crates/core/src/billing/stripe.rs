@@ -23,8 +23,10 @@ use crate::store::SubscriptionRecord;
 
 mod operator;
 mod portal;
+mod promotions;
 mod team;
 pub use portal::{TEAM_PORTAL_KEY, TEAM_PORTAL_VALUE};
+pub use promotions::{FoundCode, NewCoupon, NewPromotionCode, Promotion};
 pub use team::{SeatsPreview, TeamSubscription};
 
 /// Where Stripe is and how to talk to it: all a client needs (webhook secrets and prices are the
@@ -189,6 +191,7 @@ impl StripeClient {
         price_id: &str,
         success_url: &str,
         cancel_url: &str,
+        promotion: &Promotion,
     ) -> Result<String, StripeFailure> {
         let mut item = CreateCheckoutSessionLineItems::new();
         item.price = Some(price_id.to_owned());
@@ -201,6 +204,7 @@ impl StripeClient {
             .cancel_url(cancel_url)
             .client_reference_id(user_id.to_string())
             .metadata(user_metadata(user_id));
+        let session = promotion.apply(session);
         self.checkout_url("create checkout session", &session).await
     }
 

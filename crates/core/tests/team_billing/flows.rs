@@ -76,6 +76,7 @@ async fn a_team_checkout_is_refused_before_stripe(postgres: bool) {
         success_url,
         cancel_url: "http://127.0.0.1:8080/team",
         site: SITE,
+        promotion_code: None,
     };
     let on_site = order("http://127.0.0.1:8080/team?paid={CHECKOUT_SESSION_ID}");
     let refused = fx

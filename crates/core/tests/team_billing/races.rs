@@ -286,6 +286,7 @@ async fn a_checkout_that_does_not_open_gives_the_seats_back(postgres: bool) {
         success_url: "http://127.0.0.1:8080/team",
         cancel_url: "http://127.0.0.1:8080/team",
         site: "http://127.0.0.1:8080",
+        promotion_code: None,
     };
     for status in [None, Some(SubscriptionStatus::Incomplete)] {
         if let Some(status) = status {

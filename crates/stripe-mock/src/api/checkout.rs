@@ -9,7 +9,7 @@ use super::list::page;
 use super::params::{metadata_value, valid_email, valid_url, Params};
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
-use crate::store::{new_id, CheckoutSession, LineItem, Metadata};
+use crate::store::{new_id, CheckoutSession, LineItem, Metadata, SessionDiscount};
 
 static CREATE: Endpoint = Endpoint::post(
     "/v1/checkout/sessions",
@@ -31,6 +31,9 @@ static CREATE: Endpoint = Endpoint::post(
         "line_items[][price_data][product_data][name]",
         "line_items[][price_data][recurring][interval]",
         "line_items[][price_data][recurring][interval_count]",
+        "allow_promotion_codes",
+        "discounts[][coupon]",
+        "discounts[][promotion_code]",
     ],
 );
 static RETRIEVE: Endpoint = Endpoint::get("/v1/checkout/sessions/{id}", &[]);
@@ -96,6 +99,13 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
         Some(_) => return Err(ApiError::invalid_param("line_items", "Invalid array")),
     };
     let expires_at = p.int("expires_at")?;
+    let allow_promotion_codes = p.bool("allow_promotion_codes")?;
+    let wanted = discount_param(&p)?;
+    if allow_promotion_codes.is_some() && wanted.is_some() {
+        return Err(ApiError::invalid_request(
+            "You may only specify one of these parameters: allow_promotion_codes, discounts.",
+        ));
+    }
     st.mutate(|s, now| {
         if let Some(c) = &customer {
             s.customer(c, "customer")?;
@@ -157,6 +167,22 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
             Some(t) if t >= now + 30 * 60 && t <= now + 24 * 3600 => t,
             Some(_) => return Err(ApiError::invalid_param("expires_at", "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.")),
         };
+        let currency = currency.unwrap_or_else(|| "usd".to_owned());
+        let subtotal: i64 = line_items.iter().map(|li| s.line_item_amount(li)).sum();
+        let discounts = match wanted {
+            None => Vec::new(),
+            Some((None, Some(code))) => {
+                let pc = s.redeemable_code(&code, "discounts[0][promotion_code]", customer.as_deref(), subtotal, &currency, now)?;
+                vec![SessionDiscount { coupon: pc.coupon.clone(), promotion_code: Some(pc.id.clone()) }]
+            }
+            Some((Some(coupon), None)) => {
+                if !s.coupon(&coupon, "discounts[0][coupon]")?.valid(now) {
+                    return Err(ApiError::invalid_param("discounts[0][coupon]", format!("Coupon {coupon} is no longer valid.")));
+                }
+                vec![SessionDiscount { coupon, promotion_code: None }]
+            }
+            Some(_) => return Err(ApiError::invalid_request("You may only specify one of these parameters: discounts[0][coupon], discounts[0][promotion_code].")),
+        };
         for product in inline_products {
             s.products.insert(product.id.clone(), product);
         }
@@ -181,10 +207,12 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
             success_url: Some(success_url),
             cancel_url,
             line_items,
-            currency: currency.unwrap_or_else(|| "usd".to_owned()),
+            currency,
             subscription: None,
             invoice: None,
             payment_intent: None,
+            allow_promotion_codes,
+            discounts,
         };
         s.sessions.insert(id.clone(), session);
         Ok(Json(s.render_session(&s.sessions[&id], &p.expand)))
@@ -236,4 +264,33 @@ async fn list_sessions(State(st): State<Shared>, p: Params) -> ApiResult {
             |cs, exp| s.render_session(cs, exp),
         )
     })
+}
+
+/// `discounts[0][coupon]` / `discounts[0][promotion_code]`: a session takes one discount.
+fn discount_param(p: &Params) -> Result<Option<(Option<String>, Option<String>)>, ApiError> {
+    let items = match p.values.get("discounts") {
+        None => return Ok(None),
+        Some(Value::String(s)) if s.is_empty() => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(ApiError::invalid_param("discounts", "Invalid array")),
+    };
+    if items.len() > 1 {
+        return Err(ApiError::invalid_param(
+            "discounts",
+            "You may only specify one discount for a Checkout Session.",
+        ));
+    }
+    let Some(item) = items.first() else {
+        return Ok(None);
+    };
+    let get = |f: &str| {
+        item.get(f)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    match (get("coupon"), get("promotion_code")) {
+        (None, None) => Err(ApiError::missing_param("discounts[0][promotion_code]")),
+        pair => Ok(Some(pair)),
+    }
 }

@@ -13,8 +13,8 @@ use super::ApiResult;
 use crate::error::ApiError;
 use crate::expand::Expand;
 use crate::store::{
-    CheckoutSession, Customer, Event, Invoice, InvoiceLine, LineItem, PortalConfiguration, Price,
-    Product, Subscription, SubscriptionItem,
+    CheckoutSession, Coupon, Customer, Event, Invoice, InvoiceLine, LineItem, PortalConfiguration,
+    Price, Product, PromotionCode, Subscription, SubscriptionItem,
 };
 
 const DEFAULT_LIMIT: i64 = 10;
@@ -105,6 +105,8 @@ listed_by_creation! {
     Subscription => "subscription",
     Invoice => "invoice",
     PortalConfiguration => "billing_portal.configuration",
+    Coupon => "coupon",
+    PromotionCode => "promotion_code",
 }
 
 macro_rules! listed_as_kept {

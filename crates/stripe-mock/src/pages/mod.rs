@@ -14,6 +14,7 @@ use crate::AppState;
 
 mod checkout;
 mod portal;
+mod promotion_codes;
 
 pub use checkout::pay_directly;
 
@@ -24,6 +25,10 @@ pub fn router(state: Shared) -> Router {
         .route(
             "/c/pay/{id}",
             get(checkout::checkout_page).post(checkout::checkout_submit),
+        )
+        .route(
+            "/c/pay/{id}/promotion_code",
+            post(promotion_codes::apply_code),
         )
         .route("/p/session/{id}", get(portal::portal_page))
         .route("/p/session/{id}/cancel", post(portal::portal_cancel))

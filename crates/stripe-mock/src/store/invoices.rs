@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{list, new_id, opt_id, Origin, Store, Subscription};
+use super::{list, new_id, opt_id, InvoiceDiscounts, Origin, Store, Subscription};
 use crate::cards::DECLINED;
 use crate::error::ApiError;
 use crate::expand::Expand;
@@ -48,6 +48,9 @@ pub struct Invoice {
     pub paid_at: Option<i64>,
     pub payment_method: Option<String>,
     pub lines: Vec<InvoiceLine>,
+    /// What the subscription's discounts took off; `total` is after them.
+    #[serde(default)]
+    pub discounts: InvoiceDiscounts,
 }
 
 impl Invoice {
@@ -93,9 +96,9 @@ impl Store {
             "amount": l.amount,
             "currency": i.currency,
             "description": description,
-            "discount_amounts": [],
+            "discount_amounts": i.discounts.render_line(&l.id),
             "discountable": true,
-            "discounts": [],
+            "discounts": i.discounts.per_line.get(&l.id).map_or_else(Vec::new, |v| v.iter().map(|(d, _)| d.clone()).collect()),
             "invoice": i.id,
             "livemode": false,
             "metadata": {},
@@ -152,7 +155,7 @@ impl Store {
             "default_source": null,
             "default_tax_rates": [],
             "description": null,
-            "discounts": [],
+            "discounts": i.discounts.ids,
             "due_date": null,
             "ending_balance": if draft { Value::Null } else { json!(i.ending_balance()) },
             "hosted_invoice_url": null,
@@ -182,9 +185,9 @@ impl Store {
                 "paid_at": i.paid_at, "voided_at": null,
             },
             "subscription": opt_id(&i.subscription),
-            "subtotal": i.total,
+            "subtotal": i.total + i.discounts.total(),
             "total": i.total,
-            "total_discount_amounts": [],
+            "total_discount_amounts": i.discounts.totals().into_iter().map(|(d, a)| json!({ "amount": a, "discount": d })).collect::<Vec<_>>(),
             "total_taxes": [],
         })
     }
@@ -239,7 +242,8 @@ impl Store {
             lines.extend(self.invoice_lines(&sub, period));
             period
         };
-        let total: i64 = lines.iter().map(|l| l.amount).sum();
+        let discounts = self.take_discounts(sub_id, &lines, now);
+        let total: i64 = lines.iter().map(|l| l.amount).sum::<i64>() - discounts.total();
         let starting_balance = self.credit_of(&sub.customer);
         let mut invoice = Invoice {
             id: new_id("in"),
@@ -259,6 +263,7 @@ impl Store {
             paid_at: paid.then_some(now),
             payment_method: sub.default_payment_method.clone(),
             lines,
+            discounts,
         };
         invoice.amount_paid = if paid { invoice.amount_due() } else { 0 };
         let balance = invoice.ending_balance();

@@ -15,7 +15,9 @@ mod billing_portal;
 mod catalogue;
 mod checkout;
 mod clock;
+mod coupons;
 mod customers;
+mod discounts;
 mod events;
 mod invoices;
 mod payment_methods;
@@ -27,7 +29,9 @@ pub use billing_portal::{
 };
 pub use catalogue::{Price, Product, Recurring};
 pub use checkout::{CheckoutSession, LineItem};
+pub use coupons::{Coupon, Discount, PromotionCode};
 pub use customers::Customer;
+pub use discounts::{InvoiceDiscounts, SessionDiscount};
 pub use events::Event;
 pub use invoices::{Invoice, InvoiceLine};
 pub use payment_methods::PaymentMethod;
@@ -80,6 +84,12 @@ pub struct Store {
     /// Those created through the API; the default one is built in.
     #[serde(default)]
     pub portal_configurations: BTreeMap<String, PortalConfiguration>,
+    #[serde(default)]
+    pub coupons: BTreeMap<String, Coupon>,
+    #[serde(default)]
+    pub promotion_codes: BTreeMap<String, PromotionCode>,
+    #[serde(default)]
+    pub discounts: BTreeMap<String, Discount>,
     /// In creation order.
     pub events: Vec<Event>,
     pub idempotency: HashMap<String, StoredResponse>,
@@ -90,6 +100,10 @@ pub struct Store {
     /// Whether a webhook endpoint is configured (sets `pending_webhooks`).
     #[serde(skip)]
     pub webhooks_enabled: bool,
+    /// The clock's time at the last catch-up, for what Stripe computes when rendering
+    /// (a coupon's `valid`).
+    #[serde(skip)]
+    pub now: i64,
 }
 
 /// A months-later timestamp with the day clamped (Jan 31 + 1 month = Feb 28/29), like Stripe.
@@ -177,6 +191,15 @@ impl Store {
         }
         if let Some(i) = self.invoices.get(id) {
             return Some(self.render_invoice(i, exp));
+        }
+        if let Some(c) = self.coupons.get(id) {
+            return Some(self.render_coupon(c));
+        }
+        if let Some(p) = self.promotion_codes.get(id) {
+            return Some(self.render_promotion_code(p, exp));
+        }
+        if let Some(d) = self.discounts.get(id) {
+            return Some(self.render_discount(d, exp));
         }
         // Stripe has no GET for portal sessions; the handle's `object` shows them to tests.
         if let Some(p) = self.portal_sessions.get(id) {

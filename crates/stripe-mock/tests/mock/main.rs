@@ -5,6 +5,7 @@ mod binary;
 mod checkout;
 mod clock;
 mod compat;
+mod discounts;
 mod helpers;
 mod invoices;
 mod parameters;

@@ -96,6 +96,7 @@ impl StripeClient {
         seats: u32,
         success_url: &str,
         cancel_url: &str,
+        promotion: &super::Promotion,
     ) -> Result<String, StripeFailure> {
         let mut item = CreateCheckoutSessionLineItems::new();
         item.price = Some(price_id.to_owned());
@@ -111,6 +112,7 @@ impl StripeClient {
             .client_reference_id(team_id.to_string())
             .metadata(team_metadata(team_id))
             .subscription_data(subscription_data);
+        let session = promotion.apply(session);
         self.checkout_url("create team checkout session", &session)
             .await
     }
