@@ -73,6 +73,7 @@ async fn coupons_are_created_retrieved_and_listed_like_stripe() {
     )
     .await;
     assert_eq!(id, "LAUNCH20");
+    m.handle.advance_clock(5);
     coupon(&m, &[("amount_off", "500"), ("currency", "USD")]).await;
 
     let (status, c) = m.get("/v1/coupons/LAUNCH20").await;
