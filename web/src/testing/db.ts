@@ -68,7 +68,6 @@ const tables = () => ({
   subscriptions: new Map<string, Subscription>(),
   entitlements: new Map<string, Answer>(),
   checkoutSessions: new Map<string, { id: string; userId: string; paid: boolean }>(),
-  /** Promotion codes Stripe would take (as typed, upper case). */
   promotionCodes: ["LAUNCH20"],
   deviceCodes: new Map<string, ReturnType<typeof newDeviceCode>>(),
   ...mfaTables(),
