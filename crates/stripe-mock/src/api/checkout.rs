@@ -266,8 +266,11 @@ async fn list_sessions(State(st): State<Shared>, p: Params) -> ApiResult {
     })
 }
 
+/// A session's discount as sent: (`coupon`, `promotion_code`).
+type WantedDiscount = (Option<String>, Option<String>);
+
 /// `discounts[0][coupon]` / `discounts[0][promotion_code]`: a session takes one discount.
-fn discount_param(p: &Params) -> Result<Option<(Option<String>, Option<String>)>, ApiError> {
+fn discount_param(p: &Params) -> Result<Option<WantedDiscount>, ApiError> {
     let items = match p.values.get("discounts") {
         None => return Ok(None),
         Some(Value::String(s)) if s.is_empty() => return Ok(None),
