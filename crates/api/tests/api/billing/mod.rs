@@ -226,5 +226,6 @@ mod attacks;
 mod faults;
 mod flow;
 mod limits;
+mod promotions;
 mod replicas;
 mod subscription;
