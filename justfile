@@ -6,7 +6,8 @@ up:
     scripts/up.sh
 
 # Every test, as CI runs it: formatting, lints, Rust tests on SQLite and PostgreSQL, the web's tests, the end-to-end suite;
-# each recipe's wall time printed and written to target/test-times.txt.
+# each recipe's wall time printed and written to target/test-times.txt (npm packages and Chromium installed in the
+# background, resilience and SCIM side by side: see scripts/test.sh).
 test:
     scripts/test.sh
 
@@ -32,8 +33,8 @@ test-rust *ARGS: postgres
 test-resilience:
     scripts/resilience.sh
 
-# SCIM conformance (issue 25): scim2-tester against /scim/v2 of a throw-away server; fails on
-# any failed check.
+# SCIM conformance: scim2-tester (RFC 7643/7644) against /scim/v2 of a throw-away server, as the
+# identity providers' directories provision through it; fails on any failed check.
 test-scim:
     scripts/scim-conformance.sh
 
@@ -84,6 +85,11 @@ postgres:
 # Regenerates docs/openapi.json from the API code.
 openapi:
     cargo run -q -p closewise-api --bin closewise-api -- openapi > docs/openapi.json
+
+# Regenerates the web's snapshot of the product catalogue (the prerendered pricing pages read it)
+# from the API code: the same answer as `GET /api/products`.
+catalogue:
+    cargo run -q -p closewise-api --bin closewise-api -- catalogue > web/src/lib/billing/catalogue.json
 
 # The operator CLI, e.g. `./just cli mail list --to ana@example.com`.
 [positional-arguments]

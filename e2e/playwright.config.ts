@@ -18,7 +18,8 @@ export default defineConfig<{ database: Database; allowUnverifiedSignin: boolean
   workers: Number(process.env.E2E_WORKERS ?? 2),
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  reporter: [["list"], ["html", { outputFolder: "playwright-report", open: "never" }]],
+  // test-results/results.json (written at the end, after the folder is cleared): scripts/e2e.sh prints each spec file's time from it.
+  reporter: [["list"], ["html", { outputFolder: "playwright-report", open: "never" }], ["json", { outputFile: "test-results/results.json" }]],
   use: {
     ...devices["Desktop Chrome"],
     timezoneId: "UTC",

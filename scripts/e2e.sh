@@ -8,33 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 chromium="${E2E_CHROMIUM:-/usr/bin/chromium}"
 
-if [ ! -x "$chromium" ]; then
-  echo "==> $chromium is missing: installing Debian's chromium"
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-      echo "ERROR: $chromium is missing and this user cannot run apt-get (no root, no sudo). Install chromium or set E2E_CHROMIUM." >&2
-      exit 1
-    fi
-  fi
-  if ! { $sudo apt-get update && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium; }; then
-    echo "ERROR: installing chromium with apt-get failed; the end-to-end suite cannot run without a browser." >&2
-    exit 1
-  fi
-  if [ ! -x "$chromium" ]; then
-    echo "ERROR: apt-get installed chromium but $chromium is still missing; set E2E_CHROMIUM to its path." >&2
-    exit 1
-  fi
-fi
+# The browser (Debian's chromium, installed when missing) and e2e/'s packages.
+scripts/e2e-deps.sh
 
 # The PostgreSQL project needs the local server (started when it is down; fails loudly otherwise).
 scripts/ensure-postgres.sh
-
-# e2e/ packages from its lock file, when missing or older than the lock.
-if [ ! -d e2e/node_modules ] || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
-  echo "==> installing e2e/ packages (npm ci)"
-  (cd e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
-fi
 
 # The SSO specs' identity provider (panva's oidc-provider, shared with the API's Rust tests).
 scripts/oidc-deps.sh
@@ -54,6 +32,7 @@ echo "==> running the end-to-end suite (traces and screenshots of failures: e2e/
 start=$(date +%s)
 status=0
 (cd e2e && E2E_CHROMIUM="$chromium" npx playwright test "$@") || status=$?
+node scripts/e2e-times.mjs || true
 echo "==> end-to-end suite finished in $(( $(date +%s) - start )) s (exit $status)"
 if [ "$status" != 0 ]; then
   echo "==> failures: traces, screenshots and server logs are in $(pwd)/e2e/test-results/ (npx playwright show-trace <trace.zip>; HTML report: e2e/playwright-report/index.html)"

@@ -5,24 +5,101 @@
 # The order shares the builds: test-rust makes the debug build (scripts/debug-build.sh) that the
 # stripe-node, resilience, SCIM and e2e runs start without compiling, and test-web builds web/dist,
 # which e2e serves as it is (WEB_BUILT=1) instead of building it again.
+# Two kinds of overlap, both shown in the table:
+# - the web's and e2e's npm packages and Chromium install in the background after check-deploy (npm ci
+#   and apt-get mostly wait on the network while lint and test-rust keep the cores busy); test-web
+#   waits for them;
+# - recipes joined by "+" run side by side, each one client process talking to its own API (e.g.
+#   schemathesis and scim2-tester), so together they fill the two cores that either leaves half idle.
+#   Their output goes to target/test-logs/<recipe>.log, printed in full when the recipe fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-recipes=(lint check-deploy test-rust test-stripe-node test-web test-resilience test-scim e2e)
-mkdir -p target
+stages=(check-deploy lint test-rust test-stripe-node test-web test-resilience+test-scim e2e)
+mkdir -p target/test-logs
 times=target/test-times.txt
+logs=target/test-logs
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 start=$SECONDS
 status=0
-for recipe in "${recipes[@]}"; do
-  began=$SECONDS
-  if just "$recipe"; then result=passed; else result=FAILED; status=1; fi
-  if [ "$recipe" = test-web ] && [ "$status" -eq 0 ]; then export WEB_BUILT=1; fi
-  line=$(printf '%-18s %6s s  %s' "$recipe" $((SECONDS - began)) "$result")
+
+row() { printf '%-18s %6s s  %s\n' "$1" "$2" "$3"; }
+
+# Started once check-deploy is done: it runs apt-get itself, and two at once would fight over apt's lock.
+installs=""
+start_installs() {
+  echo "==> installing the web's and e2e's packages and Chromium in the background (log: $logs/installs.log)"
+  (
+    began=$SECONDS
+    scripts/web-deps.sh && scripts/e2e-deps.sh --background
+    code=$?
+    echo $((SECONDS - began)) >"$logs/installs.seconds"
+    exit "$code"
+  ) >"$logs/installs.log" 2>&1 &
+  installs=$!
+}
+installs_waited=0
+
+wait_for_installs() {
+  [ "$installs_waited" = 0 ] && [ -n "$installs" ] || return 0
+  installs_waited=1
+  if wait "$installs"; then result=passed; else result=FAILED; fi
+  line=$(row "installs (bg)" "$(cat "$logs/installs.seconds" 2>/dev/null || echo '?')" "$result, alongside lint and the recipes up to test-web")
   echo "==> $line"
   echo "$line" >>"$table"
+  if [ "$result" = FAILED ]; then
+    echo "==> the background installs failed; their log ($logs/installs.log):"
+    cat "$logs/installs.log"
+    return 1
+  fi
+}
+
+for stage in "${stages[@]}"; do
+  IFS=+ read -r -a recipes <<<"$stage"
+  if [[ " ${recipes[*]} " == *" test-web "* ]] || [[ " ${recipes[*]} " == *" e2e "* ]]; then
+    wait_for_installs || { status=1; break; }
+  fi
+  if [ "${#recipes[@]}" = 1 ]; then
+    recipe=${recipes[0]}
+    began=$SECONDS
+    if just "$recipe"; then result=passed; else result=FAILED; status=1; fi
+    line=$(row "$recipe" $((SECONDS - began)) "$result")
+    echo "==> $line"
+    echo "$line" >>"$table"
+  else
+    echo "==> side by side: ${recipes[*]} (logs: $logs/<recipe>.log)"
+    pids=()
+    for recipe in "${recipes[@]}"; do
+      (
+        began=$SECONDS
+        just "$recipe" >"$logs/$recipe.log" 2>&1
+        code=$?
+        echo $((SECONDS - began)) >"$logs/$recipe.seconds"
+        exit "$code"
+      ) &
+      pids+=($!)
+    done
+    for i in "${!recipes[@]}"; do
+      recipe=${recipes[$i]}
+      if wait "${pids[$i]}"; then result=passed; else result=FAILED; status=1; fi
+      others=$(printf '%s\n' "${recipes[@]}" | grep -vx "$recipe" | paste -sd, -)
+      line=$(row "$recipe" "$(cat "$logs/$recipe.seconds")" "$result, alongside $others")
+      if [ "$result" = FAILED ]; then
+        echo "==> $recipe FAILED; its log ($logs/$recipe.log):"
+        cat "$logs/$recipe.log"
+      else
+        echo "==> $recipe: $(tail -n 1 "$logs/$recipe.log")"
+      fi
+      echo "==> $line"
+      echo "$line" >>"$table"
+    done
+  fi
+  if [[ " ${recipes[*]} " == *" test-web "* ]] && [ "$status" -eq 0 ]; then export WEB_BUILT=1; fi
   [ "$status" -eq 0 ] || break
+  if [ "$stage" = check-deploy ]; then start_installs; fi
 done
+# Stopped before test-web: the installs still finish (a half-done npm ci would be redone next time anyway).
+[ "$installs_waited" = 1 ] || [ -z "$installs" ] || wait "$installs" 2>/dev/null
 printf '%-18s %6s s\n' total $((SECONDS - start)) >>"$table"
 {
   echo "./just test on $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"

@@ -1,19 +1,53 @@
-import { defineConfig } from "vitest/config";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { configDefaults, defineConfig } from "vitest/config";
+
+const INCLUDE = ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"];
+const root = import.meta.dirname;
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : testFiles(path);
+    return /\.test\.tsx?$/.test(entry.name) ? [relative(root, path)] : [];
+  });
+}
+
+// Pure modules' tests: a file that runs in Node (`// @vitest-environment node` on its first line) and
+// touches neither the mock API nor the render harness needs none of setup.ts (MSW, the OpenAPI
+// contract check, the DOM's stand-ins), which costs each file about as much as its tests.
+const HARNESS = /from "[^"]*(testing\/(server|handlers|render|router|setup|openapi)|msw[/"])|\bfetch\(/;
+const pure = ["src", "scripts"]
+  .flatMap((dir) => testFiles(join(root, dir)))
+  .filter((file) => {
+    const source = readFileSync(join(root, file), "utf8");
+    return source.startsWith("// @vitest-environment node") && !HARNESS.test(source);
+  });
 
 // Kept apart from vite.config.ts: the React Router plugin must not run under Vitest.
 export default defineConfig({
   esbuild: { jsx: "automatic" },
   test: {
-    // jsdom by default; a file that uses no DOM says `// @vitest-environment node` on its first line
-    // and runs without building one.
-    environment: "jsdom",
     // Worker threads start and message faster than child processes (the default); every file is
     // still isolated (its own module graph, setup and environment).
     pool: "threads",
     globals: false,
-    setupFiles: ["./src/testing/setup.ts"],
-    include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
     restoreMocks: true,
     testTimeout: 15000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "app",
+          // jsdom by default; a file that uses no DOM says `// @vitest-environment node` on its first
+          // line and runs without building one.
+          environment: "jsdom",
+          setupFiles: ["./src/testing/setup.ts"],
+          include: INCLUDE,
+          exclude: [...configDefaults.exclude, ...pure],
+        },
+      },
+      { extends: true, test: { name: "pure", environment: "node", include: pure } },
+    ],
   },
 });

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { spawnSync } from "node:child_process";
-import { buildWebWithAnalytics } from "./analyticsBuild";
+import { webWithAnalytics } from "./analyticsBuild";
 import { binDir, REPO, startStack, type Database, type Stack } from "./stack";
 
 export { expect };
@@ -60,6 +60,26 @@ function ed25519Key(pem: string) {
   const v1 = Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]);
   return createPrivateKey({ key: v1, format: "der", type: "pkcs8" });
 }
+
+/**
+ * SQLite keeps times as RFC 3339 text (sqlx): each of the address's mails is rewritten in the same form,
+ * `seconds` earlier. Python's sqlite3 module, as scripts/scim-conformance.sh uses, so no sqlite3 CLI is needed.
+ */
+const BACKDATE_SQLITE = `
+import re, sqlite3, sys
+from datetime import datetime, timedelta
+db = sqlite3.connect(sys.argv[1], timeout=15)
+rows = db.execute("SELECT rowid, created_at FROM mail_outbox WHERE to_email = ?", (sys.argv[2],)).fetchall()
+if not rows:
+    sys.exit(f"no mail to {sys.argv[2]}")
+for rowid, at in rows:
+    m = re.fullmatch(r"(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d)(\\.\\d+)?(Z|[+-]\\d\\d:\\d\\d)", at)
+    if not m:
+        sys.exit(f"unexpected time {at!r}")
+    earlier = datetime.strptime(m[1], "%Y-%m-%dT%H:%M:%S") - timedelta(seconds=int(sys.argv[3]))
+    db.execute("UPDATE mail_outbox SET created_at = ? WHERE rowid = ?", (earlier.strftime("%Y-%m-%dT%H:%M:%S") + (m[2] or "") + m[3], rowid))
+db.commit()
+`;
 
 export class Helpers {
   constructor(
@@ -161,6 +181,21 @@ export class Helpers {
     expect(result.status, `closewise db seed ${fixture}: ${result.error?.message ?? ""}${result.stderr}${result.stdout}`).toBe(0);
   }
 
+  /**
+   * Moves the mails to `to` back in time by `seconds` in this stack's database, as if they had been
+   * sent that long ago: a test of what happens once the resend interval has passed need not wait it out.
+   */
+  backdateMail(to: string, seconds: number): void {
+    const url = this.stack.databaseUrl;
+    const result = url.startsWith("sqlite://")
+      ? spawnSync("python3", ["-c", BACKDATE_SQLITE, url.slice("sqlite://".length), to, String(seconds)], { encoding: "utf8" })
+      : spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-q", "-t", "-v", `to=${to}`, "-v", `seconds=${seconds}`], {
+          input: "UPDATE mail_outbox SET created_at = created_at - make_interval(secs => :seconds) WHERE to_email = :'to';",
+          encoding: "utf8",
+        });
+    expect(result.status, `backdating the mail to ${to}: ${result.error?.message ?? ""}${result.stderr}${result.stdout}`).toBe(0);
+  }
+
   /** stripe-mock's clock (Unix seconds): wall time plus however far a test moved it. */
   async mockNow(): Promise<number> {
     const res = await this.api.get(`${this.stack.mockUrl}/_mock/clock`);
@@ -240,9 +275,9 @@ interface WorkerFixtures {
   allowUnverifiedSignin: boolean;
   /** The stack's address: `localhost` for passkeys (WebAuthn refuses 127.0.0.1 as relying party). */
   webHost: "127.0.0.1" | "localhost";
-  /** Serve a build of the web app with a PostHog key (see analyticsBuild.ts) instead of web/dist. */
+  /** Serve the web app with a PostHog key (a configured copy of the build, see analyticsBuild.ts). */
   analytics: boolean;
-  /** That build's dist/, when `analytics` is set. */
+  /** That copy's dist/, when `analytics` is set. */
   analyticsWebDist: string | undefined;
   stack: Stack;
 }
@@ -261,11 +296,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   analyticsWebDist: [
     async ({ analytics }, use) => {
       if (!analytics) return use(undefined);
-      const build = buildWebWithAnalytics();
-      await use(build.dist);
-      build.remove();
+      const site = webWithAnalytics();
+      await use(site.dist);
+      site.remove();
     },
-    { scope: "worker", timeout: 300_000 },
+    { scope: "worker" },
   ],
   stack: [
     async ({ stackName, database, allowUnverifiedSignin, webHost, analyticsWebDist }, use, workerInfo) => {

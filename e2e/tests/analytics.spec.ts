@@ -1,4 +1,4 @@
-// Analytics asks first. This file's stack serves a build of the web app with a
+// Analytics asks first. This file's stack serves the web app configured with a
 // PostHog key whose host is https://analytics.e2e.invalid (support/analyticsBuild.ts); every request
 // to that host is answered here with page.route and recorded. Before the visitor accepts, nothing leaves
 // the site's origin and PostHog stores nothing; after Accept, events reach the analytics host, without

@@ -9,12 +9,12 @@ const ATTACKER = "attacker-pass-2026";
 const CHOSEN = "chosen-on-the-page-2026";
 
 test("two sign-ups of one address: the newest link asks for the password, which then signs in", async ({ page, helpers }) => {
-  // The second sign-up mails only once the one-minute resend interval has passed.
-  test.setTimeout(180_000);
   const email = uniqueEmail("twice");
   await helpers.signUp(email, OWNER);
   await helpers.waitForMail(email, 1);
-  await page.waitForTimeout(61_000);
+  // The second sign-up mails only once the one-minute resend interval has passed: the first mail is
+  // moved a minute back instead of waiting it out.
+  helpers.backdateMail(email, 61);
   await helpers.signUp(email, ATTACKER);
 
   await page.goto(await helpers.mailLink(email, 2));

@@ -20,6 +20,15 @@ describe("src/lib/api/gen/", () => {
     expect(differences(fresh, files)).toEqual([`${first} is stale`, `${second} is left over`, "extra.gen.ts is missing"].sort());
   });
 
+  it("names each file after the resource whose paths it holds", async () => {
+    const names = [...current().keys()];
+    expect(names.filter((name) => /\.\d+\.gen\.ts$/.test(name))).toEqual([]);
+    expect(current().get("team/invites.gen.ts")).toContain(`"/api/team/invites/{id}": {`);
+    const document = JSON.parse(readFileSync(documentPath, "utf8")) as { paths: Record<string, unknown> };
+    document.paths["/api/team/invites/{id}/remind"] = document.paths["/api/team/invites/{id}/resend"];
+    expect(differences(await generate(document))).toEqual(["index.ts is stale", "team/invites/remind.gen.ts is missing"]);
+  }, 180_000);
+
   it("changes a file when the document does", async () => {
     const document = JSON.parse(readFileSync(documentPath, "utf8")) as { components: { schemas: Record<string, object> } };
     document.components.schemas.Extra = { type: "object", properties: { added: { type: "string" } } };

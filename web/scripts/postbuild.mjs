@@ -5,6 +5,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { configureAnalytics, DEFAULT_HOST } from "./analyticsConfig.mjs";
 import { writeOgCard } from "./ogCard.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -37,13 +38,16 @@ function prerendered(dir) {
 
 const client = JSON.parse(readFileSync(join(root, "src", "clientRoutes.json"), "utf8"));
 const manifest = { prerendered: prerendered(to).sort(), client, shell: SHELL };
-// The server's Content-Security-Policy lets the pages talk to the analytics host this build was
-// configured with (and no other), so it has to know it.
-if (process.env.VITE_POSTHOG_KEY) {
-  manifest.analytics_origin = new URL(process.env.VITE_POSTHOG_HOST || "https://us.i.posthog.com").origin;
-}
 for (const path of client) {
   if (manifest.prerendered.includes(path)) throw new Error(`postbuild: ${path} is both prerendered and client-only`);
 }
 writeFileSync(join(to, "routes.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+// Analytics is in the pages, not the bundle: the key and host go into every page's head and the host's
+// origin into routes.json, for the server's Content-Security-Policy (scripts/analyticsConfig.mjs).
+if (process.env.VITE_POSTHOG_KEY?.trim()) {
+  configureAnalytics(to, {
+    key: process.env.VITE_POSTHOG_KEY.trim(),
+    host: process.env.VITE_POSTHOG_HOST?.trim() || DEFAULT_HOST,
+  });
+}
 console.log(`dist/: ${manifest.prerendered.length} prerendered paths, ${client.length} client routes, shell ${SHELL}`);

@@ -91,12 +91,14 @@ describe("product rules", () => {
 });
 
 describe("file names", () => {
-  // Route modules and page copy are named after the URL they serve (kebab-case); everything else is
+  // Route modules and page copy are named after the URL they serve, the generated API types after the
+  // API's paths they hold (kebab-case); everything else is
   // PascalCase for React components and camelCase otherwise. `.test`, `.check`, `.config`, `.d` are suffixes.
   const namedAfterUrl = [
     /^app\/[^/]+\.tsx?$/,
     /^features\/marketing\/routes\/[^/]+\.tsx$/,
     /^features\/marketing\/content\/[^/]+\.ts$/,
+    /^lib\/api\/gen\/.+\.gen\.ts$/,
   ];
   const all = files(src, /\.(ts|tsx|mts|mjs|json)$/).map((file) => relative(src, file).split(sep).join("/"));
   const stem = (path: string) => path.split("/").pop()!.split(".")[0]!;

@@ -299,6 +299,10 @@ impl From<DesktopAuthError> for ApiError {
             ),
             DesktopAuthError::VerificationRequired => SessionError::VerificationRequired.into(),
             DesktopAuthError::SsoRequired => SessionError::SsoRequired.into(),
+            DesktopAuthError::ReauthenticationRequired => ApiError::reauthentication_required(),
+            DesktopAuthError::MfaSetupRequired => {
+                closewise_core::mfa::MfaError::SetupRequired.into()
+            }
             DesktopAuthError::InvalidUserCode => ApiError::new(
                 StatusCode::NOT_FOUND,
                 code,

@@ -10,7 +10,6 @@ use axum::http::{header, HeaderMap};
 use crate::error::ApiError;
 use crate::net;
 use crate::state::AppState;
-use closewise_core::sessions::auth_cache::AuthCache;
 
 /// `axum::Json` with rejections turned into `{"error": {...}}` answers. Every body we take is a
 /// JSON object: an array or a scalar is refused (serde would read `[]` as a struct whose fields
@@ -102,34 +101,9 @@ pub async fn optional_user(
     }
 }
 
-/// The caller of a bearer token: valid, unexpired and of a session still active; `None` when
-/// not. A token checked before is answered from the cache (`closewise_core::sessions::auth_cache`) until its `exp` or the
-/// revocation of its session, whichever comes first.
+/// The caller of a bearer token (`Sessions::authenticate`); `None` when not valid.
 pub async fn authenticate(state: &AppState, token: &str) -> Result<Option<AuthUser>, ApiError> {
-    let now = state.clock.now();
-    let key = AuthCache::key(token);
-    if let Some(user) = state.auth_cache.get(&key, now.unix_timestamp()) {
-        return Ok(Some(user));
-    }
-    // Read before the session query: a revocation after it keeps this answer out of the cache.
-    let generation = state.auth_cache.generation();
-    let Some(claims) = state.keys.verify(token, now) else {
-        return Ok(None);
-    };
-    // Signed-out sessions end at once, not when their access token expires.
-    if !state.sessions.is_active(claims.sid, claims.sub).await? {
-        return Ok(None);
-    }
-    let user = AuthUser {
-        user_id: claims.sub,
-        session_id: claims.sid,
-        email: claims.email,
-        email_verified: claims.email_verified,
-    };
-    state
-        .auth_cache
-        .insert(key, user.clone(), claims.exp, generation);
-    Ok(Some(user))
+    Ok(state.sessions.authenticate(&state.keys, token).await?)
 }
 
 /// The client's address: the socket peer, or, when the peer is one of `TRUSTED_PROXIES`, the

@@ -148,13 +148,7 @@ pub async fn seats_set(ctx: &Ctx, a: TeamSeatsSet) -> anyhow::Result<()> {
             .record_seats(&actor, &team, a.seats)
             .await
             .map_err(explain)?,
-        SeatsRoute::Stripe { .. } => {
-            let seats = stripe_seats(ctx, &team, a.seats).await?;
-            admin
-                .seats_changed(&actor, &team, seats.total)
-                .await
-                .map_err(explain)?
-        }
+        SeatsRoute::Stripe { .. } => stripe_seats(ctx, &actor, &team, a.seats).await?,
     };
     println!(
         "{}: {} seats (was {}); {}.",
@@ -168,11 +162,16 @@ pub async fn seats_set(ctx: &Ctx, a: TeamSeatsSet) -> anyhow::Result<()> {
 
 /// The seats of a team with a live Stripe subscription change through the billing service: under
 /// the team's lock it checks them against members and pending invites, changes the subscription
-/// item's quantity at Stripe (prorated from now) and stores what Stripe answered.
-async fn stripe_seats(ctx: &Ctx, team: &TeamRow, seats: u32) -> anyhow::Result<SeatsView> {
+/// item's quantity at Stripe (prorated from now), stores what Stripe answered and the audit row.
+async fn stripe_seats(
+    ctx: &Ctx,
+    by: &Actor,
+    team: &TeamRow,
+    seats: u32,
+) -> anyhow::Result<SeatsView> {
     // The root's billing talks to the Stripe the command's flags name (`services` in lib.rs).
-    ctx.billing
-        .set_team_seats(team.id, seats, None, None)
+    (ctx.billing)
+        .change_team_seats(by, Some(team.id), seats, None)
         .await
         .map_err(|e| match e {
             TeamBillingError::StripeUnavailable(_) => anyhow::anyhow!(

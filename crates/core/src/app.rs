@@ -200,7 +200,8 @@ impl Services {
             &refresh_key,
             mfa.clone(),
         )
-        .allowing_unverified_signin(allow_unverified_signin);
+        .allowing_unverified_signin(allow_unverified_signin)
+        .with_auth_cache(auth_cache.clone());
         let sso = Sso::new(
             store.clone(),
             clock.clone(),

@@ -115,8 +115,17 @@ impl Seeding {
     ) -> anyhow::Result<SeededTeam> {
         fixture.password_hash = self.hasher.hash(password).await?;
         fixture.now = self.clock.now();
+        let now = fixture.now;
+        let audit = |seeded: &SeededTeam| {
+            let details = json!({
+                "team_id": seeded.team_id, "members": fixture.members, "calls": fixture.calls,
+                "audit": fixture.audit, "invites": fixture.invites,
+            });
+            let email = Some(seeded.owner_email.clone());
+            actor.audit("team.seed", Some(seeded.owner_id), email, details, now)
+        };
         let seeded = (self.store)
-            .seed_team_fixture(&fixture)
+            .seed_team_audited(&fixture, Some(&audit))
             .await
             .with_context(|| {
                 format!(
@@ -124,19 +133,6 @@ impl Seeding {
                     fixture.prefix
                 )
             })?;
-        let details = json!({
-            "team_id": seeded.team_id, "members": fixture.members, "calls": fixture.calls,
-            "audit": fixture.audit, "invites": fixture.invites,
-        });
-        let email = Some(seeded.owner_email.clone());
-        let audit = actor.audit(
-            "team.seed",
-            Some(seeded.owner_id),
-            email,
-            details,
-            self.clock.now(),
-        );
-        self.store.record_audit(&audit).await?;
         Ok(seeded)
     }
 }

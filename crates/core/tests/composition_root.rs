@@ -8,10 +8,10 @@ use closewise_core::store::mail::MailFilter;
 use closewise_domain::email::Email;
 use closewise_domain::password::Password;
 use closewise_testkit::services::core_fixture;
-use closewise_testkit::TempDir;
+use closewise_testkit::{both, Backend, TempDir};
 
-async fn root(postgres: bool) -> (Services, TempDir) {
-    let core = core_fixture(postgres, "composition_root").await;
+async fn root(backend: Backend) -> (Services, TempDir) {
+    let core = core_fixture(backend, "composition_root").await;
     let stripe = StripeClient::new(&StripeConnection {
         api_base: "http://127.0.0.1:9".into(),
         secret_key: "sk_test_unused".to_owned().into(),
@@ -21,24 +21,6 @@ async fn root(postgres: bool) -> (Services, TempDir) {
     let mut settings = ServiceSettings::offline("http://127.0.0.1:8080", stripe, core.clock);
     settings.hasher = closewise_core::password::Hasher::fast_for_tests();
     (Services::new(core.store, settings), core.dir)
-}
-
-macro_rules! on_both {
-    ($name:ident, $body:expr) => {
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let (app, _dir) = root(false).await;
-                ($body)(app).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                let (app, _dir) = root(true).await;
-                ($body)(app).await
-            }
-        }
-    };
 }
 
 fn ops() -> Actor {
@@ -58,9 +40,8 @@ async fn signed_up(app: &Services, address: &str) -> closewise_core::store::User
         .expect("signed up")
 }
 
-on_both!(
-    operators_changes_go_through_the_services_and_are_audited,
-    |app: Services| async move {
+both!(
+    async fn operators_changes_go_through_the_services_and_are_audited((app, _dir): (Services, TempDir)) from root {
         let ana = signed_up(&app, "ana@example.com").await;
         let mails = app
             .outbox
@@ -117,9 +98,8 @@ on_both!(
     }
 );
 
-on_both!(
-    an_mfa_reset_with_nothing_to_remove_changes_and_records_nothing,
-    |app: Services| async move {
+both!(
+    async fn an_mfa_reset_with_nothing_to_remove_changes_and_records_nothing((app, _dir): (Services, TempDir)) from root {
         let ana = signed_up(&app, "ana@example.com").await;
         let view = app.mfa.operator_view(ana.id).await.unwrap();
         assert!(!view.removable(false));
@@ -133,9 +113,8 @@ on_both!(
     }
 );
 
-on_both!(
-    a_sweep_by_hand_is_recorded_with_what_it_deleted,
-    |app: Services| async move {
+both!(
+    async fn a_sweep_by_hand_is_recorded_with_what_it_deleted((app, _dir): (Services, TempDir)) from root {
         let report = app.ops.sweep(&ops()).await.unwrap();
         let trail = app.ops.audit_log(10).await.unwrap();
         assert_eq!(trail.len(), 1);

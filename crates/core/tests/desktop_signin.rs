@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use closewise_core::clock::Clock;
+use closewise_core::sessions::auth_cache::AuthUser;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -284,5 +285,36 @@ both!(
         );
         let status = "SELECT COUNT(*) FROM device_codes WHERE status = 'pending'";
         assert_eq!(scalar(&f.url, status).await, 1, "still pending");
+    }
+);
+
+both!(
+    /// The browser sign-in's decision: a denial goes back with `access_denied` and the state; an
+    /// allow from a session that has not stepped up, or of an unconfirmed address, issues no code.
+    async fn authorize_issues_a_code_only_to_an_allowed_confirmed_stepped_up_caller(
+        backend: Backend,
+    ) {
+        let f = fixture(backend).await;
+        let by = AuthUser {
+            user_id: f.user_id,
+            session_id: Uuid::now_v7(),
+            email: "ana@example.com".into(),
+            email_verified: true,
+        };
+        let req = AuthorizationRequest {
+            state: "a b&c".into(),
+            ..request()
+        };
+        let denied = f.auth.authorize(&by, &req, false).await.unwrap();
+        assert_eq!(
+            denied,
+            format!("{REDIRECT}?error=access_denied&state=a+b%26c")
+        );
+        let refused = f.auth.authorize(&by, &req, true).await.unwrap_err();
+        assert_eq!(refused.code(), "reauthentication_required");
+        execute(&f.url, "UPDATE users SET email_confirmed_at = NULL").await;
+        let unconfirmed = f.auth.authorize(&by, &req, false).await.unwrap_err();
+        assert_eq!(unconfirmed.code(), "email_not_confirmed");
+        assert_eq!(scalar(&f.url, "SELECT COUNT(*) FROM oauth_codes").await, 0);
     }
 );

@@ -59,11 +59,26 @@ pub struct FreshDatabase {
 ///
 /// - `both!(async fn name(backend: Backend) { .. })`: the body gets the kind and makes its own
 ///   fixture (a core service, a fresh database, an API with its own options).
+/// - `both!(async fn name(fixture: Fixture) from setup { .. })`: the body gets what
+///   `setup(backend).await` makes, for a suite whose fixture is its own (`setup` a path to an
+///   async fn taking the kind; the parameter a name or a tuple, `(app, _dir): (App, TempDir)`).
 /// - `both!(async fn name(app) { .. })`: the body gets its own spawned API (feature `app`,
 ///   `app::spawn_app_with`); `both!(async fn name(app) with |s| { .. } { .. })` changes the
 ///   settings first.
 #[macro_export]
 macro_rules! both {
+    (
+        $(#[$meta:meta])* async fn $name:ident($fixture:tt : $kind:ty $(,)?)
+        from $setup:path $body:block
+    ) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            async fn run($fixture: $kind) $body
+            $crate::both!(@each backend => run($setup(backend).await));
+        }
+    };
     ($(#[$meta:meta])* async fn $name:ident($backend:ident : $kind:ty $(,)?) $body:block) => {
         $(#[$meta])*
         mod $name {
@@ -103,15 +118,5 @@ macro_rules! both {
             let $backend = $crate::Backend::Postgres;
             $run.await
         }
-    };
-}
-
-/// The older spelling of `both!(async fn name(backend: Backend) { .. })`, kept for the suites
-/// that still use it.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! each_backend {
-    (async fn $name:ident($backend:ident) $body:block) => {
-        $crate::both!(async fn $name($backend: $crate::Backend) $body);
     };
 }

@@ -1,14 +1,16 @@
 //! The shape of the workspace, checked: the CLI and the core do not depend on the HTTP server, no
 //! crate's modules import each other in a cycle (at any depth, `crate::`, `super::` and `self::`
 //! imports followed), no Rust source file grows past 500 lines,
-//! the API builds its HTTP errors in its error module only, and the adapters are parse -> one
-//! call -> render (`adapters`).
+//! the API builds its HTTP errors in its error module only, the adapters are parse -> one
+//! call -> render (`adapters`), and tests run on both databases through `both!` only (`both`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 #[path = "architecture/adapters.rs"]
 mod adapters;
+#[path = "architecture/both.rs"]
+mod both;
 
 const MAX_LINES: usize = 500;
 

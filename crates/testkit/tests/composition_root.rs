@@ -79,3 +79,72 @@ fn the_clis_commands_call_services_not_the_store() {
         "call one core service instead: {found:#?}"
     );
 }
+
+/// Every Rust file under `dir`, with its path relative to `crates/`.
+fn sources(dir: &Path) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let name = path
+                .strip_prefix(crates_dir())
+                .unwrap()
+                .display()
+                .to_string();
+            found.push((name, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_handler_of_the_api_makes_an_audit_row() {
+    let mut found = Vec::new();
+    for (name, text) in sources(&crates_dir().join("api").join("src")) {
+        found.extend(lines_with(
+            &name,
+            &text,
+            &["NewAudit", "record_audit", ".audit("],
+        ));
+    }
+    assert!(
+        found.is_empty(),
+        "the core command writes the row: {found:#?}"
+    );
+}
+
+/// Core's commands write their audit row in the change's transaction (`commit_audited!`, a
+/// store method taking the row). A row written on its own (`Store::record_audit`) is for what
+/// changes nothing else, or whose change cannot share the row's transaction; these are they.
+const AUDIT_APART: &[&str] = &[
+    // Reading a mail's text changes nothing but the trail.
+    "core/src/mail/outbox.rs",
+    // The replay's change is the webhook handling's own transactions, between calls to Stripe.
+    "core/src/billing/replay.rs",
+    // The sweep deletes expired rows of many tables, each on its own.
+    "core/src/operations.rs",
+    // The job notices a state (over seats) that other changes made.
+    "core/src/teams/billing/over_seats.rs",
+    // Opening a team checkout is a call to Stripe between our writes.
+    "core/src/teams/billing/checkout.rs",
+    // SCIM's provisioning writes through several store calls (join, invite and its mail); the
+    // row follows them.
+    "core/src/scim/membership.rs",
+];
+
+#[test]
+fn core_writes_an_audit_row_apart_from_its_change_only_where_listed() {
+    let mut found = Vec::new();
+    for (name, text) in sources(&crates_dir().join("core").join("src")) {
+        if name.starts_with("core/src/store/") || AUDIT_APART.contains(&name.as_str()) {
+            continue;
+        }
+        found.extend(lines_with(&name, &text, &[".record_audit("]));
+    }
+    assert!(
+        found.is_empty(),
+        "write the row in the change's transaction: {found:#?}"
+    );
+}

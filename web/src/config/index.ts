@@ -58,4 +58,23 @@ export function parseConfig(env: RawEnv): AppConfig {
   };
 }
 
-export const config: AppConfig = parseConfig(import.meta.env);
+const PAGE_SETTINGS = { "closewise:posthog-key": "VITE_POSTHOG_KEY", "closewise:posthog-host": "VITE_POSTHOG_HOST" } as const;
+
+/**
+ * The analytics settings the build wrote into the page's <head> (scripts/analyticsConfig.mjs): one
+ * bundle serves a site with or without analytics. Empty where there is no document or no such tag.
+ */
+export function pageEnv(doc: Pick<Document, "querySelector"> | undefined): RawEnv {
+  const env: RawEnv = {};
+  if (!doc) return env;
+  for (const [name, key] of Object.entries(PAGE_SETTINGS)) {
+    const content = doc.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content;
+    if (content !== undefined) env[key] = content;
+  }
+  return env;
+}
+
+export const config: AppConfig = parseConfig({
+  ...import.meta.env,
+  ...pageEnv(typeof document === "undefined" ? undefined : document),
+});

@@ -109,10 +109,6 @@ pub async fn authorize_info(
     }))
 }
 
-fn encode(s: &str) -> String {
-    url::form_urlencoded::byte_serialize(s.as_bytes()).collect()
-}
-
 #[utoipa::path(post, path = "/api/auth/authorize", tag = "auth", request_body = AuthorizeRequest,
     responses((status = 200, body = AuthorizeResponse),
         (status = 400, body = crate::error::ErrorBody, description = "`invalid_client`, `invalid_redirect_uri`, `invalid_request`, `invalid_device_name`"),
@@ -133,23 +129,7 @@ pub async fn authorize(
         device_name: body.device_name,
         platform: body.platform,
     })?;
-    state.sessions.require_verified(auth.user_id).await?;
-    let state_param = encode(&req.state);
-    let redirect_to = match body.decision {
-        Decision::Allow => {
-            let sso = state
-                .sessions
-                .sso_started(auth.session_id, auth.user_id)
-                .await?;
-            super::reauth::require_recent_password(&state, &auth).await?;
-            state.mfa.require_setup_for_approving(auth.user_id).await?;
-            let code = state.desktop.issue_code(auth.user_id, &req, sso).await?;
-            format!("{}?code={code}&state={state_param}", req.redirect_uri)
-        }
-        Decision::Deny => format!(
-            "{}?error=access_denied&state={state_param}",
-            req.redirect_uri
-        ),
-    };
+    let allow = body.decision == Decision::Allow;
+    let redirect_to = state.desktop.authorize(&auth, &req, allow).await?;
     Ok(AppJson(AuthorizeResponse { redirect_to }))
 }

@@ -173,20 +173,9 @@ async fn decide(
     body: UserCodeRequest,
     approve: bool,
 ) -> ApiResult<AppJson<DecisionResponse>> {
-    let mut sso = false;
-    if approve {
-        // Before the code is spent on the budgets: the page asks for the password and retries.
-        sso = state
-            .sessions
-            .sso_started(auth.session_id, auth.user_id)
-            .await?;
-        super::reauth::require_recent_password(&state, &auth).await?;
-        state.mfa.require_setup_for_approving(auth.user_id).await?;
-    }
     let budget = CodeAttempts::new(&state, &auth, ip);
-    state
-        .desktop
-        .decide(auth.user_id, &body.user_code, approve, sso, &budget)
+    (state.desktop)
+        .decide_by(&auth, &body.user_code, approve, &budget)
         .await??;
     let status = if approve { "approved" } else { "denied" };
     Ok(AppJson(DecisionResponse {

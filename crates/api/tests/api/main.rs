@@ -2,7 +2,7 @@
 
 mod helpers;
 #[allow(unused_imports)]
-pub(crate) use closewise_testkit::{both, each_backend};
+pub(crate) use closewise_testkit::both;
 
 mod account;
 mod bad_input;

@@ -81,7 +81,7 @@ fn the_web_catalogue_snapshot_matches_the_code() {
         if std::env::var("UPDATE_CATALOGUE").is_ok() {
             std::fs::write(CATALOGUE_SNAPSHOT, &generated).unwrap();
         } else {
-            panic!("web/src/lib/billing/catalogue.json is out of date: run `cargo run -q -p closewise-api --bin closewise-api -- catalogue > web/src/lib/billing/catalogue.json` and commit it");
+            panic!("web/src/lib/billing/catalogue.json is out of date: run `./just catalogue` and commit it");
         }
     }
 }

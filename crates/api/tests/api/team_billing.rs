@@ -9,10 +9,12 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use crate::billing::{spawn_billing, Billing};
-use crate::each_backend;
+use crate::both;
 use crate::helpers::*;
+use closewise_testkit::Backend;
 
 mod flow;
+mod open_checkout;
 mod over_seats;
 mod reclaim;
 mod seats;

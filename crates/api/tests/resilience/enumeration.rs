@@ -219,15 +219,11 @@ async fn timing_run(backend: Backend) {
     assert_alike("recover", k, u);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn timing_does_not_tell_known_from_unknown_emails_sqlite() {
-    bounded(240, "timing comparison", timing_run(Backend::Sqlite)).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn timing_does_not_tell_known_from_unknown_emails_postgres() {
-    bounded(240, "timing comparison", timing_run(Backend::Postgres)).await;
-}
+both!(
+    async fn timing_does_not_tell_known_from_unknown_emails(backend: Backend) {
+        bounded(240, "timing comparison", timing_run(backend)).await;
+    }
+);
 
 #[allow(dead_code)]
 const _: Duration = Duration::ZERO;

@@ -11,9 +11,10 @@ use reqwest::StatusCode;
 use serde_json::json;
 use tokio::process::{Child, Command};
 
-use crate::support::{
-    assert_no_half_made_accounts, bounded, fresh_postgres_database, user_emails, TempDir,
-};
+use closewise_testkit::{Backend, FreshDatabase};
+
+use crate::both;
+use crate::support::{assert_no_half_made_accounts, bounded, user_emails, TempDir};
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -136,16 +137,9 @@ async fn killed_during_signups(database_url: String, dir: TempDir) {
     let _ = child.wait().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigkill_during_a_signup_burst_leaves_no_half_made_account_sqlite() {
-    let dir = TempDir::new();
-    let url = format!("sqlite://{}/closewise.db", dir.0.display());
-    bounded(150, "SIGKILL test", killed_during_signups(url, dir)).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigkill_during_a_signup_burst_leaves_no_half_made_account_postgres() {
-    let dir = TempDir::new();
-    let url = fresh_postgres_database().await;
-    bounded(150, "SIGKILL test", killed_during_signups(url, dir)).await;
-}
+both!(
+    async fn sigkill_during_a_signup_burst_leaves_no_half_made_account(backend: Backend) {
+        let FreshDatabase { url, dir } = backend.fresh_database("killed").await;
+        bounded(150, "SIGKILL test", killed_during_signups(url, dir)).await;
+    }
+);

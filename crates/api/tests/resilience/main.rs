@@ -9,7 +9,7 @@ mod helpers;
 
 mod support;
 #[allow(unused_imports)]
-pub(crate) use closewise_testkit::{both, each_backend};
+pub(crate) use closewise_testkit::both;
 
 mod attack;
 mod concurrency;

@@ -10,6 +10,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::task::AbortHandle;
 
+use crate::both;
 use crate::helpers::{spawn_app_with, Backend, TestApp};
 use crate::support::bounded;
 
@@ -248,15 +249,11 @@ async fn smtp_down_then_back(backend: Backend) {
     assert_exactly_once(&outbox, &smtp.received());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn smtp_down_then_back_delivers_every_mail_once_sqlite() {
-    bounded(90, "SMTP outage", smtp_down_then_back(Backend::Sqlite)).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn smtp_down_then_back_delivers_every_mail_once_postgres() {
-    bounded(90, "SMTP outage", smtp_down_then_back(Backend::Postgres)).await;
-}
+both!(
+    async fn smtp_down_then_back_delivers_every_mail_once(backend: Backend) {
+        bounded(90, "SMTP outage", smtp_down_then_back(backend)).await;
+    }
+);
 
 /// Two API replicas both run the worker over one outbox: no mail goes out twice.
 async fn two_workers(backend: Backend) {
@@ -288,15 +285,11 @@ async fn two_workers(backend: Backend) {
     assert_exactly_once(&outbox, &smtp.received());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_mail_workers_deliver_each_mail_once_sqlite() {
-    bounded(60, "two workers", two_workers(Backend::Sqlite)).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_mail_workers_deliver_each_mail_once_postgres() {
-    bounded(60, "two workers", two_workers(Backend::Postgres)).await;
-}
+both!(
+    async fn two_mail_workers_deliver_each_mail_once(backend: Backend) {
+        bounded(60, "two workers", two_workers(backend)).await;
+    }
+);
 
 /// Once a mail is delivered, its live token is gone from the outbox row (link
 /// and bodies); a mail that never goes out loses it once the token has expired.
@@ -346,22 +339,13 @@ async fn delivered_mail_keeps_no_token(backend: Backend) {
     .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_delivered_or_expired_mail_keeps_no_live_token_sqlite() {
-    bounded(
-        60,
-        "token scrubbing",
-        delivered_mail_keeps_no_token(Backend::Sqlite),
-    )
-    .await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_delivered_or_expired_mail_keeps_no_live_token_postgres() {
-    bounded(
-        60,
-        "token scrubbing",
-        delivered_mail_keeps_no_token(Backend::Postgres),
-    )
-    .await;
-}
+both!(
+    async fn a_delivered_or_expired_mail_keeps_no_live_token(backend: Backend) {
+        bounded(
+            60,
+            "token scrubbing",
+            delivered_mail_keeps_no_token(backend),
+        )
+        .await;
+    }
+);

@@ -62,11 +62,6 @@ pub async fn assert_no_half_made_accounts(database_url: &str) -> i64 {
     users
 }
 
-/// A new, empty PostgreSQL database on the test server.
-pub async fn fresh_postgres_database() -> String {
-    closewise_testkit::fresh_postgres_database("r").await
-}
-
 pub use closewise_testkit::TempDir;
 
 /// Median of durations in milliseconds.

@@ -1,12 +1,13 @@
 //! `users ...` and `plans ...`.
 
 use closewise_core::store::NewMail;
+use closewise_testkit::both;
 use uuid::Uuid;
 
-use crate::helpers::{emails, now, sign_in, stderr, ACTOR};
+use crate::helpers::{emails, now, sign_in, stderr, TestDb, ACTOR};
 
 both!(
-    async fn users_list_filters_unverified_paid_and_recent_accounts(db) {
+    async fn users_list_filters_unverified_paid_and_recent_accounts(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let all = db.json(&["users", "list"]).await;
         assert_eq!(
@@ -36,7 +37,7 @@ both!(
 );
 
 both!(
-    async fn users_show_explains_the_account_on_one_screen(db) {
+    async fn users_show_explains_the_account_on_one_screen(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         sign_in(&store, "cy@example.com").await;
@@ -79,7 +80,7 @@ both!(
 );
 
 both!(
-    async fn unknown_and_malformed_addresses_fail_with_a_hint(db) {
+    async fn unknown_and_malformed_addresses_fail_with_a_hint(db: TestDb) from TestDb::new {
         let unknown = db.run(&["users", "show", "nobody@example.com"]).await;
         assert_eq!(unknown.status.code(), Some(1));
         assert!(stderr(&unknown).contains("closewise users list"), "{}", stderr(&unknown));
@@ -90,7 +91,7 @@ both!(
 );
 
 both!(
-    async fn verify_confirms_the_address_once_and_records_who_and_why(db) {
+    async fn verify_confirms_the_address_once_and_records_who_and_why(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let out = db.ok(&["users", "verify", "bo@example.com", "--reason", "ticket 12", "--yes"]).await;
         assert!(out.contains("now verified"), "{out}");
@@ -108,7 +109,7 @@ both!(
 );
 
 both!(
-    async fn verify_after_sign_ups_that_disagreed_activates_neither_password(db) {
+    async fn verify_after_sign_ups_that_disagreed_activates_neither_password(db: TestDb) from TestDb::new {
         // Two sign-ups of one unconfirmed address (closewise_domain::signup): the password on the
         // row may be the other person's, so the operator's confirmation must not make it usable.
         let db = db.seeded().await;
@@ -133,7 +134,7 @@ both!(
 );
 
 both!(
-    async fn sign_out_asks_first_then_ends_every_session(db) {
+    async fn sign_out_asks_first_then_ends_every_session(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         sign_in(&store, "ana@example.com").await;
@@ -168,7 +169,7 @@ both!(
 );
 
 both!(
-    async fn delete_asks_first_and_the_audit_trail_outlives_the_account(db) {
+    async fn delete_asks_first_and_the_audit_trail_outlives_the_account(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         let refused = db.run(&["users", "delete", "bo@example.com"]).await;
@@ -186,7 +187,7 @@ both!(
 );
 
 both!(
-    async fn an_account_with_a_live_subscription_is_kept_when_stripe_cannot_cancel_it(db) {
+    async fn an_account_with_a_live_subscription_is_kept_when_stripe_cannot_cancel_it(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let out = db
             .run(&["users", "delete", "cy@example.com", "--yes", "--stripe-api-base", "http://127.0.0.1:9", "--stripe-timeout-secs", "1"])
@@ -201,7 +202,7 @@ both!(
 );
 
 both!(
-    async fn plans_set_changes_the_plan_with_a_reason_and_records_before_and_after(db) {
+    async fn plans_set_changes_the_plan_with_a_reason_and_records_before_and_after(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         db.ok(&["plans", "set", "ana@example.com", "monthly", "--reason", "paid by invoice", "--yes"]).await;
         let v = db.json(&["plans", "show", "ana@example.com"]).await;

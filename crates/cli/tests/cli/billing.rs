@@ -2,6 +2,7 @@
 
 use closewise_core::billing::{StripeClient, StripeConnection};
 use closewise_core::store::Store;
+use closewise_testkit::both;
 use stripe_mock::MockHandle;
 
 use crate::helpers::{now, stderr, Backend, TestDb, ACTOR};
@@ -62,7 +63,7 @@ async fn subscribe_and(db: &TestDb, mock: &MockHandle, email: &str, store_it: bo
 }
 
 both!(
-    async fn sync_repairs_a_drifted_plan_from_stripe_and_records_it(db) {
+    async fn sync_repairs_a_drifted_plan_from_stripe_and_records_it(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
         let base = mock.base_url();
@@ -114,7 +115,7 @@ both!(
 );
 
 both!(
-    async fn sync_writes_its_audit_row_in_the_same_transaction_as_its_change(db) {
+    async fn sync_writes_its_audit_row_in_the_same_transaction_as_its_change(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
         let base = mock.base_url();
@@ -151,7 +152,7 @@ both!(
 );
 
 both!(
-    async fn sync_all_reports_subscriptions_stripe_does_not_know_and_fails(db) {
+    async fn sync_all_reports_subscriptions_stripe_does_not_know_and_fails(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
         let base = mock.base_url();
@@ -176,7 +177,7 @@ both!(
 );
 
 both!(
-    async fn webhooks_list_shows_events_and_failed_ones_alone(db) {
+    async fn webhooks_list_shows_events_and_failed_ones_alone(db: TestDb) from TestDb::new {
         let store = db.store().await;
         store.receive_webhook_event("evt_ok", "invoice.paid", now()).await.unwrap();
         store.finish_webhook_event("evt_ok", now(), None).await.unwrap();
@@ -202,7 +203,7 @@ both!(
 );
 
 both!(
-    async fn replay_fetches_a_failed_event_again_and_processes_it_once(db) {
+    async fn replay_fetches_a_failed_event_again_and_processes_it_once(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
         let base = mock.base_url();
@@ -253,7 +254,7 @@ both!(
 );
 
 both!(
-    async fn deleting_a_paying_account_cancels_its_subscription_at_stripe_first(db) {
+    async fn deleting_a_paying_account_cancels_its_subscription_at_stripe_first(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
         let base = mock.base_url();
@@ -276,7 +277,7 @@ both!(
 );
 
 both!(
-    async fn sync_finds_a_paid_subscription_nobody_stored_through_the_customer(db) {
+    async fn sync_finds_a_paid_subscription_nobody_stored_through_the_customer(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
         let base = mock.base_url();
@@ -299,7 +300,7 @@ both!(
 );
 
 both!(
-    async fn users_show_lists_the_accounts_recent_webhook_events(db) {
+    async fn users_show_lists_the_accounts_recent_webhook_events(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
         let base = mock.base_url();

@@ -8,47 +8,7 @@ use serde_json::Value;
 
 pub const ACTOR: &str = "test-operator";
 
-/// Runs the test body once on SQLite and once on PostgreSQL, each a fresh migrated database
-/// (`unmigrated async fn`: a fresh empty one).
-#[macro_export]
-macro_rules! both {
-    (unmigrated async fn $name:ident($db:ident) $body:block) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            async fn run($db: $crate::helpers::TestDb) $body
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                run($crate::helpers::TestDb::empty($crate::helpers::Backend::Sqlite).await).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                run($crate::helpers::TestDb::empty($crate::helpers::Backend::Postgres).await).await
-            }
-        }
-    };
-    (async fn $name:ident($db:ident) $body:block) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            async fn run($db: $crate::helpers::TestDb) $body
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                run($crate::helpers::TestDb::new($crate::helpers::Backend::Sqlite).await).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                run($crate::helpers::TestDb::new($crate::helpers::Backend::Postgres).await).await
-            }
-        }
-    };
-}
-
-#[derive(Clone, Copy, Debug)]
-pub enum Backend {
-    Sqlite,
-    Postgres,
-}
+pub use closewise_testkit::Backend;
 
 pub struct TestDb {
     pub url: String,

@@ -1,9 +1,10 @@
 //! `mail ...`: the outbox written by the API's store.
 
 use closewise_core::store::{NewMail, Store};
+use closewise_testkit::both;
 use uuid::Uuid;
 
-use crate::helpers::{now, stderr, ACTOR};
+use crate::helpers::{now, stderr, TestDb, ACTOR};
 
 async fn enqueue(store: &Store, to: &str) -> Uuid {
     let id = Uuid::now_v7();
@@ -24,7 +25,7 @@ async fn enqueue(store: &Store, to: &str) -> Uuid {
 }
 
 both!(
-    async fn mail_list_prints_the_outbox_as_json_for_one_address(db) {
+    async fn mail_list_prints_the_outbox_as_json_for_one_address(db: TestDb) from TestDb::new {
         let store = db.store().await;
         for to in ["ana@example.com", "bo@example.com"] {
             enqueue(&store, to).await;
@@ -39,7 +40,7 @@ both!(
 );
 
 both!(
-    async fn a_failed_mail_is_shown_and_retried_with_an_audit_row(db) {
+    async fn a_failed_mail_is_shown_and_retried_with_an_audit_row(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         let id = enqueue(&store, "ana@example.com").await;
@@ -78,7 +79,7 @@ both!(
 );
 
 both!(
-    async fn mail_show_records_who_read_the_mail_since_it_holds_live_links(db) {
+    async fn mail_show_records_who_read_the_mail_since_it_holds_live_links(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         let id = enqueue(&store, "ana@example.com").await;

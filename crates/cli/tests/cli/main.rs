@@ -1,7 +1,6 @@
 //! `closewise` run as a process against temporary SQLite and PostgreSQL databases, seeded from
 //! fixtures, with stripe-mock in-process for the Stripe side.
 
-#[macro_use]
 mod helpers;
 
 mod accounts;

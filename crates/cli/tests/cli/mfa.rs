@@ -2,9 +2,10 @@
 
 use closewise_core::mail::{Composer, Template};
 use closewise_core::store::Store;
+use closewise_testkit::both;
 use uuid::Uuid;
 
-use crate::helpers::{now, sign_in, stderr};
+use crate::helpers::{now, sign_in, stderr, TestDb};
 
 /// Gives `email` a confirmed app (the secret's content does not matter here), 10 recovery codes
 /// and a live session.
@@ -30,7 +31,7 @@ async fn enrol(store: &Store, email: &str) -> Uuid {
 }
 
 both!(
-    async fn users_mfa_show_and_reset_for_a_locked_out_customer(db) {
+    async fn users_mfa_show_and_reset_for_a_locked_out_customer(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         let v = db.json(&["users", "mfa", "show", "ana@example.com"]).await;
@@ -90,7 +91,7 @@ async fn add_passkey(store: &Store, email: &str, name: &str) {
 }
 
 both!(
-    async fn users_mfa_reset_removes_the_passkeys_too_unless_told_to_keep_them(db) {
+    async fn users_mfa_reset_removes_the_passkeys_too_unless_told_to_keep_them(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
 

@@ -4,12 +4,13 @@
 use std::time::Duration;
 
 use closewise_core::store::{NewMail, Store};
+use closewise_testkit::both;
 use uuid::Uuid;
 
 use crate::helpers::{fixture, now, output, stderr, Backend, TestDb, ACTOR};
 
 both!(
-    unmigrated async fn commands_refuse_a_schema_that_is_behind_until_db_migrate_is_run(db) {
+    async fn commands_refuse_a_schema_that_is_behind_until_db_migrate_is_run(db: TestDb) from TestDb::empty {
         let commands: &[&[&str]] = &[
             &["users", "list"],
             &["users", "show", "ana@example.com"],
@@ -72,7 +73,7 @@ fn with_password(db: &TestDb) -> (String, String) {
 }
 
 both!(
-    async fn every_command_names_its_target_first_and_never_the_password(db) {
+    async fn every_command_names_its_target_first_and_never_the_password(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         // PostgreSQL's trust authentication ignores the password; it must still never be shown.
         let (url, line) = with_password(&db);
@@ -96,7 +97,7 @@ both!(
 );
 
 both!(
-    async fn every_change_refuses_without_a_terminal_unless_yes_is_given(db) {
+    async fn every_change_refuses_without_a_terminal_unless_yes_is_given(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         let mail = Uuid::now_v7();
@@ -158,7 +159,7 @@ async fn on_a_terminal(db: &TestDb, args: &str, answer: &str) -> std::process::O
 }
 
 both!(
-    async fn on_a_terminal_the_operator_is_asked_and_only_yes_goes_ahead(db) {
+    async fn on_a_terminal_the_operator_is_asked_and_only_yes_goes_ahead(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         let (_, line) = with_password(&db);
@@ -179,7 +180,7 @@ both!(
 );
 
 both!(
-    async fn the_actor_must_be_named_unless_the_database_is_a_local_development_one(db) {
+    async fn the_actor_must_be_named_unless_the_database_is_a_local_development_one(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         let verify = ["users", "verify", "bo@example.com", "--yes"];
@@ -213,7 +214,7 @@ both!(
 );
 
 both!(
-    async fn db_seed_refuses_a_production_database(db) {
+    async fn db_seed_refuses_a_production_database(db: TestDb) from TestDb::new {
         let seed = fixture("seed.json");
         let prod = db
             .run_env(&["db", "seed", &seed, "--yes"], &[("APP_ENV", "production"), ("CLOSEWISE_ACTOR", "ops")])
@@ -232,7 +233,7 @@ both!(
 );
 
 both!(
-    async fn a_malformed_app_base_url_is_a_usage_error_not_a_crash(db) {
+    async fn a_malformed_app_base_url_is_a_usage_error_not_a_crash(db: TestDb) from TestDb::new {
         let bad = db
             .run_env(&["users", "list"], &[("APP_BASE_URL", "localhost:8080")])
             .await;

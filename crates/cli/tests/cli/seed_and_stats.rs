@@ -1,11 +1,12 @@
 //! `db seed` and `stats`.
 
 use closewise_core::password::Hasher;
+use closewise_testkit::both;
 
-use crate::helpers::{fixture, stderr};
+use crate::helpers::{fixture, stderr, TestDb};
 
 both!(
-    async fn seeding_creates_every_user_once_with_a_working_password(db) {
+    async fn seeding_creates_every_user_once_with_a_working_password(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let again = db.ok(&["db", "seed", &fixture("seed.json"), "--yes"]).await;
         assert!(again.contains("0 created, 5 already there"), "{again}");
@@ -28,7 +29,7 @@ both!(
 );
 
 both!(
-    async fn a_bad_fixture_is_a_usage_error_and_writes_nothing(db) {
+    async fn a_bad_fixture_is_a_usage_error_and_writes_nothing(db: TestDb) from TestDb::new {
         let out = db.run(&["db", "seed", &fixture("bad-seed.json"), "--yes"]).await;
         assert_eq!(out.status.code(), Some(2));
         assert!(stderr(&out).contains("users[1]"), "{}", stderr(&out));
@@ -44,7 +45,7 @@ both!(
 );
 
 both!(
-    async fn stats_count_sign_ups_conversion_revenue_and_churn(db) {
+    async fn stats_count_sign_ups_conversion_revenue_and_churn(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let s = db.json(&["stats", "--days", "7"]).await;
         assert_eq!(s["days"], 7);
@@ -70,7 +71,7 @@ both!(
 );
 
 both!(
-    async fn the_repository_fixture_loads_every_account_state(db) {
+    async fn the_repository_fixture_loads_every_account_state(db: TestDb) from TestDb::new {
         let path = format!("{}/../../fixtures/seed.json", env!("CARGO_MANIFEST_DIR"));
         let out = db.ok(&["db", "seed", &path, "--yes"]).await;
         assert!(out.contains("4 created"), "{out}");
@@ -95,7 +96,7 @@ both!(
 );
 
 both!(
-    async fn seed_team_builds_the_bench_team_in_bulk_and_refuses_production(db) {
+    async fn seed_team_builds_the_bench_team_in_bulk_and_refuses_production(db: TestDb) from TestDb::new {
         let out = db
             .run(&[
                 "db", "seed-team", "--members", "5", "--calls", "50", "--audit", "7", "--invites",

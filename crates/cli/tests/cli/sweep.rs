@@ -6,10 +6,11 @@ use closewise_core::store::oauth::NewDeviceCode;
 use closewise_core::store::teams::sso::NewSsoLogin;
 use closewise_core::store::Store;
 use closewise_core::teams::Teams;
+use closewise_testkit::both;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
-use crate::helpers::stderr;
+use crate::helpers::{stderr, TestDb};
 
 async fn device_code(store: &Store, tag: &str, expires_at: OffsetDateTime) {
     store
@@ -30,7 +31,7 @@ async fn device_code(store: &Store, tag: &str, expires_at: OffsetDateTime) {
 }
 
 both!(
-    async fn db_sweep_deletes_expired_requests_only_after_confirmation_and_audits_it(db) {
+    async fn db_sweep_deletes_expired_requests_only_after_confirmation_and_audits_it(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let store = db.store().await;
         let now = OffsetDateTime::now_utc();

@@ -4,6 +4,7 @@
 use closewise_core::clock::Clock;
 use closewise_core::store::teams::domains::NewTeamDomain;
 use closewise_core::teams::Teams;
+use closewise_testkit::both;
 use uuid::Uuid;
 
 use crate::helpers::{stderr, TestDb, ACTOR};
@@ -47,7 +48,7 @@ async fn contoso(db: &TestDb) -> Uuid {
 }
 
 both!(
-    async fn domains_show_and_disable_is_confirmed_and_audited(db) {
+    async fn domains_show_and_disable_is_confirmed_and_audited(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let id = contoso(&db).await;
         let v = db.json(&["teams", "domains", "show", "Contoso"]).await;

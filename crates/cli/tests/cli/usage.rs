@@ -2,8 +2,9 @@
 
 use closewise_core::clock::Clock;
 use closewise_core::usage::Usage;
+use closewise_testkit::both;
 
-use crate::helpers::{stderr, ACTOR};
+use crate::helpers::{stderr, TestDb, ACTOR};
 
 /// Ana (free) starts `n` calls through the service the API uses, and ends the first.
 async fn calls(db: &crate::helpers::TestDb, email: &str, n: usize) {
@@ -25,7 +26,7 @@ async fn calls(db: &crate::helpers::TestDb, email: &str, n: usize) {
 }
 
 both!(
-    async fn usage_show_tells_the_plan_the_meter_the_grants_and_the_newest_calls(db) {
+    async fn usage_show_tells_the_plan_the_meter_the_grants_and_the_newest_calls(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         calls(&db, "ana@example.com", 2).await;
         let v = db.json(&["usage", "show", "ana@example.com"]).await;
@@ -52,7 +53,7 @@ both!(
 );
 
 both!(
-    async fn usage_grant_raises_the_limit_and_records_who_and_why(db) {
+    async fn usage_grant_raises_the_limit_and_records_who_and_why(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         calls(&db, "ana@example.com", 5).await;
         let out = db
@@ -75,7 +76,7 @@ both!(
 );
 
 both!(
-    async fn usage_grant_asks_first_and_refuses_nonsense(db) {
+    async fn usage_grant_asks_first_and_refuses_nonsense(db: TestDb) from TestDb::new {
         let db = db.seeded().await;
         let unconfirmed = db
             .run(&["usage", "grant", "ana@example.com", "--calls", "2", "--reason", "r"])

@@ -80,17 +80,3 @@ impl Mfa {
         })
     }
 }
-
-impl Mfa {
-    /// `SetupRequired` when a team the user is in requires a second factor they have not set up:
-    /// they cannot approve devices until they do.
-    pub async fn require_setup_for_approving(&self, user_id: Uuid) -> Result<(), MfaError> {
-        let required = self.store.team_requires_mfa(user_id).await?;
-        let has = self.factors(user_id).await?.any();
-        if closewise_domain::mfa::may_approve_devices(required, has) {
-            Ok(())
-        } else {
-            Err(MfaError::SetupRequired)
-        }
-    }
-}

@@ -106,32 +106,22 @@ impl Mfa {
             },
             now,
         );
-        if passkeys > 0 {
-            // The mail goes with the app's removal when there is one, else with the passkeys'.
-            let mail = (!has_app).then_some(&notice);
-            done.passkeys = self.store.delete_passkeys_of(user_id, mail).await?;
-        }
-        if has_app {
-            done.app = self.store.remove_totp(user_id, Some(&notice)).await?;
-        }
-        if done.any() {
-            self.store
-                .revoke_all_sessions(user_id, "mfa_reset", now)
-                .await?;
-            let audit = actor.audit(
-                "user.mfa_reset",
-                Some(user_id),
-                Some(email.to_owned()),
-                json!({
-                    "totp": factors.totp,
-                    "recovery_codes": factors.recovery_codes,
-                    "passkeys": passkeys,
-                    "passkeys_kept": done.passkeys_kept,
-                }),
-                now,
-            );
-            self.store.record_audit(&audit).await?;
-        }
+        let audit = actor.audit(
+            "user.mfa_reset",
+            Some(user_id),
+            Some(email.to_owned()),
+            json!({
+                "totp": factors.totp,
+                "recovery_codes": factors.recovery_codes,
+                "passkeys": passkeys,
+                "passkeys_kept": done.passkeys_kept,
+            }),
+            now,
+        );
+        let removed = (self.store)
+            .reset_mfa_audited(user_id, passkeys > 0, &notice, &audit)
+            .await?;
+        (done.app, done.passkeys) = (removed.app, removed.passkeys);
         Ok(done)
     }
 }

@@ -16,11 +16,13 @@
 //! | `sign_out` | signing out this session or every session |
 //! | `tokens` | the signing key: access and entitlement tokens, the JWKS |
 //! | `opaque_tokens` | refresh tokens and e-mail links: random, stored hashed |
+//! | `access` | the caller of an access token, through the cache |
 //! | `auth_cache` | this process's cache of verified access tokens, emptied by revocations |
 //! | `read_cache` | this process's cache of what a user's reads return, emptied by their writes |
 //! | `revocation_listener` | PostgreSQL: other processes' revocations, into the cache |
 //! | `error` | what the flows refuse |
 
+mod access;
 pub mod auth_cache;
 pub mod desktop;
 mod error;
@@ -80,6 +82,8 @@ pub struct Sessions {
     allow_unverified: bool,
     /// The second factor a password sign-in may need.
     mfa: Mfa,
+    /// Access tokens checked before (`with_auth_cache`).
+    auth_cache: Arc<auth_cache::AuthCache>,
 }
 
 impl Sessions {
@@ -99,6 +103,8 @@ impl Sessions {
             max_age,
             refresh_key: refresh_key.into(),
             allow_unverified: false,
+            // Never live: serves nothing until `with_auth_cache` gives the store's.
+            auth_cache: Arc::new(auth_cache::AuthCache::new(1, None, false)),
         }
     }
 
@@ -126,40 +132,5 @@ impl Sessions {
             session_id: issued.session_id,
             refresh_token: issued.refresh_token,
         })
-    }
-
-    /// Require SSO for an action of `session_id` that starts another session (allowing a desktop
-    /// sign-in, approving a device): `SsoRequired` when the user's address must sign in by SSO
-    /// and SSO did not start this session; otherwise whether SSO started it (the session it
-    /// starts is stamped the same).
-    pub async fn sso_started(&self, session_id: Uuid, user_id: Uuid) -> Result<bool, SessionError> {
-        let user = self
-            .store
-            .user_by_id(user_id)
-            .await?
-            .ok_or(SessionError::InvalidToken)?;
-        let sso = self
-            .store
-            .session_started_by_sso(session_id)
-            .await?
-            .unwrap_or(false);
-        if !sso && self.store.sso_required_for(&user.email).await? {
-            return Err(SessionError::SsoRequired);
-        }
-        Ok(sso)
-    }
-
-    /// `VerificationRequired` unless the user's address is confirmed (read now, not from a token
-    /// that may predate the confirmation); `InvalidToken` when the user is gone.
-    pub async fn require_verified(&self, user_id: Uuid) -> Result<(), SessionError> {
-        let user = self
-            .store
-            .user_by_id(user_id)
-            .await?
-            .ok_or(SessionError::InvalidToken)?;
-        if user.email_confirmed_at.is_none() {
-            return Err(SessionError::VerificationRequired);
-        }
-        Ok(())
     }
 }

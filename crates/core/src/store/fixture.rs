@@ -11,6 +11,7 @@ use closewise_domain::usage::EndReason;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
+use super::audit::{commit_audited, NewAudit};
 use super::{dispatch, Pool, Store};
 
 /// What to build. Addresses: `{prefix}-owner@{domain}`, `{prefix}-m{n}@{domain}` for the other
@@ -87,8 +88,17 @@ struct Member {
 
 impl Store {
     /// Builds `f` in one transaction. Fails (nothing written) when an address is taken.
-    #[tracing::instrument(skip_all, fields(prefix = %f.prefix, members = f.members))]
     pub async fn seed_team_fixture(&self, f: &TeamFixture) -> Result<SeededTeam, sqlx::Error> {
+        self.seed_team_audited(f, None).await
+    }
+
+    /// Builds `f` in one transaction with the audit row `audited` makes of what was built.
+    #[tracing::instrument(skip_all, fields(prefix = %f.prefix, members = f.members))]
+    pub async fn seed_team_audited(
+        &self,
+        f: &TeamFixture,
+        audited: Option<&(dyn Fn(&SeededTeam) -> NewAudit + Sync)>,
+    ) -> Result<SeededTeam, sqlx::Error> {
         let team_id = Uuid::now_v7();
         let year_ago = f.now - Duration::days(365);
         let members: Vec<Member> = (0..f.members.max(1))
@@ -109,6 +119,12 @@ impl Store {
             })
             .collect();
         let owner = &members[0];
+        let seeded = SeededTeam {
+            team_id,
+            owner_id: owner.id,
+            owner_email: owner.email.clone(),
+            member_email: members.get(1).map(|m| m.email.clone()),
+        };
         let seconds = i64::from(f.calls.max(1));
         dispatch!(self, |p| {
             let mut tx = crate::store::begin::begin(p).await?;
@@ -263,7 +279,8 @@ impl Store {
                 }
                 q.execute(&mut *tx).await?;
             }
-            tx.commit().await?;
+            let row = audited.map(|audited| audited(&seeded));
+            commit_audited!(self, tx, row.as_ref());
             Ok::<_, sqlx::Error>(())
         })?;
         // A bulk load leaves PostgreSQL without statistics and without its visibility map (and
@@ -283,12 +300,7 @@ impl Store {
             .await?;
             sqlx::query("ANALYZE").execute(p).await?;
         }
-        Ok(SeededTeam {
-            team_id,
-            owner_id: owner.id,
-            owner_email: owner.email.clone(),
-            member_email: members.get(1).map(|m| m.email.clone()),
-        })
+        Ok(seeded)
     }
 }
 

@@ -24,6 +24,7 @@ pub mod fixture;
 pub mod locks;
 pub mod mail;
 pub mod mfa;
+pub mod mfa_reset;
 pub mod oauth;
 pub mod passkeys;
 pub mod plans;

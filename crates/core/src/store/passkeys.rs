@@ -176,30 +176,6 @@ impl Store {
         })
     }
 
-    /// Deletes every passkey of the user, writing `mail` in the same transaction when any went:
-    /// how many were deleted.
-    pub async fn delete_passkeys_of(
-        &self,
-        user_id: Uuid,
-        mail: Option<&NewMail>,
-    ) -> Result<u64, sqlx::Error> {
-        dispatch!(self, |p| {
-            let mut tx = crate::store::begin::begin(p).await?;
-            let deleted = sqlx::query("DELETE FROM passkeys WHERE user_id = $1")
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if deleted > 0 {
-                if let Some(mail) = mail {
-                    bind_mail!(mail).execute(&mut *tx).await?;
-                }
-            }
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(deleted)
-        })
-    }
-
     /// Records a sign-in with passkey `id`: its new counter and the time. Compare-and-set on the
     /// counter read before verifying: false when another sign-in recorded first (two answers of
     /// one authenticator racing, or a clone), and nothing changes.

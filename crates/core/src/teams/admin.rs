@@ -267,22 +267,6 @@ impl Teams {
         self.seats_now(team.id).await
     }
 
-    /// Writes the `team.seats` audit row of seats changed through Stripe (by the billing service,
-    /// which stored what Stripe answered) and answers the seats now.
-    pub async fn seats_changed(
-        &self,
-        actor: &Actor,
-        team: &TeamRow,
-        seats: u32,
-    ) -> Result<SeatsView, TeamsAdminError> {
-        let details =
-            json!({ "team": team.name, "before": team.seats(), "after": seats, "stripe": true });
-        let audit = self.audit(actor, "team.seats", None, team.id, details);
-        self.store.record_audit(&audit).await?;
-        tracing::info!(team_id = %team.id, seats, actor = %audit.actor, "team seats set");
-        self.seats_now(team.id).await
-    }
-
     async fn seats_now(&self, team_id: Uuid) -> Result<SeatsView, TeamsAdminError> {
         let row = self
             .store

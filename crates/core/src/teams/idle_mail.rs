@@ -68,7 +68,7 @@ impl IdleSeatMails {
                         idle,
                         seats_freed: offer.seats_freed,
                         saving: money(offer.monthly_saving, "usd"),
-                        link: self.mail.page("/team?tab=usage"),
+                        link: self.mail.page("/team#team-adoption"),
                     },
                     now,
                 )),

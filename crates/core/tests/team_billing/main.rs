@@ -18,7 +18,7 @@ use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::Source;
 use closewise_domain::teams::Role;
 use closewise_testkit::services::core_fixture;
-use closewise_testkit::TempDir;
+use closewise_testkit::{both, Backend, TempDir};
 use uuid::Uuid;
 
 enum Db {
@@ -37,9 +37,9 @@ struct Fx {
     _dir: TempDir,
 }
 
-async fn fixture(postgres: bool) -> Fx {
-    let core = core_fixture(postgres, "team_billing").await;
-    let db = if postgres {
+async fn fixture(backend: Backend) -> Fx {
+    let core = core_fixture(backend, "team_billing").await;
+    let db = if backend == Backend::Postgres {
         Db::Pg(sqlx::PgPool::connect(&core.url).await.unwrap())
     } else {
         Db::Lite(sqlx::SqlitePool::connect(&core.url).await.unwrap())
@@ -171,197 +171,175 @@ impl Fx {
     }
 }
 
-async fn paid_through_a_team_seat_while_the_team_pays(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let (team, owner, member) = fx.team("a").await;
-    let e = fx.usage.entitlements(member, None).await.unwrap();
-    assert!(!e.entitlements.unlimited);
-    assert_eq!(e.source, None);
-    assert_eq!(
-        e.team.as_ref().map(|t| t.id),
-        Some(team),
-        "in the team, unpaid"
-    );
+both!(
+    async fn paid_through_a_team_seat_while_the_team_pays(fx: Fx) from fixture {
+        let (team, owner, member) = fx.team("a").await;
+        let e = fx.usage.entitlements(member, None).await.unwrap();
+        assert!(!e.entitlements.unlimited);
+        assert_eq!(e.source, None);
+        assert_eq!(
+            e.team.as_ref().map(|t| t.id),
+            Some(team),
+            "in the team, unpaid"
+        );
 
-    assert!(fx
-        .store
-        .apply_team_subscription(
-            team,
-            &fx.record("sub_1", SubscriptionStatus::Active),
-            3,
-            fx.clock.now()
-        )
-        .await
-        .unwrap());
-    for who in [owner, member] {
-        let e = fx.usage.entitlements(who, None).await.unwrap();
-        assert!(e.entitlements.unlimited);
-        assert_eq!(e.source, Some(Source::Team));
+        assert!(fx
+            .store
+            .apply_team_subscription(
+                team,
+                &fx.record("sub_1", SubscriptionStatus::Active),
+                3,
+                fx.clock.now()
+            )
+            .await
+            .unwrap());
+        for who in [owner, member] {
+            let e = fx.usage.entitlements(who, None).await.unwrap();
+            assert!(e.entitlements.unlimited);
+            assert_eq!(e.source, Some(Source::Team));
+        }
+        // An older, ended subscription never replaces the live one.
+        assert!(!fx
+            .store
+            .apply_team_subscription(
+                team,
+                &fx.record("sub_0", SubscriptionStatus::Canceled),
+                1,
+                fx.clock.now()
+            )
+            .await
+            .unwrap());
+        assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 3);
+
+        fx.store
+            .apply_team_subscription(
+                team,
+                &fx.record("sub_1", SubscriptionStatus::PastDue),
+                3,
+                fx.clock.now(),
+            )
+            .await
+            .unwrap();
+        let e = fx.usage.entitlements(member, None).await.unwrap();
+        assert!(e.entitlements.unlimited && e.entitlements.warning.is_some());
+
+        fx.teams
+            .remove_member(
+                &closewise_core::actor::Actor::member(owner, ""),
+                None,
+                member,
+            )
+            .await
+            .unwrap();
+        let e = fx.usage.entitlements(member, None).await.unwrap();
+        assert!(!e.entitlements.unlimited && e.team.is_none());
     }
-    // An older, ended subscription never replaces the live one.
-    assert!(!fx
-        .store
-        .apply_team_subscription(
-            team,
-            &fx.record("sub_0", SubscriptionStatus::Canceled),
-            1,
-            fx.clock.now()
-        )
-        .await
-        .unwrap());
-    assert_eq!(fx.store.team_by_id(team).await.unwrap().unwrap().seats, 3);
+);
 
-    fx.store
-        .apply_team_subscription(
-            team,
-            &fx.record("sub_1", SubscriptionStatus::PastDue),
-            3,
-            fx.clock.now(),
-        )
-        .await
-        .unwrap();
-    let e = fx.usage.entitlements(member, None).await.unwrap();
-    assert!(e.entitlements.unlimited && e.entitlements.warning.is_some());
-
-    fx.teams
-        .remove_member(
-            &closewise_core::actor::Actor::member(owner, ""),
-            None,
-            member,
-        )
-        .await
-        .unwrap();
-    let e = fx.usage.entitlements(member, None).await.unwrap();
-    assert!(!e.entitlements.unlimited && e.team.is_none());
-}
-
-/// A first payment abandoned (`incomplete`) may be retried with a new checkout
-/// (`team_billing::may_start_checkout`): the retry's subscription takes over, and the abandoned
-/// one's later events never replace it.
-async fn a_retried_checkout_takes_over_from_an_abandoned_one(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let (team, _owner, member) = fx.team("c").await;
-    let apply = |sub: &'static str, status, seats| {
-        let record = fx.record(sub, status);
-        let (store, now) = (fx.store.clone(), fx.clock.now());
-        async move {
-            store
-                .apply_team_subscription(team, &record, seats, now)
+both!(
+    /// A first payment abandoned (`incomplete`) may be retried with a new checkout
+    /// (`team_billing::may_start_checkout`): the retry's subscription takes over, and the abandoned
+    /// one's later events never replace it.
+    async fn a_retried_checkout_takes_over_from_an_abandoned_one(fx: Fx) from fixture {
+        let (team, _owner, member) = fx.team("c").await;
+        let apply = |sub: &'static str, status, seats| {
+            let record = fx.record(sub, status);
+            let (store, now) = (fx.store.clone(), fx.clock.now());
+            async move {
+                store
+                    .apply_team_subscription(team, &record, seats, now)
+                    .await
+                    .unwrap()
+            }
+        };
+        assert!(apply("sub_abandoned", SubscriptionStatus::Incomplete, 3).await);
+        assert!(
+            !fx.usage
+                .entitlements(member, None)
                 .await
                 .unwrap()
-        }
-    };
-    assert!(apply("sub_abandoned", SubscriptionStatus::Incomplete, 3).await);
-    assert!(
-        !fx.usage
-            .entitlements(member, None)
+                .entitlements
+                .unlimited
+        );
+
+        assert!(
+            apply("sub_retry", SubscriptionStatus::Active, 4).await,
+            "the paid retry is the team's"
+        );
+        let row = fx.store.team_by_id(team).await.unwrap().unwrap();
+        assert_eq!(
+            (row.subscription_id.as_deref(), row.seats),
+            (Some("sub_retry"), 4)
+        );
+        assert!(
+            fx.usage
+                .entitlements(member, None)
+                .await
+                .unwrap()
+                .entitlements
+                .unlimited
+        );
+
+        assert!(!apply("sub_abandoned", SubscriptionStatus::IncompleteExpired, 3).await);
+        assert!(
+            !apply("sub_other", SubscriptionStatus::Incomplete, 1).await,
+            "a live one is never replaced"
+        );
+        let row = fx.store.team_by_id(team).await.unwrap().unwrap();
+        assert_eq!(
+            (
+                row.subscription_id.as_deref(),
+                row.subscription_status.as_deref()
+            ),
+            (Some("sub_retry"), Some("active"))
+        );
+    }
+);
+
+both!(
+    async fn an_owner_goes_only_with_a_team_nobody_needs(fx: Fx) from fixture {
+        let (team, owner, member) = fx.team("b").await;
+        let refused = fx.accounts.delete(owner, None).await.unwrap_err();
+        assert!(matches!(refused, AccountError::TeamOwner));
+        assert_eq!(refused.code(), "team_owner");
+        assert!(
+            fx.accounts.delete(member, None).await.unwrap().deleted,
+            "a member just goes"
+        );
+        fx.store
+            .apply_team_subscription(
+                team,
+                &fx.record("sub_2", SubscriptionStatus::Active),
+                3,
+                fx.clock.now(),
+            )
             .await
-            .unwrap()
-            .entitlements
-            .unlimited
-    );
-
-    assert!(
-        apply("sub_retry", SubscriptionStatus::Active, 4).await,
-        "the paid retry is the team's"
-    );
-    let row = fx.store.team_by_id(team).await.unwrap().unwrap();
-    assert_eq!(
-        (row.subscription_id.as_deref(), row.seats),
-        (Some("sub_retry"), 4)
-    );
-    assert!(
-        fx.usage
-            .entitlements(member, None)
+            .unwrap();
+        assert!(
+            matches!(
+                fx.accounts.delete(owner, None).await,
+                Err(AccountError::TeamOwner)
+            ),
+            "a paid team"
+        );
+        fx.store
+            .apply_team_subscription(
+                team,
+                &fx.record("sub_2", SubscriptionStatus::Canceled),
+                3,
+                fx.clock.now(),
+            )
             .await
-            .unwrap()
-            .entitlements
-            .unlimited
-    );
-
-    assert!(!apply("sub_abandoned", SubscriptionStatus::IncompleteExpired, 3).await);
-    assert!(
-        !apply("sub_other", SubscriptionStatus::Incomplete, 1).await,
-        "a live one is never replaced"
-    );
-    let row = fx.store.team_by_id(team).await.unwrap().unwrap();
-    assert_eq!(
-        (
-            row.subscription_id.as_deref(),
-            row.subscription_status.as_deref()
-        ),
-        (Some("sub_retry"), Some("active"))
-    );
-}
-
-async fn an_owner_goes_only_with_a_team_nobody_needs(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let (team, owner, member) = fx.team("b").await;
-    let refused = fx.accounts.delete(owner, None).await.unwrap_err();
-    assert!(matches!(refused, AccountError::TeamOwner));
-    assert_eq!(refused.code(), "team_owner");
-    assert!(
-        fx.accounts.delete(member, None).await.unwrap().deleted,
-        "a member just goes"
-    );
-    fx.store
-        .apply_team_subscription(
-            team,
-            &fx.record("sub_2", SubscriptionStatus::Active),
-            3,
-            fx.clock.now(),
-        )
-        .await
-        .unwrap();
-    assert!(
-        matches!(
+            .unwrap();
+        // The team has a Stripe customer: its open checkouts are expired before it goes, and with
+        // Stripe out of reach nothing goes (the API suite deletes it against stripe-mock).
+        assert!(matches!(
             fx.accounts.delete(owner, None).await,
-            Err(AccountError::TeamOwner)
-        ),
-        "a paid team"
-    );
-    fx.store
-        .apply_team_subscription(
-            team,
-            &fx.record("sub_2", SubscriptionStatus::Canceled),
-            3,
-            fx.clock.now(),
-        )
-        .await
-        .unwrap();
-    // The team has a Stripe customer: its open checkouts are expired before it goes, and with
-    // Stripe out of reach nothing goes (the API suite deletes it against stripe-mock).
-    assert!(matches!(
-        fx.accounts.delete(owner, None).await,
-        Err(AccountError::SubscriptionNotCancelled(_))
-    ));
-    assert!(fx.store.team_by_id(team).await.unwrap().is_some());
-}
-
-#[tokio::test]
-async fn paid_through_a_team_seat_while_the_team_pays_sqlite() {
-    paid_through_a_team_seat_while_the_team_pays(false).await
-}
-#[tokio::test]
-async fn paid_through_a_team_seat_while_the_team_pays_postgres() {
-    paid_through_a_team_seat_while_the_team_pays(true).await
-}
-#[tokio::test]
-async fn an_owner_goes_only_with_a_team_nobody_needs_sqlite() {
-    an_owner_goes_only_with_a_team_nobody_needs(false).await
-}
-#[tokio::test]
-async fn an_owner_goes_only_with_a_team_nobody_needs_postgres() {
-    an_owner_goes_only_with_a_team_nobody_needs(true).await
-}
-#[tokio::test]
-async fn a_retried_checkout_takes_over_from_an_abandoned_one_sqlite() {
-    a_retried_checkout_takes_over_from_an_abandoned_one(false).await
-}
-#[tokio::test]
-async fn a_retried_checkout_takes_over_from_an_abandoned_one_postgres() {
-    a_retried_checkout_takes_over_from_an_abandoned_one(true).await
-}
+            Err(AccountError::SubscriptionNotCancelled(_))
+        ));
+        assert!(fx.store.team_by_id(team).await.unwrap().is_some());
+    }
+);
 
 mod flows;
 mod races;

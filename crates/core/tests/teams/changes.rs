@@ -71,93 +71,95 @@ impl Fx {
     }
 }
 
-pub(crate) async fn a_members_and_an_operators_removal_are_audited_with_the_change(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let crew = fx.crew("rm").await;
-    let t = &fx.teams;
-    let (admin, owner) = (m(crew.admins[0]), m(crew.owner));
-    // Without its audit row the removal does not happen either.
-    fx.audit_log_gone(true).await;
-    let failed = t.remove_member(&admin, None, crew.members[0]);
-    assert_eq!(code(failed.await), "internal");
-    fx.audit_log_gone(false).await;
-    assert!(fx.in_team(crew.members[0]).await, "nothing changed");
-    assert!(fx.trail(crew.id, "team.member_remove").await.is_empty());
+both!(
+    async fn a_members_and_an_operators_removal_are_audited_with_the_change(fx: Fx) from fixture {
+        let crew = fx.crew("rm").await;
+        let t = &fx.teams;
+        let (admin, owner) = (m(crew.admins[0]), m(crew.owner));
+        // Without its audit row the removal does not happen either.
+        fx.audit_log_gone(true).await;
+        let failed = t.remove_member(&admin, None, crew.members[0]);
+        assert_eq!(code(failed.await), "internal");
+        fx.audit_log_gone(false).await;
+        assert!(fx.in_team(crew.members[0]).await, "nothing changed");
+        assert!(fx.trail(crew.id, "team.member_remove").await.is_empty());
 
-    let role = t.remove_member(&admin, None, crew.members[0]);
-    assert_eq!(role.await.unwrap(), Role::Member);
-    let ops = Actor::operator("ops-alice", Some("ticket 7".into()));
-    let role = t.remove_member(&ops, Some(crew.id), crew.admins[1]);
-    assert_eq!(role.await.unwrap(), Role::Admin);
-    // Nobody removes the owner, an operator neither; a member names no other team.
-    assert_eq!(
-        code(t.remove_member(&ops, Some(crew.id), crew.owner).await),
-        "forbidden_role"
-    );
-    let other = fx.crew("rm2").await;
-    let elsewhere = t.remove_member(&owner, Some(other.id), other.members[0]);
-    assert_eq!(code(elsewhere.await), "team_not_found");
+        let role = t.remove_member(&admin, None, crew.members[0]);
+        assert_eq!(role.await.unwrap(), Role::Member);
+        let ops = Actor::operator("ops-alice", Some("ticket 7".into()));
+        let role = t.remove_member(&ops, Some(crew.id), crew.admins[1]);
+        assert_eq!(role.await.unwrap(), Role::Admin);
+        // Nobody removes the owner, an operator neither; a member names no other team.
+        assert_eq!(
+            code(t.remove_member(&ops, Some(crew.id), crew.owner).await),
+            "forbidden_role"
+        );
+        let other = fx.crew("rm2").await;
+        let elsewhere = t.remove_member(&owner, Some(other.id), other.members[0]);
+        assert_eq!(code(elsewhere.await), "team_not_found");
 
-    let rows = fx.trail(crew.id, "team.member_remove").await;
-    assert_eq!(rows.len(), 2, "{rows:?}");
-    let by_operator = &rows[0];
-    assert_eq!(
-        (by_operator.actor.as_str(), by_operator.reason.as_deref()),
-        ("ops-alice", Some("ticket 7"))
-    );
-    assert_eq!(by_operator.user_id, Some(crew.admins[1]));
-    let by_member = &rows[1];
-    assert_eq!(by_member.actor, format!("{}@member.test", crew.admins[0]));
-    assert_eq!(by_member.user_id, Some(crew.members[0]));
-    let details: serde_json::Value = serde_json::from_str(&by_member.details).unwrap();
-    assert_eq!(
-        (details["team_id"].as_str(), details["role"].as_str()),
-        (Some(crew.id.to_string().as_str()), Some("member"))
-    );
-    assert!(!fx.in_team(crew.members[0]).await && !fx.in_team(crew.admins[1]).await);
-}
+        let rows = fx.trail(crew.id, "team.member_remove").await;
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        let by_operator = &rows[0];
+        assert_eq!(
+            (by_operator.actor.as_str(), by_operator.reason.as_deref()),
+            ("ops-alice", Some("ticket 7"))
+        );
+        assert_eq!(by_operator.user_id, Some(crew.admins[1]));
+        let by_member = &rows[1];
+        assert_eq!(by_member.actor, format!("{}@member.test", crew.admins[0]));
+        assert_eq!(by_member.user_id, Some(crew.members[0]));
+        let details: serde_json::Value = serde_json::from_str(&by_member.details).unwrap();
+        assert_eq!(
+            (details["team_id"].as_str(), details["role"].as_str()),
+            (Some(crew.id.to_string().as_str()), Some("member"))
+        );
+        assert!(!fx.in_team(crew.members[0]).await && !fx.in_team(crew.admins[1]).await);
+    }
+);
 
-pub(crate) async fn an_invite_writes_its_mail_and_audit_row_with_it(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let crew = fx.crew("mail").await;
-    let t = &fx.teams;
-    let store = &fx.store;
-    let mails = move |to: &'static str| async move {
-        let all = store.list_mail(Some(to), MailFilter::All, 10).await;
-        all.unwrap()
-    };
-    let admin = m(crew.admins[0]);
-    fx.audit_log_gone(true).await;
-    let failed = t.invite(&admin, "new@x.test", Role::Member);
-    assert_eq!(code(failed.await), "internal");
-    fx.audit_log_gone(false).await;
-    assert!(
-        mails("new@x.test").await.is_empty(),
-        "no mail without the invite"
-    );
-    let view = t.view(crew.owner).await.unwrap();
-    assert!(view.invites.iter().all(|i| i.email != "new@x.test"));
+both!(
+    async fn an_invite_writes_its_mail_and_audit_row_with_it(fx: Fx) from fixture {
+        let crew = fx.crew("mail").await;
+        let t = &fx.teams;
+        let store = &fx.store;
+        let mails = move |to: &'static str| async move {
+            let all = store.list_mail(Some(to), MailFilter::All, 10).await;
+            all.unwrap()
+        };
+        let admin = m(crew.admins[0]);
+        fx.audit_log_gone(true).await;
+        let failed = t.invite(&admin, "new@x.test", Role::Member);
+        assert_eq!(code(failed.await), "internal");
+        fx.audit_log_gone(false).await;
+        assert!(
+            mails("new@x.test").await.is_empty(),
+            "no mail without the invite"
+        );
+        let view = t.view(crew.owner).await.unwrap();
+        assert!(view.invites.iter().all(|i| i.email != "new@x.test"));
 
-    let inv = t.invite(&admin, "new@x.test", Role::Member);
-    let inv = inv.await.unwrap();
-    let sent = mails("new@x.test").await;
-    assert_eq!(sent.len(), 1);
-    assert_eq!(sent[0].kind, "team_invite");
-    let link = format!("http://app.test/invite?token={}", inv.token);
-    assert_eq!(sent[0].link.as_deref(), Some(link.as_str()));
-    let rows = fx.trail(crew.id, "team.invite").await;
-    assert_eq!(rows.len(), 5, "four joins and this one: {rows:?}");
-    assert_eq!(rows[0].target_email.as_deref(), Some("new@x.test"));
+        let inv = t.invite(&admin, "new@x.test", Role::Member);
+        let inv = inv.await.unwrap();
+        let sent = mails("new@x.test").await;
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].kind, "team_invite");
+        let link = format!("http://app.test/invite?token={}", inv.token);
+        assert_eq!(sent[0].link.as_deref(), Some(link.as_str()));
+        let rows = fx.trail(crew.id, "team.invite").await;
+        assert_eq!(rows.len(), 5, "four joins and this one: {rows:?}");
+        assert_eq!(rows[0].target_email.as_deref(), Some("new@x.test"));
 
-    // A resend's new link goes out with its row; a revoke writes its own.
-    let resent = t.resend(&m(crew.owner), inv.invite_id).await.unwrap();
-    let sent = mails("new@x.test").await;
-    let link = format!("http://app.test/invite?token={}", resent.token);
-    assert_eq!(sent[0].link.as_deref(), Some(link.as_str()));
-    assert_eq!(fx.trail(crew.id, "team.invite_resend").await.len(), 1);
-    t.revoke(&m(crew.owner), inv.invite_id).await.unwrap();
-    assert_eq!(fx.trail(crew.id, "team.invite_revoke").await.len(), 1);
-}
+        // A resend's new link goes out with its row; a revoke writes its own.
+        let resent = t.resend(&m(crew.owner), inv.invite_id).await.unwrap();
+        let sent = mails("new@x.test").await;
+        let link = format!("http://app.test/invite?token={}", resent.token);
+        assert_eq!(sent[0].link.as_deref(), Some(link.as_str()));
+        assert_eq!(fx.trail(crew.id, "team.invite_resend").await.len(), 1);
+        t.revoke(&m(crew.owner), inv.invite_id).await.unwrap();
+        assert_eq!(fx.trail(crew.id, "team.invite_revoke").await.len(), 1);
+    }
+);
 
 /// Counts what is spent and refuses once `allowed` are.
 struct Budget {
@@ -179,41 +181,42 @@ impl RateLimits for Budget {
     }
 }
 
-pub(crate) async fn an_invite_spends_its_budgets_only_once_the_inviter_may_send_it(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let crew = fx.crew("lim").await;
-    let budget = Arc::new(Budget {
-        spent: Mutex::new(Vec::new()),
-        allowed: 2,
-    });
-    let t = service(&fx.store, &fx.clock, budget.clone());
-    let member = m(crew.members[0]);
-    assert_eq!(
-        code(t.invite(&member, "a@x.test", Role::Member).await),
-        "forbidden_role"
-    );
-    assert!(
-        budget.spent.lock().unwrap().is_empty(),
-        "a refusal spends nothing"
-    );
-    t.invite(&m(crew.admins[0]), "A@x.test", Role::Member)
-        .await
-        .unwrap();
-    let spent = budget.spent.lock().unwrap().clone();
-    let inviter = crew.admins[0].to_string();
-    let address = format!("{}:a@x.test", crew.id);
-    assert_eq!(
-        spent,
-        [
-            (Limit::InvitePerInviter, inviter),
-            (Limit::InvitePerAddress, address)
-        ]
-    );
-    let limited = t.invite(&m(crew.admins[0]), "b@x.test", Role::Member).await;
-    assert_eq!(code(limited), "rate_limited");
-    let view = fx.teams.view(crew.owner).await.unwrap();
-    assert!(
-        view.invites.iter().all(|i| i.email != "b@x.test"),
-        "not invited"
-    );
-}
+both!(
+    async fn an_invite_spends_its_budgets_only_once_the_inviter_may_send_it(fx: Fx) from fixture {
+        let crew = fx.crew("lim").await;
+        let budget = Arc::new(Budget {
+            spent: Mutex::new(Vec::new()),
+            allowed: 2,
+        });
+        let t = service(&fx.store, &fx.clock, budget.clone());
+        let member = m(crew.members[0]);
+        assert_eq!(
+            code(t.invite(&member, "a@x.test", Role::Member).await),
+            "forbidden_role"
+        );
+        assert!(
+            budget.spent.lock().unwrap().is_empty(),
+            "a refusal spends nothing"
+        );
+        t.invite(&m(crew.admins[0]), "A@x.test", Role::Member)
+            .await
+            .unwrap();
+        let spent = budget.spent.lock().unwrap().clone();
+        let inviter = crew.admins[0].to_string();
+        let address = format!("{}:a@x.test", crew.id);
+        assert_eq!(
+            spent,
+            [
+                (Limit::InvitePerInviter, inviter),
+                (Limit::InvitePerAddress, address)
+            ]
+        );
+        let limited = t.invite(&m(crew.admins[0]), "b@x.test", Role::Member).await;
+        assert_eq!(code(limited), "rate_limited");
+        let view = fx.teams.view(crew.owner).await.unwrap();
+        assert!(
+            view.invites.iter().all(|i| i.email != "b@x.test"),
+            "not invited"
+        );
+    }
+);

@@ -14,7 +14,7 @@ use closewise_core::store::{Store, SubscriptionRecord};
 use closewise_core::teams::{Invitation, Teams, TeamsError};
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::{may, may_remove, may_set_role, Action, Role};
-use closewise_testkit::{fresh_postgres_database, TempDir};
+use closewise_testkit::{both, fresh_postgres_database, Backend, TempDir};
 use sqlx::{PgPool, SqlitePool};
 use uuid::Uuid;
 
@@ -22,8 +22,6 @@ mod changes;
 mod domains;
 mod invites;
 use changes::*;
-use domains::*;
-use invites::*;
 
 enum Db {
     Pg(PgPool),
@@ -58,7 +56,8 @@ impl Crew {
     }
 }
 
-async fn fixture(postgres: bool) -> Fx {
+async fn fixture(backend: Backend) -> Fx {
+    let postgres = backend == Backend::Postgres;
     let dir = TempDir::new();
     let url = if postgres {
         fresh_postgres_database("teams").await
@@ -155,343 +154,318 @@ impl Fx {
     }
 }
 
-/// Every action this slice has an operation for, by every role, compared with `teams::may`.
-async fn every_role_and_action_follows_the_domain(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let mut n = 0;
-    for role in Role::ALL {
-        for action in Action::ALL {
-            n += 1;
-            let crew = fx.crew(&n.to_string()).await;
-            let actor = crew.by(role, false);
-            let t = &fx.teams;
-            let result = match action {
-                Action::View => t.view(actor).await.map(drop),
-                Action::Rename => t.rename(&m(actor), "Renamed").await.map(drop),
-                Action::TransferOwnership => t.transfer(&m(actor), None, crew.members[1]).await,
-                Action::Invite => {
-                    let email = format!("new-{n}@northwind.test");
-                    t.invite(&m(actor), &email, Role::Member).await.map(drop)
-                }
-                Action::ResendInvite => {
-                    let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
-                    t.resend(&m(actor), invite.invite_id).await.map(drop)
-                }
-                Action::RevokeInvite => {
-                    let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
-                    t.revoke(&m(actor), invite.invite_id).await
-                }
-                Action::Leave => t.leave(&m(actor)).await,
-                // Billing's (`teams::billing`, through the API), domain join's, and the console's
-                // reads (the API's `team::may` and `team::roles` tests).
-                Action::ManageBilling
-                | Action::ChangeSeats
-                | Action::StartCheckout
-                | Action::ConfirmCheckout
-                | Action::PreviewSeats
-                | Action::Delete
-                | Action::ApproveJoin
-                | Action::ConfigureDomainJoin
-                | Action::RequireMfa
-                | Action::ManageDomains
-                | Action::ManageScim
-                | Action::ConfigureSso
-                | Action::ViewAdoption
-                | Action::ViewActivity
-                | Action::SetPolicy => continue,
-            };
-            match (may(role, action), result) {
-                (true, Ok(())) => {}
-                (false, Err(e)) => assert_eq!(e.code(), "forbidden_role", "{role:?} {action:?}"),
-                (allowed, r) => panic!("{role:?} {action:?}: may = {allowed}, got {r:?}"),
-            }
-        }
-    }
-}
-
-/// Who removes whom (`teams::may_remove`) and who gives which role (`teams::may_set_role`).
-async fn removing_members_and_changing_roles_follow_the_domain(postgres: bool) {
-    let fx = fixture(postgres).await;
-    for actor_role in Role::ALL {
-        for target_role in Role::ALL {
-            let crew = fx.crew(&format!("{actor_role:?}{target_role:?}")).await;
-            let actor = crew.by(actor_role, false);
-            let target = crew.by(target_role, actor_role == target_role);
-            for new_role in Role::ALL {
-                let result = fx.teams.set_role(&m(actor), target, new_role).await;
-                let allowed = may_set_role(actor_role, target_role, new_role);
-                match (allowed, result) {
-                    (true, Ok(_)) => {
-                        let view = fx.teams.view(crew.owner).await.unwrap();
-                        let row = view.members.iter().find(|m| m.user_id == target);
-                        assert_eq!(row.unwrap().role, new_role);
-                        fx.teams
-                            .set_role(&m(crew.owner), target, target_role)
-                            .await
-                            .unwrap();
+both!(
+    /// Every action this slice has an operation for, by every role, compared with `teams::may`.
+    async fn every_role_and_action_follows_the_domain(fx: Fx) from fixture {
+        let mut n = 0;
+        for role in Role::ALL {
+            for action in Action::ALL {
+                n += 1;
+                let crew = fx.crew(&n.to_string()).await;
+                let actor = crew.by(role, false);
+                let t = &fx.teams;
+                let result = match action {
+                    Action::View => t.view(actor).await.map(drop),
+                    Action::Rename => t.rename(&m(actor), "Renamed").await.map(drop),
+                    Action::TransferOwnership => t.transfer(&m(actor), None, crew.members[1]).await,
+                    Action::Invite => {
+                        let email = format!("new-{n}@northwind.test");
+                        t.invite(&m(actor), &email, Role::Member).await.map(drop)
                     }
-                    (false, Err(e)) => assert_eq!(e.code(), "forbidden_role"),
-                    (a, r) => {
-                        panic!("{actor_role:?} sets {target_role:?} to {new_role:?}: {a} {r:?}")
+                    Action::ResendInvite => {
+                        let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
+                        t.resend(&m(actor), invite.invite_id).await.map(drop)
                     }
+                    Action::RevokeInvite => {
+                        let invite = fx.pending(&crew, &format!("p-{n}@x.test")).await;
+                        t.revoke(&m(actor), invite.invite_id).await
+                    }
+                    Action::Leave => t.leave(&m(actor)).await,
+                    // Billing's (`teams::billing`, through the API), domain join's, and the console's
+                    // reads (the API's `team::may` and `team::roles` tests).
+                    Action::ManageBilling
+                    | Action::ChangeSeats
+                    | Action::StartCheckout
+                    | Action::ConfirmCheckout
+                    | Action::PreviewSeats
+                    | Action::Delete
+                    | Action::ApproveJoin
+                    | Action::ConfigureDomainJoin
+                    | Action::RequireMfa
+                    | Action::ManageDomains
+                    | Action::ManageScim
+                    | Action::ConfigureSso
+                    | Action::ViewAdoption
+                    | Action::ViewActivity
+                    | Action::SetPolicy => continue,
+                };
+                match (may(role, action), result) {
+                    (true, Ok(())) => {}
+                    (false, Err(e)) => assert_eq!(e.code(), "forbidden_role", "{role:?} {action:?}"),
+                    (allowed, r) => panic!("{role:?} {action:?}: may = {allowed}, got {r:?}"),
                 }
             }
-            let result = fx.teams.remove_member(&m(actor), None, target).await;
-            match (may_remove(actor_role, target_role), result) {
-                (true, Ok(_)) => assert_eq!(code(fx.teams.view(target).await), "team_not_found"),
-                (false, Err(e)) => assert_eq!(e.code(), "forbidden_role"),
-                (a, r) => panic!("{actor_role:?} removes {target_role:?}: {a} {r:?}"),
-            }
         }
     }
-
-    // A change decided on roles that changed before it landed is not made, and deciding again
-    // follows the new roles: an admin's removal of a member the owner just promoted, a demoted
-    // admin's removal of a member.
-    let crew = fx.crew("race").await;
-    let (admin, member) = (crew.admins[0], crew.members[0]);
-    let stale = CheckedRoles {
-        actor: admin,
-        actor_role: Role::Admin,
-        target_role: Role::Member,
-    };
-    fx.teams
-        .set_role(&m(crew.owner), member, Role::Admin)
-        .await
-        .unwrap();
-    assert!(!fx
-        .store
-        .remove_from_team(
-            crew.id,
-            member,
-            Removal::ByTeam(&stale),
-            None,
-            fx.clock.now()
-        )
-        .await
-        .unwrap());
-    assert!(!fx
-        .store
-        .set_team_member_role(crew.id, member, Role::Member, &stale, None)
-        .await
-        .unwrap());
-    assert_eq!(
-        code(fx.teams.remove_member(&m(admin), None, member).await),
-        "forbidden_role"
-    );
-    fx.teams
-        .set_role(&m(crew.owner), member, Role::Member)
-        .await
-        .unwrap();
-    fx.teams
-        .set_role(&m(crew.owner), admin, Role::Member)
-        .await
-        .unwrap();
-    assert!(!fx
-        .store
-        .remove_from_team(
-            crew.id,
-            member,
-            Removal::ByTeam(&stale),
-            None,
-            fx.clock.now()
-        )
-        .await
-        .unwrap());
-    assert_eq!(
-        code(fx.teams.remove_member(&m(admin), None, member).await),
-        "forbidden_role"
-    );
-    assert!(fx.teams.view(member).await.is_ok(), "still in the team");
-}
-
-async fn another_teams_members_and_invites_are_not_found(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let (ours, theirs) = (fx.crew("ours").await, fx.crew("theirs").await);
-    let their_invite = fx.pending(&theirs, "pending@x.test").await;
-    let (t, me, them) = (&fx.teams, ours.owner, theirs.members[0]);
-    assert_eq!(
-        code(t.remove_member(&m(me), None, them).await),
-        "team_not_found"
-    );
-    assert_eq!(
-        code(t.set_role(&m(me), them, Role::Admin).await),
-        "team_not_found"
-    );
-    assert_eq!(code(t.transfer(&m(me), None, them).await), "team_not_found");
-    assert_eq!(
-        code(t.resend(&m(me), their_invite.invite_id).await),
-        "team_not_found"
-    );
-    assert_eq!(
-        code(t.revoke(&m(me), their_invite.invite_id).await),
-        "team_not_found"
-    );
-    assert_eq!(
-        code(t.resend(&m(me), Uuid::now_v7()).await),
-        "team_not_found"
-    );
-    // Nothing of theirs changed.
-    let view = t.view(theirs.owner).await.unwrap();
-    assert_eq!(view.members.len(), 5);
-    assert_eq!(view.invites.len(), 1);
-    // Someone in no team has no team, and cannot join a second one.
-    let loner = fx.user("loner@x.test").await;
-    assert_eq!(code(t.view(loner).await), "team_not_found");
-    assert_eq!(
-        code(t.invite(&m(loner), "a@x.test", Role::Member).await),
-        "team_not_found"
-    );
-    assert_eq!(code(t.create(&m(me), "Second").await), "already_in_team");
-    let invite = fx.pending(&theirs, "owner-ours@northwind.test").await;
-    assert_eq!(
-        code(t.accept(&m(me), &invite.token).await),
-        "already_in_team"
-    );
-}
-
-async fn the_last_seat_goes_to_exactly_one_of_concurrent_invites(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let crew = fx.crew("race").await;
-    fx.record_seats(crew.owner, 6).await.unwrap();
-    let inviters = [crew.owner, crew.admins[0], crew.admins[1]];
-    let tasks: Vec<_> = (0..9)
-        .map(|i| {
-            let (teams, inviter) = (fx.teams.clone(), inviters[i % 3]);
-            tokio::spawn(async move {
-                let email = format!("rep{i}@northwind.test");
-                teams.invite(&m(inviter), &email, Role::Member).await
-            })
-        })
-        .collect();
-    let mut won = 0;
-    for task in tasks {
-        match task.await.unwrap() {
-            Ok(_) => won += 1,
-            Err(e) => {
-                assert_eq!(e.code(), "seats_taken");
-                let msg = "All 6 seats are taken. Add seats to invite more people.";
-                assert_eq!(e.to_string(), msg);
-            }
-        }
-    }
-    assert_eq!(won, 1);
-    let seats = fx.teams.view(crew.owner).await.unwrap().seats;
-    assert_eq!((seats.total, seats.used, seats.free), (6, 6, 0));
-    // Seats never go below members plus pending invites; up is fine.
-    assert_eq!(fx.record_seats(crew.owner, 5).await, Err("seats_in_use"));
-    assert_eq!(fx.record_seats(crew.owner, 0).await, Err("invalid_seats"));
-    fx.record_seats(crew.owner, 7).await.unwrap();
-    assert_eq!(fx.teams.view(crew.owner).await.unwrap().seats.free, 1);
-}
-
-async fn paid_access_and_seats_follow_membership_and_accounts(postgres: bool) {
-    let fx = fixture(postgres).await;
-    let crew = fx.crew("paid").await;
-    let (t, now) = (&fx.teams, fx.clock.now());
-    assert!(
-        !t.member_paid(crew.members[0]).await.unwrap(),
-        "no subscription yet"
-    );
-    let s = &fx.store;
-    // Stripe's view of the team's subscription, stored as its webhooks store it (10 seats kept).
-    let stripe = |status| SubscriptionRecord {
-        customer_id: "cus_paid".into(),
-        subscription_id: "sub_paid".into(),
-        price_id: None,
-        status,
-        cancel_at_period_end: false,
-        current_period_end: None,
-        payment_method_brand: None,
-        payment_method_last4: None,
-    };
-    let active = stripe(SubscriptionStatus::Active);
-    assert!(s
-        .apply_team_subscription(crew.id, &active, 10, now)
-        .await
-        .unwrap());
-    for user in [crew.owner, crew.admins[0], crew.members[0], crew.members[1]] {
-        assert!(t.member_paid(user).await.unwrap());
-    }
-    t.remove_member(&m(crew.admins[0]), None, crew.members[0])
-        .await
-        .unwrap();
-    assert!(!t.member_paid(crew.members[0]).await.unwrap(), "removed");
-    t.leave(&m(crew.admins[1])).await.unwrap();
-    assert!(!t.member_paid(crew.admins[1]).await.unwrap(), "left");
-    let canceled = stripe(SubscriptionStatus::Canceled);
-    assert!(s
-        .apply_team_subscription(crew.id, &canceled, 10, now)
-        .await
-        .unwrap());
-    assert!(
-        !t.member_paid(crew.owner).await.unwrap(),
-        "the team's subscription ended"
-    );
-    // Calls this month per member, and a deleted account frees its seat.
-    let call = NewCall {
-        user_id: crew.members[1],
-        client_call_id: "call-1",
-        session_id: None,
-        now,
-    };
-    let terms = CallTerms {
-        free: false,
-        max_seconds: None,
-    };
-    s.start_call(&call, |_| Some(terms)).await.unwrap();
-    let view = t.view(crew.owner).await.unwrap();
-    let calls = |v: &closewise_core::teams::TeamView, u: Uuid| {
-        v.members
-            .iter()
-            .find(|m| m.user_id == u)
-            .map(|m| m.calls_this_month)
-    };
-    assert_eq!(calls(&view, crew.members[1]), Some(1));
-    assert_eq!(calls(&view, crew.owner), Some(0));
-    assert_eq!(view.seats.used, 3);
-    assert_eq!(
-        s.delete_user(crew.members[1]).await.unwrap(),
-        closewise_core::store::user_deletion::UserDeletion::Deleted
-    );
-    let view = t.view(crew.owner).await.unwrap();
-    assert_eq!((view.seats.used, view.members.len()), (2, 2));
-    // Ownership moves to an admin; the old owner becomes an admin and may leave.
-    t.transfer(&m(crew.owner), None, crew.admins[0])
-        .await
-        .unwrap();
-    assert_eq!(t.view(crew.admins[0]).await.unwrap().role, Role::Owner);
-    assert_eq!(t.view(crew.owner).await.unwrap().role, Role::Admin);
-    t.leave(&m(crew.owner)).await.unwrap();
-    assert_eq!(code(t.leave(&m(crew.admins[0])).await), "forbidden_role");
-}
-
-macro_rules! both {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(false).await })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(true).await })*
-        }
-    };
-}
+);
 
 both!(
-    every_role_and_action_follows_the_domain,
-    removing_members_and_changing_roles_follow_the_domain,
-    another_teams_members_and_invites_are_not_found,
-    the_last_seat_goes_to_exactly_one_of_concurrent_invites,
-    an_invite_is_single_use_and_for_its_address_only,
-    an_expired_invite_holds_no_seat_and_cannot_be_accepted,
-    paid_access_and_seats_follow_membership_and_accounts,
-    domains_are_verified_by_their_record_and_by_one_team,
-    the_daily_recheck_unverifies_a_record_gone_for_a_week,
-    a_members_and_an_operators_removal_are_audited_with_the_change,
-    an_invite_writes_its_mail_and_audit_row_with_it,
-    an_invite_spends_its_budgets_only_once_the_inviter_may_send_it,
-    a_verification_spends_the_members_budget_once_their_role_allows_it,
-    an_operator_manages_any_teams_domains_audited_with_the_reason,
+    /// Who removes whom (`teams::may_remove`) and who gives which role (`teams::may_set_role`).
+    async fn removing_members_and_changing_roles_follow_the_domain(fx: Fx) from fixture {
+        for actor_role in Role::ALL {
+            for target_role in Role::ALL {
+                let crew = fx.crew(&format!("{actor_role:?}{target_role:?}")).await;
+                let actor = crew.by(actor_role, false);
+                let target = crew.by(target_role, actor_role == target_role);
+                for new_role in Role::ALL {
+                    let result = fx.teams.set_role(&m(actor), target, new_role).await;
+                    let allowed = may_set_role(actor_role, target_role, new_role);
+                    match (allowed, result) {
+                        (true, Ok(_)) => {
+                            let view = fx.teams.view(crew.owner).await.unwrap();
+                            let row = view.members.iter().find(|m| m.user_id == target);
+                            assert_eq!(row.unwrap().role, new_role);
+                            fx.teams
+                                .set_role(&m(crew.owner), target, target_role)
+                                .await
+                                .unwrap();
+                        }
+                        (false, Err(e)) => assert_eq!(e.code(), "forbidden_role"),
+                        (a, r) => {
+                            panic!("{actor_role:?} sets {target_role:?} to {new_role:?}: {a} {r:?}")
+                        }
+                    }
+                }
+                let result = fx.teams.remove_member(&m(actor), None, target).await;
+                match (may_remove(actor_role, target_role), result) {
+                    (true, Ok(_)) => assert_eq!(code(fx.teams.view(target).await), "team_not_found"),
+                    (false, Err(e)) => assert_eq!(e.code(), "forbidden_role"),
+                    (a, r) => panic!("{actor_role:?} removes {target_role:?}: {a} {r:?}"),
+                }
+            }
+        }
+
+        // A change decided on roles that changed before it landed is not made, and deciding again
+        // follows the new roles: an admin's removal of a member the owner just promoted, a demoted
+        // admin's removal of a member.
+        let crew = fx.crew("race").await;
+        let (admin, member) = (crew.admins[0], crew.members[0]);
+        let stale = CheckedRoles {
+            actor: admin,
+            actor_role: Role::Admin,
+            target_role: Role::Member,
+        };
+        fx.teams
+            .set_role(&m(crew.owner), member, Role::Admin)
+            .await
+            .unwrap();
+        assert!(!fx
+            .store
+            .remove_from_team(
+                crew.id,
+                member,
+                Removal::ByTeam(&stale),
+                None,
+                fx.clock.now()
+            )
+            .await
+            .unwrap());
+        assert!(!fx
+            .store
+            .set_team_member_role(crew.id, member, Role::Member, &stale, None)
+            .await
+            .unwrap());
+        assert_eq!(
+            code(fx.teams.remove_member(&m(admin), None, member).await),
+            "forbidden_role"
+        );
+        fx.teams
+            .set_role(&m(crew.owner), member, Role::Member)
+            .await
+            .unwrap();
+        fx.teams
+            .set_role(&m(crew.owner), admin, Role::Member)
+            .await
+            .unwrap();
+        assert!(!fx
+            .store
+            .remove_from_team(
+                crew.id,
+                member,
+                Removal::ByTeam(&stale),
+                None,
+                fx.clock.now()
+            )
+            .await
+            .unwrap());
+        assert_eq!(
+            code(fx.teams.remove_member(&m(admin), None, member).await),
+            "forbidden_role"
+        );
+        assert!(fx.teams.view(member).await.is_ok(), "still in the team");
+    }
+);
+
+both!(
+    async fn another_teams_members_and_invites_are_not_found(fx: Fx) from fixture {
+        let (ours, theirs) = (fx.crew("ours").await, fx.crew("theirs").await);
+        let their_invite = fx.pending(&theirs, "pending@x.test").await;
+        let (t, me, them) = (&fx.teams, ours.owner, theirs.members[0]);
+        assert_eq!(
+            code(t.remove_member(&m(me), None, them).await),
+            "team_not_found"
+        );
+        assert_eq!(
+            code(t.set_role(&m(me), them, Role::Admin).await),
+            "team_not_found"
+        );
+        assert_eq!(code(t.transfer(&m(me), None, them).await), "team_not_found");
+        assert_eq!(
+            code(t.resend(&m(me), their_invite.invite_id).await),
+            "team_not_found"
+        );
+        assert_eq!(
+            code(t.revoke(&m(me), their_invite.invite_id).await),
+            "team_not_found"
+        );
+        assert_eq!(
+            code(t.resend(&m(me), Uuid::now_v7()).await),
+            "team_not_found"
+        );
+        // Nothing of theirs changed.
+        let view = t.view(theirs.owner).await.unwrap();
+        assert_eq!(view.members.len(), 5);
+        assert_eq!(view.invites.len(), 1);
+        // Someone in no team has no team, and cannot join a second one.
+        let loner = fx.user("loner@x.test").await;
+        assert_eq!(code(t.view(loner).await), "team_not_found");
+        assert_eq!(
+            code(t.invite(&m(loner), "a@x.test", Role::Member).await),
+            "team_not_found"
+        );
+        assert_eq!(code(t.create(&m(me), "Second").await), "already_in_team");
+        let invite = fx.pending(&theirs, "owner-ours@northwind.test").await;
+        assert_eq!(
+            code(t.accept(&m(me), &invite.token).await),
+            "already_in_team"
+        );
+    }
+);
+
+both!(
+    async fn the_last_seat_goes_to_exactly_one_of_concurrent_invites(fx: Fx) from fixture {
+        let crew = fx.crew("race").await;
+        fx.record_seats(crew.owner, 6).await.unwrap();
+        let inviters = [crew.owner, crew.admins[0], crew.admins[1]];
+        let tasks: Vec<_> = (0..9)
+            .map(|i| {
+                let (teams, inviter) = (fx.teams.clone(), inviters[i % 3]);
+                tokio::spawn(async move {
+                    let email = format!("rep{i}@northwind.test");
+                    teams.invite(&m(inviter), &email, Role::Member).await
+                })
+            })
+            .collect();
+        let mut won = 0;
+        for task in tasks {
+            match task.await.unwrap() {
+                Ok(_) => won += 1,
+                Err(e) => {
+                    assert_eq!(e.code(), "seats_taken");
+                    let msg = "All 6 seats are taken. Add seats to invite more people.";
+                    assert_eq!(e.to_string(), msg);
+                }
+            }
+        }
+        assert_eq!(won, 1);
+        let seats = fx.teams.view(crew.owner).await.unwrap().seats;
+        assert_eq!((seats.total, seats.used, seats.free), (6, 6, 0));
+        // Seats never go below members plus pending invites; up is fine.
+        assert_eq!(fx.record_seats(crew.owner, 5).await, Err("seats_in_use"));
+        assert_eq!(fx.record_seats(crew.owner, 0).await, Err("invalid_seats"));
+        fx.record_seats(crew.owner, 7).await.unwrap();
+        assert_eq!(fx.teams.view(crew.owner).await.unwrap().seats.free, 1);
+    }
+);
+
+both!(
+    async fn paid_access_and_seats_follow_membership_and_accounts(fx: Fx) from fixture {
+        let crew = fx.crew("paid").await;
+        let (t, now) = (&fx.teams, fx.clock.now());
+        assert!(
+            !t.member_paid(crew.members[0]).await.unwrap(),
+            "no subscription yet"
+        );
+        let s = &fx.store;
+        // Stripe's view of the team's subscription, stored as its webhooks store it (10 seats kept).
+        let stripe = |status| SubscriptionRecord {
+            customer_id: "cus_paid".into(),
+            subscription_id: "sub_paid".into(),
+            price_id: None,
+            status,
+            cancel_at_period_end: false,
+            current_period_end: None,
+            payment_method_brand: None,
+            payment_method_last4: None,
+        };
+        let active = stripe(SubscriptionStatus::Active);
+        assert!(s
+            .apply_team_subscription(crew.id, &active, 10, now)
+            .await
+            .unwrap());
+        for user in [crew.owner, crew.admins[0], crew.members[0], crew.members[1]] {
+            assert!(t.member_paid(user).await.unwrap());
+        }
+        t.remove_member(&m(crew.admins[0]), None, crew.members[0])
+            .await
+            .unwrap();
+        assert!(!t.member_paid(crew.members[0]).await.unwrap(), "removed");
+        t.leave(&m(crew.admins[1])).await.unwrap();
+        assert!(!t.member_paid(crew.admins[1]).await.unwrap(), "left");
+        let canceled = stripe(SubscriptionStatus::Canceled);
+        assert!(s
+            .apply_team_subscription(crew.id, &canceled, 10, now)
+            .await
+            .unwrap());
+        assert!(
+            !t.member_paid(crew.owner).await.unwrap(),
+            "the team's subscription ended"
+        );
+        // Calls this month per member, and a deleted account frees its seat.
+        let call = NewCall {
+            user_id: crew.members[1],
+            client_call_id: "call-1",
+            session_id: None,
+            now,
+        };
+        let terms = CallTerms {
+            free: false,
+            max_seconds: None,
+        };
+        s.start_call(&call, |_| Some(terms)).await.unwrap();
+        let view = t.view(crew.owner).await.unwrap();
+        let calls = |v: &closewise_core::teams::TeamView, u: Uuid| {
+            v.members
+                .iter()
+                .find(|m| m.user_id == u)
+                .map(|m| m.calls_this_month)
+        };
+        assert_eq!(calls(&view, crew.members[1]), Some(1));
+        assert_eq!(calls(&view, crew.owner), Some(0));
+        assert_eq!(view.seats.used, 3);
+        assert_eq!(
+            s.delete_user(crew.members[1]).await.unwrap(),
+            closewise_core::store::user_deletion::UserDeletion::Deleted
+        );
+        let view = t.view(crew.owner).await.unwrap();
+        assert_eq!((view.seats.used, view.members.len()), (2, 2));
+        // Ownership moves to an admin; the old owner becomes an admin and may leave.
+        t.transfer(&m(crew.owner), None, crew.admins[0])
+            .await
+            .unwrap();
+        assert_eq!(t.view(crew.admins[0]).await.unwrap().role, Role::Owner);
+        assert_eq!(t.view(crew.owner).await.unwrap().role, Role::Admin);
+        t.leave(&m(crew.owner)).await.unwrap();
+        assert_eq!(code(t.leave(&m(crew.admins[0])).await), "forbidden_role");
+    }
 );

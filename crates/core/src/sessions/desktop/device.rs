@@ -160,7 +160,7 @@ impl DesktopAuth {
     }
 
     /// Approves (binding the request to `user_id`, deciding on a session SSO started when `sso`:
-    /// `Sessions::sso_started`) or denies a pending request.
+    /// `decide_by` checked the approver) or denies a pending request.
     pub async fn decide<B: CodeBudget>(
         &self,
         user_id: Uuid,

@@ -18,10 +18,12 @@ use uuid::Uuid;
 use super::opaque_tokens::{hash_token, random_token};
 use crate::clock::Clock;
 use crate::mail::{Composer, Template};
+use crate::reauth::Reauth;
 use crate::store::oauth::{CodeRedemption, NewDeviceSession, NewOauthCode};
 use crate::store::NewMail;
 use crate::store::Store;
 
+mod approval;
 mod device;
 mod devices;
 
@@ -67,6 +69,12 @@ pub enum DesktopAuthError {
     /// allowed by a session SSO did not start.
     #[error("the account signs in by single sign-on")]
     SsoRequired,
+    /// Allowing a sign-in, the caller's session has not stepped up within the window.
+    #[error("the password was not given on this session recently")]
+    ReauthenticationRequired,
+    /// Allowing a sign-in, the caller lacks the second factor a team of theirs requires.
+    #[error("a team of the caller requires a second factor they have not set up")]
+    MfaSetupRequired,
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -90,6 +98,8 @@ impl DesktopAuthError {
             DesktopAuthError::DeviceNotFound => "device_not_found",
             DesktopAuthError::TooManyDeviceRequests => "too_many_device_requests",
             DesktopAuthError::SsoRequired => "sso_required",
+            DesktopAuthError::ReauthenticationRequired => "reauthentication_required",
+            DesktopAuthError::MfaSetupRequired => "mfa_setup_required",
             DesktopAuthError::Database(_) => "internal",
         }
     }
@@ -158,6 +168,7 @@ pub struct DesktopAuth {
     max_pending_devices: u32,
     /// Mails the account at each new session when set (`with_signin_mail`).
     mail: Option<Composer>,
+    reauth: Reauth,
 }
 
 /// How the new-sign-in mail writes its time: "25 Nov 2026, 17:35 UTC".
@@ -168,11 +179,12 @@ const MAIL_TIME: &[time::format_description::FormatItem<'static>] = time::macros
 impl DesktopAuth {
     pub fn new(store: Store, clock: Clock, session_max_age: Duration) -> Self {
         DesktopAuth {
-            store,
-            clock,
             session_max_age,
             max_pending_devices: DEFAULT_MAX_PENDING_DEVICE_REQUESTS,
             mail: None,
+            reauth: Reauth::new(store.clone(), clock.clone()),
+            store,
+            clock,
         }
     }
 
@@ -220,7 +232,7 @@ impl DesktopAuth {
     }
 
     /// Issues an authorization code for `user_id` (who allowed the request, on a session SSO
-    /// started when `sso`: `Sessions::sso_started`); returns it in clear.
+    /// started when `sso`); returns it in clear. The caller checked the approver (`authorize`).
     pub async fn issue_code(
         &self,
         user_id: Uuid,

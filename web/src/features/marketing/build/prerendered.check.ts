@@ -125,6 +125,15 @@ describe("marketing pages carry their content without JavaScript", () => {
     const toggle = doc.querySelector('button[aria-controls="mobile-menu"]');
     expect(toggle?.hasAttribute("disabled")).toBe(true);
   });
+
+  // Every kind of page: the landing page, a search landing page, pricing and an account page.
+  it.each(["/", "/ai-sales-assistant", "/pricing", "/signup"])("%s links the privacy policy and the terms from its footer", (path) => {
+    const footers = load(path).querySelectorAll("footer");
+    expect(footers, `${path} has one footer`).toHaveLength(1);
+    const links = [...footers[0]!.querySelectorAll("a")].map((a) => [a.textContent?.trim(), a.getAttribute("href")]);
+    expect(links).toContainEqual(["Privacy Policy", "/privacy"]);
+    expect(links).toContainEqual(["Terms of Service", "/terms"]);
+  });
 });
 
 describe("crawler files", () => {

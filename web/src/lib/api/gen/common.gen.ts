@@ -36,31 +36,11 @@ export interface components {
       /** @description `mfa_required` from the password grant: the token the mfa grant redeems (5 minutes). */
       mfa_token?: string | null;
     };
-    InviteTokenBody: {
-      /** @description The token of the invitation link (`/invite?token=…`). */
-      token: string;
-    };
-    MfaCodeBody: {
-      /**
-       * @description A 6-digit code from the app (spaces ignored), or where accepted a recovery code
-       *     (`xxxxx-xxxxx`, case and dashes ignored).
-       */
-      code?: string;
-    };
     /**
      * @description A way to give the second factor, as `ErrorDetail.methods` lists it.
      * @enum {string}
      */
     MfaMethod: "totp" | "recovery_code" | "passkey";
-    Passkey: {
-      /** Format: date-time */
-      created_at: string;
-      /** Format: uuid */
-      id: string;
-      /** Format: date-time */
-      last_used_at?: string | null;
-      name: string;
-    };
     /** @description The spec's `user_plans` row. */
     PlanBody: {
       /**
@@ -103,29 +83,8 @@ export interface components {
       /** @description Where the portal's "back" link goes; must be on this site. Defaults to `/dashboard`. */
       return_url?: string | null;
     };
-    RecoveryCodes: {
-      /** @description 10 single-use codes, `xxxxx-xxxxx`: shown this once. */
-      recovery_codes: string[];
-    };
-    SeatsPreviewAnswer: {
-      /**
-       * Format: int64
-       * @description Cents: the prorated difference on the next invoice; negative for a credit.
-       */
-      amount_due_now: number;
-      currency: string;
-      /**
-       * Format: int64
-       * @description Cents: the new monthly total.
-       */
-      next_total: number;
-      /**
-       * Format: int64
-       * @description Unix seconds; send it back with `PUT /api/team/seats` to be charged what was shown.
-       */
-      proration_date: number;
-      /** Format: int32 */
-      seats: number;
+    Status: {
+      status: string;
     };
     /** @description The spec's `stripe_user_subscriptions` view. */
     SubscriptionBody: {
@@ -238,37 +197,6 @@ export interface components {
     TeamAnswer: {
       team: components["schemas"]["Team"];
     };
-    /** @description One of the team's domains and the DNS TXT record that verifies it. */
-    TeamDomain: {
-      /** Format: date-time */
-      created_at: string;
-      /** @description Lower case, without the trailing dot. */
-      domain: string;
-      /** Format: uuid */
-      id: string;
-      /**
-       * Format: date-time
-       * @description The last daily re-check's time (null before the first).
-       */
-      last_checked_at?: string | null;
-      /**
-       * Format: date-time
-       * @description When the record was last seen.
-       */
-      last_seen_at?: string | null;
-      status: components["schemas"]["TeamDomainStatus"];
-      /** @description Where to publish the TXT record: `_closewise-challenge.<domain>`. */
-      txt_name: string;
-      /** @description The TXT record's value: `closewise-domain-verification=<random>`. */
-      txt_value: string;
-      /** Format: date-time */
-      verified_at?: string | null;
-    };
-    /**
-     * @description Pending until its TXT record is seen; verified until it has been gone for 7 days.
-     * @enum {string}
-     */
-    TeamDomainStatus: "pending" | "verified";
     TeamInvite: {
       /** Format: date-time */
       created_at: string;
@@ -416,22 +344,6 @@ export interface components {
     };
     UrlAnswer: {
       url: string;
-    };
-    UserBody: {
-      /** Format: date-time */
-      created_at: string;
-      email: string;
-      /** Format: date-time */
-      email_confirmed_at?: string | null;
-      /** Format: uuid */
-      id: string;
-    };
-    UserCodeBody: {
-      /** @description As typed: case, dashes and spaces do not matter. */
-      user_code: string;
-    };
-    UserEnvelope: {
-      user: components["schemas"]["UserBody"];
     };
   };
   responses: never;
