@@ -10,6 +10,7 @@
 mod accounts;
 mod audit;
 mod billing;
+mod coupons;
 mod ctx;
 mod mail;
 pub mod opt;
@@ -38,9 +39,10 @@ use closewise_core::store::Store;
 
 use crate::ctx::Ctx;
 use crate::opt::{
-    AppEnv, Command, DbCommand, MailCommand, Opt, PlansCommand, StripeArgs, SubscriptionsCommand,
-    TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand,
-    UsageCommand, UsersCommand, UsersMfaCommand, WebhooksCommand,
+    AppEnv, BillingCommand, Command, CouponsCommand, DbCommand, MailCommand, Opt, PlansCommand,
+    PromoCodesCommand, StripeArgs, SubscriptionsCommand, TeamDomainsCommand, TeamScimCommand,
+    TeamSeatsCommand, TeamSsoCommand, TeamsCommand, UsageCommand, UsersCommand, UsersMfaCommand,
+    WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -105,6 +107,10 @@ fn effect(command: &Command) -> Effect {
         | Command::Mail(MailCommand::List(_))
         | Command::Webhooks(WebhooksCommand::List(_))
         | Command::Stats(_)
+        | Command::Billing(
+            BillingCommand::Coupons(CouponsCommand::List(_))
+            | BillingCommand::PromoCodes(PromoCodesCommand::List(_)),
+        )
         | Command::Audit(_) => Effect::Read,
         Command::Subscriptions(SubscriptionsCommand::Sync(a)) if a.dry_run => Effect::Read,
         Command::Mail(MailCommand::Show(_)) => Effect::AuditedRead,
@@ -128,6 +134,12 @@ fn effect(command: &Command) -> Effect {
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
         | Command::Webhooks(WebhooksCommand::Replay(_))
+        | Command::Billing(
+            BillingCommand::Coupons(CouponsCommand::Create(_))
+            | BillingCommand::PromoCodes(
+                PromoCodesCommand::Create(_) | PromoCodesCommand::Deactivate(_),
+            ),
+        )
         | Command::Db(DbCommand::Seed(_) | DbCommand::SeedTeam(_) | DbCommand::Sweep(_)) => {
             Effect::Change
         }
@@ -248,6 +260,7 @@ fn stripe_args(command: &Command) -> Option<&StripeArgs> {
         Command::Subscriptions(SubscriptionsCommand::Sync(a)) => Some(&a.stripe),
         Command::Webhooks(WebhooksCommand::Replay(a)) => Some(&a.stripe),
         Command::Teams(TeamsCommand::Seats(TeamSeatsCommand::Set(a))) => Some(&a.stripe),
+        Command::Billing(b) => Some(coupons::stripe_args(b)),
         _ => None,
     }
 }
@@ -316,6 +329,7 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         Command::Mail(MailCommand::Retry(a)) => mail::retry(ctx, a).await,
         Command::Webhooks(WebhooksCommand::List(a)) => billing::webhooks_list(ctx, a).await,
         Command::Webhooks(WebhooksCommand::Replay(a)) => replay::replay(ctx, a).await,
+        Command::Billing(b) => coupons::run(ctx, b).await,
         Command::Usage(UsageCommand::Show(a)) => usage::show(ctx, a).await,
         Command::Usage(UsageCommand::Grant(a)) => usage::grant(ctx, a).await,
         Command::Teams(TeamsCommand::List(a)) => teams::list(ctx, a).await,

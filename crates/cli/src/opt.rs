@@ -5,10 +5,12 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use uuid::Uuid;
 
+pub mod billing;
 pub mod db;
 pub mod teams;
 pub mod users;
 
+pub use self::billing::{BillingCommand, CouponsCommand, PromoCodesCommand};
 pub use self::db::DbSeedTeam;
 pub use self::teams::{
     TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand,
@@ -142,6 +144,9 @@ pub enum Command {
     /// Stripe webhook events received.
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// Coupons and promotion codes, made through Stripe's API.
+    #[command(subcommand)]
+    Billing(BillingCommand),
     /// The desktop app's calls: the Free Trial's meter and operators' grants.
     #[command(subcommand)]
     Usage(UsageCommand),

@@ -15,7 +15,8 @@
 //! - [`tokens`]: e-mail token and session lifetimes, refresh-token rotation, resend throttling.
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it; [`billing_interval`]: by
 //!   the month or the year, and switching between the two; [`billing_details`]: the company name,
-//!   address and tax IDs on invoices.
+//!   address and tax IDs on invoices; [`promotion`]: whether a promotion code may be used now, and
+//!   how a discount is described.
 //! - [`downloads`]: the desktop release the site offers and its disk images' addresses.
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
@@ -52,6 +53,7 @@ pub mod passkeys;
 pub mod password;
 pub mod plan;
 pub mod policy;
+pub mod promotion;
 pub mod reauth;
 pub mod scim;
 pub mod signup;

@@ -330,6 +330,40 @@ describe("stripe-mock through Stripe's Node library", () => {
     assert.ok(events.length >= 4 && events.every((e) => e.type.startsWith("invoice.")));
   });
 
+  test("coupons and promotion codes: created, listed, retrieved, deactivated", async () => {
+    const coupon = await stripe.coupons.create({ percent_off: 20, duration: "repeating", duration_in_months: 3, name: "Launch" });
+    assert.equal(coupon.object, "coupon");
+    assert.equal(coupon.valid, true);
+    const amount = await stripe.coupons.create({ amount_off: 500, currency: "usd", duration: "once" });
+    assert.equal((await stripe.coupons.retrieve(coupon.id)).duration_in_months, 3);
+    const coupons = await stripe.coupons.list({ limit: 1 });
+    assert.equal(coupons.object, "list");
+    assert.equal(coupons.has_more, true);
+    assert.equal(coupons.data[0].id, amount.id, "newest first");
+    await assert.rejects(stripe.coupons.create({ percent_off: 150 }), (e) => {
+      assert.ok(e instanceof Stripe.errors.StripeInvalidRequestError, e.constructor.name);
+      assert.equal(e.param, "percent_off");
+      return true;
+    });
+
+    const code = await stripe.promotionCodes.create({
+      promotion: { type: "coupon", coupon: coupon.id },
+      code: "NODE20",
+      max_redemptions: 10,
+      restrictions: { first_time_transaction: true },
+    });
+    assert.equal(code.object, "promotion_code");
+    assert.equal(code.promotion.coupon, coupon.id);
+    assert.equal(code.restrictions.first_time_transaction, true);
+    const found = await stripe.promotionCodes.list({ code: "node20", active: true, expand: ["data.promotion.coupon"] });
+    assert.equal(found.data.length, 1);
+    assert.equal(found.data[0].promotion.coupon.percent_off, 20);
+    assert.equal((await stripe.promotionCodes.retrieve(code.id)).code, "NODE20");
+    const off = await stripe.promotionCodes.update(code.id, { active: false });
+    assert.equal(off.active, false);
+    assert.equal((await stripe.promotionCodes.list({ code: "NODE20", active: true })).data.length, 0);
+  });
+
   test("error classes: a wrong key, a missing object", async () => {
     const stranger = new Stripe("sk_test_not_the_mock_key_0000", { ...connection, maxNetworkRetries: 0 });
     await assert.rejects(stranger.customers.retrieve(state.customer), (e) => {

@@ -68,6 +68,7 @@ const tables = () => ({
   subscriptions: new Map<string, Subscription>(),
   entitlements: new Map<string, Answer>(),
   checkoutSessions: new Map<string, { id: string; userId: string; paid: boolean }>(),
+  promotionCodes: ["LAUNCH20"],
   deviceCodes: new Map<string, ReturnType<typeof newDeviceCode>>(),
   ...mfaTables(),
   outbox: [] as Mail[],

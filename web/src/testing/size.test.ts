@@ -16,7 +16,8 @@ const HARNESS = new Set(["setup.ts", "server.ts", "browser.ts", "render.tsx", "r
  * more, and the seats preview's proration dates (checked on the change as the server checks them),
  * step-up on factors and the team's identity settings, and the account switch of single sign-on a
  * few more again, and yearly billing (the catalogue's second price, the interval switch's preview
- * and change) and the invoices' permissions and routes a few more: 1,240 is the ceiling, still just over half. */
+ * and change), the invoices' permissions and routes and a checkout's promotion code a few more:
+ * 1,240 is the ceiling, still just over half. */
 export const MAX_MSW_LINES = 1240;
 /** The second factor's endpoints came after that measure: their handlers and their
  * contract scenario have a budget of their own, so neither part grows unseen. 360 at first; passkey

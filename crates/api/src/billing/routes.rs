@@ -28,6 +28,10 @@ pub struct StartCheckoutRequest {
     pub success_url: String,
     /// Where Stripe returns when the buyer cancels; must be on this site.
     pub cancel_url: String,
+    /// A promotion code as the buyer typed it. Without one, Stripe's checkout page offers a
+    /// field for it.
+    #[serde(default)]
+    pub promotion_code: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -127,7 +131,7 @@ async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Caller> {
 #[utoipa::path(post, path = "/api/checkout", operation_id = "start_checkout", tag = "billing", request_body = StartCheckoutRequest,
     responses(
         (status = 200, body = UrlResponse, description = "The hosted checkout page to send the browser to"),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`, `unknown_price`"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_redirect_url`, `unknown_price`, `invalid_promotion_code` (the message says why: unknown, expired, used up, first purchase only, below the minimum)"),
         (status = 401, body = crate::error::ErrorBody, description = "`not_signed_in`, `invalid_token`"),
         (status = 403, body = crate::error::ErrorBody, description = "`email_not_verified`"),
         (status = 409, body = crate::error::ErrorBody, description = "`already_subscribed`: a personal subscription to this price counts as subscribed, or a seat in a paid team (teams buy the same price)"),
@@ -153,6 +157,7 @@ pub async fn checkout(
         cancel_url: &body.cancel_url,
         prices: state.settings.stripe.prices(),
         site: &state.settings.base_url,
+        promotion_code: body.promotion_code.as_deref(),
     };
     let url = state.billing.start_checkout(&buyer, &order).await?;
     Ok(AppJson(UrlResponse { url }))

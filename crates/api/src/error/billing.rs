@@ -69,9 +69,9 @@ impl From<PersonalBillingError> for ApiError {
             PersonalBillingError::Database(db)
             | PersonalBillingError::Activation(BillingError::Database(db)) => return db.into(),
             PersonalBillingError::Refused(r) => return r.into(),
-            PersonalBillingError::UnknownPrice | PersonalBillingError::InvalidRedirect => {
-                (StatusCode::BAD_REQUEST, e.to_string())
-            }
+            PersonalBillingError::UnknownPrice
+            | PersonalBillingError::InvalidRedirect
+            | PersonalBillingError::InvalidPromotion(_) => (StatusCode::BAD_REQUEST, e.to_string()),
             PersonalBillingError::CheckoutFailed(_) => return Self::checkout_failed(),
             PersonalBillingError::Activation(a) => {
                 let status = match a {
@@ -101,9 +101,10 @@ impl From<TeamBillingError> for ApiError {
             E::PortalFailed(_) => return Self::portal_failed(),
             E::TeamNotFound | E::NoCustomer | E::SessionNotFound => StatusCode::NOT_FOUND,
             E::ForbiddenRole | E::SessionNotYours => StatusCode::FORBIDDEN,
-            E::InvalidSeats(_) | E::InvalidProrationDate | E::InvalidRedirect => {
-                StatusCode::BAD_REQUEST
-            }
+            E::InvalidSeats(_)
+            | E::InvalidProrationDate
+            | E::InvalidRedirect
+            | E::InvalidPromotion(_) => StatusCode::BAD_REQUEST,
             E::Seats(ref s) if s.code() == "invalid_seats" => StatusCode::BAD_REQUEST,
             E::Seats(_)
             | E::AlreadySubscribed

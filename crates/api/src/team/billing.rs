@@ -46,6 +46,10 @@ pub struct TeamCheckoutRequest {
     /// replaced by Stripe).
     pub success_url: String,
     pub cancel_url: String,
+    /// A promotion code as the owner typed it. Without one, Stripe's checkout page offers a
+    /// field for it.
+    #[serde(default)]
+    pub promotion_code: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -110,7 +114,7 @@ fn seats(n: i64) -> u32 {
 #[utoipa::path(post, path = "/api/team/checkout", operation_id = "team_checkout", tag = "teams", request_body = TeamCheckoutRequest,
     responses(
         (status = 200, body = TeamCheckoutResponse, description = "The hosted checkout of the seats"),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_interval`, `invalid_redirect_url`"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_interval`, `invalid_redirect_url`, `invalid_promotion_code` (the message says why)"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's; `email_not_verified`"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
@@ -132,9 +136,11 @@ pub async fn checkout(
     let order = TeamCheckout {
         seats: seats(body.seats),
         price_id: state.settings.stripe.prices().of(interval),
+        prices: state.settings.stripe.prices(),
         success_url: &body.success_url,
         cancel_url: &body.cancel_url,
         site: &state.settings.base_url,
+        promotion_code: body.promotion_code.as_deref(),
     };
     let url = state
         .billing

@@ -36,6 +36,7 @@ async fn subscribe_and(db: &TestDb, mock: &MockHandle, email: &str, store_it: bo
             stripe_mock::SEED_PRICE,
             "http://127.0.0.1:8080/success?session_id={CHECKOUT_SESSION_ID}",
             "http://127.0.0.1:8080/pricing",
+            &closewise_core::billing::Promotion::Allow,
         )
         .await
         .unwrap();

@@ -4,11 +4,12 @@
 
 use closewise_domain::catalogue::{catalogue, find_by_price, same_plan, PriceIds};
 use closewise_domain::checkout::{decide_checkout, CheckoutRefusal, CheckoutRequest};
+use closewise_domain::promotion::PromotionRefusal;
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::member_is_paid;
 use uuid::Uuid;
 
-use super::{on_site, Billing, BillingError, StripeFailure};
+use super::{on_site, Billing, BillingError, PromotionError, StripeFailure};
 use crate::store::{SubscriptionRow, UserRow};
 
 /// Why a personal billing step (checkout, its activation, the portal) did not happen. The API
@@ -24,6 +25,9 @@ pub enum PersonalBillingError {
     /// A return address that is not a page of the site.
     #[error("The return addresses must be pages of this site")]
     InvalidRedirect,
+    /// The promotion code typed cannot be used; the reason is the domain's.
+    #[error("{0}")]
+    InvalidPromotion(PromotionRefusal),
     /// Stripe could not create the customer or the checkout session.
     #[error("the checkout could not be created: {0}")]
     CheckoutFailed(StripeFailure),
@@ -47,6 +51,7 @@ impl PersonalBillingError {
             PersonalBillingError::Refused(r) => r.code(),
             PersonalBillingError::UnknownPrice => "unknown_price",
             PersonalBillingError::InvalidRedirect => "invalid_redirect_url",
+            PersonalBillingError::InvalidPromotion(r) => r.code(),
             PersonalBillingError::CheckoutFailed(_) => "checkout_failed",
             PersonalBillingError::Activation(e) => e.code(),
             PersonalBillingError::NoCustomer => "no_customer",
@@ -104,6 +109,17 @@ pub struct PersonalCheckout<'a> {
     pub prices: PriceIds<'a>,
     /// The site's base URL: both return addresses must be its pages.
     pub site: &'a str,
+    /// The promotion code as the buyer typed it, if any.
+    pub promotion_code: Option<&'a str>,
+}
+
+impl From<PromotionError> for PersonalBillingError {
+    fn from(e: PromotionError) -> Self {
+        match e {
+            PromotionError::Refused(r) => PersonalBillingError::InvalidPromotion(r),
+            PromotionError::Stripe(f) => PersonalBillingError::CheckoutFailed(f),
+        }
+    }
 }
 
 /// The success page's answer: the plan the activation gave and the subscription behind it.
@@ -177,6 +193,12 @@ impl Billing {
         if !on_site(order.site, &[order.success_url, order.cancel_url]) {
             return Err(PersonalBillingError::InvalidRedirect);
         }
+        // Anyone who had a subscription has paid before (Stripe's first-time restriction).
+        let paid_before = self.store.subscription_of(user.id).await?.is_some();
+        let amount = i64::from(product.price) * 100;
+        let promotion = self
+            .promotion_for(order.promotion_code, paid_before, amount)
+            .await?;
 
         let customer = match self.store.stripe_customer_of(user.id).await? {
             Some(c) => c,
@@ -199,6 +221,7 @@ impl Billing {
                 &product.price_id,
                 order.success_url,
                 order.cancel_url,
+                &promotion,
             )
             .await
             .map_err(PersonalBillingError::CheckoutFailed)?;

@@ -3,10 +3,12 @@
 //! replay and sync. The browser never grants a plan.
 
 mod checkout;
+mod coupons;
 mod events;
 pub mod interval;
 pub mod invoices;
 mod personal;
+mod promotions;
 mod replay;
 mod return_pages;
 pub mod signature;
@@ -25,13 +27,15 @@ use crate::store::locks::AdvisoryLock;
 use crate::store::{Fulfilment, Store, SubscriptionRecord};
 
 pub use self::checkout::{Activation, Buyer, Caller, PersonalBillingError, PersonalCheckout};
+pub use self::coupons::{CouponView, CouponsError, PromotionCodeView};
 pub use self::events::{EventError, EventOutcome};
 pub use self::personal::PlanView;
+pub use self::promotions::PromotionError;
 pub use self::replay::{ReplayError, Replayed};
 pub use self::return_pages::{on_site, PortalReturn};
 pub use self::stripe::{
-    CheckoutSessionView, SeatsPreview, StripeClient, StripeConnection, StripeFailure,
-    TeamSubscription,
+    CheckoutSessionView, NewCoupon, NewPromotionCode, Promotion, SeatsPreview, StripeClient,
+    StripeConnection, StripeFailure, TeamSubscription,
 };
 pub use self::webhook::WebhookError;
 

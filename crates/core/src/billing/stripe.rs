@@ -25,9 +25,11 @@ mod interval;
 mod invoices;
 mod operator;
 mod portal;
+mod promotions;
 mod team;
 pub use invoices::{CustomerDetails, DetailsFailure, InvoicePage, InvoiceSummary};
 pub use portal::{TEAM_PORTAL_KEY, TEAM_PORTAL_VALUE};
+pub use promotions::{FoundCode, NewCoupon, NewPromotionCode, Promotion};
 pub use team::{SeatsPreview, TeamSubscription};
 
 /// Where Stripe is and how to talk to it: all a client needs (webhook secrets and prices are the
@@ -192,6 +194,7 @@ impl StripeClient {
         price_id: &str,
         success_url: &str,
         cancel_url: &str,
+        promotion: &Promotion,
     ) -> Result<String, StripeFailure> {
         let mut item = CreateCheckoutSessionLineItems::new();
         item.price = Some(price_id.to_owned());
@@ -204,6 +207,7 @@ impl StripeClient {
             .cancel_url(cancel_url)
             .client_reference_id(user_id.to_string())
             .metadata(user_metadata(user_id));
+        let session = promotion.apply(session);
         self.checkout_url("create checkout session", &session).await
     }
 

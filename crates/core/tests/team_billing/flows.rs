@@ -74,9 +74,11 @@ both!(
         let order = |success_url| TeamCheckout {
             seats: 3,
             price_id: "price_closewise_monthly",
+            prices: closewise_domain::catalogue::PriceIds::DEFAULT,
             success_url,
             cancel_url: "http://127.0.0.1:8080/team",
             site: SITE,
+            promotion_code: None,
         };
         let on_site = order("http://127.0.0.1:8080/team?paid={CHECKOUT_SESSION_ID}");
         let refused = fx

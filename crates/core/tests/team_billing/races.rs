@@ -256,9 +256,11 @@ both!(
         let checkout = closewise_core::teams::billing::TeamCheckout {
             seats: 2,
             price_id: "price_closewise_monthly",
+            prices: closewise_domain::catalogue::PriceIds::DEFAULT,
             success_url: "http://127.0.0.1:8080/team",
             cancel_url: "http://127.0.0.1:8080/team",
             site: "http://127.0.0.1:8080",
+            promotion_code: None,
         };
         for status in [None, Some(SubscriptionStatus::Incomplete)] {
             if let Some(status) = status {

@@ -9,7 +9,7 @@ use super::list::page;
 use super::params::{metadata_value, valid_email, valid_url, Params};
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
-use crate::store::{new_id, CheckoutSession, Collect, LineItem, Metadata};
+use crate::store::{new_id, CheckoutSession, Collect, LineItem, Metadata, SessionDiscount};
 
 static CREATE: Endpoint = Endpoint::post(
     "/v1/checkout/sessions",
@@ -35,6 +35,9 @@ static CREATE: Endpoint = Endpoint::post(
         "tax_id_collection[enabled]",
         "customer_update[name]",
         "customer_update[address]",
+        "allow_promotion_codes",
+        "discounts[][coupon]",
+        "discounts[][promotion_code]",
     ],
 );
 static RETRIEVE: Endpoint = Endpoint::get("/v1/checkout/sessions/{id}", &[]);
@@ -101,6 +104,13 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
     };
     let expires_at = p.int("expires_at")?;
     let collect = collect(&p, customer.is_some())?;
+    let allow_promotion_codes = p.bool("allow_promotion_codes")?;
+    let wanted = discount_param(&p)?;
+    if allow_promotion_codes.is_some() && wanted.is_some() {
+        return Err(ApiError::invalid_request(
+            "You may only specify one of these parameters: allow_promotion_codes, discounts.",
+        ));
+    }
     st.mutate(|s, now| {
         if let Some(c) = &customer {
             s.customer(c, "customer")?;
@@ -162,6 +172,22 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
             Some(t) if t >= now + 30 * 60 && t <= now + 24 * 3600 => t,
             Some(_) => return Err(ApiError::invalid_param("expires_at", "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.")),
         };
+        let currency = currency.unwrap_or_else(|| "usd".to_owned());
+        let subtotal: i64 = line_items.iter().map(|li| s.line_item_amount(li)).sum();
+        let discounts = match wanted {
+            None => Vec::new(),
+            Some((None, Some(code))) => {
+                let pc = s.redeemable_code(&code, "discounts[0][promotion_code]", customer.as_deref(), subtotal, &currency, now)?;
+                vec![SessionDiscount { coupon: pc.coupon.clone(), promotion_code: Some(pc.id.clone()) }]
+            }
+            Some((Some(coupon), None)) => {
+                if !s.coupon(&coupon, "discounts[0][coupon]")?.valid(now) {
+                    return Err(ApiError::invalid_param("discounts[0][coupon]", format!("Coupon {coupon} is no longer valid.")));
+                }
+                vec![SessionDiscount { coupon, promotion_code: None }]
+            }
+            Some(_) => return Err(ApiError::invalid_request("You may only specify one of these parameters: discounts[0][coupon], discounts[0][promotion_code].")),
+        };
         for product in inline_products {
             s.products.insert(product.id.clone(), product);
         }
@@ -186,12 +212,14 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
             success_url: Some(success_url),
             cancel_url,
             line_items,
-            currency: currency.unwrap_or_else(|| "usd".to_owned()),
+            currency,
             subscription: None,
             invoice: None,
             payment_intent: None,
             collect,
             company: None,
+            allow_promotion_codes,
+            discounts,
         };
         s.sessions.insert(id.clone(), session);
         Ok(Json(s.render_session(&s.sessions[&id], &p.expand)))
@@ -305,4 +333,36 @@ fn collect(p: &Params, has_customer: bool) -> Result<Collect, ApiError> {
         update_name: update[0],
         update_address: update[1],
     })
+}
+
+/// A session's discount as sent: (`coupon`, `promotion_code`).
+type WantedDiscount = (Option<String>, Option<String>);
+
+/// `discounts[0][coupon]` / `discounts[0][promotion_code]`: a session takes one discount.
+fn discount_param(p: &Params) -> Result<Option<WantedDiscount>, ApiError> {
+    let items = match p.values.get("discounts") {
+        None => return Ok(None),
+        Some(Value::String(s)) if s.is_empty() => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(ApiError::invalid_param("discounts", "Invalid array")),
+    };
+    if items.len() > 1 {
+        return Err(ApiError::invalid_param(
+            "discounts",
+            "You may only specify one discount for a Checkout Session.",
+        ));
+    }
+    let Some(item) = items.first() else {
+        return Ok(None);
+    };
+    let get = |f: &str| {
+        item.get(f)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    match (get("coupon"), get("promotion_code")) {
+        (None, None) => Err(ApiError::missing_param("discounts[0][promotion_code]")),
+        pair => Ok(Some(pair)),
+    }
 }

@@ -13,8 +13,8 @@ use super::ApiResult;
 use crate::error::ApiError;
 use crate::expand::Expand;
 use crate::store::{
-    CheckoutSession, Customer, Event, Invoice, InvoiceLine, LineItem, PortalConfiguration, Price,
-    Product, Subscription, SubscriptionItem, TaxId,
+    CheckoutSession, Coupon, Customer, Event, Invoice, InvoiceLine, LineItem, PortalConfiguration,
+    Price, Product, PromotionCode, Subscription, SubscriptionItem, TaxId,
 };
 
 const DEFAULT_LIMIT: i64 = 10;
@@ -106,6 +106,8 @@ listed_by_creation! {
     Invoice => "invoice",
     PortalConfiguration => "billing_portal.configuration",
     TaxId => "tax_id",
+    Coupon => "coupon",
+    PromotionCode => "promotion_code",
 }
 
 macro_rules! listed_as_kept {

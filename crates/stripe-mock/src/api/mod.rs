@@ -18,6 +18,7 @@ mod billing_portal;
 mod catalogue;
 mod checkout;
 mod clock;
+mod coupons;
 mod customers;
 mod endpoint;
 mod events;
@@ -26,6 +27,7 @@ mod list;
 mod middleware;
 mod params;
 mod payment_methods;
+mod promotion_codes;
 mod subscription_items;
 mod subscriptions;
 mod tax_ids;
@@ -79,6 +81,8 @@ fn all() -> Routes {
     let routes = payment_methods::routes(routes);
     let routes = invoices::routes(routes);
     let routes = billing_portal::routes(routes);
+    let routes = coupons::routes(routes);
+    let routes = promotion_codes::routes(routes);
     events::routes(routes)
 }
 

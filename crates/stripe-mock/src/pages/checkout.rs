@@ -20,7 +20,7 @@ fn session_email(store: &Store, s: &CheckoutSession) -> Option<String> {
     })
 }
 
-fn render_checkout(
+pub(super) fn render_checkout(
     store: &Store,
     s: &CheckoutSession,
     fields: &Value,
@@ -67,14 +67,18 @@ fn render_checkout(
     } else {
         ""
     };
-    let total = money(store.session_total(s), &s.currency);
+    let total = money(
+        store.session_total(s) - store.session_discount(s),
+        &s.currency,
+    );
+    let promotion = super::promotion_codes::section(store, s);
     let button = if s.mode == "subscription" {
         "Subscribe"
     } else {
         "Pay"
     };
     let body = format!(
-        "{cancel}<h1>{}</h1><ul>{items}</ul><p class=\"muted\">Total due today: {}</p>{alert}\
+        "{cancel}<h1>{}</h1><ul>{items}</ul><p class=\"muted\">Total due today: {}</p>{alert}{promotion}\
 <form method=\"post\" action=\"/c/pay/{}\">\
 <label for=\"email\">Email</label><input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"email\" value=\"{}\"{readonly}>\
 {}<label for=\"name\">Name on card</label><input id=\"name\" name=\"name\" autocomplete=\"cc-name\" value=\"{}\">\

@@ -16,6 +16,7 @@ use crate::AppState;
 mod checkout;
 mod invoice;
 mod portal;
+mod promotion_codes;
 
 pub use checkout::pay_directly;
 
@@ -29,6 +30,10 @@ pub fn router(state: Shared) -> Router {
         )
         .route("/i/{id}", get(invoice::invoice_page))
         .route("/i/{id}/pdf", get(invoice::invoice_pdf))
+        .route(
+            "/c/pay/{id}/promotion_code",
+            post(promotion_codes::apply_code),
+        )
         .route("/p/session/{id}", get(portal::portal_page))
         .route("/p/session/{id}/cancel", post(portal::portal_cancel))
         .route("/p/session/{id}/renew", post(portal::portal_renew))

@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{
-    add_months, list, new_id, opt_id, Collect, Company, Metadata, Origin, PaymentMethod, Store,
+    add_months, list, new_id, opt_id, Collect, Company, Metadata, Origin, PaymentMethod,
+    SessionDiscount, Store,
     Subscription, SubscriptionItem,
 };
 use crate::cards::{Behaviour, Card};
@@ -46,6 +47,12 @@ pub struct CheckoutSession {
     /// What the hosted page collected (`store/company.rs`).
     #[serde(default)]
     pub company: Option<Company>,
+    /// Whether the hosted page lets the customer type a promotion code.
+    #[serde(default)]
+    pub allow_promotion_codes: Option<bool>,
+    /// At most one: given at creation or typed on the page.
+    #[serde(default)]
+    pub discounts: Vec<SessionDiscount>,
 }
 
 impl Store {
@@ -83,7 +90,9 @@ impl Store {
     }
 
     pub fn render_session(&self, s: &CheckoutSession, exp: &Expand) -> Value {
-        let total = self.session_total(s);
+        let subtotal = self.session_total(s);
+        let discount = self.session_discount(s);
+        let total = subtotal - discount;
         let completed = s.status == "complete";
         let email = s
             .details_email
@@ -100,8 +109,8 @@ impl Store {
             "object": "checkout.session",
             "adaptive_pricing": null,
             "after_expiration": null,
-            "allow_promotion_codes": null,
-            "amount_subtotal": total,
+            "allow_promotion_codes": s.allow_promotion_codes,
+            "amount_subtotal": subtotal,
             "amount_total": total,
             "automatic_tax": { "enabled": false, "liability": null, "provider": null, "status": null },
             "billing_address_collection": if s.collect.address { json!("required") } else { Value::Null },
@@ -118,7 +127,7 @@ impl Store {
             "customer_creation": if s.customer.is_none() || s.mode == "subscription" { json!("always") } else { Value::Null },
             "customer_details": if completed { self.customer_details(s, email) } else { Value::Null },
             "customer_email": s.customer_email,
-            "discounts": [],
+            "discounts": self.render_session_discounts(s),
             "expires_at": s.expires_at,
             "invoice": self.link(&s.invoice, "invoice", exp),
             "invoice_creation": null,
@@ -143,7 +152,7 @@ impl Store {
             "tax_id_collection": { "enabled": s.collect.tax_id, "required": "never" },
             "subscription": self.link(&s.subscription, "subscription", exp),
             "success_url": s.success_url,
-            "total_details": { "amount_discount": 0, "amount_shipping": 0, "amount_tax": 0 },
+            "total_details": { "amount_discount": discount, "amount_shipping": 0, "amount_tax": 0 },
             "ui_mode": "hosted_page",
             "url": if s.status == "open" { json!(s.url) } else { Value::Null },
         });
@@ -188,6 +197,23 @@ impl Store {
             "complete" => return Err("This checkout session is already complete.".to_owned()),
             "expired" => return Err("This checkout session has expired.".to_owned()),
             _ => {}
+        }
+        // The code may have been used up or expired since it was applied.
+        if let Some(code) = session
+            .discounts
+            .first()
+            .and_then(|d| d.promotion_code.as_ref())
+        {
+            let subtotal = self.session_total(&session);
+            self.redeemable_code(
+                code,
+                "promotion_code",
+                session.customer.as_deref(),
+                subtotal,
+                &session.currency,
+                now,
+            )
+            .map_err(|e| e.message)?;
         }
         match behaviour {
             Behaviour::Succeeds => {}
@@ -261,9 +287,14 @@ impl Store {
                 metadata: session.subscription_metadata.clone(),
                 currency: session.currency.clone(),
                 pending_invoice_items: Vec::new(),
+                discounts: Vec::new(),
             };
             let sub_id = sub.id.clone();
             self.subscriptions.insert(sub_id.clone(), sub);
+            if let Some(wanted) = session.discounts.first() {
+                self.start_discount(wanted, &session.id, &sub_id, now)
+                    .map_err(|e| e.message)?;
+            }
             let invoice_id = self.create_invoice(&sub_id, "subscription_create", true, now);
             if let Some(s) = self.subscriptions.get_mut(&sub_id) {
                 s.latest_invoice = Some(invoice_id.clone());

@@ -7,6 +7,7 @@ impl Store {
     /// Moves the world to `now`: renews or ends subscriptions whose period is over and expires
     /// checkout sessions past `expires_at`. Several periods may pass in one call.
     pub fn catch_up(&mut self, now: i64) {
+        self.now = now;
         let origin = Origin::default();
         let expired: Vec<String> = self
             .sessions

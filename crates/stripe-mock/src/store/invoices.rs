@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{list, new_id, opt_id, Address, Origin, Store, Subscription};
+use super::{list, new_id, opt_id, Address, InvoiceDiscounts, Origin, Store, Subscription};
 use crate::cards::DECLINED;
 use crate::error::ApiError;
 use crate::expand::Expand;
@@ -62,6 +62,9 @@ pub struct Invoice {
     /// `None` for a preview, which shows the customer as it is now.
     #[serde(default)]
     pub billed_to: Option<BilledTo>,
+    /// What the subscription's discounts took off; `total` is after them.
+    #[serde(default)]
+    pub discounts: InvoiceDiscounts,
 }
 
 impl Invoice {
@@ -107,9 +110,9 @@ impl Store {
             "amount": l.amount,
             "currency": i.currency,
             "description": description,
-            "discount_amounts": [],
+            "discount_amounts": i.discounts.render_line(&l.id),
             "discountable": true,
-            "discounts": [],
+            "discounts": i.discounts.per_line.get(&l.id).map_or_else(Vec::new, |v| v.iter().map(|(d, _)| d.clone()).collect()),
             "invoice": i.id,
             "livemode": false,
             "metadata": {},
@@ -191,7 +194,7 @@ impl Store {
             "default_source": null,
             "default_tax_rates": [],
             "description": null,
-            "discounts": [],
+            "discounts": i.discounts.ids,
             "due_date": null,
             "ending_balance": if draft { Value::Null } else { json!(i.ending_balance()) },
             "hosted_invoice_url": link(""),
@@ -221,11 +224,11 @@ impl Store {
                 "paid_at": i.paid_at, "voided_at": null,
             },
             "subscription": opt_id(&i.subscription),
-            "subtotal": i.total,
-            "subtotal_excluding_tax": i.total,
+            "subtotal": i.total + i.discounts.total(),
+            "subtotal_excluding_tax": i.total + i.discounts.total(),
             "total": i.total,
             "total_excluding_tax": i.total,
-            "total_discount_amounts": [],
+            "total_discount_amounts": i.discounts.totals().into_iter().map(|(d, a)| json!({ "amount": a, "discount": d })).collect::<Vec<_>>(),
             "total_taxes": [],
         })
     }
@@ -293,7 +296,8 @@ impl Store {
             lines.extend(self.invoice_lines(&sub, period));
             period
         };
-        let total: i64 = lines.iter().map(|l| l.amount).sum();
+        let discounts = self.take_discounts(sub_id, &lines, now);
+        let total: i64 = lines.iter().map(|l| l.amount).sum::<i64>() - discounts.total();
         let starting_balance = self.credit_of(&sub.customer);
         let mut invoice = Invoice {
             id: new_id("in"),
@@ -314,6 +318,7 @@ impl Store {
             payment_method: sub.default_payment_method.clone(),
             lines,
             billed_to: Some(self.billed_to(&sub.customer)),
+            discounts,
         };
         invoice.amount_paid = if paid { invoice.amount_due() } else { 0 };
         let balance = invoice.ending_balance();

@@ -16,7 +16,9 @@ mod catalogue;
 mod checkout;
 mod clock;
 mod company;
+mod coupons;
 mod customers;
+mod discounts;
 mod events;
 mod invoices;
 mod payment_methods;
@@ -30,7 +32,9 @@ pub use billing_portal::{
 pub use catalogue::{Price, Product, Recurring};
 pub use checkout::{CheckoutSession, LineItem};
 pub use company::{Collect, Company};
+pub use coupons::{Coupon, Discount, PromotionCode};
 pub use customers::{Address, Customer};
+pub use discounts::{InvoiceDiscounts, SessionDiscount};
 pub use events::Event;
 pub use invoices::{Invoice, InvoiceLine};
 pub use payment_methods::PaymentMethod;
@@ -86,6 +90,12 @@ pub struct Store {
     /// Those created through the API; the default one is built in.
     #[serde(default)]
     pub portal_configurations: BTreeMap<String, PortalConfiguration>,
+    #[serde(default)]
+    pub coupons: BTreeMap<String, Coupon>,
+    #[serde(default)]
+    pub promotion_codes: BTreeMap<String, PromotionCode>,
+    #[serde(default)]
+    pub discounts: BTreeMap<String, Discount>,
     /// In creation order.
     pub events: Vec<Event>,
     pub idempotency: HashMap<String, StoredResponse>,
@@ -101,6 +111,10 @@ pub struct Store {
     /// Where the hosted pages are served (for invoice links); not persisted.
     #[serde(skip)]
     pub public_url: String,
+    /// The clock's time at the last catch-up, for what Stripe computes when rendering
+    /// (a coupon's `valid`).
+    #[serde(skip)]
+    pub now: i64,
 }
 
 /// A months-later timestamp with the day clamped (Jan 31 + 1 month = Feb 28/29), like Stripe.
@@ -213,6 +227,15 @@ impl Store {
         }
         if let Some(t) = self.tax_ids.get(id) {
             return Some(self.render_tax_id(t));
+        }
+        if let Some(c) = self.coupons.get(id) {
+            return Some(self.render_coupon(c));
+        }
+        if let Some(p) = self.promotion_codes.get(id) {
+            return Some(self.render_promotion_code(p, exp));
+        }
+        if let Some(d) = self.discounts.get(id) {
+            return Some(self.render_discount(d, exp));
         }
         // Stripe has no GET for portal sessions; the handle's `object` shows them to tests.
         if let Some(p) = self.portal_sessions.get(id) {

@@ -318,7 +318,8 @@ impl Store {
             lines.extend(self.invoice_lines(&sub, next));
             (sub.current_period_end, "upcoming", next)
         };
-        let total = lines.iter().map(|l| l.amount).sum();
+        let discounts = self.discounts_for(&sub, &lines, created);
+        let total = lines.iter().map(|l| l.amount).sum::<i64>() - discounts.total();
         Ok(Invoice {
             id: format!("upcoming_in_{}", sub.id.trim_start_matches("sub_")),
             number: String::new(),
@@ -338,6 +339,7 @@ impl Store {
             payment_method: sub.default_payment_method.clone(),
             lines,
             billed_to: None,
+            discounts,
         })
     }
 

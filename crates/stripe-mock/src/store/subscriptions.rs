@@ -38,6 +38,9 @@ pub struct Subscription {
     /// Prorations waiting for the next invoice (Stripe's pending invoice items).
     #[serde(default)]
     pub pending_invoice_items: Vec<InvoiceLine>,
+    /// Discount ids, in the order they apply.
+    #[serde(default)]
+    pub discounts: Vec<String>,
 }
 
 impl Store {
@@ -97,7 +100,7 @@ impl Store {
             "default_source": null,
             "default_tax_rates": [],
             "description": null,
-            "discounts": [],
+            "discounts": s.discounts.iter().map(|d| self.link(&Some(d.clone()), "discounts", exp)).collect::<Vec<_>>(),
             "ended_at": s.ended_at,
             "invoice_settings": { "account_tax_ids": null, "issuer": { "type": "self" } },
             "items": list(items, false, &format!("/v1/subscription_items?subscription={}", s.id)),

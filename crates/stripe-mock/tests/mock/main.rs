@@ -6,6 +6,7 @@ mod checkout;
 mod checkout_company;
 mod clock;
 mod compat;
+mod discounts;
 mod helpers;
 mod intervals;
 mod invoice_documents;

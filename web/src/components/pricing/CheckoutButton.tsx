@@ -27,7 +27,10 @@ export function CheckoutButton({ product, className }: { product: Product; class
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [busy, setBusy] = useState(false);
+  // The server's reason when the link's promotion code cannot be used; the next click goes on without it.
+  const [promoRefused, setPromoRefused] = useState<string | null>(null);
   const intentStarted = useRef(false);
+  const promo = params.get("promo")?.trim() || null;
 
   const signedIn = auth.status === "signedIn";
   // The server decides (`Plan.checkout`, a seat in a paid team included); the team's name comes
@@ -38,17 +41,21 @@ export function CheckoutButton({ product, className }: { product: Product; class
   const label = loading || !offer ? LOADING_LABEL : checkoutLabel(offer, product.mode);
   const disabled = loading || !offer || offer === "current_plan";
   // Where a signed-out visitor comes back to after sign-up, verification and sign-in: this page, ready to pay.
-  const intent = `/pricing?checkout=${encodeURIComponent(product.priceId)}`;
+  // A promotion code from a `/pricing?promo=CODE` link travels with it.
+  const intent =
+    `/pricing?checkout=${encodeURIComponent(product.priceId)}` + (promo ? `&promo=${encodeURIComponent(promo)}` : "");
   const wantsCheckout = params.get("checkout") === product.priceId;
   const ready = !disabled && offer === "available";
 
   async function start() {
     setBusy(true);
     try {
+      const code = promo && !promoRefused ? { promotion_code: promo } : {};
       const { url } = await createCheckout({
         price_id: product.priceId,
         mode: product.mode,
         ...checkoutUrls(window.location.origin),
+        ...code,
       });
       if (!url) {
         toast.error(CHECKOUT_MESSAGES.noUrl);
@@ -58,6 +65,12 @@ export function CheckoutButton({ product, className }: { product: Product; class
       }
       redirect.to(url);
     } catch (error) {
+      if (error instanceof ApiError && error.code === "invalid_promotion_code") {
+        setPromoRefused(error.message);
+        track("checkout_error", { reason: error.code, message: error.message });
+        setBusy(false);
+        return;
+      }
       const message = error instanceof ApiError ? error.message : CHECKOUT_MESSAGES.failed;
       toast.error(message);
       track("checkout_error", { reason: error instanceof ApiError ? error.code : "network", message });
@@ -134,10 +147,24 @@ export function CheckoutButton({ product, className }: { product: Product; class
       {label}
     </button>
   );
-  if (!viaTeam || plan.data?.paid) return button;
+  const refusal = promoRefused && (
+    <p role="alert" className="mt-2 text-center text-sm text-red-700">
+      {promoRefused} You can subscribe without it.
+    </p>
+  );
+  if (!viaTeam || plan.data?.paid)
+    return refusal ? (
+      <>
+        {button}
+        {refusal}
+      </>
+    ) : (
+      button
+    );
   return (
     <>
       {button}
+      {refusal}
       <p className="mt-2 text-center text-sm text-slate-600">You have {teamPlanName(viaTeam.name)}.</p>
     </>
   );

@@ -64,6 +64,41 @@ describe("Pricing and the checkout button", () => {
     expect(to.mock.calls[0]![0]).toMatch(/\/success\?session_id=/);
   });
 
+  it("carries a link's promotion code through sign-up into the checkout", async () => {
+    const { user, router } = renderApp("/pricing?promo=LAUNCH20");
+    await user.click(await within(paidCard()).findByRole("link", { name: "Sign In Required" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/signup"));
+    const next = new URLSearchParams(router.state.location.search).get("next");
+    expect(next).toBe("/pricing?checkout=price_closewise_monthly&promo=LAUNCH20");
+
+    db.createUser({ email: "ana@example.com" });
+    let sent: Record<string, unknown> | undefined;
+    server.use(
+      http.post("*/api/checkout", async ({ request }) => {
+        sent = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ url: "https://checkout.example/pay/cs_1" });
+      }),
+    );
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    renderApp(next!, { signedInAs: "ana@example.com" });
+    await waitFor(() => expect(to).toHaveBeenCalledWith("https://checkout.example/pay/cs_1"));
+    expect(sent).toMatchObject({ price_id: "price_closewise_monthly", promotion_code: "LAUNCH20" });
+  });
+
+  it("says plainly why a link's promotion code cannot be used, and subscribes without it on the next click", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    const { user } = renderApp("/pricing?checkout=price_closewise_monthly&promo=EXPIRED1", {
+      signedInAs: "ana@example.com",
+    });
+    expect(await within(paidCard()).findByRole("alert")).toHaveTextContent(
+      "This promotion code does not exist. You can subscribe without it.",
+    );
+    expect(to).not.toHaveBeenCalled();
+    await user.click(within(paidCard()).getByRole("button", { name: "Start Subscription" }));
+    await waitFor(() => expect(to).toHaveBeenCalledTimes(1));
+  });
+
   it("does not start a checkout for an intent that is not this product's, or for a paid user", async () => {
     db.createUser({ email: "ana@example.com" });
     db.createUser({ email: "pro@example.com", plan: "monthly" });

@@ -15,7 +15,13 @@ export function getProducts() {
   return apiRequest<Catalogue>("/api/products");
 }
 
-export function createCheckout(body: { price_id: string; mode: CheckoutMode; success_url: string; cancel_url: string }) {
+export function createCheckout(body: {
+  price_id: string;
+  mode: CheckoutMode;
+  success_url: string;
+  cancel_url: string;
+  promotion_code?: string;
+}) {
   return apiRequest<{ url?: string | null }>("/api/checkout", { method: "POST", body, auth: true });
 }
 

@@ -14,7 +14,9 @@ export const billingRoutes: MockRoute[] = [
   { method: "get", path: "/api/products", resolver: () => json(CATALOGUE_SNAPSHOT) },
   signedIn("get", "/api/subscription", ({ user }) => json({ subscription: db.subscriptions.get(user.id) ?? null })),
   signedIn("post", "/api/checkout", async ({ user }, { request }) => {
-    const { success_url: successUrl } = await readBody<"CheckoutBody">(request);
+    const { success_url: successUrl, promotion_code: code } = await readBody<"CheckoutBody">(request);
+    if (code && !db.promotionCodes.includes(code.toUpperCase()))
+      return apiError(400, "invalid_promotion_code", "This promotion code does not exist.");
     const offer = planOf(user.id).checkout;
     if (offer === "verify_email")
       return apiError(403, "email_not_verified", "Please verify your email address before subscribing");

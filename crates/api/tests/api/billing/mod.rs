@@ -227,5 +227,6 @@ mod faults;
 mod flow;
 mod interval;
 mod limits;
+mod promotions;
 mod replicas;
 mod subscription;

@@ -104,6 +104,8 @@ impl StripeClient {
     }
 
     /// A hosted checkout of `seats` × `price_id` for the team; returns the page's URL.
+    // Each argument is one of the session's Stripe parameters.
+    #[allow(clippy::too_many_arguments)]
     pub async fn create_team_checkout_session(
         &self,
         team_id: Uuid,
@@ -112,6 +114,7 @@ impl StripeClient {
         seats: u32,
         success_url: &str,
         cancel_url: &str,
+        promotion: &super::Promotion,
     ) -> Result<String, StripeFailure> {
         let mut item = CreateCheckoutSessionLineItems::new();
         item.price = Some(price_id.to_owned());
@@ -132,6 +135,7 @@ impl StripeClient {
             .billing_address_collection(CheckoutSessionBillingAddressCollection::Required)
             .tax_id_collection(CreateCheckoutSessionTaxIdCollection::new(true))
             .customer_update(company_update());
+        let session = promotion.apply(session);
         self.checkout_url("create team checkout session", &session)
             .await
     }

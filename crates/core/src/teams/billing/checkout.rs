@@ -1,6 +1,7 @@
 //! A team's checkout of N seats (docs/teams.md, "Billing"): under the team's lock, one payable
 //! checkout at a time, on the team's own Stripe customer.
 
+use closewise_domain::catalogue::{catalogue, find_by_price};
 use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::team_billing::{checkout_seats, may_start_checkout};
 use closewise_domain::teams::Action;
@@ -10,7 +11,7 @@ use uuid::Uuid;
 
 use super::{status_of, unavailable, TeamBillingError, TeamCheckout};
 use crate::actor::Actor;
-use crate::billing::{on_site, Billing};
+use crate::billing::{on_site, Billing, Promotion, PromotionError};
 use crate::store::teams::seats::SeatOutcome;
 use crate::store::teams::TeamRow;
 
@@ -38,6 +39,7 @@ impl Billing {
         if !on_site(checkout.site, &[checkout.success_url, checkout.cancel_url]) {
             return Err(TeamBillingError::InvalidRedirect);
         }
+        let promotion = self.team_promotion(&team, checkout).await?;
         // One payable checkout per team at a time: under the team's lock, the sessions it left
         // open are expired before a new one starts, so two pages (two tabs, owner and admin)
         // can never both be paid into two subscriptions.
@@ -59,7 +61,7 @@ impl Billing {
                 SeatOutcome::NoTeam => return Err(TeamBillingError::TeamNotFound),
             };
         let url = match self
-            .open_team_checkout(team, checkout, &user.email, seats, now)
+            .open_team_checkout(team, checkout, &user.email, seats, &promotion, now)
             .await
         {
             Ok(url) => url,
@@ -88,6 +90,7 @@ impl Billing {
         checkout: &TeamCheckout<'_>,
         email: &str,
         seats: u32,
+        promotion: &Promotion,
         now: OffsetDateTime,
     ) -> Result<String, TeamBillingError> {
         let customer = match &team.stripe_customer_id {
@@ -118,8 +121,26 @@ impl Billing {
                 seats,
                 checkout.success_url,
                 checkout.cancel_url,
+                promotion,
             )
             .await
             .map_err(unavailable)
+    }
+
+    /// The promotion the team's checkout offers; a team that had a subscription has paid before.
+    async fn team_promotion(
+        &self,
+        team: &TeamRow,
+        checkout: &TeamCheckout<'_>,
+    ) -> Result<Promotion, TeamBillingError> {
+        let unit = find_by_price(&catalogue(checkout.prices), checkout.price_id)
+            .map_or(0, |p| i64::from(p.price) * 100);
+        let amount = unit * i64::from(checkout.seats);
+        self.promotion_for(checkout.promotion_code, status_of(team).is_some(), amount)
+            .await
+            .map_err(|e| match e {
+                PromotionError::Refused(r) => TeamBillingError::InvalidPromotion(r),
+                PromotionError::Stripe(f) => unavailable(f),
+            })
     }
 }

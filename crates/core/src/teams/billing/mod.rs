@@ -57,6 +57,9 @@ pub enum TeamBillingError {
     /// A return address that is not a page of the site.
     #[error("The return addresses must be pages of this site")]
     InvalidRedirect,
+    /// The promotion code typed cannot be used; the reason is the domain's.
+    #[error("{0}")]
+    InvalidPromotion(closewise_domain::promotion::PromotionRefusal),
     #[error("{}", TEAM_ALREADY_SUBSCRIBED_MESSAGE)]
     AlreadySubscribed,
     #[error("{}", NO_TEAM_SUBSCRIPTION_MESSAGE)]
@@ -98,6 +101,7 @@ impl TeamBillingError {
             TeamBillingError::Seats(e) => e.code(),
             TeamBillingError::Refused(r) => r.code(),
             TeamBillingError::InvalidRedirect => "invalid_redirect_url",
+            TeamBillingError::InvalidPromotion(r) => r.code(),
             TeamBillingError::AlreadySubscribed => "team_already_subscribed",
             TeamBillingError::NoSubscription => "no_team_subscription",
             TeamBillingError::Interval(r) => r.code(),
@@ -118,10 +122,14 @@ impl TeamBillingError {
 pub struct TeamCheckout<'a> {
     pub seats: u32,
     pub price_id: &'a str,
+    /// The prices on sale, to price the seats for a promotion's minimum amount.
+    pub prices: closewise_domain::catalogue::PriceIds<'a>,
     pub success_url: &'a str,
     pub cancel_url: &'a str,
     /// The site's base URL: both return addresses must be its pages.
     pub site: &'a str,
+    /// The promotion code as the owner typed it, if any.
+    pub promotion_code: Option<&'a str>,
 }
 
 /// A seat change priced by Stripe before it is made.

@@ -34,7 +34,7 @@ export interface paths {
             "application/json": from_common["schemas"]["UrlAnswer"];
           };
         };
-        /** @description `invalid_redirect_url`, `unknown_price` */
+        /** @description `invalid_redirect_url`, `unknown_price`, `invalid_promotion_code` (the message says why: unknown, expired, used up, first purchase only, below the minimum) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -247,6 +247,11 @@ export interface components {
       mode: "subscription" | "payment";
       /** @description The catalogue's `priceId`. */
       price_id: string;
+      /**
+       * @description A promotion code as the buyer typed it. Without one, Stripe's checkout page offers a
+       *     field for it.
+       */
+      promotion_code?: string | null;
       /**
        * @description Where Stripe returns after paying; must be on this site. `{CHECKOUT_SESSION_ID}` is
        *     replaced by Stripe.

@@ -34,7 +34,7 @@ export interface paths {
             "application/json": components["schemas"]["TeamCheckoutAnswer"];
           };
         };
-        /** @description `invalid_seats`, `invalid_interval`, `invalid_redirect_url` */
+        /** @description `invalid_seats`, `invalid_interval`, `invalid_redirect_url`, `invalid_promotion_code` (the message says why) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -136,6 +136,11 @@ export interface components {
        * @enum {string|null}
        */
       interval?: "month" | "year" | null;
+      /**
+       * @description A promotion code as the owner typed it. Without one, Stripe's checkout page offers a
+       *     field for it.
+       */
+      promotion_code?: string | null;
       /**
        * Format: int64
        * @description At least the seats in use (members and pending invites), at most 10000
