@@ -36,8 +36,8 @@
 //! - [`policy`]: a team's policy for the desktop app: its shape, default, validation, canonical
 //!   JSON and version, the consent text of a region.
 
-pub mod billing_interval;
 pub mod billing_details;
+pub mod billing_interval;
 pub mod catalogue;
 pub mod checkout;
 pub mod downloads;

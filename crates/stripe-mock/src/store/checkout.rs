@@ -5,8 +5,7 @@ use serde_json::{json, Value};
 
 use super::{
     add_months, list, new_id, opt_id, Collect, Company, Metadata, Origin, PaymentMethod,
-    SessionDiscount, Store,
-    Subscription, SubscriptionItem,
+    SessionDiscount, Store, Subscription, SubscriptionItem,
 };
 use crate::cards::{Behaviour, Card};
 use crate::error::ApiError;
