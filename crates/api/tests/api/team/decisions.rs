@@ -48,6 +48,7 @@ both!(
             "buy_seats": true, "change_seats": false, "require_mfa": true,
             "remove_members": true, "set_policy": true, "manage_domains": true, "manage_scim": true,
             "configure_sso": true, "view_adoption": true, "view_activity": true,
+            "view_invoices": true, "edit_billing_details": true,
         }), "the owner, before any checkout");
         assert_eq!(t["invite_roles"], json!(["member", "admin"]));
         assert_eq!(sorted(member_decisions(&t)), vec![
@@ -63,6 +64,7 @@ both!(
             "buy_seats": false, "change_seats": false, "require_mfa": false,
             "remove_members": true, "set_policy": true, "manage_domains": false, "manage_scim": false,
             "configure_sso": false, "view_adoption": true, "view_activity": true,
+            "view_invoices": true, "edit_billing_details": false,
         }), "an admin");
         assert_eq!(t["invite_roles"], json!(["member"]), "admins invite members only");
         assert_eq!(sorted(member_decisions(&t)), vec![
@@ -78,6 +80,7 @@ both!(
             "buy_seats": false, "change_seats": false, "require_mfa": false,
             "remove_members": false, "set_policy": false, "manage_domains": false, "manage_scim": false,
             "configure_sso": false, "view_adoption": false, "view_activity": false,
+            "view_invoices": false, "edit_billing_details": false,
         }), "a member");
         assert_eq!(t["invite_roles"], json!([]));
         assert!(member_decisions(&t).iter().all(|(_, remove, role)| !remove && !role), "{t}");
