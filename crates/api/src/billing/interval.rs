@@ -1,7 +1,7 @@
 //! `GET /api/billing/interval/preview` and `PUT /api/billing/interval`: switching the caller's
 //! subscription between monthly and yearly, priced by Stripe first. One command of
 //! `closewise_core::billing::interval` each; the team's owner has the same under
-//! `/api/team/billing/interval` (`crate::team::interval`).
+//! `/api/team/billing/interval` (in the team's module).
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};

@@ -4,7 +4,7 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use closewise_core::billing::invoices::{InvoiceQuery, Invoices};
-use closewise_core::billing::stripe::InvoiceSummary;
+use closewise_core::billing::InvoiceSummary;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

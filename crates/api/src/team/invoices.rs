@@ -5,7 +5,7 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use closewise_core::actor::Actor;
-use closewise_core::billing::stripe::CustomerDetails;
+use closewise_core::billing::CustomerDetails;
 use closewise_domain::billing_details::{BillingDetails, RawDetails};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

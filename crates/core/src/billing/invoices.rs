@@ -4,16 +4,12 @@
 //! (`Action::EditBillingDetails`). Stripe keeps all of it on the customer; nothing is stored
 //! here but the audit row of a change.
 
-use closewise_domain::billing_details::{BillingDetails, DetailsError, TaxIdError};
-use closewise_domain::teams::Action;
-use serde_json::json;
+use closewise_domain::billing_details::DetailsError;
 use uuid::Uuid;
 
-use super::stripe::{CustomerDetails, DetailsFailure, InvoicePage};
+use super::stripe::InvoicePage;
 use super::{is_stripe_id, Billing, StripeFailure};
-use crate::actor::Actor;
 use crate::limits::LimitError;
-use crate::teams::billing::TeamBillingError;
 
 /// Invoices in a page unless the caller asks otherwise, and the most they may ask (Stripe's).
 pub const INVOICE_PAGE: i64 = 12;
@@ -60,17 +56,6 @@ impl InvoicesError {
     }
 }
 
-impl From<TeamBillingError> for InvoicesError {
-    fn from(e: TeamBillingError) -> Self {
-        match e {
-            TeamBillingError::ForbiddenRole => InvoicesError::ForbiddenRole,
-            TeamBillingError::Database(e) => InvoicesError::Database(e),
-            TeamBillingError::Limited(e) => InvoicesError::Limited(e),
-            _ => InvoicesError::TeamNotFound,
-        }
-    }
-}
-
 /// Which page: after the invoice `cursor` (none: the first), `limit` invoices.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InvoiceQuery<'a> {
@@ -97,19 +82,7 @@ impl Billing {
         self.invoices_of(customer.as_deref(), query).await
     }
 
-    /// The team's invoices for its owner and admins.
-    pub async fn team_invoices(
-        &self,
-        actor: &Actor,
-        team: Option<Uuid>,
-        query: &InvoiceQuery<'_>,
-    ) -> Result<Invoices, InvoicesError> {
-        let (team, _) = self.team_for(actor, team, Action::ViewInvoices).await?;
-        self.invoices_of(team.stripe_customer_id.as_deref(), query)
-            .await
-    }
-
-    async fn invoices_of(
+    pub(crate) async fn invoices_of(
         &self,
         customer: Option<&str>,
         query: &InvoiceQuery<'_>,
@@ -139,62 +112,5 @@ impl Billing {
             .then(|| page.invoices.last().map(|i| i.id.clone()))
             .flatten();
         Ok(Invoices { page, next_cursor })
-    }
-
-    /// The team's company details as Stripe has them (empty before its first checkout).
-    pub async fn team_billing_details(
-        &self,
-        actor: &Actor,
-        team: Option<Uuid>,
-    ) -> Result<CustomerDetails, InvoicesError> {
-        let (team, _) = self.team_for(actor, team, Action::ViewInvoices).await?;
-        let Some(customer) = team.stripe_customer_id else {
-            return Ok(CustomerDetails::default());
-        };
-        self.stripe
-            .customer_details(&customer)
-            .await
-            .map_err(InvoicesError::StripeUnavailable)
-    }
-
-    /// The owner sets the team's billing name, address and tax IDs at Stripe, where the next
-    /// invoices take them from; audited as `team.billing_details`. Answers what Stripe then has.
-    pub async fn set_team_billing_details(
-        &self,
-        actor: &Actor,
-        team: Option<Uuid>,
-        details: &BillingDetails,
-    ) -> Result<CustomerDetails, InvoicesError> {
-        let (team, _) = self
-            .team_for(actor, team, Action::EditBillingDetails)
-            .await?;
-        self.spend_stripe(actor).await?;
-        let customer = team.stripe_customer_id.ok_or(InvoicesError::NoCustomer)?;
-        self.stripe
-            .set_customer_details(&customer, details)
-            .await
-            .map_err(|e| match e {
-                DetailsFailure::TaxIdRefused { index, .. } => {
-                    let kind = details.tax_ids[index].kind();
-                    InvoicesError::InvalidDetails(DetailsError::TaxId {
-                        index,
-                        error: TaxIdError::Malformed(kind),
-                    })
-                }
-                DetailsFailure::Stripe(e) => InvoicesError::StripeUnavailable(e),
-            })?;
-        let now = self.clock.now();
-        let tax_ids: Vec<String> = details.tax_ids.iter().map(|t| t.to_string()).collect();
-        let audit = json!({
-            "team_id": team.id, "name": details.name,
-            "country": details.address.country, "tax_ids": tax_ids,
-        });
-        self.store
-            .record_audit(&actor.audit("team.billing_details", None, None, audit, now))
-            .await?;
-        self.stripe
-            .customer_details(&customer)
-            .await
-            .map_err(InvoicesError::StripeUnavailable)
     }
 }

@@ -34,8 +34,8 @@ pub use self::promotions::PromotionError;
 pub use self::replay::{ReplayError, Replayed};
 pub use self::return_pages::{on_site, PortalReturn};
 pub use self::stripe::{
-    CheckoutSessionView, NewCoupon, NewPromotionCode, Promotion, SeatsPreview, StripeClient,
-    StripeConnection, StripeFailure, TeamSubscription,
+    CheckoutSessionView, CustomerDetails, InvoiceSummary, NewCoupon, NewPromotionCode, Promotion,
+    SeatsPreview, StripeClient, StripeConnection, StripeFailure, TeamSubscription,
 };
 pub use self::webhook::WebhookError;
 

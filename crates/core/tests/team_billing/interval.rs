@@ -46,7 +46,7 @@ fn refusal(r: Result<impl std::fmt::Debug, IntervalError>) -> &'static str {
     }
 }
 
-async fn a_personal_switch_is_refused_before_stripe_unless_it_may_happen(postgres: bool) {
+async fn a_personal_switch_is_refused_before_stripe_unless_it_may_happen_on(postgres: bool) {
     let fx = fixture(postgres.into()).await;
     let billing = &fx.billing;
     let user = fx.user("solo-i@example.test").await;
@@ -103,7 +103,7 @@ async fn a_personal_switch_is_refused_before_stripe_unless_it_may_happen(postgre
     assert_eq!(refusal(ending), "subscription_ending");
 }
 
-async fn a_teams_switch_is_the_owners_and_needs_a_live_subscription(postgres: bool) {
+async fn a_teams_switch_is_the_owners_and_needs_a_live_subscription_on(postgres: bool) {
     let fx = fixture(postgres.into()).await;
     let billing = &fx.billing;
     let (team, owner, member) = fx.team("i").await;
@@ -174,7 +174,7 @@ async fn a_teams_switch_is_the_owners_and_needs_a_live_subscription(postgres: bo
     );
 }
 
-async fn interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes(postgres: bool) {
+async fn interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes_on(postgres: bool) {
     let fx = fixture(postgres.into()).await;
     let store = &fx.store;
     store
@@ -216,27 +216,29 @@ async fn interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes(po
     );
 }
 
-#[tokio::test]
-async fn a_personal_switch_is_refused_before_stripe_unless_it_may_happen_sqlite() {
-    a_personal_switch_is_refused_before_stripe_unless_it_may_happen(false).await
-}
-#[tokio::test]
-async fn a_personal_switch_is_refused_before_stripe_unless_it_may_happen_postgres() {
-    a_personal_switch_is_refused_before_stripe_unless_it_may_happen(true).await
-}
-#[tokio::test]
-async fn a_teams_switch_is_the_owners_and_needs_a_live_subscription_sqlite() {
-    a_teams_switch_is_the_owners_and_needs_a_live_subscription(false).await
-}
-#[tokio::test]
-async fn a_teams_switch_is_the_owners_and_needs_a_live_subscription_postgres() {
-    a_teams_switch_is_the_owners_and_needs_a_live_subscription(true).await
-}
-#[tokio::test]
-async fn interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes_sqlite() {
-    interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes(false).await
-}
-#[tokio::test]
-async fn interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes_postgres() {
-    interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes(true).await
-}
+both!(
+    async fn a_personal_switch_is_refused_before_stripe_unless_it_may_happen(backend: Backend) {
+        a_personal_switch_is_refused_before_stripe_unless_it_may_happen_on(
+            backend == Backend::Postgres,
+        )
+        .await
+    }
+);
+
+both!(
+    async fn a_teams_switch_is_the_owners_and_needs_a_live_subscription(backend: Backend) {
+        a_teams_switch_is_the_owners_and_needs_a_live_subscription_on(backend == Backend::Postgres)
+            .await
+    }
+);
+
+both!(
+    async fn interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes(
+        backend: Backend,
+    ) {
+        interval_quotes_are_per_subscription_and_forgotten_after_ten_minutes_on(
+            backend == Backend::Postgres,
+        )
+        .await
+    }
+);

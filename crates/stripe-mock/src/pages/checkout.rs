@@ -71,7 +71,7 @@ pub(super) fn render_checkout(
         store.session_total(s) - store.session_discount(s),
         &s.currency,
     );
-    let promotion = super::promotion_codes::section(store, s);
+    let promotion = promotion_section(store, s);
     let button = if s.mode == "subscription" {
         "Subscribe"
     } else {
@@ -277,5 +277,32 @@ fn alert_text(body: &str) -> Option<String> {
             .replace("&lt;", "<")
             .replace("&gt;", ">")
             .replace("&amp;", "&"),
+    )
+}
+
+/// The applied code and what it takes off, or the field to type one in.
+fn promotion_section(store: &Store, s: &CheckoutSession) -> String {
+    if let Some(applied) = s.discounts.first() {
+        let name = applied
+            .promotion_code
+            .as_ref()
+            .and_then(|id| store.promotion_codes.get(id))
+            .map_or_else(|| applied.coupon.clone(), |p| p.code.clone());
+        let off = money(store.session_discount(s), &s.currency);
+        return format!(
+            "<p role=\"status\">Promotion code {} applied: −{}</p>",
+            escape(&name),
+            escape(&off)
+        );
+    }
+    if s.allow_promotion_codes != Some(true) {
+        return String::new();
+    }
+    format!(
+        "<form method=\"post\" action=\"/c/pay/{}/promotion_code\">\
+<label for=\"promotion_code\">Promotion code</label>\
+<input id=\"promotion_code\" name=\"promotion_code\" autocomplete=\"off\">\
+<button type=\"submit\">Apply</button></form>",
+        escape(&s.id)
     )
 }

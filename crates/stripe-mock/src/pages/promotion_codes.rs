@@ -8,36 +8,9 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde_json::Value;
 
 use super::checkout::render_checkout;
-use super::{escape, field, html, money, not_found, Shared};
+use super::{field, html, not_found, Shared};
 use crate::form;
-use crate::store::{CheckoutSession, SessionDiscount, Store};
-
-/// The applied code and what it takes off, or the field to type one in.
-pub(super) fn section(store: &Store, s: &CheckoutSession) -> String {
-    if let Some(applied) = s.discounts.first() {
-        let name = applied
-            .promotion_code
-            .as_ref()
-            .and_then(|id| store.promotion_codes.get(id))
-            .map_or_else(|| applied.coupon.clone(), |p| p.code.clone());
-        let off = money(store.session_discount(s), &s.currency);
-        return format!(
-            "<p role=\"status\">Promotion code {} applied: −{}</p>",
-            escape(&name),
-            escape(&off)
-        );
-    }
-    if s.allow_promotion_codes != Some(true) {
-        return String::new();
-    }
-    format!(
-        "<form method=\"post\" action=\"/c/pay/{}/promotion_code\">\
-<label for=\"promotion_code\">Promotion code</label>\
-<input id=\"promotion_code\" name=\"promotion_code\" autocomplete=\"off\">\
-<button type=\"submit\">Apply</button></form>",
-        escape(&s.id)
-    )
-}
+use crate::store::{SessionDiscount, Store};
 
 pub(super) async fn apply_code(
     State(st): State<Shared>,

@@ -44,7 +44,7 @@ fn assert_unknown(status: StatusCode, body: &Value, param: &str, case: &str) {
 }
 
 #[tokio::test]
-async fn a_subscription_price_change_the_mock_does_not_implement_is_refused_not_ignored() {
+async fn a_subscription_price_change_to_an_unknown_price_is_refused_not_ignored() {
     let m = spawn_mock().await;
     let (_, _, sub) = m.subscribed().await;
     let (_, before) = m.get(&format!("/v1/subscriptions/{sub}")).await;
@@ -58,11 +58,10 @@ async fn a_subscription_price_change_the_mock_does_not_implement_is_refused_not_
             &[("items[0][id]", &item), ("items[0][price]", "price_other")],
         )
         .await;
-    assert_unknown(
-        status,
-        &body,
-        "items[0][price]",
-        "a price change on a subscription",
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        body["error"]["code"], "resource_missing",
+        "a price change to a price that does not exist: {body}"
     );
     let (_, after) = m.get(&format!("/v1/subscriptions/{sub}")).await;
     assert_eq!(after, before, "nothing changed");

@@ -30,6 +30,7 @@ use crate::teams::SeatsView;
 mod checkout;
 mod delete;
 mod interval;
+mod invoices;
 mod live_at_stripe;
 mod over_seats;
 mod portal;
