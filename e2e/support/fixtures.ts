@@ -247,6 +247,14 @@ export async function payOnCheckoutPage(page: Page, card: string) {
   await page.getByLabel("Expiration").fill("12 / 34");
   await page.getByLabel("CVC").fill("123");
   await page.getByLabel("Name on card").fill("Ana Tester");
+  // A team's checkout collects the billing address (billing_address_collection=required).
+  const line1 = page.getByLabel("Address line 1");
+  if (await line1.count()) {
+    await line1.fill("1 Example Street");
+    await page.getByLabel("City").fill("Berlin");
+    await page.getByLabel("Postal code").fill("10115");
+    await page.getByLabel("Country (two-letter code)").fill("DE");
+  }
   await page.getByRole("button", { name: "Subscribe" }).click();
 }
 
