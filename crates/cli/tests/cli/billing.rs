@@ -352,3 +352,39 @@ both!(
         mock.shutdown().await;
     }
 );
+
+both!(
+    async fn coupons_and_promotion_codes_are_made_listed_and_deactivated_at_stripe_and_audited(db: TestDb) from TestDb::new {
+        let (_, mock) = stripe_mock::spawn(stripe_mock::Config::default()).await.unwrap();
+        let base = mock.base_url();
+        let stripe = ["--stripe-api-base", base.as_str()];
+
+        let coupon = db.json(&with(&["billing", "coupons", "create", "--percent-off", "20", "--duration", "repeating", "--months", "3", "--reason", "launch", "--yes"], &stripe)).await;
+        let coupon_id = coupon["id"].as_str().expect("the coupon's id").to_owned();
+        assert_eq!((coupon["percent_off"].as_f64(), coupon["duration_in_months"].as_i64()), (Some(20.0), Some(3)));
+        let listed = db.json(&with(&["billing", "coupons", "list"], &stripe)).await;
+        assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+
+        let code = db.json(&with(&["billing", "promo-codes", "create", "LAUNCH20", "--coupon", &coupon_id, "--reason", "launch", "--yes"], &stripe)).await;
+        assert_eq!((code["code"].as_str(), code["active"].as_bool()), (Some("LAUNCH20"), Some(true)));
+        let out = db.ok(&with(&["billing", "promo-codes", "deactivate", "LAUNCH20", "--reason", "launch over", "--yes"], &stripe)).await;
+        assert!(out.contains("deactivated"), "{out}");
+        let active = db.json(&with(&["billing", "promo-codes", "list", "--active"], &stripe)).await;
+        assert_eq!(active.as_array().map(Vec::len), Some(0), "{active}");
+
+        // Bad input is the operator's error (exit 2 for clap, 1 for Stripe's refusal), nothing made.
+        let bad = db.run(&with(&["billing", "coupons", "create", "--percent-off", "150", "--reason", "x", "--yes"], &stripe)).await;
+        assert_ne!(bad.status.code(), Some(0), "{}", stderr(&bad));
+        assert!(!stderr(&bad).is_empty());
+
+        let log = db.json(&["audit", "--limit", "10"]).await;
+        let actions: Vec<&str> = log.as_array().unwrap().iter().filter_map(|r| r["action"].as_str()).collect();
+        assert_eq!(actions, ["promotion_code.deactivate", "promotion_code.create", "coupon.create"]);
+        mock.shutdown().await;
+    }
+);
+
+/// `args` followed by the stripe-mock base flag.
+fn with<'a>(args: &[&'a str], stripe: &[&'a str]) -> Vec<&'a str> {
+    [args, stripe].concat()
+}
