@@ -28,7 +28,9 @@ use tokio::sync::{mpsc, oneshot};
 pub use api::{endpoints, Endpoint, EVERY_ENDPOINT, EVERY_LIST};
 pub use error::ApiError;
 pub use expand::Expand;
-pub use store::{Origin, Store, API_VERSION, SEED_PRICE, SEED_PRODUCT, SEED_YEARLY_PRICE};
+pub use store::{
+    Origin, Store, API_VERSION, DEFAULT_SELLER_COUNTRY, SEED_PRICE, SEED_PRODUCT, SEED_YEARLY_PRICE,
+};
 pub use webhooks::{sign, DeliveryAttempt};
 
 pub const DEFAULT_SECRET_KEY: &str = "sk_test_closewise_local";
@@ -51,6 +53,9 @@ pub struct Config {
     pub webhook_retry_delays: Vec<Duration>,
     /// Per-attempt timeout of a webhook POST.
     pub webhook_timeout: Duration,
+    /// Where the seller is registered, for automatic tax (ISO code; default `IE`): a business
+    /// elsewhere in the EU with an `eu_vat` ID is reverse-charged.
+    pub seller_country: String,
 }
 
 /// Keys stay out of logs, even test ones.
@@ -64,6 +69,7 @@ impl std::fmt::Debug for Config {
             .field("state_file", &self.state_file)
             .field("webhook_retry_delays", &self.webhook_retry_delays)
             .field("webhook_timeout", &self.webhook_timeout)
+            .field("seller_country", &self.seller_country)
             .finish()
     }
 }
@@ -82,6 +88,7 @@ impl Default for Config {
                 .map(Duration::from_millis)
                 .collect(),
             webhook_timeout: Duration::from_secs(10),
+            seller_country: store::DEFAULT_SELLER_COUNTRY.to_owned(),
         }
     }
 }
@@ -171,6 +178,7 @@ impl AppState {
             let mut store = self.store.lock().expect("store lock");
             store.webhooks_enabled = self.webhook_url().is_some();
             store.public_url = self.public_url();
+            store.seller_country = self.config.seller_country.to_uppercase();
             store.catch_up(now);
             let result = f(&mut store, now);
             let events = std::mem::take(&mut store.outbox);

@@ -31,6 +31,9 @@ struct Args {
     /// Keep state in this JSON file (loaded at start, written after every change).
     #[arg(long, env = "STRIPE_MOCK_STATE_FILE")]
     state_file: Option<PathBuf>,
+    /// The seller's country for automatic tax (a two-letter code).
+    #[arg(long, env = "STRIPE_MOCK_SELLER_COUNTRY", default_value = stripe_mock::DEFAULT_SELLER_COUNTRY)]
+    seller_country: String,
 }
 
 #[tokio::main]
@@ -48,6 +51,7 @@ async fn main() -> std::io::Result<()> {
         webhook_secret: args.webhook_secret,
         public_url: args.public_url,
         state_file: args.state_file.clone(),
+        seller_country: args.seller_country,
         ..Config::default()
     };
     let (addr, handle) = stripe_mock::serve(config, SocketAddr::new(args.host, args.port)).await?;

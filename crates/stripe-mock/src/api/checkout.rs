@@ -38,6 +38,7 @@ static CREATE: Endpoint = Endpoint::post(
         "allow_promotion_codes",
         "discounts[][coupon]",
         "discounts[][promotion_code]",
+        "automatic_tax[enabled]",
     ],
 );
 static RETRIEVE: Endpoint = Endpoint::get("/v1/checkout/sessions/{id}", &[]);
@@ -106,6 +107,7 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
     let collect = collect(&p, customer.is_some())?;
     let allow_promotion_codes = p.bool("allow_promotion_codes")?;
     let wanted = discount_param(&p)?;
+    let automatic_tax = p.automatic_tax()?.unwrap_or(false);
     if allow_promotion_codes.is_some() && wanted.is_some() {
         return Err(ApiError::invalid_request(
             "You may only specify one of these parameters: allow_promotion_codes, discounts.",
@@ -113,7 +115,11 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
     }
     st.mutate(|s, now| {
         if let Some(c) = &customer {
-            s.customer(c, "customer")?;
+            let known = s.customer(c, "customer")?;
+            let located = known.address.as_ref().is_some_and(|a| a.country.is_some());
+            if automatic_tax && !located && !collect.update_address {
+                return Err(ApiError::invalid_param("customer_update[address]", "Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set either `customer_update[address]` to 'auto' or `customer_update[shipping]` to 'auto' to save the address entered in Checkout to the Customer."));
+            }
         }
         let mut line_items = Vec::new();
         let mut currency: Option<String> = None;
@@ -220,6 +226,7 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
             company: None,
             allow_promotion_codes,
             discounts,
+            automatic_tax,
         };
         s.sessions.insert(id.clone(), session);
         Ok(Json(s.render_session(&s.sessions[&id], &p.expand)))
@@ -249,7 +256,10 @@ async fn session_line_items(
             &format!("/v1/checkout/sessions/{id}/line_items"),
             &session.line_items,
             |_| true,
-            |li, _| s.render_line_item(li, &session.currency),
+            |li, _| {
+                let index = session.line_items.iter().position(|x| x.id == li.id);
+                s.render_line_item(session, index.unwrap_or_default())
+            },
         )
     })
 }

@@ -25,6 +25,7 @@ static PREVIEW: Endpoint = Endpoint::post(
         "subscription_details[items][][price]",
         "subscription_details[proration_behavior]",
         "subscription_details[proration_date]",
+        "automatic_tax[enabled]",
     ],
 );
 
@@ -85,6 +86,7 @@ async fn pay_invoice(State(st): State<Shared>, Path(id): Path<String>, p: Params
 async fn create_preview(State(st): State<Shared>, p: Params) -> ApiResult {
     let customer = p.str("customer")?.filter(|c| !c.is_empty());
     let subscription = p.str("subscription")?.filter(|s| !s.is_empty());
+    let automatic_tax = p.automatic_tax()?;
     let change = match p.values.get("subscription_details") {
         None => None,
         Some(Value::Object(d)) => {
@@ -135,7 +137,7 @@ async fn create_preview(State(st): State<Shared>, p: Params) -> ApiResult {
                 }
             }
         };
-        let preview = s.preview_invoice(&sub_id, change.as_ref(), now)?;
+        let preview = s.preview_invoice(&sub_id, change.as_ref(), automatic_tax, now)?;
         Ok(Json(s.render_invoice(&preview, &p.expand)))
     })
 }

@@ -112,6 +112,23 @@ impl Params {
         }
     }
 
+    /// `automatic_tax[enabled]` (Stripe requires `enabled` whenever the hash is sent).
+    pub(super) fn automatic_tax(&self) -> Result<Option<bool>, ApiError> {
+        match self.values.get("automatic_tax") {
+            None => Ok(None),
+            Some(Value::Object(m)) => match m.get("enabled").and_then(Value::as_str) {
+                None => Err(ApiError::missing_param("automatic_tax[enabled]")),
+                Some("true") => Ok(Some(true)),
+                Some("false") => Ok(Some(false)),
+                Some(other) => Err(ApiError::invalid_param(
+                    "automatic_tax[enabled]",
+                    format!("Invalid boolean: {other}"),
+                )),
+            },
+            Some(_) => Err(ApiError::invalid_param("automatic_tax", "Invalid hash")),
+        }
+    }
+
     pub(super) fn int(&self, name: &str) -> Result<Option<i64>, ApiError> {
         int_value(self.str(name)?.as_deref(), name)
     }

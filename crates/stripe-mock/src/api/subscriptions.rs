@@ -23,6 +23,7 @@ static UPDATE: Endpoint = Endpoint::post(
         "items[][price]",
         "proration_behavior",
         "proration_date",
+        "automatic_tax[enabled]",
     ],
 );
 static CANCEL: Endpoint = Endpoint::delete("/v1/subscriptions/{id}", &[]);
@@ -52,6 +53,7 @@ async fn update_subscription(
     let default_pm = p.str("default_payment_method")?;
     let clear_metadata = matches!(p.values.get("metadata"), Some(Value::String(s)) if s.is_empty());
     let metadata = p.metadata()?;
+    let automatic_tax = p.automatic_tax()?;
     let change = Change {
         items: quantity_changes(p.values.get("items"), "items")?,
         behavior: ProrationBehavior::parse(
@@ -78,6 +80,15 @@ async fn update_subscription(
             return Err(ApiError::invalid_request(
                 "A canceled subscription can only update its cancellation_details and metadata.",
             ));
+        }
+        // Set first: the invoices a change makes are taxed (or not) accordingly. With a change
+        // of items, that change's one `customer.subscription.updated` tells it.
+        if let Some(enabled) = automatic_tax.filter(|e| *e != sub.automatic_tax) {
+            if change.items.is_empty() {
+                s.update_subscription(&id, &p.origin, now, |sub| sub.automatic_tax = enabled)?;
+            } else if let Some(stored) = s.subscriptions.get_mut(&id) {
+                stored.automatic_tax = enabled;
+            }
         }
         if !change.items.is_empty() {
             s.change_quantities(&id, &change, &p.origin, now)?;

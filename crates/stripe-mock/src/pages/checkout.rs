@@ -68,9 +68,19 @@ pub(super) fn render_checkout(
         ""
     };
     let total = money(
-        store.session_total(s) - store.session_discount(s),
+        store.session_total(s) - store.session_discount(s) + store.session_tax(s),
         &s.currency,
     );
+    let tax = match store.session_taxes(s) {
+        Some(lines) => format!(
+            "<p class=\"muted\">Tax: {}</p>",
+            escape(&money(lines.iter().sum(), &s.currency))
+        ),
+        None if s.automatic_tax => {
+            "<p class=\"muted\">Tax is added for your billing address.</p>".to_owned()
+        }
+        None => String::new(),
+    };
     let promotion = promotion_section(store, s);
     let button = if s.mode == "subscription" {
         "Subscribe"
@@ -78,7 +88,7 @@ pub(super) fn render_checkout(
         "Pay"
     };
     let body = format!(
-        "{cancel}<h1>{}</h1><ul>{items}</ul><p class=\"muted\">Total due today: {}</p>{alert}{promotion}\
+        "{cancel}<h1>{}</h1><ul>{items}</ul>{tax}<p class=\"muted\">Total due today: {}</p>{alert}{promotion}\
 <form method=\"post\" action=\"/c/pay/{}\">\
 <label for=\"email\">Email</label><input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"email\" value=\"{}\"{readonly}>\
 {}<label for=\"name\">Name on card</label><input id=\"name\" name=\"name\" autocomplete=\"cc-name\" value=\"{}\">\
@@ -102,7 +112,7 @@ fn company_inputs(s: &CheckoutSession, fields: &Value) -> String {
         )
     };
     let mut html = String::new();
-    if s.collect.address {
+    if s.page_collects().address {
         html.push_str("<fieldset><legend>Billing address</legend>");
         html.push_str(&input("billing_name", "Full name", "billing name"));
         html.push_str(&input("line1", "Address line 1", "billing address-line1"));
@@ -213,7 +223,7 @@ fn attempt_payment(st: &AppState, id: &str, fields: &Value) -> Outcome {
             Err(msg) => return fail(store, StatusCode::BAD_REQUEST, msg),
         };
         let name = Some(field(fields, "name").trim().to_owned()).filter(|n| !n.is_empty());
-        let company = match Company::from_form(&session.collect, fields) {
+        let company = match Company::from_form(&session.page_collects(), fields) {
             Ok(company) => company,
             Err(msg) => return fail(store, StatusCode::BAD_REQUEST, &msg),
         };

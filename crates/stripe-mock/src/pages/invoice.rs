@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::{escape, html, long_date, money, not_found, page, Shared};
 use crate::expand::Expand;
+use crate::store::rate_of;
 
 mod pdf;
 
@@ -26,7 +27,10 @@ pub(super) struct Document {
     pub currency: String,
     pub subtotal: i64,
     pub discount: i64,
-    pub tax: i64,
+    /// One row per tax rate (label, amount); none where no tax is collected.
+    pub taxes: Vec<(String, i64)>,
+    /// Some line is reverse-charged: the documents carry the note.
+    pub reverse_charge: bool,
     pub total: i64,
     pub paid: i64,
     pub due: i64,
@@ -95,7 +99,17 @@ impl Document {
             currency: text("currency"),
             subtotal: int("subtotal"),
             discount: sum("total_discount_amounts"),
-            tax: sum("total_taxes"),
+            taxes: invoice["total_taxes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|t| tax_row(t, &text("currency")))
+                .collect(),
+            reverse_charge: invoice["total_taxes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|t| t["taxability_reason"] == "reverse_charge"),
             total: int("total"),
             paid: int("amount_paid"),
             due: int("amount_remaining"),
@@ -107,17 +121,17 @@ impl Document {
     }
 
     /// The totals block: label and amount, in the order an invoice lists them.
-    pub fn totals(&self) -> Vec<(&'static str, String)> {
-        let mut rows = vec![("Subtotal", self.money(self.subtotal))];
+    pub fn totals(&self) -> Vec<(String, String)> {
+        let mut rows = vec![("Subtotal".to_owned(), self.money(self.subtotal))];
         if self.discount != 0 {
-            rows.push(("Discount", self.money(-self.discount)));
+            rows.push(("Discount".to_owned(), self.money(-self.discount)));
         }
-        if self.tax != 0 {
-            rows.push(("Tax", self.money(self.tax)));
+        for (label, amount) in &self.taxes {
+            rows.push((label.clone(), self.money(*amount)));
         }
-        rows.push(("Total", self.money(self.total)));
-        rows.push(("Amount paid", self.money(self.paid)));
-        rows.push(("Amount due", self.money(self.due)));
+        rows.push(("Total".to_owned(), self.money(self.total)));
+        rows.push(("Amount paid".to_owned(), self.money(self.paid)));
+        rows.push(("Amount due".to_owned(), self.money(self.due)));
         rows
     }
 
@@ -130,6 +144,32 @@ impl Document {
             _ => "Draft",
         }
     }
+}
+
+/// What an invoice says under its totals when the buyer accounts for the VAT itself.
+pub(super) const REVERSE_CHARGE_NOTE: &str =
+    "Reverse charge: VAT to be accounted for by the recipient (Article 196, Directive 2006/112/EC).";
+
+/// A `total_taxes` entry as a totals row: "VAT DE (19% on $60.00)", "VAT reverse charge (0% on
+/// $60.00)"; none where no tax is collected. The rate comes from the table, by the country the
+/// tax rate's id names.
+fn tax_row(tax: &Value, currency: &str) -> Option<(String, i64)> {
+    let reason = tax["taxability_reason"].as_str()?;
+    let amount = tax["amount"].as_i64().unwrap_or(0);
+    let on = money(tax["taxable_amount"].as_i64().unwrap_or(0), currency);
+    let country = tax["tax_rate_details"]["tax_rate"]
+        .as_str()?
+        .strip_prefix("txr_")?
+        .get(..2)?
+        .to_uppercase();
+    let rate = rate_of(&country)?;
+    let kind = rate.tax_type.to_uppercase();
+    let label = match reason {
+        "reverse_charge" => format!("{kind} reverse charge (0% on {on})"),
+        "not_collecting" => return None,
+        _ => format!("{kind} {country} ({}% on {on})", rate.percentage()),
+    };
+    Some((label, amount))
 }
 
 /// How Stripe's documents name a tax ID: "DE VAT", "GB VAT", "AU ABN", "US EIN".
@@ -189,7 +229,7 @@ pub(super) async fn invoice_page(State(st): State<Shared>, Path(id): Path<String
 <h2>Billed to</h2><p>{billed}{tax_ids}</p>\
 <p class=\"muted\">{start} – {end}</p>\
 <table><thead><tr><th>Description</th><th>Qty</th><th>Amount</th></tr></thead>\
-<tbody>{lines}</tbody><tfoot>{totals}</tfoot></table>\
+<tbody>{lines}</tbody><tfoot>{totals}</tfoot></table>{note}\
 <p><a href=\"/i/{id}/pdf\">Download PDF</a></p>",
         number = escape(&doc.number),
         status = doc.status_word(),
@@ -200,6 +240,11 @@ pub(super) async fn invoice_page(State(st): State<Shared>, Path(id): Path<String
         start = escape(&long_date(doc.period.0)),
         end = escape(&long_date(doc.period.1)),
         id = escape(&id),
+        note = if doc.reverse_charge {
+            format!("<p>{}</p>", escape(REVERSE_CHARGE_NOTE))
+        } else {
+            String::new()
+        },
     );
     html(
         StatusCode::OK,

@@ -52,6 +52,19 @@ pub struct CheckoutSession {
     /// At most one: given at creation or typed on the page.
     #[serde(default)]
     pub discounts: Vec<SessionDiscount>,
+    /// Stripe Tax computes the tax (`automatic_tax[enabled]`); the page then asks for the
+    /// billing address, and the subscription keeps computing it.
+    #[serde(default)]
+    pub automatic_tax: bool,
+}
+
+impl CheckoutSession {
+    /// What the hosted page asks for: the billing address also whenever tax is computed.
+    pub fn page_collects(&self) -> Collect {
+        let mut collect = self.collect.clone();
+        collect.address |= self.automatic_tax;
+        collect
+    }
 }
 
 impl Store {
@@ -61,8 +74,36 @@ impl Store {
             .map_or(0, |p| p.unit_amount * li.quantity as i64)
     }
 
-    pub fn render_line_item(&self, li: &LineItem, currency: &str) -> Value {
+    /// The tax of each line (after its discount), or `None` when tax is off or the customer's
+    /// country is not known yet (Stripe's `requires_location_inputs`).
+    pub fn session_taxes(&self, s: &CheckoutSession) -> Option<Vec<i64>> {
+        if !s.automatic_tax {
+            return None;
+        }
+        let treatment = self.treatment(s.customer.as_deref(), s.company.as_ref())?;
+        let discounts = self.session_line_discounts(s);
+        Some(
+            s.line_items
+                .iter()
+                .zip(discounts)
+                .map(|(li, off)| treatment.line(self.line_item_amount(li) - off).amount)
+                .collect(),
+        )
+    }
+
+    pub fn session_tax(&self, s: &CheckoutSession) -> i64 {
+        self.session_taxes(s).map_or(0, |t| t.iter().sum())
+    }
+
+    pub fn render_line_item(&self, s: &CheckoutSession, index: usize) -> Value {
+        let li = &s.line_items[index];
+        let currency = &s.currency;
         let amount = self.line_item_amount(li);
+        let discount = self.session_line_discounts(s)[index];
+        let tax = self
+            .session_taxes(s)
+            .and_then(|t| t.get(index).copied())
+            .unwrap_or(0);
         let price = self.prices.get(&li.price);
         let description = price
             .and_then(|p| self.products.get(&p.product))
@@ -70,10 +111,10 @@ impl Store {
         json!({
             "id": li.id,
             "object": "item",
-            "amount_discount": 0,
+            "amount_discount": discount,
             "amount_subtotal": amount,
-            "amount_tax": 0,
-            "amount_total": amount,
+            "amount_tax": tax,
+            "amount_total": amount - discount + tax,
             "currency": currency,
             "description": description,
             "price": price.map(|p| self.render_price(p, &Expand::none())),
@@ -91,7 +132,8 @@ impl Store {
     pub fn render_session(&self, s: &CheckoutSession, exp: &Expand) -> Value {
         let subtotal = self.session_total(s);
         let discount = self.session_discount(s);
-        let total = subtotal - discount;
+        let tax = self.session_tax(s);
+        let total = subtotal - discount + tax;
         let completed = s.status == "complete";
         let email = s
             .details_email
@@ -111,7 +153,7 @@ impl Store {
             "allow_promotion_codes": s.allow_promotion_codes,
             "amount_subtotal": subtotal,
             "amount_total": total,
-            "automatic_tax": { "enabled": false, "liability": null, "provider": null, "status": null },
+            "automatic_tax": automatic_tax_of_session(s.automatic_tax, self.session_taxes(s).is_some()),
             "billing_address_collection": if s.collect.address { json!("required") } else { Value::Null },
             "cancel_url": s.cancel_url,
             "client_reference_id": s.client_reference_id,
@@ -151,15 +193,13 @@ impl Store {
             "tax_id_collection": { "enabled": s.collect.tax_id, "required": "never" },
             "subscription": self.link(&s.subscription, "subscription", exp),
             "success_url": s.success_url,
-            "total_details": { "amount_discount": discount, "amount_shipping": 0, "amount_tax": 0 },
+            "total_details": { "amount_discount": discount, "amount_shipping": 0, "amount_tax": tax },
             "ui_mode": "hosted_page",
             "url": if s.status == "open" { json!(s.url) } else { Value::Null },
         });
         if exp.child("line_items").is_some() {
-            let data = s
-                .line_items
-                .iter()
-                .map(|li| self.render_line_item(li, &s.currency))
+            let data = (0..s.line_items.len())
+                .map(|i| self.render_line_item(s, i))
                 .collect();
             v["line_items"] = list(
                 data,
@@ -287,6 +327,7 @@ impl Store {
                 currency: session.currency.clone(),
                 pending_invoice_items: Vec::new(),
                 discounts: Vec::new(),
+                automatic_tax: session.automatic_tax,
             };
             let sub_id = sub.id.clone();
             self.subscriptions.insert(sub_id.clone(), sub);
@@ -345,4 +386,13 @@ impl Store {
         self.emit("checkout.session.expired", json, None, origin, now);
         Ok(())
     }
+}
+
+/// A session's `automatic_tax` (no `disabled_reason`, unlike an invoice's).
+fn automatic_tax_of_session(enabled: bool, located: bool) -> Value {
+    let mut v = super::automatic_tax(enabled, located);
+    if let Value::Object(m) = &mut v {
+        m.remove("disabled_reason");
+    }
+    v
 }

@@ -224,21 +224,47 @@ impl Store {
 
     /// What the session's discount takes off its total (its lines at their prices).
     pub fn session_discount(&self, s: &super::CheckoutSession) -> i64 {
+        self.session_line_discounts(s).iter().sum()
+    }
+
+    /// What the session's discount takes off each of its lines, as its first invoice will:
+    /// `percent_off` per line, `amount_off` shared in proportion to what the lines cost.
+    pub fn session_line_discounts(&self, s: &super::CheckoutSession) -> Vec<i64> {
+        let amounts: Vec<i64> = s
+            .line_items
+            .iter()
+            .map(|li| self.line_item_amount(li))
+            .collect();
         let Some(coupon) = s
             .discounts
             .first()
             .and_then(|d| self.coupons.get(&d.coupon))
         else {
-            return 0;
+            return vec![0; amounts.len()];
         };
-        match coupon.percent_off {
-            Some(_) => s
-                .line_items
-                .iter()
-                .map(|li| coupon.discount_on(self.line_item_amount(li)))
-                .sum(),
-            None => coupon.discount_on(self.session_total(s)),
+        if coupon.percent_off.is_some() {
+            return amounts.iter().map(|a| coupon.discount_on(*a)).collect();
         }
+        let base: i64 = amounts.iter().filter(|a| **a > 0).sum();
+        let off = coupon.discount_on(base);
+        let last = amounts.iter().rposition(|a| *a > 0);
+        let mut left = off;
+        amounts
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                if *a <= 0 {
+                    return 0;
+                }
+                let share = if Some(i) == last {
+                    left
+                } else {
+                    off * a / base
+                };
+                left -= share;
+                share
+            })
+            .collect()
     }
 
     /// The discounts a checkout session shows (`discounts[]`).

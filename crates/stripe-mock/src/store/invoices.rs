@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{list, new_id, opt_id, Address, InvoiceDiscounts, Origin, Store, Subscription};
+use super::{
+    list, new_id, opt_id, Address, InvoiceDiscounts, InvoiceTaxes, Origin, Store, Subscription,
+};
 use crate::cards::DECLINED;
 use crate::error::ApiError;
 use crate::expand::Expand;
@@ -65,6 +67,9 @@ pub struct Invoice {
     /// What the subscription's discounts took off; `total` is after them.
     #[serde(default)]
     pub discounts: InvoiceDiscounts,
+    /// Automatic tax, on the lines after discounts; `total` includes it.
+    #[serde(default)]
+    pub taxes: InvoiceTaxes,
 }
 
 impl Invoice {
@@ -77,6 +82,11 @@ impl Invoice {
     /// total), zero or negative.
     pub fn ending_balance(&self) -> i64 {
         (self.total + self.starting_balance).min(0)
+    }
+
+    /// The total before tax (Stripe's `total_excluding_tax`).
+    pub fn total_excluding_tax(&self) -> i64 {
+        self.total - self.taxes.total()
     }
 }
 
@@ -130,7 +140,7 @@ impl Store {
             "pricing": { "type": "price_details", "price_details": { "price": l.price, "product": price.map(|p| p.product.clone()) }, "unit_amount_decimal": price.map(|p| p.unit_amount.to_string()) },
             "quantity": l.quantity,
             "subtotal": l.amount,
-            "taxes": [],
+            "taxes": i.taxes.render_line(&l.id),
         })
     }
 
@@ -169,7 +179,7 @@ impl Store {
         json!({
             "id": i.id,
             "object": "invoice",
-            "account_country": "US",
+            "account_country": self.seller_country(),
             "account_name": "Closewise (stripe-mock)",
             "amount_due": i.amount_due(),
             "amount_overpaid": 0,
@@ -179,7 +189,7 @@ impl Store {
             "attempt_count": i.attempt_count,
             "attempted": i.attempt_count > 0,
             "auto_advance": !paid,
-            "automatic_tax": { "disabled_reason": null, "enabled": false, "liability": null, "provider": null, "status": null },
+            "automatic_tax": i.taxes.render_automatic(),
             "billing_reason": i.billing_reason,
             "collection_method": "charge_automatically",
             "created": i.created,
@@ -224,12 +234,12 @@ impl Store {
                 "paid_at": i.paid_at, "voided_at": null,
             },
             "subscription": opt_id(&i.subscription),
-            "subtotal": i.total + i.discounts.total(),
-            "subtotal_excluding_tax": i.total + i.discounts.total(),
+            "subtotal": i.total_excluding_tax() + i.discounts.total(),
+            "subtotal_excluding_tax": i.total_excluding_tax() + i.discounts.total(),
             "total": i.total,
-            "total_excluding_tax": i.total,
+            "total_excluding_tax": i.total_excluding_tax(),
             "total_discount_amounts": i.discounts.totals().into_iter().map(|(d, a)| json!({ "amount": a, "discount": d })).collect::<Vec<_>>(),
-            "total_taxes": [],
+            "total_taxes": i.taxes.render_totals(),
         })
     }
 
@@ -297,7 +307,9 @@ impl Store {
             period
         };
         let discounts = self.take_discounts(sub_id, &lines, now);
-        let total: i64 = lines.iter().map(|l| l.amount).sum::<i64>() - discounts.total();
+        let taxes = self.invoice_taxes(sub.automatic_tax, &sub.customer, &lines, &discounts);
+        let total: i64 =
+            lines.iter().map(|l| l.amount).sum::<i64>() - discounts.total() + taxes.total();
         let starting_balance = self.credit_of(&sub.customer);
         let mut invoice = Invoice {
             id: new_id("in"),
@@ -319,6 +331,7 @@ impl Store {
             lines,
             billed_to: Some(self.billed_to(&sub.customer)),
             discounts,
+            taxes,
         };
         invoice.amount_paid = if paid { invoice.amount_due() } else { 0 };
         let balance = invoice.ending_balance();
@@ -326,6 +339,27 @@ impl Store {
         self.invoices.insert(id.clone(), invoice);
         self.set_balance(&sub.customer, balance, now);
         id
+    }
+
+    /// The automatic tax of invoice lines, each on its amount after `discounts`.
+    pub(crate) fn invoice_taxes(
+        &self,
+        enabled: bool,
+        customer: &str,
+        lines: &[InvoiceLine],
+        discounts: &InvoiceDiscounts,
+    ) -> InvoiceTaxes {
+        let off = |id: &str| -> i64 {
+            discounts
+                .per_line
+                .get(id)
+                .map_or(0, |v| v.iter().map(|(_, a)| a).sum())
+        };
+        self.taxes_for(
+            enabled,
+            customer,
+            lines.iter().map(|l| (l.id.clone(), l.amount - off(&l.id))),
+        )
     }
 
     /// Sets a customer's balance (emitting `customer.updated` when it changes).

@@ -24,6 +24,7 @@ mod invoices;
 mod payment_methods;
 mod prorations;
 mod subscriptions;
+mod tax;
 mod tax_ids;
 
 pub use billing_portal::{
@@ -40,6 +41,7 @@ pub use invoices::{Invoice, InvoiceLine};
 pub use payment_methods::PaymentMethod;
 pub use prorations::{Change, ProrationBehavior, QuantityChange};
 pub use subscriptions::{Subscription, SubscriptionItem};
+pub use tax::{automatic_tax, rate_of, InvoiceTaxes, DEFAULT_SELLER_COUNTRY};
 pub use tax_ids::{normalise as normalise_tax_id, TaxId, TAX_ID_TYPES};
 
 pub const API_VERSION: &str = "2026-09-30.endive";
@@ -111,6 +113,9 @@ pub struct Store {
     /// Where the hosted pages are served (for invoice links); not persisted.
     #[serde(skip)]
     pub public_url: String,
+    /// The seller's country for automatic tax (`Config::seller_country`); not persisted.
+    #[serde(skip)]
+    pub seller_country: String,
     /// The clock's time at the last catch-up, for what Stripe computes when rendering
     /// (a coupon's `valid`).
     #[serde(skip)]

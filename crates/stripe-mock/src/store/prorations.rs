@@ -281,6 +281,7 @@ impl Store {
         &self,
         sub_id: &str,
         change: Option<&Change>,
+        automatic_tax: Option<bool>,
         now: i64,
     ) -> Result<Invoice, ApiError> {
         let mut sub = self.subscription(sub_id)?.clone();
@@ -319,7 +320,13 @@ impl Store {
             (sub.current_period_end, "upcoming", next)
         };
         let discounts = self.discounts_for(&sub, &lines, created);
-        let total = lines.iter().map(|l| l.amount).sum::<i64>() - discounts.total();
+        let taxes = self.invoice_taxes(
+            automatic_tax.unwrap_or(sub.automatic_tax),
+            &sub.customer,
+            &lines,
+            &discounts,
+        );
+        let total = lines.iter().map(|l| l.amount).sum::<i64>() - discounts.total() + taxes.total();
         Ok(Invoice {
             id: format!("upcoming_in_{}", sub.id.trim_start_matches("sub_")),
             number: String::new(),
@@ -340,6 +347,7 @@ impl Store {
             lines,
             billed_to: None,
             discounts,
+            taxes,
         })
     }
 

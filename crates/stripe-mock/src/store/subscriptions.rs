@@ -41,6 +41,9 @@ pub struct Subscription {
     /// Discount ids, in the order they apply.
     #[serde(default)]
     pub discounts: Vec<String>,
+    /// Stripe Tax computes the tax of its invoices (`automatic_tax[enabled]`).
+    #[serde(default)]
+    pub automatic_tax: bool,
 }
 
 impl Store {
@@ -79,7 +82,7 @@ impl Store {
             "object": "subscription",
             "application": null,
             "application_fee_percent": null,
-            "automatic_tax": { "disabled_reason": null, "enabled": false, "liability": null },
+            "automatic_tax": if s.automatic_tax { json!({ "disabled_reason": null, "enabled": true, "liability": { "type": "self" } }) } else { json!({ "disabled_reason": null, "enabled": false, "liability": null }) },
             "billing_cycle_anchor": s.billing_cycle_anchor,
             "billing_cycle_anchor_config": null,
             "billing_mode": { "flexible": null, "type": "classic" },

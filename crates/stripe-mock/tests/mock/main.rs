@@ -16,6 +16,7 @@ mod portal;
 mod portal_configurations;
 mod resources;
 mod seats;
+mod tax;
 mod tax_ids;
 mod webhooks;
 mod wire;

@@ -135,9 +135,20 @@ fn layout(doc: &Document) -> Vec<Content> {
     p.down(12.0);
     for (label, amount) in doc.totals() {
         let font = if label == "Amount due" { BOLD } else { REGULAR };
-        p.text(QTY_X - 60.0, font, 10.0, label);
+        // Long labels (a tax's rate and base) start further left.
+        let x = if label.chars().count() > 14 {
+            MARGIN + 160.0
+        } else {
+            QTY_X - 60.0
+        };
+        p.text(x, font, 10.0, &label);
         p.text(AMOUNT_X, font, 10.0, &amount);
         p.down(16.0);
+    }
+    if doc.reverse_charge {
+        p.down(8.0);
+        p.text(MARGIN, REGULAR, 9.0, super::REVERSE_CHARGE_NOTE);
+        p.down(14.0);
     }
     p.down(24.0);
     p.text(MARGIN, REGULAR, 8.0, "Test mode — stripe-mock");
