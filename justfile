@@ -42,10 +42,12 @@ test-scim:
 bench: postgres
     scripts/bench.sh
 
-# stripe-mock driven by Stripe's official Node library (npm `stripe`, pinned) through a subscription's whole life.
+# stripe-mock driven by Stripe's official Node library (npm `stripe`, pinned) through a subscription's whole life,
+# then by its official Python library (PyPI `stripe`, pinned): coupons, promotion codes, tax IDs, taxed invoices.
 test-stripe-node:
     scripts/debug-build.sh
     STRIPE_MOCK_BIN="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/stripe-mock" crates/stripe-mock/node-compat/run.sh
+    STRIPE_MOCK_BIN="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/stripe-mock" crates/stripe-mock/python-compat/run.sh
 
 # The web app: install from the lock file, type-check, ESLint and Prettier (import boundaries
 # included), unit tests, production build, and the prerendered HTML checked without JavaScript

@@ -3,7 +3,7 @@
 // subscription retrieved and expanded, cancel at period end and resume, the invoice preview, the
 // clock moved past renewal, a seat-quantity change (previewed, prorated, billed at renewal), a
 // declined renewal retried, the billing portal, cancellation, lists with pagination, tax IDs,
-// invoices with their PDF, error classes, and every webhook verified with `stripe.webhooks.constructEvent`.
+// invoices with their PDF, a checkout with automatic tax and its taxed invoice, error classes, and every webhook verified with `stripe.webhooks.constructEvent`.
 //
 // run.sh starts the mock and passes its port, keys and the webhook port in the environment. The
 // tests share one mock and run in order (its clock only moves forward).
@@ -417,6 +417,52 @@ describe("stripe-mock through Stripe's Node library", () => {
     assert.equal(pdf.status, 200);
     assert.equal(pdf.headers.get("content-type"), "application/pdf");
     assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), "%PDF-");
+  });
+
+  test("a checkout with automatic tax: the session, the paid invoice and its lines carry the VAT", async () => {
+    const address = { line1: "Hauptstraße 5", city: "Berlin", postal_code: "10115", country: "DE" };
+    const customer = await stripe.customers.create({ email: "finance@example.com", name: "Acme GmbH", address });
+    const session = await stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer: customer.id,
+      customer_update: { address: "auto" },
+      automatic_tax: { enabled: true },
+      line_items: [{ price: PRICE, quantity: 3 }],
+      success_url: "http://app.test/success",
+    });
+    assert.equal(session.automatic_tax.enabled, true);
+    assert.equal(session.total_details.amount_tax, 1140, "19 % of 6000");
+    assert.equal(session.amount_total, 7140);
+    const res = await fetch(session.url, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({
+        cardnumber: "4242 4242 4242 4242", exp: "12 / 34", cvc: "123", name: "Ada Buyer",
+        billing_name: "Ada Buyer", line1: address.line1, city: address.city, postal_code: address.postal_code, country: "DE",
+      }),
+    });
+    assert.equal(res.status, 303, await res.text());
+    const [listed] = (await stripe.invoices.list({ customer: customer.id })).data;
+    const invoice = await stripe.invoices.retrieve(listed.id);
+    assert.equal(invoice.automatic_tax.enabled, true);
+    assert.equal(invoice.automatic_tax.status, "complete");
+    assert.equal(invoice.total_excluding_tax, 6000);
+    assert.equal(invoice.total, 7140);
+    assert.equal(invoice.amount_paid, 7140);
+    assert.equal(invoice.total_taxes.length, 1);
+    const [tax] = invoice.total_taxes;
+    assert.equal(tax.amount, 1140);
+    assert.equal(tax.taxable_amount, 6000);
+    assert.equal(tax.taxability_reason, "standard_rated");
+    assert.equal(tax.type, "tax_rate_details");
+    assert.match(tax.tax_rate_details.tax_rate, /^txr_/);
+    assert.equal(invoice.lines.data[0].taxes[0].amount, 1140);
+    const subscription = await stripe.subscriptions.retrieve(invoice.parent.subscription_details.subscription);
+    assert.equal(subscription.automatic_tax.enabled, true);
+    const page = await (await fetch(invoice.hosted_invoice_url)).text();
+    assert.match(page, /VAT DE \(19% on \$60\.00\)/);
+    const preview = await stripe.invoices.createPreview({ customer: customer.id, automatic_tax: { enabled: true } });
+    assert.equal(preview.total_taxes[0].amount, 1140);
   });
 
   test("every event was delivered as a webhook that constructEvent verifies", async () => {
