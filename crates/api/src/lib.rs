@@ -192,7 +192,8 @@ impl Application {
         let listener = TcpListener::bind(settings.addr)
             .await
             .with_context(|| format!("cannot listen on {}", settings.addr))?;
-        let stripe = closewise_core::billing::StripeClient::new(&settings.stripe.connection())?;
+        let stripe = closewise_core::billing::StripeClient::new(&settings.stripe.connection())?
+            .with_automatic_tax(settings.stripe.automatic_tax);
         let state = AppState::new(
             settings,
             store,

@@ -79,6 +79,9 @@ pub struct StripeSettings {
     /// The yearly price of the same product (`STRIPE_YEARLY_PRICE_ID`).
     pub yearly_price_id: String,
     pub timeout: Duration,
+    /// Stripe's automatic tax on checkouts, subscription changes and previews
+    /// (`STRIPE_AUTOMATIC_TAX`, default off; Stripe Tax must be set up in the account).
+    pub automatic_tax: bool,
 }
 
 impl StripeSettings {
@@ -168,6 +171,7 @@ impl Settings {
                 yearly_price_id: get("STRIPE_YEARLY_PRICE_ID")
                     .unwrap_or_else(|| closewise_domain::catalogue::DEFAULT_YEARLY_PRICE_ID.into()),
                 timeout: Duration::from_secs(num(&get, "STRIPE_TIMEOUT_SECS", 10)?),
+                automatic_tax: flag(&get, "STRIPE_AUTOMATIC_TAX")?,
             },
             limits,
             mail_worker_interval: Duration::from_millis(num(

@@ -243,3 +243,22 @@ fn the_dns_resolver_defaults_to_the_systems_and_is_host_and_port() {
     let err = settings(&[("DNS_RESOLVER", "not a server")]).unwrap_err();
     assert!(err.to_string().contains("DNS_RESOLVER"), "{err}");
 }
+
+#[test]
+fn automatic_tax_is_off_unless_asked_for_and_a_bad_value_is_refused() {
+    assert!(!settings(&[]).unwrap().stripe.automatic_tax);
+    assert!(
+        !settings(&[("STRIPE_AUTOMATIC_TAX", "")])
+            .unwrap()
+            .stripe
+            .automatic_tax
+    );
+    assert!(
+        settings(&[("STRIPE_AUTOMATIC_TAX", "true")])
+            .unwrap()
+            .stripe
+            .automatic_tax
+    );
+    let err = settings(&[("STRIPE_AUTOMATIC_TAX", "yes")]).unwrap_err();
+    assert!(err.to_string().contains("STRIPE_AUTOMATIC_TAX"), "{err}");
+}

@@ -20,6 +20,7 @@ mod open_checkout;
 mod over_seats;
 mod reclaim;
 mod seats;
+mod tax;
 mod who_pays;
 
 const PASSWORD: &str = "sales-pro-2026";

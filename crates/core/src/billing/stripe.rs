@@ -13,7 +13,9 @@ use stripe_billing::billing_portal_session::CreateBillingPortalSession;
 use stripe_billing::subscription::{CancelSubscription, RetrieveSubscription};
 use stripe_billing::Subscription;
 use stripe_checkout::checkout_session::{
-    CreateCheckoutSession, CreateCheckoutSessionLineItems, RetrieveCheckoutSession,
+    CreateCheckoutSession, CreateCheckoutSessionAutomaticTax, CreateCheckoutSessionCustomerUpdate,
+    CreateCheckoutSessionCustomerUpdateAddress, CreateCheckoutSessionLineItems,
+    RetrieveCheckoutSession,
 };
 use stripe_checkout::{CheckoutSessionMode, CheckoutSessionPaymentStatus, CheckoutSessionStatus};
 use stripe_core::customer::CreateCustomer;
@@ -96,12 +98,15 @@ pub struct StripeClient {
     timeout: Duration,
     /// The team portal configuration's id once known (`portal.rs`).
     team_portal: std::sync::Arc<tokio::sync::Mutex<Option<String>>>,
+    /// Checkouts, subscription changes and previews ask for Stripe's automatic tax.
+    automatic_tax: bool,
 }
 
 impl std::fmt::Debug for StripeClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StripeClient")
             .field("timeout", &self.timeout)
+            .field("automatic_tax", &self.automatic_tax)
             .finish_non_exhaustive()
     }
 }
@@ -123,7 +128,30 @@ impl StripeClient {
             client,
             timeout,
             team_portal: Default::default(),
+            automatic_tax: false,
         })
+    }
+
+    /// With `on`, checkouts (personal and team), subscription changes and their previews ask
+    /// Stripe to compute tax (`automatic_tax[enabled]=true`).
+    pub fn with_automatic_tax(mut self, on: bool) -> StripeClient {
+        self.automatic_tax = on;
+        self
+    }
+
+    /// The session with automatic tax when it is on. Checkout then collects the billing address
+    /// tax needs; the session must also save it on its existing customer
+    /// (`customer_update[address]=auto`), which Stripe requires.
+    pub(super) fn taxed(&self, session: CreateCheckoutSession) -> CreateCheckoutSession {
+        if !self.automatic_tax {
+            return session;
+        }
+        session.automatic_tax(CreateCheckoutSessionAutomaticTax::new(true))
+    }
+
+    /// `automatic_tax[enabled]` for subscription changes and previews: sent only when on.
+    pub(super) fn automatic_tax(&self) -> Option<bool> {
+        self.automatic_tax.then_some(true)
     }
 
     /// Runs one call with the deadline (the client's own timeout covers the attempt; this one
@@ -207,7 +235,17 @@ impl StripeClient {
             .cancel_url(cancel_url)
             .client_reference_id(user_id.to_string())
             .metadata(user_metadata(user_id));
-        let session = promotion.apply(session);
+        let session = if self.automatic_tax {
+            // The address typed for tax is saved on the customer, as Stripe requires.
+            session.customer_update(CreateCheckoutSessionCustomerUpdate {
+                address: Some(CreateCheckoutSessionCustomerUpdateAddress::Auto),
+                name: None,
+                shipping: None,
+            })
+        } else {
+            session
+        };
+        let session = self.taxed(promotion.apply(session));
         self.checkout_url("create checkout session", &session).await
     }
 

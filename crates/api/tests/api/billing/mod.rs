@@ -27,6 +27,14 @@ pub struct Billing {
 }
 
 pub async fn spawn_billing(backend: Backend) -> Billing {
+    spawn_billing_with(backend, |_| {}).await
+}
+
+/// The same, with the app's settings changed by `configure` (e.g. automatic tax on).
+pub async fn spawn_billing_with(
+    backend: Backend,
+    configure: impl FnOnce(&mut closewise_testkit::app::Settings) + Send + 'static,
+) -> Billing {
     let config = stripe_mock::Config {
         secret_key: DEV_STRIPE_SECRET_KEY.into(),
         webhook_secret: DEV_STRIPE_WEBHOOK_SECRET.into(),
@@ -42,7 +50,11 @@ pub async fn spawn_billing(backend: Backend) -> Billing {
         .expect("stripe-mock starts");
     let mock_url = format!("http://{addr}");
     let api_base = mock_url.clone();
-    let app = spawn_app_with(backend, move |s| s.stripe.api_base = api_base).await;
+    let app = spawn_app_with(backend, move |s| {
+        s.stripe.api_base = api_base;
+        configure(s);
+    })
+    .await;
     mock.set_webhook_url(Some(app.url("/api/stripe/webhook")));
     Billing {
         app,
@@ -230,3 +242,4 @@ mod limits;
 mod promotions;
 mod replicas;
 mod subscription;
+mod tax;

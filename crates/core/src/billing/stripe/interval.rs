@@ -28,12 +28,14 @@ impl StripeClient {
         let sub = self
             .call(
                 "update subscription price",
-                UpdateSubscription::new(subscription_id)
-                    .items(vec![item])
-                    .proration_behavior(UpdateSubscriptionProrationBehavior::CreateProrations)
-                    .proration_date(proration_date)
-                    .expand(vec!["default_payment_method".to_owned()])
-                    .send(&self.client),
+                self.tax_subscription(
+                    UpdateSubscription::new(subscription_id)
+                        .items(vec![item])
+                        .proration_behavior(UpdateSubscriptionProrationBehavior::CreateProrations)
+                        .proration_date(proration_date)
+                        .expand(vec!["default_payment_method".to_owned()]),
+                )
+                .send(&self.client),
             )
             .await?;
         team_subscription(&sub)
@@ -59,11 +61,13 @@ impl StripeClient {
         let invoice = self
             .call(
                 "preview invoice",
-                CreatePreviewInvoice::new()
-                    .customer(customer_id)
-                    .subscription(subscription_id)
-                    .subscription_details(details)
-                    .send(&self.client),
+                self.tax_preview(
+                    CreatePreviewInvoice::new()
+                        .customer(customer_id)
+                        .subscription(subscription_id)
+                        .subscription_details(details),
+                )
+                .send(&self.client),
             )
             .await?;
         let next_total = invoice

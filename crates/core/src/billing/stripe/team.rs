@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 
 use stripe_billing::invoice::{
-    CreatePreviewInvoice, CreatePreviewInvoiceSubscriptionDetails,
-    CreatePreviewInvoiceSubscriptionDetailsItems,
+    CreatePreviewInvoice, CreatePreviewInvoiceAutomaticTax,
+    CreatePreviewInvoiceSubscriptionDetails, CreatePreviewInvoiceSubscriptionDetailsItems,
 };
 use stripe_billing::subscription::{
-    ListSubscription, UpdateSubscription, UpdateSubscriptionItems,
+    ListSubscription, UpdateSubscription, UpdateSubscriptionAutomaticTax, UpdateSubscriptionItems,
     UpdateSubscriptionProrationBehavior,
 };
 use stripe_billing::Subscription;
@@ -86,6 +86,22 @@ pub(super) fn team_subscription(sub: &Subscription) -> Result<TeamSubscription, 
 }
 
 impl StripeClient {
+    /// A subscription change taxed like its checkout when automatic tax is on.
+    pub(super) fn tax_subscription(&self, update: UpdateSubscription) -> UpdateSubscription {
+        match self.automatic_tax() {
+            Some(on) => update.automatic_tax(UpdateSubscriptionAutomaticTax::new(on)),
+            None => update,
+        }
+    }
+
+    /// A preview taxed like the invoice it previews when automatic tax is on.
+    pub(super) fn tax_preview(&self, preview: CreatePreviewInvoice) -> CreatePreviewInvoice {
+        match self.automatic_tax() {
+            Some(on) => preview.automatic_tax(CreatePreviewInvoiceAutomaticTax::new(on)),
+            None => preview,
+        }
+    }
+
     /// The team's own customer (not the owner's personal one), created once: the idempotency key
     /// makes two racing checkouts of the team get one customer.
     pub async fn create_team_customer(
@@ -135,7 +151,7 @@ impl StripeClient {
             .billing_address_collection(CheckoutSessionBillingAddressCollection::Required)
             .tax_id_collection(CreateCheckoutSessionTaxIdCollection::new(true))
             .customer_update(company_update());
-        let session = promotion.apply(session);
+        let session = self.taxed(promotion.apply(session));
         self.checkout_url("create team checkout session", &session)
             .await
     }
@@ -219,12 +235,14 @@ impl StripeClient {
         let sub = self
             .call(
                 "update subscription quantity",
-                UpdateSubscription::new(subscription_id)
-                    .items(vec![item])
-                    .proration_behavior(UpdateSubscriptionProrationBehavior::CreateProrations)
-                    .proration_date(proration_date)
-                    .expand(vec!["default_payment_method".to_owned()])
-                    .send(&self.client),
+                self.tax_subscription(
+                    UpdateSubscription::new(subscription_id)
+                        .items(vec![item])
+                        .proration_behavior(UpdateSubscriptionProrationBehavior::CreateProrations)
+                        .proration_date(proration_date)
+                        .expand(vec!["default_payment_method".to_owned()]),
+                )
+                .send(&self.client),
             )
             .await?;
         team_subscription(&sub)
@@ -249,11 +267,13 @@ impl StripeClient {
         let invoice = self
             .call(
                 "preview invoice",
-                CreatePreviewInvoice::new()
-                    .customer(customer_id)
-                    .subscription(subscription_id)
-                    .subscription_details(details)
-                    .send(&self.client),
+                self.tax_preview(
+                    CreatePreviewInvoice::new()
+                        .customer(customer_id)
+                        .subscription(subscription_id)
+                        .subscription_details(details),
+                )
+                .send(&self.client),
             )
             .await?;
         let (mut amount_due_now, mut next_total) = (0, 0);
