@@ -48,6 +48,43 @@ both!(
             sub["automatic_tax"]["enabled"], true,
             "renewals are taxed too"
         );
+
+        // A seat change is previewed and made with automatic tax; the next invoice is taxed.
+        let (status, p) = call(
+            &b,
+            reqwest::Method::GET,
+            "/api/team/seats/preview?seats=4",
+            &owner.token,
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+        let (status, v) = call(
+            &b,
+            reqwest::Method::PUT,
+            "/api/team/seats",
+            &owner.token,
+            Some(json!({"seats": 4, "proration_date": p["proration_date"]})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        b.mock.advance_clock(31 * 86_400);
+        let (status, page) = call(
+            &b,
+            reqwest::Method::GET,
+            "/api/team/billing/invoices?limit=1",
+            &owner.token,
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        let renewal = &page["invoices"][0];
+        let subtotal = renewal["subtotal"].as_i64().unwrap();
+        let tax = renewal["tax"].as_i64().unwrap();
+        assert!(subtotal > 8000, "four seats and the proration: {renewal}");
+        // 19 % of each line, rounded line by line (three lines at most).
+        assert!((tax * 100 - subtotal * 19).abs() <= 300, "{renewal}");
+        assert_eq!(renewal["amount"].as_i64().unwrap(), subtotal + tax);
     }
 );
 
