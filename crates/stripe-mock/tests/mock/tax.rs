@@ -132,6 +132,32 @@ async fn a_german_customer_pays_19_percent_on_the_session_the_invoice_and_the_pr
         .starts_with("txr_"));
     let line = &invoice["lines"]["data"][0];
     assert_eq!(only_tax(&line["taxes"])["amount"], 1140);
+    let page = m
+        .http
+        .get(invoice["hosted_invoice_url"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("VAT DE (19% on $60.00)"), "{page}");
+    assert!(page.contains("$71.40"), "{page}");
+    assert!(!page.contains("Reverse charge"), "{page}");
+    let pdf = m
+        .http
+        .get(invoice["invoice_pdf"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let doc = lopdf::Document::load_mem(&pdf).expect("a PDF");
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    let text = doc.extract_text(&pages).unwrap();
+    assert!(text.contains("VAT DE (19% on $60.00)"), "{text}");
+    assert!(text.contains("$11.40") && text.contains("$71.40"), "{text}");
 
     let (_, s) = m
         .get(&format!(
