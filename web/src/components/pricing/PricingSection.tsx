@@ -5,6 +5,7 @@ import { useProducts } from "../../lib/api/queries";
 import type { BillingInterval, Catalogue } from "../../lib/api/types";
 import { useAuth } from "../../lib/auth/AuthProvider";
 import {
+  checkoutIntent,
   formatPrice,
   freeTrial,
   initialInterval,
@@ -12,6 +13,7 @@ import {
   intervalSearch,
   priceSuffix,
   productFor,
+  signUpHref,
 } from "../../lib/billing/rules";
 import { Button, buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
@@ -38,7 +40,11 @@ function IntervalSwitch({
 }) {
   const [params] = useSearchParams();
   return (
-    <div role="radiogroup" aria-label="Billing interval" className="mt-4 inline-flex rounded-full bg-slate-100 p-1">
+    <div
+      role="radiogroup"
+      aria-label="Billing interval"
+      className="mt-4 inline-flex rounded-full bg-slate-100 p-1 noscript:hidden"
+    >
       {(["month", "year"] as const).map((interval) => {
         const product = productFor(catalogue, interval);
         return (
@@ -96,8 +102,9 @@ export interface PricingSectionProps {
 const noSubscription = () => () => {};
 
 /**
- * True when rendering HTML (and while React hydrates it), false in a browser's own render. The cards'
- * inline script (pricingUrl.ts) belongs to the HTML only: a script React renders in the browser does not run.
+ * True when rendering HTML (and while React hydrates it), false in a browser's own render: for what
+ * belongs to the HTML only, the cards' inline script (pricingUrl.ts; a script React renders in the
+ * browser does not run) and their offer for a browser without JavaScript.
  */
 function useServerRendered(): boolean {
   return useSyncExternalStore(
@@ -148,6 +155,8 @@ export function PricingSectionContent({
     );
   };
   const product = productFor(catalogue.data, interval);
+  const yearly = productFor(catalogue.data, "year");
+  const prerendering = useServerRendered();
   const trial = freeTrial(catalogue.data);
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const titleId = `${id}-title`;
@@ -212,6 +221,22 @@ export function PricingSectionContent({
           <Features items={product.features} />
           <div className="mt-auto pt-8">
             <CheckoutButton product={product} className="w-full" />
+            {prerendering && yearly.priceId !== product.priceId && (
+              // Without JavaScript the switch cannot change the card (the page is the same file for every
+              // address): the card offers the yearly price with its own link instead.
+              <noscript>
+                <p className="mt-3 text-center text-sm text-slate-600">
+                  Or yearly: {formatPrice(yearly.price, yearly.currency)}
+                  {priceSuffix(yearly)}.{" "}
+                  <a
+                    href={signUpHref(checkoutIntent(yearly.priceId, null))}
+                    className="font-medium text-blue-700 underline hover:text-blue-900"
+                  >
+                    Sign up for yearly billing
+                  </a>
+                </p>
+              </noscript>
+            )}
           </div>
         </article>
       </div>

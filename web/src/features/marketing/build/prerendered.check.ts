@@ -109,6 +109,12 @@ describe("marketing pages carry their content without JavaScript", () => {
       ]);
       const script = doc.querySelector('[data-island="pricing"] > script[data-island-script="pricing"]');
       expect(script?.textContent).toContain("location.search");
+      // Without JavaScript the switch is hidden and the card offers the yearly price with its own link.
+      expect(doc.querySelector('[role="radiogroup"]')?.className).toContain("noscript:hidden");
+      const yearly = `/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_yearly")}`;
+      const noscript = doc.querySelector(`noscript a[href="${yearly}"]`);
+      expect(noscript?.textContent).toBe("Sign up for yearly billing");
+      expect(squash(noscript?.parentElement?.textContent ?? "")).toContain("$200/year — 2 months free");
     },
   );
 
