@@ -245,4 +245,27 @@ test.describe("with JavaScript disabled", () => {
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(prerenderedHeading("/"));
   });
+
+  test("the pricing page offers the yearly price with its own sign-up link, as the switch cannot change the card", async ({
+    page,
+  }) => {
+    // The page is one file for every address: ?interval=year cannot change it without a script.
+    await page.goto("/pricing?interval=year");
+    const paid = page.getByRole("article", { name: "Unlimited Sales Copilot" });
+    await expect(paid).toContainText("$20/month");
+    // Playwright's text and role queries skip whatever is inside <noscript> (raw text in a page with
+    // scripts), so the offer is found by its place.
+    const offer = paid.locator("noscript p");
+    await expect(offer).toBeVisible();
+    await expect(offer).toHaveText("Or yearly: $200/year — 2 months free. Sign up for yearly billing");
+    await expect(paid.getByRole("radiogroup", { name: "Billing interval" })).toBeHidden();
+    const yearly = offer.locator("a");
+    await expect(yearly).toHaveAttribute("href", `/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_yearly")}`);
+    await expect(paid.getByRole("link", { name: "Sign In Required" })).toHaveAttribute(
+      "href",
+      `/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_monthly")}`,
+    );
+    await yearly.click();
+    await expect(page).toHaveURL(/\/signup\?next=%2Fpricing%3Fcheckout%3Dprice_closewise_yearly$/);
+  });
 });

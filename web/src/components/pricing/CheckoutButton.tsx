@@ -10,10 +10,12 @@ import { useAuth } from "../../lib/auth/AuthProvider";
 import {
   CHECKOUT_MESSAGES,
   CHECKOUT_SIGN_IN_TOAST,
+  checkoutIntent,
   checkoutLabel,
   checkoutUrls,
   LOADING_LABEL,
   SIGNED_OUT_LABEL,
+  signUpHref,
 } from "../../lib/billing/rules";
 import { redirect } from "../../lib/redirect";
 import { teamPlanName } from "../../lib/team/format";
@@ -42,8 +44,7 @@ export function CheckoutButton({ product, className }: { product: Product; class
   const disabled = loading || !offer || offer === "current_plan";
   // Where a signed-out visitor comes back to after sign-up, verification and sign-in: this page, ready to pay.
   // A promotion code from a `/pricing?promo=CODE` link travels with it.
-  const intent =
-    `/pricing?checkout=${encodeURIComponent(product.priceId)}` + (promo ? `&promo=${encodeURIComponent(promo)}` : "");
+  const intent = checkoutIntent(product.priceId, promo);
   const wantsCheckout = params.get("checkout") === product.priceId;
   const ready = !disabled && offer === "available";
 
@@ -105,7 +106,8 @@ export function CheckoutButton({ product, className }: { product: Product; class
     const signedOutLabel = SIGNED_OUT_LABEL;
     return (
       <Link
-        to={`/signup?next=${encodeURIComponent(intent)}`}
+        to={signUpHref(intent)}
+        data-pricing="signup"
         onClick={() => {
           track("pricing_interaction", { action: "checkout_click", product: product.id, label: signedOutLabel });
           toast.error(CHECKOUT_MESSAGES.signIn, { id: CHECKOUT_SIGN_IN_TOAST });

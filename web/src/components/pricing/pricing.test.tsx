@@ -268,6 +268,23 @@ describe("Pricing and the checkout button", () => {
       expect(within(card).getByText("/month")).toBeInTheDocument();
     });
 
+    it("changes the card in place, live, and says the choice in the address, the other parameters kept", async () => {
+      const { user, router } = renderApp("/pricing?promo=LAUNCH20");
+      const card = await screen.findByRole("article", { name: "Unlimited Sales Copilot" });
+      await user.click(within(card).getByRole("radio", { name: "Yearly" }));
+      expect(within(card).getByRole("radio", { name: "Yearly" })).toHaveAttribute("aria-checked", "true");
+      await waitFor(() => expect(router.state.location.search).toBe("?promo=LAUNCH20&interval=year"));
+      expect(router.state.location.pathname).toBe("/pricing");
+      expect(within(card).getByRole("link", { name: "Sign In Required" })).toHaveAttribute(
+        "href",
+        `/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_yearly&promo=LAUNCH20")}`,
+      );
+      expect(within(card).getByRole("radio", { name: "Monthly" })).toHaveAttribute(
+        "href",
+        "?promo=LAUNCH20&interval=month#pricing",
+      );
+    });
+
     it("opens on Yearly for /pricing?interval=year", async () => {
       renderApp("/pricing?interval=year");
       const card = paidCard();

@@ -38,6 +38,20 @@ export const CHECKOUT_MESSAGES = {
   failed: "Failed to start checkout process",
 } as const;
 
+/**
+ * Where a signed-out visitor comes back to after sign-up, verification and sign-in: the pricing page,
+ * ready to check out `priceId`, with the promotion code of a `/pricing?promo=CODE` link.
+ * (components/pricing/pricingUrl.ts writes the same on the prerendered page.)
+ */
+export function checkoutIntent(priceId: string, promo: string | null): string {
+  return `/pricing?checkout=${encodeURIComponent(priceId)}` + (promo ? `&promo=${encodeURIComponent(promo)}` : "");
+}
+
+/** The sign-up link that carries `intent`. */
+export function signUpHref(intent: string): string {
+  return `/signup?next=${encodeURIComponent(intent)}`;
+}
+
 /** Where Stripe sends the browser back: /success with its session id, or /pricing on cancel. */
 export function checkoutUrls(origin: string): { success_url: string; cancel_url: string } {
   return { success_url: `${origin}/success?session_id={CHECKOUT_SESSION_ID}`, cancel_url: `${origin}/pricing` };
@@ -74,6 +88,13 @@ export function initialInterval(params: URLSearchParams, catalogue: Catalogue | 
   const intent = params.get("checkout");
   const product = intent ? (catalogue ?? CATALOGUE_SNAPSHOT).products.find((p) => p.priceId === intent) : undefined;
   return product?.interval === "year" ? "year" : "month";
+}
+
+/** The switch's option for `interval`: this address with `interval` set, the other parameters kept. */
+export function intervalSearch(params: URLSearchParams, interval: BillingInterval): string {
+  const query = new URLSearchParams(params);
+  query.set("interval", interval);
+  return `?${query.toString()}`;
 }
 
 /** The paid card's price line after the amount: `/month`, or `/year — 2 months free`. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Turns the prerendered public pages (dist/assets/islands/pages.json, written by vite.islands.config.ts) into
 // static pages with islands: React Router's scripts (its context, module script, preload hints, scroll
-// restoration and streaming scripts) go, and the islands script (dist/assets/islands/, see
+// restoration and streaming scripts) go, an island's own inline script stays, and the islands script (dist/assets/islands/, see
 // src/features/marketing/islands/main.ts) takes their place. The account pages keep the React app.
 //
 //   node src/features/marketing/build/islands.mjs dist      (run after the islands build)
@@ -11,6 +11,9 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const SCRIPT = /<script\b([^>]*)>[\s\S]*?<\/script>/g;
+// The page's own scripts stay: its JSON-LD, and an island's inline script that fixes its HTML before the
+// first paint (components/pricing/pricingUrl.ts).
+const KEPT_SCRIPT = /type="application\/ld\+json"|data-island-script="/;
 const PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*\/?>/g;
 // What React's streaming leaves once its scripts are gone: empty hidden boxes and their placeholders.
 const STREAM_LEFTOVERS = /<div hidden id="S:\d+"><\/div>|<!--\$\?--><template id="B:\d+"><\/template><!--\/\$-->/g;
@@ -19,7 +22,7 @@ const STREAM_LEFTOVERS = /<div hidden id="S:\d+"><\/div>|<!--\$\?--><template id
 export function toIslandsPage(html, entry) {
   if (!html.includes("window.__reactRouterContext")) throw new Error("not a React Router page");
   const stripped = html
-    .replace(SCRIPT, (tag, attrs) => (/type="application\/ld\+json"/.test(attrs) ? tag : ""))
+    .replace(SCRIPT, (tag, attrs) => (KEPT_SCRIPT.test(attrs) ? tag : ""))
     .replace(PRELOAD, "")
     .replace(STREAM_LEFTOVERS, "");
   return stripped.replace("</head>", `<script type="module" src="${entry}"></script></head>`);

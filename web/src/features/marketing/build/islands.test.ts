@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { islandsIn, toIslandsPage } from "./islands.mjs";
 
-const page = `<!DOCTYPE html><html><head><title>T</title><link rel="modulepreload" href="/assets/root-b.js"/><link rel="stylesheet" href="/assets/root.css"/><script type="application/ld+json">{"@type":"SoftwareApplication"}</script></head><body><h1>Hi</h1><script>((a) => {})("positions")</script><script>window.__reactRouterContext = {};</script><script type="module" async="">import * as route0 from "/assets/root-b.js";import("/assets/entry.client-a.js");</script><!--$?--><template id="B:0"></template><!--/$--><div hidden id="S:0"><script>window.__reactRouterContext.streamController.close();</script></div><script>$RC("B:0","S:0")</script></body></html>`;
+const page = `<!DOCTYPE html><html><head><title>T</title><link rel="modulepreload" href="/assets/root-b.js"/><link rel="stylesheet" href="/assets/root.css"/><script type="application/ld+json">{"@type":"SoftwareApplication"}</script></head><body><h1>Hi</h1><div data-island="pricing"><p>cards</p><script data-island-script="pricing">(function(){})()</script></div><script>((a) => {})("positions")</script><script>window.__reactRouterContext = {};</script><script type="module" async="">import * as route0 from "/assets/root-b.js";import("/assets/entry.client-a.js");</script><!--$?--><template id="B:0"></template><!--/$--><div hidden id="S:0"><script>window.__reactRouterContext.streamController.close();</script></div><script>$RC("B:0","S:0")</script></body></html>`;
 
 describe("toIslandsPage", () => {
-  it("replaces React Router's scripts with the islands script and keeps the content, styles and JSON-LD", () => {
+  it("replaces React Router's scripts with the islands script and keeps the content, styles, JSON-LD and the islands' inline scripts", () => {
     const out = toIslandsPage(page, "/assets/islands/main-x.js");
     expect(out).not.toContain("__reactRouterContext");
     expect(out).not.toContain("modulepreload");
@@ -19,7 +19,8 @@ describe("toIslandsPage", () => {
     expect(out).toContain('<link rel="stylesheet" href="/assets/root.css"/>');
     expect(out).toContain('<script type="module" src="/assets/islands/main-x.js"></script></head>');
     expect(out).toContain("<h1>Hi</h1>");
-    expect(out.match(/<script/g)).toHaveLength(2);
+    expect(out).toContain('<script data-island-script="pricing">(function(){})()</script></div>');
+    expect(out.match(/<script/g)).toHaveLength(3);
   });
 
   it("refuses a page that is not React Router's (built twice, or by something else)", () => {

@@ -99,6 +99,22 @@ describe("marketing pages carry their content without JavaScript", () => {
       expect(link?.textContent).toBe(SIGNED_OUT_LABEL);
       const loading = [...doc.querySelectorAll("button")].filter((b) => b.textContent === "Loading...");
       expect(loading).toHaveLength(0);
+      // The Monthly / Yearly switch: links to the page with the interval (they work before and without
+      // the island), and the inline script that makes the cards say what the address asks before the
+      // first paint (the server allows it by its hash).
+      const options = [...doc.querySelectorAll('[role="radiogroup"] a[role="radio"]')];
+      expect(options.map((a) => [a.textContent, a.getAttribute("aria-checked"), a.getAttribute("href")])).toEqual([
+        ["Monthly", "true", "?interval=month#pricing"],
+        ["Yearly", "false", "?interval=year#pricing"],
+      ]);
+      const script = doc.querySelector('[data-island="pricing"] > script[data-island-script="pricing"]');
+      expect(script?.textContent).toContain("location.search");
+      // Without JavaScript the switch is hidden and the card offers the yearly price with its own link.
+      expect(doc.querySelector('[role="radiogroup"]')?.className).toContain("noscript:hidden");
+      const yearly = `/signup?next=${encodeURIComponent("/pricing?checkout=price_closewise_yearly")}`;
+      const noscript = doc.querySelector(`noscript a[href="${yearly}"]`);
+      expect(noscript?.textContent).toBe("Sign up for yearly billing");
+      expect(squash(noscript?.parentElement?.textContent ?? "")).toContain("$200/year — 2 months free");
     },
   );
 

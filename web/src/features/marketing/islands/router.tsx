@@ -44,6 +44,16 @@ export function useLocation() {
   return { pathname, search, hash, state: null, key: "default" };
 }
 
+type SearchParamsInit = URLSearchParams | ((current: URLSearchParams) => URLSearchParams);
+
+/** The address's parameters; setting them rewrites the address (no page load, as in the app). */
 export function useSearchParams() {
-  return [new URLSearchParams(window.location.search), () => {}] as const;
+  const set = (init: SearchParamsInit, options?: { replace?: boolean; preventScrollReset?: boolean }) => {
+    const current = new URLSearchParams(window.location.search);
+    const query = (typeof init === "function" ? init(current) : init).toString();
+    const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
+    if (options?.replace) window.history.replaceState(window.history.state, "", url);
+    else window.history.pushState(null, "", url);
+  };
+  return [new URLSearchParams(window.location.search), set] as const;
 }
