@@ -93,6 +93,15 @@ pub fn interval() -> Object {
     )
 }
 
+/// How long a coupon's discount applies (Stripe's `duration`).
+pub fn discount_duration() -> Object {
+    one_of(
+        ["once", "repeating", "forever"],
+        "How long the discount applies: the first invoice only (`once`), `duration_in_months` \
+         months (`repeating`), or as long as the subscription (`forever`).",
+    )
+}
+
 /// Stripe's invoice statuses.
 pub fn invoice_status() -> Object {
     one_of(

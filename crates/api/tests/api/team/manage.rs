@@ -157,6 +157,7 @@ both!(
             current_period_end: Some(1_795_000_000),
             payment_method_brand: None,
             payment_method_last4: None,
+            discount: None,
         };
         app.state.store.apply_subscription(rep.id, &record, app.state.clock.now()).await.unwrap();
         assert_eq!(get_team(&app, &rep).await["personal_subscription_overlap"], false, "the team is not paid");
