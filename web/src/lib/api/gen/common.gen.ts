@@ -22,6 +22,44 @@ export interface components {
       /** @description The default text, up to 1,000 characters; needed unless `off`. */
       text?: string;
     };
+    /**
+     * @description A subscription's discount: a coupon taken with a promotion code at checkout (or set at
+     *     Stripe).
+     */
+    Discount: {
+      /**
+       * Format: int64
+       * @description The amount taken off in the currency's minor units (an amount coupon); null for a
+       *     percentage.
+       */
+      amount_off?: number | null;
+      /** @description `amount_off`'s currency (lowercase ISO code). */
+      currency?: string | null;
+      /**
+       * @description How long the discount applies: the first invoice only (`once`), `duration_in_months` months (`repeating`), or as long as the subscription (`forever`).
+       * @enum {string}
+       */
+      duration: "once" | "repeating" | "forever";
+      /**
+       * Format: int64
+       * @description How many months a `repeating` discount lasts.
+       */
+      duration_in_months?: number | null;
+      /**
+       * Format: int64
+       * @description When a `repeating` discount stops applying (Unix seconds); null for `once` and `forever`.
+       */
+      ends_at?: number | null;
+      /** @description The discount in words: "20% off until March 2027", "$5 off once", "20% off forever". */
+      label: string;
+      /** @description The coupon's name, if it has one. */
+      name?: string | null;
+      /**
+       * Format: double
+       * @description The percentage taken off (a percentage coupon); null for an amount.
+       */
+      percent_off?: number | null;
+    };
     Empty: Record<string, never>;
     ErrorBody: {
       error: components["schemas"]["ErrorDetail"];
@@ -180,6 +218,7 @@ export interface components {
        * @description Unix seconds.
        */
       current_period_end?: number | null;
+      discount?: null | components["schemas"]["Discount"];
       /**
        * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
        * @enum {string|null}
@@ -434,6 +473,7 @@ export interface components {
        * @description Unix seconds.
        */
       current_period_end?: number | null;
+      discount?: null | components["schemas"]["Discount"];
       /**
        * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
        * @enum {string|null}
