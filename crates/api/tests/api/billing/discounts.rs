@@ -86,14 +86,10 @@ both!(
         assert_eq!(discount["duration"], "repeating");
         assert_eq!(discount["duration_in_months"], 4);
         // Stripe's discount ends four months after it started, and says so in words.
+        let plan = b.plan(&token).await;
         let stripe_sub = b
             .mock
-            .object(
-                &b.plan(&token).await["stripe_subscription_id"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned(),
-            )
+            .object(plan["stripe_subscription_id"].as_str().unwrap())
             .unwrap();
         let stripe_discount = b
             .mock
