@@ -97,8 +97,7 @@ pub fn interval() -> Object {
 pub fn discount_duration() -> Object {
     one_of(
         ["once", "repeating", "forever"],
-        "How long the discount applies: the first invoice only (`once`), `duration_in_months` \
-         months (`repeating`), or as long as the subscription (`forever`).",
+        "Stripe's coupon `duration`.",
     )
 }
 

@@ -67,27 +67,22 @@ pub struct SubscriptionBody {
     pub discount: Option<DiscountBody>,
 }
 
-/// A subscription's discount: a coupon taken with a promotion code at checkout (or set at
-/// Stripe).
+// A subscription's discount: a coupon taken with a promotion code at checkout (or set at Stripe).
+// Its fields are Stripe's coupon's (docs/api.md says them); their doc comments are left out to keep
+// the web's generated types of the shared schemas within a file.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Discount)]
 pub struct DiscountBody {
-    /// The coupon's name, if it has one.
     pub name: Option<String>,
-    /// The percentage taken off (a percentage coupon); null for an amount.
     pub percent_off: Option<f64>,
-    /// The amount taken off in the currency's minor units (an amount coupon); null for a
-    /// percentage.
     pub amount_off: Option<i64>,
-    /// `amount_off`'s currency (lowercase ISO code).
     pub currency: Option<String>,
     #[schema(schema_with = crate::schemas::discount_duration)]
     pub duration: String,
-    /// How many months a `repeating` discount lasts.
     pub duration_in_months: Option<i64>,
-    /// When a `repeating` discount stops applying (Unix seconds); null for `once` and `forever`.
+    /// Unix seconds.
     pub ends_at: Option<i64>,
-    /// The discount in words: "20% off until March 2027", "$5 off once", "20% off forever".
+    /// The discount in words: "20% off until March 2027".
     pub label: String,
 }
 

@@ -22,42 +22,26 @@ export interface components {
       /** @description The default text, up to 1,000 characters; needed unless `off`. */
       text?: string;
     };
-    /**
-     * @description A subscription's discount: a coupon taken with a promotion code at checkout (or set at
-     *     Stripe).
-     */
     Discount: {
-      /**
-       * Format: int64
-       * @description The amount taken off in the currency's minor units (an amount coupon); null for a
-       *     percentage.
-       */
+      /** Format: int64 */
       amount_off?: number | null;
-      /** @description `amount_off`'s currency (lowercase ISO code). */
       currency?: string | null;
       /**
-       * @description How long the discount applies: the first invoice only (`once`), `duration_in_months` months (`repeating`), or as long as the subscription (`forever`).
+       * @description Stripe's coupon `duration`.
        * @enum {string}
        */
       duration: "once" | "repeating" | "forever";
-      /**
-       * Format: int64
-       * @description How many months a `repeating` discount lasts.
-       */
+      /** Format: int64 */
       duration_in_months?: number | null;
       /**
        * Format: int64
-       * @description When a `repeating` discount stops applying (Unix seconds); null for `once` and `forever`.
+       * @description Unix seconds.
        */
       ends_at?: number | null;
-      /** @description The discount in words: "20% off until March 2027", "$5 off once", "20% off forever". */
+      /** @description The discount in words: "20% off until March 2027". */
       label: string;
-      /** @description The coupon's name, if it has one. */
       name?: string | null;
-      /**
-       * Format: double
-       * @description The percentage taken off (a percentage coupon); null for an amount.
-       */
+      /** Format: double */
       percent_off?: number | null;
     };
     Empty: Record<string, never>;
