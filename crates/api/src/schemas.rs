@@ -93,6 +93,14 @@ pub fn interval() -> Object {
     )
 }
 
+/// How long a coupon's discount applies (Stripe's `duration`).
+pub fn discount_duration() -> Object {
+    one_of(
+        ["once", "repeating", "forever"],
+        "Stripe's coupon `duration`.",
+    )
+}
+
 /// Stripe's invoice statuses.
 pub fn invoice_status() -> Object {
     one_of(

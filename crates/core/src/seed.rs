@@ -88,6 +88,7 @@ impl Seeding {
             current_period_end: Some(now.unix_timestamp() + s.current_period_end_days * 86_400),
             payment_method_brand: s.brand.clone(),
             payment_method_last4: s.last4.clone(),
+            discount: None,
         };
         (self.store)
             .save_stripe_customer(id, &record.customer_id, now)

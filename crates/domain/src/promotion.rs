@@ -100,47 +100,106 @@ pub fn check_promotion(
     Ok(())
 }
 
-/// How much a discount takes off: a percentage, or an amount in a currency's minor units.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Off {
-    Percent(f64),
-    Amount { amount: i64, currency: String },
+/// How long a coupon's discount applies, in Stripe's words (`duration`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscountDuration {
+    /// The first invoice only.
+    Once,
+    /// `duration_in_months` months, then it ends (`ends_at`).
+    Repeating,
+    /// As long as the subscription lasts.
+    Forever,
 }
 
-/// A discount on a subscription as the dashboard shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DiscountView {
-    pub off: Off,
-    /// When it stops applying (Unix seconds); `None` while it lasts for as long as the
-    /// subscription does.
-    pub until: Option<i64>,
-    /// The coupon's `once`: only the next invoice.
-    pub once: bool,
-}
-
-impl DiscountView {
-    /// "20% off until March 2027", "$5.00 off", "20% off the next invoice".
-    pub fn label(&self) -> String {
-        let off = match &self.off {
-            Off::Percent(p) if p.fract() == 0.0 => format!("{p:.0}% off"),
-            Off::Percent(p) => format!("{p}% off"),
-            Off::Amount { amount, currency } => format!("{} off", money(*amount, currency)),
-        };
-        if self.once {
-            return format!("{off} the next invoice");
+impl DiscountDuration {
+    /// Stripe's name exactly; `None` for one Stripe may add later.
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw {
+            "once" => Some(Self::Once),
+            "repeating" => Some(Self::Repeating),
+            "forever" => Some(Self::Forever),
+            _ => None,
         }
-        match self
-            .until
-            .and_then(|t| OffsetDateTime::from_unix_timestamp(t).ok())
-        {
-            Some(end) => format!("{off} until {} {}", end.month(), end.year()),
-            None => off,
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Once => "once",
+            Self::Repeating => "repeating",
+            Self::Forever => "forever",
         }
     }
 }
 
+/// The discount on a subscription (its coupon, read from Stripe's `discounts`), as stored and
+/// shown. Amounts are in the currency's minor units, times Unix seconds.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Discount {
+    /// The coupon's name, if it has one.
+    pub name: Option<String>,
+    /// Set for a percentage coupon, else `amount_off` and `currency` are.
+    pub percent_off: Option<f64>,
+    pub amount_off: Option<i64>,
+    pub currency: Option<String>,
+    pub duration: DiscountDuration,
+    /// For a `repeating` coupon: how many months.
+    pub duration_in_months: Option<i64>,
+    /// When it stops applying (a `repeating` coupon's end); `None` for `once` and `forever`.
+    pub ends_at: Option<i64>,
+}
+
+// Stripe's percentages are never NaN.
+impl Eq for Discount {}
+
+impl Discount {
+    /// The discount while it applies at `now`: none from its `ends_at` on (Stripe removes it
+    /// then; a late webhook must not keep it on the dashboard).
+    pub fn current(self, now: OffsetDateTime) -> Option<Self> {
+        match self.ends_at {
+            Some(end) if end <= now.unix_timestamp() => None,
+            _ => Some(self),
+        }
+    }
+
+    /// "20% off until March 2027", "$5 off once", "20% off forever" (prices written as the
+    /// pricing cards write them: whole amounts without cents).
+    pub fn label(&self) -> String {
+        let off = match (self.percent_off, self.amount_off) {
+            (Some(p), _) if p.fract() == 0.0 => format!("{p:.0}% off"),
+            (Some(p), _) => format!("{p}% off"),
+            (None, Some(amount)) => {
+                format!(
+                    "{} off",
+                    money(amount, self.currency.as_deref().unwrap_or("usd"))
+                )
+            }
+            (None, None) => "A discount".to_owned(),
+        };
+        let end = self
+            .ends_at
+            .and_then(|t| OffsetDateTime::from_unix_timestamp(t).ok());
+        match (self.duration, end, self.duration_in_months) {
+            (DiscountDuration::Once, _, _) => format!("{off} once"),
+            (DiscountDuration::Forever, _, _) => format!("{off} forever"),
+            (DiscountDuration::Repeating, Some(end), _) => {
+                format!("{off} until {} {}", end.month(), end.year())
+            }
+            (DiscountDuration::Repeating, None, Some(1)) => format!("{off} for 1 month"),
+            (DiscountDuration::Repeating, None, Some(n)) => format!("{off} for {n} months"),
+            (DiscountDuration::Repeating, None, None) => off,
+        }
+    }
+}
+
+/// `$5`, `$4.50`, `€20`, `300 JPY`-style amounts: cents only when there are some.
 fn money(amount: i64, currency: &str) -> String {
-    let number = format!("{}.{:02}", amount / 100, (amount % 100).abs());
+    let cents = (amount % 100).abs();
+    let number = if cents == 0 {
+        format!("{}", amount / 100)
+    } else {
+        format!("{}.{cents:02}", amount / 100)
+    };
     match currency.to_ascii_lowercase().as_str() {
         "usd" => format!("${number}"),
         "eur" => format!("€{number}"),
@@ -276,32 +335,91 @@ mod tests {
         );
     }
 
+    fn discount(duration: DiscountDuration) -> Discount {
+        Discount {
+            name: Some("Launch".into()),
+            percent_off: Some(20.0),
+            amount_off: None,
+            currency: None,
+            duration,
+            duration_in_months: None,
+            ends_at: None,
+        }
+    }
+
     #[test]
     fn discounts_are_described_as_the_dashboard_says_them() {
         // 2027-03-15T00:00:00Z
         let march_2027 = 1_805_068_800;
+        let dollars = |amount| Discount {
+            percent_off: None,
+            amount_off: Some(amount),
+            currency: Some("usd".into()),
+            ..discount(DiscountDuration::Once)
+        };
         let cases = [
             (
-                Off::Percent(20.0),
-                Some(march_2027),
-                false,
+                Discount {
+                    duration_in_months: Some(4),
+                    ends_at: Some(march_2027),
+                    ..discount(DiscountDuration::Repeating)
+                },
                 "20% off until March 2027",
             ),
-            (Off::Percent(12.5), None, false, "12.5% off"),
+            (dollars(500), "$5 off once"),
+            (dollars(450), "$4.50 off once"),
+            (discount(DiscountDuration::Forever), "20% off forever"),
             (
-                Off::Amount {
-                    amount: 500,
-                    currency: "usd".into(),
+                Discount {
+                    percent_off: Some(12.5),
+                    ..discount(DiscountDuration::Forever)
                 },
-                None,
-                false,
-                "$5.00 off",
+                "12.5% off forever",
             ),
-            (Off::Percent(50.0), None, true, "50% off the next invoice"),
+            (
+                Discount {
+                    duration_in_months: Some(3),
+                    ..discount(DiscountDuration::Repeating)
+                },
+                "20% off for 3 months",
+            ),
+            (
+                Discount {
+                    currency: Some("eur".into()),
+                    duration: DiscountDuration::Forever,
+                    ..dollars(2000)
+                },
+                "€20 off forever",
+            ),
         ];
-        for (off, until, once, want) in cases {
-            assert_eq!(DiscountView { off, until, once }.label(), want);
+        for (d, want) in cases {
+            assert_eq!(d.label(), want);
         }
+    }
+
+    #[test]
+    fn a_discount_is_current_until_the_second_it_ends() {
+        let ending = Discount {
+            ends_at: Some(NOW + 1),
+            ..discount(DiscountDuration::Repeating)
+        };
+        assert_eq!(ending.clone().current(at(NOW)), Some(ending.clone()));
+        assert_eq!(ending.current(at(NOW + 1)), None);
+        let forever = discount(DiscountDuration::Forever);
+        assert!(forever.current(at(i64::from(i32::MAX))).is_some());
+    }
+
+    #[test]
+    fn durations_are_stripes_names() {
+        for d in [
+            DiscountDuration::Once,
+            DiscountDuration::Repeating,
+            DiscountDuration::Forever,
+        ] {
+            assert_eq!(DiscountDuration::parse(d.as_str()), Some(d));
+            assert_eq!(serde_json::to_value(d).unwrap(), d.as_str());
+        }
+        assert_eq!(DiscountDuration::parse("weekly"), None);
     }
 
     proptest! {

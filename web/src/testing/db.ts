@@ -126,6 +126,7 @@ export function createDb() {
         price_id: PRODUCTS[0]!.priceId,
         interval: "month" as const,
         subscription_status: "active" as const,
+        discount: null,
         ...period,
         ...card,
       };

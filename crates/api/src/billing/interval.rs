@@ -120,6 +120,6 @@ pub async fn change(
         .change_interval(&member(&auth), to, prices, body.proration_date)
         .await?;
     Ok(AppJson(SubscriptionResponse {
-        subscription: Some(SubscriptionBody::new(row, prices)),
+        subscription: Some(SubscriptionBody::new(row, prices, state.clock.now())),
     }))
 }

@@ -62,11 +62,58 @@ pub struct SubscriptionBody {
     /// not sell).
     #[schema(schema_with = crate::schemas::interval)]
     pub interval: Option<String>,
+    /// The discount on the subscription while it applies (null when none): its coupon's terms
+    /// and how the dashboard says it.
+    pub discount: Option<DiscountBody>,
+}
+
+// A subscription's discount: a coupon taken with a promotion code at checkout (or set at Stripe).
+// Its fields are Stripe's coupon's (docs/api.md says them); their doc comments are left out to keep
+// the web's generated types of the shared schemas within a file.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Discount)]
+pub struct DiscountBody {
+    pub name: Option<String>,
+    pub percent_off: Option<f64>,
+    pub amount_off: Option<i64>,
+    pub currency: Option<String>,
+    #[schema(schema_with = crate::schemas::discount_duration)]
+    pub duration: String,
+    pub duration_in_months: Option<i64>,
+    /// Unix seconds.
+    pub ends_at: Option<i64>,
+    /// The discount in words: "20% off until March 2027".
+    pub label: String,
+}
+
+impl DiscountBody {
+    /// The discount while it applies at `now`, as the API answers it.
+    pub fn current(
+        discount: Option<closewise_domain::promotion::Discount>,
+        now: time::OffsetDateTime,
+    ) -> Option<Self> {
+        let d = discount?.current(now)?;
+        Some(DiscountBody {
+            label: d.label(),
+            duration: d.duration.as_str().to_owned(),
+            name: d.name,
+            percent_off: d.percent_off,
+            amount_off: d.amount_off,
+            currency: d.currency,
+            duration_in_months: d.duration_in_months,
+            ends_at: d.ends_at,
+        })
+    }
 }
 
 impl SubscriptionBody {
-    pub fn new(r: SubscriptionRow, prices: closewise_domain::catalogue::PriceIds<'_>) -> Self {
+    pub fn new(
+        r: SubscriptionRow,
+        prices: closewise_domain::catalogue::PriceIds<'_>,
+        now: time::OffsetDateTime,
+    ) -> Self {
         SubscriptionBody {
+            discount: DiscountBody::current(r.discount(), now),
             interval: r
                 .price_id
                 .as_deref()
@@ -189,7 +236,7 @@ pub async fn confirm(
         plan: activation.plan.into(),
         subscription: activation
             .subscription
-            .map(|s| SubscriptionBody::new(s, state.settings.stripe.prices())),
+            .map(|s| SubscriptionBody::new(s, state.settings.stripe.prices(), state.clock.now())),
     }))
 }
 
@@ -202,7 +249,8 @@ pub async fn subscription(
 ) -> ApiResult<AppJson<SubscriptionResponse>> {
     let row = state.billing.subscription(auth.user_id).await?;
     Ok(AppJson(SubscriptionResponse {
-        subscription: row.map(|s| SubscriptionBody::new(s, state.settings.stripe.prices())),
+        subscription: row
+            .map(|s| SubscriptionBody::new(s, state.settings.stripe.prices(), state.clock.now())),
     }))
 }
 

@@ -48,7 +48,11 @@ pub async fn get_team(
     auth: AuthUser,
 ) -> ApiResult<AppJson<MaybeTeamResponse>> {
     let team = match state.teams.view(auth.user_id).await {
-        Ok(t) => Some(TeamBody::new(t, state.settings.stripe.prices())),
+        Ok(t) => Some(TeamBody::new(
+            t,
+            state.settings.stripe.prices(),
+            state.clock.now(),
+        )),
         Err(TeamsError::TeamNotFound) => None,
         Err(e) => return Err(e.into()),
     };

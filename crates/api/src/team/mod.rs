@@ -204,6 +204,8 @@ pub struct TeamSubscriptionBody {
     /// not sell).
     #[schema(schema_with = crate::schemas::interval)]
     pub interval: Option<String>,
+    /// The discount on the subscription while it applies (null when none).
+    pub discount: Option<crate::billing::routes::DiscountBody>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -303,8 +305,13 @@ pub struct TeamBody {
 }
 
 impl TeamBody {
-    /// The team as the API answers it; `prices` names the subscription's interval.
-    pub fn new(t: TeamView, prices: closewise_domain::catalogue::PriceIds<'_>) -> Self {
+    /// The team as the API answers it; `prices` names the subscription's interval, `now` whether
+    /// its discount still applies.
+    pub fn new(
+        t: TeamView,
+        prices: closewise_domain::catalogue::PriceIds<'_>,
+        now: OffsetDateTime,
+    ) -> Self {
         let may = PermissionsBody::of(&t);
         let invite_roles = t.invite_roles().into_iter().map(RoleBody::from).collect();
         let payment_failed = t.payment_failed();
@@ -344,6 +351,7 @@ impl TeamBody {
                     .as_deref()
                     .and_then(|p| prices.interval_of(p))
                     .map(|i| i.as_str().to_owned()),
+                discount: crate::billing::routes::DiscountBody::current(s.discount, now),
             }),
             paid: t.paid,
             payment_failed,
@@ -396,7 +404,7 @@ pub struct MaybeTeamResponse {
 impl TeamResponse {
     pub fn new(view: TeamView, state: &AppState) -> Self {
         TeamResponse {
-            team: TeamBody::new(view, state.settings.stripe.prices()),
+            team: TeamBody::new(view, state.settings.stripe.prices(), state.clock.now()),
         }
     }
 }
@@ -405,7 +413,7 @@ impl TeamResponse {
 pub async fn team_response(state: &AppState, user_id: Uuid) -> ApiResult<TeamResponse> {
     let view = state.teams.view(user_id).await?;
     Ok(TeamResponse {
-        team: TeamBody::new(view, state.settings.stripe.prices()),
+        team: TeamBody::new(view, state.settings.stripe.prices(), state.clock.now()),
     })
 }
 

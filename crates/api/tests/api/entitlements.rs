@@ -27,6 +27,7 @@ pub async fn subscription(app: &TestApp, user_id: Uuid, status: SubscriptionStat
         current_period_end: Some(app.state.clock.now().unix_timestamp() + 30 * 86_400),
         payment_method_brand: Some("visa".into()),
         payment_method_last4: Some("4242".into()),
+        discount: None,
     };
     app.state
         .store

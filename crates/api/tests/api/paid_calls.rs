@@ -63,6 +63,7 @@ both!(
             current_period_end: Some(app.state.clock.now().unix_timestamp() + 30 * 86_400),
             payment_method_brand: None,
             payment_method_last4: None,
+            discount: None,
         };
         assert!(app.state.store.apply_team_subscription(team_id, &record, 3, app.state.clock.now()).await.unwrap());
         let rep = join(&app, &owner, "rep@acme.test", "member").await;

@@ -41,6 +41,7 @@ fn team_record(status: SubscriptionStatus) -> SubscriptionRecord {
         current_period_end: Some(1_795_000_000),
         payment_method_brand: None,
         payment_method_last4: None,
+        discount: None,
     }
 }
 

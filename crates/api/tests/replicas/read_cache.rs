@@ -148,6 +148,7 @@ async fn the_clis_plan_and_team_changes_show_on_both_replicas_within_a_second() 
         current_period_end: Some(now.unix_timestamp() + 30 * 86_400),
         payment_method_brand: None,
         payment_method_last4: None,
+        discount: None,
     };
     assert!(store
         .apply_team_subscription(team_id, &record, 1, now)

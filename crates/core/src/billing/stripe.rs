@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::time::Duration;
 
+use closewise_domain::promotion::{Discount, DiscountDuration};
 use closewise_domain::subscription::SubscriptionStatus;
 use secrecy::{ExposeSecret, SecretString};
 use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeError, StripeRequest};
@@ -268,10 +269,12 @@ impl StripeClient {
             .call(
                 "retrieve checkout session",
                 RetrieveCheckoutSession::new(id)
-                    .expand(vec![
-                        "subscription".to_owned(),
-                        "subscription.default_payment_method".to_owned(),
-                    ])
+                    .expand(
+                        SUBSCRIPTION_EXPAND
+                            .iter()
+                            .map(|path| format!("subscription.{path}"))
+                            .collect::<Vec<_>>(),
+                    )
                     .send(&self.client),
             )
             .await?;
@@ -302,7 +305,8 @@ impl StripeClient {
         record(&self.retrieve_subscription(id).await?)
     }
 
-    /// Stripe's subscription object with its card expanded (a personal or a team's).
+    /// Stripe's subscription object with its card and discounts expanded (a personal or a
+    /// team's).
     pub(super) async fn retrieve_subscription(
         &self,
         id: &str,
@@ -310,7 +314,7 @@ impl StripeClient {
         self.call(
             "retrieve subscription",
             RetrieveSubscription::new(id)
-                .expand(vec!["default_payment_method".to_owned()])
+                .expand(subscription_expand())
                 .send(&self.client),
         )
         .await
@@ -343,6 +347,16 @@ impl StripeClient {
             .await?;
         Ok(portal.url)
     }
+}
+
+/// What every subscription read expands: its card, and its discounts with their coupons.
+const SUBSCRIPTION_EXPAND: [&str; 2] = ["default_payment_method", "discounts.source.coupon"];
+
+pub(super) fn subscription_expand() -> Vec<String> {
+    SUBSCRIPTION_EXPAND
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect()
 }
 
 fn user_metadata(user_id: Uuid) -> HashMap<String, String> {
@@ -390,5 +404,24 @@ fn record(sub: &Subscription) -> Result<SubscriptionRecord, StripeFailure> {
         current_period_end: item.map(|i| i.current_period_end),
         payment_method_brand: card.map(|c| c.brand.clone()),
         payment_method_last4: card.map(|c| c.last4.clone()),
+        discount: discount(sub),
+    })
+}
+
+/// The subscription's first discount whose coupon was expanded, in the domain's terms; none
+/// when the coupon's duration is one we do not know.
+fn discount(sub: &Subscription) -> Option<Discount> {
+    sub.discounts.iter().find_map(|d| {
+        let d = d.as_object()?;
+        let coupon = d.source.coupon.as_ref()?.as_object()?;
+        Some(Discount {
+            name: coupon.name.clone(),
+            percent_off: coupon.percent_off,
+            amount_off: coupon.amount_off,
+            currency: coupon.currency.as_ref().map(|c| c.to_string()),
+            duration: DiscountDuration::parse(coupon.duration.as_str())?,
+            duration_in_months: coupon.duration_in_months,
+            ends_at: d.end,
+        })
     })
 }

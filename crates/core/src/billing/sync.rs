@@ -73,6 +73,10 @@ fn snapshot(plan: Option<&PlanRow>, sub: Option<&SubscriptionRow>) -> Snapshot {
             "subscription.card_last4",
             json!(sub.and_then(|s| s.payment_method_last4.clone())),
         ),
+        (
+            "subscription.discount",
+            json!(sub.and_then(|s| s.discount())),
+        ),
     ])
 }
 
@@ -108,6 +112,7 @@ fn expected(record: &SubscriptionRecord) -> Snapshot {
             "subscription.card_last4",
             json!(record.payment_method_last4),
         ),
+        ("subscription.discount", json!(record.discount)),
     ])
 }
 

@@ -3,6 +3,7 @@
 
 use std::sync::LazyLock;
 
+use closewise_domain::promotion::Discount;
 use closewise_domain::subscription::SubscriptionStatus;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -24,6 +25,8 @@ pub struct SubscriptionRecord {
     pub current_period_end: Option<i64>,
     pub payment_method_brand: Option<String>,
     pub payment_method_last4: Option<String>,
+    /// The subscription's discount (its first), if it has one.
+    pub discount: Option<Discount>,
 }
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -39,6 +42,9 @@ pub struct SubscriptionRow {
     pub current_period_end: Option<i64>,
     pub payment_method_brand: Option<String>,
     pub payment_method_last4: Option<String>,
+    /// The discount as JSON; [`SubscriptionRow::discount`] reads it.
+    #[sqlx(rename = "discount")]
+    pub discount_json: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }
@@ -47,6 +53,24 @@ impl SubscriptionRow {
     pub fn counts_as_subscribed(&self) -> bool {
         self.status.counts_as_subscribed()
     }
+
+    /// The subscription's discount as last stored.
+    pub fn discount(&self) -> Option<Discount> {
+        discount_of(self.discount_json.as_deref())
+    }
+}
+
+/// A discount as its column holds it: JSON, or NULL for none.
+pub(crate) fn discount_column(discount: &Option<Discount>) -> Option<String> {
+    discount
+        .as_ref()
+        .and_then(|d| serde_json::to_string(d).ok())
+}
+
+/// A discount column read back; a value this build cannot read is no discount (the next sync or
+/// webhook writes it again).
+pub fn discount_of(column: Option<&str>) -> Option<Discount> {
+    column.and_then(|json| serde_json::from_str(json).ok())
 }
 
 /// What storing a subscription changed.
@@ -91,7 +115,7 @@ const PLAN_COLUMNS: &str = "id, user_id, plan_type, status, plan_started_at, pla
 
 const SUBSCRIPTION_COLUMNS: &str = "id, user_id, customer_id, subscription_id, price_id, status, \
     cancel_at_period_end, current_period_end, payment_method_brand, payment_method_last4, \
-    created_at, updated_at";
+    discount, created_at, updated_at";
 
 /// Replaces the stored subscription unless that would hide a live one behind a dead one.
 /// "Counts as subscribed" as an SQL list, from the domain's rule (the only home of it).
@@ -99,14 +123,15 @@ static UPSERT_SUBSCRIPTION: LazyLock<String> = LazyLock::new(|| {
     domain_sql(
         "INSERT INTO subscriptions (id, user_id, customer_id, \
     subscription_id, price_id, status, cancel_at_period_end, current_period_end, \
-    payment_method_brand, payment_method_last4, created_at, updated_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) \
+    payment_method_brand, payment_method_last4, created_at, updated_at, discount) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) \
     ON CONFLICT (user_id) DO UPDATE SET customer_id = excluded.customer_id, \
     subscription_id = excluded.subscription_id, price_id = excluded.price_id, \
     status = excluded.status, cancel_at_period_end = excluded.cancel_at_period_end, \
     current_period_end = excluded.current_period_end, \
     payment_method_brand = excluded.payment_method_brand, \
-    payment_method_last4 = excluded.payment_method_last4, updated_at = excluded.updated_at \
+    payment_method_last4 = excluded.payment_method_last4, updated_at = excluded.updated_at, \
+    discount = excluded.discount \
     WHERE subscriptions.subscription_id = excluded.subscription_id \
        OR subscriptions.status NOT IN ({subscribed}) \
        OR excluded.status IN ({subscribed})",
@@ -159,6 +184,7 @@ macro_rules! apply_in {
             .bind(&$record.payment_method_brand)
             .bind(&$record.payment_method_last4)
             .bind($now)
+            .bind(discount_column(&$record.discount))
             .execute(&mut *$tx)
             .await?
             .rows_affected()

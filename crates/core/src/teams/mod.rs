@@ -338,6 +338,7 @@ impl Teams {
                 current_period_end: team.current_period_end,
                 cancel_at_period_end: team.cancel_at_period_end,
                 price_id: team.price_id.clone(),
+                discount: crate::store::billing::discount_of(team.discount.as_deref()),
             }),
             paid,
             personal_subscription_overlap,

@@ -220,4 +220,6 @@ pub struct TeamSubscription {
     pub cancel_at_period_end: bool,
     /// Its price: the catalogue's monthly or yearly one.
     pub price_id: Option<String>,
+    /// Its discount, if it has one.
+    pub discount: Option<closewise_domain::promotion::Discount>,
 }

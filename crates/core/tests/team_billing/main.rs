@@ -167,6 +167,7 @@ impl Fx {
             current_period_end: Some(self.clock.now().unix_timestamp() + 30 * 86_400),
             payment_method_brand: None,
             payment_method_last4: None,
+            discount: None,
         }
     }
 }

@@ -409,6 +409,7 @@ both!(
             current_period_end: None,
             payment_method_brand: None,
             payment_method_last4: None,
+            discount: None,
         };
         let active = stripe(SubscriptionStatus::Active);
         assert!(s

@@ -357,11 +357,15 @@ async fn a_repeating_discount_comes_off_each_invoice_until_its_months_are_over()
     let sub = subscribe_with(&m, code["id"].as_str().unwrap()).await;
 
     let (_, s) = m
-        .get(&format!("/v1/subscriptions/{sub}?expand[]=discounts"))
+        .get(&format!(
+            "/v1/subscriptions/{sub}?expand[]=discounts.source.coupon"
+        ))
         .await;
     let discount = &s["discounts"][0];
     assert_eq!(discount["object"], "discount");
-    assert_eq!(discount["source"]["coupon"], c.as_str());
+    assert_eq!(discount["source"]["type"], "coupon");
+    assert_eq!(discount["source"]["coupon"]["id"], c.as_str());
+    assert_eq!(discount["source"]["coupon"]["duration"], "repeating");
     assert_eq!(discount["promotion_code"], code["id"]);
     assert!(discount["end"].as_i64().unwrap() > discount["start"].as_i64().unwrap());
 

@@ -28,6 +28,7 @@ export type PlanType = Plan["plan_type"];
 /** What the pricing page's checkout button offers (`Plan.checkout`, decided by the server). */
 export type CheckoutOffer = Plan["checkout"];
 export type Subscription = Schemas["SubscriptionBody"];
+export type Discount = Schemas["Discount"];
 export type SubscriptionStatus = Subscription["subscription_status"];
 export type Product = Schemas["ProductBody"];
 /** `GET /api/products`: what is sold, and the Free Trial before it. */

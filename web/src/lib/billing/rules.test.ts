@@ -9,8 +9,11 @@ import {
   checkoutUrls,
   CATALOGUE_SNAPSHOT,
   DEFAULT_PRODUCT,
+  discountText,
   featuredProduct,
   freeTrial,
+  intervalAdjective,
+  newTotalLabel,
   periodEnd,
   planName,
   planSummary,
@@ -64,6 +67,38 @@ describe("plans as shown", () => {
     expect(planName(true)).toBe("Unlimited Sales Copilot");
     expect(planSummary(false)).toBe("5 calls of 5 minutes each · Basic insights");
     expect(planSummary(true)).toBe("Unlimited usage · $20/month");
+  });
+
+  it("prices the paid plan by the subscription's interval", () => {
+    expect(planSummary(true, undefined, "month")).toBe("Unlimited usage · $20/month");
+    expect(planSummary(true, undefined, "year")).toBe("Unlimited usage · $200/year");
+    expect(planSummary(true, CATALOGUE_SNAPSHOT, null)).toBe("Unlimited usage · $20/month");
+    expect(planSummary(false, undefined, "year")).toBe("5 calls of 5 minutes each · Basic insights");
+  });
+
+  it("names a seats preview's recurring total by the interval", () => {
+    expect(newTotalLabel("month")).toBe("New monthly total");
+    expect(newTotalLabel("year")).toBe("New yearly total");
+    expect(newTotalLabel(null)).toBe("New monthly total");
+    expect(intervalAdjective("year")).toBe("yearly");
+    expect(intervalAdjective(undefined)).toBe("monthly");
+  });
+
+  it("says a subscription's discount in the API's words, nothing without one", () => {
+    const discount = {
+      name: "Launch",
+      percent_off: 20,
+      amount_off: null,
+      currency: null,
+      duration: "repeating" as const,
+      duration_in_months: 4,
+      ends_at: 1_806_278_400,
+      label: "20% off until March 2027",
+    };
+    expect(discountText(subscription({ discount }))).toBe("20% off until March 2027");
+    expect(discountText(subscription({ discount: null }))).toBeNull();
+    expect(discountText(subscription())).toBeNull();
+    expect(discountText(null)).toBeNull();
   });
 
   it("takes each plan's features from the catalogue, the snapshot until the API answers", () => {

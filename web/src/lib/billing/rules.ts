@@ -8,7 +8,16 @@
 //! Pure functions and constants: query hooks and components call them and repeat none of them.
 
 import { ApiError } from "../api/client";
-import type { BillingInterval, Catalogue, CheckoutMode, CheckoutOffer, PlanType, Product, Subscription } from "../api/types";
+import type {
+  BillingInterval,
+  Catalogue,
+  CheckoutMode,
+  CheckoutOffer,
+  Discount,
+  PlanType,
+  Product,
+  Subscription,
+} from "../api/types";
 import snapshot from "./catalogue.json";
 
 // --- Checkout ------------------------------------------------------------------------------------
@@ -124,11 +133,25 @@ export function formatPrice(amount: number, currency: string): string {
   );
 }
 
-/** One line under the plan's name: its first feature and price, or the Free Trial's first two features. */
-export function planSummary(paid: boolean, catalogue?: Catalogue): string {
-  const p = featuredProduct(catalogue);
+/**
+ * One line under the plan's name: its first feature and price, billed by the subscription's
+ * `interval` ("$200/year"; the featured product's when none is known), or the Free Trial's first two
+ * features.
+ */
+export function planSummary(paid: boolean, catalogue?: Catalogue, interval?: BillingInterval | null): string {
+  const p = interval ? productFor(catalogue, interval) : featuredProduct(catalogue);
   if (paid) return `${p.features[0]} · ${formatPrice(p.price, p.currency)}/${p.interval}`;
   return freeTrial(catalogue).features.slice(0, 2).join(" · ");
+}
+
+/** "monthly" or "yearly": how price lines name a subscription's interval (monthly when not known). */
+export function intervalAdjective(interval: BillingInterval | null | undefined): "monthly" | "yearly" {
+  return interval === "year" ? "yearly" : "monthly";
+}
+
+/** The recurring total of a seats preview: "New monthly total" or "New yearly total". */
+export function newTotalLabel(interval: BillingInterval | null | undefined): string {
+  return `New ${intervalAdjective(interval)} total`;
 }
 
 // --- Subscriptions as shown ----------------------------------------------------------------------
@@ -150,6 +173,15 @@ export function periodEnd(
   });
   if (subscription.cancel_at_period_end) return { label: "Expires", date };
   return { label: subscription.interval === "year" ? "Renews yearly on" : "Renews", date };
+}
+
+/**
+ * The discount on a subscription in words ("20% off until March 2027", "$5 off once", "20% off
+ * forever"): the API's `label`, which the domain's rule writes (`closewise_domain::promotion`), so the
+ * dashboard, the team's page and the API say it alike. Null when there is none.
+ */
+export function discountText(subscription: { discount?: Discount | null } | null | undefined): string | null {
+  return subscription?.discount?.label ?? null;
 }
 
 export const SUBSCRIPTION_STATUS_TEXT: Record<Subscription["subscription_status"], string> = {

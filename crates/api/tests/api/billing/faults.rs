@@ -148,6 +148,7 @@ both!(
             current_period_end: Some(2_000_000_000),
             payment_method_brand: Some("visa".into()),
             payment_method_last4: Some("4242".into()),
+            discount: None,
         };
         app.state
             .store

@@ -235,6 +235,7 @@ impl Billing {
 }
 
 mod attacks;
+mod discounts;
 mod faults;
 mod flow;
 mod interval;

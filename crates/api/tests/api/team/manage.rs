@@ -146,7 +146,7 @@ both!(
         let rep = join(&app, &owner, "rep@northwind.example", "member").await;
         app.execute("UPDATE teams SET subscription_status = 'past_due', current_period_end = 1795000000").await;
         let t = get_team(&app, &rep).await;
-        assert_eq!(t["subscription"], json!({"status": "past_due", "current_period_end": 1795000000, "cancel_at_period_end": false, "interval": null}));
+        assert_eq!(t["subscription"], json!({"status": "past_due", "current_period_end": 1795000000, "cancel_at_period_end": false, "interval": null, "discount": null}));
         assert_eq!((t["paid"].as_bool(), t["invites"].clone()), (Some(false), json!([])), "members do not see invites");
         let record = SubscriptionRecord {
             customer_id: "cus_rep".into(),
@@ -157,6 +157,7 @@ both!(
             current_period_end: Some(1_795_000_000),
             payment_method_brand: None,
             payment_method_last4: None,
+            discount: None,
         };
         app.state.store.apply_subscription(rep.id, &record, app.state.clock.now()).await.unwrap();
         assert_eq!(get_team(&app, &rep).await["personal_subscription_overlap"], false, "the team is not paid");

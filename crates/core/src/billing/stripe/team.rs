@@ -240,7 +240,7 @@ impl StripeClient {
                         .items(vec![item])
                         .proration_behavior(UpdateSubscriptionProrationBehavior::CreateProrations)
                         .proration_date(proration_date)
-                        .expand(vec!["default_payment_method".to_owned()]),
+                        .expand(super::subscription_expand()),
                 )
                 .send(&self.client),
             )

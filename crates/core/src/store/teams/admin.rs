@@ -21,7 +21,7 @@ pub struct TeamListRow {
 
 const TEAM_COLUMNS: &str = "t.id, t.name, t.owner_id, t.stripe_customer_id, t.subscription_id, \
     t.price_id, t.seats, t.subscription_status, t.current_period_end, t.cancel_at_period_end, \
-    t.join_domain, t.created_at, t.updated_at, u.email AS owner_email";
+    t.discount, t.join_domain, t.created_at, t.updated_at, u.email AS owner_email";
 
 impl Store {
     /// Every team with its owner's address, newest first.

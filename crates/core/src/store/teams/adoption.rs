@@ -319,16 +319,18 @@ impl Store {
 
     /// Teams with a subscription whose weekly idle-seats mail for `week` is not written yet.
     pub async fn teams_without_idle_mail(&self, week: &str) -> Result<Vec<TeamRow>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_as::<_, TeamRow>(
+        dispatch!(self, |p| {
+            sqlx::query_as::<_, TeamRow>(
             "SELECT t.id, t.name, t.owner_id, t.stripe_customer_id, t.subscription_id, \
              t.price_id, t.seats, t.subscription_status, t.current_period_end, \
-             t.cancel_at_period_end, t.join_domain, t.created_at, t.updated_at FROM teams t \
+             t.cancel_at_period_end, t.discount, t.join_domain, t.created_at, t.updated_at FROM teams t \
              WHERE t.subscription_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM team_idle_mails x \
              WHERE x.team_id = t.id AND x.week = $1) ORDER BY t.id"
         )
         .bind(week)
         .fetch_all(p)
-        .await)
+        .await
+        })
     }
 
     /// Notes the team's idle-seats mail of `week` and queues `mail` (None: nothing idle, noted

@@ -19,7 +19,7 @@ use crate::store::{dispatch, Pool, Revoked, Store, SubscriptionRecord};
 /// retry with a new checkout.
 const APPLY: &str = "UPDATE teams SET subscription_id = $2, price_id = $3, \
     subscription_status = $4, current_period_end = $5, cancel_at_period_end = $6, seats = $7, \
-    stripe_customer_id = COALESCE(stripe_customer_id, $8), updated_at = $9 \
+    stripe_customer_id = COALESCE(stripe_customer_id, $8), updated_at = $9, discount = $10 \
     WHERE id = $1 AND (subscription_id IS NULL OR subscription_id = $2 \
     OR subscription_status IN ('canceled', 'incomplete_expired') \
     OR (subscription_status = 'incomplete' \
@@ -44,6 +44,7 @@ macro_rules! apply_team {
             .bind(seats_column($quantity))
             .bind(&$record.customer_id)
             .bind($now)
+            .bind(crate::store::billing::discount_column(&$record.discount))
             .execute($conn)
             .await
             .map(|r| r.rows_affected() == 1)

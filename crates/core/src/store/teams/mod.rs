@@ -36,6 +36,8 @@ pub struct TeamRow {
     pub subscription_status: Option<String>,
     pub current_period_end: Option<i64>,
     pub cancel_at_period_end: bool,
+    /// The subscription's discount as JSON (`store::discount_of` reads it).
+    pub discount: Option<String>,
     pub join_domain: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
@@ -115,7 +117,7 @@ pub struct NewInvite<'a> {
 }
 
 const TEAM_COLUMNS: &str = "id, name, owner_id, stripe_customer_id, subscription_id, price_id, \
-    seats, subscription_status, current_period_end, cancel_at_period_end, join_domain, \
+    seats, subscription_status, current_period_end, cancel_at_period_end, discount, join_domain, \
     created_at, updated_at";
 
 const INVITE_COLUMNS: &str = "id, team_id, email, role, invited_by, created_at, expires_at, \

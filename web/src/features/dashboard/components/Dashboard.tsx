@@ -1,4 +1,14 @@
-import { ArrowLeft, CheckCircle2, CreditCard, Crown, Download, Settings as SettingsIcon, ShieldAlert, Users } from "lucide-react";
+import {
+  ArrowLeft,
+  CheckCircle2,
+  CreditCard,
+  Crown,
+  Download,
+  Settings as SettingsIcon,
+  ShieldAlert,
+  Tag,
+  Users,
+} from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { EmailVerificationBanner } from "../../../components/account/EmailVerificationBanner";
@@ -12,6 +22,7 @@ import type { Subscription, User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import {
   cardBrandName,
+  discountText,
   PAID_PLAN_BADGE,
   periodEnd,
   planName,
@@ -178,13 +189,17 @@ function PlanCard({
   paid,
   personal,
   viaTeam,
+  subscription,
 }: {
   user: User;
   paid: boolean;
   personal: boolean;
   viaTeam: { id: string; name: string } | null;
+  /** The user's own subscription: its interval prices the summary, its discount is said under it. */
+  subscription: Subscription | null;
 }) {
   const catalogue = useProducts();
+  const discount = personal ? discountText(subscription) : null;
   return (
     <section aria-labelledby="plan-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       <h2 id="plan-title" className="text-sm font-medium uppercase tracking-wide text-slate-500">
@@ -199,8 +214,15 @@ function PlanCard({
         )}
       </div>
       <p className="mt-1 text-slate-600">
-        {viaTeam && !personal ? "Unlimited usage through your team's subscription." : planSummary(paid, catalogue.data)}
+        {viaTeam && !personal
+          ? "Unlimited usage through your team's subscription."
+          : planSummary(paid, catalogue.data, personal ? subscription?.interval : null)}
       </p>
+      {discount && (
+        <p className="mt-1 inline-flex items-center gap-1 text-sm font-medium text-green-800">
+          <Tag aria-hidden className="h-4 w-4" /> {discount}
+        </p>
+      )}
       {viaTeam && (
         <Link to="/team" className="mt-1 inline-block text-sm font-medium text-blue-700 underline hover:text-blue-900">
           View {viaTeam.name}
@@ -313,7 +335,7 @@ export function DashboardContent({ user }: { user: User }) {
       {unknown ? (
         <PlanUnknown retrying={plan.isFetching || entitlements.isFetching} onRetry={retry} email={user.email} />
       ) : (
-        <PlanCard user={user} paid={paid} personal={personal} viaTeam={viaTeam} />
+        <PlanCard user={user} paid={paid} personal={personal} viaTeam={viaTeam} subscription={subscription.data ?? null} />
       )}
 
       {unknown ? null : paid ? (

@@ -4,7 +4,8 @@ import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
 import { downloadExport, getTeamAdoption, type ReclaimAnswer } from "../../../lib/api/teamAdoption";
-import type { Team } from "../../../lib/api/types";
+import type { BillingInterval, Team } from "../../../lib/api/types";
+import { intervalAdjective } from "../../../lib/billing/rules";
 import { formatMoney } from "../../../lib/team/format";
 import { adoptionKey, useReclaimSeats } from "../api/teamMutations";
 import { errorMessage, Problem, Section } from "./TeamParts";
@@ -12,7 +13,18 @@ import { errorMessage, Problem, Section } from "./TeamParts";
 const when = (t: string | null | undefined) => (t ? new Date(t).toLocaleDateString("en-US", { dateStyle: "medium" }) : "Never");
 
 /** The owner's Reclaim: the idle members' seats, priced by Stripe's preview, then confirmed. */
-function Reclaim({ teamId, userIds, seats }: { teamId: string; userIds: string[]; seats: number }) {
+function Reclaim({
+  teamId,
+  userIds,
+  seats,
+  interval,
+}: {
+  teamId: string;
+  userIds: string[];
+  seats: number;
+  /** The team's subscription's: the new total is per month or per year. */
+  interval: BillingInterval | null | undefined;
+}) {
   const reclaim = useReclaimSeats(teamId);
   const [preview, setPreview] = useState<ReclaimAnswer | null>(null);
   const busy = reclaim.isPending;
@@ -45,7 +57,8 @@ function Reclaim({ teamId, userIds, seats }: { teamId: string; userIds: string[]
               Remove {preview.removed.map((m) => m.email).join(", ") || "nobody"} and lower the seats to {preview.seats}.
             </p>
             <p>
-              Due now: {formatMoney(p.amount_due_now, p.currency)}. Next monthly total: {formatMoney(p.next_total, p.currency)}.
+              Due now: {formatMoney(p.amount_due_now, p.currency)}. Next {intervalAdjective(interval)} total:{" "}
+              {formatMoney(p.next_total, p.currency)}.
             </p>
             <div className="flex gap-2">
               <Button disabled={busy} onClick={() => run(false)}>
@@ -161,7 +174,7 @@ export function Adoption({ team }: { team: Team }) {
                   {idle.length} idle {idle.length === 1 ? "member" : "members"}: reclaiming saves{" "}
                   {formatMoney(u.reclaim.monthly_saving, u.reclaim.currency)} a month.
                 </p>
-                <Reclaim teamId={team.id} userIds={idle} seats={u.reclaim.seats} />
+                <Reclaim teamId={team.id} userIds={idle} seats={u.reclaim.seats} interval={team.subscription?.interval} />
               </>
             )}
           </div>

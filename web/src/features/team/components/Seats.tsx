@@ -7,7 +7,7 @@ import { ApiError } from "../../../lib/api/client";
 import { useProducts } from "../../../lib/api/queries";
 import { openTeamBillingPortal, previewSeats, startTeamCheckout } from "../../../lib/api/team";
 import type { BillingInterval, SeatsPreview, Team } from "../../../lib/api/types";
-import { INTERVAL_NAMES, productFor } from "../../../lib/billing/rules";
+import { INTERVAL_NAMES, newTotalLabel, productFor } from "../../../lib/billing/rules";
 import { redirect } from "../../../lib/redirect";
 import { formatMoney, seatsProblem, teamCheckoutUrls } from "../../../lib/team/format";
 import { useChangeSeats } from "../api/teamMutations";
@@ -144,7 +144,7 @@ export function BuySeats({ team }: { team: Team }) {
   );
 }
 
-function PreviewFigures({ preview }: { preview: SeatsPreview }) {
+function PreviewFigures({ preview, interval }: { preview: SeatsPreview; interval: BillingInterval | null | undefined }) {
   const credit = preview.amount_due_now < 0;
   return (
     <dl aria-live="polite" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-xl bg-slate-50 p-4 text-sm">
@@ -153,7 +153,7 @@ function PreviewFigures({ preview }: { preview: SeatsPreview }) {
         {formatMoney(preview.amount_due_now, preview.currency)}
         {credit && " (a credit on your next invoice)"}
       </dd>
-      <dt className="text-slate-500">New monthly total</dt>
+      <dt className="text-slate-500">{newTotalLabel(interval)}</dt>
       <dd className="font-medium text-slate-900">{formatMoney(preview.next_total, preview.currency)}</dd>
     </dl>
   );
@@ -233,7 +233,7 @@ function ChangeSeatsDialog({ team, onClose }: { team: Team; onClose: () => void 
       </form>
       {preview && (
         <div className="mt-4">
-          <PreviewFigures preview={preview} />
+          <PreviewFigures preview={preview} interval={team.subscription?.interval} />
         </div>
       )}
       {error && <Problem className="mt-4">{error}</Problem>}

@@ -4,7 +4,7 @@ import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import type { Team } from "../../../lib/api/types";
-import { periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
+import { discountText, periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
 import { ROLE_NAMES } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
@@ -52,6 +52,7 @@ function Rename({ team, onDone }: { team: Team; onDone: () => void }) {
 function SubscriptionState({ team }: { team: Team }) {
   const { subscription } = team;
   const period = subscription ? periodEnd(subscription) : null;
+  const discount = discountText(subscription);
   return (
     <>
       <div>
@@ -64,6 +65,12 @@ function SubscriptionState({ team }: { team: Team }) {
         <dt className="text-sm text-slate-500">{period?.label ?? "Renews"}</dt>
         <dd className="font-medium text-slate-900">{period?.date ?? "—"}</dd>
       </div>
+      {discount && (
+        <div>
+          <dt className="text-sm text-slate-500">Discount</dt>
+          <dd className="font-medium text-green-800">{discount}</dd>
+        </div>
+      )}
     </>
   );
 }

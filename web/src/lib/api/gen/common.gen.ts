@@ -22,6 +22,28 @@ export interface components {
       /** @description The default text, up to 1,000 characters; needed unless `off`. */
       text?: string;
     };
+    Discount: {
+      /** Format: int64 */
+      amount_off?: number | null;
+      currency?: string | null;
+      /**
+       * @description Stripe's coupon `duration`.
+       * @enum {string}
+       */
+      duration: "once" | "repeating" | "forever";
+      /** Format: int64 */
+      duration_in_months?: number | null;
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      ends_at?: number | null;
+      /** @description The discount in words: "20% off until March 2027". */
+      label: string;
+      name?: string | null;
+      /** Format: double */
+      percent_off?: number | null;
+    };
     Empty: Record<string, never>;
     ErrorBody: {
       error: components["schemas"]["ErrorDetail"];
@@ -180,6 +202,7 @@ export interface components {
        * @description Unix seconds.
        */
       current_period_end?: number | null;
+      discount?: null | components["schemas"]["Discount"];
       /**
        * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
        * @enum {string|null}
@@ -434,6 +457,7 @@ export interface components {
        * @description Unix seconds.
        */
       current_period_end?: number | null;
+      discount?: null | components["schemas"]["Discount"];
       /**
        * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
        * @enum {string|null}

@@ -22,7 +22,9 @@ import type * as from_auth_sso from "./auth/sso.gen";
 import type * as from_auth_token from "./auth/token.gen";
 import type * as from_auth_user from "./auth/user.gen";
 import type * as from_auth_verify from "./auth/verify.gen";
-import type * as from_billing from "./billing.gen";
+import type * as from_billing_interval from "./billing/interval.gen";
+import type * as from_billing_invoices from "./billing/invoices.gen";
+import type * as from_billing_portal from "./billing/portal.gen";
 import type * as from_calls from "./calls.gen";
 import type * as from_checkout from "./checkout.gen";
 import type * as from_common from "./common.gen";
@@ -39,6 +41,7 @@ import type * as from_team_adoption from "./team/adoption.gen";
 import type * as from_team_audit from "./team/audit.gen";
 import type * as from_team_billing_details from "./team/billing/details.gen";
 import type * as from_team_billing_interval from "./team/billing/interval.gen";
+import type * as from_team_billing_interval_preview from "./team/billing/interval/preview.gen";
 import type * as from_team_billing_invoices from "./team/billing/invoices.gen";
 import type * as from_team_billing_portal from "./team/billing/portal.gen";
 import type * as from_team_checkout from "./team/checkout.gen";
@@ -56,11 +59,13 @@ import type * as from_team_join_requests from "./team/join-requests.gen";
 import type * as from_team_joinable from "./team/joinable.gen";
 import type * as from_team_leave from "./team/leave.gen";
 import type * as from_team_members from "./team/members.gen";
+import type * as from_team_members_role from "./team/members/role.gen";
 import type * as from_team_mfa_policy from "./team/mfa-policy.gen";
 import type * as from_team_policy from "./team/policy.gen";
 import type * as from_team_reclaim from "./team/reclaim.gen";
 import type * as from_team_scim from "./team/scim.gen";
 import type * as from_team_seats from "./team/seats.gen";
+import type * as from_team_seats_preview from "./team/seats/preview.gen";
 import type * as from_team_sso from "./team/sso.gen";
 import type * as from_team_transfer from "./team/transfer.gen";
 import type * as from_well_known from "./well-known.gen";
@@ -86,7 +91,9 @@ export type paths = from_account.paths &
   from_auth_token.paths &
   from_auth_user.paths &
   from_auth_verify.paths &
-  from_billing.paths &
+  from_billing_interval.paths &
+  from_billing_invoices.paths &
+  from_billing_portal.paths &
   from_calls.paths &
   from_checkout.paths &
   from_downloads.paths &
@@ -102,6 +109,7 @@ export type paths = from_account.paths &
   from_team_audit.paths &
   from_team_billing_details.paths &
   from_team_billing_interval.paths &
+  from_team_billing_interval_preview.paths &
   from_team_billing_invoices.paths &
   from_team_billing_portal.paths &
   from_team_checkout.paths &
@@ -117,11 +125,13 @@ export type paths = from_account.paths &
   from_team_joinable.paths &
   from_team_leave.paths &
   from_team_members.paths &
+  from_team_members_role.paths &
   from_team_mfa_policy.paths &
   from_team_policy.paths &
   from_team_reclaim.paths &
   from_team_scim.paths &
   from_team_seats.paths &
+  from_team_seats_preview.paths &
   from_team_sso.paths &
   from_team_transfer.paths &
   from_well_known.paths;
@@ -168,6 +178,7 @@ export interface components {
     from_team_join_requests.components["schemas"] &
     from_team_joinable.components["schemas"] &
     from_team_members.components["schemas"] &
+    from_team_members_role.components["schemas"] &
     from_team_mfa_policy.components["schemas"] &
     from_team_policy.components["schemas"] &
     from_team_reclaim.components["schemas"] &

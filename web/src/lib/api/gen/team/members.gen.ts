@@ -132,101 +132,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/api/team/members/{user_id}/role": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description The member's user id */
-          user_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": components["schemas"]["TeamRoleBody"];
-        };
-      };
-      responses: {
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["TeamAnswer"];
-          };
-        };
-        /** @description `invalid_role` (only `admin` or `member`; ownership is transferred) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `not_signed_in` or `invalid_token` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `forbidden_role` (`teams::may_set_role`: the owner) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `team_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `payload_too_large`: the body is over 64 KiB */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description `unsupported_media_type`: the body is not `application/json` */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": from_common["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -236,13 +141,6 @@ export interface components {
       members: from_common["schemas"]["TeamMember"][];
       /** @description Pass it as `cursor` for the next page; null on the last page. */
       next_cursor?: string | null;
-    };
-    TeamRoleBody: {
-      /**
-       * @description The role to give (never `owner`: ownership is transferred).
-       * @enum {string}
-       */
-      role: "member" | "admin";
     };
   };
   responses: never;
