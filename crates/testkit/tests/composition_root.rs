@@ -129,9 +129,6 @@ const AUDIT_APART: &[&str] = &[
     "core/src/teams/billing/over_seats.rs",
     // Opening a team checkout is a call to Stripe between our writes.
     "core/src/teams/billing/checkout.rs",
-    // SCIM's provisioning writes through several store calls (join, invite and its mail); the
-    // row follows them.
-    "core/src/scim/membership.rs",
     // Coupons, promotion codes and a team's company details live at Stripe: the change is Stripe's,
     // the row is our only write.
     "core/src/billing/coupons.rs",

@@ -1,11 +1,14 @@
 //! What a SCIM user's state does to the team: active holds a seat, inactive or deleted frees it
-//! and ends the person's sessions. Each change is in the audit log with the token that made it.
+//! and ends the person's sessions. Each change is one store call that writes its audit row (the
+//! token that made it) and, for an invitation, its mail in the change's transaction.
 
 use closewise_domain::email::Email;
 use closewise_domain::teams::{invite_expires_at, Role};
+use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{Scim, ScimCaller, ScimError};
+use crate::actor::Actor;
 use crate::mail::Template;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::store::audit::NewAudit;
@@ -94,9 +97,10 @@ impl Scim {
             }
             None => {}
         }
+        let audit = caller.audit("team.scim.member_add", Some(user_id), email, now);
         match self
             .store
-            .scim_join_team(caller.team_id, user_id, email, &unusable, now)
+            .scim_join_team(caller.team_id, user_id, email, &unusable, now, Some(&audit))
             .await?
         {
             AcceptOutcome::Joined | AcceptOutcome::Spent => {}
@@ -112,15 +116,17 @@ impl Scim {
                 return Err(anyhow::anyhow!("refused as deactivated").into())
             }
         }
-        self.audit(caller, "team.scim.member_add", Some(user_id), email)
-            .await
+        Ok(())
     }
 
     /// A member at once, with an account the directory vouched for (its address confirmed) and no
     /// password anyone knows: they sign in by the team's SSO, as the first SSO sign-in would have
     /// made them (`Store::sso_join`, under the team's lock; an open invitation of the address is
-    /// withdrawn, its seat is this one). No mail.
+    /// withdrawn, its seat is this one), its audit row in the same transaction. No mail.
     async fn sso_account(&self, caller: &ScimCaller, email: &str) -> Result<(), ScimError> {
+        let now = self.clock.now();
+        // The store names the account that joined.
+        let audit = caller.audit("team.scim.member_add", None, email, now);
         let new = NewSsoUser {
             id: Uuid::now_v7(),
             email,
@@ -130,7 +136,7 @@ impl Scim {
         };
         match self
             .store
-            .sso_join(caller.team_id, &new, self.clock.now())
+            .sso_join(caller.team_id, &new, now, Some(&audit))
             .await?
         {
             AcceptOutcome::Joined => {}
@@ -152,12 +158,11 @@ impl Scim {
                 return Err(anyhow::anyhow!("refused as deactivated").into())
             }
         }
-        let user_id = self.store.user_by_email(email).await?.map(|u| u.id);
-        self.audit(caller, "team.scim.member_add", user_id, email)
-            .await
+        Ok(())
     }
 
-    /// An invitation (holding a seat) and its mail, for an address without an account.
+    /// An invitation (holding a seat) with its mail and its audit row, in one transaction, for an
+    /// address without an account.
     async fn invite(&self, caller: &ScimCaller, email: &str) -> Result<(), ScimError> {
         let team = self
             .store
@@ -175,25 +180,28 @@ impl Scim {
             now,
             expires_at: invite_expires_at(now),
         };
-        match self.store.invite_to_team(&new).await? {
-            SeatOutcome::Done(()) => {}
-            SeatOutcome::Refused(e) => return Err(ScimError::Seats(e)),
-            SeatOutcome::NoTeam => return Err(ScimError::NotFound),
-        }
         let template = Template::TeamInvite {
             link: self.mail.link("/invite", &token),
             team: team.name,
             role: "a member".into(),
             inviter: "Your company's directory".into(),
         };
-        self.store
-            .enqueue_mail(&self.mail.compose(email, template, now))
-            .await?;
-        self.audit(caller, "team.scim.invite", None, email).await
+        let mail = self.mail.compose(email, template, now);
+        let audit = caller.audit("team.scim.invite", None, email, now);
+        match self
+            .store
+            .invite_to_team_mailed(&new, Some(&mail), Some(&audit))
+            .await?
+        {
+            SeatOutcome::Done(()) => Ok(()),
+            SeatOutcome::Refused(e) => Err(ScimError::Seats(e)),
+            SeatOutcome::NoTeam => Err(ScimError::NotFound),
+        }
     }
 
     /// Frees the seat of `email`: the member leaves (never the owner), the team's open
-    /// invitations of the address are withdrawn, and every session of the person ends.
+    /// invitations of the address are withdrawn, and every session of the person ends, in one
+    /// transaction with the audit row.
     async fn deprovision(&self, caller: &ScimCaller, email: &str) -> Result<(), ScimError> {
         let now = self.clock.now();
         let user = self.store.user_by_email(email).await?;
@@ -208,39 +216,47 @@ impl Scim {
                 }
             }
         }
-        self.store
-            .withdraw_team_invites_of(caller.team_id, email, now)
-            .await?;
+        let audit = caller.audit("team.scim.member_remove", member, email, now);
         if let Some(user_id) = member {
-            let how = Removal::ByOperator {
+            let how = Removal::ByDirectory {
                 reason: SESSIONS_ENDED_REASON,
+                email,
             };
-            self.store
-                .remove_from_team(caller.team_id, user_id, how, None, now)
+            let removed = self
+                .store
+                .remove_from_team(caller.team_id, user_id, how, Some(&audit), now)
                 .await?;
+            if removed {
+                return Ok(());
+            }
         }
-        self.audit(caller, "team.scim.member_remove", member, email)
-            .await
+        // Not a member (or no longer): only the address's invitations hold a seat.
+        self.store
+            .withdraw_team_invites_of(caller.team_id, email, now, Some(&audit))
+            .await?;
+        Ok(())
+    }
+}
+
+impl ScimCaller {
+    /// The directory acting through this caller's token.
+    pub fn actor(&self) -> Actor {
+        Actor::Directory {
+            team_id: self.team_id,
+            token_id: self.token_id,
+        }
     }
 
-    async fn audit(
+    /// The audit row of a change the directory makes to `email`'s place in the team.
+    fn audit(
         &self,
-        caller: &ScimCaller,
         action: &'static str,
         user_id: Option<Uuid>,
         email: &str,
-    ) -> Result<(), ScimError> {
-        self.store
-            .record_audit(&NewAudit {
-                actor: format!("scim token {}", caller.token_id),
-                action,
-                user_id,
-                target_email: Some(email.to_owned()),
-                reason: None,
-                details: serde_json::json!({ "team_id": caller.team_id }),
-                now: self.clock.now(),
-            })
-            .await?;
-        Ok(())
+        now: OffsetDateTime,
+    ) -> NewAudit {
+        let details = serde_json::json!({ "team_id": self.team_id });
+        self.actor()
+            .audit(action, user_id, Some(email.to_owned()), details, now)
     }
 }

@@ -216,7 +216,11 @@ impl Sso {
                 plan_id: Uuid::now_v7(),
                 by_directory: false,
             };
-            match self.store.sso_join(team_id, &new, self.clock.now()).await? {
+            match self
+                .store
+                .sso_join(team_id, &new, self.clock.now(), None)
+                .await?
+            {
                 AcceptOutcome::Joined => {
                     let user = self.store.user_by_email(email.as_str()).await?;
                     return Ok(user

@@ -2,8 +2,9 @@
 //! owner first), a year of their calls, audit rows about the team and pending invites, written
 //! in bulk (multi-row `INSERT`s in one transaction) so a thousand members with 100,000 calls take
 //! seconds. The rows are the ones the real paths write (`seed_user`, `create_team`,
-//! `invite_to_team`, the meter's `calls`, `bind_audit!`), column for column; this is the one place
-//! that writes them in bulk, exercised on both databases by `crates/core/tests/fixture.rs`.
+//! `invite_to_team_mailed`, the meter's `calls`, `bind_audit!`), column for column; this is the
+//! one place that writes them in bulk, exercised on both databases by
+//! `crates/core/tests/fixture.rs`.
 
 use closewise_domain::plan::{PlanStatus, PlanType};
 use closewise_domain::teams::Role;

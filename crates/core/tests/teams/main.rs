@@ -181,16 +181,17 @@ both!(
                         t.revoke(&m(actor), invite.invite_id).await
                     }
                     Action::Leave => t.leave(&m(actor)).await,
-                    // Billing's (`teams::billing`, through the API), domain join's, and the console's
-                    // reads (the API's `team::may` and `team::roles` tests).
+                    Action::ApproveJoin => t.join_requests(actor).await.map(drop),
+                    // Turning domain join off needs no verified domain: only the role decides.
+                    Action::ConfigureDomainJoin => t.set_join_domain(&m(actor), None).await.map(drop),
+                    // Billing's (`teams::billing`, through the API) and the console's reads (the
+                    // API's `team::may` and `team::roles` tests).
                     Action::ManageBilling
                     | Action::ChangeSeats
                     | Action::StartCheckout
                     | Action::ConfirmCheckout
                     | Action::PreviewSeats
                     | Action::Delete
-                    | Action::ApproveJoin
-                    | Action::ConfigureDomainJoin
                     | Action::RequireMfa
                     | Action::ManageDomains
                     | Action::ManageScim

@@ -138,6 +138,12 @@ pub(super) const STILL_CHECKED: &str = "role = $3 AND EXISTS (SELECT 1 FROM team
 
 const OPEN: &str = "accepted_at IS NULL AND declined_at IS NULL AND revoked_at IS NULL";
 
+/// Withdraws the open invitations of one address to one team (`$1` the team, `$2` the address,
+/// `$3` the time): their seats free.
+fn withdraw_invites_sql() -> String {
+    format!("UPDATE team_invites SET revoked_at = $3 WHERE team_id = $1 AND email = $2 AND {OPEN}")
+}
+
 pub(super) fn count(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
 }

@@ -1,5 +1,6 @@
 //! The one way a member leaves a team (docs/teams.md "Leaving and removal"): removal by the team
-//! (owner or admin), by an operator, by the team's directory (SCIM) or by a reclaim, and leaving.
+//! (owner or admin), by an operator, by the team's directory (SCIM, its open invitations of the
+//! address withdrawn with it) or by a reclaim, and leaving.
 //! One transaction deletes the membership (never the owner's), ends every session of a removed
 //! person (web and desktop: their refresh tokens die with the session, their access tokens at the
 //! next check), writes the audit row when there is one, and announces both to the caches, so the
@@ -11,7 +12,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::{CheckedRoles, STILL_CHECKED};
+use super::{withdraw_invites_sql, CheckedRoles, STILL_CHECKED};
 use crate::store::audit::{commit_audited, NewAudit};
 use crate::store::revocations::{notify_revoked, Revoked};
 use crate::store::sessions::REVOKE_ALL_SESSIONS;
@@ -25,9 +26,15 @@ pub const SESSIONS_ENDED_REASON: &str = "team_member_removed";
 pub enum Removal<'a> {
     /// The team's owner or an admin, on the roles read: made only while they still hold.
     ByTeam(&'a CheckedRoles),
-    /// Nobody's role (an operator, the team's directory, a reclaim's owner after its own check):
-    /// anyone but the owner. The sessions end with `reason`.
+    /// Nobody's role (an operator, a reclaim's owner after its own check): anyone but the owner.
+    /// The sessions end with `reason`.
     ByOperator { reason: &'static str },
+    /// The team's directory (SCIM) deprovisioning `email`: as `ByOperator`, and the team's open
+    /// invitations of the address are withdrawn with the membership.
+    ByDirectory {
+        reason: &'static str,
+        email: &'a str,
+    },
     /// The member themselves, on the roles read: they keep their sessions.
     Leaving(&'a CheckedRoles),
 }
@@ -36,7 +43,7 @@ impl Removal<'_> {
     fn checked(&self) -> Option<&CheckedRoles> {
         match self {
             Removal::ByTeam(c) | Removal::Leaving(c) => Some(c),
-            Removal::ByOperator { .. } => None,
+            Removal::ByOperator { .. } | Removal::ByDirectory { .. } => None,
         }
     }
 
@@ -44,7 +51,7 @@ impl Removal<'_> {
     fn ends_sessions(&self) -> Option<&'static str> {
         match self {
             Removal::ByTeam(_) => Some(SESSIONS_ENDED_REASON),
-            Removal::ByOperator { reason } => Some(reason),
+            Removal::ByOperator { reason } | Removal::ByDirectory { reason, .. } => Some(reason),
             Removal::Leaving(_) => None,
         }
     }
@@ -80,6 +87,14 @@ impl Store {
             if q.execute(&mut *tx).await?.rows_affected() != 1 {
                 // Nothing written: the transaction rolls back as it drops.
                 return Ok(false);
+            }
+            if let Removal::ByDirectory { email, .. } = how {
+                sqlx::query(&withdraw_invites_sql())
+                    .bind(team_id)
+                    .bind(email)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
             }
             let mut ended = 0;
             if let Some(reason) = how.ends_sessions() {

@@ -7,8 +7,8 @@ use closewise_domain::teams::{Role, Seats};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::seats::{join_team, locked, seats_in, AcceptOutcome};
-use super::{count, OPEN};
+use super::seats::{join_team, locked, seats_in, written, AcceptOutcome};
+use super::{count, withdraw_invites_sql, OPEN};
 use crate::store::audit::{commit_audited, NewAudit};
 use crate::store::revocations::Revoked;
 use crate::store::tokens::confirm_vouched;
@@ -283,7 +283,8 @@ impl Store {
     /// free; the team's open invitations of `email` are withdrawn first (their seat is this one).
     /// An unconfirmed account is confirmed, the directory vouched for the address, by
     /// `confirm_vouched!` (its password becomes `unusable_hash`, its sessions end, its links are
-    /// voided). Their cached reads are announced changed once they joined.
+    /// voided). `audit` is written in the joining transaction: nothing is written without it.
+    /// Their cached reads are announced changed once they joined.
     pub async fn scim_join_team(
         &self,
         team_id: Uuid,
@@ -291,10 +292,11 @@ impl Store {
         email: &str,
         unusable_hash: &str,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<AcceptOutcome, sqlx::Error> {
         let before = self.user_by_id(user_id).await?;
         let outcome = self
-            .scim_join_team_unannounced(team_id, user_id, email, unusable_hash, now)
+            .scim_join_team_unannounced(team_id, user_id, email, unusable_hash, now, audit)
             .await?;
         let joined = outcome == AcceptOutcome::Joined;
         self.announce_if(joined, Revoked::Reads(user_id)).await?;
@@ -310,10 +312,9 @@ impl Store {
         email: &str,
         unusable_hash: &str,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<AcceptOutcome, sqlx::Error> {
-        let withdraw = format!(
-            "UPDATE team_invites SET revoked_at = $3 WHERE team_id = $1 AND email = $2 AND {OPEN}"
-        );
+        let withdraw = withdraw_invites_sql();
         Ok(locked!(
             self,
             team_id,
@@ -326,28 +327,35 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 confirm_vouched!(tx, user_id, unusable_hash, now);
-                join_team!(tx, team_id, total, now, user_id, Role::Member, None, false)
+                let joined =
+                    join_team!(tx, team_id, total, now, user_id, Role::Member, None, false);
+                written!(self, tx, None, audit);
+                joined
             }
         ))
     }
 
     /// Withdraws the team's open invitations of `email` (the directory deprovisioned an address
-    /// without an account yet): their seats free. How many.
+    /// that is not a member): their seats free. `audit` lands in the same transaction. How many.
     pub async fn withdraw_team_invites_of(
         &self,
         team_id: Uuid,
         email: &str,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<u64, sqlx::Error> {
-        let sql = format!(
-            "UPDATE team_invites SET revoked_at = $3 WHERE team_id = $1 AND email = $2 AND {OPEN}"
-        );
-        dispatch!(self, |p| sqlx::query(&sql)
-            .bind(team_id)
-            .bind(email)
-            .bind(now)
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected()))
+        let sql = withdraw_invites_sql();
+        dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            let withdrawn = sqlx::query(&sql)
+                .bind(team_id)
+                .bind(email)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            commit_audited!(self, tx, audit);
+            Ok(withdrawn)
+        })
     }
 }

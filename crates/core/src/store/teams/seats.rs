@@ -12,8 +12,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::{count, InviteRow, NewInvite, TeamRow, OPEN};
-use crate::store::audit::{bind_audit, NewAudit};
-use crate::store::mail::bind_mail;
+use crate::store::audit::NewAudit;
 use crate::store::mail::NewMail;
 use crate::store::{dispatch, is_unique_violation, Pool, Revoked, Store};
 
@@ -121,13 +120,17 @@ macro_rules! join_team {
 /// row (an `Option<&NewAudit>`), committed with it.
 macro_rules! written {
     ($store:expr, $tx:ident, $mail:expr, $audit:expr) => {{
-        let mail: Option<&NewMail> = $mail;
+        let mail: Option<&$crate::store::mail::NewMail> = $mail;
         if let Some(mail) = mail {
-            bind_mail!(mail).execute(&mut *$tx).await?;
+            $crate::store::mail::bind_mail!(mail)
+                .execute(&mut *$tx)
+                .await?;
         }
-        let audit: Option<&NewAudit> = $audit;
+        let audit: Option<&$crate::store::audit::NewAudit> = $audit;
         if let Some(audit) = audit {
-            bind_audit!($store, audit).execute(&mut *$tx).await?;
+            $crate::store::audit::bind_audit!($store, audit)
+                .execute(&mut *$tx)
+                .await?;
         }
     }};
 }
@@ -179,17 +182,9 @@ impl Store {
         dispatch!(self, |p| Ok(seats_in!(p, team.id, team.seats, now, None)))
     }
 
-    /// Invites an address under the team's lock when a seat is free. An open invite of the same
-    /// address to this team is revoked first: the new one replaces it.
-    pub async fn invite_to_team(
-        &self,
-        new: &NewInvite<'_>,
-    ) -> Result<SeatOutcome<()>, sqlx::Error> {
-        self.invite_to_team_mailed(new, None, None).await
-    }
-
-    /// `invite_to_team`, with the invitation `mail` and its `audit` row written in the same
-    /// transaction as the invite.
+    /// Invites an address under the team's lock when a seat is free, with the invitation `mail`
+    /// and its `audit` row written in the same transaction. An open invite of the same address to
+    /// this team is revoked first: the new one replaces it.
     #[tracing::instrument(skip_all, fields(team_id = %new.team_id))]
     pub async fn invite_to_team_mailed(
         &self,
@@ -398,5 +393,6 @@ impl Store {
     }
 }
 
-// The domain-join approval (`join`) takes a seat the same way.
-pub(super) use {join_team, locked, seats_in};
+// The domain-join approval (`join`), single sign-on's first sign-in (`sso`) and the directory's
+// join (`scim`) take a seat the same way.
+pub(super) use {join_team, locked, seats_in, written};

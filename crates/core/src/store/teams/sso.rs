@@ -7,8 +7,8 @@ use closewise_domain::teams::Role;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::seats::{join_team, locked, seats_in, AcceptOutcome};
-use super::{count, OPEN};
+use super::seats::{join_team, locked, seats_in, written, AcceptOutcome};
+use super::{count, withdraw_invites_sql, OPEN};
 use crate::store::audit::{commit_audited, NewAudit};
 use crate::store::revocations::{notify_revoked, Revoked};
 use crate::store::tokens::confirm_vouched;
@@ -225,7 +225,8 @@ impl Store {
     /// sessions end, its links are voided). A member of this team already is `Joined` with nothing
     /// else written; a free seat is needed otherwise (the team's open invitations of the address
     /// are withdrawn first: their seat is this one), and a refusal writes nothing: so is an address
-    /// the team's directory deactivated (`Deactivated`, unless `new.by_directory`).
+    /// the team's directory deactivated (`Deactivated`, unless `new.by_directory`). `audit`, its
+    /// `user_id` the account's, is written in the same transaction when it is `Joined`.
     /// The person's cached reads (their account confirmed, their team's plan) are announced
     /// changed once they joined.
     pub async fn sso_join(
@@ -233,9 +234,10 @@ impl Store {
         team_id: Uuid,
         new: &NewSsoUser<'_>,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<AcceptOutcome, sqlx::Error> {
         let before = self.user_by_email(new.email).await?;
-        let outcome = self.sso_join_unannounced(team_id, new, now).await?;
+        let outcome = self.sso_join_unannounced(team_id, new, now, audit).await?;
         if outcome == AcceptOutcome::Joined {
             if let Some(user) = self.user_by_email(new.email).await? {
                 self.announce(Revoked::Reads(user.id)).await?;
@@ -254,15 +256,20 @@ impl Store {
         team_id: Uuid,
         new: &NewSsoUser<'_>,
         now: OffsetDateTime,
+        audit: Option<&NewAudit>,
     ) -> Result<AcceptOutcome, sqlx::Error> {
+        let about = |user_id: Uuid| {
+            audit.cloned().map(|mut a| {
+                a.user_id = Some(user_id);
+                a
+            })
+        };
         let plan = domain_sql(
             "INSERT INTO user_plans (id, user_id, plan_type, status, plan_started_at, \
              plan_updated_at, created_at, updated_at) VALUES ($1, $2, '{free}', '{active}', \
              $3, $3, $3, $3)",
         );
-        let withdraw = format!(
-            "UPDATE team_invites SET revoked_at = $3 WHERE team_id = $1 AND email = $2 AND {OPEN}"
-        );
+        let withdraw = withdraw_invites_sql();
         Ok(locked!(
             self,
             team_id,
@@ -283,6 +290,8 @@ impl Store {
                         .await?;
                         if team == Some(team_id) {
                             confirm_vouched!(tx, id, new.password_hash, now);
+                            let audit = about(id);
+                            written!(self, tx, None, audit.as_ref());
                             tx.commit().await?;
                             return Ok(AcceptOutcome::Joined);
                         }
@@ -324,7 +333,7 @@ impl Store {
                     .await?;
                 let role = Role::Member;
                 let check_directory = !new.by_directory;
-                join_team!(
+                let joined = join_team!(
                     tx,
                     team_id,
                     total,
@@ -333,7 +342,10 @@ impl Store {
                     role,
                     None,
                     check_directory
-                )
+                );
+                let audit = about(user_id);
+                written!(self, tx, None, audit.as_ref());
+                joined
             }
         ))
     }

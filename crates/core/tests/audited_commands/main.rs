@@ -1,6 +1,6 @@
-//! Operators' commands whose audit row lands in the change's transaction, on both databases: the
-//! trail shows the change exactly when it happened. The audit table is moved away to make the
-//! row's write fail: the change goes with it.
+//! Commands whose audit row lands in the change's transaction, on both databases: an operator's
+//! (here) and the team's directory's (`scim`). The trail shows the change exactly when it
+//! happened. The audit table is moved away to make the row's write fail: the change goes with it.
 
 use closewise_core::actor::Actor;
 use closewise_core::app::{ServiceSettings, Services};
@@ -11,6 +11,8 @@ use closewise_domain::email::Email;
 use closewise_domain::password::Password;
 use closewise_testkit::services::core_fixture;
 use closewise_testkit::{both, execute, scalar, Backend, TempDir};
+
+mod scim;
 
 struct Fx {
     app: Services,
