@@ -352,6 +352,34 @@ impl StripeClient {
 /// What every subscription read expands: its card, and its discounts with their coupons.
 const SUBSCRIPTION_EXPAND: [&str; 2] = ["default_payment_method", "discounts.source.coupon"];
 
+/// What a preview line adds to the invoice, as the customer pays it: its amount less its discounts,
+/// plus the tax Stripe adds on top (exclusive tax; inclusive tax is already in the amount).
+pub(super) fn line_payable(line: &stripe_billing::InvoiceLineItem) -> i64 {
+    use stripe_billing::BillingBillResourceInvoicingTaxesTaxTaxBehavior as Behavior;
+    let discounts: i64 = line
+        .discount_amounts
+        .iter()
+        .flatten()
+        .map(|d| d.amount)
+        .sum();
+    let taxes: i64 = line
+        .taxes
+        .iter()
+        .flatten()
+        .filter(|t| matches!(t.tax_behavior, Behavior::Exclusive))
+        .map(|t| t.amount)
+        .sum();
+    line.amount - discounts + taxes
+}
+
+/// Whether a preview line is a proration (due now) rather than the next period's charge.
+pub(super) fn is_proration(line: &stripe_billing::InvoiceLineItem) -> bool {
+    line.parent
+        .as_ref()
+        .and_then(|p| p.subscription_item_details.as_ref())
+        .is_some_and(|d| d.proration)
+}
+
 pub(super) fn subscription_expand() -> Vec<String> {
     SUBSCRIPTION_EXPAND
         .iter()

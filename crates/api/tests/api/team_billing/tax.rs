@@ -59,6 +59,9 @@ both!(
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{p}");
+        // The preview says what will be paid, tax included: four seats of $20 and 19 %.
+        assert_eq!(p["next_total"], 9520, "{p}");
+        let due_now = p["amount_due_now"].as_i64().unwrap();
         let (status, v) = call(
             &b,
             reqwest::Method::PUT,
@@ -85,6 +88,13 @@ both!(
         // 19 % of each line, rounded line by line (three lines at most).
         assert!((tax * 100 - subtotal * 19).abs() <= 300, "{renewal}");
         assert_eq!(renewal["amount"].as_i64().unwrap(), subtotal + tax);
+        // The renewal is the next period's four seats and the change's prorations: what the
+        // preview said, tax included, to the cent.
+        assert_eq!(
+            renewal["amount"].as_i64().unwrap(),
+            9520 + due_now,
+            "preview {p}, renewal {renewal}"
+        );
     }
 );
 

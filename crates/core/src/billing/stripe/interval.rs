@@ -74,14 +74,8 @@ impl StripeClient {
             .lines
             .data
             .iter()
-            .filter(|line| {
-                !line
-                    .parent
-                    .as_ref()
-                    .and_then(|p| p.subscription_item_details.as_ref())
-                    .is_some_and(|d| d.proration)
-            })
-            .map(|line| line.amount)
+            .filter(|line| !super::is_proration(line))
+            .map(super::line_payable)
             .sum();
         Ok(SeatsPreview {
             amount_due_now: invoice.total,

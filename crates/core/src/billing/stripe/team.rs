@@ -249,7 +249,8 @@ impl StripeClient {
     }
 
     /// The next invoice as it would be with the seat item at `quantity`, prorated at
-    /// `proration_date`: "due now" is the sum of its proration lines, the new total the rest.
+    /// `proration_date`: "due now" is the sum of its proration lines, the new total the rest, each
+    /// line as paid (discounts off, tax on).
     pub async fn preview_quantity(
         &self,
         customer_id: &str,
@@ -278,15 +279,10 @@ impl StripeClient {
             .await?;
         let (mut amount_due_now, mut next_total) = (0, 0);
         for line in &invoice.lines.data {
-            let proration = line
-                .parent
-                .as_ref()
-                .and_then(|p| p.subscription_item_details.as_ref())
-                .is_some_and(|d| d.proration);
-            if proration {
-                amount_due_now += line.amount;
+            if super::is_proration(line) {
+                amount_due_now += super::line_payable(line);
             } else {
-                next_total += line.amount;
+                next_total += super::line_payable(line);
             }
         }
         Ok(SeatsPreview {
