@@ -21,6 +21,10 @@ lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
 
+# Test's lint stage: `lint`'s checks, clippy's compiled into the debug build the later suites run (scripts/lint-build.sh).
+lint-build:
+    scripts/lint-build.sh
+
 # Rust unit and integration tests with cargo-nextest (installed the first time; groups and retries in
 # .config/nextest.toml), then the doctests; every API test runs on SQLite and on PostgreSQL.
 # Its debug build is the one every later suite starts (scripts/debug-build.sh).

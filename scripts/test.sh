@@ -2,19 +2,24 @@
 # Every test, as CI runs it: the recipes below in turn, stopping at the first that fails. Each
 # recipe's wall time is printed as it ends, and the table (with the total) is printed at the end
 # and written to target/test-times.txt, so a slower suite shows the day it lands.
-# The order shares the builds: test-rust makes the debug build (scripts/debug-build.sh) that the
-# stripe-node, resilience, SCIM and e2e runs start without compiling, and test-web builds web/dist,
-# which e2e serves as it is (WEB_BUILT=1) instead of building it again.
+# The order shares the builds: lint-build makes the debug build (scripts/debug-build.sh) with
+# clippy's lints compiled into it (scripts/lint-build.sh: clippy needs no check build of every
+# dependency of its own), which test-rust runs and the stripe-node, resilience, SCIM and e2e runs
+# start without compiling; the clippy wrapper is exported for the whole run so that every later
+# cargo command reuses that build. test-web builds web/dist, which e2e serves as it is
+# (WEB_BUILT=1) instead of building it again.
 # Two kinds of overlap, both shown in the table:
 # - the web's and e2e's npm packages and Chromium install in the background after check-deploy (npm ci
-#   and apt-get mostly wait on the network while lint and test-rust keep the cores busy); test-web
+#   and apt-get mostly wait on the network while lint-build and test-rust keep the cores busy); test-web
 #   waits for them;
 # - recipes joined by "+" run side by side, each one client process talking to its own API (e.g.
 #   schemathesis and scim2-tester), so together they fill the two cores that either leaves half idle.
 #   Their output goes to target/test-logs/<recipe>.log, printed in full when the recipe fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-stages=(check-deploy lint test-rust test-stripe-node test-web test-resilience+test-scim e2e)
+# shellcheck source=scripts/clippy-env.sh
+source scripts/clippy-env.sh
+stages=(check-deploy lint-build test-rust test-stripe-node test-web test-resilience+test-scim e2e)
 mkdir -p target/test-logs
 times=target/test-times.txt
 logs=target/test-logs
@@ -44,7 +49,7 @@ wait_for_installs() {
   [ "$installs_waited" = 0 ] && [ -n "$installs" ] || return 0
   installs_waited=1
   if wait "$installs"; then result=passed; else result=FAILED; fi
-  line=$(row "installs (bg)" "$(cat "$logs/installs.seconds" 2>/dev/null || echo '?')" "$result, alongside lint and the recipes up to test-web")
+  line=$(row "installs (bg)" "$(cat "$logs/installs.seconds" 2>/dev/null || echo '?')" "$result, alongside lint-build and the recipes up to test-web")
   echo "==> $line"
   echo "$line" >>"$table"
   if [ "$result" = FAILED ]; then

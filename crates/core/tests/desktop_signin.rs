@@ -64,7 +64,7 @@ struct Fixture {
 }
 
 async fn fixture(backend: Backend) -> Fixture {
-    let db = backend.fresh_database("core").await;
+    let db = backend.migrated_database("core").await;
     let url = db.url;
     let postgres = backend == Backend::Postgres;
     let store = Store::connect(&url, Duration::from_secs(10)).await.unwrap();

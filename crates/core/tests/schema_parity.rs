@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use closewise_core::store::Store;
-use closewise_testkit::{fresh_postgres_database, TempDir};
+use closewise_testkit::{fresh_postgres_database, migrated_postgres_database, TempDir};
 use sqlx::{Connection, Row};
 
 /// Column: (name, type as the SQLite schema spells it, NOT NULL).
@@ -209,6 +209,42 @@ async fn the_sqlite_and_postgres_schemas_have_the_same_tables_columns_constraint
         "named UNIQUE and CHECK constraints"
     );
     assert_eq!(sqlite.indexes, postgres.indexes, "indexes");
+}
+
+/// The tests that start from the current schema on PostgreSQL copy a template the test kit
+/// migrates once: the copy is what the store's own migrations make of an empty database, and the
+/// store finds nothing to apply (its checksums agree with the template's).
+#[tokio::test]
+async fn a_copy_of_the_postgres_template_is_what_the_stores_migrations_make() {
+    let migrated = fresh_postgres_database("schema").await;
+    let store = Store::connect(&migrated, Duration::from_secs(10))
+        .await
+        .unwrap();
+    store.migrate().await.unwrap();
+    store.close().await;
+    let copy = migrated_postgres_database("schema").await;
+    let store = Store::connect(&copy, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(store.pending_migrations().await.unwrap(), vec![]);
+    store.migrate().await.expect("the same checksums");
+    store.close().await;
+    assert_eq!(
+        postgres_schema(&copy).await,
+        postgres_schema(&migrated).await
+    );
+    let applied = |url: String| async move {
+        let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+        let rows: Vec<(i64, String, Vec<u8>)> = sqlx::query_as(
+            "SELECT version, description, checksum FROM _sqlx_migrations \
+             WHERE success ORDER BY version",
+        )
+        .fetch_all(&mut c)
+        .await
+        .unwrap();
+        rows
+    };
+    assert_eq!(applied(copy).await, applied(migrated).await);
 }
 
 #[test]

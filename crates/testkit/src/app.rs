@@ -63,7 +63,7 @@ pub async fn spawn_app_with_hasher(
     let crate::FreshDatabase {
         url: database_url,
         dir,
-    } = backend.fresh_database("test").await;
+    } = backend.migrated_database("test").await;
     let mut settings = test_settings(&dir.0, database_url.clone());
     // Nothing leaves the machine: domains are looked up at a local server the test controls.
     let dns = std::sync::Arc::new(crate::dns::TxtServer::start().await);

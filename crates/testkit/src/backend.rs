@@ -1,7 +1,7 @@
 //! The two databases every suite runs on, a fresh empty database of either kind, and `both!`,
 //! the one macro that runs a test body once on each.
 
-use crate::{fresh_postgres_database, TempDir};
+use crate::{fresh_postgres_database, migrated_postgres_database, TempDir};
 
 /// A kind of database the product runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +32,20 @@ impl Backend {
             Backend::Postgres => fresh_postgres_database(tag).await,
         };
         FreshDatabase { url, dir }
+    }
+
+    /// A new database of this kind for a test that starts from the current schema (the store's
+    /// `migrate` then has nothing to do on PostgreSQL): on PostgreSQL a copy of the migrated
+    /// template (`migrated_postgres_database`), on SQLite a new file as `fresh_database` makes
+    /// it, which the store migrates.
+    pub async fn migrated_database(self, tag: &str) -> FreshDatabase {
+        match self {
+            Backend::Sqlite => self.fresh_database(tag).await,
+            Backend::Postgres => FreshDatabase {
+                url: migrated_postgres_database(tag).await,
+                dir: TempDir::new(),
+            },
+        }
     }
 }
 

@@ -24,7 +24,7 @@ pub struct CoreFixture {
 
 /// The store on a fresh database of the kind (`Backend::fresh_database`), migrated.
 pub async fn core_fixture(backend: impl Into<Backend>, tag: &str) -> CoreFixture {
-    let FreshDatabase { url, dir } = backend.into().fresh_database(tag).await;
+    let FreshDatabase { url, dir } = backend.into().migrated_database(tag).await;
     let store = Store::connect(&url, Duration::from_secs(10))
         .await
         .expect("connect");

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use closewise_api::ratelimit::{Bucket, Limiter, RateLimiter, Refused};
 use closewise_core::store::Store;
-use closewise_testkit::fresh_postgres_database;
+use closewise_testkit::migrated_postgres_database;
 use reqwest::StatusCode;
 use time::OffsetDateTime;
 
@@ -112,7 +112,7 @@ impl Lcg {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_database_windows_answer_as_the_memory_limiter_does() {
     let store = Store::connect(
-        &fresh_postgres_database("limits").await,
+        &migrated_postgres_database("limits").await,
         Duration::from_secs(10),
     )
     .await

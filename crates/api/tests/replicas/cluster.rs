@@ -79,14 +79,15 @@ impl Drop for Cluster {
 }
 
 impl Cluster {
-    /// Both replicas started and ready on a fresh database of the shared test server; `extra`
-    /// adds to (or overrides) their environment.
+    /// Both replicas started and ready on a new database of the shared test server (a copy of the
+    /// migrated template); `extra` adds to (or overrides) their environment.
     pub async fn start(extra: &[(&str, &str)]) -> Cluster {
-        let database_url = closewise_testkit::fresh_postgres_database("replicas").await;
+        let database_url = closewise_testkit::migrated_postgres_database("replicas").await;
         Cluster::start_on(database_url, extra).await
     }
 
-    /// Both replicas started and ready on the (empty) database at `database_url`.
+    /// Both replicas started and ready on the database at `database_url` (migrated first if it is
+    /// not yet).
     pub async fn start_on(database_url: String, extra: &[(&str, &str)]) -> Cluster {
         let config = stripe_mock::Config {
             secret_key: DEV_STRIPE_SECRET_KEY.into(),

@@ -22,24 +22,25 @@ impl Drop for TestDb {
     }
 }
 
-async fn fresh_postgres_database() -> String {
-    closewise_testkit::fresh_postgres_database("cli").await
-}
-
 pub fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 impl TestDb {
-    /// A fresh database with the current schema (as `closewise db migrate` leaves it).
+    /// A fresh database with the current schema (as `closewise db migrate` leaves it): on
+    /// PostgreSQL a copy of the migrated template.
     pub async fn new(backend: Backend) -> TestDb {
-        let db = TestDb::empty(backend).await;
+        let db = TestDb::made(backend, true).await;
         db.store().await.close().await;
         db
     }
 
     /// A fresh database without any table (for SQLite: an empty file).
     pub async fn empty(backend: Backend) -> TestDb {
+        TestDb::made(backend, false).await
+    }
+
+    async fn made(backend: Backend, migrated: bool) -> TestDb {
         let dir = std::env::temp_dir().join(format!("closewise-cli-{}", uuid::Uuid::now_v7()));
         std::fs::create_dir_all(&dir).unwrap();
         let url = match backend {
@@ -47,7 +48,10 @@ impl TestDb {
                 std::fs::write(dir.join("cli.db"), b"").unwrap();
                 format!("sqlite://{}/cli.db", dir.display())
             }
-            Backend::Postgres => fresh_postgres_database().await,
+            Backend::Postgres if migrated => {
+                closewise_testkit::migrated_postgres_database("cli").await
+            }
+            Backend::Postgres => closewise_testkit::fresh_postgres_database("cli").await,
         };
         TestDb { url, backend, dir }
     }

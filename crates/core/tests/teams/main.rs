@@ -14,7 +14,7 @@ use closewise_core::store::{Store, SubscriptionRecord};
 use closewise_core::teams::{Invitation, Teams, TeamsError};
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::teams::{may, may_remove, may_set_role, Action, Role};
-use closewise_testkit::{both, fresh_postgres_database, Backend, TempDir};
+use closewise_testkit::{both, migrated_postgres_database, Backend, TempDir};
 use sqlx::{PgPool, SqlitePool};
 use uuid::Uuid;
 
@@ -60,7 +60,7 @@ async fn fixture(backend: Backend) -> Fx {
     let postgres = backend == Backend::Postgres;
     let dir = TempDir::new();
     let url = if postgres {
-        fresh_postgres_database("teams").await
+        migrated_postgres_database("teams").await
     } else {
         format!("sqlite://{}/core.db", dir.0.display())
     };
