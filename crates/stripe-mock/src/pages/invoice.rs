@@ -27,6 +27,8 @@ pub(super) struct Document {
     pub currency: String,
     pub subtotal: i64,
     pub discount: i64,
+    /// The discount's row: "Discount (LAUNCH25: Launch, 25% off)", with the promotion code typed.
+    pub discount_label: String,
     /// One row per tax rate (label, amount); none where no tax is collected.
     pub taxes: Vec<(String, i64)>,
     /// Some line is reverse-charged: the documents carry the note.
@@ -99,6 +101,7 @@ impl Document {
             currency: text("currency"),
             subtotal: int("subtotal"),
             discount: sum("total_discount_amounts"),
+            discount_label: "Discount".to_owned(),
             taxes: invoice["total_taxes"]
                 .as_array()
                 .into_iter()
@@ -124,7 +127,7 @@ impl Document {
     pub fn totals(&self) -> Vec<(String, String)> {
         let mut rows = vec![("Subtotal".to_owned(), self.money(self.subtotal))];
         if self.discount != 0 {
-            rows.push(("Discount".to_owned(), self.money(-self.discount)));
+            rows.push((self.discount_label.clone(), self.money(-self.discount)));
         }
         for (label, amount) in &self.taxes {
             rows.push((label.clone(), self.money(*amount)));
@@ -144,6 +147,37 @@ impl Document {
             _ => "Draft",
         }
     }
+}
+
+/// "Discount (LAUNCH25: Launch, 25% off)": the promotion code the customer typed (when one was),
+/// the coupon's name and what it takes off, as Stripe's invoice names a discount.
+fn discount_label(s: &crate::store::Store, discount_id: &str) -> Option<String> {
+    let discount = s.discounts.get(discount_id)?;
+    let coupon = s.coupons.get(&discount.coupon)?;
+    let off = match (coupon.percent_off, coupon.amount_off) {
+        (Some(p), _) => format!("{p}% off"),
+        (None, Some(a)) => format!(
+            "{} off",
+            money(a, coupon.currency.as_deref().unwrap_or("usd"))
+        ),
+        (None, None) => String::new(),
+    };
+    let what = [coupon.name.clone(), (!off.is_empty()).then_some(off)]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let code = discount
+        .promotion_code
+        .as_ref()
+        .and_then(|id| s.promotion_codes.get(id))
+        .map(|p| p.code.clone());
+    Some(match (code, what.is_empty()) {
+        (Some(code), false) => format!("Discount ({code}: {what})"),
+        (Some(code), true) => format!("Discount ({code})"),
+        (None, false) => format!("Discount ({what})"),
+        (None, true) => "Discount".to_owned(),
+    })
 }
 
 /// What an invoice says under its totals when the buyer accounts for the VAT itself.
@@ -189,7 +223,16 @@ fn tax_id_label(kind: &str, value: &str) -> String {
 fn finalized(st: &Shared, id: &str) -> Option<Document> {
     st.mutate(|s, _| {
         let invoice = s.invoices.get(id).filter(|i| i.status != "draft")?;
-        Some(Document::of(&s.render_invoice(invoice, &Expand::none())))
+        let mut document = Document::of(&s.render_invoice(invoice, &Expand::none()));
+        if let Some(label) = invoice
+            .discounts
+            .ids
+            .first()
+            .and_then(|id| discount_label(s, id))
+        {
+            document.discount_label = label;
+        }
+        Some(document)
     })
 }
 

@@ -66,14 +66,17 @@ pub fn money(amount: i64, currency: &str) -> String {
         "gbp" => Some("£"),
         _ => None,
     };
+    // A credit or a discount reads "-$150.00" (the sign before the symbol), "-$0.50" included.
+    let sign = if amount < 0 { "-" } else { "" };
+    let amount = amount.unsigned_abs();
     let number = if zero_decimal {
         amount.to_string()
     } else {
-        format!("{}.{:02}", amount / 100, (amount % 100).abs())
+        format!("{}.{:02}", amount / 100, amount % 100)
     };
     match symbol {
-        Some(sym) => format!("{sym}{number}"),
-        None => format!("{number} {}", currency.to_uppercase()),
+        Some(sym) => format!("{sign}{sym}{number}"),
+        None => format!("{sign}{number} {}", currency.to_uppercase()),
     }
 }
 
