@@ -167,3 +167,17 @@ fn not_found(what: &str) -> Response {
         page(what, &format!("<h1>{}</h1>", escape(what))),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::money;
+
+    #[test]
+    fn amounts_read_with_their_sign_before_the_symbol() {
+        assert_eq!(money(2000, "usd"), "$20.00");
+        assert_eq!(money(-15000, "usd"), "-$150.00");
+        assert_eq!(money(-50, "eur"), "-€0.50");
+        assert_eq!(money(-1000, "jpy"), "-1000 JPY");
+        assert_eq!(money(705, "chf"), "7.05 CHF");
+    }
+}
