@@ -37,7 +37,8 @@ afterEach(() => {
 function seedPasskey(email: string, credentialId = "cred-1") {
   const at = db.iso(db.now());
   mfaOf(db.findUser(email)!.user.id).passkeys.push({
-    id: credentialId,
+    // The passkey's id is a UUID as the API's (the list's contract says so); the credential's is WebAuthn's.
+    id: crypto.randomUUID(),
     credentialId,
     name: "MacBook",
     created_at: at,
