@@ -206,3 +206,28 @@ async fn stripe_post(b: &Billing, path: &str, form: &[(&str, String)]) -> Value 
     assert!(status.is_success(), "{path}: {v}");
     v
 }
+
+/// A coupon of `percent_off` % off forever, named `name`, and the promotion code `code` for it.
+async fn promotion_code(b: &Billing, code: &str, percent_off: u32, name: &str) {
+    let coupon = stripe_post(
+        b,
+        "/v1/coupons",
+        &[
+            ("percent_off", percent_off.to_string()),
+            ("duration", "forever".into()),
+            ("name", name.into()),
+        ],
+    )
+    .await;
+    let coupon_id = coupon["id"].as_str().unwrap().to_owned();
+    stripe_post(
+        b,
+        "/v1/promotion_codes",
+        &[
+            ("promotion[type]", "coupon".into()),
+            ("promotion[coupon]", coupon_id),
+            ("code", code.into()),
+        ],
+    )
+    .await;
+}

@@ -18,29 +18,7 @@ both!(
     ) {
         let b = spawn_billing_with(backend, |s| s.stripe.automatic_tax = true).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
-        let coupon = stripe_post(
-            &b,
-            "/v1/coupons",
-            &[
-                ("percent_off", "25".into()),
-                ("duration", "forever".into()),
-                ("name", "Launch".into()),
-            ],
-        )
-        .await;
-        stripe_post(
-            &b,
-            "/v1/promotion_codes",
-            &[
-                ("promotion[type]", "coupon".into()),
-                (
-                    "promotion[coupon]",
-                    coupon["id"].as_str().unwrap().to_owned(),
-                ),
-                ("code", "LAUNCH25".into()),
-            ],
-        )
-        .await;
+        promotion_code(&b, "LAUNCH25", 25, "Launch").await;
         let mut order = checkout_body(3);
         order["interval"] = json!("year");
         order["promotion_code"] = json!("LAUNCH25");

@@ -7,29 +7,7 @@ both!(
     async fn a_promotion_code_at_the_teams_checkout_shows_on_its_subscription(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
-        let coupon = stripe_post(
-            &b,
-            "/v1/coupons",
-            &[
-                ("percent_off", "20".into()),
-                ("duration", "forever".into()),
-                ("name", "Partner".into()),
-            ],
-        )
-        .await;
-        stripe_post(
-            &b,
-            "/v1/promotion_codes",
-            &[
-                ("promotion[type]", "coupon".into()),
-                (
-                    "promotion[coupon]",
-                    coupon["id"].as_str().unwrap().to_owned(),
-                ),
-                ("code", "PARTNER".into()),
-            ],
-        )
-        .await;
+        promotion_code(&b, "PARTNER", 20, "Partner").await;
         let mut order = checkout_body(3);
         order["interval"] = json!("year");
         order["promotion_code"] = json!("PARTNER");
