@@ -13,6 +13,7 @@ use crate::extract::{AppJson, AppQuery};
 use crate::state::AppState;
 use closewise_core::mail::templates::escape;
 use closewise_core::store::mail::MailFilter;
+use closewise_core::store::MailRow;
 
 /// The mail catcher is development-only and undocumented, so it is a plain route.
 pub fn router(development: bool) -> OpenApiRouter<AppState> {
@@ -111,16 +112,21 @@ fn is_loopback_host(host: &str) -> bool {
             .any(|n| name.eq_ignore_ascii_case(n))
 }
 
+/// The newest 200 mails of the outbox, to `q.to` when given.
+async fn dev_mail(state: &AppState, q: MailQuery) -> ApiResult<Vec<MailRow>> {
+    let to = q.to.map(|t| t.trim().to_lowercase());
+    Ok(state
+        .outbox
+        .list(to.as_deref(), MailFilter::All, 200)
+        .await?)
+}
+
 async fn mail_json(
     _local: LocalClient,
     State(state): State<AppState>,
     AppQuery(q): AppQuery<MailQuery>,
 ) -> ApiResult<Response> {
-    let to = q.to.map(|t| t.trim().to_lowercase());
-    let rows = state
-        .outbox
-        .list(to.as_deref(), MailFilter::All, 200)
-        .await?;
+    let rows = dev_mail(&state, q).await?;
     let fmt = |t: time::OffsetDateTime| {
         t.format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default()
@@ -147,11 +153,7 @@ async fn mail_page(
     State(state): State<AppState>,
     AppQuery(q): AppQuery<MailQuery>,
 ) -> ApiResult<Response> {
-    let to = q.to.map(|t| t.trim().to_lowercase());
-    let rows = state
-        .outbox
-        .list(to.as_deref(), MailFilter::All, 200)
-        .await?;
+    let rows = dev_mail(&state, q).await?;
     let mut html = String::from(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Dev mail — Closewise</title>\
          <style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap}</style></head><body>\

@@ -9,6 +9,7 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use closewise_core::sessions::desktop::{CodeBudget, DesktopAuth, DesktopAuthError, DeviceRequest};
+use closewise_core::store::sessions::NewSession;
 use closewise_core::store::Store;
 use closewise_domain::oauth::{s256_challenge, AuthorizationRequest, LabelError};
 use closewise_testkit::{both, execute, scalar, Backend, TempDir};
@@ -60,6 +61,8 @@ struct Fixture {
     store: Store,
     url: String,
     user_id: Uuid,
+    /// Ana signed in with her password a moment ago (her step-up is recent).
+    ana: AuthUser,
     _dir: TempDir,
 }
 
@@ -93,12 +96,33 @@ async fn fixture(backend: Backend) -> Fixture {
         &format!("INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) VALUES ({id_sql}, 'ana@example.com', 'x', {at}, {at}, {at})"),
     )
     .await;
+    let session_id = Uuid::now_v7();
+    store
+        .create_session(&NewSession {
+            id: session_id,
+            user_id,
+            refresh_id: Uuid::now_v7(),
+            refresh_hash: "h",
+            refresh_expires_at: now + time::Duration::days(30),
+            user_agent: None,
+            ip: None,
+            password_entered: true,
+            now,
+        })
+        .await
+        .unwrap();
     let clock = Clock::manual(now);
     Fixture {
         auth: DesktopAuth::new(store.clone(), clock, time::Duration::days(90)),
         store,
         url,
         user_id,
+        ana: AuthUser {
+            user_id,
+            session_id,
+            email: "ana@example.com".into(),
+            email_verified: true,
+        },
         _dir: db.dir,
     }
 }
@@ -162,7 +186,7 @@ both!(
         let budget = Budget::new(10);
         let pending = f.auth.lookup(f.user_id, &typed, LOCAL, &budget).await;
         assert_eq!(pending.unwrap().unwrap().device_name, "Ana's PC");
-        let decided = f.auth.decide(f.user_id, &typed, true, false, &budget).await;
+        let decided = f.auth.decide_by(&f.ana, &typed, true, &budget).await;
         decided.unwrap().unwrap();
         let tasks: Vec<_> = (0..10)
             .map(|_| {
@@ -269,10 +293,7 @@ both!(
 
         execute(&f.url, "UPDATE users SET email_confirmed_at = NULL").await;
         let unconfirmed = Budget::new(5);
-        let refusal = f
-            .auth
-            .decide(f.user_id, &typed, true, false, &unconfirmed)
-            .await;
+        let refusal = f.auth.decide_by(&f.ana, &typed, true, &unconfirmed).await;
         assert!(
             matches!(refusal, Err(DesktopAuthError::VerificationRequired)),
             "{refusal:?}"

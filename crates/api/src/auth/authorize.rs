@@ -12,7 +12,7 @@ use crate::extract::{AppJson, AppQuery, AuthUser, ClientIp};
 use crate::state::AppState;
 
 /// The request the desktop app opens in the browser.
-#[derive(Deserialize, IntoParams, Default)]
+#[derive(Deserialize, IntoParams, ToSchema, Default)]
 #[into_params(parameter_in = Query)]
 pub struct AuthorizeQuery {
     /// `code`.
@@ -58,14 +58,9 @@ pub enum Decision {
 #[derive(Deserialize, ToSchema)]
 #[schema(as = AuthorizeBody)]
 pub struct AuthorizeRequest {
-    pub response_type: Option<String>,
-    pub client_id: Option<String>,
-    pub redirect_uri: Option<String>,
-    pub code_challenge: Option<String>,
-    pub code_challenge_method: Option<String>,
-    pub state: Option<String>,
-    pub device_name: Option<String>,
-    pub platform: Option<String>,
+    #[serde(flatten)]
+    #[schema(inline)]
+    pub request: AuthorizeQuery,
     pub decision: Decision,
 }
 
@@ -119,16 +114,7 @@ pub async fn authorize(
     auth: AuthUser,
     AppJson(body): AppJson<AuthorizeRequest>,
 ) -> ApiResult<AppJson<AuthorizeResponse>> {
-    let req = check(&AuthorizeQuery {
-        response_type: body.response_type,
-        client_id: body.client_id,
-        redirect_uri: body.redirect_uri,
-        code_challenge: body.code_challenge,
-        code_challenge_method: body.code_challenge_method,
-        state: body.state,
-        device_name: body.device_name,
-        platform: body.platform,
-    })?;
+    let req = check(&body.request)?;
     let allow = body.decision == Decision::Allow;
     let redirect_to = state.desktop.authorize(&auth, &req, allow).await?;
     Ok(AppJson(AuthorizeResponse { redirect_to }))

@@ -12,7 +12,6 @@ use closewise_domain::tokens::{ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL};
 use axum::http::{header, HeaderMap};
 use axum::response::{AppendHeaders, IntoResponse, Response};
 
-use crate::config::Settings;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::AppJson;
 use crate::state::AppState;
@@ -110,11 +109,6 @@ pub fn session_body(state: &AppState, session: Session) -> ApiResult<SessionResp
         refresh_token: Some(session.refresh_token),
         user: user.into(),
     })
-}
-
-/// How long a session lives at most, refreshes included (`SESSION_MAX_AGE`).
-pub fn max_session_age(settings: &Settings) -> time::Duration {
-    closewise_core::sessions::max_age(settings.session_max_age)
 }
 
 pub fn set_cookie(state: &AppState, jar: CookieJar, refresh_token: &str) -> CookieJar {

@@ -100,19 +100,7 @@ pub async fn invites(
     let Query(q) = query?;
     let page = state.teams.invites_page(auth.user_id, &q.page()).await?;
     Ok(AppJson(InvitesPageResponse {
-        invites: page
-            .invites
-            .into_iter()
-            .map(|i| InviteBody {
-                id: i.id,
-                email: i.email,
-                role: i.role.into(),
-                created_at: i.created_at,
-                expires_at: i.expires_at,
-                last_sent_at: i.last_sent_at,
-                expired: i.expired,
-            })
-            .collect(),
+        invites: page.invites.into_iter().map(InviteBody::from).collect(),
         next_cursor: page.next_cursor,
     }))
 }

@@ -23,7 +23,8 @@ mod sso;
 
 use axum::http::StatusCode;
 use closewise_core::actor::Actor;
-use closewise_core::teams::{TeamView, TeamsError};
+
+use closewise_core::teams::{InviteView, TeamView, TeamsError};
 use closewise_domain::teams::Role;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -246,6 +247,20 @@ pub struct InviteBody {
     pub expired: bool,
 }
 
+impl From<InviteView> for InviteBody {
+    fn from(i: InviteView) -> Self {
+        InviteBody {
+            id: i.id,
+            email: i.email,
+            role: i.role.into(),
+            created_at: i.created_at,
+            expires_at: i.expires_at,
+            last_sent_at: i.last_sent_at,
+            expired: i.expired,
+        }
+    }
+}
+
 /// The team as the caller sees it.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Team)]
@@ -370,19 +385,7 @@ impl TeamBody {
             invites_next: t.invites_next,
             invites_count: t.invites_count,
             owner_email: t.owner_email,
-            invites: t
-                .invites
-                .into_iter()
-                .map(|i| InviteBody {
-                    id: i.id,
-                    email: i.email,
-                    role: i.role.into(),
-                    created_at: i.created_at,
-                    expires_at: i.expires_at,
-                    last_sent_at: i.last_sent_at,
-                    expired: i.expired,
-                })
-                .collect(),
+            invites: t.invites.into_iter().map(InviteBody::from).collect(),
         }
     }
 }

@@ -161,7 +161,7 @@ impl DesktopAuth {
 
     /// Approves (binding the request to `user_id`, deciding on a session SSO started when `sso`:
     /// `decide_by` checked the approver) or denies a pending request.
-    pub async fn decide<B: CodeBudget>(
+    pub(super) async fn decide<B: CodeBudget>(
         &self,
         user_id: Uuid,
         typed: &str,

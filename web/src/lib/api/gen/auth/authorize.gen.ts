@@ -138,15 +138,26 @@ export interface components {
   schemas: {
     /** @description The same parameters as the GET, and the user's decision. */
     AuthorizeBody: {
+      /** @description `closewise-desktop`. */
       client_id?: string | null;
+      /** @description 43 base64url characters: the SHA-256 of the verifier. */
       code_challenge?: string | null;
+      /** @description `S256`. */
       code_challenge_method?: string | null;
-      decision: components["schemas"]["Decision"];
+      /**
+       * @description 1–100 characters, no control, format (bidi, zero-width), line or paragraph separator
+       *     characters (`invalid_device_name`); the same for `platform` (1–40).
+       */
       device_name?: string | null;
       platform?: string | null;
+      /** @description `http://127.0.0.1:{port}/callback` or `http://[::1]:{port}/callback`. */
       redirect_uri?: string | null;
+      /** @description `code`. */
       response_type?: string | null;
+      /** @description 1–512 characters, returned verbatim. */
       state?: string | null;
+    } & {
+      decision: components["schemas"]["Decision"];
     };
     AuthorizeInfo: {
       client_id: string;
