@@ -21,6 +21,19 @@ afterEach(() => {
 });
 
 describe("Settings → Security: authenticator app", () => {
+  it("offers the key as a link the phone's authenticator opens and a button that copies it, not only the QR code", async () => {
+    db.createUser({ email: EMAIL });
+    const { user } = renderApp("/settings", { signedInAs: EMAIL });
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    await user.click(await screen.findByRole("button", { name: "Set up an authenticator app" }));
+    const open = await screen.findByRole("link", { name: "Open in your authenticator app" });
+    expect(open.getAttribute("href")).toMatch(/^otpauth:\/\/totp\/.*secret=JBSWY3DPEHPK3PXP/);
+    await user.click(screen.getByRole("button", { name: "Copy key" }));
+    expect(writeText).toHaveBeenCalledWith("JBSWY3DPEHPK3PXP");
+    expect(await screen.findByText("Key copied")).toBeInTheDocument();
+  });
+
   it("sets up the app with a QR code and the secret, then shows the 10 recovery codes once", async () => {
     db.createUser({ email: EMAIL });
     const { user } = renderApp("/settings", { signedInAs: EMAIL });

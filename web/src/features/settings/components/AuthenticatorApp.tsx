@@ -1,11 +1,13 @@
-//! Settings → Security → the authenticator app (TOTP): set it up (a QR code of the `otpauth://` URI,
-//! the secret written out, a code to confirm), the recovery codes shown once, "Generate new codes",
+//! Settings → Security → the authenticator app (TOTP): set it up (a QR code of the `otpauth://` URI, the same URI as a
+//! link for the phone that holds the app, the secret written out with a copy button, a code to confirm), the recovery
+//! codes shown once, "Generate new codes",
 //! "Turn off".
 
 import { lazy, Suspense, useState, type FormEvent } from "react";
+import { Copy } from "lucide-react";
 import toast from "react-hot-toast";
 import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
-import { Button } from "../../../components/ui/Button";
+import { Button, buttonStyles } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
@@ -37,6 +39,15 @@ function SetUp({
   // Stays busy once confirmed: the recovery codes take this form's place.
   const busy = confirm.isPending || confirm.isSuccess;
 
+  async function copyKey() {
+    try {
+      await navigator.clipboard.writeText(enrolment.secret);
+      toast.success("Key copied");
+    } catch {
+      toast.error("Could not copy the key: select it and copy it instead");
+    }
+  }
+
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const value = code.replace(/\s/g, "");
@@ -65,6 +76,16 @@ function SetUp({
           {grouped(enrolment.secret)}
         </code>
       </p>
+      {/* On the phone that holds the authenticator, the QR code cannot be scanned: the link opens the
+          app with the account filled in, and the key can be pasted. */}
+      <div className="flex flex-wrap gap-3">
+        <a href={enrolment.otpauth_uri} className={buttonStyles("secondary", "min-h-11")}>
+          Open in your authenticator app
+        </a>
+        <Button variant="secondary" className="min-h-11" onClick={() => void copyKey()}>
+          <Copy aria-hidden className="h-4 w-4" /> Copy key
+        </Button>
+      </div>
       <form noValidate onSubmit={(e) => void onSubmit(e)} className="max-w-xs space-y-4">
         <TextField
           label="Authentication code"
