@@ -1,7 +1,7 @@
 import { act, render, screen } from "@testing-library/react";
 import toast, { Toaster } from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { toasterProps } from "./toast";
+import { showCarriedToast, successAcrossPageLoad, toasterProps } from "./toast";
 
 afterEach(() => vi.useRealTimers());
 
@@ -37,5 +37,33 @@ describe("Toasts", () => {
       for (let i = 0; i < 25; i++) toast(`Toast ${i}`);
     });
     expect(screen.getAllByText(/^Toast \d+$/)).toHaveLength(20);
+  });
+});
+
+describe("A success toast whose action ends in a page load", () => {
+  afterEach(() => sessionStorage.clear());
+
+  it("shows on the next page when the page unloads soon after (a public page's sign-out), once", () => {
+    render(<Toaster {...toasterProps} />);
+    act(() => successAcrossPageLoad("Signed out successfully"));
+    expect(screen.getByText("Signed out successfully")).toBeInTheDocument();
+    window.dispatchEvent(new Event("pagehide"));
+    act(() => toast.remove());
+    act(() => showCarriedToast());
+    expect(screen.getByText("Signed out successfully")).toBeInTheDocument();
+    act(() => toast.remove());
+    act(() => showCarriedToast());
+    expect(screen.queryByText("Signed out successfully")).not.toBeInTheDocument();
+  });
+
+  it("is not carried when no page load follows (the app navigates in place)", () => {
+    vi.useFakeTimers();
+    render(<Toaster {...toasterProps} />);
+    act(() => successAcrossPageLoad("Signed out successfully"));
+    act(() => void vi.advanceTimersByTime(5000));
+    window.dispatchEvent(new Event("pagehide"));
+    act(() => toast.remove());
+    act(() => showCarriedToast());
+    expect(screen.queryByText("Signed out successfully")).not.toBeInTheDocument();
   });
 });

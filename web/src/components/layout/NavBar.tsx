@@ -4,6 +4,7 @@ import toast from "react-hot-toast";
 import { Link, useNavigate } from "react-router";
 import { config } from "../../config";
 import { useAuth } from "../../lib/auth/AuthProvider";
+import { successAcrossPageLoad } from "../../lib/toast";
 import { useFocusTrap } from "../ui/Modal";
 import { useHydrated } from "../ui/useHydrated";
 import { buttonStyles } from "../ui/Button";
@@ -30,7 +31,8 @@ function useSignOut() {
   return async () => {
     try {
       await manager.signOut();
-      toast.success("Signed out successfully");
+      // On a public page the navigation below is a page load: the toast goes with it to the next.
+      successAcrossPageLoad("Signed out successfully");
       void navigate("/");
     } catch {
       toast.error("Error signing out");

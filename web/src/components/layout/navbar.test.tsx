@@ -73,6 +73,17 @@ describe("Navigation bar", () => {
     expect(db.sessions.every((s) => s.revoked)).toBe(true);
   });
 
+  it("carries 'Signed out successfully' to the next page when signing out loads a page (a public page's menu)", async () => {
+    db.createUser({ email: "ana@example.com" });
+    const { user } = renderApp("/pricing", { signedInAs: "ana@example.com" });
+    await user.click(await screen.findByRole("button", { name: /^User menu/ }));
+    await user.click(screen.getByRole("menuitem", { name: "Sign Out" }));
+    expect(await screen.findByText("Signed out successfully")).toBeInTheDocument();
+    window.dispatchEvent(new Event("pagehide"));
+    expect(sessionStorage.getItem("closewise.toast")).toBe("Signed out successfully");
+    sessionStorage.clear();
+  });
+
   it("says 'Error signing out' when the service fails", async () => {
     db.createUser({ email: "ana@example.com" });
     server.use(http.post("*/api/auth/logout", () => HttpResponse.error()));

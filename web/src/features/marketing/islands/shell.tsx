@@ -1,12 +1,12 @@
 //! What every public page runs at start besides its islands: the page view, analytics (after consent),
-//! the consent banner and the toasts.
+//! the consent banner and the toasts (with one the page before carried across its unload, such as a sign-out's).
 
 import { render } from "preact";
 import { Toaster } from "react-hot-toast";
 import { ConsentBanner } from "../../../components/analytics/ConsentBanner";
 import { config } from "../../../config";
 import { initAnalytics, trackPageView } from "../../../lib/analytics";
-import { toasterProps } from "../../../lib/toast";
+import { showCarriedToast, toasterProps } from "../../../lib/toast";
 
 export function start(): void {
   // As in the app: the first page view is queued before analytics starts, and sent after consent.
@@ -21,4 +21,5 @@ export function start(): void {
     </>,
     host,
   );
+  showCarriedToast();
 }
