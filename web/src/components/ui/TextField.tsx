@@ -1,10 +1,12 @@
 import { Eye, EyeOff } from "lucide-react";
-import { useId, useState, type InputHTMLAttributes } from "react";
+import { useId, useState, type InputHTMLAttributes, type Ref } from "react";
 import { cn } from "./cn";
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
   label: string;
   error?: string | null;
+  /** The input, to move focus to it (a prop in React 19). */
+  ref?: Ref<HTMLInputElement>;
 }
 
 const inputClass = (invalid: boolean) =>

@@ -46,9 +46,12 @@ describe("sign-in with a second factor", () => {
     expect(await screen.findByText(CODE_PROMPT)).toBeInTheDocument();
     expect(screen.queryByLabelText("Password")).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Use a passkey" })).not.toBeInTheDocument();
+    // The second step starts in its code field, and a wrong code leaves focus there.
+    expect(screen.getByLabelText("Authentication code")).toHaveFocus();
     await user.type(screen.getByLabelText("Authentication code"), "000000");
     await user.click(screen.getByRole("button", { name: "Verify" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("That code is not valid. Try again.");
+    await waitFor(() => expect(screen.getByLabelText("Authentication code")).toHaveFocus());
     expect(authManager.getSnapshot().status).toBe("signedOut");
     await user.clear(screen.getByLabelText("Authentication code"));
     await user.type(screen.getByLabelText("Authentication code"), MOCK_TOTP_CODE);

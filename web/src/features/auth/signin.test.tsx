@@ -41,6 +41,7 @@ describe("Sign in", () => {
     await user.click(await screen.findByRole("button", { name: "Sign In" }));
     expect(screen.getByText("Email is required")).toBeInTheDocument();
     expect(screen.getByText("Password is required")).toBeInTheDocument();
+    expect(screen.getByLabelText("Email")).toHaveFocus();
   });
 
   it("shows the service message for wrong credentials", async () => {
@@ -53,6 +54,8 @@ describe("Sign in", () => {
     expect(form).toHaveAccessibleDescription("Invalid login credentials");
     expect(screen.getAllByText("Invalid login credentials")).toHaveLength(2);
     expect(screen.queryByText("Email Verification Required")).not.toBeInTheDocument();
+    // Focus goes back to the password to type it again, not to the page.
+    await waitFor(() => expect(screen.getByLabelText("Password")).toHaveFocus());
   });
 
   it("shows 'An unexpected error occurred' when the service cannot be reached", async () => {

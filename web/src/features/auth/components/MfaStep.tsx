@@ -1,7 +1,7 @@
 //! The sign-in's second step, after the password answered `mfa_required`: a code from the
 //! authenticator app, a recovery code, or a passkey, finishing with `grant_type=mfa` (or `passkey`).
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
@@ -35,6 +35,13 @@ export function MfaStep({
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const codeField = useRef<HTMLInputElement>(null);
+  // The step opens on its code field, and goes back to it when the kind of code changes.
+  useEffect(() => codeField.current?.focus(), [mode]);
+  // A refused code leaves focus in the field (the disabled button had dropped it on the page).
+  useEffect(() => {
+    if (!busy && error) codeField.current?.focus();
+  }, [busy, error]);
   const offerPasskey = methods.includes("passkey") && passkeysSupported();
   const offerCode = hasTotp || methods.includes("recovery_code");
 
@@ -109,6 +116,7 @@ export function MfaStep({
             label={mode === "totp" ? "Authentication code" : "Recovery code"}
             name="code"
             autoComplete="one-time-code"
+            ref={codeField}
             inputMode={mode === "totp" ? "numeric" : "text"}
             value={code}
             error={error}

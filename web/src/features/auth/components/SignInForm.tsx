@@ -1,5 +1,5 @@
 import { AlertTriangle } from "lucide-react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useHydrated } from "../../../components/ui/useHydrated";
@@ -37,6 +37,8 @@ function PasswordSignIn() {
   const [email, setEmail] = useState(prefilled);
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const emailField = useRef<HTMLInputElement>(null);
+  const passwordField = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const hydrated = useHydrated();
@@ -57,6 +59,16 @@ function PasswordSignIn() {
     };
   }, [auth.status, busy, passkey.busy, navigate, target]);
 
+  // After a refused sign-in, back to the password (the disabled button had left focus on the page),
+  // once the form is enabled again.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (busy || !refocus.current) return;
+    refocus.current = false;
+    passwordField.current?.focus();
+    passwordField.current?.select();
+  }, [busy]);
+
   const toSso = () => ssoLink(next, email.trim());
 
   async function onSubmit(event: FormEvent) {
@@ -65,7 +77,10 @@ function PasswordSignIn() {
     if (!email.trim()) next.email = "Email is required";
     if (!password) next.password = "Password is required";
     setErrors(next);
-    if (next.email || next.password) return;
+    if (next.email || next.password) {
+      (next.email ? emailField : passwordField).current?.focus();
+      return;
+    }
 
     setBusy(true);
     setFormError(null);
@@ -88,6 +103,7 @@ function PasswordSignIn() {
         const message = error instanceof ApiError ? error.message : "An unexpected error occurred";
         toast.error(message);
         setFormError(message);
+        refocus.current = true;
       }
     } finally {
       setBusy(false);
@@ -143,6 +159,7 @@ function PasswordSignIn() {
               name="email"
               autoComplete="username webauthn"
               required
+              ref={emailField}
               value={email}
               error={errors.email}
               onChange={(e) => setEmail(e.target.value)}
@@ -152,6 +169,7 @@ function PasswordSignIn() {
               name="password"
               autoComplete="current-password"
               required
+              ref={passwordField}
               value={password}
               error={errors.password}
               onChange={(e) => setPassword(e.target.value)}
