@@ -53,6 +53,9 @@ describe("/team usage", () => {
     const dialog = await screen.findByRole("dialog", { name: "Reclaim idle seats" });
     expect(within(dialog).getByText("Remove cy@northwind.example and lower the seats to 2.")).toBeInTheDocument();
     expect(within(dialog).getByText(/Next monthly total: \$40\.00/)).toBeInTheDocument();
+    // What lowering the seats gives back is a credit, said as one.
+    expect(within(dialog).getByText(/Due now: credit of \$\d+\.\d\d\./)).toBeInTheDocument();
+    expect(dialog.textContent).not.toMatch(/-\$/);
     expect(db.team.membersOf(db.team.teamOf(db.findUser(OWNER)!.user.id)!.id)).toHaveLength(3);
     await user.click(within(dialog).getByRole("button", { name: "Confirm reclaim" }));
     expect(await screen.findByText("2 of 2 used")).toBeInTheDocument();

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { formatMoney, roleWithArticle, seatsProblem, teamCheckoutUrls } from "./format";
+import { count, formatMoney, moneyDue, roleWithArticle, seatsProblem, teamCheckoutUrls } from "./format";
 
 describe("team wording", () => {
   it("words a seat count outside the range the API answered", () => {
@@ -24,5 +24,17 @@ describe("team wording", () => {
     expect(formatMoney(4000, "usd")).toBe("$40.00");
     expect(formatMoney(-667, "usd")).toBe("-$6.67");
     expect(roleWithArticle("admin")).toBe("an admin");
+  });
+
+  it("says an amount due as a credit when it is one, never with a minus", () => {
+    expect(moneyDue(4000, "usd")).toBe("$40.00");
+    expect(moneyDue(-4000, "usd")).toBe("credit of $40.00");
+    expect(moneyDue(0, "usd")).toBe("$0.00");
+  });
+
+  it("counts with the right plural", () => {
+    expect(count(1, "member")).toBe("1 member");
+    expect(count(0, "member")).toBe("0 members");
+    expect(count(3, "seat")).toBe("3 seats");
   });
 });

@@ -37,5 +37,13 @@ export function formatMoney(cents: number, currency: string): string {
   return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
 }
 
+/** An amount due: a negative one is a credit, said as one ("credit of $40.00"), never "-$40.00". */
+export function moneyDue(cents: number, currency: string): string {
+  return cents < 0 ? `credit of ${formatMoney(-cents, currency)}` : formatMoney(cents, currency);
+}
+
+/** "1 member", "3 members": a count with its noun, plural but for one. */
+export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 /** The dashboard's plan name for a seat in a paid team. */
 export const teamPlanName = (teamName: string) => `Pro through ${teamName}`;

@@ -6,7 +6,7 @@ import { useAuthManager } from "../../../lib/auth/AuthProvider";
 import { downloadExport, getTeamAdoption, type ReclaimAnswer } from "../../../lib/api/teamAdoption";
 import type { BillingInterval, Team } from "../../../lib/api/types";
 import { intervalAdjective } from "../../../lib/billing/rules";
-import { formatMoney } from "../../../lib/team/format";
+import { count, formatMoney, moneyDue } from "../../../lib/team/format";
 import { adoptionKey, useReclaimSeats } from "../api/teamMutations";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
@@ -57,7 +57,7 @@ function Reclaim({
               Remove {preview.removed.map((m) => m.email).join(", ") || "nobody"} and lower the seats to {preview.seats}.
             </p>
             <p>
-              Due now: {formatMoney(p.amount_due_now, p.currency)}. Next {intervalAdjective(interval)} total:{" "}
+              Due now: {moneyDue(p.amount_due_now, p.currency)}. Next {intervalAdjective(interval)} total:{" "}
               {formatMoney(p.next_total, p.currency)}.
             </p>
             <div className="flex gap-2">
@@ -137,7 +137,7 @@ export function Adoption({ team }: { team: Team }) {
               <tfoot>
                 <tr className="font-semibold">
                   <td>
-                    Total ({u.totals.members} members, {u.totals.idle} idle)
+                    Total ({count(u.totals.members, "member")}, {u.totals.idle} idle)
                   </td>
                   <td />
                   <td>{u.totals.calls_this_month}</td>
