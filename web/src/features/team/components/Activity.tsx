@@ -4,8 +4,9 @@ import { Button } from "../../../components/ui/Button";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
 import { downloadExport, getTeamAudit } from "../../../lib/api/teamAdoption";
 import type { Team } from "../../../lib/api/types";
+import { describeActivity } from "../../../lib/team/activity";
 import { ACTIVITY_FILTERS } from "./activityFilters";
-import { errorMessage, Problem, Section } from "./TeamParts";
+import { errorMessage, Problem, Section, shortDate } from "./TeamParts";
 
 /** `/team` → Activity (whoever `may.view_activity`): the team's audit trail, filterable, exportable. */
 export function Activity({ team }: { team: Team }) {
@@ -52,8 +53,10 @@ export function Activity({ team }: { team: Team }) {
       <ul className="mt-4 divide-y text-sm">
         {entries.map((e) => (
           <li key={e.id} className="py-2">
-            <span className="font-medium">{e.action}</span> by {e.actor}
-            {e.target_email ? ` (${e.target_email})` : ""} — {new Date(e.created_at).toLocaleString("en-US")}
+            <span className="font-medium">{describeActivity(e)}</span> —{" "}
+            <time dateTime={e.created_at} title={new Date(e.created_at).toLocaleString("en-US")}>
+              {shortDate(e.created_at)}
+            </time>
           </li>
         ))}
       </ul>
