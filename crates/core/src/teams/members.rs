@@ -102,7 +102,8 @@ impl Teams {
                 return Err(TeamsError::ForbiddenRole);
             }
             let email = self.email_of(target).await?;
-            let details = json!({ "role": new_role.as_str() });
+            let details =
+                json!({ "role": new_role.as_str(), "from": checked.target_role.as_str() });
             let about = Some((target, email));
             let audit = self.audit(actor, "team.member_role", about, at.team_id, details);
             if self

@@ -262,6 +262,18 @@ both!(
             .set_role(&m(crew.owner), member, Role::Admin)
             .await
             .unwrap();
+        // The change is recorded with the role before it and the role after.
+        let query = closewise_core::teams::adoption::ActivityQuery {
+            cursor: None,
+            limit: None,
+            action: Some("team.member_role"),
+        };
+        let page = fx.teams.activity(crew.owner, &query).await.unwrap();
+        let details: serde_json::Value = serde_json::from_str(&page.entries[0].details).unwrap();
+        assert_eq!(
+            (details["from"].as_str(), details["role"].as_str()),
+            (Some("member"), Some("admin"))
+        );
         assert!(!fx
             .store
             .remove_from_team(
