@@ -9,16 +9,17 @@ use crate::ctx::Ctx;
 use crate::opt::billing::{
     CouponCreate, Duration, PromoCodeCreate, PromoCodeDeactivate, PromoCodeList,
 };
-use crate::opt::{BillingCommand, CouponsCommand, PromoCodesCommand, StripeArgs};
+use crate::opt::{BillingCommand, CouponsCommand, DunningCommand, PromoCodesCommand, StripeArgs};
 use crate::print::{self, table};
 
-pub fn stripe_args(command: &BillingCommand) -> &StripeArgs {
+pub fn stripe_args(command: &BillingCommand) -> Option<&StripeArgs> {
     match command {
-        BillingCommand::Coupons(CouponsCommand::Create(a)) => &a.stripe,
-        BillingCommand::Coupons(CouponsCommand::List(a)) => &a.stripe,
-        BillingCommand::PromoCodes(PromoCodesCommand::Create(a)) => &a.stripe,
-        BillingCommand::PromoCodes(PromoCodesCommand::List(a)) => &a.stripe,
-        BillingCommand::PromoCodes(PromoCodesCommand::Deactivate(a)) => &a.stripe,
+        BillingCommand::Coupons(CouponsCommand::Create(a)) => Some(&a.stripe),
+        BillingCommand::Coupons(CouponsCommand::List(a)) => Some(&a.stripe),
+        BillingCommand::PromoCodes(PromoCodesCommand::Create(a)) => Some(&a.stripe),
+        BillingCommand::PromoCodes(PromoCodesCommand::List(a)) => Some(&a.stripe),
+        BillingCommand::PromoCodes(PromoCodesCommand::Deactivate(a)) => Some(&a.stripe),
+        BillingCommand::Dunning(_) => None,
     }
 }
 
@@ -36,6 +37,9 @@ pub async fn run(ctx: &Ctx, command: BillingCommand) -> anyhow::Result<()> {
         BillingCommand::PromoCodes(PromoCodesCommand::Create(a)) => create_code(ctx, a).await,
         BillingCommand::PromoCodes(PromoCodesCommand::List(a)) => list_codes(ctx, a).await,
         BillingCommand::PromoCodes(PromoCodesCommand::Deactivate(a)) => deactivate(ctx, a).await,
+        BillingCommand::Dunning(DunningCommand::List(output)) => {
+            crate::dunning::list(ctx, output).await
+        }
     }
 }
 

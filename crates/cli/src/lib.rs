@@ -12,6 +12,7 @@ mod audit;
 mod billing;
 mod coupons;
 mod ctx;
+mod dunning;
 mod mail;
 pub mod opt;
 mod print;
@@ -39,10 +40,10 @@ use closewise_core::store::Store;
 
 use crate::ctx::Ctx;
 use crate::opt::{
-    AppEnv, BillingCommand, Command, CouponsCommand, DbCommand, MailCommand, Opt, PlansCommand,
-    PromoCodesCommand, StripeArgs, SubscriptionsCommand, TeamDomainsCommand, TeamScimCommand,
-    TeamSeatsCommand, TeamSsoCommand, TeamsCommand, UsageCommand, UsersCommand, UsersMfaCommand,
-    WebhooksCommand,
+    AppEnv, BillingCommand, Command, CouponsCommand, DbCommand, DunningCommand, MailCommand, Opt,
+    PlansCommand, PromoCodesCommand, StripeArgs, SubscriptionsCommand, TeamDomainsCommand,
+    TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand, UsageCommand, UsersCommand,
+    UsersMfaCommand, WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -109,7 +110,8 @@ fn effect(command: &Command) -> Effect {
         | Command::Stats(_)
         | Command::Billing(
             BillingCommand::Coupons(CouponsCommand::List(_))
-            | BillingCommand::PromoCodes(PromoCodesCommand::List(_)),
+            | BillingCommand::PromoCodes(PromoCodesCommand::List(_))
+            | BillingCommand::Dunning(DunningCommand::List(_)),
         )
         | Command::Audit(_) => Effect::Read,
         Command::Subscriptions(SubscriptionsCommand::Sync(a)) if a.dry_run => Effect::Read,
@@ -260,7 +262,7 @@ fn stripe_args(command: &Command) -> Option<&StripeArgs> {
         Command::Subscriptions(SubscriptionsCommand::Sync(a)) => Some(&a.stripe),
         Command::Webhooks(WebhooksCommand::Replay(a)) => Some(&a.stripe),
         Command::Teams(TeamsCommand::Seats(TeamSeatsCommand::Set(a))) => Some(&a.stripe),
-        Command::Billing(b) => Some(coupons::stripe_args(b)),
+        Command::Billing(b) => coupons::stripe_args(b),
         _ => None,
     }
 }

@@ -10,7 +10,7 @@ pub mod db;
 pub mod teams;
 pub mod users;
 
-pub use self::billing::{BillingCommand, CouponsCommand, PromoCodesCommand};
+pub use self::billing::{BillingCommand, CouponsCommand, DunningCommand, PromoCodesCommand};
 pub use self::db::DbSeedTeam;
 pub use self::teams::{
     TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand,

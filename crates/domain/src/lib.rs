@@ -41,6 +41,7 @@ pub mod billing_interval;
 pub mod catalogue;
 pub mod checkout;
 pub mod downloads;
+pub mod dunning;
 pub mod email;
 pub mod idle_seats;
 pub mod limits;

@@ -71,6 +71,12 @@ impl SubscriptionStatus {
         )
     }
 
+    /// The paid plan stays: while subscribed, and through a failed payment's retries (past
+    /// due, the grace) until Stripe ends the subscription or marks it unpaid.
+    pub fn keeps_plan(&self) -> bool {
+        self.counts_as_subscribed() || *self == SubscriptionStatus::PastDue
+    }
+
     /// Statuses a subscription never leaves.
     pub fn is_terminal(&self) -> bool {
         matches!(
@@ -134,7 +140,7 @@ pub fn period_label(cancel_at_period_end: bool) -> PeriodLabel {
 /// What plan a user should have given the subscription Stripe reports (None = no subscription).
 pub fn plan_for_subscription(status: Option<SubscriptionStatus>) -> PlanType {
     match status {
-        Some(status) if status.counts_as_subscribed() => PlanType::Monthly,
+        Some(status) if status.keeps_plan() => PlanType::Monthly,
         _ => PlanType::Free,
     }
 }
@@ -234,11 +240,15 @@ mod tests {
             plan_for_subscription(Some(SubscriptionStatus::Trialing)),
             PlanType::Monthly
         );
+        assert_eq!(
+            plan_for_subscription(Some(SubscriptionStatus::PastDue)),
+            PlanType::Monthly,
+            "Pro stays through the retries"
+        );
         for status in [
             SubscriptionStatus::Canceled,
             SubscriptionStatus::Incomplete,
             SubscriptionStatus::IncompleteExpired,
-            SubscriptionStatus::PastDue,
             SubscriptionStatus::Unpaid,
             SubscriptionStatus::Paused,
             SubscriptionStatus::NotStarted,

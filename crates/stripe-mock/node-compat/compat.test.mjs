@@ -2,8 +2,8 @@
 // life: customer, checkout (paid on the hosted page with fetch, as a browser would), the
 // subscription retrieved and expanded, cancel at period end and resume, the invoice preview, the
 // clock moved past renewal, a seat-quantity change (previewed, prorated, billed at renewal), a
-// declined renewal retried, the billing portal, cancellation, lists with pagination, tax IDs,
-// invoices with their PDF, a checkout with automatic tax and its taxed invoice, error classes, and every webhook verified with `stripe.webhooks.constructEvent`.
+// declined renewal and its Smart Retries, paid at once by a card updated in the billing portal,
+// cancellation, lists with pagination, tax IDs, invoices with their PDF, a checkout with automatic tax and its taxed invoice, error classes, and every webhook verified with `stripe.webhooks.constructEvent`.
 //
 // run.sh starts the mock and passes its port, keys and the webhook port in the environment. The
 // tests share one mock and run in order (its clock only moves forward).
@@ -251,23 +251,36 @@ describe("stripe-mock through Stripe's Node library", () => {
     assert.equal(renewal.data.object.amount_paid, preview.amount_due);
   });
 
-  test("the billing portal changes the card; a declined renewal is a StripeCardError, then paid", async () => {
+  test("the billing portal changes the card; a declined renewal is retried, then paid by a new card", async () => {
     const portal = await stripe.billingPortal.sessions.create({ customer: state.customer, return_url: "http://app.test/account" });
     assert.ok(portal.url.startsWith(`${base}/p/session/`), portal.url);
     const page = await (await fetch(portal.url)).text();
     assert.match(page, /Cancel plan/);
     state.portal = portal.url;
 
-    // A card that attaches but fails its next charge.
+    // A card that attaches but fails every charge.
     const card = { cardnumber: "4000 0000 0000 0341", exp: "12 / 34", cvc: "123" };
     assert.equal((await portalAction(portal.url, "card", card)).status, 303);
     await webhook("payment_method.attached");
-    await advanceClock(32 * DAY);
-    const failed = await webhook("invoice.payment_failed");
+    const before = await stripe.subscriptions.retrieve(state.subscription);
+    const { now } = await advanceClock(0);
+    await advanceClock(before.current_period_end - now + 60);
+    const failed = await webhook("invoice.payment_failed", (e) => e.data.object.attempt_count === 1);
+    const first = failed.data.object;
+    assert.equal(first.status, "open");
+    assert.equal(first.attempted, true);
+    assert.equal(first.next_payment_attempt, first.created + DAY, "Smart Retries: day 1");
     const sub = await stripe.subscriptions.retrieve(state.subscription);
     assert.equal(sub.status, "past_due");
+    await webhook("customer.subscription.updated", (e) => e.data.previous_attributes?.status === "active");
 
-    await assert.rejects(stripe.invoices.pay(failed.data.object.id), (e) => {
+    // The day-1 retry fails too; the next is on day 3.
+    await advanceClock(2 * DAY);
+    const retried = await webhook("invoice.payment_failed", (e) => e.data.object.attempt_count === 2);
+    assert.equal(retried.data.object.id, first.id);
+    assert.equal(retried.data.object.next_payment_attempt, first.created + 3 * DAY);
+
+    await assert.rejects(stripe.invoices.pay(first.id), (e) => {
       assert.ok(e instanceof Stripe.errors.StripeCardError, e.constructor.name);
       assert.equal(e.statusCode, 402);
       assert.equal(e.code, "card_declined");
@@ -276,12 +289,15 @@ describe("stripe-mock through Stripe's Node library", () => {
       return true;
     });
 
+    // A good card in the portal pays the open invoice at once.
     const good = { cardnumber: "4242 4242 4242 4242", exp: "12 / 34", cvc: "123" };
     assert.equal((await portalAction(portal.url, "card", good)).status, 303);
-    const paid = await stripe.invoices.pay(failed.data.object.id);
-    assert.equal(paid.status, "paid");
-    await webhook("invoice.paid", (e) => e.data.object.id === paid.id);
+    const paid = await webhook("invoice.paid", (e) => e.data.object.id === first.id);
+    assert.equal(paid.data.object.status, "paid");
+    assert.equal(paid.data.object.next_payment_attempt, null);
+    assert.equal((await stripe.invoices.retrieve(first.id)).status, "paid");
     assert.equal((await stripe.subscriptions.retrieve(state.subscription)).status, "active");
+    await assert.rejects(stripe.invoices.pay(first.id), (e) => e instanceof Stripe.errors.StripeInvalidRequestError);
   });
 
   test("the portal cancels at period end and renews", async () => {

@@ -29,9 +29,19 @@ pub use api::{endpoints, Endpoint, EVERY_ENDPOINT, EVERY_LIST};
 pub use error::ApiError;
 pub use expand::Expand;
 pub use store::{
-    Origin, Store, API_VERSION, DEFAULT_SELLER_COUNTRY, SEED_PRICE, SEED_PRODUCT, SEED_YEARLY_PRICE,
+    AfterRetries, Origin, Store, API_VERSION, DEFAULT_SELLER_COUNTRY, SEED_PRICE, SEED_PRODUCT,
+    SEED_YEARLY_PRICE,
 };
 pub use webhooks::{sign, DeliveryAttempt};
+
+/// A retry schedule in days after the first failure (`--retry-days 1,3,5,7`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryDays(pub Vec<u32>);
+
+/// Parses `--retry-days`: increasing days after the first failure, comma separated.
+pub fn parse_retry_days(raw: &str) -> Result<RetryDays, String> {
+    store::parse_retry_days(raw).map(RetryDays)
+}
 
 pub const DEFAULT_SECRET_KEY: &str = "sk_test_closewise_local";
 pub const DEFAULT_WEBHOOK_SECRET: &str = "whsec_closewise_local";
@@ -56,6 +66,11 @@ pub struct Config {
     /// Where the seller is registered, for automatic tax (ISO code; default `IE`): a business
     /// elsewhere in the EU with an `eu_vat` ID is reverse-charged.
     pub seller_country: String,
+    /// Smart Retries: days after a renewal's first failed charge when it is tried again
+    /// (default 1, 3, 5, 7).
+    pub retry_days: Vec<u32>,
+    /// What happens to the subscription when the last retry fails.
+    pub after_retries: AfterRetries,
 }
 
 /// Keys stay out of logs, even test ones.
@@ -70,6 +85,8 @@ impl std::fmt::Debug for Config {
             .field("webhook_retry_delays", &self.webhook_retry_delays)
             .field("webhook_timeout", &self.webhook_timeout)
             .field("seller_country", &self.seller_country)
+            .field("retry_days", &self.retry_days)
+            .field("after_retries", &self.after_retries)
             .finish()
     }
 }
@@ -89,6 +106,8 @@ impl Default for Config {
                 .collect(),
             webhook_timeout: Duration::from_secs(10),
             seller_country: store::DEFAULT_SELLER_COUNTRY.to_owned(),
+            retry_days: store::DEFAULT_RETRY_DAYS.to_vec(),
+            after_retries: AfterRetries::default(),
         }
     }
 }
@@ -179,6 +198,8 @@ impl AppState {
             store.webhooks_enabled = self.webhook_url().is_some();
             store.public_url = self.public_url();
             store.seller_country = self.config.seller_country.to_uppercase();
+            store.retry_days.clone_from(&self.config.retry_days);
+            store.after_retries = self.config.after_retries;
             store.catch_up(now);
             let result = f(&mut store, now);
             let events = std::mem::take(&mut store.outbox);

@@ -34,7 +34,17 @@ struct Args {
     /// The seller's country for automatic tax (a two-letter code).
     #[arg(long, env = "STRIPE_MOCK_SELLER_COUNTRY", default_value = stripe_mock::DEFAULT_SELLER_COUNTRY)]
     seller_country: String,
+    /// Days after a renewal's first failed charge when it is retried (Smart Retries), comma
+    /// separated; empty for none.
+    #[arg(long, env = "STRIPE_MOCK_RETRY_DAYS", default_value = "1,3,5,7", value_parser = stripe_mock::parse_retry_days)]
+    retry_days: RetryDays,
+    /// What the last failed retry does to the subscription: `cancel` or `unpaid`.
+    #[arg(long, env = "STRIPE_MOCK_AFTER_RETRIES", default_value = "cancel", value_parser = stripe_mock::AfterRetries::parse)]
+    after_retries: stripe_mock::AfterRetries,
 }
+
+/// A retry schedule as one value for clap (a `Vec` would mean a repeated flag).
+type RetryDays = stripe_mock::RetryDays;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
@@ -52,6 +62,8 @@ async fn main() -> std::io::Result<()> {
         public_url: args.public_url,
         state_file: args.state_file.clone(),
         seller_country: args.seller_country,
+        retry_days: args.retry_days.0,
+        after_retries: args.after_retries,
         ..Config::default()
     };
     let (addr, handle) = stripe_mock::serve(config, SocketAddr::new(args.host, args.port)).await?;

@@ -127,6 +127,9 @@ export function createDb() {
         interval: "month" as const,
         subscription_status: "active" as const,
         discount: null,
+        past_due_since: null,
+        attempt_count: null,
+        next_payment_attempt: null,
         ...period,
         ...card,
       };

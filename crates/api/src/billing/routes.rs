@@ -13,6 +13,7 @@ use crate::extract::{bearer, AppJson, AuthUser};
 use crate::plans::PlanResponse;
 use crate::state::AppState;
 use closewise_core::billing::{Caller, PersonalCheckout, PortalReturn};
+use closewise_core::store::payment_failures::PaymentFailureRow;
 use closewise_core::store::SubscriptionRow;
 
 #[derive(Deserialize, ToSchema)]
@@ -65,6 +66,13 @@ pub struct SubscriptionBody {
     /// The discount on the subscription while it applies (null when none): its coupon's terms
     /// and how the dashboard says it.
     pub discount: Option<DiscountBody>,
+    // While a payment failed and Stripe retries it (`past_due`): when it first failed, its attempts
+    // so far and Stripe's next try (Unix seconds; null when none is left), all null otherwise
+    // (docs/api.md). Their doc comments are left out to keep the web's generated types of the
+    // shared schemas within a file.
+    pub past_due_since: Option<i64>,
+    pub attempt_count: Option<u32>,
+    pub next_payment_attempt: Option<i64>,
 }
 
 // A subscription's discount: a coupon taken with a promotion code at checkout (or set at Stripe).
@@ -125,7 +133,20 @@ impl SubscriptionBody {
             current_period_end: r.current_period_end,
             payment_method_brand: r.payment_method_brand,
             payment_method_last4: r.payment_method_last4,
+            past_due_since: None,
+            attempt_count: None,
+            next_payment_attempt: None,
         }
+    }
+
+    /// The body with the payment Stripe is retrying, if any.
+    pub fn with_payment_failure(mut self, f: Option<&PaymentFailureRow>) -> Self {
+        if let Some(f) = f {
+            self.past_due_since = Some(f.past_due_since);
+            self.attempt_count = Some(u32::try_from(f.attempt_count).unwrap_or(0));
+            self.next_payment_attempt = f.next_payment_attempt;
+        }
+        self
     }
 }
 
@@ -247,10 +268,16 @@ pub async fn subscription(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<AppJson<SubscriptionResponse>> {
-    let row = state.billing.subscription(auth.user_id).await?;
+    let view = state.billing.subscription_view(auth.user_id).await?;
     Ok(AppJson(SubscriptionResponse {
-        subscription: row
-            .map(|s| SubscriptionBody::new(s, state.settings.stripe.prices(), state.clock.now())),
+        subscription: view.map(|v| {
+            SubscriptionBody::new(
+                v.subscription,
+                state.settings.stripe.prices(),
+                state.clock.now(),
+            )
+            .with_payment_failure(v.payment_failure.as_ref())
+        }),
     }))
 }
 

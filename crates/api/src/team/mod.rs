@@ -207,6 +207,13 @@ pub struct TeamSubscriptionBody {
     pub interval: Option<String>,
     /// The discount on the subscription while it applies (null when none).
     pub discount: Option<crate::billing::routes::DiscountBody>,
+    // While a payment failed and Stripe retries it (`past_due`): when it first failed, its attempts
+    // so far and Stripe's next try (Unix seconds; null when none is left), all null otherwise
+    // (docs/api.md). Their doc comments are left out to keep the web's generated types of the
+    // shared schemas within a file.
+    pub past_due_since: Option<i64>,
+    pub attempt_count: Option<u32>,
+    pub next_payment_attempt: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -367,6 +374,15 @@ impl TeamBody {
                     .and_then(|p| prices.interval_of(p))
                     .map(|i| i.as_str().to_owned()),
                 discount: crate::billing::routes::DiscountBody::current(s.discount, now),
+                past_due_since: s.payment_failure.as_ref().map(|f| f.past_due_since),
+                attempt_count: s
+                    .payment_failure
+                    .as_ref()
+                    .map(|f| u32::try_from(f.attempt_count).unwrap_or(0)),
+                next_payment_attempt: s
+                    .payment_failure
+                    .as_ref()
+                    .and_then(|f| f.next_payment_attempt),
             }),
             paid: t.paid,
             payment_failed,

@@ -15,6 +15,7 @@ use closewise_testkit::Backend;
 
 mod company_purchase;
 mod discount;
+mod dunning;
 mod flow;
 mod interval;
 mod invoices;

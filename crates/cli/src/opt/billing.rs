@@ -1,4 +1,4 @@
-//! `closewise billing ...`: coupons and promotion codes on Stripe.
+//! `closewise billing ...`: coupons and promotion codes on Stripe, and failed payments.
 
 use clap::{Args, Subcommand, ValueEnum};
 
@@ -12,6 +12,17 @@ pub enum BillingCommand {
     /// Promotion codes: what customers type (or follow a /pricing?promo=CODE link) for a coupon.
     #[command(subcommand)]
     PromoCodes(PromoCodesCommand),
+    /// Failed payments Stripe is retrying (dunning).
+    #[command(subcommand)]
+    Dunning(DunningCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DunningCommand {
+    /// Who is past due (accounts and teams' owners), since when, the attempts and Stripe's next try.
+    ///
+    /// Example: closewise billing dunning list --json
+    List(Output),
 }
 
 #[derive(Subcommand, Debug)]

@@ -388,3 +388,61 @@ both!(
 fn with<'a>(args: &[&'a str], stripe: &[&'a str]) -> Vec<&'a str> {
     [args, stripe].concat()
 }
+
+both!(
+    async fn dunning_list_shows_who_is_past_due_since_when_and_the_next_try(db: TestDb) from TestDb::new {
+        let db = db.seeded().await;
+        assert!(db
+            .ok(&["billing", "dunning", "list"])
+            .await
+            .contains("Nobody is past due."));
+        let store: Store = db.store().await;
+        let user = store
+            .user_by_email("ana@example.com")
+            .await
+            .unwrap()
+            .unwrap();
+        use closewise_core::store::payment_failures::{NewPaymentFailure, Payer};
+        // 2026-12-01T00:00:00Z, the next try two days later.
+        let since = 1_796_083_200;
+        let failure = NewPaymentFailure {
+            subscription_id: "sub_failing".into(),
+            payer: Payer::User(user.id),
+            invoice_id: "in_failing".into(),
+            past_due_since: since,
+            attempt_count: 2,
+            next_payment_attempt: Some(since + 2 * 86_400),
+            amount_due: 2000,
+            currency: "usd".into(),
+        };
+        let audit = closewise_core::actor::Actor::System { job: "stripe" }.audit(
+            "billing.payment_failed",
+            Some(user.id),
+            None,
+            serde_json::json!({}),
+            now(),
+        );
+        assert!(store
+            .record_payment_failure(&failure, &audit, None)
+            .await
+            .unwrap());
+
+        let table = db.ok(&["billing", "dunning", "list"]).await;
+        let row = table.lines().nth(1).expect("a row");
+        for cell in [
+            "ana@example.com",
+            "sub_failing",
+            "20.00 USD",
+            "2026-12-01 00:00 UTC",
+            "2026-12-03 00:00 UTC",
+        ] {
+            assert!(row.contains(cell), "{cell} in {table}");
+        }
+        let json = db.json(&["billing", "dunning", "list"]).await;
+        assert_eq!(json[0]["email"], "ana@example.com");
+        assert_eq!(json[0]["attempt_count"], 2);
+        assert_eq!(json[0]["past_due_since"], "2026-12-01T00:00:00Z");
+        assert_eq!(json[0]["next_payment_attempt"], "2026-12-03T00:00:00Z");
+        assert!(json[0]["team"].is_null());
+    }
+);

@@ -6,7 +6,9 @@
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::dunning::FollowError;
 use super::{is_stripe_id, Billing, CheckoutSessionView, StripeFailure};
+use crate::store::payment_failures::Payer;
 use crate::store::EventReceipt;
 
 /// What handling an event did.
@@ -66,12 +68,29 @@ fn subject(kind: &str, object: &Value) -> Subject {
     found.unwrap_or(Subject::Nothing)
 }
 
+/// The invoice an `invoice.*` event is about.
+fn invoice_of(kind: &str, object: &Value) -> Option<String> {
+    kind.starts_with("invoice.")
+        .then(|| object["id"].as_str().map(str::to_owned))
+        .flatten()
+        .filter(|id| is_stripe_id(id))
+}
+
 #[derive(Debug, thiserror::Error)]
 enum ProcessError {
     #[error(transparent)]
     Stripe(#[from] StripeFailure),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+}
+
+impl From<FollowError> for ProcessError {
+    fn from(e: FollowError) -> Self {
+        match e {
+            FollowError::Stripe(e) => ProcessError::Stripe(e),
+            FollowError::Database(e) => ProcessError::Database(e),
+        }
+    }
 }
 
 impl Billing {
@@ -118,8 +137,9 @@ impl Billing {
             },
             (held, _) => held,
         };
+        let invoice = invoice_of(kind, object);
         match self
-            .process(event_id, &subject(kind, &event["data"]["object"]))
+            .process(event_id, kind, &subject(kind, object), invoice.as_deref())
             .await
         {
             Ok(note) => {
@@ -145,7 +165,9 @@ impl Billing {
     async fn process(
         &self,
         event_id: &str,
+        kind: &str,
         subject: &Subject,
+        invoice: Option<&str>,
     ) -> Result<&'static str, ProcessError> {
         let store = &self.store;
         match subject {
@@ -208,11 +230,17 @@ impl Billing {
                         return Ok("subscription of no customer of ours");
                     };
                     self.fulfil_team(team, &sub).await?;
-                    return Ok("team subscription synchronised");
+                    let followed = self
+                        .follow_collection(Payer::Team(team), id, sub.record.status, kind, invoice)
+                        .await?;
+                    return Ok(followed.unwrap_or("team subscription synchronised"));
                 };
                 store.link_webhook_event_user(event_id, user).await?;
                 self.fulfil(user, &record).await?;
-                Ok("subscription synchronised")
+                let followed = self
+                    .follow_collection(Payer::User(user), id, record.status, kind, invoice)
+                    .await?;
+                Ok(followed.unwrap_or("subscription synchronised"))
             }
         }
     }

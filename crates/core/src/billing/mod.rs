@@ -4,6 +4,7 @@
 
 mod checkout;
 mod coupons;
+pub mod dunning;
 mod events;
 pub mod interval;
 pub mod invoices;
@@ -29,7 +30,7 @@ use crate::store::{Fulfilment, Store, SubscriptionRecord};
 pub use self::checkout::{Activation, Buyer, Caller, PersonalBillingError, PersonalCheckout};
 pub use self::coupons::{CouponView, CouponsError, PromotionCodeView};
 pub use self::events::{EventError, EventOutcome};
-pub use self::personal::PlanView;
+pub use self::personal::{PlanView, SubscriptionView};
 pub use self::promotions::PromotionError;
 pub use self::replay::{ReplayError, Replayed};
 pub use self::return_pages::{on_site, PortalReturn};

@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use super::{Billing, PersonalBillingError, PortalReturn};
 use crate::sessions::read_cache::ReadCache;
+use crate::store::payment_failures::PaymentFailureRow;
 use crate::store::{PlanRow, Store, SubscriptionRow};
 
 /// The per-user caches of `plan_view` and `subscription` (`Billing::caching_reads`).
@@ -24,6 +25,13 @@ impl ReadCaches {
             subscriptions: ReadCache::for_store(store),
         }
     }
+}
+
+/// The user's subscription as last read from Stripe, with the payment Stripe is retrying.
+#[derive(Clone, Debug)]
+pub struct SubscriptionView {
+    pub subscription: SubscriptionRow,
+    pub payment_failure: Option<PaymentFailureRow>,
 }
 
 /// The user's plan with what the domain decides from it for the pricing page and the dashboard.
@@ -87,6 +95,24 @@ impl Billing {
             }
             None => self.store.subscription_of(user_id).await,
         }
+    }
+
+    /// The user's personal subscription with the payment Stripe is retrying, if any.
+    pub async fn subscription_view(
+        &self,
+        user_id: Uuid,
+    ) -> Result<Option<SubscriptionView>, sqlx::Error> {
+        let Some(subscription) = self.subscription(user_id).await? else {
+            return Ok(None);
+        };
+        let payment_failure = self
+            .store
+            .payment_failure(&subscription.subscription_id)
+            .await?;
+        Ok(Some(SubscriptionView {
+            subscription,
+            payment_failure,
+        }))
     }
 
     /// The user's billing portal at Stripe, back to a page of the site; its URL.

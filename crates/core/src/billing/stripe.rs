@@ -30,7 +30,9 @@ mod operator;
 mod portal;
 mod promotions;
 mod team;
-pub use invoices::{CustomerDetails, DetailsFailure, InvoicePage, InvoiceSummary};
+pub use invoices::{
+    CustomerDetails, DetailsFailure, InvoiceCollection, InvoicePage, InvoiceSummary,
+};
 pub use portal::{TEAM_PORTAL_KEY, TEAM_PORTAL_VALUE};
 pub use promotions::{FoundCode, NewCoupon, NewPromotionCode, Promotion};
 pub use team::{SeatsPreview, TeamSubscription};

@@ -60,6 +60,26 @@ pub enum Template {
         saving: String,
         link: String,
     },
+    /// A renewal's payment failed: what (`amount`, for `team` or the account's own plan), the
+    /// next try (already written for people; None after the last) and where to update the card.
+    PaymentFailed {
+        team: Option<String>,
+        amount: String,
+        next_attempt: Option<String>,
+        link: String,
+    },
+    /// A payment that had failed went through: the receipt, and the invoice's page at Stripe.
+    PaymentRecovered {
+        team: Option<String>,
+        amount: String,
+        paid_on: String,
+        invoice_url: Option<String>,
+    },
+    /// Stripe ended the subscription after its retries failed; how to come back.
+    SubscriptionEndedUnpaid {
+        team: Option<String>,
+        link: String,
+    },
 }
 
 pub struct Rendered {
@@ -84,6 +104,9 @@ impl Template {
             Template::PasskeyAdded { .. } => "passkey_added",
             Template::PasskeyRemoved { .. } => "passkey_removed",
             Template::TeamIdleSeats { .. } => "team_idle_seats",
+            Template::PaymentFailed { .. } => "payment_failed",
+            Template::PaymentRecovered { .. } => "payment_recovered",
+            Template::SubscriptionEndedUnpaid { .. } => "subscription_ended_unpaid",
         }
     }
 
@@ -197,6 +220,59 @@ impl Template {
                     format!("Reclaiming their seats lowers the team's seats by {seats_freed} and saves {saving} a month, prorated from today. Review the team's usage and reclaim them on the Usage tab."),
                 ],
                 Some(("Review usage", link.clone())),
+            ),
+            Template::PaymentFailed { team, amount, next_attempt, link } => {
+                let what = match team {
+                    Some(team) => format!("the seats of {team} on {product} Pro"),
+                    None => format!("your {product} Pro plan"),
+                };
+                let who = if team.is_some() { "The team keeps" } else { "You keep" };
+                (
+                    match team {
+                        Some(team) => format!("{team}: the payment for {product} failed"),
+                        None => format!("Your {product} payment failed"),
+                    },
+                    vec![
+                        format!("We could not charge the card on file {amount} for {what}."),
+                        match next_attempt {
+                            Some(date) => format!("We will try again on {date}. {who} Pro until then; update the card now and we charge it at once."),
+                            None => "That was the last try: unless the card is updated now, the plan ends.".to_owned(),
+                        },
+                    ],
+                    Some(("Update the card", link.clone())),
+                )
+            }
+            Template::PaymentRecovered { team, amount, paid_on, invoice_url } => (
+                match team {
+                    Some(team) => format!("{team}: payment received, thank you"),
+                    None => format!("Your {product} payment went through"),
+                },
+                vec![
+                    format!("Receipt: {amount} paid on {paid_on} for {}.", match team {
+                        Some(team) => format!("the seats of {team} on {product} Pro"),
+                        None => format!("your {product} Pro plan"),
+                    }),
+                    "The payment problem is solved; nothing else to do.".to_owned(),
+                ],
+                invoice_url.clone().map(|url| ("View the invoice", url)),
+            ),
+            Template::SubscriptionEndedUnpaid { team, link } => (
+                match team {
+                    Some(team) => format!("{team}: the {product} Pro seats have ended"),
+                    None => format!("Your {product} Pro plan has ended"),
+                },
+                vec![
+                    match team {
+                        Some(team) => format!("We could not collect the payment for the seats of {team} after several tries, so the subscription has ended and its members are back on the Free Trial."),
+                        None => "We could not collect your payment after several tries, so the subscription has ended and your account is back on the Free Trial.".to_owned(),
+                    },
+                    if team.is_some() {
+                        "To come back, buy seats again on the team's page; the members keep their places.".to_owned()
+                    } else {
+                        format!("To come back, upgrade to {product} Pro again from your dashboard.")
+                    },
+                ],
+                Some((if team.is_some() { "Buy seats" } else { "Open the dashboard" }, link.clone())),
             ),
             Template::TeamInvite { link, team, role, inviter } => (
                 format!("You're invited to join {team} on {product}"),

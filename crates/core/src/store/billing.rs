@@ -199,7 +199,8 @@ macro_rules! apply_in {
             .bind($now)
             .execute(&mut *$tx)
             .await?;
-        let plan_changed_to = if row.counts_as_subscribed() {
+        // The plan stays through a failed payment's retries (`keeps_plan`).
+        let plan_changed_to = if row.status.keeps_plan() {
             let changed = sqlx::query(&ACTIVATE_PLAN)
                 .bind($user_id)
                 .bind($now)

@@ -28,6 +28,7 @@ pub mod mfa;
 pub mod mfa_reset;
 pub mod oauth;
 pub mod passkeys;
+pub mod payment_failures;
 pub mod plans;
 pub mod ratelimits;
 pub mod revocations;

@@ -222,4 +222,6 @@ pub struct TeamSubscription {
     pub price_id: Option<String>,
     /// Its discount, if it has one.
     pub discount: Option<closewise_domain::promotion::Discount>,
+    /// The payment Stripe is retrying, while it is past due.
+    pub payment_failure: Option<crate::store::payment_failures::PaymentFailureRow>,
 }

@@ -134,6 +134,7 @@ async fn update_customer(State(st): State<Shared>, Path(id): Path<String>, p: Pa
         if let Some(address) = address {
             c.address = address;
         }
+        let new_card = default_pm.as_ref().is_some_and(|pm| !pm.is_empty());
         if let Some(pm) = default_pm {
             c.default_payment_method = (!pm.is_empty()).then_some(pm);
         }
@@ -141,6 +142,9 @@ async fn update_customer(State(st): State<Shared>, Path(id): Path<String>, p: Pa
         let previous = changed_fields(&before, &after);
         if let Some(previous) = previous {
             s.emit("customer.updated", after, Some(previous), &p.origin, now);
+        }
+        if new_card {
+            s.use_customer_default_card(&id, &p.origin, now);
         }
         Ok(Json(s.render_customer(&s.customers[&id], &p.expand)))
     })

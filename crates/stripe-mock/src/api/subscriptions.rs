@@ -96,6 +96,7 @@ async fn update_subscription(
         if let Some(cancel) = cancel {
             s.set_cancel_at_period_end(&id, cancel, &p.origin, now)?;
         }
+        let new_card = default_pm.as_ref().is_some_and(|pm| !pm.is_empty());
         if default_pm.is_some() || metadata.is_some() {
             s.update_subscription(&id, &p.origin, now, |sub| {
                 if let Some(pm) = default_pm {
@@ -105,6 +106,9 @@ async fn update_subscription(
                     merge_metadata(&mut sub.metadata, m, clear_metadata);
                 }
             })?;
+        }
+        if new_card {
+            s.charge_open_invoices(&sub.customer, None, &p.origin, now);
         }
         Ok(Json(s.render_subscription(&s.subscriptions[&id], &p.expand)))
     })

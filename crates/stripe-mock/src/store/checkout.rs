@@ -328,6 +328,7 @@ impl Store {
                 pending_invoice_items: Vec::new(),
                 discounts: Vec::new(),
                 automatic_tax: session.automatic_tax,
+                cancellation_reason: None,
             };
             let sub_id = sub.id.clone();
             self.subscriptions.insert(sub_id.clone(), sub);

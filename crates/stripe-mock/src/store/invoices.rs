@@ -70,6 +70,9 @@ pub struct Invoice {
     /// Automatic tax, on the lines after discounts; `total` includes it.
     #[serde(default)]
     pub taxes: InvoiceTaxes,
+    /// When an open invoice is charged again (Smart Retries); None when no retry is left.
+    #[serde(default)]
+    pub next_payment_attempt: Option<i64>,
 }
 
 impl Invoice {
@@ -214,7 +217,7 @@ impl Store {
             "lines": list(lines, false, &format!("/v1/invoices/{}/lines", i.id)),
             "livemode": false,
             "metadata": {},
-            "next_payment_attempt": if draft { json!(i.created) } else { Value::Null },
+            "next_payment_attempt": if draft { json!(i.created) } else { json!(i.next_payment_attempt) },
             "number": if draft { Value::Null } else { json!(i.number) },
             "paid": paid,
             "parent": i.subscription.as_ref().map(|sub| json!({
@@ -332,6 +335,8 @@ impl Store {
             billed_to: Some(self.billed_to(&sub.customer)),
             discounts,
             taxes,
+            // A first charge that failed is retried on the schedule.
+            next_payment_attempt: if paid { None } else { self.next_retry(now, 1) },
         };
         invoice.amount_paid = if paid { invoice.amount_due() } else { 0 };
         let balance = invoice.ending_balance();
@@ -439,13 +444,14 @@ impl Store {
         stored.status = "paid".to_owned();
         stored.amount_paid = stored.amount_due();
         stored.paid_at = Some(now);
+        stored.next_payment_attempt = None;
         let json = self.render_invoice(&self.invoices[id], &Expand::none());
         self.emit("invoice.paid", json, None, origin, now);
         if let Some(sub) = invoice.subscription.as_deref() {
             if self
                 .subscriptions
                 .get(sub)
-                .is_some_and(|s| s.status == "past_due")
+                .is_some_and(|s| matches!(s.status.as_str(), "past_due" | "unpaid"))
             {
                 self.update_subscription(sub, origin, now, |s| s.status = "active".to_owned())?;
             }

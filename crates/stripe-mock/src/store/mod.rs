@@ -19,6 +19,7 @@ mod company;
 mod coupons;
 mod customers;
 mod discounts;
+mod dunning;
 mod events;
 mod invoices;
 mod payment_methods;
@@ -36,6 +37,7 @@ pub use company::{Collect, Company};
 pub use coupons::{Coupon, Discount, PromotionCode};
 pub use customers::{Address, Customer};
 pub use discounts::{InvoiceDiscounts, SessionDiscount};
+pub use dunning::{parse_retry_days, AfterRetries, DEFAULT_RETRY_DAYS};
 pub use events::Event;
 pub use invoices::{Invoice, InvoiceLine};
 pub use payment_methods::PaymentMethod;
@@ -120,6 +122,12 @@ pub struct Store {
     /// (a coupon's `valid`).
     #[serde(skip)]
     pub now: i64,
+    /// Days after a renewal's first failure when it is retried (`Config::retry_days`).
+    #[serde(skip)]
+    pub retry_days: Vec<u32>,
+    /// What the last failed retry does (`Config::after_retries`).
+    #[serde(skip)]
+    pub after_retries: AfterRetries,
 }
 
 /// A months-later timestamp with the day clamped (Jan 31 + 1 month = Feb 28/29), like Stripe.

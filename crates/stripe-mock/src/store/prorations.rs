@@ -348,6 +348,7 @@ impl Store {
             billed_to: None,
             discounts,
             taxes,
+            next_payment_attempt: None,
         })
     }
 

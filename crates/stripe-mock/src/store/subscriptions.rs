@@ -44,6 +44,9 @@ pub struct Subscription {
     /// Stripe Tax computes the tax of its invoices (`automatic_tax[enabled]`).
     #[serde(default)]
     pub automatic_tax: bool,
+    /// Why it was canceled when not at the customer's request (`payment_failed`).
+    #[serde(default)]
+    pub cancellation_reason: Option<String>,
 }
 
 impl Store {
@@ -91,7 +94,7 @@ impl Store {
             "cancel_at": s.cancel_at,
             "cancel_at_period_end": s.cancel_at_period_end,
             "canceled_at": s.canceled_at,
-            "cancellation_details": { "comment": null, "feedback": null, "reason": if s.canceled_at.is_some() { json!("cancellation_requested") } else { Value::Null } },
+            "cancellation_details": { "comment": null, "feedback": null, "reason": match (&s.cancellation_reason, s.canceled_at) { (Some(r), _) => json!(r), (None, Some(_)) => json!("cancellation_requested"), (None, None) => Value::Null } },
             "collection_method": "charge_automatically",
             "created": s.created,
             "currency": s.currency,
@@ -265,6 +268,8 @@ impl Store {
         self.update_subscription(sub_id, &origin, now, |s| {
             s.default_payment_method = Some(pm_id)
         })
-        .map_err(|e| e.message)
+        .map_err(|e| e.message)?;
+        self.charge_open_invoices(&sub.customer, None, &origin, now);
+        Ok(())
     }
 }

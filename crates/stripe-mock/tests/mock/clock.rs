@@ -163,7 +163,8 @@ async fn deleting_a_subscription_cancels_it_now() {
 }
 
 #[tokio::test]
-async fn a_card_that_fails_charges_makes_the_renewal_fail_then_the_subscription_end() {
+async fn a_card_that_fails_charges_makes_the_renewal_fail_then_the_subscription_end_after_the_retries(
+) {
     let m = spawn_mock().await;
     let (customer, _, sub) = m.subscribed().await;
     let (_, p) = m
@@ -191,7 +192,13 @@ async fn a_card_that_fails_charges_makes_the_renewal_fail_then_the_subscription_
         .collect();
     assert_eq!(
         types,
-        ["customer.subscription.updated", "invoice.payment_failed"]
+        [
+            "customer.subscription.updated",
+            "invoice.payment_failed",
+            "customer.subscription.updated",
+            "invoice.payment_failed"
+        ],
+        "the renewal fails (the subscription past due), then its day-1 retry"
     );
     let (_, s) = m
         .get(&format!("/v1/subscriptions/{sub}?expand[]=latest_invoice"))
@@ -200,8 +207,12 @@ async fn a_card_that_fails_charges_makes_the_renewal_fail_then_the_subscription_
     assert_eq!(s["latest_invoice"]["status"], "open");
     let html = m.http.get(url).send().await.unwrap().text().await.unwrap();
     assert!(html.contains("Payment failed"));
-    let (_, v) = advance(&m, json!({"seconds": 31 * 86_400})).await;
-    assert_eq!(v["events"][0]["type"], "customer.subscription.deleted");
+    let (_, v) = advance(&m, json!({"seconds": 8 * 86_400})).await;
+    let last = v["events"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        last["type"], "customer.subscription.deleted",
+        "after the last retry"
+    );
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ mod checkout_company;
 mod clock;
 mod compat;
 mod discounts;
+mod dunning;
 mod helpers;
 mod intervals;
 mod invoice_documents;

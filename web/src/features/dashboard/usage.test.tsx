@@ -48,17 +48,39 @@ describe("Dashboard: the call meter", () => {
     expect(within(region).queryByRole("alert")).not.toBeInTheDocument();
   });
 
-  it("warns a paid user whose payment failed, and Update payment method opens the billing portal", async () => {
+  it("warns a paid user whose payment failed, says Stripe's next try, and Update payment method opens the billing portal", async () => {
     const entitlements = { calls_this_month: 1, warning: "payment_failed" as const };
-    db.createUser({ email: "pro@example.com", plan: "monthly", subscription: { subscription_status: "past_due" }, entitlements });
+    // 2026-12-03T12:00:00Z
+    const subscription = {
+      subscription_status: "past_due" as const,
+      past_due_since: 1_796_128_800,
+      attempt_count: 1,
+      next_payment_attempt: 1_796_299_200,
+    };
+    db.createUser({ email: "pro@example.com", plan: "monthly", subscription, entitlements });
     const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
     const { user: clicker } = renderApp("/dashboard", { signedInAs: "pro@example.com" });
     const region = await meter();
     expect(await within(region).findByText("1 call this month")).toBeInTheDocument();
     const warning = within(region).getByRole("alert");
     expect(warning).toHaveTextContent("Your last payment failed.");
+    expect(
+      await within(warning).findByText("We'll try the card again on December 3, 2026. Pro stays on until then."),
+    ).toBeInTheDocument();
     await clicker.click(within(warning).getByRole("button", { name: "Update payment method" }));
     await waitFor(() => expect(to).toHaveBeenCalledWith("http://localhost:3000/dashboard"));
+  });
+
+  it("opens the billing portal at once from a failed payment mail's link (/dashboard#update-card)", async () => {
+    const entitlements = { calls_this_month: 1, warning: "payment_failed" as const };
+    const subscription = { subscription_status: "past_due" as const, past_due_since: 1_796_128_800, attempt_count: 4 };
+    db.createUser({ email: "pro@example.com", plan: "monthly", subscription, entitlements });
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    renderApp("/dashboard#update-card", { signedInAs: "pro@example.com" });
+    const region = await meter();
+    expect(await within(region).findByText("That was the last try: update the card now to keep Pro.")).toBeInTheDocument();
+    await waitFor(() => expect(to).toHaveBeenCalledWith("http://localhost:3000/dashboard"));
+    expect(to).toHaveBeenCalledTimes(1);
   });
 
   it("tells a team member whose team's payment failed that the owner updates it on the Team page, without the personal portal", async () => {

@@ -203,6 +203,32 @@ describe("/team billing", () => {
     },
   );
 
+  it("tells the owner of a past-due team Stripe's next try, and Update card opens the team's billing portal; never a plain member", async () => {
+    db.createUser({ email: OWNER });
+    db.createUser({ email: "rep@northwind.example" });
+    const { team } = db.seedTeam({
+      owner: OWNER,
+      seats: 2,
+      status: "past_due",
+      members: [{ email: "rep@northwind.example" }],
+      answers: { owner: { paid: false, payment_failed: true }, member: { paid: false, payment_failed: true } },
+    });
+    // 2026-12-03T12:00:00Z
+    Object.assign(team.subscription!, { past_due_since: 1_796_128_800, attempt_count: 2, next_payment_attempt: 1_796_299_200 });
+    const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
+    const { user, unmount } = renderApp("/team", { signedInAs: OWNER });
+    expect(await screen.findByText("We'll try the card again on December 3, 2026. Pro stays on until then.")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Update card" }));
+    await waitFor(() => expect(to).toHaveBeenCalledWith("http://localhost:3000/team"));
+    unmount();
+
+    renderApp("/team", { signedInAs: "rep@northwind.example" });
+    expect(await screen.findByRole("heading", { name: team.name })).toBeInTheDocument();
+    expect(screen.queryByText("The team's last payment failed.")).not.toBeInTheDocument();
+    expect(screen.queryByText(/try the card again/)).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Update card" })).not.toBeInTheDocument();
+  });
+
   it("tells an admin of a team whose payment failed to ask the owner, without Manage Billing", async () => {
     db.createUser({ email: OWNER });
     const answers = { admin: { paid: false, payment_failed: true } };

@@ -184,6 +184,27 @@ export function discountText(subscription: { discount?: Discount | null } | null
   return subscription?.discount?.label ?? null;
 }
 
+/** Where the mails about a failed payment send the payer: the page opens the billing portal. */
+export const UPDATE_CARD_HASH = "#update-card";
+
+/**
+ * Stripe's next try of a failed payment in words (`next_payment_attempt`, Unix seconds): "We'll try
+ * the card again on December 3, 2026.", or, with no try left, that the plan ends unless the card is
+ * updated. Null when no payment failed (`past_due_since` null).
+ */
+export function paymentRetryText(
+  subscription: { past_due_since?: number | null; next_payment_attempt?: number | null } | null | undefined,
+): string | null {
+  if (subscription?.past_due_since == null) return null;
+  if (subscription.next_payment_attempt == null) return "That was the last try: update the card now to keep Pro.";
+  const date = new Date(subscription.next_payment_attempt * 1000).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  });
+  return `We'll try the card again on ${date}. Pro stays on until then.`;
+}
+
 export const SUBSCRIPTION_STATUS_TEXT: Record<Subscription["subscription_status"], string> = {
   active: "Active",
   trialing: "Trialing",

@@ -236,6 +236,7 @@ impl Billing {
 
 mod attacks;
 mod discounts;
+mod dunning;
 mod faults;
 mod flow;
 mod interval;

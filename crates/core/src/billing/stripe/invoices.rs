@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use closewise_domain::billing_details::BillingDetails;
 use stripe::StripeError;
-use stripe_billing::invoice::ListInvoice;
+use stripe_billing::invoice::{ListInvoice, RetrieveInvoice};
 use stripe_billing::tax_id::{
     CreateCustomerTaxId, CreateCustomerTaxIdType, DeleteCustomerTaxId, ListCustomerTaxId,
 };
@@ -34,6 +34,15 @@ pub struct InvoiceSummary {
     pub status: String,
     pub hosted_invoice_url: Option<String>,
     pub invoice_pdf: Option<String>,
+}
+
+/// An invoice with how Stripe is collecting it: the attempts so far and the next retry (Unix
+/// seconds; None when no retry is left or it is paid).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvoiceCollection {
+    pub invoice: InvoiceSummary,
+    pub attempt_count: u64,
+    pub next_payment_attempt: Option<i64>,
 }
 
 /// A page of invoices, newest first, and whether Stripe has more after it.
@@ -102,6 +111,21 @@ fn summary(i: &Invoice) -> InvoiceSummary {
 }
 
 impl StripeClient {
+    /// One invoice, read back with its collection (a failed payment's attempts and next retry).
+    pub async fn invoice(&self, id: &str) -> Result<InvoiceCollection, StripeFailure> {
+        let i = self
+            .call(
+                "retrieve invoice",
+                RetrieveInvoice::new(id).send(&self.client),
+            )
+            .await?;
+        Ok(InvoiceCollection {
+            invoice: summary(&i),
+            attempt_count: i.attempt_count,
+            next_payment_attempt: i.next_payment_attempt,
+        })
+    }
+
     /// A page of the customer's invoices, newest first, after the invoice `starting_after`.
     pub async fn invoices(
         &self,

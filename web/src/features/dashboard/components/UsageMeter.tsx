@@ -1,8 +1,10 @@
 import { AlertTriangle, PhoneCall } from "lucide-react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/Button";
-import { useEntitlements } from "../../../lib/api/queries";
+import { useEntitlements, useSubscription } from "../../../lib/api/queries";
 import type { Entitlements } from "../../../lib/api/types";
+import { paymentRetryText, UPDATE_CARD_HASH } from "../../../lib/billing/rules";
+import { useOpenOnHash } from "../../../lib/billing/useOpenOnHash";
 import { useBillingPortal } from "./useBillingPortal";
 
 export const usedUpText = (limit: number) => `You have used your ${limit} free calls. Upgrade to keep getting live hints.`;
@@ -25,15 +27,20 @@ function TeamPaymentFailed() {
   );
 }
 
+/** The user's own payment failed: when Stripe tries again, and the card updated in the portal. */
 function PaymentFailed() {
   const portal = useBillingPortal();
+  const subscription = useSubscription();
+  const retry = paymentRetryText(subscription.data);
+  useOpenOnHash(UPDATE_CARD_HASH, true, () => void portal.open());
   return (
     <div role="alert" className="mt-4 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
       <p className="flex items-start gap-2">
         <AlertTriangle aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
         Your last payment failed. Update your payment method to keep getting live hints.
       </p>
-      <Button variant="secondary" className="mt-3" disabled={portal.opening} onClick={() => void portal.open()}>
+      {retry && <p className="mt-1 pl-6">{retry}</p>}
+      <Button id="update-card" variant="secondary" className="mt-3" disabled={portal.opening} onClick={() => void portal.open()}>
         {portal.opening ? "Opening..." : "Update payment method"}
       </Button>
     </div>

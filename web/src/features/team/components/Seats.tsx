@@ -44,8 +44,8 @@ function SeatsField({
   );
 }
 
-/** The owner's way to the team's Stripe billing portal (card, invoices, cancelling), back to /team. */
-export function ManageBilling() {
+/** Opens the team's Stripe billing portal, back to /team; the problem in words when it cannot. */
+export function useTeamBillingPortal() {
   const cache = useTeamCache();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -63,7 +63,12 @@ export function ManageBilling() {
       setBusy(false);
     }
   }
+  return { open, busy, error };
+}
 
+/** The owner's way to the team's Stripe billing portal (card, invoices, cancelling), back to /team. */
+export function ManageBilling() {
+  const { open, busy, error } = useTeamBillingPortal();
   return (
     <div className="mt-3 space-y-3">
       <Button variant="secondary" disabled={busy} aria-busy={busy} onClick={() => void open()}>

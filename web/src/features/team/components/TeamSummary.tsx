@@ -4,9 +4,16 @@ import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import type { Team } from "../../../lib/api/types";
-import { discountText, periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
+import {
+  discountText,
+  paymentRetryText,
+  periodEnd,
+  SUBSCRIPTION_STATUS_TEXT,
+  UPDATE_CARD_HASH,
+} from "../../../lib/billing/rules";
+import { useOpenOnHash } from "../../../lib/billing/useOpenOnHash";
 import { ROLE_NAMES } from "../../../lib/team/format";
-import { BuySeats, ChangeSeats, ManageBilling } from "./Seats";
+import { BuySeats, ChangeSeats, ManageBilling, useTeamBillingPortal } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
 import { errorMessage } from "./TeamParts";
 
@@ -75,18 +82,37 @@ function SubscriptionState({ team }: { team: Team }) {
   );
 }
 
-/** Past due, unpaid or paused: the owner fixes it in the billing portal, admins ask the owner. */
-function PaymentFailedNotice({ owner }: { owner: boolean }) {
+/** Past due, unpaid or paused: when Stripe tries again; the owner updates the card in the billing
+ * portal (a mail's `/team#update-card` opens it), admins ask the owner. Plain members never see it. */
+function PaymentFailedNotice({ team, owner }: { team: Team; owner: boolean }) {
+  const retry = paymentRetryText(team.subscription);
   return (
     <div className="mt-3 flex items-start gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
       <AlertTriangle aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
-      <p>
-        <strong>The team&apos;s last payment failed.</strong>{" "}
-        {owner
-          ? "Update the payment method in Manage Billing to keep the team's paid plan."
-          : "Ask the team's owner to update the payment method."}
-      </p>
+      <div>
+        <p>
+          <strong>The team&apos;s last payment failed.</strong>{" "}
+          {owner
+            ? "Update the payment method in Manage Billing to keep the team's paid plan."
+            : "Ask the team's owner to update the payment method."}
+        </p>
+        {retry && <p className="mt-1">{retry}</p>}
+        {owner && <UpdateCard />}
+      </div>
     </div>
+  );
+}
+
+function UpdateCard() {
+  const { open, busy, error } = useTeamBillingPortal();
+  useOpenOnHash(UPDATE_CARD_HASH, true, () => void open());
+  return (
+    <>
+      <Button id="update-card" variant="secondary" className="mt-2" disabled={busy} aria-busy={busy} onClick={() => void open()}>
+        {busy ? "Opening..." : "Update card"}
+      </Button>
+      {error && <p className="mt-1 text-red-700">{error}</p>}
+    </>
   );
 }
 
@@ -98,7 +124,7 @@ function AskTheOwner({ team }: { team: Team }) {
       <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
         <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
       </h3>
-      {team.payment_failed && <PaymentFailedNotice owner={false} />}
+      {team.payment_failed && <PaymentFailedNotice team={team} owner={false} />}
       <p className="mt-2 text-sm text-slate-600">
         Seats are paid with the owner&apos;s card, so only the owner buys or changes them. Need more seats? Ask {owner}.
       </p>
@@ -147,7 +173,7 @@ export function TeamSummary({ team }: { team: Team }) {
           <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
             <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
           </h3>
-          {team.payment_failed && <PaymentFailedNotice owner={may.manage_billing} />}
+          {team.payment_failed && <PaymentFailedNotice team={team} owner={may.manage_billing} />}
           {may.buy_seats ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
           {may.manage_billing && team.subscription && <ManageBilling />}
         </div>

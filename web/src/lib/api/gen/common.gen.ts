@@ -196,6 +196,8 @@ export interface components {
     };
     /** @description The spec's `stripe_user_subscriptions` view. */
     SubscriptionBody: {
+      /** Format: int32 */
+      attempt_count?: number | null;
       cancel_at_period_end: boolean;
       /**
        * Format: int64
@@ -208,6 +210,10 @@ export interface components {
        * @enum {string|null}
        */
       interval?: "month" | "year" | null;
+      /** Format: int64 */
+      next_payment_attempt?: number | null;
+      /** Format: int64 */
+      past_due_since?: number | null;
       payment_method_brand?: string | null;
       payment_method_last4?: string | null;
       price_id?: string | null;
@@ -451,6 +457,8 @@ export interface components {
       used: number;
     };
     TeamSubscription: {
+      /** Format: int32 */
+      attempt_count?: number | null;
       cancel_at_period_end: boolean;
       /**
        * Format: int64
@@ -463,6 +471,10 @@ export interface components {
        * @enum {string|null}
        */
       interval?: "month" | "year" | null;
+      /** Format: int64 */
+      next_payment_attempt?: number | null;
+      /** Format: int64 */
+      past_due_since?: number | null;
       /**
        * @description Stripe's status.
        * @enum {string}
