@@ -60,6 +60,14 @@ pub enum Template {
         saving: String,
         link: String,
     },
+    /// To a team's owner: an event stream kept failing for 3 days and is paused; `url` its
+    /// destination, `error` the last failure, `link` the team page where "Retry now" resumes it.
+    TeamStreamPaused {
+        team: String,
+        url: String,
+        error: String,
+        link: String,
+    },
 }
 
 pub struct Rendered {
@@ -84,6 +92,7 @@ impl Template {
             Template::PasskeyAdded { .. } => "passkey_added",
             Template::PasskeyRemoved { .. } => "passkey_removed",
             Template::TeamIdleSeats { .. } => "team_idle_seats",
+            Template::TeamStreamPaused { .. } => "team_stream_paused",
         }
     }
 
@@ -197,6 +206,14 @@ impl Template {
                     format!("Reclaiming their seats lowers the team's seats by {seats_freed} and saves {saving} a month, prorated from today. Review the team's usage and reclaim them on the Usage tab."),
                 ],
                 Some(("Review usage", link.clone())),
+            ),
+            Template::TeamStreamPaused { team, url, error, link } => (
+                format!("{team}: an event stream is paused on {product}"),
+                vec![
+                    format!("The event stream to {url} has failed for 3 days, so {product} paused it. Events are kept and are delivered in order once it is resumed."),
+                    format!("The last failure: {error}. Fix the destination, then choose Retry now on the team page's Event streams."),
+                ],
+                Some(("Review event streams", link.clone())),
             ),
             Template::TeamInvite { link, team, role, inviter } => (
                 format!("You're invited to join {team} on {product}"),
