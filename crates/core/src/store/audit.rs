@@ -114,6 +114,17 @@ impl Store {
         })
     }
 
+    /// Writes `audits`, with the events they raise, in one transaction (a bulk load's rows).
+    pub async fn record_audits(&self, audits: &[NewAudit]) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = super::begin::begin(p).await?;
+            for audit in audits {
+                write_audit!(self, tx, audit);
+            }
+            tx.commit().await
+        })
+    }
+
     /// The trail of one account, newest first: by id, and by address for what outlived it.
     pub async fn audit_of(
         &self,

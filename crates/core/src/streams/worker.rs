@@ -47,7 +47,9 @@ struct Refused {
 #[derive(Clone)]
 pub struct StreamWorker {
     streams: Streams,
-    /// This worker's name on the leases it takes: the instance and a random suffix.
+    /// This worker's name on the leases it takes: its replica's instance name, unique per replica
+    /// (`APP_INSTANCE`, default the host name), so that a replica restarted after a crash takes
+    /// back at once the streams it held instead of waiting for their leases to lapse.
     owner: Arc<str>,
     /// Splunk's `host` and Datadog's `hostname`: the site's host.
     host: Arc<str>,
@@ -56,7 +58,7 @@ pub struct StreamWorker {
 impl StreamWorker {
     pub fn new(streams: Streams, instance: &str, host: &str) -> Self {
         StreamWorker {
-            owner: format!("{instance}/{}", Uuid::new_v4().simple()).into(),
+            owner: instance.into(),
             host: host.into(),
             streams,
         }
@@ -107,6 +109,9 @@ impl StreamWorker {
         else {
             return Ok(0); // another worker has it, or it is no longer due
         };
+        // The URL checked and its host resolved once per pass: every address public (in
+        // production), the connection pinned to them.
+        let target = self.client_for(&stream.url).await;
         let mut delivered = 0;
         for _ in 0..BATCHES_PER_TICK {
             let batch = store.pending_stream_events(id, BATCH_MAX as i64).await?;
@@ -115,7 +120,13 @@ impl StreamWorker {
             };
             let (first_seq, last_seq) = (first.seq, last.seq);
             let started = Instant::now();
-            let outcome = self.send(&stream, &batch).await;
+            let outcome = match &target {
+                Ok((client, url)) => self.send(client, url, &stream, &batch).await,
+                Err(e) => Err(Refused {
+                    code: None,
+                    error: format!("{e:#}"),
+                }),
+            };
             let latency_ms = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
             let now = self.streams.clock.now();
             let mut delivery = DeliveryRow {
@@ -211,7 +222,13 @@ impl StreamWorker {
     }
 
     /// Posts one batch: the destination's status code when it is 2xx.
-    async fn send(&self, stream: &StreamRow, batch: &[OutboxRow]) -> Result<u16, Refused> {
+    async fn send(
+        &self,
+        client: &reqwest::Client,
+        url: &url::Url,
+        stream: &StreamRow,
+        batch: &[OutboxRow],
+    ) -> Result<u16, Refused> {
         let refused = |code: Option<u16>, error: String| Refused { code, error };
         let kind = StreamKind::parse(&stream.kind)
             .map_err(|_| refused(None, "unknown stream kind".into()))?;
@@ -224,12 +241,8 @@ impl StreamWorker {
             })
             .collect();
         let (payload, content_type) = body(kind, &events, &self.host);
-        let (client, url) = self
-            .client_for(&stream.url)
-            .await
-            .map_err(|e| refused(None, format!("{e:#}")))?;
         let mut request = client
-            .post(url)
+            .post(url.clone())
             .header("content-type", content_type)
             .header("user-agent", "Closewise-Streams/1");
         let open = |sealed: &str| {
