@@ -17,6 +17,7 @@ if ! cargo nextest --version >/dev/null 2>&1; then
     || { echo "ERROR: cannot install cargo-nextest from crates.io" >&2; exit 1; }
 fi
 scripts/oidc-deps.sh
+scripts/receiver-deps.sh
 cargo nextest run --workspace --no-fail-fast "$@"
 if [ "$#" -eq 0 ]; then
   cargo test --workspace --doc

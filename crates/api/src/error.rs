@@ -25,6 +25,7 @@ mod passkeys;
 pub mod scim;
 mod sessions;
 mod sso;
+mod streams;
 mod teams;
 
 #[derive(Debug)]

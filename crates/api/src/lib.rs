@@ -236,6 +236,18 @@ impl Application {
             )?;
             tokio::spawn(worker.run(shutdown.subscribe()));
         }
+        if !state.settings.stream_worker_interval.is_zero() {
+            let host = url::Url::parse(&state.settings.base_url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_owned))
+                .unwrap_or_else(|| state.settings.instance.clone());
+            let worker = closewise_core::streams::worker::StreamWorker::new(
+                state.streams.clone(),
+                &state.settings.instance,
+                &host,
+            );
+            tokio::spawn(worker.run(state.settings.stream_worker_interval, shutdown.subscribe()));
+        }
         if state.store.postgres_pool().is_some() {
             tokio::spawn(closewise_core::sessions::revocation_listener::listen(
                 state.store.clone(),

@@ -27,6 +27,7 @@ use crate::sessions::desktop::DesktopAuth;
 use crate::sessions::Sessions;
 use crate::sso::{Sso, SsoAdmin};
 use crate::store::Store;
+use crate::streams::Streams;
 use crate::sweep::Sweeper;
 use crate::teams::idle_mail::IdleSeatMails;
 use crate::teams::Teams;
@@ -118,6 +119,8 @@ pub struct Services {
     pub sso_admin: SsoAdmin,
     /// The team's verified domains.
     pub verified_domains: VerifiedDomains,
+    /// The team's event streams (the worker delivering them: `streams::worker`).
+    pub streams: Streams,
     /// SCIM provisioning: the team's tokens and the identity provider's users.
     pub scim: Scim,
     /// Whether a session entered its password (and factor) recently enough.
@@ -202,6 +205,13 @@ impl Services {
         )
         .allowing_unverified_signin(allow_unverified_signin)
         .with_auth_cache(auth_cache.clone());
+        let streams = Streams::new(
+            store.clone(),
+            clock.clone(),
+            mail.clone(),
+            mfa_key.clone(),
+            provider_reach,
+        );
         let sso = Sso::new(
             store.clone(),
             clock.clone(),
@@ -242,6 +252,7 @@ impl Services {
             sso,
             sso_admin,
             verified_domains,
+            streams,
             scim,
             reauth,
             sweeper,

@@ -17,6 +17,7 @@
 //! | [`limits`] | the request budgets a command spends, behind a port the adapter implements |
 //! | [`budget`] | the budget of password and code checks the adapter keeps |
 //! | [`reauth`] | whether a session entered its password recently enough for a sensitive action |
+//! | [`streams`] | event streams: the team's audit and webhook events to its https endpoint, Splunk HEC or Datadog; their outbox worker |
 //! | [`teams`] | sales teams: members and roles, invitations, seats, a member's paid access; operators' actions (`teams::admin`) |
 //! | [`domains`] | a team's verified company domains: the DNS TXT record, verifying, the daily re-check |
 //! | [`operations`] | the database for operators and probes: readiness, migrations, figures, the audit trail, a sweep by hand |
@@ -48,6 +49,7 @@ pub mod seed;
 pub mod sessions;
 pub mod sso;
 pub mod store;
+pub mod streams;
 pub mod sweep;
 pub mod teams;
 pub mod usage;

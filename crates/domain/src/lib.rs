@@ -33,6 +33,8 @@
 //! - [`sso`]: single sign-on: issuers, the redirect URI, who an ID token may sign in.
 //! - [`idle_seats`]: team usage reports' months, idle members, reclaiming seats and its saving.
 //! - [`stats`]: what the operator's figures count as paying, live and churned.
+//! - [`streams`]: event streams: destinations, the events an audit action raises, the retry
+//!   schedule, the Standard Webhooks signature, Splunk HEC and Datadog bodies.
 //! - [`policy`]: a team's policy for the desktop app: its shape, default, validation, canonical
 //!   JSON and version, the consent text of a region.
 
@@ -60,6 +62,7 @@ pub mod scim;
 pub mod signup;
 pub mod sso;
 pub mod stats;
+pub mod streams;
 pub mod subscription;
 pub mod sweep;
 pub mod team_billing;

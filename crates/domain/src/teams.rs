@@ -78,6 +78,8 @@ pub enum Action {
     ManageScim,
     /// Configure, test and remove the team's single sign-on.
     ConfigureSso,
+    /// Add, test, rotate and remove the team's event streams; see their deliveries.
+    ManageStreams,
     /// See the adoption report: each member's calls, minutes, activity and idle seats.
     ViewAdoption,
     /// See and export the team's activity, its audit trail.
@@ -91,7 +93,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 24] = [
+    pub const ALL: [Action; 25] = [
         Action::View,
         Action::Rename,
         Action::ManageBilling,
@@ -111,6 +113,7 @@ impl Action {
         Action::ManageDomains,
         Action::ManageScim,
         Action::ConfigureSso,
+        Action::ManageStreams,
         Action::ViewAdoption,
         Action::ViewActivity,
         Action::ViewInvoices,
@@ -145,7 +148,7 @@ pub fn may(role: Role, action: Action) -> bool {
             role == Role::Owner
         }
         Rename | TransferOwnership | Delete | ConfigureDomainJoin | RequireMfa | ManageDomains
-        | ManageScim | ConfigureSso => role == Role::Owner,
+        | ManageScim | ConfigureSso | ManageStreams => role == Role::Owner,
     }
 }
 

@@ -197,6 +197,24 @@ async function exerciseDomainJoinHandlers(pw: string) {
   await call("POST", "/api/team/scim/tokens", undefined, owner);
   await call("GET", "/api/team/scim/tokens", undefined, owner);
   await call("DELETE", "/api/team/scim/tokens/00000000-0000-0000-0000-000000000000", undefined, owner);
+  // Event streams: the owner's alone; an https stream's secret in the creation's answer only.
+  await call("GET", "/api/team/streams", undefined, member);
+  await call("POST", "/api/team/streams", { kind: "https", url: "http://siem.example.com/hook" }, owner);
+  await call("POST", "/api/team/streams", { kind: "kafka", url: "https://siem.example.com/hook" }, owner);
+  await call("POST", "/api/team/streams", { kind: "datadog", url: "https://intake.example.com/" }, owner);
+  await call("POST", "/api/team/streams", { kind: "splunk_hec", url: "https://splunk.example.com/", token: "t" }, owner);
+  await call("POST", "/api/team/streams", { kind: "https", url: "https://siem.example.com/hook", events: ["audit"] }, owner);
+  const [splunk, https] = (team as unknown as { streams: { id: string }[] }).streams.map((s) => s.id);
+  await call("GET", "/api/team/streams", undefined, owner);
+  await call("POST", `/api/team/streams/${https}/test`, undefined, owner);
+  await call("GET", `/api/team/streams/${https}/deliveries`, undefined, owner);
+  await call("POST", `/api/team/streams/${https}/secret`, undefined, owner);
+  await call("POST", `/api/team/streams/${splunk}/secret`, undefined, owner);
+  await call("POST", `/api/team/streams/${https}/retry`, undefined, owner);
+  await call("POST", `/api/team/streams/${https}/replay`, { since: "2026-01-01" }, owner);
+  await call("POST", `/api/team/streams/${https}/replay`, { since: "soon" }, owner);
+  await call("DELETE", `/api/team/streams/${splunk}`, undefined, owner);
+  await call("DELETE", `/api/team/streams/${splunk}`, undefined, owner);
   // Invoices and company details: owner and admins read, the owner writes.
   await call("GET", "/api/billing/invoices", undefined, owner);
   await call("GET", "/api/team/billing/invoices", undefined, member);

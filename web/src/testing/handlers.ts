@@ -18,6 +18,7 @@ import { teamJoinRoutes } from "./handlers/teamJoin";
 import { teamListRoutes } from "./handlers/teamLists";
 import { teamAdoptionRoutes } from "./handlers/teamAdoption";
 import { teamScimRoutes } from "./handlers/teamScim";
+import { teamStreamsRoutes } from "./handlers/teamStreams";
 
 export { apiError, type MockRoute } from "./handlers/common";
 
@@ -34,6 +35,7 @@ export const routes: MockRoute[] = [
   ...teamAdoptionRoutes,
   ...teamDomainRoutes,
   ...teamScimRoutes,
+  ...teamStreamsRoutes,
   ...teamListRoutes,
   ...invoiceRoutes,
 ];

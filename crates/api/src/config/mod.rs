@@ -50,6 +50,9 @@ pub struct Settings {
     pub stripe: StripeSettings,
     pub limits: RateLimits,
     pub mail_worker_interval: Duration,
+    /// How often each replica's event stream worker looks for due deliveries
+    /// (`STREAM_WORKER_INTERVAL_MS`, default 1000; 0: no worker on this replica).
+    pub stream_worker_interval: Duration,
     pub db_acquire_timeout: Duration,
     /// The absolute lifetime of a session: however often it refreshes, the user signs in again
     /// after this (`SESSION_MAX_AGE_DAYS`, default 90).
@@ -177,6 +180,11 @@ impl Settings {
             mail_worker_interval: Duration::from_millis(num(
                 &get,
                 "MAIL_WORKER_INTERVAL_MS",
+                1000,
+            )?),
+            stream_worker_interval: Duration::from_millis(num(
+                &get,
+                "STREAM_WORKER_INTERVAL_MS",
                 1000,
             )?),
             db_acquire_timeout: Duration::from_secs(num(&get, "DATABASE_ACQUIRE_TIMEOUT_SECS", 3)?),

@@ -20,6 +20,7 @@ mod manage;
 pub(crate) mod policy;
 mod scim_tokens;
 mod sso;
+mod streams;
 
 use axum::http::StatusCode;
 use closewise_core::actor::Actor;
@@ -76,6 +77,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(domains::remove_domain))
         .routes(routes!(scim_tokens::create_token, scim_tokens::list_tokens))
         .routes(routes!(scim_tokens::revoke_token))
+        .routes(routes!(streams::create_stream, streams::list_streams))
+        .routes(routes!(streams::delete_stream))
+        .routes(routes!(streams::test_stream))
+        .routes(routes!(streams::rotate_secret))
+        .routes(routes!(streams::deliveries))
+        .routes(routes!(streams::retry_now))
+        .routes(routes!(streams::replay))
         .routes(routes!(invoices::team_invoices))
         .routes(routes!(invoices::get_details, invoices::put_details))
 }
@@ -154,6 +162,8 @@ pub struct PermissionsBody {
     pub manage_scim: bool,
     /// Configure single sign-on (`/api/team/sso`).
     pub configure_sso: bool,
+    /// Add, test, rotate and remove the team's event streams (`/api/team/streams`).
+    pub manage_streams: bool,
     /// See the adoption report (`GET /api/team/adoption`).
     pub view_adoption: bool,
     /// See and export the team's activity (`GET /api/team/audit`).
@@ -185,6 +195,7 @@ impl PermissionsBody {
             manage_domains: p.manage_domains,
             manage_scim: p.manage_scim,
             configure_sso: p.configure_sso,
+            manage_streams: p.manage_streams,
             view_adoption: p.view_adoption,
             view_activity: p.view_activity,
             view_invoices: p.view_invoices,

@@ -72,7 +72,7 @@ impl Proxy {
     }
 }
 
-fn host_port(url: &str) -> String {
+pub(crate) fn host_port(url: &str) -> String {
     let rest = url.split("://").nth(1).unwrap();
     let hostpart = rest.split('/').next().unwrap();
     let hostport = hostpart.rsplit('@').next().unwrap();
@@ -83,7 +83,7 @@ fn host_port(url: &str) -> String {
     }
 }
 
-fn through_proxy(url: &str, port: u16) -> String {
+pub(crate) fn through_proxy(url: &str, port: u16) -> String {
     url.replace(&host_port(url), &format!("127.0.0.1:{port}"))
 }
 

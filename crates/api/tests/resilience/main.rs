@@ -17,4 +17,5 @@ mod db_outage;
 mod enumeration;
 mod killed;
 mod smtp;
+mod streams_load;
 mod webhooks_down;

@@ -80,6 +80,14 @@ pub enum Template {
         team: Option<String>,
         link: String,
     },
+    /// To a team's owner: an event stream kept failing for 3 days and is paused; `url` its
+    /// destination, `error` the last failure, `link` the team page where "Retry now" resumes it.
+    TeamStreamPaused {
+        team: String,
+        url: String,
+        error: String,
+        link: String,
+    },
 }
 
 pub struct Rendered {
@@ -107,6 +115,7 @@ impl Template {
             Template::PaymentFailed { .. } => "payment_failed",
             Template::PaymentRecovered { .. } => "payment_recovered",
             Template::SubscriptionEndedUnpaid { .. } => "subscription_ended_unpaid",
+            Template::TeamStreamPaused { .. } => "team_stream_paused",
         }
     }
 
@@ -273,6 +282,14 @@ impl Template {
                     },
                 ],
                 Some((if team.is_some() { "Buy seats" } else { "Open the dashboard" }, link.clone())),
+            ),
+            Template::TeamStreamPaused { team, url, error, link } => (
+                format!("{team}: an event stream is paused on {product}"),
+                vec![
+                    format!("The event stream to {url} has failed for 3 days, so {product} paused it. Events are kept and are delivered in order once it is resumed."),
+                    format!("The last failure: {error}. Fix the destination, then choose Retry now on the team page's Event streams."),
+                ],
+                Some(("Review event streams", link.clone())),
             ),
             Template::TeamInvite { link, team, role, inviter } => (
                 format!("You're invited to join {team} on {product}"),

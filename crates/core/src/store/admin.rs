@@ -5,7 +5,7 @@ use closewise_domain::signup::{confirmation, Confirmation};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, commit_audited, NewAudit};
+use super::audit::{commit_audited, write_audit, NewAudit};
 use super::billing::WebhookEventRow;
 use super::plans::PlanRow;
 use super::revocations::{notify_revoked, Revoked};
@@ -137,7 +137,7 @@ impl Store {
             .rows_affected()
                 == 1;
             if changed {
-                bind_audit!(self, audit).execute(&mut *tx).await?;
+                write_audit!(self, tx, audit);
                 notify_revoked!(self, tx, Revoked::Reads(user_id));
             }
             tx.commit().await?;
@@ -165,7 +165,7 @@ impl Store {
             if n > 0 {
                 notify_revoked!(self, tx, Revoked::User(user_id));
             }
-            bind_audit!(self, audit).execute(&mut *tx).await?;
+            write_audit!(self, tx, audit);
             tx.commit().await?;
             Ok::<_, sqlx::Error>(n)
         })?;
@@ -235,7 +235,7 @@ impl Store {
             .rows_affected()
                 == 1;
             if changed {
-                bind_audit!(self, audit).execute(&mut *tx).await?;
+                write_audit!(self, tx, audit);
             }
             tx.commit().await?;
             Ok(changed)
@@ -275,7 +275,7 @@ impl Store {
             .bind(user.now)
             .execute(&mut *tx)
             .await?;
-            bind_audit!(self, audit).execute(&mut *tx).await?;
+            write_audit!(self, tx, audit);
             tx.commit().await?;
             Ok(SeedOutcome::Created)
         })

@@ -52,11 +52,11 @@ impl NewAudit {
     }
 }
 
-/// Binds a `NewAudit` to `INSERT_AUDIT`, written by `$store`'s instance.
+/// Binds a `NewAudit` to `INSERT_AUDIT` as row `$id`, written by `$store`'s instance.
 macro_rules! bind_audit {
-    ($store:expr, $audit:expr) => {
+    ($store:expr, $audit:expr, $id:expr) => {
         sqlx::query($crate::store::audit::INSERT_AUDIT)
-            .bind(uuid::Uuid::now_v7())
+            .bind($id)
             .bind(&$audit.actor)
             .bind($audit.action)
             .bind($audit.user_id)
@@ -70,14 +70,31 @@ macro_rules! bind_audit {
 }
 pub(crate) use bind_audit;
 
+/// Writes `$audit` (a `&NewAudit`) in the transaction `$tx`, and the events it raises to the
+/// outbox of its team's event streams (`streams::enqueue_events!`) in the same transaction.
+/// Every audit row is written here.
+macro_rules! write_audit {
+    ($store:expr, $tx:ident, $audit:expr) => {{
+        let audit: &$crate::store::audit::NewAudit = $audit;
+        let id = uuid::Uuid::now_v7();
+        $crate::store::audit::bind_audit!($store, audit, id)
+            .execute(&mut *$tx)
+            .await?;
+        if let Some(team_id) = audit.team_id() {
+            let events =
+                $crate::store::streams::NewStreamEvent::of_audit(id, audit, &$store.instance);
+            $crate::store::streams::enqueue_events!($tx, team_id, &events);
+        }
+    }};
+}
+pub(crate) use write_audit;
+
 /// Writes `$audit` (an `Option<&NewAudit>`) in the transaction `$tx`, then commits it: a change
 /// and its audit row land together or not at all.
 macro_rules! commit_audited {
     ($store:expr, $tx:ident, $audit:expr) => {{
         if let Some(audit) = $audit {
-            $crate::store::audit::bind_audit!($store, audit)
-                .execute(&mut *$tx)
-                .await?;
+            $crate::store::audit::write_audit!($store, $tx, audit);
         }
         $tx.commit().await?;
     }};
@@ -88,11 +105,24 @@ const AUDIT_COLUMNS: &str =
     "id, actor, action, user_id, target_email, reason, details, created_at, instance";
 
 impl Store {
+    /// Writes `audit` alone, with the events it raises, in one transaction.
     pub async fn record_audit(&self, audit: &NewAudit) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| bind_audit!(self, audit)
-            .execute(p)
-            .await
-            .map(|_| ()))
+        dispatch!(self, |p| {
+            let mut tx = super::begin::begin(p).await?;
+            write_audit!(self, tx, audit);
+            tx.commit().await
+        })
+    }
+
+    /// Writes `audits`, with the events they raise, in one transaction (a bulk load's rows).
+    pub async fn record_audits(&self, audits: &[NewAudit]) -> Result<(), sqlx::Error> {
+        dispatch!(self, |p| {
+            let mut tx = super::begin::begin(p).await?;
+            for audit in audits {
+                write_audit!(self, tx, audit);
+            }
+            tx.commit().await
+        })
     }
 
     /// The trail of one account, newest first: by id, and by address for what outlived it.

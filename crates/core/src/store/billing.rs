@@ -8,7 +8,7 @@ use closewise_domain::subscription::SubscriptionStatus;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, NewAudit};
+use super::audit::{write_audit, NewAudit};
 use super::plans::PlanRow;
 use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, domain_sql, Store};
@@ -353,7 +353,7 @@ impl Store {
                     .await?,
             };
             if let Some(audit) = audit(&before, &after) {
-                bind_audit!(self, audit).execute(&mut *tx).await?;
+                write_audit!(self, tx, &audit);
             }
             notify_revoked!(self, tx, Revoked::Reads(user_id));
             tx.commit().await?;

@@ -4,7 +4,7 @@
 
 use uuid::Uuid;
 
-use super::audit::{bind_audit, NewAudit};
+use super::audit::{write_audit, NewAudit};
 use super::mail::bind_mail;
 use super::revocations::{notify_revoked, Revoked};
 use super::sessions::REVOKE_ALL_SESSIONS;
@@ -58,7 +58,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             notify_revoked!(self, tx, Revoked::User(user_id));
-            bind_audit!(self, audit).execute(&mut *tx).await?;
+            write_audit!(self, tx, audit);
             tx.commit().await?;
             Ok::<_, sqlx::Error>(done)
         })?;

@@ -35,6 +35,7 @@ pub mod revocations;
 pub mod schema;
 pub mod sessions;
 pub mod stats;
+pub mod streams;
 pub mod sweep;
 pub mod teams;
 pub mod tokens;

@@ -4,7 +4,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, NewAudit};
+use super::audit::{write_audit, NewAudit};
 use super::mail::{bind_mail, NewMail};
 use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, Store};
@@ -115,7 +115,7 @@ impl Store {
             if written != 1 {
                 return Ok(false);
             }
-            bind_audit!(self, audit).execute(&mut *tx).await?;
+            write_audit!(self, tx, audit);
             if let Some(mail) = mail {
                 bind_mail!(mail).execute(&mut *tx).await?;
             }
@@ -154,7 +154,7 @@ impl Store {
                 return Ok(None);
             };
             let audit = audit(&row);
-            bind_audit!(self, audit).execute(&mut *tx).await?;
+            write_audit!(self, tx, &audit);
             if let Some(mail) = mail {
                 bind_mail!(mail).execute(&mut *tx).await?;
             }

@@ -13,7 +13,7 @@ use closewise_domain::usage::{BillingFacts, EndReason, Ending, OpenCall};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::audit::{bind_audit, NewAudit};
+use super::audit::{write_audit, NewAudit};
 use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, domain_sql, Pool, Store};
 
@@ -444,7 +444,7 @@ impl Store {
             .bind(audit.now)
             .fetch_one(&mut *tx)
             .await?;
-            bind_audit!(self, audit).execute(&mut *tx).await?;
+            write_audit!(self, tx, audit);
             notify_revoked!(self, tx, Revoked::Reads(user_id));
             tx.commit().await?;
             row

@@ -195,6 +195,7 @@ both!(
                     | Action::RequireMfa
                     | Action::ManageDomains
                     | Action::ManageScim
+                    | Action::ManageStreams
                     | Action::ConfigureSso
                     | Action::ViewAdoption
                     | Action::ViewActivity

@@ -31,6 +31,7 @@ const NOTHING: TeamPermissions = {
   manage_domains: false,
   manage_scim: false,
   configure_sso: false,
+  manage_streams: false,
   view_adoption: false,
   view_activity: false,
   view_invoices: false,

@@ -106,6 +106,10 @@ export type TeamPolicy = Schemas["TeamPolicy"];
 export type TeamPolicyAnswer = Schemas["TeamPolicyAnswer"];
 export type ScimToken = Schemas["ScimToken"];
 export type ScimTokenCreated = Schemas["ScimTokenCreated"];
+/** The team's event streams (`/api/team/streams`): destinations, deliveries. */
+export type EventStream = Schemas["EventStream"];
+export type EventStreamCreated = Schemas["EventStreamCreated"];
+export type EventStreamDelivery = Schemas["EventStreamDelivery"];
 
 /** An invoice as the lists show it (`GET /api/billing/invoices`, `GET /api/team/billing/invoices`). */
 export type Invoice = Schemas["Invoice"];

@@ -47,7 +47,7 @@ both!(
             "leave": false, "transfer": true, "delete": true, "manage_billing": true,
             "buy_seats": true, "change_seats": false, "require_mfa": true,
             "remove_members": true, "set_policy": true, "manage_domains": true, "manage_scim": true,
-            "configure_sso": true, "view_adoption": true, "view_activity": true,
+            "configure_sso": true, "manage_streams": true, "view_adoption": true, "view_activity": true,
             "view_invoices": true, "edit_billing_details": true,
         }), "the owner, before any checkout");
         assert_eq!(t["invite_roles"], json!(["member", "admin"]));
@@ -63,7 +63,7 @@ both!(
             "leave": true, "transfer": false, "delete": false, "manage_billing": false,
             "buy_seats": false, "change_seats": false, "require_mfa": false,
             "remove_members": true, "set_policy": true, "manage_domains": false, "manage_scim": false,
-            "configure_sso": false, "view_adoption": true, "view_activity": true,
+            "configure_sso": false, "manage_streams": false, "view_adoption": true, "view_activity": true,
             "view_invoices": true, "edit_billing_details": false,
         }), "an admin");
         assert_eq!(t["invite_roles"], json!(["member"]), "admins invite members only");
@@ -79,7 +79,7 @@ both!(
             "leave": true, "transfer": false, "delete": false, "manage_billing": false,
             "buy_seats": false, "change_seats": false, "require_mfa": false,
             "remove_members": false, "set_policy": false, "manage_domains": false, "manage_scim": false,
-            "configure_sso": false, "view_adoption": false, "view_activity": false,
+            "configure_sso": false, "manage_streams": false, "view_adoption": false, "view_activity": false,
             "view_invoices": false, "edit_billing_details": false,
         }), "a member");
         assert_eq!(t["invite_roles"], json!([]));

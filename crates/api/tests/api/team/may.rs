@@ -20,6 +20,7 @@ both!(
                 ("manage_domains", may(role, Action::ManageDomains), "/api/team/domains"),
                 ("manage_scim", may(role, Action::ManageScim), "/api/team/scim/tokens"),
                 ("configure_sso", may(role, Action::ConfigureSso), "/api/team/sso"),
+                ("manage_streams", may(role, Action::ManageStreams), "/api/team/streams"),
                 ("view_adoption", may(role, Action::ViewAdoption), "/api/team/adoption"),
                 ("view_activity", may(role, Action::ViewActivity), "/api/team/audit"),
                 ("set_policy", may(role, Action::SetPolicy), "/api/team/policy"),
@@ -42,7 +43,7 @@ both!(
 both!(
     async fn the_owner_may_everything_the_console_gates_and_a_member_nothing_of_it(app) {
         let crew = crew(&app, "all").await;
-        let gated = ["remove_members", "set_policy", "manage_domains", "manage_scim", "configure_sso", "view_adoption", "view_activity"];
+        let gated = ["remove_members", "set_policy", "manage_domains", "manage_scim", "configure_sso", "manage_streams", "view_adoption", "view_activity"];
         let owner = get_team(&app, &crew.owner).await;
         let member = get_team(&app, &crew.members[0]).await;
         for flag in gated {

@@ -13,6 +13,7 @@ pub mod removal;
 mod roles;
 mod scale;
 pub mod scim;
+mod streams;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};

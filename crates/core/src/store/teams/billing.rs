@@ -10,7 +10,8 @@ use uuid::Uuid;
 
 use super::seats::{locked, seats_in};
 use super::{count, OPEN};
-use crate::store::audit::{bind_audit, commit_audited, NewAudit};
+use crate::store::audit::{commit_audited, write_audit, NewAudit};
+use crate::store::streams::NewStreamEvent;
 use crate::store::{dispatch, Pool, Revoked, Store, SubscriptionRecord};
 
 /// A subscription that ended never replaces the one the team has now: only the same
@@ -155,7 +156,18 @@ impl Store {
         quantity: u32,
         now: OffsetDateTime,
     ) -> Result<bool, sqlx::Error> {
-        let applied = dispatch!(self, |p| apply_team!(p, team_id, record, quantity, now))?;
+        let events = [NewStreamEvent::subscription_updated(
+            team_id, record, quantity, now,
+        )];
+        let applied = dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            let applied = apply_team!(&mut *tx, team_id, record, quantity, now)?;
+            if applied {
+                crate::store::streams::enqueue_events!(tx, team_id, &events);
+            }
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(applied)
+        })?;
         // Each member's plan and entitlements follow the team's subscription.
         self.announce_if(applied, Revoked::AllReads).await
     }
@@ -269,7 +281,7 @@ impl Store {
                 };
                 apply_team!(&mut *tx, team_id, record, quantity, now)?;
                 if let Some(audit) = audit {
-                    bind_audit!(self, audit).execute(&mut *tx).await?;
+                    write_audit!(self, tx, audit);
                 }
                 ResizeOutcome::Done(Seats {
                     total: quantity,
@@ -296,7 +308,7 @@ impl Store {
                 .rows_affected()
                 == 1;
             if deleted {
-                bind_audit!(self, audit).execute(&mut *tx).await?;
+                write_audit!(self, tx, audit);
             }
             tx.commit().await?;
             Ok::<_, sqlx::Error>(deleted)

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::seats::locked;
-use crate::store::audit::{bind_audit, commit_audited, NewAudit};
+use crate::store::audit::{commit_audited, write_audit, NewAudit};
 use crate::store::{dispatch, is_unique_violation, Pool, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -92,7 +92,7 @@ impl Store {
                 .await?;
                 if done.rows_affected() == 1 {
                     if let Some(audit) = audit {
-                        bind_audit!(self, audit).execute(&mut *tx).await?;
+                        write_audit!(self, tx, audit);
                     }
                     Claim::Claimed
                 } else {
@@ -278,7 +278,7 @@ impl Store {
                 == 1;
             if done {
                 end_domain_join!(tx, row, now);
-                bind_audit!(self, audit).execute(&mut *tx).await?;
+                write_audit!(self, tx, audit);
             }
             tx.commit().await?;
             Ok(done)
@@ -305,7 +305,7 @@ impl Store {
                 .await?;
             if let Some(row) = &row {
                 end_domain_join!(tx, row, now);
-                bind_audit!(self, audit).execute(&mut *tx).await?;
+                write_audit!(self, tx, audit);
             }
             tx.commit().await?;
             Ok(row)

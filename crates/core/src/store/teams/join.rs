@@ -9,7 +9,7 @@ use closewise_domain::teams::{may_request_join, Role, Seats};
 
 use super::seats::{join_team, locked, seats_in, AcceptOutcome};
 use super::{count, OPEN};
-use crate::store::audit::{bind_audit, commit_audited, NewAudit};
+use crate::store::audit::{commit_audited, write_audit, NewAudit};
 use crate::store::{dispatch, is_unique_violation, Pool, Revoked, Store};
 
 /// An undecided request, with the address of who asks.
@@ -168,7 +168,7 @@ impl Store {
                 }
                 let joined = join_team!(tx, team_id, total, now, user_id, Role::Member, None, true);
                 if let Some(audit) = audit {
-                    bind_audit!(self, audit).execute(&mut *tx).await?;
+                    write_audit!(self, tx, audit);
                 }
                 joined
             }

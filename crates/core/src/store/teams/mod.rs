@@ -13,7 +13,7 @@ use audited::audited_one;
 
 pub mod admin;
 pub mod adoption;
-mod audited;
+pub(crate) mod audited;
 pub mod billing;
 pub mod domains;
 pub mod join;

@@ -8,7 +8,7 @@ use closewise_domain::policy::Policy;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::store::audit::{bind_audit, NewAudit};
+use crate::store::audit::{write_audit, NewAudit};
 use crate::store::revocations::{notify_revoked, Revoked};
 use crate::store::{dispatch, Store};
 
@@ -121,7 +121,7 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
-            bind_audit!(self, audit).execute(&mut *tx).await?;
+            write_audit!(self, tx, audit);
             notify_revoked!(self, tx, Revoked::AllReads);
             tx.commit().await?;
         });

@@ -128,9 +128,7 @@ macro_rules! written {
         }
         let audit: Option<&$crate::store::audit::NewAudit> = $audit;
         if let Some(audit) = audit {
-            $crate::store::audit::bind_audit!($store, audit)
-                .execute(&mut *$tx)
-                .await?;
+            $crate::store::audit::write_audit!($store, $tx, audit);
         }
     }};
 }

@@ -378,6 +378,8 @@ export interface components {
       manage_domains: boolean;
       /** @description Create, list and revoke SCIM tokens (`/api/team/scim/tokens`). */
       manage_scim: boolean;
+      /** @description Add, test, rotate and remove the team's event streams (`/api/team/streams`). */
+      manage_streams: boolean;
       /** @description Remove members: the members list's actions (each row's `may_remove` says whom). */
       remove_members: boolean;
       rename: boolean;

@@ -67,6 +67,12 @@ import type * as from_team_scim from "./team/scim.gen";
 import type * as from_team_seats from "./team/seats.gen";
 import type * as from_team_seats_preview from "./team/seats/preview.gen";
 import type * as from_team_sso from "./team/sso.gen";
+import type * as from_team_streams from "./team/streams.gen";
+import type * as from_team_streams_deliveries from "./team/streams/deliveries.gen";
+import type * as from_team_streams_replay from "./team/streams/replay.gen";
+import type * as from_team_streams_retry from "./team/streams/retry.gen";
+import type * as from_team_streams_secret from "./team/streams/secret.gen";
+import type * as from_team_streams_test from "./team/streams/test.gen";
 import type * as from_team_transfer from "./team/transfer.gen";
 import type * as from_well_known from "./well-known.gen";
 
@@ -133,6 +139,12 @@ export type paths = from_account.paths &
   from_team_seats.paths &
   from_team_seats_preview.paths &
   from_team_sso.paths &
+  from_team_streams.paths &
+  from_team_streams_deliveries.paths &
+  from_team_streams_replay.paths &
+  from_team_streams_retry.paths &
+  from_team_streams_secret.paths &
+  from_team_streams_test.paths &
   from_team_transfer.paths &
   from_well_known.paths;
 
@@ -185,5 +197,10 @@ export interface components {
     from_team_scim.components["schemas"] &
     from_team_seats.components["schemas"] &
     from_team_sso.components["schemas"] &
+    from_team_streams.components["schemas"] &
+    from_team_streams_deliveries.components["schemas"] &
+    from_team_streams_replay.components["schemas"] &
+    from_team_streams_secret.components["schemas"] &
+    from_team_streams_test.components["schemas"] &
     from_team_transfer.components["schemas"];
 }

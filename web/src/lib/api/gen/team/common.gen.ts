@@ -4,6 +4,36 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    EventStream: {
+      /** Format: date-time */
+      created_at: string;
+      events: string[];
+      /**
+       * Format: int32
+       * @description Failed attempts in a row.
+       */
+      failures: number;
+      /** Format: uuid */
+      id: string;
+      kind: string;
+      /** Format: date-time */
+      next_attempt_at?: string | null;
+      /** Format: date-time */
+      paused_at?: string | null;
+      /**
+       * Format: int64
+       * @description Events waiting to be delivered.
+       */
+      pending: number;
+      /**
+       * Format: date-time
+       * @description Until when the rotated-out secret still signs beside the current one.
+       */
+      previous_secret_expires_at?: string | null;
+      /** @description `active`, `failing` (retrying on the schedule) or `paused` (failed for 3 days). */
+      status: string;
+      url: string;
+    };
     SeatsPreviewAnswer: {
       /**
        * Format: int64
