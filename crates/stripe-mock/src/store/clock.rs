@@ -4,8 +4,10 @@ use super::{add_months, Origin, Store};
 use crate::expand::Expand;
 
 impl Store {
-    /// Moves the world to `now`: renews or ends subscriptions whose period is over and expires
-    /// checkout sessions past `expires_at`. Several periods may pass in one call.
+    /// Moves the world to `now`: renews or ends subscriptions whose period is over (a trial's
+    /// end bills its first period), sends trial reminders and marks sent invoices overdue, in
+    /// the order they fall due, and expires checkout sessions past `expires_at`. Several
+    /// periods may pass in one call.
     pub fn catch_up(&mut self, now: i64) {
         self.now = now;
         let origin = Origin::default();
@@ -36,6 +38,16 @@ impl Store {
                         s.status.clone(),
                     )
                 });
+            // Trial reminders and overdue invoices due before the next renewal go first.
+            let until = due.as_ref().map_or(now, |d| d.1);
+            if let Some((at, id)) = self.next_trial_reminder(until) {
+                self.send_trial_reminder(&id, at);
+                continue;
+            }
+            if let Some((at, id)) = self.next_overdue(until) {
+                self.mark_overdue(&id, at);
+                continue;
+            }
             let Some((id, period_end, cancel, status)) = due else {
                 break;
             };
@@ -45,11 +57,13 @@ impl Store {
                 let _ = self.end_subscription(&id, &origin, period_end);
                 continue;
             }
-            let charge_fails = self.subscriptions[&id]
-                .default_payment_method
-                .as_ref()
-                .and_then(|pm| self.payment_methods.get(pm))
-                .is_some_and(|pm| pm.fails_charges);
+            let send_invoice = self.subscriptions[&id].days_until_due.is_some();
+            let charge_fails = !send_invoice
+                && self.subscriptions[&id]
+                    .default_payment_method
+                    .as_ref()
+                    .and_then(|pm| self.payment_methods.get(pm))
+                    .is_some_and(|pm| pm.fails_charges);
             let price = self.subscriptions[&id]
                 .items
                 .first()
@@ -61,10 +75,17 @@ impl Store {
             let _ = self.update_subscription(&id, &origin, period_end, |s| {
                 s.current_period_start = period_end;
                 s.current_period_end = next_end;
-                if charge_fails {
-                    s.status = "past_due".to_owned();
-                }
+                // The first charge of a trial makes it active (or past due), like a renewal's.
+                s.status = if charge_fails { "past_due" } else { "active" }.to_owned();
             });
+            if send_invoice {
+                let invoice_id =
+                    self.send_subscription_invoice(&id, "subscription_cycle", &origin, period_end);
+                if let Some(s) = self.subscriptions.get_mut(&id) {
+                    s.latest_invoice = Some(invoice_id);
+                }
+                continue;
+            }
             let invoice_id =
                 self.create_invoice(&id, "subscription_cycle", !charge_fails, period_end);
             if let Some(s) = self.subscriptions.get_mut(&id) {

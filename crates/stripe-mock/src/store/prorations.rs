@@ -348,6 +348,8 @@ impl Store {
             billed_to: None,
             discounts,
             taxes,
+            due_date: None,
+            overdue: false,
         })
     }
 
