@@ -141,6 +141,13 @@ pub struct PermissionsBody {
     pub buy_seats: bool,
     /// Preview and change the seats of the subscription the team has (the owner).
     pub change_seats: bool,
+    /// Buy seats with "Try it with your team free for 14 days" (`POST /api/team/checkout` with
+    /// `trial: true`): the owner, while buying, when neither the team, the owner nor its Stripe
+    /// customer had a trial.
+    pub start_trial: bool,
+    /// Buy seats paid by invoice (`collection: "invoice"`): the owner, while buying; allowed
+    /// for `invoice_min_seats` seats or more, billed yearly.
+    pub pay_by_invoice: bool,
     /// Require a second factor of every member (`PUT /api/team/mfa-policy`; the owner).
     pub require_mfa: bool,
     /// Remove members: the members list's actions (each row's `may_remove` says whom).
@@ -178,6 +185,8 @@ impl PermissionsBody {
             manage_billing: p.manage_billing,
             buy_seats: p.buy_seats,
             change_seats: p.change_seats,
+            start_trial: p.start_trial,
+            pay_by_invoice: p.pay_by_invoice,
             require_mfa: p.require_mfa,
             remove_members: p.remove_members,
             set_policy: p.set_policy,
@@ -206,6 +215,9 @@ pub struct TeamSubscriptionBody {
     pub interval: Option<String>,
     /// The discount on the subscription while it applies (null when none).
     pub discount: Option<crate::billing::routes::DiscountBody>,
+    /// Unix seconds: when the free trial ends, while the subscription is `trialing` (then it is
+    /// charged to the card given at checkout); null otherwise.
+    pub trial_end: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -302,6 +314,9 @@ pub struct TeamBody {
     pub owner_email: String,
     /// The owner requires a second factor of every member (`PUT /api/team/mfa-policy`).
     pub mfa_required: bool,
+    /// The fewest seats paid by invoice (billed yearly): `may.pay_by_invoice` offers it from
+    /// this many.
+    pub invoice_min_seats: u32,
 }
 
 impl TeamBody {
@@ -352,6 +367,7 @@ impl TeamBody {
                     .and_then(|p| prices.interval_of(p))
                     .map(|i| i.as_str().to_owned()),
                 discount: crate::billing::routes::DiscountBody::current(s.discount, now),
+                trial_end: s.trial_end,
             }),
             paid: t.paid,
             payment_failed,
@@ -363,6 +379,7 @@ impl TeamBody {
             over_seats: t.seats.missing > 0,
             seats_missing: t.seats.missing,
             mfa_required: t.mfa_required,
+            invoice_min_seats: closewise_domain::team_purchase::INVOICE_MIN_SEATS,
             members,
             members_next: t.members_next,
             members_count: t.members_count,

@@ -46,6 +46,8 @@ impl EventError {
 enum Subject {
     CheckoutSession(String),
     Subscription(String),
+    /// The subscription, and its trial ends in three days (a team's owner is told).
+    TrialWillEnd(String),
     Nothing,
 }
 
@@ -55,6 +57,7 @@ fn subject(kind: &str, object: &Value) -> Subject {
         "checkout.session.completed" | "checkout.session.async_payment_succeeded" => {
             id(&object["id"]).map(Subject::CheckoutSession)
         }
+        "customer.subscription.trial_will_end" => id(&object["id"]).map(Subject::TrialWillEnd),
         k if k.starts_with("customer.subscription.") => {
             id(&object["id"]).map(Subject::Subscription)
         }
@@ -151,7 +154,9 @@ impl Billing {
         match subject {
             Subject::Nothing => Ok("not an event we act on"),
             Subject::CheckoutSession(id) if !is_stripe_id(id) => Ok("malformed session id"),
-            Subject::Subscription(id) if !is_stripe_id(id) => Ok("malformed subscription id"),
+            Subject::Subscription(id) | Subject::TrialWillEnd(id) if !is_stripe_id(id) => {
+                Ok("malformed subscription id")
+            }
             Subject::CheckoutSession(id) => {
                 let session = match self.stripe.checkout_session(id).await {
                     Err(StripeFailure::NotFound) => return Ok("unknown checkout session"),
@@ -197,7 +202,8 @@ impl Billing {
                 self.fulfil(user, record).await?;
                 Ok("checkout fulfilled")
             }
-            Subject::Subscription(id) => {
+            Subject::Subscription(id) | Subject::TrialWillEnd(id) => {
+                let trial_will_end = matches!(subject, Subject::TrialWillEnd(_));
                 let record = match self.stripe.subscription(id).await {
                     Err(StripeFailure::NotFound) => return Ok("unknown subscription"),
                     other => other?,
@@ -208,6 +214,10 @@ impl Billing {
                         return Ok("subscription of no customer of ours");
                     };
                     self.fulfil_team(team, &sub).await?;
+                    if trial_will_end {
+                        self.remind_trial_end(team, &sub).await?;
+                        return Ok("team trial ends soon");
+                    }
                     return Ok("team subscription synchronised");
                 };
                 store.link_webhook_event_user(event_id, user).await?;
@@ -263,6 +273,13 @@ mod tests {
         assert_eq!(
             subject("customer.subscription.deleted", &json!({"id": "sub_1"})),
             Subject::Subscription("sub_1".into())
+        );
+        assert_eq!(
+            subject(
+                "customer.subscription.trial_will_end",
+                &json!({"id": "sub_3"})
+            ),
+            Subject::TrialWillEnd("sub_3".into())
         );
         assert_eq!(
             subject(
