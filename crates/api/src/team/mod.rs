@@ -141,12 +141,9 @@ pub struct PermissionsBody {
     pub buy_seats: bool,
     /// Preview and change the seats of the subscription the team has (the owner).
     pub change_seats: bool,
-    /// Buy seats with "Try it with your team free for 14 days" (`POST /api/team/checkout` with
-    /// `trial: true`): the owner, while buying, when neither the team, the owner nor its Stripe
-    /// customer had a trial.
+    /// Buy seats with a free trial (`trial: true`): none yet for the team, its owner or customer.
     pub start_trial: bool,
-    /// Buy seats paid by invoice (`collection: "invoice"`): the owner, while buying; allowed
-    /// for `invoice_min_seats` seats or more, billed yearly.
+    /// Buy seats paid by invoice (`collection: "invoice"`), from `invoice_min_seats` yearly.
     pub pay_by_invoice: bool,
     /// Require a second factor of every member (`PUT /api/team/mfa-policy`; the owner).
     pub require_mfa: bool,
@@ -215,8 +212,7 @@ pub struct TeamSubscriptionBody {
     pub interval: Option<String>,
     /// The discount on the subscription while it applies (null when none).
     pub discount: Option<crate::billing::routes::DiscountBody>,
-    /// Unix seconds: when the free trial ends, while the subscription is `trialing` (then it is
-    /// charged to the card given at checkout); null otherwise.
+    /// Unix seconds: when the free trial ends (charged then), while `trialing`; else null.
     pub trial_end: Option<i64>,
 }
 
@@ -314,8 +310,7 @@ pub struct TeamBody {
     pub owner_email: String,
     /// The owner requires a second factor of every member (`PUT /api/team/mfa-policy`).
     pub mfa_required: bool,
-    /// The fewest seats paid by invoice (billed yearly): `may.pay_by_invoice` offers it from
-    /// this many.
+    /// The fewest seats paid by invoice (billed yearly).
     pub invoice_min_seats: u32,
 }
 

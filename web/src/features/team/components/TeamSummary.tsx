@@ -5,7 +5,7 @@ import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
 import type { Team } from "../../../lib/api/types";
 import { discountText, periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
-import { ROLE_NAMES } from "../../../lib/team/format";
+import { longDate, ROLE_NAMES } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
 import { errorMessage } from "./TeamParts";
@@ -58,7 +58,11 @@ function SubscriptionState({ team }: { team: Team }) {
       <div>
         <dt className="text-sm text-slate-500">Subscription</dt>
         <dd className="font-medium text-slate-900">
-          {subscription ? SUBSCRIPTION_STATUS_TEXT[subscription.status] : "No subscription yet"}
+          {subscription?.status === "trialing" && subscription.trial_end != null
+            ? `Trial — ends on ${longDate(subscription.trial_end)}`
+            : subscription
+              ? SUBSCRIPTION_STATUS_TEXT[subscription.status]
+              : "No subscription yet"}
         </dd>
       </div>
       <div>

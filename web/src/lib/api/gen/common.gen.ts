@@ -256,6 +256,11 @@ export interface components {
        *     `invites` is the whole list (always for members).
        */
       invites_next?: string | null;
+      /**
+       * Format: int32
+       * @description The fewest seats paid by invoice (billed yearly).
+       */
+      invoice_min_seats: number;
       /** @description The domain whose verified addresses may ask to join; null: domain join is off. */
       join_domain?: string | null;
       /** @description What the caller may do to the team. */
@@ -372,6 +377,8 @@ export interface components {
       manage_domains: boolean;
       /** @description Create, list and revoke SCIM tokens (`/api/team/scim/tokens`). */
       manage_scim: boolean;
+      /** @description Buy seats paid by invoice (`collection: "invoice"`), from `invoice_min_seats` yearly. */
+      pay_by_invoice: boolean;
       /** @description Remove members: the members list's actions (each row's `may_remove` says whom). */
       remove_members: boolean;
       rename: boolean;
@@ -379,6 +386,8 @@ export interface components {
       require_mfa: boolean;
       /** @description See and change the team's policy (`GET`/`PUT /api/team/policy`). */
       set_policy: boolean;
+      /** @description Buy seats with a free trial (`trial: true`): none yet for the team, its owner or customer. */
+      start_trial: boolean;
       transfer: boolean;
       /** @description See and export the team's activity (`GET /api/team/audit`). */
       view_activity: boolean;
@@ -468,6 +477,11 @@ export interface components {
        * @enum {string}
        */
       status: "active" | "trialing" | "canceled" | "incomplete" | "incomplete_expired" | "past_due" | "unpaid" | "paused";
+      /**
+       * Format: int64
+       * @description Unix seconds: when the free trial ends (charged then), while `trialing`; else null.
+       */
+      trial_end?: number | null;
     };
     UrlAnswer: {
       url: string;
