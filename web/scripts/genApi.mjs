@@ -198,6 +198,22 @@ export async function generate(document = JSON.parse(readFileSync(documentPath, 
     paths: placed.find((f) => f.name === name)?.paths ?? [],
     schemas: new Set([...ownerOf].filter(([, owner]) => owner === name).map(([schema]) => schema)),
   }));
+  // A shared file over the limit is split by schema name (`common`, `common-2`, …), before any
+  // file is written, so every import names a schema's final file.
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    while (!f.paths.length && f.schemas.size > 1) {
+      const text = await generateFile(f.name, document, f.paths, f.schemas, ownerOf);
+      if (lineCount(text) <= MAX_LINES) break;
+      const sorted = [...f.schemas].sort();
+      const rest = sorted.slice(Math.ceil(sorted.length / 2));
+      const name = `${f.name}-${files.filter((g) => g.name.startsWith(`${f.name}-`)).length + 2}`;
+      for (const schema of rest) ownerOf.set(schema, name);
+      f.schemas = new Set(sorted.slice(0, sorted.length - rest.length));
+      files.push({ name, paths: [], schemas: new Set(rest) });
+    }
+  }
+  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const out = new Map();
   for (const f of files) {
     const text = await generateFile(f.name, document, f.paths, f.schemas, ownerOf);

@@ -93,6 +93,23 @@ pub fn interval() -> Object {
     )
 }
 
+/// How a team pays for its seats: by card on Stripe's checkout, or by invoice.
+pub fn collection() -> Object {
+    one_of(
+        ["card", "invoice"],
+        "How the seats are paid: `card` (Stripe's checkout) or `invoice` (Stripe sends an invoice).",
+    )
+}
+
+/// [`collection`], or null for the default (`card`).
+pub fn collection_or_null() -> Object {
+    one_of_or_null(
+        ["card", "invoice"],
+        "How the seats are paid: `card` (the default: Stripe's checkout) or `invoice` (no \
+         checkout: Stripe sends an invoice).",
+    )
+}
+
 /// How long a coupon's discount applies (Stripe's `duration`).
 pub fn discount_duration() -> Object {
     one_of(

@@ -20,6 +20,7 @@
 //! - [`downloads`]: the desktop release the site offers and its disk images' addresses.
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
+//! - [`team_purchase`]: a team's free trial and paying by invoice: who may, and for how long.
 //! - [`teams`]: team roles and what each may do, seat arithmetic, invitations, domain join.
 //! - [`oauth`]: the desktop app's sign-in: loopback redirect URIs, PKCE, user codes, device polls.
 //! - [`network`]: whether two client addresses are on the same network (/24, /64), and whether
@@ -66,6 +67,7 @@ pub mod streams;
 pub mod subscription;
 pub mod sweep;
 pub mod team_billing;
+pub mod team_purchase;
 pub mod teams;
 pub mod tokens;
 pub mod usage;

@@ -3,7 +3,10 @@
 // subscription retrieved and expanded, cancel at period end and resume, the invoice preview, the
 // clock moved past renewal, a seat-quantity change (previewed, prorated, billed at renewal), a
 // declined renewal and its Smart Retries, paid at once by a card updated in the billing portal,
-// cancellation, lists with pagination, tax IDs, invoices with their PDF, a checkout with automatic tax and its taxed invoice, error classes, and every webhook verified with `stripe.webhooks.constructEvent`.
+// cancellation, lists with pagination, tax IDs, invoices with their PDF, a checkout with automatic
+// tax and its taxed invoice, a trial through its end, a subscription paid by invoice (sent, paid on
+// its page, another overdue), error classes, and every webhook verified with
+// `stripe.webhooks.constructEvent`.
 //
 // run.sh starts the mock and passes its port, keys and the webhook port in the environment. The
 // tests share one mock and run in order (its clock only moves forward).
@@ -479,6 +482,71 @@ describe("stripe-mock through Stripe's Node library", () => {
     assert.match(page, /VAT DE \(19% on \$60\.00\)/);
     const preview = await stripe.invoices.createPreview({ customer: customer.id, automatic_tax: { enabled: true } });
     assert.equal(preview.total_taxes[0].amount, 1140);
+  });
+
+  test("a trial: the card taken, trialing, trial_will_end three days before, charged at trial_end", async () => {
+    const customer = await stripe.customers.create({ email: "team@example.com" });
+    const session = await stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer: customer.id,
+      line_items: [{ price: PRICE, quantity: 3 }],
+      subscription_data: { trial_period_days: 14, metadata: { team_id: "team-1" } },
+      success_url: "http://app.test/success?session_id={CHECKOUT_SESSION_ID}",
+    });
+    assert.equal(session.amount_total, 0);
+    const res = await payOnHostedPage(session.url, "4242 4242 4242 4242");
+    assert.equal(res.status, 303, await res.text());
+    const done = await stripe.checkout.sessions.retrieve(session.id, { expand: ["subscription"] });
+    assert.equal(done.payment_status, "no_payment_required");
+    const sub = done.subscription;
+    assert.equal(sub.status, "trialing");
+    assert.equal(sub.trial_end - sub.trial_start, 14 * DAY);
+    assert.equal(sub.current_period_end, sub.trial_end);
+    await advanceClock(sub.trial_end - (await (await fetch(`${base}/_mock/clock`)).json()).now + 60);
+    const warned = await webhook("customer.subscription.trial_will_end", (e) => e.data.object.id === sub.id);
+    assert.equal(warned.created, sub.trial_end - 3 * DAY);
+    const converted = await webhook("customer.subscription.updated", (e) => e.data.object.id === sub.id && e.data.previous_attributes.status === "trialing");
+    assert.equal(converted.data.object.status, "active");
+    const paid = await webhook("invoice.paid", (e) => e.data.object.subscription === sub.id && e.data.object.billing_reason === "subscription_cycle");
+    assert.equal(paid.data.object.amount_paid, 6000);
+  });
+
+  test("send_invoice: active at once, the invoice open and sent, paid on its page; another overdue", async () => {
+    const customer = await stripe.customers.create({ email: "billing@acme.example" });
+    const create = () =>
+      stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: "price_closewise_yearly", quantity: 12 }],
+        collection_method: "send_invoice",
+        days_until_due: 30,
+        expand: ["latest_invoice"],
+      });
+    const sub = await create();
+    assert.equal(sub.status, "active");
+    assert.equal(sub.collection_method, "send_invoice");
+    const invoice = sub.latest_invoice;
+    assert.equal(invoice.status, "open");
+    assert.equal(invoice.collection_method, "send_invoice");
+    assert.equal(invoice.amount_due, 240_000);
+    assert.ok(invoice.due_date > invoice.created);
+    await webhook("invoice.sent", (e) => e.data.object.id === invoice.id);
+    const sent = await (await fetch(`${base}/_mock/sent_invoices`)).json();
+    assert.equal(sent.data.find((m) => m.invoice === invoice.id).to, "billing@acme.example");
+    const res = await fetch(`${invoice.hosted_invoice_url}/pay`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ cardnumber: "4242 4242 4242 4242", exp: "12 / 34", cvc: "123" }),
+    });
+    assert.equal(res.status, 303, await res.text());
+    assert.equal((await stripe.invoices.retrieve(invoice.id)).status, "paid");
+    await webhook("invoice.paid", (e) => e.data.object.id === invoice.id);
+
+    const unpaid = await create();
+    await advanceClock(31 * DAY);
+    const overdue = await webhook("invoice.overdue", (e) => e.data.object.id === unpaid.latest_invoice.id);
+    assert.equal(overdue.data.object.status, "open");
+    assert.equal((await stripe.subscriptions.retrieve(unpaid.id)).status, "past_due");
+    assert.equal((await stripe.subscriptions.retrieve(sub.id)).status, "active");
   });
 
   test("every event was delivered as a webhook that constructEvent verifies", async () => {

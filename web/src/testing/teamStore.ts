@@ -10,7 +10,10 @@ export type RoleFixture = { may: TeamPermissions; invite_roles: InviteRole[]; re
 export type TeamRoles = Record<TeamRole, RoleFixture>;
 
 const NO = { rename: false, invite: false, approve_join: false, configure_domain_join: false, leave: true, transfer: false };
-const NOT_BILLING = { delete: false, manage_billing: false, buy_seats: false, change_seats: false, require_mfa: false };
+const NOT_BILLING = {
+  ...{ delete: false, manage_billing: false, buy_seats: false, change_seats: false, require_mfa: false },
+  ...{ start_trial: false, pay_by_invoice: false },
+};
 const NOT_CONSOLE = { remove_members: false, set_policy: false, manage_domains: false, manage_scim: false, configure_sso: false };
 const NOT_VIEWS = { view_adoption: false, view_activity: false, view_invoices: false, edit_billing_details: false };
 const NOT_STREAMS = { manage_streams: false };
@@ -25,7 +28,7 @@ const ALL: TeamRole[] = ["admin", "member"];
 const owner = (may: TeamPermissions): RoleFixture => ({ may, invite_roles: ["member", "admin"], removes: ALL, reroles: ALL });
 /** Fixtures of what the server answers each role of a team without a subscription, and of a paid one. */
 export const UNPAID_TEAM: TeamRoles = {
-  owner: owner({ ...OWNER, buy_seats: true }),
+  owner: owner({ ...OWNER, buy_seats: true, start_trial: true, pay_by_invoice: true }),
   admin: { may: { ...NOTHING, ...ADMINS }, invite_roles: ["member"], removes: ["member"], reroles: [] },
   member: { may: NOTHING, invite_roles: [], removes: [], reroles: [] },
 };
@@ -75,7 +78,7 @@ export const teamTables = () => ({
   teams: new Map<string, TeamRow>(),
   members: [] as MemberRow[],
   invites: [] as InviteRow[],
-  checkouts: new Map<string, { id: string; teamId: string; seats: number; paid: boolean }>(),
+  checkouts: new Map<string, { id: string; teamId: string; seats: number; paid: boolean; trial?: boolean }>(),
   joinRequests: [] as JoinRequestRow[],
   /** Stripe's billing portal cannot be opened (`502 portal_failed`). */
   portalDown: false,
@@ -120,7 +123,7 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
         ...{ id, name, role, seats: store.seats(team), subscription, join_domain, seat_range: { min: 1, max: 10000 } },
         ...decisions,
         ...{ paid: subscription !== null, payment_failed: false, domain_join_offer: null, personal_subscription_overlap: false },
-        ...{ over_seats: false, seats_missing: 0, invites, mfa_required: Boolean(team.requireMfa) },
+        ...{ over_seats: false, seats_missing: 0, invites, mfa_required: Boolean(team.requireMfa), invoice_min_seats: 10 },
         members: members.map((m) => ({ ...m, may_change_role: reroles.includes(m.role) })),
         ...{ ...team.answers[role], ...team.answers[emailOf(userId) ?? ""] },
       };
@@ -164,10 +167,12 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
     },
 
     /** The team after a paid checkout: its seats, an active subscription, the paid team's decisions. */
-    subscribe(team: TeamRow, seats: number, status: TeamSubscription["status"] = "active") {
-      const period = { current_period_end: Math.floor(now() / 1000) + 30 * 24 * 3600, cancel_at_period_end: false };
+    subscribe(team: TeamRow, seats: number, status: TeamSubscription["status"] = "active", days = 30) {
+      const end = Math.floor(now() / 1000) + days * 24 * 3600;
+      const period = { current_period_end: end, cancel_at_period_end: false };
       const dunning = { past_due_since: null, attempt_count: null, next_payment_attempt: null };
-      const subscription = { status, ...period, discount: null, ...dunning };
+      const trial_end = status === "trialing" ? end : null;
+      const subscription = { status, ...period, discount: null, ...dunning, trial_end };
       const roles = team.roles === UNPAID_TEAM ? PAID_TEAM : team.roles;
       Object.assign(team, { seats, subscription, roles, customerId: team.customerId ?? `cus_team_${team.id.slice(0, 8)}` });
     },

@@ -8,6 +8,7 @@ use closewise_core::billing::{BillingError, EventError, PersonalBillingError, We
 use closewise_core::teams::billing::TeamBillingError;
 use closewise_domain::billing_interval::InvalidInterval;
 use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
+use closewise_domain::team_purchase::{InvalidCollection, PurchaseRefusal};
 
 use super::ApiError;
 
@@ -105,6 +106,8 @@ impl From<TeamBillingError> for ApiError {
             | E::InvalidProrationDate
             | E::InvalidRedirect
             | E::InvalidPromotion(_) => StatusCode::BAD_REQUEST,
+            E::Purchase(PurchaseRefusal::TrialAlreadyUsed) => StatusCode::CONFLICT,
+            E::Purchase(_) => StatusCode::UNPROCESSABLE_ENTITY,
             E::Seats(ref s) if s.code() == "invalid_seats" => StatusCode::BAD_REQUEST,
             E::Seats(_)
             | E::AlreadySubscribed
@@ -124,6 +127,12 @@ impl From<TeamBillingError> for ApiError {
             other => other.to_string(),
         };
         Self::new(status, e.code(), message)
+    }
+}
+
+impl From<InvalidCollection> for ApiError {
+    fn from(e: InvalidCollection) -> Self {
+        Self::bad_request(e.code(), e.to_string())
     }
 }
 

@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use closewise_core::actor::Actor;
 use closewise_core::teams::billing::TeamCheckout;
+use closewise_domain::team_purchase::Collection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -43,19 +44,55 @@ pub struct TeamCheckoutRequest {
     #[schema(schema_with = crate::schemas::interval)]
     pub interval: Option<String>,
     /// Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
-    /// replaced by Stripe).
-    pub success_url: String,
-    pub cancel_url: String,
+    /// replaced by Stripe). Required to pay by card; not used by an invoice.
+    #[serde(default)]
+    pub success_url: Option<String>,
+    #[serde(default)]
+    pub cancel_url: Option<String>,
     /// A promotion code as the owner typed it. Without one, Stripe's checkout page offers a
     /// field for it.
     #[serde(default)]
     pub promotion_code: Option<String>,
+    /// "Try it with your team free for 14 days": the checkout takes the card and charges it at
+    /// the trial's end. Once per team, per owner and per Stripe customer (`409
+    /// trial_already_used`); never with `collection: "invoice"`.
+    #[serde(default)]
+    pub trial: bool,
+    /// `card` (the default: Stripe's hosted checkout) or `invoice`: no checkout, the seats are
+    /// active at once and Stripe sends an invoice due in 30 days; for 10 seats or more with
+    /// `interval: "year"` (else `422 invoice_not_allowed`).
+    #[serde(default)]
+    #[schema(schema_with = crate::schemas::collection_or_null)]
+    pub collection: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
 #[schema(as = TeamCheckoutAnswer)]
 pub struct TeamCheckoutResponse {
+    /// Where to go next: Stripe's checkout page, or (paid by invoice) the invoice's page.
     pub url: String,
+    /// `card` or `invoice`, as asked.
+    #[schema(schema_with = crate::schemas::collection)]
+    pub collection: String,
+    /// The seats are active already (paid by invoice); false until a checkout is paid.
+    pub seats_active: bool,
+    /// The invoice Stripe sent (paid by invoice); null for a checkout.
+    pub invoice: Option<SentInvoiceBody>,
+}
+
+/// An invoice Stripe sent to the team's billing address, to pay by its due date.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TeamSentInvoice)]
+pub struct SentInvoiceBody {
+    pub id: String,
+    pub number: Option<String>,
+    /// Stripe's page of the invoice: read it, download it, pay it by card.
+    pub url: String,
+    /// Cents.
+    pub amount_due: i64,
+    pub currency: String,
+    /// Unix seconds.
+    pub due_date: Option<i64>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -113,12 +150,13 @@ fn seats(n: i64) -> u32 {
 
 #[utoipa::path(post, path = "/api/team/checkout", operation_id = "team_checkout", tag = "teams", request_body = TeamCheckoutRequest,
     responses(
-        (status = 200, body = TeamCheckoutResponse, description = "The hosted checkout of the seats"),
-        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_interval`, `invalid_redirect_url`, `invalid_promotion_code` (the message says why)"),
+        (status = 200, body = TeamCheckoutResponse, description = "The hosted checkout of the seats (with a free trial: `trial: true`), or the seats active at once and the invoice sent (`collection: \"invoice\"`)"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_seats`, `invalid_interval`, `invalid_collection`, `invalid_redirect_url`, `invalid_promotion_code` (the message says why)"),
         (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role`: billing is the owner's; `email_not_verified`"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
-        (status = 409, body = crate::error::ErrorBody, description = "`team_already_subscribed`"),
+        (status = 409, body = crate::error::ErrorBody, description = "`team_already_subscribed`; `trial_already_used`: the team, its owner or its customer had a trial"),
+        (status = 422, body = crate::error::ErrorBody, description = "`invoice_not_allowed`: paying by invoice needs 10 seats or more, billed yearly; `trial_needs_card`: a trial is not paid by invoice"),
         (status = 429, body = crate::error::ErrorBody, description = "`rate_limited`: the user's Stripe calls (checkouts, their confirmations, billing portals) are spent, 20 per 10 minutes by default"),
         (status = 502, body = crate::error::ErrorBody, description = "`checkout_failed`"),
     ),
@@ -133,21 +171,53 @@ pub async fn checkout(
         None => closewise_domain::billing_interval::Interval::Month,
         Some(raw) => crate::billing::interval::interval(raw)?,
     };
+    let collection = match body.collection.as_deref() {
+        None => Collection::Card,
+        Some(raw) => Collection::parse(raw)?,
+    };
     let order = TeamCheckout {
         seats: seats(body.seats),
         price_id: state.settings.stripe.prices().of(interval),
         prices: state.settings.stripe.prices(),
-        success_url: &body.success_url,
-        cancel_url: &body.cancel_url,
+        success_url: body.success_url.as_deref().unwrap_or_default(),
+        cancel_url: body.cancel_url.as_deref().unwrap_or_default(),
         site: &state.settings.base_url,
         promotion_code: body.promotion_code.as_deref(),
+        interval,
+        trial: body.trial,
     };
+    if collection == Collection::Invoice {
+        let sent = state
+            .billing
+            .start_team_invoice(&member(&auth), None, &order)
+            .await
+            .map_err(ApiError::team_checkout)?;
+        let invoice = sent.invoice;
+        return Ok(AppJson(TeamCheckoutResponse {
+            url: invoice.url.clone(),
+            collection: collection.as_str().to_owned(),
+            seats_active: true,
+            invoice: Some(SentInvoiceBody {
+                id: invoice.id,
+                number: invoice.number,
+                url: invoice.url,
+                amount_due: invoice.amount_due,
+                currency: invoice.currency,
+                due_date: invoice.due_date,
+            }),
+        }));
+    }
     let url = state
         .billing
         .start_team_checkout(&member(&auth), None, &order)
         .await
         .map_err(ApiError::team_checkout)?;
-    Ok(AppJson(TeamCheckoutResponse { url }))
+    Ok(AppJson(TeamCheckoutResponse {
+        url,
+        collection: collection.as_str().to_owned(),
+        seats_active: false,
+        invoice: None,
+    }))
 }
 
 #[utoipa::path(post, path = "/api/team/checkout/confirm", operation_id = "confirm_team_checkout", tag = "teams", request_body = TeamConfirmRequest,

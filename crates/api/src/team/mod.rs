@@ -150,6 +150,10 @@ pub struct PermissionsBody {
     pub buy_seats: bool,
     /// Preview and change the seats of the subscription the team has (the owner).
     pub change_seats: bool,
+    /// Buy seats with a free trial (`trial: true`): none yet for the team, its owner or customer.
+    pub start_trial: bool,
+    /// Buy seats paid by invoice (`collection: "invoice"`), from `invoice_min_seats` yearly.
+    pub pay_by_invoice: bool,
     /// Require a second factor of every member (`PUT /api/team/mfa-policy`; the owner).
     pub require_mfa: bool,
     /// Remove members: the members list's actions (each row's `may_remove` says whom).
@@ -189,6 +193,8 @@ impl PermissionsBody {
             manage_billing: p.manage_billing,
             buy_seats: p.buy_seats,
             change_seats: p.change_seats,
+            start_trial: p.start_trial,
+            pay_by_invoice: p.pay_by_invoice,
             require_mfa: p.require_mfa,
             remove_members: p.remove_members,
             set_policy: p.set_policy,
@@ -225,6 +231,8 @@ pub struct TeamSubscriptionBody {
     pub past_due_since: Option<i64>,
     pub attempt_count: Option<u32>,
     pub next_payment_attempt: Option<i64>,
+    /// Unix seconds: when the free trial ends (charged then), while `trialing`; else null.
+    pub trial_end: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -335,6 +343,8 @@ pub struct TeamBody {
     pub owner_email: String,
     /// The owner requires a second factor of every member (`PUT /api/team/mfa-policy`).
     pub mfa_required: bool,
+    /// The fewest seats paid by invoice (billed yearly).
+    pub invoice_min_seats: u32,
 }
 
 impl TeamBody {
@@ -394,6 +404,7 @@ impl TeamBody {
                     .payment_failure
                     .as_ref()
                     .and_then(|f| f.next_payment_attempt),
+                trial_end: s.trial_end,
             }),
             paid: t.paid,
             payment_failed,
@@ -405,6 +416,7 @@ impl TeamBody {
             over_seats: t.seats.missing > 0,
             seats_missing: t.seats.missing,
             mfa_required: t.mfa_required,
+            invoice_min_seats: closewise_domain::team_purchase::INVOICE_MIN_SEATS,
             members,
             members_next: t.members_next,
             members_count: t.members_count,

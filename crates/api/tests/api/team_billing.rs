@@ -24,6 +24,7 @@ mod over_seats;
 mod reclaim;
 mod seats;
 mod tax;
+mod trial_invoice;
 mod who_pays;
 
 const PASSWORD: &str = "sales-pro-2026";

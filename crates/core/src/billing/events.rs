@@ -48,6 +48,8 @@ impl EventError {
 enum Subject {
     CheckoutSession(String),
     Subscription(String),
+    /// The subscription, and its trial ends in three days (a team's owner is told).
+    TrialWillEnd(String),
     Nothing,
 }
 
@@ -57,6 +59,7 @@ fn subject(kind: &str, object: &Value) -> Subject {
         "checkout.session.completed" | "checkout.session.async_payment_succeeded" => {
             id(&object["id"]).map(Subject::CheckoutSession)
         }
+        "customer.subscription.trial_will_end" => id(&object["id"]).map(Subject::TrialWillEnd),
         k if k.starts_with("customer.subscription.") => {
             id(&object["id"]).map(Subject::Subscription)
         }
@@ -173,7 +176,9 @@ impl Billing {
         match subject {
             Subject::Nothing => Ok("not an event we act on"),
             Subject::CheckoutSession(id) if !is_stripe_id(id) => Ok("malformed session id"),
-            Subject::Subscription(id) if !is_stripe_id(id) => Ok("malformed subscription id"),
+            Subject::Subscription(id) | Subject::TrialWillEnd(id) if !is_stripe_id(id) => {
+                Ok("malformed subscription id")
+            }
             Subject::CheckoutSession(id) => {
                 let session = match self.stripe.checkout_session(id).await {
                     Err(StripeFailure::NotFound) => return Ok("unknown checkout session"),
@@ -219,7 +224,8 @@ impl Billing {
                 self.fulfil(user, record).await?;
                 Ok("checkout fulfilled")
             }
-            Subject::Subscription(id) => {
+            Subject::Subscription(id) | Subject::TrialWillEnd(id) => {
+                let trial_will_end = matches!(subject, Subject::TrialWillEnd(_));
                 let record = match self.stripe.subscription(id).await {
                     Err(StripeFailure::NotFound) => return Ok("unknown subscription"),
                     other => other?,
@@ -230,6 +236,10 @@ impl Billing {
                         return Ok("subscription of no customer of ours");
                     };
                     self.fulfil_team(team, &sub).await?;
+                    if trial_will_end {
+                        self.remind_trial_end(team, &sub).await?;
+                        return Ok("team trial ends soon");
+                    }
                     let followed = self
                         .follow_collection(Payer::Team(team), id, sub.record.status, kind, invoice)
                         .await?;
@@ -291,6 +301,13 @@ mod tests {
         assert_eq!(
             subject("customer.subscription.deleted", &json!({"id": "sub_1"})),
             Subject::Subscription("sub_1".into())
+        );
+        assert_eq!(
+            subject(
+                "customer.subscription.trial_will_end",
+                &json!({"id": "sub_3"})
+            ),
+            Subject::TrialWillEnd("sub_3".into())
         );
         assert_eq!(
             subject(

@@ -30,12 +30,14 @@ mod operator;
 mod portal;
 mod promotions;
 mod team;
+mod team_purchase;
 pub use invoices::{
     CustomerDetails, DetailsFailure, InvoiceCollection, InvoicePage, InvoiceSummary,
 };
 pub use portal::{TEAM_PORTAL_KEY, TEAM_PORTAL_VALUE};
 pub use promotions::{FoundCode, NewCoupon, NewPromotionCode, Promotion};
 pub use team::{SeatsPreview, TeamSubscription};
+pub use team_purchase::SentInvoice;
 
 /// Where Stripe is and how to talk to it: all a client needs (webhook secrets and prices are the
 /// API's business).
@@ -292,7 +294,12 @@ impl StripeClient {
         Ok(CheckoutSessionView {
             id: s.id.as_str().to_owned(),
             complete: s.status == Some(CheckoutSessionStatus::Complete),
-            paid: s.payment_status == CheckoutSessionPaymentStatus::Paid,
+            // A trial charges nothing at checkout: Stripe says `no_payment_required`.
+            paid: matches!(
+                s.payment_status,
+                CheckoutSessionPaymentStatus::Paid
+                    | CheckoutSessionPaymentStatus::NoPaymentRequired
+            ),
             expired: s.status == Some(CheckoutSessionStatus::Expired),
             customer_id: s.customer.as_ref().map(|c| c.id().as_str().to_owned()),
             client_reference_id: s.client_reference_id.clone(),

@@ -339,6 +339,9 @@ impl Teams {
             seats: seats.into(),
             subscription: status.map(|status| TeamSubscription {
                 status: status.to_owned(),
+                trial_end: (status == "trialing")
+                    .then_some(team.current_period_end)
+                    .flatten(),
                 current_period_end: team.current_period_end,
                 cancel_at_period_end: team.cancel_at_period_end,
                 price_id: team.price_id.clone(),
@@ -359,6 +362,11 @@ impl Teams {
             invites_count: count(invites_count),
             owner_email: counts.owner_email,
             mfa_required: counts.require_mfa,
+            had_trial: may(role, Action::StartCheckout)
+                && self
+                    .store
+                    .had_team_trial(team.id, team.owner_id, team.stripe_customer_id.as_deref())
+                    .await?,
         })
     }
 

@@ -49,6 +49,10 @@ pub struct TeamPermissions {
     pub buy_seats: bool,
     /// The seats form changes the subscription the team has.
     pub change_seats: bool,
+    /// The seats form offers the free trial (the team, its owner and customer had none).
+    pub start_trial: bool,
+    /// The seats form offers paying by invoice (for the seats and interval the rule allows).
+    pub pay_by_invoice: bool,
     /// Require (or stop requiring) a second factor of every member.
     pub require_mfa: bool,
     /// Remove members (whose rows then say `may_remove`).
@@ -122,6 +126,8 @@ pub struct TeamView {
     pub owner_email: String,
     /// The owner requires every member to have a second factor.
     pub mfa_required: bool,
+    /// The team, its owner or its customer had a free trial: no second one.
+    pub had_trial: bool,
 }
 
 impl TeamView {
@@ -144,6 +150,8 @@ impl TeamView {
             delete: may(role, Action::Delete),
             manage_billing: may(role, Action::ManageBilling),
             buy_seats: form == Some(SeatsForm::Buy),
+            start_trial: form == Some(SeatsForm::Buy) && !self.had_trial,
+            pay_by_invoice: form == Some(SeatsForm::Buy),
             change_seats: form == Some(SeatsForm::Change),
             require_mfa: may(role, Action::RequireMfa),
             remove_members: may_remove(role, Role::Member),
@@ -226,4 +234,7 @@ pub struct TeamSubscription {
     pub discount: Option<closewise_domain::promotion::Discount>,
     /// The payment Stripe is retrying, while it is past due.
     pub payment_failure: Option<crate::store::payment_failures::PaymentFailureRow>,
+    /// When its free trial ends (Unix seconds), while it is trialing: a trial's first period
+    /// ends at the trial's end.
+    pub trial_end: Option<i64>,
 }

@@ -79,6 +79,8 @@ both!(
             cancel_url: "http://127.0.0.1:8080/team",
             site: SITE,
             promotion_code: None,
+            interval: closewise_domain::billing_interval::Interval::Month,
+            trial: false,
         };
         let on_site = order("http://127.0.0.1:8080/team?paid={CHECKOUT_SESSION_ID}");
         let refused = fx

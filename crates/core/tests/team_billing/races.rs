@@ -261,6 +261,8 @@ both!(
             cancel_url: "http://127.0.0.1:8080/team",
             site: "http://127.0.0.1:8080",
             promotion_code: None,
+            interval: closewise_domain::billing_interval::Interval::Month,
+            trial: false,
         };
         for status in [None, Some(SubscriptionStatus::Incomplete)] {
             if let Some(status) = status {

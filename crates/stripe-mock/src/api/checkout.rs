@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::catalogue::NewPrice;
 use super::list::page;
-use super::params::{metadata_value, valid_email, valid_url, Params};
+use super::params::{int_value, metadata_value, valid_email, valid_url, Params};
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
 use crate::store::{new_id, CheckoutSession, Collect, LineItem, Metadata, SessionDiscount};
@@ -23,6 +23,7 @@ static CREATE: Endpoint = Endpoint::post(
         "expires_at",
         "metadata[*]",
         "subscription_data[metadata][*]",
+        "subscription_data[trial_period_days]",
         "line_items[][price]",
         "line_items[][quantity]",
         "line_items[][price_data][currency]",
@@ -92,12 +93,19 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
     }
     let client_reference_id = p.str("client_reference_id")?;
     let metadata = p.metadata()?.unwrap_or_default();
-    let subscription_metadata = match p.values.get("subscription_data") {
-        Some(Value::Object(m)) => {
-            metadata_value(m.get("metadata"), "subscription_data[metadata]")?.unwrap_or_default()
-        }
-        _ => Metadata::new(),
+    let (subscription_metadata, trial_period_days) = match p.values.get("subscription_data") {
+        Some(Value::Object(m)) => (
+            metadata_value(m.get("metadata"), "subscription_data[metadata]")?.unwrap_or_default(),
+            trial_days(m.get("trial_period_days"))?,
+        ),
+        _ => (Metadata::new(), None),
     };
+    if trial_period_days.is_some() && mode != "subscription" {
+        return Err(ApiError::invalid_param(
+            "subscription_data[trial_period_days]",
+            "You can only pass in `subscription_data` in `subscription` mode.",
+        ));
+    }
     let raw_items = match p.values.get("line_items") {
         None => return Err(ApiError::missing_param("line_items")),
         Some(Value::Array(items)) if !items.is_empty() => items.clone(),
@@ -227,6 +235,7 @@ async fn create_session(State(st): State<Shared>, p: Params) -> ApiResult {
             allow_promotion_codes,
             discounts,
             automatic_tax,
+            trial_period_days,
         };
         s.sessions.insert(id.clone(), session);
         Ok(Json(s.render_session(&s.sessions[&id], &p.expand)))
@@ -374,5 +383,25 @@ fn discount_param(p: &Params) -> Result<Option<WantedDiscount>, ApiError> {
     match (get("coupon"), get("promotion_code")) {
         (None, None) => Err(ApiError::missing_param("discounts[0][promotion_code]")),
         pair => Ok(Some(pair)),
+    }
+}
+
+/// `subscription_data[trial_period_days]`: 1 to 730 days, as Stripe allows.
+fn trial_days(raw: Option<&Value>) -> Result<Option<i64>, ApiError> {
+    const PARAM: &str = "subscription_data[trial_period_days]";
+    let Some(raw) = raw else {
+        return Ok(None);
+    };
+    let days = match raw {
+        Value::String(s) => int_value(Some(s), PARAM)?,
+        _ => return Err(ApiError::invalid_param(PARAM, "Invalid integer")),
+    };
+    match days {
+        Some(d) if (1..=730).contains(&d) => Ok(Some(d)),
+        Some(d) => Err(ApiError::invalid_param(
+            PARAM,
+            format!("The `trial_period_days` must be between 1 and 730 days, not {d}."),
+        )),
+        None => Ok(None),
     }
 }

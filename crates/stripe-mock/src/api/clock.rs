@@ -18,6 +18,12 @@ pub(super) fn routes() -> Router<Shared> {
         .route("/_mock/health", get(|| async { Json(json!({"ok": true})) }))
         .route("/_mock/clock", get(get_clock))
         .route("/_mock/clock/advance", post(advance_clock))
+        .route("/_mock/sent_invoices", get(sent_invoices))
+}
+
+/// The invoice e-mails sent so far (`collection_method=send_invoice`), newest first.
+async fn sent_invoices(State(st): State<Shared>) -> Json<Value> {
+    Json(st.mutate(|s, _| s.render_sent_invoices()))
 }
 
 async fn get_clock(State(st): State<Shared>) -> Json<Value> {

@@ -6,11 +6,23 @@ use serde_json::Value;
 
 use super::list::page;
 use super::params::{merge_metadata, Params};
-use super::subscription_items::quantity_changes;
+use super::subscription_items::{quantity_changes, quantity_value};
 use super::{ApiResult, Endpoint, Routes, Shared};
 use crate::error::ApiError;
-use crate::store::{Change, ProrationBehavior};
+use crate::store::{Change, NewSubscription, ProrationBehavior};
 
+static CREATE: Endpoint = Endpoint::post(
+    "/v1/subscriptions",
+    &[
+        "customer",
+        "items[][price]",
+        "items[][quantity]",
+        "collection_method",
+        "days_until_due",
+        "default_payment_method",
+        "metadata[*]",
+    ],
+);
 static RETRIEVE: Endpoint = Endpoint::get("/v1/subscriptions/{id}", &[]);
 static UPDATE: Endpoint = Endpoint::post(
     "/v1/subscriptions/{id}",
@@ -30,10 +42,83 @@ static CANCEL: Endpoint = Endpoint::delete("/v1/subscriptions/{id}", &[]);
 static LIST: Endpoint = Endpoint::list("/v1/subscriptions", &["customer", "price", "status"]);
 
 pub(super) fn routes(r: Routes) -> Routes {
-    r.add(&RETRIEVE, get_subscription)
+    r.add(&CREATE, create_subscription)
+        .add(&RETRIEVE, get_subscription)
         .add(&UPDATE, update_subscription)
         .add(&CANCEL, cancel_subscription)
         .add(&LIST, list_subscriptions)
+}
+
+async fn create_subscription(State(st): State<Shared>, p: Params) -> ApiResult {
+    let customer = p.required("customer")?;
+    let items = match p.values.get("items") {
+        None => return Err(ApiError::missing_param("items")),
+        Some(Value::Array(items)) if !items.is_empty() => items,
+        Some(_) => return Err(ApiError::invalid_param("items", "Invalid array")),
+    };
+    let mut wanted = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let price = item
+            .get("price")
+            .and_then(Value::as_str)
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| ApiError::missing_param(&format!("items[{i}][price]")))?;
+        let param = format!("items[{i}][quantity]");
+        let quantity = quantity_value(item.get("quantity"), &param)?.unwrap_or(1);
+        if quantity == 0 {
+            return Err(ApiError::invalid_param(
+                &param,
+                "Quantity must be at least 1.",
+            ));
+        }
+        wanted.push((price.to_owned(), quantity));
+    }
+    let days_until_due = p.int("days_until_due")?;
+    let days_until_due = match p.str("collection_method")?.as_deref() {
+        None | Some("charge_automatically") => {
+            if days_until_due.is_some() {
+                return Err(ApiError::invalid_param(
+                    "days_until_due",
+                    "You can only set `days_until_due` when `collection_method` is `send_invoice`.",
+                ));
+            }
+            None
+        }
+        Some("send_invoice") => match days_until_due {
+            None => {
+                return Err(ApiError::invalid_param(
+                    "days_until_due",
+                    "Missing required param: days_until_due (when collection_method is send_invoice).",
+                ))
+            }
+            Some(d) if (0..=730).contains(&d) => Some(d),
+            Some(d) => {
+                return Err(ApiError::invalid_param(
+                    "days_until_due",
+                    format!("Invalid days_until_due: {d}; it must be between 0 and 730."),
+                ))
+            }
+        },
+        Some(other) => {
+            return Err(ApiError::invalid_param(
+                "collection_method",
+                format!("Invalid collection_method: must be one of charge_automatically or send_invoice, not {other}."),
+            ))
+        }
+    };
+    let new = NewSubscription {
+        customer,
+        items: wanted,
+        days_until_due,
+        default_payment_method: p.str("default_payment_method")?.filter(|s| !s.is_empty()),
+        metadata: p.metadata()?.unwrap_or_default(),
+    };
+    st.mutate(|s, now| {
+        let id = s.create_subscription(new, &p.origin, now)?;
+        Ok(Json(
+            s.render_subscription(&s.subscriptions[&id], &p.expand),
+        ))
+    })
 }
 
 async fn get_subscription(

@@ -31,7 +31,9 @@ pub(super) fn render_checkout(
     for li in &s.line_items {
         let (name, price) = price_line(store, &li.price, li.quantity);
         if heading.is_empty() {
-            heading = if s.mode == "subscription" {
+            heading = if s.trial_period_days.is_some() {
+                format!("Try {name}")
+            } else if s.mode == "subscription" {
                 format!("Subscribe to {name}")
             } else {
                 format!("Pay for {name}")
@@ -67,10 +69,12 @@ pub(super) fn render_checkout(
     } else {
         ""
     };
-    let total = money(
-        store.session_total(s) - store.session_discount(s) + store.session_tax(s),
-        &s.currency,
-    );
+    let total = money(store.session_amount_total(s), &s.currency);
+    if let Some(days) = s.trial_period_days {
+        items.push_str(&format!(
+            "<li><strong>{days} days free</strong>, then charged each period from the card below</li>"
+        ));
+    }
     let tax = match store.session_taxes(s) {
         Some(lines) => format!(
             "<p class=\"muted\">Tax: {}</p>",
@@ -82,7 +86,9 @@ pub(super) fn render_checkout(
         None => String::new(),
     };
     let promotion = promotion_section(store, s);
-    let button = if s.mode == "subscription" {
+    let button = if s.trial_period_days.is_some() {
+        "Start trial"
+    } else if s.mode == "subscription" {
         "Subscribe"
     } else {
         "Pay"

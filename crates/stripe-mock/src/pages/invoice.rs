@@ -2,14 +2,16 @@
 //! `hosted_invoice_url` and `invoice_pdf`. Both are drawn from the invoice as the API renders it,
 //! so whatever the API says (lines, discounts, taxes, totals) is what the documents show.
 
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use serde_json::Value;
 
-use super::{escape, html, long_date, money, not_found, page, Shared};
+use super::{card_inputs, escape, field, html, long_date, money, not_found, page, today, Shared};
 use crate::expand::Expand;
 use crate::store::rate_of;
+use crate::{cards, form};
 
 mod pdf;
 
@@ -237,8 +239,64 @@ fn finalized(st: &Shared, id: &str) -> Option<Document> {
 }
 
 pub(super) async fn invoice_page(State(st): State<Shared>, Path(id): Path<String>) -> Response {
-    let Some(doc) = finalized(&st, &id) else {
-        return not_found("Invoice not found");
+    match render_invoice_page(&st, &id, None, &Value::Null) {
+        Some(body) => html(StatusCode::OK, body),
+        None => not_found("Invoice not found"),
+    }
+}
+
+/// "Pay" on the hosted page of an open invoice: the card typed is charged; back to the page,
+/// paid, or the page again with why not.
+pub(super) async fn invoice_pay(
+    State(st): State<Shared>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Response {
+    let fields = form::parse(&body);
+    let outcome = st.mutate(|store, now| {
+        let (card, behaviour) = cards::check(
+            &field(&fields, "cardnumber"),
+            &field(&fields, "exp"),
+            &field(&fields, "cvc"),
+            today(now),
+        )
+        .map_err(|msg| (StatusCode::BAD_REQUEST, msg.to_owned()))?;
+        store
+            .pay_invoice_with_card(&id, card, behaviour, now)
+            .map_err(|msg| (StatusCode::PAYMENT_REQUIRED, msg))
+    });
+    match outcome {
+        Ok(()) => Redirect::to(&format!("/i/{id}")).into_response(),
+        Err((status, msg)) => match render_invoice_page(&st, &id, Some(&msg), &fields) {
+            Some(body) => html(status, body),
+            None => not_found("Invoice not found"),
+        },
+    }
+}
+
+fn render_invoice_page(
+    st: &Shared,
+    id: &str,
+    error: Option<&str>,
+    fields: &Value,
+) -> Option<String> {
+    let doc = finalized(st, id)?;
+    let due_date = st.mutate(|s, _| s.invoices.get(id).and_then(|i| i.due_date));
+    let pay = if doc.status == "open" {
+        let due = due_date.map_or(String::new(), |d| {
+            format!("<p>Due {}</p>", escape(&long_date(d)))
+        });
+        let alert = error.map_or(String::new(), |e| {
+            format!("<div role=\"alert\">{}</div>", escape(e))
+        });
+        format!(
+            "{due}{alert}<form method=\"post\" action=\"/i/{}/pay\">{}<button type=\"submit\">Pay {}</button></form>",
+            escape(id),
+            card_inputs(&field(fields, "cardnumber"), &field(fields, "exp")),
+            escape(&doc.money(doc.due)),
+        )
+    } else {
+        String::new()
     };
     let list = |items: &[String]| {
         items
@@ -273,7 +331,7 @@ pub(super) async fn invoice_page(State(st): State<Shared>, Path(id): Path<String
 <p class=\"muted\">{start} – {end}</p>\
 <table><thead><tr><th>Description</th><th>Qty</th><th>Amount</th></tr></thead>\
 <tbody>{lines}</tbody><tfoot>{totals}</tfoot></table>{note}\
-<p><a href=\"/i/{id}/pdf\">Download PDF</a></p>",
+{pay}<p><a href=\"/i/{id}/pdf\">Download PDF</a></p>",
         number = escape(&doc.number),
         status = doc.status_word(),
         issued = escape(&long_date(doc.issued)),
@@ -282,17 +340,14 @@ pub(super) async fn invoice_page(State(st): State<Shared>, Path(id): Path<String
         tax_ids = list(&doc.tax_ids),
         start = escape(&long_date(doc.period.0)),
         end = escape(&long_date(doc.period.1)),
-        id = escape(&id),
+        id = escape(id),
         note = if doc.reverse_charge {
             format!("<p>{}</p>", escape(REVERSE_CHARGE_NOTE))
         } else {
             String::new()
         },
     );
-    html(
-        StatusCode::OK,
-        page(&format!("Invoice {}", doc.number), &body),
-    )
+    Some(page(&format!("Invoice {}", doc.number), &body))
 }
 
 pub(super) async fn invoice_pdf(State(st): State<Shared>, Path(id): Path<String>) -> Response {

@@ -29,6 +29,7 @@ pub fn router(state: Shared) -> Router {
             get(checkout::checkout_page).post(checkout::checkout_submit),
         )
         .route("/i/{id}", get(invoice::invoice_page))
+        .route("/i/{id}/pay", post(invoice::invoice_pay))
         .route("/i/{id}/pdf", get(invoice::invoice_pdf))
         .route(
             "/c/pay/{id}/promotion_code",

@@ -56,6 +56,10 @@ pub struct CheckoutSession {
     /// billing address, and the subscription keeps computing it.
     #[serde(default)]
     pub automatic_tax: bool,
+    /// `subscription_data[trial_period_days]`: the subscription starts `trialing`, nothing is
+    /// charged today and the card is kept for the end of the trial.
+    #[serde(default)]
+    pub trial_period_days: Option<i64>,
 }
 
 impl CheckoutSession {
@@ -122,6 +126,14 @@ impl Store {
         })
     }
 
+    /// What is charged today: nothing during a trial.
+    pub fn session_amount_total(&self, s: &CheckoutSession) -> i64 {
+        if s.trial_period_days.is_some() {
+            return 0;
+        }
+        self.session_total(s) - self.session_discount(s) + self.session_tax(s)
+    }
+
     pub fn session_total(&self, s: &CheckoutSession) -> i64 {
         s.line_items
             .iter()
@@ -130,10 +142,11 @@ impl Store {
     }
 
     pub fn render_session(&self, s: &CheckoutSession, exp: &Expand) -> Value {
-        let subtotal = self.session_total(s);
-        let discount = self.session_discount(s);
-        let tax = self.session_tax(s);
-        let total = subtotal - discount + tax;
+        let trial = s.trial_period_days.is_some();
+        let subtotal = if trial { 0 } else { self.session_total(s) };
+        let discount = if trial { 0 } else { self.session_discount(s) };
+        let tax = if trial { 0 } else { self.session_tax(s) };
+        let total = self.session_amount_total(s);
         let completed = s.status == "complete";
         let email = s
             .details_email
@@ -254,8 +267,13 @@ impl Store {
             )
             .map_err(|e| e.message)?;
         }
+        let trial = session
+            .trial_period_days
+            .filter(|_| session.mode == "subscription");
         match behaviour {
             Behaviour::Succeeds => {}
+            // A trial charges nothing today: 0341 attaches, and fails at the trial's end.
+            Behaviour::AttachesThenFails if trial.is_some() => {}
             // A first charge with 0341 fails just like a plain decline.
             Behaviour::Declined | Behaviour::AttachesThenFails => {
                 return Err(crate::cards::DECLINED.to_owned())
@@ -283,7 +301,7 @@ impl Store {
             card,
             name,
             email: Some(email.clone()),
-            fails_charges: false,
+            fails_charges: behaviour == Behaviour::AttachesThenFails,
         };
         let pm_id = pm.id.clone();
         self.payment_methods.insert(pm_id.clone(), pm);
@@ -292,23 +310,36 @@ impl Store {
         updated.customer = Some(customer_id.clone());
         updated.details_email = Some(email);
         updated.status = "complete".to_owned();
-        updated.payment_status = "paid".to_owned();
+        updated.payment_status = if trial.is_some() {
+            "no_payment_required"
+        } else {
+            "paid"
+        }
+        .to_owned();
 
         if session.mode == "subscription" {
             let sub = Subscription {
                 id: new_id("sub"),
                 created: now,
                 customer: customer_id.clone(),
-                status: "active".to_owned(),
+                status: if trial.is_some() {
+                    "trialing"
+                } else {
+                    "active"
+                }
+                .to_owned(),
                 cancel_at_period_end: false,
                 cancel_at: None,
                 canceled_at: None,
                 ended_at: None,
                 current_period_start: now,
-                current_period_end: session
-                    .line_items
-                    .first()
-                    .map_or_else(|| add_months(now, 1), |li| self.period_end(&li.price, now)),
+                current_period_end: match trial {
+                    Some(days) => now + days * 86_400,
+                    None => session
+                        .line_items
+                        .first()
+                        .map_or_else(|| add_months(now, 1), |li| self.period_end(&li.price, now)),
+                },
                 start_date: now,
                 billing_cycle_anchor: now,
                 default_payment_method: Some(pm_id.clone()),
@@ -329,6 +360,10 @@ impl Store {
                 discounts: Vec::new(),
                 automatic_tax: session.automatic_tax,
                 cancellation_reason: None,
+                trial_start: trial.map(|_| now),
+                trial_end: trial.map(|days| now + days * 86_400),
+                trial_will_end_sent: false,
+                days_until_due: None,
             };
             let sub_id = sub.id.clone();
             self.subscriptions.insert(sub_id.clone(), sub);
@@ -336,7 +371,11 @@ impl Store {
                 self.start_discount(wanted, &session.id, &sub_id, now)
                     .map_err(|e| e.message)?;
             }
-            let invoice_id = self.create_invoice(&sub_id, "subscription_create", true, now);
+            let invoice_id = if trial.is_some() {
+                self.trial_invoice(&sub_id, now)
+            } else {
+                self.create_invoice(&sub_id, "subscription_create", true, now)
+            };
             if let Some(s) = self.subscriptions.get_mut(&sub_id) {
                 s.latest_invoice = Some(invoice_id.clone());
             }

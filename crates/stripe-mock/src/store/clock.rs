@@ -12,9 +12,10 @@ enum Due {
 }
 
 impl Store {
-    /// Moves the world to `now`: renews or ends subscriptions whose period is over, retries
-    /// failed renewals whose `next_payment_attempt` has come, and expires checkout sessions past
-    /// `expires_at`, in the order they fall due. Several periods may pass in one call.
+    /// Moves the world to `now`: renews or ends subscriptions whose period is over (a trial's end
+    /// bills its first period), retries failed renewals whose `next_payment_attempt` has come,
+    /// sends trial reminders and marks sent invoices overdue, in the order they fall due, and
+    /// expires checkout sessions past `expires_at`. Several periods may pass in one call.
     pub fn catch_up(&mut self, now: i64) {
         self.now = now;
         let origin = Origin::default();
@@ -48,6 +49,24 @@ impl Store {
             let retry = self
                 .due_retry(now)
                 .map(|(at, invoice)| Due::Retry(invoice, at));
+            // Trial reminders and overdue invoices due before the next renewal or retry go first.
+            let next_at = |d: &Option<Due>| match d {
+                Some(Due::PeriodEnd(_, at, _, _)) | Some(Due::Retry(_, at)) => Some(*at),
+                None => None,
+            };
+            let until = match (next_at(&period_end), next_at(&retry)) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => now,
+            };
+            if let Some((at, id)) = self.next_trial_reminder(until) {
+                self.send_trial_reminder(&id, at);
+                continue;
+            }
+            if let Some((at, id)) = self.next_overdue(until) {
+                self.mark_overdue(&id, at);
+                continue;
+            }
             let due = match (period_end, retry) {
                 (Some(Due::PeriodEnd(id, end, cancel, status)), Some(Due::Retry(inv, at))) => {
                     if at <= end {
@@ -77,11 +96,14 @@ impl Store {
             let _ = self.end_subscription(id, origin, period_end);
             return;
         }
-        let charge_fails = self.subscriptions[id]
-            .default_payment_method
-            .as_ref()
-            .and_then(|pm| self.payment_methods.get(pm))
-            .is_some_and(|pm| pm.fails_charges);
+        // A subscription paid by invoice is sent one to pay; no card is charged.
+        let send_invoice = self.subscriptions[id].days_until_due.is_some();
+        let charge_fails = !send_invoice
+            && self.subscriptions[id]
+                .default_payment_method
+                .as_ref()
+                .and_then(|pm| self.payment_methods.get(pm))
+                .is_some_and(|pm| pm.fails_charges);
         let price = self.subscriptions[id]
             .items
             .first()
@@ -93,7 +115,19 @@ impl Store {
         let _ = self.update_subscription(id, origin, period_end, |s| {
             s.current_period_start = period_end;
             s.current_period_end = next_end;
+            // A trial's first charge makes it active (a failed one past due, below).
+            if s.status == "trialing" && !charge_fails {
+                s.status = "active".to_owned();
+            }
         });
+        if send_invoice {
+            let invoice_id =
+                self.send_subscription_invoice(id, "subscription_cycle", origin, period_end);
+            if let Some(s) = self.subscriptions.get_mut(id) {
+                s.latest_invoice = Some(invoice_id);
+            }
+            return;
+        }
         let invoice_id = self.create_invoice(id, "subscription_cycle", !charge_fails, period_end);
         if let Some(s) = self.subscriptions.get_mut(id) {
             s.latest_invoice = Some(invoice_id.clone());

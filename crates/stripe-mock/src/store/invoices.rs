@@ -73,9 +73,23 @@ pub struct Invoice {
     /// When an open invoice is charged again (Smart Retries); None when no retry is left.
     #[serde(default)]
     pub next_payment_attempt: Option<i64>,
+    /// Set for an invoice sent to be paid (`collection_method=send_invoice`): when it is due.
+    #[serde(default)]
+    pub due_date: Option<i64>,
+    /// `invoice.overdue` was sent.
+    #[serde(default)]
+    pub overdue: bool,
 }
 
 impl Invoice {
+    pub fn collection_method(&self) -> &'static str {
+        if self.due_date.is_some() {
+            "send_invoice"
+        } else {
+            "charge_automatically"
+        }
+    }
+
     /// What is charged: the total less the customer's credit, never below zero.
     pub fn amount_due(&self) -> i64 {
         (self.total + self.starting_balance).max(0)
@@ -191,10 +205,10 @@ impl Store {
             "amount_shipping": 0,
             "attempt_count": i.attempt_count,
             "attempted": i.attempt_count > 0,
-            "auto_advance": !paid,
+            "auto_advance": !paid && i.due_date.is_none(),
             "automatic_tax": i.taxes.render_automatic(),
             "billing_reason": i.billing_reason,
-            "collection_method": "charge_automatically",
+            "collection_method": i.collection_method(),
             "created": i.created,
             "currency": i.currency,
             "customer": self.link(&Some(i.customer.clone()), "customer", exp),
@@ -208,7 +222,7 @@ impl Store {
             "default_tax_rates": [],
             "description": null,
             "discounts": i.discounts.ids,
-            "due_date": null,
+            "due_date": i.due_date,
             "ending_balance": if draft { Value::Null } else { json!(i.ending_balance()) },
             "hosted_invoice_url": link(""),
             "invoice_pdf": link("/pdf"),
@@ -337,6 +351,8 @@ impl Store {
             taxes,
             // A first charge that failed is retried on the schedule.
             next_payment_attempt: if paid { None } else { self.next_retry(now, 1) },
+            due_date: None,
+            overdue: false,
         };
         invoice.amount_paid = if paid { invoice.amount_due() } else { 0 };
         let balance = invoice.ending_balance();

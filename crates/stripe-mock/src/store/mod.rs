@@ -24,9 +24,11 @@ mod events;
 mod invoices;
 mod payment_methods;
 mod prorations;
+mod send_invoice;
 mod subscriptions;
 mod tax;
 mod tax_ids;
+mod trials;
 
 pub use billing_portal::{
     PortalConfiguration, PortalFeatures, PortalSession, DEFAULT_PORTAL_CONFIGURATION,
@@ -42,6 +44,7 @@ pub use events::Event;
 pub use invoices::{Invoice, InvoiceLine};
 pub use payment_methods::PaymentMethod;
 pub use prorations::{Change, ProrationBehavior, QuantityChange};
+pub use send_invoice::{NewSubscription, SentInvoice};
 pub use subscriptions::{Subscription, SubscriptionItem};
 pub use tax::{automatic_tax, rate_of, InvoiceTaxes, DEFAULT_SELLER_COUNTRY};
 pub use tax_ids::{normalise as normalise_tax_id, TaxId, TAX_ID_TYPES};
@@ -106,6 +109,9 @@ pub struct Store {
     pub invoice_counter: u64,
     #[serde(default)]
     pub tax_ids: BTreeMap<String, TaxId>,
+    /// The invoices e-mailed to customers (`collection_method=send_invoice`), oldest first.
+    #[serde(default)]
+    pub sent_invoices: Vec<SentInvoice>,
     /// Events emitted since the webhook worker last looked; not persisted.
     #[serde(skip)]
     pub outbox: Vec<String>,

@@ -349,6 +349,8 @@ impl Store {
             discounts,
             taxes,
             next_payment_attempt: None,
+            due_date: None,
+            overdue: false,
         })
     }
 

@@ -47,6 +47,27 @@ pub struct Subscription {
     /// Why it was canceled when not at the customer's request (`payment_failed`).
     #[serde(default)]
     pub cancellation_reason: Option<String>,
+    #[serde(default)]
+    pub trial_start: Option<i64>,
+    #[serde(default)]
+    pub trial_end: Option<i64>,
+    /// `customer.subscription.trial_will_end` was sent.
+    #[serde(default)]
+    pub trial_will_end_sent: bool,
+    /// Set for `collection_method=send_invoice`: its invoices are sent, due this many days later,
+    /// and never charged automatically.
+    #[serde(default)]
+    pub days_until_due: Option<i64>,
+}
+
+impl Subscription {
+    pub fn collection_method(&self) -> &'static str {
+        if self.days_until_due.is_some() {
+            "send_invoice"
+        } else {
+            "charge_automatically"
+        }
+    }
 }
 
 impl Store {
@@ -95,13 +116,13 @@ impl Store {
             "cancel_at_period_end": s.cancel_at_period_end,
             "canceled_at": s.canceled_at,
             "cancellation_details": { "comment": null, "feedback": null, "reason": match (&s.cancellation_reason, s.canceled_at) { (Some(r), _) => json!(r), (None, Some(_)) => json!("cancellation_requested"), (None, None) => Value::Null } },
-            "collection_method": "charge_automatically",
+            "collection_method": s.collection_method(),
             "created": s.created,
             "currency": s.currency,
             "current_period_end": s.current_period_end,
             "current_period_start": s.current_period_start,
             "customer": self.link(&Some(s.customer.clone()), "customer", exp),
-            "days_until_due": null,
+            "days_until_due": s.days_until_due,
             "default_payment_method": self.link(&s.default_payment_method, "default_payment_method", exp),
             "default_source": null,
             "default_tax_rates": [],
@@ -127,9 +148,9 @@ impl Store {
             "status": s.status,
             "test_clock": null,
             "transfer_data": null,
-            "trial_end": null,
+            "trial_end": s.trial_end,
             "trial_settings": { "end_behavior": { "missing_payment_method": "create_invoice" } },
-            "trial_start": null,
+            "trial_start": s.trial_start,
         })
     }
 

@@ -129,12 +129,8 @@ async fn unknown_nested_parameters_are_named_in_full() {
         ),
         (
             "/v1/checkout/sessions",
-            [
-                &session[..],
-                &[("subscription_data[trial_period_days]", "7")],
-            ]
-            .concat(),
-            "subscription_data[trial_period_days]",
+            [&session[..], &[("subscription_data[trial_end]", "7")]].concat(),
+            "subscription_data[trial_end]",
         ),
         (
             "/v1/checkout/sessions",

@@ -13,6 +13,7 @@ import type {
   ScimTokenCreated,
   SeatsPreview,
   Team,
+  TeamCheckoutAnswer,
   TeamInvitesPage,
   TeamMembersPage,
   TeamPolicy,
@@ -127,8 +128,19 @@ export function changeTeamInterval(interval: BillingInterval, prorationDate: num
   });
 }
 
-export function startTeamCheckout(body: { seats: number; interval?: BillingInterval; success_url: string; cancel_url: string }) {
-  return apiRequest<{ url: string }>("/api/team/checkout", { method: "POST", body, auth: true });
+/**
+ * Buys seats: Stripe's checkout (`url`), with a free trial when `trial`; or paid by invoice
+ * (`collection: "invoice"`, no checkout): the seats are active at once and `invoice` is the one sent.
+ */
+export function startTeamCheckout(body: {
+  seats: number;
+  interval?: BillingInterval;
+  success_url?: string;
+  cancel_url?: string;
+  trial?: boolean;
+  collection?: "card" | "invoice";
+}) {
+  return apiRequest<TeamCheckoutAnswer>("/api/team/checkout", { method: "POST", body, auth: true });
 }
 
 export function confirmTeamCheckout(sessionId: string) {

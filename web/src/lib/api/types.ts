@@ -79,6 +79,8 @@ export type JoinableTeam = Schemas["JoinableTeam"];
 export type JoinRequest = Schemas["JoinRequest"];
 /** `GET /api/team/seats/preview?seats=N`: amounts in cents. */
 export type SeatsPreview = Schemas["SeatsPreviewAnswer"];
+/** `POST /api/team/checkout`: the checkout to open, or the seats active at once and the invoice sent. */
+export type TeamCheckoutAnswer = Schemas["TeamCheckoutAnswer"];
 /** How a subscription is billed: `month` or `year`. */
 export type BillingInterval = NonNullable<Schemas["IntervalPreviewAnswer"]["interval"]>;
 export type IntervalPreview = Omit<Schemas["IntervalPreviewAnswer"], "interval"> & { interval: BillingInterval };

@@ -47,3 +47,8 @@ export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : 
 
 /** The dashboard's plan name for a seat in a paid team. */
 export const teamPlanName = (teamName: string) => `Pro through ${teamName}`;
+
+/** "December 13, 2026" from Unix seconds, as the team page writes dates. */
+export function longDate(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
+}

@@ -58,13 +58,28 @@ export const teamRoutes: MockRoute[] = [
     return teamBody(team, userId);
   }),
   teamRoute("post", "/api/team/checkout", "manage_billing", async ({ team, decided }, request) => {
-    const { seats, success_url } = await readBody<"TeamCheckoutBody">(request);
+    const { seats, success_url, interval, trial, collection } = await readBody<"TeamCheckoutBody">(request);
     if (!decided.may.buy_seats)
       return apiError(409, "team_already_subscribed", "The team already has a subscription. Change its seats instead.");
+    if (trial && !decided.may.start_trial)
+      return apiError(409, "trial_already_used", "Your team has already had its free trial. Buy seats to keep going.");
+    if (collection === "invoice") {
+      if (trial) return apiError(422, "trial_needs_card", "A free trial is paid by card. Pay by invoice without a trial.");
+      if (interval !== "year" || seats < 10)
+        return apiError(422, "invoice_not_allowed", "Paying by invoice needs at least 10 seats, billed yearly.");
+      // No checkout: the seats are active at once and the invoice is sent.
+      db.team.subscribe(team, seats, "active", 365);
+      const due_date = Math.floor(db.now() / 1000) + 30 * 24 * 3600;
+      const id = db.id("in");
+      const url = `https://invoice.stripe.test/i/${id}`;
+      const invoice = { id, number: "CW-000001", url, amount_due: seats * 20000, currency: "usd", due_date };
+      return json({ url, collection: "invoice", seats_active: true, invoice });
+    }
     // No hosted checkout here: the mock session counts as paid and the browser goes straight back.
     const id = db.id("cs_test");
-    db.team.checkouts.set(id, { id, teamId: team.id, seats, paid: true });
-    return json({ url: success_url.replace("{CHECKOUT_SESSION_ID}", id) });
+    db.team.checkouts.set(id, { id, teamId: team.id, seats, paid: true, trial: Boolean(trial) });
+    const url = (success_url ?? "").replace("{CHECKOUT_SESSION_ID}", id);
+    return json({ url, collection: "card", seats_active: false, invoice: null });
   }),
   signedIn("post", "/api/team/checkout/confirm", async ({ user }, { request }) => {
     const row = db.team.checkouts.get((await readBody<"TeamConfirmBody">(request)).session_id);
@@ -72,7 +87,8 @@ export const teamRoutes: MockRoute[] = [
     const team = db.team.teamOf(user.id);
     if (team?.id !== row.teamId) return apiError(403, "session_not_yours", FAILED);
     if (!row.paid) return apiError(409, "session_not_paid", FAILED);
-    if (team.subscription?.status !== "active") db.team.subscribe(team, row.seats);
+    if (!["active", "trialing"].includes(team.subscription?.status ?? ""))
+      db.team.subscribe(team, row.seats, row.trial ? "trialing" : "active", row.trial ? 14 : 30);
     return teamBody(team, user.id);
   }),
   teamRoute("get", "/api/team/seats/preview", "change_seats", ({ team }, request) => {

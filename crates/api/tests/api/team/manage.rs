@@ -33,7 +33,8 @@ both!(
         assert_eq!(m["calls_this_month"], 0);
         assert_eq!((m["mfa"].as_bool(), t["mfa_required"].as_bool()), (Some(false), Some(false)));
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-        assert_eq!(keys.len(), 24, "exactly the documented fields: {keys:?}");
+        assert_eq!(t["invoice_min_seats"], 10);
+        assert_eq!(keys.len(), 25, "exactly the documented fields: {keys:?}");
         // One member, no invites: the lists are whole (the first page, and no cursor after it).
         assert_eq!(
             (&t["members_count"], &t["members_with_mfa"], &t["members_next"]),
@@ -146,7 +147,7 @@ both!(
         let rep = join(&app, &owner, "rep@northwind.example", "member").await;
         app.execute("UPDATE teams SET subscription_status = 'past_due', current_period_end = 1795000000").await;
         let t = get_team(&app, &rep).await;
-        assert_eq!(t["subscription"], json!({"status": "past_due", "current_period_end": 1795000000, "cancel_at_period_end": false, "interval": null, "discount": null}));
+        assert_eq!(t["subscription"], json!({"status": "past_due", "current_period_end": 1795000000, "cancel_at_period_end": false, "interval": null, "discount": null, "trial_end": null}));
         assert_eq!((t["paid"].as_bool(), t["invites"].clone()), (Some(false), json!([])), "members do not see invites");
         let record = SubscriptionRecord {
             customer_id: "cus_rep".into(),

@@ -39,6 +39,8 @@ pub struct TeamSubscription {
     pub team_id: Option<Uuid>,
     /// The seat item's current period (Unix seconds): a proration date must fall inside it.
     pub period: Option<(i64, i64)>,
+    /// When its free trial ends (Unix seconds), if it has one.
+    pub trial_end: Option<i64>,
 }
 
 impl TeamSubscription {
@@ -82,6 +84,7 @@ pub(super) fn team_subscription(sub: &Subscription) -> Result<TeamSubscription, 
             .map_or(0, |q| u32::try_from(q).unwrap_or(u32::MAX)),
         team_id: sub.metadata.get("team_id").and_then(|t| t.parse().ok()),
         period: item.map(|i| (i.current_period_start, i.current_period_end)),
+        trial_end: sub.trial_end,
     })
 }
 
@@ -119,7 +122,8 @@ impl StripeClient {
             .await
     }
 
-    /// A hosted checkout of `seats` × `price_id` for the team; returns the page's URL.
+    /// A hosted checkout of `seats` × `price_id` for the team (free for `trial_days` first, when
+    /// given); returns the page's URL.
     // Each argument is one of the session's Stripe parameters.
     #[allow(clippy::too_many_arguments)]
     pub async fn create_team_checkout_session(
@@ -131,12 +135,15 @@ impl StripeClient {
         success_url: &str,
         cancel_url: &str,
         promotion: &super::Promotion,
+        trial_days: Option<u32>,
     ) -> Result<String, StripeFailure> {
         let mut item = CreateCheckoutSessionLineItems::new();
         item.price = Some(price_id.to_owned());
         item.quantity = Some(u64::from(seats));
         let mut subscription_data = CreateCheckoutSessionSubscriptionData::new();
         subscription_data.metadata = Some(team_metadata(team_id));
+        // A trial charges nothing now; Checkout still takes the card, charged at its end.
+        subscription_data.trial_period_days = trial_days;
         let session = CreateCheckoutSession::new()
             .mode(CheckoutSessionMode::Subscription)
             .customer(customer_id)

@@ -23,6 +23,7 @@ pub mod removal;
 pub mod scim;
 pub mod seats;
 pub mod sso;
+pub mod trials;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TeamRow {

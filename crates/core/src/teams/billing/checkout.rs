@@ -4,6 +4,7 @@
 use closewise_domain::catalogue::{catalogue, find_by_price};
 use closewise_domain::checkout::CheckoutRefusal;
 use closewise_domain::team_billing::{checkout_seats, may_start_checkout};
+use closewise_domain::team_purchase::{decide_purchase, Collection, TRIAL_DAYS};
 use closewise_domain::teams::Action;
 use serde_json::json;
 use time::OffsetDateTime;
@@ -18,7 +19,8 @@ use crate::store::teams::TeamRow;
 impl Billing {
     /// The owner's checkout of `seats` for their team, with its own customer (created once) in
     /// the owner's name and address; returns the hosted page's URL. Checked in this order: the
-    /// role, the member's Stripe budget, a verified address, return pages of the site. Stripe
+    /// role, the member's Stripe budget, a verified address, return pages of the site, the
+    /// seats, and for a trial that neither the team, its owner nor its customer had one. Stripe
     /// failures are `StripeUnavailable` (the API's checkout_failed). Audited as `team.checkout`.
     pub async fn start_team_checkout(
         &self,
@@ -51,6 +53,14 @@ impl Billing {
         let now = self.clock.now();
         let used = self.store.team_seats(team, now).await?.used();
         let seats = checkout_seats(checkout.seats, used).map_err(TeamBillingError::InvalidSeats)?;
+        if checkout.trial {
+            let had_trial = self
+                .store
+                .had_team_trial(team.id, team.owner_id, team.stripe_customer_id.as_deref())
+                .await?;
+            decide_purchase(seats, checkout.interval, Collection::Card, true, had_trial)
+                .map_err(TeamBillingError::Purchase)?;
+        }
         // Fewer seats than the team had: the new number holds from now (under the seats lock,
         // never below those in use), so no invite meanwhile outgrows what the payment covers. If
         // no checkout opens after all, the team gets its seats back.
@@ -74,7 +84,7 @@ impl Billing {
                 return Err(e);
             }
         };
-        let details = json!({"team_id": team.id, "seats": seats});
+        let details = json!({"team_id": team.id, "seats": seats, "trial": checkout.trial});
         self.store
             .record_audit(&actor.audit("team.checkout", None, None, details, now))
             .await?;
@@ -122,6 +132,7 @@ impl Billing {
                 checkout.success_url,
                 checkout.cancel_url,
                 promotion,
+                checkout.trial.then_some(TRIAL_DAYS),
             )
             .await
             .map_err(unavailable)

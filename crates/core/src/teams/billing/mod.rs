@@ -35,9 +35,11 @@ mod live_at_stripe;
 mod over_seats;
 mod portal;
 mod proration;
+mod purchase;
 pub mod reclaim;
 
 pub use over_seats::OVER_SEATS_MAIL;
+pub use purchase::{TeamInvoice, TRIAL_ENDS_MAIL};
 
 /// Why a team billing step did not happen. `code()` is the machine code; the message is the
 /// user's (except the session errors, which the API answers with the activation message).
@@ -63,6 +65,9 @@ pub enum TeamBillingError {
     InvalidPromotion(closewise_domain::promotion::PromotionRefusal),
     #[error("{}", TEAM_ALREADY_SUBSCRIBED_MESSAGE)]
     AlreadySubscribed,
+    /// A trial the team had already, or an invoice the rule does not allow (the domain's).
+    #[error("{0}")]
+    Purchase(closewise_domain::team_purchase::PurchaseRefusal),
     #[error("{}", NO_TEAM_SUBSCRIPTION_MESSAGE)]
     NoSubscription,
     /// The subscription may not switch to that interval (it ends, or is billed so already).
@@ -104,6 +109,7 @@ impl TeamBillingError {
             TeamBillingError::InvalidRedirect => "invalid_redirect_url",
             TeamBillingError::InvalidPromotion(r) => r.code(),
             TeamBillingError::AlreadySubscribed => "team_already_subscribed",
+            TeamBillingError::Purchase(r) => r.code(),
             TeamBillingError::NoSubscription => "no_team_subscription",
             TeamBillingError::Interval(r) => r.code(),
             TeamBillingError::SessionNotFound => "session_not_found",
@@ -131,6 +137,10 @@ pub struct TeamCheckout<'a> {
     pub site: &'a str,
     /// The promotion code as the owner typed it, if any.
     pub promotion_code: Option<&'a str>,
+    /// The interval `price_id` bills at (paying by invoice is for yearly seats).
+    pub interval: closewise_domain::billing_interval::Interval,
+    /// "Try it with your team free for 14 days": the card is taken, charged at the trial's end.
+    pub trial: bool,
 }
 
 /// A seat change priced by Stripe before it is made.
@@ -239,6 +249,9 @@ impl Billing {
             .store
             .apply_team_subscription(team_id, &sub.record, sub.quantity, self.clock.now())
             .await?;
+        if stored {
+            self.note_trial(team_id, sub).await?;
+        }
         if let (Some(before), true) = (before, stored) {
             self.note_over_seats(&before, team_id).await?;
         }

@@ -9,7 +9,7 @@ import { openTeamBillingPortal, previewSeats, startTeamCheckout } from "../../..
 import type { BillingInterval, SeatsPreview, Team } from "../../../lib/api/types";
 import { INTERVAL_NAMES, newTotalLabel, productFor } from "../../../lib/billing/rules";
 import { redirect } from "../../../lib/redirect";
-import { formatMoney, seatsProblem, teamCheckoutUrls } from "../../../lib/team/format";
+import { formatMoney, longDate, seatsProblem, teamCheckoutUrls } from "../../../lib/team/format";
 import { useChangeSeats } from "../api/teamMutations";
 import { errorMessage, Problem, useTeamCache } from "./TeamParts";
 import { TeamInterval } from "./TeamInterval";
@@ -88,24 +88,44 @@ export function BuySeats({ team }: { team: Team }) {
   const [seats, setSeats] = useState(String(Math.max(team.seats.used, team.seats.total, 1)));
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<"buy" | "trial" | "invoice" | null>(null);
+  const cache = useTeamCache();
   const count = Number(seats);
+  // The server's rule (`closewise_domain::team_purchase`): yearly, from `invoice_min_seats` seats.
+  const invoiceAllowed = team.may.pay_by_invoice && interval === "year" && count >= team.invoice_min_seats;
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function buy(how: "buy" | "trial" | "invoice") {
     const problem = seatsProblem(count, team);
     setFieldError(problem);
     setError(null);
     if (problem) return;
-    setBusy(true);
+    setBusy(how);
     try {
-      const { url } = await startTeamCheckout({ seats: count, interval, ...teamCheckoutUrls(window.location.origin) });
+      if (how === "invoice") {
+        const { invoice } = await startTeamCheckout({ seats: count, interval, collection: "invoice" });
+        toast.success(
+          invoice?.due_date
+            ? `${count} seats are active. The invoice was sent; it is due on ${longDate(invoice.due_date)}.`
+            : `${count} seats are active. The invoice was sent.`,
+        );
+        await cache.refresh();
+        setBusy(null);
+        return;
+      }
+      const trial = how === "trial" ? { trial: true } : {};
+      const { url } = await startTeamCheckout({ seats: count, interval, ...trial, ...teamCheckoutUrls(window.location.origin) });
       redirect.to(url);
     } catch (e) {
       if (e instanceof ApiError && e.code === "invalid_seats") setFieldError(e.message);
       else setError(errorMessage(e));
-      setBusy(false);
+      if (e instanceof ApiError && ["trial_already_used", "team_already_subscribed"].includes(e.code)) void cache.refresh();
+      setBusy(null);
     }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void buy("buy");
   }
 
   return (
@@ -135,10 +155,28 @@ export function BuySeats({ team }: { team: Team }) {
             setFieldError(null);
           }}
         />
-        <Button type="submit" disabled={busy} aria-busy={busy}>
-          {busy ? "Opening checkout..." : "Buy seats"}
+        <Button type="submit" disabled={busy !== null} aria-busy={busy === "buy"}>
+          {busy === "buy" ? "Opening checkout..." : "Buy seats"}
         </Button>
+        {invoiceAllowed && (
+          <Button variant="secondary" disabled={busy !== null} aria-busy={busy === "invoice"} onClick={() => void buy("invoice")}>
+            {busy === "invoice" ? "Sending the invoice..." : "Pay by invoice"}
+          </Button>
+        )}
       </div>
+      {team.may.start_trial && (
+        <div className="flex flex-wrap items-center gap-3">
+          <Button variant="secondary" disabled={busy !== null} aria-busy={busy === "trial"} onClick={() => void buy("trial")}>
+            {busy === "trial" ? "Opening checkout..." : "Try it with your team free for 14 days"}
+          </Button>
+          <span className="text-sm text-slate-600">Your card is charged when the trial ends, unless you cancel before.</span>
+        </div>
+      )}
+      {team.may.pay_by_invoice && !invoiceAllowed && (
+        <p className="text-sm text-slate-500">
+          Paying by invoice is offered for {team.invoice_min_seats} seats or more, billed yearly.
+        </p>
+      )}
       {Number.isInteger(count) && count > 0 && !fieldError && (
         <p className="text-sm text-slate-600">
           {count} {count === 1 ? "seat" : "seats"}: ${count * price} per {interval}

@@ -12,7 +12,7 @@ import {
   UPDATE_CARD_HASH,
 } from "../../../lib/billing/rules";
 import { useOpenOnHash } from "../../../lib/billing/useOpenOnHash";
-import { ROLE_NAMES } from "../../../lib/team/format";
+import { longDate, ROLE_NAMES } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling, useTeamBillingPortal } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
 import { errorMessage } from "./TeamParts";
@@ -65,7 +65,11 @@ function SubscriptionState({ team }: { team: Team }) {
       <div>
         <dt className="text-sm text-slate-500">Subscription</dt>
         <dd className="font-medium text-slate-900">
-          {subscription ? SUBSCRIPTION_STATUS_TEXT[subscription.status] : "No subscription yet"}
+          {subscription?.status === "trialing" && subscription.trial_end != null
+            ? `Trial — ends on ${longDate(subscription.trial_end)}`
+            : subscription
+              ? SUBSCRIPTION_STATUS_TEXT[subscription.status]
+              : "No subscription yet"}
         </dd>
       </div>
       <div>

@@ -28,6 +28,7 @@ import type * as from_billing_portal from "./billing/portal.gen";
 import type * as from_calls from "./calls.gen";
 import type * as from_checkout from "./checkout.gen";
 import type * as from_common from "./common.gen";
+import type * as from_common_2 from "./common-2.gen";
 import type * as from_downloads from "./downloads.gen";
 import type * as from_entitlements from "./entitlements.gen";
 import type * as from_healthz from "./healthz.gen";
@@ -171,6 +172,7 @@ export interface components {
     from_calls.components["schemas"] &
     from_checkout.components["schemas"] &
     from_common.components["schemas"] &
+    from_common_2.components["schemas"] &
     from_downloads.components["schemas"] &
     from_entitlements.components["schemas"] &
     from_products.components["schemas"] &

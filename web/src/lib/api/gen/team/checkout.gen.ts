@@ -25,7 +25,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The hosted checkout of the seats */
+        /** @description The hosted checkout of the seats (with a free trial: `trial: true`), or the seats active at once and the invoice sent (`collection: "invoice"`) */
         200: {
           headers: {
             [name: string]: unknown;
@@ -34,7 +34,7 @@ export interface paths {
             "application/json": components["schemas"]["TeamCheckoutAnswer"];
           };
         };
-        /** @description `invalid_seats`, `invalid_interval`, `invalid_redirect_url`, `invalid_promotion_code` (the message says why) */
+        /** @description `invalid_seats`, `invalid_interval`, `invalid_collection`, `invalid_redirect_url`, `invalid_promotion_code` (the message says why) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -69,7 +69,7 @@ export interface paths {
             "application/json": from_common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `team_already_subscribed` */
+        /** @description `team_already_subscribed`; `trial_already_used`: the team, its owner or its customer had a trial */
         409: {
           headers: {
             [name: string]: unknown;
@@ -89,6 +89,15 @@ export interface paths {
         };
         /** @description `unsupported_media_type`: the body is not `application/json` */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invoice_not_allowed`: paying by invoice needs 10 seats or more, billed yearly; `trial_needs_card`: a trial is not paid by invoice */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -127,10 +136,24 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     TeamCheckoutAnswer: {
+      /**
+       * @description How the seats are paid: `card` (Stripe's checkout) or `invoice` (Stripe sends an invoice).
+       * @enum {string}
+       */
+      collection: "card" | "invoice";
+      invoice?: null | components["schemas"]["TeamSentInvoice"];
+      /** @description The seats are active already (paid by invoice); false until a checkout is paid. */
+      seats_active: boolean;
+      /** @description Where to go next: Stripe's checkout page, or (paid by invoice) the invoice's page. */
       url: string;
     };
     TeamCheckoutBody: {
-      cancel_url: string;
+      cancel_url?: string | null;
+      /**
+       * @description How the seats are paid: `card` (the default: Stripe's checkout) or `invoice` (no checkout: Stripe sends an invoice).
+       * @enum {string|null}
+       */
+      collection?: "card" | "invoice" | null;
       /**
        * @description How the subscription is billed (Stripe's `recurring[interval]`), or null for a price the catalogue does not sell.
        * @enum {string|null}
@@ -149,9 +172,33 @@ export interface components {
       seats: number;
       /**
        * @description Where Stripe returns after paying; must be on this site (`{CHECKOUT_SESSION_ID}` is
-       *     replaced by Stripe).
+       *     replaced by Stripe). Required to pay by card; not used by an invoice.
        */
-      success_url: string;
+      success_url?: string | null;
+      /**
+       * @description "Try it with your team free for 14 days": the checkout takes the card and charges it at
+       *     the trial's end. Once per team, per owner and per Stripe customer (`409
+       *     trial_already_used`); never with `collection: "invoice"`.
+       */
+      trial?: boolean;
+    };
+    /** @description An invoice Stripe sent to the team's billing address, to pay by its due date. */
+    TeamSentInvoice: {
+      /**
+       * Format: int64
+       * @description Cents.
+       */
+      amount_due: number;
+      currency: string;
+      /**
+       * Format: int64
+       * @description Unix seconds.
+       */
+      due_date?: number | null;
+      id: string;
+      number?: string | null;
+      /** @description Stripe's page of the invoice: read it, download it, pay it by card. */
+      url: string;
     };
   };
   responses: never;
