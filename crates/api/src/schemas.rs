@@ -211,3 +211,20 @@ pub fn retention_days() -> Object {
         ))
         .build()
 }
+
+/// A reason a cancellation gives (the domain's list, Stripe's `cancellation_details.feedback`
+/// names).
+pub fn cancellation_reason() -> Object {
+    one_of(
+        closewise_domain::cancellation::CancellationReason::ALL.map(|r| r.as_str()),
+        "A cancellation's reason.",
+    )
+}
+
+/// A reason a cancellation gave, or null.
+pub fn cancellation_reason_optional() -> Object {
+    one_of_or_null(
+        closewise_domain::cancellation::CancellationReason::ALL.map(|r| r.as_str()),
+        "A cancellation's reason, or null when none was given.",
+    )
+}

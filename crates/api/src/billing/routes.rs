@@ -65,6 +65,9 @@ pub struct SubscriptionBody {
     /// The discount on the subscription while it applies (null when none): its coupon's terms
     /// and how the dashboard says it.
     pub discount: Option<DiscountBody>,
+    /// The reason given when it was set to end (null: none given, or it renews).
+    #[schema(schema_with = crate::schemas::cancellation_reason_optional)]
+    pub cancellation_reason: Option<String>,
 }
 
 // A subscription's discount: a coupon taken with a promotion code at checkout (or set at Stripe).
@@ -125,6 +128,7 @@ impl SubscriptionBody {
             current_period_end: r.current_period_end,
             payment_method_brand: r.payment_method_brand,
             payment_method_last4: r.payment_method_last4,
+            cancellation_reason: r.cancellation_reason,
         }
     }
 }

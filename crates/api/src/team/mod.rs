@@ -9,6 +9,7 @@
 mod activity;
 mod adoption;
 pub mod billing;
+mod cancel;
 mod domains;
 mod export;
 mod interval;
@@ -46,6 +47,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(manage::transfer))
         .routes(routes!(interval::preview))
         .routes(routes!(interval::change))
+        .routes(routes!(cancel::cancel))
+        .routes(routes!(cancel::resume))
         .routes(routes!(manage::set_mfa_policy))
         .routes(routes!(policy::get_policy, policy::put_policy))
         .routes(routes!(manage::leave))
@@ -206,6 +209,9 @@ pub struct TeamSubscriptionBody {
     pub interval: Option<String>,
     /// The discount on the subscription while it applies (null when none).
     pub discount: Option<crate::billing::routes::DiscountBody>,
+    /// The reason given when it was set to end (null: none given, or it renews).
+    #[schema(schema_with = crate::schemas::cancellation_reason_optional)]
+    pub cancellation_reason: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -352,6 +358,7 @@ impl TeamBody {
                     .and_then(|p| prices.interval_of(p))
                     .map(|i| i.as_str().to_owned()),
                 discount: crate::billing::routes::DiscountBody::current(s.discount, now),
+                cancellation_reason: s.cancellation_reason,
             }),
             paid: t.paid,
             payment_failed,

@@ -328,6 +328,10 @@ impl Teams {
                 .subscription_of(user_id)
                 .await?
                 .is_some_and(|s| s.counts_as_subscribed());
+        let cancellation_reason = match &team.subscription_id {
+            Some(id) if team.cancel_at_period_end => self.store.cancellation_reason(id).await?,
+            _ => None,
+        };
         Ok(TeamView {
             id: team.id,
             name: team.name,
@@ -339,6 +343,7 @@ impl Teams {
                 cancel_at_period_end: team.cancel_at_period_end,
                 price_id: team.price_id.clone(),
                 discount: crate::store::billing::discount_of(team.discount.as_deref()),
+                cancellation_reason,
             }),
             paid,
             personal_subscription_overlap,

@@ -222,4 +222,6 @@ pub struct TeamSubscription {
     pub price_id: Option<String>,
     /// Its discount, if it has one.
     pub discount: Option<closewise_domain::promotion::Discount>,
+    /// The reason given when it was set to end (`cancellation::CancellationReason`'s code).
+    pub cancellation_reason: Option<String>,
 }

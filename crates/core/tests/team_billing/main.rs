@@ -343,5 +343,6 @@ both!(
 );
 
 mod flows;
+mod cancel;
 mod interval;
 mod races;
