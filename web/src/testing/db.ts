@@ -127,6 +127,7 @@ export function createDb() {
         interval: "month" as const,
         subscription_status: "active" as const,
         discount: null,
+        cancellation_reason: null,
         ...period,
         ...card,
       };

@@ -165,7 +165,7 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
     /** The team after a paid checkout: its seats, an active subscription, the paid team's decisions. */
     subscribe(team: TeamRow, seats: number, status: TeamSubscription["status"] = "active") {
       const period = { current_period_end: Math.floor(now() / 1000) + 30 * 24 * 3600, cancel_at_period_end: false };
-      const subscription = { status, ...period, discount: null };
+      const subscription = { status, ...period, discount: null, cancellation_reason: null };
       const roles = team.roles === UNPAID_TEAM ? PAID_TEAM : team.roles;
       Object.assign(team, { seats, subscription, roles, customerId: team.customerId ?? `cus_team_${team.id.slice(0, 8)}` });
     },

@@ -3,12 +3,14 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
-import type { Team } from "../../../lib/api/types";
+import { CancelPlan } from "../../../components/billing/CancelPlan";
+import { cancelTeamPlan, resumeTeamPlan } from "../../../lib/api/team";
+import type { Team, TeamSubscription } from "../../../lib/api/types";
 import { discountText, periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
 import { ROLE_NAMES } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
-import { errorMessage } from "./TeamParts";
+import { errorMessage, useTeamCache } from "./TeamParts";
 
 function Rename({ team, onDone }: { team: Team; onDone: () => void }) {
   const rename = useRenameTeam();
@@ -72,6 +74,22 @@ function SubscriptionState({ team }: { team: Team }) {
         </div>
       )}
     </>
+  );
+}
+
+/** A subscription that runs until its period's end may be cancelled (or resumed) by the owner. */
+function cancellable(subscription: TeamSubscription): boolean {
+  return ["active", "trialing", "past_due"].includes(subscription.status);
+}
+
+function TeamCancellation({ subscription }: { subscription: TeamSubscription }) {
+  const cache = useTeamCache();
+  return (
+    <CancelPlan
+      subscription={subscription}
+      onCancel={async (reason) => cache.set((await cancelTeamPlan(reason)).team)}
+      onResume={async () => cache.set((await resumeTeamPlan()).team)}
+    />
   );
 }
 
@@ -150,6 +168,9 @@ export function TeamSummary({ team }: { team: Team }) {
           {team.payment_failed && <PaymentFailedNotice owner={may.manage_billing} />}
           {may.buy_seats ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
           {may.manage_billing && team.subscription && <ManageBilling />}
+          {may.manage_billing && team.subscription && cancellable(team.subscription) && (
+            <TeamCancellation subscription={team.subscription} />
+          )}
         </div>
       )}
       {!billing && may.invite && <AskTheOwner team={team} />}
