@@ -28,6 +28,7 @@ import {
   periodEnd,
   planName,
   planSummary,
+  runsToPeriodEnd,
   SUBSCRIPTION_STATUS_TEXT,
   subscriptionRefetchError,
 } from "../../../lib/billing/rules";
@@ -54,11 +55,6 @@ export function DashboardSkeleton() {
       <div aria-hidden className="mt-6 h-56 animate-pulse rounded-2xl bg-slate-200/70" />
     </div>
   );
-}
-
-/** A subscription that runs until its period's end may be cancelled (or resumed) from here. */
-function cancellable(subscription: Subscription): boolean {
-  return ["active", "trialing", "past_due"].includes(subscription.subscription_status);
 }
 
 function PlanCancellation({ subscription }: { subscription: Subscription }) {
@@ -118,7 +114,7 @@ function SubscriptionManagement({ subscription, error }: { subscription: Subscri
         {portal.opening ? "Opening..." : "Manage Billing"}
       </Button>
       {subscription && <IntervalSwitch subscription={subscription} />}
-      {subscription && cancellable(subscription) && <PlanCancellation subscription={subscription} />}
+      {subscription && runsToPeriodEnd(subscription.subscription_status) && <PlanCancellation subscription={subscription} />}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { TextField } from "../../../components/ui/TextField";
 import { CancelPlan } from "../../../components/billing/CancelPlan";
 import { cancelTeamPlan, resumeTeamPlan } from "../../../lib/api/team";
 import type { Team, TeamSubscription } from "../../../lib/api/types";
-import { discountText, periodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
+import { discountText, periodEnd, runsToPeriodEnd, SUBSCRIPTION_STATUS_TEXT } from "../../../lib/billing/rules";
 import { ROLE_NAMES } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
@@ -75,11 +75,6 @@ function SubscriptionState({ team }: { team: Team }) {
       )}
     </>
   );
-}
-
-/** A subscription that runs until its period's end may be cancelled (or resumed) by the owner. */
-function cancellable(subscription: TeamSubscription): boolean {
-  return ["active", "trialing", "past_due"].includes(subscription.status);
 }
 
 function TeamCancellation({ subscription }: { subscription: TeamSubscription }) {
@@ -168,7 +163,7 @@ export function TeamSummary({ team }: { team: Team }) {
           {team.payment_failed && <PaymentFailedNotice owner={may.manage_billing} />}
           {may.buy_seats ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
           {may.manage_billing && team.subscription && <ManageBilling />}
-          {may.manage_billing && team.subscription && cancellable(team.subscription) && (
+          {may.manage_billing && team.subscription && runsToPeriodEnd(team.subscription.status) && (
             <TeamCancellation subscription={team.subscription} />
           )}
         </div>
