@@ -17,14 +17,14 @@ both!(
     async fn the_owner_cancels_the_teams_plan_with_a_reason_and_resumes_it(backend: Backend) {
         let b = spawn_billing(backend).await;
         let owner = owner_with_team(&b, "ana@northwind.example", "Northwind Sales").await;
-        let admin = join(&b, &owner, "ben@northwind.example", Role::Admin).await;
-        let rep = join(&b, &owner, "cy@northwind.example", Role::Member).await;
         let (status, v) = cancel(&b, &owner.token, None).await;
         assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "nothing_to_cancel"), "{v}");
 
         let session_id = buy(&b, &owner.token, 3).await;
         let (status, v) = confirm(&b, &owner.token, &session_id).await;
         assert_eq!(status, StatusCode::OK, "{v}");
+        let admin = join(&b, &owner, "ben@northwind.example", Role::Admin).await;
+        let rep = join(&b, &owner, "cy@northwind.example", Role::Member).await;
 
         for who in [&admin, &rep] {
             let (status, v) = cancel(&b, &who.token, Some(json!({"reason": "unused"}))).await;
