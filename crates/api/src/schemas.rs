@@ -221,10 +221,15 @@ pub fn cancellation_reason() -> Object {
     )
 }
 
-/// A reason a cancellation gave, or null.
+/// A reason a cancellation gave, or null. Undescribed: it is in the shared schemas the web's
+/// generated types keep within one file (docs/api.md describes it).
 pub fn cancellation_reason_optional() -> Object {
-    one_of_or_null(
-        closewise_domain::cancellation::CancellationReason::ALL.map(|r| r.as_str()),
-        "A cancellation's reason, or null when none was given.",
-    )
+    let values = closewise_domain::cancellation::CancellationReason::ALL
+        .map(|r| serde_json::Value::from(r.as_str()))
+        .into_iter()
+        .chain([serde_json::Value::Null]);
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(values.collect::<Vec<_>>()))
+        .build()
 }

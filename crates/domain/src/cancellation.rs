@@ -202,7 +202,11 @@ mod tests {
     #[test]
     fn a_reason_off_the_list_is_refused_with_its_code() {
         for bad in ["", "Too_expensive", "too expensive", "price", " other"] {
-            assert_eq!(CancellationReason::parse(bad), Err(InvalidReason), "{bad:?}");
+            assert_eq!(
+                CancellationReason::parse(bad),
+                Err(InvalidReason),
+                "{bad:?}"
+            );
         }
         assert_eq!(InvalidReason.code(), "invalid_reason");
     }
@@ -226,8 +230,14 @@ mod tests {
     #[test]
     fn nothing_running_has_nothing_to_cancel_or_resume() {
         use SubscriptionStatus::*;
-        assert_eq!(decide_cancel(None, NOW), Err(CancelRefusal::NothingToCancel));
-        assert_eq!(decide_resume(None, NOW), Err(CancelRefusal::NothingToResume));
+        assert_eq!(
+            decide_cancel(None, NOW),
+            Err(CancelRefusal::NothingToCancel)
+        );
+        assert_eq!(
+            decide_resume(None, NOW),
+            Err(CancelRefusal::NothingToResume)
+        );
         for status in [Canceled, Incomplete, IncompleteExpired, Unpaid, Paused] {
             assert_eq!(
                 decide_cancel(running(status, false, later()), NOW),
@@ -264,7 +274,10 @@ mod tests {
     #[test]
     fn refusals_have_the_issues_codes() {
         assert_eq!(CancelRefusal::NothingToCancel.code(), "nothing_to_cancel");
-        assert_eq!(CancelRefusal::AlreadyCancelling.code(), "already_cancelling");
+        assert_eq!(
+            CancelRefusal::AlreadyCancelling.code(),
+            "already_cancelling"
+        );
         assert_eq!(CancelRefusal::NothingToResume.code(), "nothing_to_resume");
         assert_eq!(CancelRefusal::PeriodOver.code(), "period_over");
     }

@@ -68,7 +68,11 @@ impl Cancellation {
     }
 
     /// The audit row's details.
-    pub(crate) fn details(&self, subscription_id: &str, period_end: Option<i64>) -> serde_json::Value {
+    pub(crate) fn details(
+        &self,
+        subscription_id: &str,
+        period_end: Option<i64>,
+    ) -> serde_json::Value {
         json!({
             "subscription_id": subscription_id,
             "reason": self.reason().map(|r| r.as_str()),

@@ -97,7 +97,10 @@ impl Cancellations {
     pub fn compute(rows: &[CancellationRow], start: OffsetDateTime, now: OffsetDateTime) -> Self {
         let mut by_reason: BTreeMap<Option<CancellationReason>, u64> = BTreeMap::new();
         let mut c = Cancellations::default();
-        for r in rows.iter().filter(|r| r.created_at >= start && r.created_at <= now) {
+        for r in rows
+            .iter()
+            .filter(|r| r.created_at >= start && r.created_at <= now)
+        {
             if RESUMED.contains(&r.action.as_str()) {
                 c.resumed += 1;
             } else if CANCELLED.contains(&r.action.as_str()) {
@@ -326,12 +329,28 @@ mod tests {
             created_at: at,
         };
         let rows = [
-            row("billing.cancel", Some("unused"), datetime!(2026-11-20 09:00 UTC)),
-            row("team.cancel", Some("too_expensive"), datetime!(2026-11-21 09:00 UTC)),
-            row("billing.cancel", Some("too_expensive"), datetime!(2026-11-22 09:00 UTC)),
+            row(
+                "billing.cancel",
+                Some("unused"),
+                datetime!(2026-11-20 09:00 UTC),
+            ),
+            row(
+                "team.cancel",
+                Some("too_expensive"),
+                datetime!(2026-11-21 09:00 UTC),
+            ),
+            row(
+                "billing.cancel",
+                Some("too_expensive"),
+                datetime!(2026-11-22 09:00 UTC),
+            ),
             row("billing.cancel", None, datetime!(2026-11-22 09:30 UTC)),
             row("billing.resume", None, datetime!(2026-11-22 09:40 UTC)),
-            row("billing.cancel", Some("unused"), datetime!(2026-11-01 09:00 UTC)),
+            row(
+                "billing.cancel",
+                Some("unused"),
+                datetime!(2026-11-01 09:00 UTC),
+            ),
         ];
         let c = Cancellations::compute(&rows, start, now);
         assert_eq!((c.cancelled, c.resumed), (4, 1));

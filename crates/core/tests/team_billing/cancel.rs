@@ -47,7 +47,8 @@ fn refused(r: Result<impl std::fmt::Debug, CancelError>) -> &'static str {
     }
 }
 
-const TOO_EXPENSIVE: Cancellation = Cancellation::AtPeriodEnd(Some(CancellationReason::TooExpensive));
+const TOO_EXPENSIVE: Cancellation =
+    Cancellation::AtPeriodEnd(Some(CancellationReason::TooExpensive));
 
 both!(
     async fn a_personal_cancellation_is_refused_before_stripe_unless_it_may_happen(fx: Fx) from fixture {

@@ -342,7 +342,7 @@ both!(
     }
 );
 
-mod flows;
 mod cancel;
+mod flows;
 mod interval;
 mod races;

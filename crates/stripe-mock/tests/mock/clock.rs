@@ -148,7 +148,10 @@ async fn a_cancellation_taken_back_before_the_period_end_renews_as_before() {
     let (_, s) = m.post(&path, &[("cancel_at_period_end", "true")]).await;
     let end = s["current_period_end"].as_i64().unwrap();
     assert_eq!(s["cancel_at"], end);
-    assert_eq!(s["cancellation_details"]["reason"], "cancellation_requested");
+    assert_eq!(
+        s["cancellation_details"]["reason"],
+        "cancellation_requested"
+    );
     let events = m.event_types().len();
 
     // The same value again is no change: no event.
@@ -159,7 +162,10 @@ async fn a_cancellation_taken_back_before_the_period_end_renews_as_before() {
     let (status, s) = m.post(&path, &[("cancel_at_period_end", "false")]).await;
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["cancel_at_period_end"], false);
-    assert!(s["cancel_at"].is_null() && s["canceled_at"].is_null(), "{s}");
+    assert!(
+        s["cancel_at"].is_null() && s["canceled_at"].is_null(),
+        "{s}"
+    );
     assert!(s["cancellation_details"]["reason"].is_null(), "{s}");
     let updated = m.handle.events().last().cloned().unwrap();
     assert_eq!(updated["type"], "customer.subscription.updated");
@@ -168,9 +174,17 @@ async fn a_cancellation_taken_back_before_the_period_end_renews_as_before() {
     assert_eq!(previous["cancel_at"], end);
 
     let (_, v) = advance(&m, json!({"seconds": 35 * 86_400})).await;
-    let kinds: Vec<_> = v["events"].as_array().unwrap().iter().map(|e| e["type"].clone()).collect();
+    let kinds: Vec<_> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].clone())
+        .collect();
     assert!(kinds.contains(&json!("invoice.paid")), "renewed: {kinds:?}");
-    assert!(!kinds.contains(&json!("customer.subscription.deleted")), "{kinds:?}");
+    assert!(
+        !kinds.contains(&json!("customer.subscription.deleted")),
+        "{kinds:?}"
+    );
 }
 
 #[tokio::test]

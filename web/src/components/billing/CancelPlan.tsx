@@ -88,8 +88,8 @@ export function CancelPlan({
             setOpen(false);
             setError(null);
           }}
-          onConfirm={async (reason) => {
-            if (await run(() => onCancel(reason))) setOpen(false);
+          onConfirm={(reason) => {
+            void run(() => onCancel(reason)).then((done) => done && setOpen(false));
           }}
         />
       )}

@@ -58,7 +58,13 @@ describe("cancelling the plan from the dashboard", () => {
   it("shows the API's refusal in the dialog", async () => {
     db.createUser({ email: "pro@example.com", plan: "monthly" });
     server.use(
-      refuse("post", "/api/billing/cancel", 409, "period_over", "Your plan's period is over: it can no longer be cancelled or resumed."),
+      refuse(
+        "post",
+        "/api/billing/cancel",
+        409,
+        "period_over",
+        "Your plan's period is over: it can no longer be cancelled or resumed.",
+      ),
     );
     const { user } = renderApp("/dashboard", { signedInAs: "pro@example.com" });
     const card = await management();

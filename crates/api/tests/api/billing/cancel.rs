@@ -52,7 +52,10 @@ both!(
         let sub = &v["subscription"];
         assert_eq!(sub["cancel_at_period_end"], true, "{v}");
         assert_eq!(sub["cancellation_reason"], "too_expensive");
-        assert_eq!(sub["current_period_end"], end, "it runs to its period's end");
+        assert_eq!(
+            sub["current_period_end"], end,
+            "it runs to its period's end"
+        );
         let updated = b.events_of_type("customer.subscription.updated");
         let last = &updated.last().expect("Stripe told")["data"];
         assert_eq!(last["object"]["cancel_at_period_end"], true);
@@ -62,21 +65,48 @@ both!(
         b.wait_for_deliveries().await;
         let sub = b.subscription(&token).await;
         assert_eq!(
-            (sub["cancel_at_period_end"].as_bool(), sub["cancellation_reason"].as_str()),
+            (
+                sub["cancel_at_period_end"].as_bool(),
+                sub["cancellation_reason"].as_str()
+            ),
             (Some(true), Some("too_expensive")),
             "{sub}"
         );
-        assert_eq!(b.plan(&token).await["plan_type"], "monthly", "paid until the end");
+        assert_eq!(
+            b.plan(&token).await["plan_type"],
+            "monthly",
+            "paid until the end"
+        );
 
-        let user = b.app.state.store.user_by_email("ana@example.com").await.unwrap().unwrap();
-        let audit = b.app.state.store.audit_of(Some(user.id), "", 20).await.unwrap();
-        let row = audit.iter().find(|a| a.action == "billing.cancel").expect("audited");
+        let user = b
+            .app
+            .state
+            .store
+            .user_by_email("ana@example.com")
+            .await
+            .unwrap()
+            .unwrap();
+        let audit = b
+            .app
+            .state
+            .store
+            .audit_of(Some(user.id), "", 20)
+            .await
+            .unwrap();
+        let row = audit
+            .iter()
+            .find(|a| a.action == "billing.cancel")
+            .expect("audited");
         let details: Value = serde_json::from_str(&row.details).unwrap();
         assert_eq!(details["reason"], "too_expensive");
         assert_eq!(row.actor, "ana@example.com");
 
         let (status, v) = cancel(&b, &token, None).await;
-        assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "already_cancelling"), "{v}");
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::CONFLICT, "already_cancelling"),
+            "{v}"
+        );
 
         let (status, v) = resume(&b, &token).await;
         assert_eq!(status, StatusCode::OK, "{v}");
@@ -84,7 +114,11 @@ both!(
         assert!(v["subscription"]["cancellation_reason"].is_null(), "{v}");
         assert!(audit_has(&b, user.id, "billing.resume").await);
         let (status, v) = resume(&b, &token).await;
-        assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "nothing_to_resume"), "{v}");
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::CONFLICT, "nothing_to_resume"),
+            "{v}"
+        );
 
         // Cancelled again without a reason; the clock passes the period's end: free.
         let (status, v) = cancel(&b, &token, None).await;
@@ -94,14 +128,27 @@ both!(
         b.mock.advance_clock(32 * 86_400);
         b.wait_for_plan(&token, |p| p["plan_type"] == "free").await;
         assert!(!b.events_of_type("customer.subscription.deleted").is_empty());
-        assert_eq!(b.subscription(&token).await["subscription_status"], "canceled");
+        assert_eq!(
+            b.subscription(&token).await["subscription_status"],
+            "canceled"
+        );
         let (status, v) = cancel(&b, &token, None).await;
-        assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "nothing_to_cancel"), "{v}");
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::CONFLICT, "nothing_to_cancel"),
+            "{v}"
+        );
     }
 );
 
 async fn audit_has(b: &Billing, user: uuid::Uuid, action: &str) -> bool {
-    let audit = b.app.state.store.audit_of(Some(user), "", 20).await.unwrap();
+    let audit = b
+        .app
+        .state
+        .store
+        .audit_of(Some(user), "", 20)
+        .await
+        .unwrap();
     audit.iter().any(|a| a.action == action)
 }
 
@@ -136,9 +183,17 @@ both!(
         let b = spawn_billing(backend).await;
         let free = b.user("free@example.com").await;
         let (status, v) = cancel(&b, &free, None).await;
-        assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "nothing_to_cancel"), "{v}");
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::CONFLICT, "nothing_to_cancel"),
+            "{v}"
+        );
         let (status, v) = resume(&b, &free).await;
-        assert_eq!((status, error_code(&v)), (StatusCode::CONFLICT, "nothing_to_resume"), "{v}");
+        assert_eq!(
+            (status, error_code(&v)),
+            (StatusCode::CONFLICT, "nothing_to_resume"),
+            "{v}"
+        );
 
         for (raw, code) in [
             (r#"{"reason": "because"}"#, "invalid_reason"),
@@ -149,13 +204,31 @@ both!(
             assert_eq!(status, StatusCode::BAD_REQUEST, "{raw}: {v}");
             assert_eq!(error_code(&v), code, "{raw}: {v}");
         }
-        let (status, _) = b.app.client.post(b.app.url("/api/billing/cancel")).send().await.map(|r| (r.status(), ())).unwrap();
+        let (status, _) = b
+            .app
+            .client
+            .post(b.app.url("/api/billing/cancel"))
+            .send()
+            .await
+            .map(|r| (r.status(), ()))
+            .unwrap();
         assert_eq!(status, StatusCode::UNAUTHORIZED);
 
-        let (status, v) = body(b.app.client.get(b.app.url("/api/billing/cancellation-reasons")).send().await.unwrap()).await;
+        let (status, v) = body(
+            b.app
+                .client
+                .get(b.app.url("/api/billing/cancellation-reasons"))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK);
         let reasons = v["reasons"].as_array().unwrap();
         assert_eq!(reasons.len(), 5, "{v}");
-        assert_eq!(reasons[0], json!({"reason": "too_expensive", "label": "It costs too much"}));
+        assert_eq!(
+            reasons[0],
+            json!({"reason": "too_expensive", "label": "It costs too much"})
+        );
     }
 );

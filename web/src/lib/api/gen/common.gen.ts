@@ -4,6 +4,10 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    CancelBody: {
+      /** @enum {string|null} */
+      reason?: "too_expensive" | "unused" | "missing_features" | "switched_service" | "other" | null;
+    };
     /** @description The recording-consent notice. */
     ConsentNotice: {
       /**
@@ -197,6 +201,8 @@ export interface components {
     /** @description The spec's `stripe_user_subscriptions` view. */
     SubscriptionBody: {
       cancel_at_period_end: boolean;
+      /** @enum {string|null} */
+      cancellation_reason?: "too_expensive" | "unused" | "missing_features" | "switched_service" | "other" | null;
       /**
        * Format: int64
        * @description Unix seconds.
@@ -452,6 +458,8 @@ export interface components {
     };
     TeamSubscription: {
       cancel_at_period_end: boolean;
+      /** @enum {string|null} */
+      cancellation_reason?: "too_expensive" | "unused" | "missing_features" | "switched_service" | "other" | null;
       /**
        * Format: int64
        * @description Unix seconds.
