@@ -152,9 +152,10 @@ async fn a_cancellation_taken_back_before_the_period_end_renews_as_before() {
         s["cancellation_details"]["reason"],
         "cancellation_requested"
     );
+    advance(&m, json!({"seconds": 3600})).await;
     let events = m.event_types().len();
 
-    // The same value again is no change: no event.
+    // The same value again, an hour later, is no change: no new `canceled_at`, no event.
     let (status, _) = m.post(&path, &[("cancel_at_period_end", "true")]).await;
     assert_eq!(status, 200);
     assert_eq!(m.event_types().len(), events);
