@@ -30,6 +30,8 @@ export interface Subscription {
   current_period_end: number;
   payment_method_brand: string | null;
   payment_method_last4: string | null;
+  /** The reason given when it was set to end (null: none, or it renews). */
+  cancellation_reason?: string | null;
 }
 
 export interface Plan {

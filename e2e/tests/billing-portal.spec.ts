@@ -33,7 +33,7 @@ test("billing portal: cancel at period end, resume, then the period ends on the 
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("Pro Plan")).toBeVisible();
   await expect(management.getByText("Expires", { exact: true })).toBeVisible();
-  await expect(management.getByText(periodEnd)).toBeVisible();
+  await expect(management.getByText(periodEnd, { exact: true })).toBeVisible();
   await expect(management.getByText("Renews", { exact: true })).toHaveCount(0);
 
   // Resume.
@@ -43,7 +43,7 @@ test("billing portal: cancel at period end, resume, then the period ends on the 
   await helpers.waitForSubscription(token, "the renewal", (s) => s?.cancel_at_period_end === false);
   await page.getByRole("link", { name: "Return to Closewise" }).click();
   await expect(management.getByText("Renews", { exact: true })).toBeVisible();
-  await expect(management.getByText(periodEnd)).toBeVisible();
+  await expect(management.getByText(periodEnd, { exact: true })).toBeVisible();
 
   // Cancel again and let the period run out on stripe-mock's test clock: back to the Free Trial.
   await openPortal();

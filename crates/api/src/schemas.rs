@@ -228,3 +228,25 @@ pub fn retention_days() -> Object {
         ))
         .build()
 }
+
+/// A reason a cancellation gives (the domain's list, Stripe's `cancellation_details.feedback`
+/// names).
+pub fn cancellation_reason() -> Object {
+    one_of(
+        closewise_domain::cancellation::CancellationReason::ALL.map(|r| r.as_str()),
+        "A cancellation's reason.",
+    )
+}
+
+/// A reason a cancellation gave, or null. Undescribed: it is in the shared schemas the web's
+/// generated types keep within one file (docs/api.md describes it).
+pub fn cancellation_reason_optional() -> Object {
+    let values = closewise_domain::cancellation::CancellationReason::ALL
+        .map(|r| serde_json::Value::from(r.as_str()))
+        .into_iter()
+        .chain([serde_json::Value::Null]);
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(values.collect::<Vec<_>>()))
+        .build()
+}

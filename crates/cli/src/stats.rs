@@ -48,7 +48,15 @@ pub fn render(s: &Stats) -> String {
             format!("{} ended ({:.1}%)", s.churned, s.churn_percent),
         ),
     ]));
-    out.push_str("\n\nSign-ups per day\n");
+    let c = &s.cancellations;
+    out.push_str(&format!(
+        "\n\nCancellations: {} set to end, {} resumed\n",
+        c.cancelled, c.resumed
+    ));
+    for r in &c.reasons {
+        out.push_str(&format!("  {:>4}  {}\n", r.count, r.label));
+    }
+    out.push_str("\nSign-ups per day\n");
     out.push_str(&chart(&s.per_day, 40));
     out
 }

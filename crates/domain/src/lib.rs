@@ -16,7 +16,8 @@
 //! - [`catalogue`], [`checkout`]: what is for sale and who may buy it; [`billing_interval`]: by
 //!   the month or the year, and switching between the two; [`billing_details`]: the company name,
 //!   address and tax IDs on invoices; [`promotion`]: whether a promotion code may be used now, and
-//!   how a discount is described.
+//!   how a discount is described; [`cancellation`]: cancelling at the period's end with a
+//!   reason from a short list, and resuming before it.
 //! - [`downloads`]: the desktop release the site offers and its disk images' addresses.
 //! - [`limits`]: the same-origin rule for redirect URLs.
 //! - [`mail_domains`]: the public mail providers (a vendored list) domain join refuses.
@@ -41,6 +42,7 @@
 
 pub mod billing_details;
 pub mod billing_interval;
+pub mod cancellation;
 pub mod catalogue;
 pub mod checkout;
 pub mod downloads;

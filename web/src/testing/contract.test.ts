@@ -60,8 +60,14 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   const sessionId = [...db.team.checkouts.keys()].at(-1)!;
   await call("POST", "/api/team/checkout/confirm", { session_id: "cs_unknown" }, owner);
   await call("POST", "/api/team/checkout/confirm", { session_id: sessionId }, outsider);
+  await call("POST", "/api/team/billing/cancel", {}, owner);
   await call("POST", "/api/team/checkout/confirm", { session_id: sessionId }, owner);
   await call("POST", "/api/team/checkout", checkout, owner);
+  // Cancelled at the period's end with a reason, refused twice, resumed, nothing left to resume.
+  await call("POST", "/api/team/billing/cancel", { reason: "unused" }, owner);
+  await call("POST", "/api/team/billing/cancel", {}, owner);
+  await call("POST", "/api/team/billing/resume", undefined, owner);
+  await call("POST", "/api/team/billing/resume", undefined, owner);
   await call("POST", "/api/team/billing/portal", {}, owner);
   await call("POST", "/api/team/billing/portal", { return_url: `${base}/team` }, owner);
   db.team.portalDown = true;
@@ -331,9 +337,17 @@ async function exerciseHandlers() {
   await call("GET", "/api/billing/interval/preview?interval=week", undefined, s2);
   await call("GET", "/api/billing/interval/preview?interval=year", undefined, s2);
   await call("PUT", "/api/billing/interval", { interval: "year", proration_date: 1 }, s2);
+  await call("GET", "/api/billing/cancellation-reasons");
+  await call("POST", "/api/billing/resume", undefined, s2);
+  await call("POST", "/api/billing/cancel", { reason: "too_expensive" }, s2);
+  await call("POST", "/api/billing/cancel", {}, s2);
+  await call("POST", "/api/billing/resume", undefined, s2);
+  await call("POST", "/api/billing/cancel", undefined, s2);
+  await call("POST", "/api/billing/cancel", {});
   const other = db.createUser({ email: "other@example.com", password: pw });
   const otherToken = db.startSession(other.id).accessToken;
   await call("POST", "/api/checkout/confirm", { session_id: sessionId }, otherToken);
+  await call("POST", "/api/billing/cancel", {}, otherToken);
   db.checkoutSessions.set("cs_unpaid", { id: "cs_unpaid", userId: other.id, paid: false });
   await call("POST", "/api/checkout/confirm", { session_id: "cs_unpaid" }, otherToken);
   const unverifiedToken = db.startSession(db.findUser("unverified@example.com")!.user.id).accessToken;

@@ -130,6 +130,7 @@ export function createDb() {
         past_due_since: null,
         attempt_count: null,
         next_payment_attempt: null,
+        cancellation_reason: null,
         ...period,
         ...card,
       };

@@ -172,7 +172,7 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
       const period = { current_period_end: end, cancel_at_period_end: false };
       const dunning = { past_due_since: null, attempt_count: null, next_payment_attempt: null };
       const trial_end = status === "trialing" ? end : null;
-      const subscription = { status, ...period, discount: null, ...dunning, trial_end };
+      const subscription = { status, ...period, discount: null, ...dunning, trial_end, cancellation_reason: null };
       const roles = team.roles === UNPAID_TEAM ? PAID_TEAM : team.roles;
       Object.assign(team, { seats, subscription, roles, customerId: team.customerId ?? `cus_team_${team.id.slice(0, 8)}` });
     },

@@ -3,6 +3,7 @@
 //! `closewise_core::billing`; these handlers extract, call the service and answer (its errors
 //! map to HTTP in `crate::error`).
 
+pub mod cancel;
 pub mod interval;
 pub mod invoices;
 pub mod routes;
@@ -21,6 +22,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(routes::portal))
         .routes(routes!(interval::preview))
         .routes(routes!(interval::change))
+        .routes(routes!(cancel::cancel))
+        .routes(routes!(cancel::resume))
+        .routes(routes!(cancel::reasons))
         .routes(routes!(invoices::invoices))
         .routes(routes!(webhook::webhook))
 }

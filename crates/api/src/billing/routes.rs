@@ -73,6 +73,9 @@ pub struct SubscriptionBody {
     pub past_due_since: Option<i64>,
     pub attempt_count: Option<u32>,
     pub next_payment_attempt: Option<i64>,
+    /// The reason given when it was set to end (null: none given, or it renews).
+    #[schema(schema_with = crate::schemas::cancellation_reason_optional)]
+    pub cancellation_reason: Option<String>,
 }
 
 // A subscription's discount: a coupon taken with a promotion code at checkout (or set at Stripe).
@@ -136,6 +139,7 @@ impl SubscriptionBody {
             past_due_since: None,
             attempt_count: None,
             next_payment_attempt: None,
+            cancellation_reason: r.cancellation_reason,
         }
     }
 

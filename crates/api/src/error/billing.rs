@@ -2,11 +2,13 @@
 //! refusals both checkouts and portals share.
 
 use axum::http::StatusCode;
+use closewise_core::billing::cancel::CancelError;
 use closewise_core::billing::interval::IntervalError;
 use closewise_core::billing::signature::SignatureError;
 use closewise_core::billing::{BillingError, EventError, PersonalBillingError, WebhookError};
 use closewise_core::teams::billing::TeamBillingError;
 use closewise_domain::billing_interval::InvalidInterval;
+use closewise_domain::cancellation::InvalidReason;
 use closewise_domain::checkout::{CheckoutRefusal, ACTIVATION_FAILED, CHECKOUT_FAILED};
 use closewise_domain::team_purchase::{InvalidCollection, PurchaseRefusal};
 
@@ -113,6 +115,7 @@ impl From<TeamBillingError> for ApiError {
             | E::AlreadySubscribed
             | E::NoSubscription
             | E::Interval(_)
+            | E::Cancel(_)
             | E::SessionNotPaid => StatusCode::CONFLICT,
             E::StripeUnavailable(_) => StatusCode::BAD_GATEWAY,
         };
@@ -156,6 +159,27 @@ impl From<IntervalError> for ApiError {
             }
         };
         Self::new(status, code, e.to_string())
+    }
+}
+
+impl From<InvalidReason> for ApiError {
+    fn from(e: InvalidReason) -> Self {
+        Self::bad_request(e.code(), e.to_string())
+    }
+}
+
+impl From<CancelError> for ApiError {
+    fn from(e: CancelError) -> Self {
+        let code = e.code();
+        match e {
+            CancelError::Database(db) => db.into(),
+            CancelError::Refused(r) => Self::new(StatusCode::CONFLICT, code, r.to_string()),
+            CancelError::StripeUnavailable(ref cause) => {
+                tracing::warn!(error = %cause, "cancellation: Stripe failed");
+                let message = "Stripe could not be reached. Please try again.";
+                Self::new(StatusCode::BAD_GATEWAY, code, message)
+            }
+        }
     }
 }
 

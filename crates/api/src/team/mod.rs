@@ -9,6 +9,7 @@
 mod activity;
 mod adoption;
 pub mod billing;
+mod cancel;
 mod domains;
 mod export;
 mod interval;
@@ -48,6 +49,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(manage::transfer))
         .routes(routes!(interval::preview))
         .routes(routes!(interval::change))
+        .routes(routes!(cancel::cancel))
+        .routes(routes!(cancel::resume))
         .routes(routes!(manage::set_mfa_policy))
         .routes(routes!(policy::get_policy, policy::put_policy))
         .routes(routes!(manage::leave))
@@ -233,6 +236,9 @@ pub struct TeamSubscriptionBody {
     pub next_payment_attempt: Option<i64>,
     /// Unix seconds: when the free trial ends (charged then), while `trialing`; else null.
     pub trial_end: Option<i64>,
+    /// The reason given when it was set to end (null: none given, or it renews).
+    #[schema(schema_with = crate::schemas::cancellation_reason_optional)]
+    pub cancellation_reason: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -405,6 +411,7 @@ impl TeamBody {
                     .as_ref()
                     .and_then(|f| f.next_payment_attempt),
                 trial_end: s.trial_end,
+                cancellation_reason: s.cancellation_reason,
             }),
             paid: t.paid,
             payment_failed,

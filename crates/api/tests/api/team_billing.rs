@@ -13,6 +13,7 @@ use crate::both;
 use crate::helpers::*;
 use closewise_testkit::Backend;
 
+mod cancel;
 mod company_purchase;
 mod discount;
 mod dunning;

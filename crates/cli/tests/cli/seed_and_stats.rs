@@ -133,3 +133,31 @@ both!(
         assert!(stderr(&prod).contains("refuses a production database"), "{}", stderr(&prod));
     }
 );
+
+both!(
+    async fn stats_count_cancellations_by_reason(db: TestDb) from TestDb::new {
+        let db = db.seeded().await;
+        let store = db.store().await;
+        let cy = store.user_by_email("cy@example.com").await.unwrap().unwrap();
+        let me = closewise_core::actor::Actor::member(cy.id, &cy.email);
+        let now = time::OffsetDateTime::now_utc();
+        for (action, reason) in [
+            ("billing.cancel", Some("too_expensive")),
+            ("billing.resume", None),
+            ("billing.cancel", None),
+        ] {
+            let details = serde_json::json!({ "reason": reason });
+            let audit = me.audit(action, Some(cy.id), None, details, now);
+            store.record_audit(&audit).await.unwrap();
+        }
+        let s = db.json(&["stats", "--days", "7"]).await;
+        let c = &s["cancellations"];
+        assert_eq!((c["cancelled"].as_u64(), c["resumed"].as_u64()), (Some(2), Some(1)), "{c}");
+        assert_eq!(c["reasons"][0]["reason"], "too_expensive");
+        assert_eq!(c["reasons"][1]["label"], "No reason given");
+
+        let human = db.ok(&["stats", "--days", "7"]).await;
+        assert!(human.contains("Cancellations: 2 set to end, 1 resumed"), "{human}");
+        assert!(human.contains("It costs too much"), "{human}");
+    }
+);

@@ -2,6 +2,7 @@
 //! idempotent fulfilment used by the success page's confirmation, Stripe's webhooks, the CLI's
 //! replay and sync. The browser never grants a plan.
 
+pub mod cancel;
 mod checkout;
 mod coupons;
 pub mod dunning;

@@ -24,6 +24,7 @@ use uuid::Uuid;
 
 use crate::store::SubscriptionRecord;
 
+mod cancel;
 mod interval;
 mod invoices;
 mod operator;

@@ -3,6 +3,7 @@
 
 use std::sync::LazyLock;
 
+use closewise_domain::cancellation::CancellationReason;
 use closewise_domain::promotion::Discount;
 use closewise_domain::subscription::SubscriptionStatus;
 use time::OffsetDateTime;
@@ -45,6 +46,9 @@ pub struct SubscriptionRow {
     /// The discount as JSON; [`SubscriptionRow::discount`] reads it.
     #[sqlx(rename = "discount")]
     pub discount_json: Option<String>,
+    /// The reason given when it was set to end here (`cancellation::CancellationReason`'s code).
+    #[sqlx(default)]
+    pub cancellation_reason: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }
@@ -115,7 +119,56 @@ const PLAN_COLUMNS: &str = "id, user_id, plan_type, status, plan_started_at, pla
 
 const SUBSCRIPTION_COLUMNS: &str = "id, user_id, customer_id, subscription_id, price_id, status, \
     cancel_at_period_end, current_period_end, payment_method_brand, payment_method_last4, \
-    discount, created_at, updated_at";
+    discount, created_at, updated_at, (SELECT c.reason FROM subscription_cancellations c \
+    WHERE c.subscription_id = subscriptions.subscription_id) AS cancellation_reason";
+
+/// Forgets the reason of subscription `$1`: it renews again.
+pub(crate) const FORGET_REASON: &str =
+    "DELETE FROM subscription_cancellations WHERE subscription_id = $1";
+
+/// Stores the reason `$2` for subscription `$1`, set to end at `$3`.
+pub(crate) const SET_REASON: &str = "INSERT INTO subscription_cancellations \
+    (subscription_id, reason, created_at) VALUES ($1, $2, $3) \
+    ON CONFLICT (subscription_id) DO UPDATE SET reason = excluded.reason, \
+    created_at = excluded.created_at";
+
+/// Keeps the reason of `$record`'s subscription consistent with what Stripe now says of it, on
+/// the connection or transaction `$conn` (`cancellation::reason_survives`).
+macro_rules! sync_reason {
+    ($conn:expr, $record:expr) => {
+        if !closewise_domain::cancellation::reason_survives(
+            $record.cancel_at_period_end,
+            $record.status,
+        ) {
+            sqlx::query($crate::store::billing::FORGET_REASON)
+                .bind(&$record.subscription_id)
+                .execute($conn)
+                .await?;
+        }
+    };
+}
+pub(crate) use sync_reason;
+
+/// Sets or clears the reason of a subscription just set to end, on `$conn`.
+macro_rules! set_reason {
+    ($conn:expr, $record:expr, $reason:expr, $now:expr) => {
+        match $reason {
+            Some(reason) => sqlx::query($crate::store::billing::SET_REASON)
+                .bind(&$record.subscription_id)
+                .bind(reason.as_str())
+                .bind($now)
+                .execute($conn)
+                .await
+                .map(|_| ()),
+            None => sqlx::query($crate::store::billing::FORGET_REASON)
+                .bind(&$record.subscription_id)
+                .execute($conn)
+                .await
+                .map(|_| ()),
+        }
+    };
+}
+pub(crate) use set_reason;
 
 /// Replaces the stored subscription unless that would hide a live one behind a dead one.
 /// "Counts as subscribed" as an SQL list, from the domain's rule (the only home of it).
@@ -189,6 +242,7 @@ macro_rules! apply_in {
             .await?
             .rows_affected()
             == 1;
+        sync_reason!(&mut *$tx, $record);
         let row = sqlx::query_as::<_, SubscriptionRow>(&$select)
             .bind($user_id)
             .fetch_one(&mut *$tx)
@@ -360,6 +414,45 @@ impl Store {
             self.revoked(Revoked::Reads(user_id));
             Ok((before, after))
         })
+    }
+
+    /// Stores a cancellation or a resumption just made at Stripe: the subscription as Stripe
+    /// answered, the reason given (none: cleared) and the audit row, in one transaction.
+    #[tracing::instrument(skip_all, fields(%user_id, subscription = %record.subscription_id))]
+    pub async fn apply_cancellation_audited(
+        &self,
+        user_id: Uuid,
+        record: &SubscriptionRecord,
+        reason: Option<CancellationReason>,
+        now: OffsetDateTime,
+        audit: &NewAudit,
+    ) -> Result<(), sqlx::Error> {
+        let select = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = $1");
+        dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            apply_in!(tx, select, user_id, record, now);
+            if record.cancel_at_period_end {
+                set_reason!(&mut *tx, record, reason, now)?;
+            }
+            write_audit!(self, tx, audit);
+            notify_revoked!(self, tx, Revoked::Reads(user_id));
+            tx.commit().await?;
+            self.revoked(Revoked::Reads(user_id));
+            Ok(())
+        })
+    }
+
+    /// The reason stored for a subscription set to end, if one was given.
+    pub async fn cancellation_reason(
+        &self,
+        subscription_id: &str,
+    ) -> Result<Option<String>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_scalar::<_, String>(
+            "SELECT reason FROM subscription_cancellations WHERE subscription_id = $1"
+        )
+        .bind(subscription_id)
+        .fetch_optional(p)
+        .await)
     }
 
     /// Notes a webhook event's arrival. Says whether to process it: a replay of an event that

@@ -2,6 +2,9 @@
 //! plan and subscription; the figures are computed in Rust (`Stats::compute`), so both databases
 //! count alike and the arithmetic is tested without one.
 
+use std::collections::BTreeMap;
+
+use closewise_domain::cancellation::CancellationReason;
 use closewise_domain::plan::{PlanStatus, PlanType};
 use closewise_domain::stats::{churn_percent, has_churned, is_live, is_paying, mrr_cents, percent};
 use closewise_domain::subscription::SubscriptionStatus;
@@ -53,6 +56,81 @@ pub struct Stats {
     pub total_users: u64,
     /// Every day of the window, oldest first, empty days included.
     pub per_day: Vec<DayCount>,
+    /// Plans (personal and teams') set to end in the window here, by the reason given.
+    pub cancellations: Cancellations,
+}
+
+/// Cancellations made in the window (`billing.cancel`, `team.cancel`) and how many were taken
+/// back (`billing.resume`, `team.resume`). Those made in Stripe's portal give no reason and are
+/// not counted here.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Cancellations {
+    pub cancelled: u64,
+    pub resumed: u64,
+    /// Each reason of the list in its order, then those given none; reasons nobody gave are
+    /// left out.
+    pub reasons: Vec<ReasonCount>,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ReasonCount {
+    /// The reason's code; null for none given.
+    pub reason: Option<String>,
+    pub label: String,
+    pub count: u64,
+}
+
+/// An audit row of a cancellation or a resumption.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct CancellationRow {
+    pub action: String,
+    pub details: String,
+    pub created_at: OffsetDateTime,
+}
+
+/// The audit actions a cancellation and a resumption write.
+const CANCELLED: [&str; 2] = ["billing.cancel", "team.cancel"];
+const RESUMED: [&str; 2] = ["billing.resume", "team.resume"];
+
+impl Cancellations {
+    /// The rows created from `start` to `now`, counted.
+    pub fn compute(rows: &[CancellationRow], start: OffsetDateTime, now: OffsetDateTime) -> Self {
+        let mut by_reason: BTreeMap<Option<CancellationReason>, u64> = BTreeMap::new();
+        let mut c = Cancellations::default();
+        for r in rows
+            .iter()
+            .filter(|r| r.created_at >= start && r.created_at <= now)
+        {
+            if RESUMED.contains(&r.action.as_str()) {
+                c.resumed += 1;
+            } else if CANCELLED.contains(&r.action.as_str()) {
+                c.cancelled += 1;
+                let reason = serde_json::from_str::<serde_json::Value>(&r.details)
+                    .ok()
+                    .and_then(|d| d["reason"].as_str().map(str::to_owned))
+                    .and_then(|code| CancellationReason::parse(&code).ok());
+                *by_reason.entry(reason).or_default() += 1;
+            }
+        }
+        // `None` sorts first in the map; it is shown last.
+        let given = by_reason.iter().filter(|(r, _)| r.is_some());
+        let none = by_reason.iter().filter(|(r, _)| r.is_none());
+        c.reasons = given
+            .chain(none)
+            .map(|(reason, count)| ReasonCount {
+                reason: reason.map(|r| r.as_str().to_owned()),
+                label: reason.map_or("No reason given", |r| r.label()).to_owned(),
+                count: *count,
+            })
+            .collect();
+        c
+    }
+}
+
+/// The first day of the `days` days ending today (UTC), today included.
+fn first_day(now: OffsetDateTime, days: u32) -> Date {
+    let today = now.to_offset(time::UtcOffset::UTC).date();
+    today - Duration::days(i64::from(days.max(1)) - 1)
 }
 
 fn day_string(d: Date) -> String {
@@ -63,8 +141,7 @@ impl Stats {
     /// The figures for the `days` days ending today (UTC), today included.
     pub fn compute(rows: &[StatsRow], now: OffsetDateTime, days: u32) -> Stats {
         let days = days.max(1);
-        let today = now.to_offset(time::UtcOffset::UTC).date();
-        let first = today - Duration::days(i64::from(days) - 1);
+        let first = first_day(now, days);
         let start = first.midnight().assume_utc();
         let in_window = |t: OffsetDateTime| t >= start && t <= now;
 
@@ -88,6 +165,7 @@ impl Stats {
             churn_percent: 0.0,
             total_users: rows.len() as u64,
             per_day: Vec::new(),
+            cancellations: Cancellations::default(),
         };
         for r in rows {
             let paid = is_paying(
@@ -144,8 +222,21 @@ impl Store {
         .await)
     }
 
+    /// The audit rows of every cancellation and resumption.
+    pub async fn cancellation_rows(&self) -> Result<Vec<CancellationRow>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_as::<_, CancellationRow>(
+            "SELECT action, details, created_at FROM audit_log \
+             WHERE action IN ('billing.cancel', 'team.cancel', 'billing.resume', 'team.resume')"
+        )
+        .fetch_all(p)
+        .await)
+    }
+
     pub async fn stats(&self, now: OffsetDateTime, days: u32) -> Result<Stats, sqlx::Error> {
-        Ok(Stats::compute(&self.stats_rows().await?, now, days))
+        let mut stats = Stats::compute(&self.stats_rows().await?, now, days);
+        let start = first_day(now, days).midnight().assume_utc();
+        stats.cancellations = Cancellations::compute(&self.cancellation_rows().await?, start, now);
+        Ok(stats)
     }
 }
 
@@ -226,6 +317,56 @@ mod tests {
         assert_eq!(s.mrr_cents, 2 * PRICE_CENTS);
         assert_eq!(s.churned, 1);
         assert_eq!(s.churn_percent, 33.3);
+    }
+
+    #[test]
+    fn cancellations_in_the_window_are_counted_by_reason_none_last() {
+        let now = datetime!(2026-11-22 10:00 UTC);
+        let start = datetime!(2026-11-16 00:00 UTC);
+        let row = |action: &str, reason: Option<&str>, at| CancellationRow {
+            action: action.into(),
+            details: serde_json::json!({ "reason": reason }).to_string(),
+            created_at: at,
+        };
+        let rows = [
+            row(
+                "billing.cancel",
+                Some("unused"),
+                datetime!(2026-11-20 09:00 UTC),
+            ),
+            row(
+                "team.cancel",
+                Some("too_expensive"),
+                datetime!(2026-11-21 09:00 UTC),
+            ),
+            row(
+                "billing.cancel",
+                Some("too_expensive"),
+                datetime!(2026-11-22 09:00 UTC),
+            ),
+            row("billing.cancel", None, datetime!(2026-11-22 09:30 UTC)),
+            row("billing.resume", None, datetime!(2026-11-22 09:40 UTC)),
+            row(
+                "billing.cancel",
+                Some("unused"),
+                datetime!(2026-11-01 09:00 UTC),
+            ),
+        ];
+        let c = Cancellations::compute(&rows, start, now);
+        assert_eq!((c.cancelled, c.resumed), (4, 1));
+        let counts: Vec<_> = c
+            .reasons
+            .iter()
+            .map(|r| (r.reason.as_deref(), r.label.as_str(), r.count))
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                (Some("too_expensive"), "It costs too much", 2),
+                (Some("unused"), "I don't use it enough", 1),
+                (None, "No reason given", 1),
+            ]
+        );
     }
 
     #[test]

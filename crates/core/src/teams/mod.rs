@@ -332,6 +332,10 @@ impl Teams {
             Some(sub) => self.store.payment_failure(sub).await?,
             None => None,
         };
+        let cancellation_reason = match &team.subscription_id {
+            Some(id) if team.cancel_at_period_end => self.store.cancellation_reason(id).await?,
+            _ => None,
+        };
         Ok(TeamView {
             id: team.id,
             name: team.name,
@@ -347,6 +351,7 @@ impl Teams {
                 price_id: team.price_id.clone(),
                 discount: crate::store::billing::discount_of(team.discount.as_deref()),
                 payment_failure,
+                cancellation_reason,
             }),
             paid,
             personal_subscription_overlap,

@@ -237,4 +237,6 @@ pub struct TeamSubscription {
     /// When its free trial ends (Unix seconds), while it is trialing: a trial's first period
     /// ends at the trial's end.
     pub trial_end: Option<i64>,
+    /// The reason given when it was set to end (`cancellation::CancellationReason`'s code).
+    pub cancellation_reason: Option<String>,
 }

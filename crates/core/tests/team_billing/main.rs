@@ -342,6 +342,7 @@ both!(
     }
 );
 
+mod cancel;
 mod flows;
 mod interval;
 mod races;

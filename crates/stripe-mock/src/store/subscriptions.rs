@@ -218,6 +218,10 @@ impl Store {
                 "A canceled subscription can only update its cancellation_details and metadata.",
             ));
         }
+        // The same value again changes nothing (no new `canceled_at`, no event), as at Stripe.
+        if self.subscription(id)?.cancel_at_period_end == cancel {
+            return Ok(());
+        }
         self.update_subscription(id, origin, now, |s| {
             s.cancel_at_period_end = cancel;
             if cancel {

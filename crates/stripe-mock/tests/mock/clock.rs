@@ -141,6 +141,54 @@ async fn a_subscription_set_to_cancel_ends_at_the_period_end() {
 }
 
 #[tokio::test]
+async fn a_cancellation_taken_back_before_the_period_end_renews_as_before() {
+    let m = spawn_mock().await;
+    let (_, _, sub) = m.subscribed().await;
+    let path = format!("/v1/subscriptions/{sub}");
+    let (_, s) = m.post(&path, &[("cancel_at_period_end", "true")]).await;
+    let end = s["current_period_end"].as_i64().unwrap();
+    assert_eq!(s["cancel_at"], end);
+    assert_eq!(
+        s["cancellation_details"]["reason"],
+        "cancellation_requested"
+    );
+    advance(&m, json!({"seconds": 3600})).await;
+    let events = m.event_types().len();
+
+    // The same value again, an hour later, is no change: no new `canceled_at`, no event.
+    let (status, _) = m.post(&path, &[("cancel_at_period_end", "true")]).await;
+    assert_eq!(status, 200);
+    assert_eq!(m.event_types().len(), events);
+
+    let (status, s) = m.post(&path, &[("cancel_at_period_end", "false")]).await;
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["cancel_at_period_end"], false);
+    assert!(
+        s["cancel_at"].is_null() && s["canceled_at"].is_null(),
+        "{s}"
+    );
+    assert!(s["cancellation_details"]["reason"].is_null(), "{s}");
+    let updated = m.handle.events().last().cloned().unwrap();
+    assert_eq!(updated["type"], "customer.subscription.updated");
+    let previous = &updated["data"]["previous_attributes"];
+    assert_eq!(previous["cancel_at_period_end"], true, "{previous}");
+    assert_eq!(previous["cancel_at"], end);
+
+    let (_, v) = advance(&m, json!({"seconds": 35 * 86_400})).await;
+    let kinds: Vec<_> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].clone())
+        .collect();
+    assert!(kinds.contains(&json!("invoice.paid")), "renewed: {kinds:?}");
+    assert!(
+        !kinds.contains(&json!("customer.subscription.deleted")),
+        "{kinds:?}"
+    );
+}
+
+#[tokio::test]
 async fn deleting_a_subscription_cancels_it_now() {
     let m = spawn_mock().await;
     let (_, _, sub) = m.subscribed().await;

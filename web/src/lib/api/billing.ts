@@ -1,7 +1,16 @@
 //! Plans and billing endpoints (docs/api.md "Plans and billing").
 
 import { apiRequest } from "./client";
-import type { BillingInterval, Catalogue, CheckoutMode, IntervalPreview, Plan, Subscription } from "./types";
+import type {
+  BillingInterval,
+  CancellationReason,
+  CancellationReasons,
+  Catalogue,
+  CheckoutMode,
+  IntervalPreview,
+  Plan,
+  Subscription,
+} from "./types";
 
 export function getPlan() {
   return apiRequest<Plan>("/api/plan", { auth: true });
@@ -47,4 +56,20 @@ export function changeInterval(interval: BillingInterval, prorationDate: number)
     body: { interval, proration_date: prorationDate },
     auth: true,
   });
+}
+
+export function getCancellationReasons() {
+  return apiRequest<CancellationReasons>("/api/billing/cancellation-reasons");
+}
+
+export function cancelPlan(reason: CancellationReason | null) {
+  return apiRequest<{ subscription: Subscription | null }>("/api/billing/cancel", {
+    method: "POST",
+    body: { reason },
+    auth: true,
+  });
+}
+
+export function resumePlan() {
+  return apiRequest<{ subscription: Subscription | null }>("/api/billing/resume", { method: "POST", auth: true });
 }

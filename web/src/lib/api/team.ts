@@ -4,6 +4,7 @@
 import { apiRequest } from "./client";
 import type {
   BillingInterval,
+  CancellationReason,
   IntervalPreview,
   InviteLookup,
   InviteRole,
@@ -126,6 +127,15 @@ export function changeTeamInterval(interval: BillingInterval, prorationDate: num
     body: { interval, proration_date: prorationDate },
     auth: true,
   });
+}
+
+/** The team's plan set to end at its period's end, with the reason given (the owner's). */
+export function cancelTeamPlan(reason: CancellationReason | null) {
+  return apiRequest<TeamBody>("/api/team/billing/cancel", { method: "POST", body: { reason }, auth: true });
+}
+
+export function resumeTeamPlan() {
+  return apiRequest<TeamBody>("/api/team/billing/resume", { method: "POST", auth: true });
 }
 
 /**

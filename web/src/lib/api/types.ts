@@ -30,6 +30,9 @@ export type CheckoutOffer = Plan["checkout"];
 export type Subscription = Schemas["SubscriptionBody"];
 export type Discount = Schemas["Discount"];
 export type SubscriptionStatus = Subscription["subscription_status"];
+/** `GET /api/billing/cancellation-reasons`: the reasons a cancellation may give, with their labels. */
+export type CancellationReasons = Schemas["CancellationReasonsAnswer"];
+export type CancellationReason = CancellationReasons["reasons"][number]["reason"];
 export type Product = Schemas["ProductBody"];
 /** `GET /api/products`: what is sold, and the Free Trial before it. */
 export type Catalogue = Schemas["ProductsBody"];

@@ -217,6 +217,14 @@ export const SUBSCRIPTION_STATUS_TEXT: Record<Subscription["subscription_status"
   not_started: "Not started",
 };
 
+/**
+ * Whether a subscription in `status` still runs to its period's end, so it may be cancelled there or
+ * resumed (`closewise_domain::cancellation`: subscribed, or past due while Stripe retries).
+ */
+export function runsToPeriodEnd(status: string): boolean {
+  return status === "active" || status === "trialing" || status === "past_due";
+}
+
 const CARD_BRANDS: Record<string, string> = {
   visa: "Visa",
   mastercard: "Mastercard",

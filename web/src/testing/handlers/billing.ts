@@ -2,9 +2,19 @@
 //! billing"). The plan's decisions (`paid`, `checkout`) are the caller's fixture (db.createUser); a
 //! checkout is refused as that offer says, and a confirmed one makes the caller a subscriber.
 
+import type { CancellationReasons } from "../../lib/api/types";
 import { CATALOGUE_SNAPSHOT } from "../../lib/billing/rules";
 import { db, UNLIMITED } from "../db";
 import { type MockRoute, apiError, json, origin, readBody, signedIn } from "./common";
+
+/** The domain's list (`closewise_domain::cancellation`), as the API answers it. */
+export const CANCELLATION_REASONS: CancellationReasons["reasons"] = [
+  { reason: "too_expensive", label: "It costs too much" },
+  { reason: "unused", label: "I don't use it enough" },
+  { reason: "missing_features", label: "It lacks a feature I need" },
+  { reason: "switched_service", label: "I'm moving to another tool" },
+  { reason: "other", label: "Something else" },
+];
 
 const FAILED = "Plan activation failed, but you can contact support.";
 const planOf = (userId: string) => db.plans.get(userId) ?? db.newPlan(userId);
@@ -53,6 +63,25 @@ export const billingRoutes: MockRoute[] = [
     const { interval } = await readBody<"IntervalBody">(request);
     const p = CATALOGUE_SNAPSHOT.products.find((p) => p.interval === interval)!;
     db.subscribe(user.id, { ...db.subscriptions.get(user.id), price_id: p.priceId, interval: p.interval as "year" });
+    return json({ subscription: db.subscriptions.get(user.id)! });
+  }),
+  { method: "get", path: "/api/billing/cancellation-reasons", resolver: () => json({ reasons: CANCELLATION_REASONS }) },
+  signedIn("post", "/api/billing/cancel", async ({ user }, { request }) => {
+    const { reason } = await readBody<"CancelBody">(request);
+    if (reason && !CANCELLATION_REASONS.some((r) => r.reason === reason))
+      return apiError(400, "invalid_reason", "Choose a reason from the list, or none.");
+    const sub = db.subscriptions.get(user.id);
+    if (!sub || sub.subscription_status === "canceled") return apiError(409, "nothing_to_cancel", "You have no plan to cancel.");
+    if (sub.cancel_at_period_end)
+      return apiError(409, "already_cancelling", "Your plan is already set to end. Resume it to keep it.");
+    db.subscribe(user.id, { ...sub, cancel_at_period_end: true, cancellation_reason: reason ?? null });
+    return json({ subscription: db.subscriptions.get(user.id)! });
+  }),
+  signedIn("post", "/api/billing/resume", ({ user }) => {
+    const sub = db.subscriptions.get(user.id);
+    if (!sub?.cancel_at_period_end)
+      return apiError(409, "nothing_to_resume", "Your plan is not set to end: there is nothing to resume.");
+    db.subscribe(user.id, { ...sub, cancel_at_period_end: false, cancellation_reason: null });
     return json({ subscription: db.subscriptions.get(user.id)! });
   }),
   signedIn("post", "/api/billing/portal", async ({ user }, { request }) => {

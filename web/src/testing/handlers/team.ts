@@ -3,6 +3,7 @@
 //! `may_change_role`) or from the state (no such member, session); the rest a test sets (`refuse`).
 
 import { db } from "../db";
+import { CANCELLATION_REASONS } from "./billing";
 import { type MockRoute, apiError, invalidCredentials, origin, readBody, reauthenticationRequired, signedIn } from "./common";
 import { alreadyInTeam, forbiddenRole, json, noContent, steppedUp, teamBody, teamNotFound, teamRoute } from "./teamCommon";
 
@@ -117,6 +118,24 @@ export const teamRoutes: MockRoute[] = [
       return json({ required: team.requireMfa });
     }),
   ),
+  teamRoute("post", "/api/team/billing/cancel", "manage_billing", async ({ team, userId }, request) => {
+    const { reason } = await readBody<"CancelBody">(request);
+    if (reason && !CANCELLATION_REASONS.some((r) => r.reason === reason))
+      return apiError(400, "invalid_reason", "Choose a reason from the list, or none.");
+    const sub = team.subscription;
+    if (!sub || sub.status === "canceled") return apiError(409, "nothing_to_cancel", "You have no plan to cancel.");
+    if (sub.cancel_at_period_end)
+      return apiError(409, "already_cancelling", "Your plan is already set to end. Resume it to keep it.");
+    team.subscription = { ...sub, cancel_at_period_end: true, cancellation_reason: reason ?? null };
+    return teamBody(team, userId);
+  }),
+  teamRoute("post", "/api/team/billing/resume", "manage_billing", ({ team, userId }) => {
+    const sub = team.subscription;
+    if (!sub?.cancel_at_period_end)
+      return apiError(409, "nothing_to_resume", "Your plan is not set to end: there is nothing to resume.");
+    team.subscription = { ...sub, cancel_at_period_end: false, cancellation_reason: null };
+    return teamBody(team, userId);
+  }),
   teamRoute("post", "/api/team/billing/portal", "manage_billing", async ({ team }, request) => {
     if (!team.customerId) return apiError(404, "no_customer", "The team has no billing account yet. Buy seats first.");
     if (db.team.portalDown) return apiError(502, "portal_failed", "Could not open the billing portal. Please try again.");

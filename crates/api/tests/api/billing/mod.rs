@@ -235,6 +235,7 @@ impl Billing {
 }
 
 mod attacks;
+mod cancel;
 mod discounts;
 mod dunning;
 mod faults;

@@ -4,6 +4,7 @@
 
 use std::future::Future;
 
+use closewise_domain::cancellation::CancellationReason;
 use closewise_domain::teams::Seats;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -34,6 +35,17 @@ fn seats_column(quantity: u32) -> i32 {
 }
 
 macro_rules! apply_team {
+    ($conn:expr, $team_id:expr, $record:expr, $quantity:expr, $now:expr) => {
+        async {
+            let applied = apply_team_row!($conn, $team_id, $record, $quantity, $now)?;
+            crate::store::billing::sync_reason!($conn, $record);
+            Ok::<bool, sqlx::Error>(applied)
+        }
+        .await
+    };
+}
+
+macro_rules! apply_team_row {
     ($conn:expr, $team_id:expr, $record:expr, $quantity:expr, $now:expr) => {
         sqlx::query(APPLY)
             .bind($team_id)
@@ -185,6 +197,29 @@ impl Store {
         let applied = dispatch!(self, |p| {
             let mut tx = crate::store::begin::begin(p).await?;
             let applied = apply_team!(&mut *tx, team_id, record, quantity, now)?;
+            commit_audited!(self, tx, Some(audit));
+            Ok::<_, sqlx::Error>(applied)
+        })?;
+        self.announce_if(applied, Revoked::AllReads).await
+    }
+
+    /// `apply_team_subscription_audited` for a cancellation or a resumption just made at
+    /// Stripe: also sets the reason given (none: cleared) in the same transaction.
+    pub async fn apply_team_cancellation_audited(
+        &self,
+        team_id: Uuid,
+        record: &SubscriptionRecord,
+        quantity: u32,
+        reason: Option<CancellationReason>,
+        now: OffsetDateTime,
+        audit: &NewAudit,
+    ) -> Result<bool, sqlx::Error> {
+        let applied = dispatch!(self, |p| {
+            let mut tx = crate::store::begin::begin(p).await?;
+            let applied = apply_team!(&mut *tx, team_id, record, quantity, now)?;
+            if record.cancel_at_period_end {
+                crate::store::billing::set_reason!(&mut *tx, record, reason, now)?;
+            }
             commit_audited!(self, tx, Some(audit));
             Ok::<_, sqlx::Error>(applied)
         })?;

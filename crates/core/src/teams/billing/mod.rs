@@ -27,6 +27,7 @@ use crate::store::teams::billing::ResizeOutcome;
 use crate::store::teams::TeamRow;
 use crate::teams::SeatsView;
 
+mod cancel;
 mod checkout;
 mod delete;
 mod interval;
@@ -73,6 +74,9 @@ pub enum TeamBillingError {
     /// The subscription may not switch to that interval (it ends, or is billed so already).
     #[error("{0}")]
     Interval(IntervalRefusal),
+    /// Nothing to cancel or resume, already cancelling, or the period is over.
+    #[error("{0}")]
+    Cancel(closewise_domain::cancellation::CancelRefusal),
     #[error("Stripe has no checkout session by that id")]
     SessionNotFound,
     #[error("the checkout session is not the team's")]
@@ -112,6 +116,7 @@ impl TeamBillingError {
             TeamBillingError::Purchase(r) => r.code(),
             TeamBillingError::NoSubscription => "no_team_subscription",
             TeamBillingError::Interval(r) => r.code(),
+            TeamBillingError::Cancel(r) => r.code(),
             TeamBillingError::SessionNotFound => "session_not_found",
             TeamBillingError::SessionNotYours => "session_not_yours",
             TeamBillingError::SessionNotPaid => "session_not_paid",

@@ -9,6 +9,7 @@ import {
   Tag,
   Users,
 } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { EmailVerificationBanner } from "../../../components/account/EmailVerificationBanner";
@@ -17,7 +18,7 @@ import { PricingSection } from "../../../components/pricing/PricingSection";
 import { Button, buttonStyles } from "../../../components/ui/Button";
 import { config } from "../../../config";
 import { getUser } from "../../../lib/api/auth";
-import { useEntitlements, usePlan, useProducts, useSubscription } from "../../../lib/api/queries";
+import { queryKeys, useEntitlements, usePlan, useProducts, useSubscription } from "../../../lib/api/queries";
 import type { Subscription, User } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import {
@@ -27,10 +28,13 @@ import {
   periodEnd,
   planName,
   planSummary,
+  runsToPeriodEnd,
   SUBSCRIPTION_STATUS_TEXT,
   subscriptionRefetchError,
 } from "../../../lib/billing/rules";
 import { teamPlanName } from "../../../lib/team/format";
+import { CancelPlan } from "../../../components/billing/CancelPlan";
+import { cancelPlan, resumePlan } from "../../../lib/api/billing";
 import { IntervalSwitch } from "./IntervalSwitch";
 import { Invoices } from "./Invoices";
 import { useBillingPortal } from "./useBillingPortal";
@@ -50,6 +54,21 @@ export function DashboardSkeleton() {
       <div aria-hidden className="mt-6 h-40 animate-pulse rounded-2xl bg-slate-200/70" />
       <div aria-hidden className="mt-6 h-56 animate-pulse rounded-2xl bg-slate-200/70" />
     </div>
+  );
+}
+
+function PlanCancellation({ subscription }: { subscription: Subscription }) {
+  const { user } = useAuth();
+  const client = useQueryClient();
+  const store = ({ subscription: changed }: { subscription: Subscription | null }) => {
+    if (user) client.setQueryData(queryKeys.subscription(user.id), changed);
+  };
+  return (
+    <CancelPlan
+      subscription={subscription}
+      onCancel={async (reason) => store(await cancelPlan(reason))}
+      onResume={async () => store(await resumePlan())}
+    />
   );
 }
 
@@ -95,6 +114,7 @@ function SubscriptionManagement({ subscription, error }: { subscription: Subscri
         {portal.opening ? "Opening..." : "Manage Billing"}
       </Button>
       {subscription && <IntervalSwitch subscription={subscription} />}
+      {subscription && runsToPeriodEnd(subscription.subscription_status) && <PlanCancellation subscription={subscription} />}
     </section>
   );
 }

@@ -3,11 +3,14 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
-import type { Team } from "../../../lib/api/types";
+import { CancelPlan } from "../../../components/billing/CancelPlan";
+import { cancelTeamPlan, resumeTeamPlan } from "../../../lib/api/team";
+import type { Team, TeamSubscription } from "../../../lib/api/types";
 import {
   discountText,
   paymentRetryText,
   periodEnd,
+  runsToPeriodEnd,
   SUBSCRIPTION_STATUS_TEXT,
   UPDATE_CARD_HASH,
 } from "../../../lib/billing/rules";
@@ -15,7 +18,7 @@ import { useOpenOnHash } from "../../../lib/billing/useOpenOnHash";
 import { longDate, ROLE_NAMES } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling, useTeamBillingPortal } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
-import { errorMessage } from "./TeamParts";
+import { errorMessage, useTeamCache } from "./TeamParts";
 
 function Rename({ team, onDone }: { team: Team; onDone: () => void }) {
   const rename = useRenameTeam();
@@ -83,6 +86,17 @@ function SubscriptionState({ team }: { team: Team }) {
         </div>
       )}
     </>
+  );
+}
+
+function TeamCancellation({ subscription }: { subscription: TeamSubscription }) {
+  const cache = useTeamCache();
+  return (
+    <CancelPlan
+      subscription={subscription}
+      onCancel={async (reason) => cache.set((await cancelTeamPlan(reason)).team)}
+      onResume={async () => cache.set((await resumeTeamPlan()).team)}
+    />
   );
 }
 
@@ -180,6 +194,9 @@ export function TeamSummary({ team }: { team: Team }) {
           {team.payment_failed && <PaymentFailedNotice team={team} owner={may.manage_billing} />}
           {may.buy_seats ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
           {may.manage_billing && team.subscription && <ManageBilling />}
+          {may.manage_billing && team.subscription && runsToPeriodEnd(team.subscription.status) && (
+            <TeamCancellation subscription={team.subscription} />
+          )}
         </div>
       )}
       {!billing && may.invite && <AskTheOwner team={team} />}

@@ -14,6 +14,8 @@ export interface components {
       /** Format: int32 */
       attempt_count?: number | null;
       cancel_at_period_end: boolean;
+      /** @enum {string|null} */
+      cancellation_reason?: "too_expensive" | "unused" | "missing_features" | "switched_service" | "other" | null;
       /**
        * Format: int64
        * @description Unix seconds.
@@ -286,6 +288,8 @@ export interface components {
       /** Format: int32 */
       attempt_count?: number | null;
       cancel_at_period_end: boolean;
+      /** @enum {string|null} */
+      cancellation_reason?: "too_expensive" | "unused" | "missing_features" | "switched_service" | "other" | null;
       /**
        * Format: int64
        * @description Unix seconds.

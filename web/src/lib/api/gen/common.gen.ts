@@ -4,6 +4,10 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    CancelBody: {
+      /** @enum {string|null} */
+      reason?: "too_expensive" | "unused" | "missing_features" | "switched_service" | "other" | null;
+    };
     /** @description The recording-consent notice. */
     ConsentNotice: {
       /**

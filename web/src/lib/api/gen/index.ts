@@ -22,9 +22,12 @@ import type * as from_auth_sso from "./auth/sso.gen";
 import type * as from_auth_token from "./auth/token.gen";
 import type * as from_auth_user from "./auth/user.gen";
 import type * as from_auth_verify from "./auth/verify.gen";
+import type * as from_billing_cancel from "./billing/cancel.gen";
+import type * as from_billing_cancellation_reasons from "./billing/cancellation-reasons.gen";
 import type * as from_billing_interval from "./billing/interval.gen";
 import type * as from_billing_invoices from "./billing/invoices.gen";
 import type * as from_billing_portal from "./billing/portal.gen";
+import type * as from_billing_resume from "./billing/resume.gen";
 import type * as from_calls from "./calls.gen";
 import type * as from_checkout from "./checkout.gen";
 import type * as from_common from "./common.gen";
@@ -40,11 +43,13 @@ import type * as from_subscription from "./subscription.gen";
 import type * as from_team from "./team.gen";
 import type * as from_team_adoption from "./team/adoption.gen";
 import type * as from_team_audit from "./team/audit.gen";
+import type * as from_team_billing_cancel from "./team/billing/cancel.gen";
 import type * as from_team_billing_details from "./team/billing/details.gen";
 import type * as from_team_billing_interval from "./team/billing/interval.gen";
 import type * as from_team_billing_interval_preview from "./team/billing/interval/preview.gen";
 import type * as from_team_billing_invoices from "./team/billing/invoices.gen";
 import type * as from_team_billing_portal from "./team/billing/portal.gen";
+import type * as from_team_billing_resume from "./team/billing/resume.gen";
 import type * as from_team_checkout from "./team/checkout.gen";
 import type * as from_team_checkout_confirm from "./team/checkout/confirm.gen";
 import type * as from_team_common from "./team/common.gen";
@@ -98,9 +103,12 @@ export type paths = from_account.paths &
   from_auth_token.paths &
   from_auth_user.paths &
   from_auth_verify.paths &
+  from_billing_cancel.paths &
+  from_billing_cancellation_reasons.paths &
   from_billing_interval.paths &
   from_billing_invoices.paths &
   from_billing_portal.paths &
+  from_billing_resume.paths &
   from_calls.paths &
   from_checkout.paths &
   from_downloads.paths &
@@ -114,11 +122,13 @@ export type paths = from_account.paths &
   from_team.paths &
   from_team_adoption.paths &
   from_team_audit.paths &
+  from_team_billing_cancel.paths &
   from_team_billing_details.paths &
   from_team_billing_interval.paths &
   from_team_billing_interval_preview.paths &
   from_team_billing_invoices.paths &
   from_team_billing_portal.paths &
+  from_team_billing_resume.paths &
   from_team_checkout.paths &
   from_team_checkout_confirm.paths &
   from_team_domain_join.paths &
@@ -169,6 +179,7 @@ export interface components {
     from_auth_sso.components["schemas"] &
     from_auth_token.components["schemas"] &
     from_auth_verify.components["schemas"] &
+    from_billing_cancellation_reasons.components["schemas"] &
     from_calls.components["schemas"] &
     from_checkout.components["schemas"] &
     from_common.components["schemas"] &
