@@ -64,6 +64,8 @@ async fn with_sso(f: &Fx, caller: &ScimCaller) {
         authorization_endpoint: "https://idp.example/authorize".into(),
         token_endpoint: "https://idp.example/token".into(),
         jwks_uri: "https://idp.example/jwks".into(),
+        userinfo_endpoint: None,
+        email_claim: "email".into(),
         required: false,
         created_at: now,
         updated_at: now,
