@@ -45,7 +45,7 @@ export default defineConfig<{ database: Database; allowUnverifiedSignin: boolean
     { name: "sqlite", use: { database: "sqlite" } },
     {
       name: "postgres",
-      testMatch: /(signup-to-success|desktop|teams|mfa|policy|usage|sso|scim-lockout|dunning|team-trial-invoice)\.spec\.ts/,
+      testMatch: /(signup-to-success|desktop|teams|mfa|policy|usage|sso|scim-lockout|dunning|team-trial-invoice|cancel-resume)\.spec\.ts/,
       use: { database: "postgres" },
     },
   ],

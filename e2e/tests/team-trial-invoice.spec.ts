@@ -119,3 +119,57 @@ test("seats paid by invoice: one paid on its page after 20 days, another left ov
   await expect(latePage.getByText("The team's last payment failed.")).toBeVisible();
   await late.close();
 });
+
+test("a trial whose first charge is declined: past due with the banner and the mail, retried, recovered by a card updated in the portal", async ({
+  page,
+  helpers,
+}) => {
+  test.setTimeout(120_000);
+  const { owner, token } = await ownerWithTeam(page, helpers, "Trial Declined");
+
+  await page.getByLabel("Seats", { exact: true }).fill("2");
+  await page.getByRole("button", { name: "Try it with your team free for 14 days" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${helpers.stack.mockUrl}/c/pay/cs_`));
+  // 4000 0000 0000 0341 attaches and then fails every charge: the trial starts, its first charge fails.
+  await page.getByLabel("Card number").fill("4000 0000 0000 0341");
+  await page.getByLabel("Expiration").fill("12 / 34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("Name on card").fill("Ana Tester");
+  await page.getByLabel("Address line 1").fill("1 Example Street");
+  await page.getByLabel("City").fill("Berlin");
+  await page.getByLabel("Postal code").fill("10115");
+  await page.getByLabel("Country (two-letter code)").fill("DE");
+  await page.getByRole("button", { name: "Start trial" }).click();
+  await expect(page).toHaveURL(/\/team/);
+  await expect.poll(() => teamStatus(helpers, token), { message: "the team's trial" }).toBe("trialing");
+  const trialEnd = (await helpers.getJson<TeamAnswer>("/api/team", token)).team!.subscription!.trial_end!;
+
+  // The trial ends: the first charge is declined, the team is past due and the owner is mailed.
+  await helpers.advanceMockClock(trialEnd - (await helpers.mockNow()) + 3600);
+  await expect.poll(() => teamStatus(helpers, token), { message: "the first charge declined" }).toBe("past_due");
+  await expect
+    .poll(async () => (await helpers.mails(owner)).map((m) => m.subject), { message: "the failed payment's mail" })
+    .toContain("Trial Declined: the payment for Closewise failed");
+  await page.goto("/team");
+  await expect(page.getByText("The team's last payment failed.")).toBeVisible();
+  await expect(page.getByText(/We'll try the card again on/)).toBeVisible();
+
+  // Stripe's first retry fails too; a good card set in the portal pays at once.
+  await helpers.advanceMockClock(DAY + 3600);
+  await expect
+    .poll(async () => (await helpers.mails(owner)).filter((m) => m.subject === "Trial Declined: the payment for Closewise failed").length, {
+      message: "the retry's mail",
+    })
+    .toBeGreaterThanOrEqual(2);
+  await page.goto("/team");
+  await page.getByRole("button", { name: "Update card" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${helpers.stack.mockUrl}/p/session/`));
+  await page.getByLabel("Card number").fill(CARD_OK);
+  await page.getByLabel("Expiration").fill("12 / 34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: "Update card" }).click();
+  await expect(page).toHaveURL(/done=card/);
+  await expect.poll(() => teamStatus(helpers, token), { message: "recovered" }).toBe("active");
+  await page.goto("/team");
+  await expect(page.getByText("The team's last payment failed.")).toHaveCount(0);
+});
