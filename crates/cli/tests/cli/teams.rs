@@ -396,6 +396,7 @@ async fn subscribe_team(db: &TestDb, mock: &stripe_mock::MockHandle, team: Uuid)
             "http://127.0.0.1:8080/team?checkout=success&session_id={CHECKOUT_SESSION_ID}",
             "http://127.0.0.1:8080/team",
             &closewise_core::billing::Promotion::Allow,
+            None,
         )
         .await
         .unwrap();
