@@ -165,7 +165,8 @@ async fn the_clock_warns_three_days_before_and_charges_at_the_trial_end() {
 async fn a_declined_first_charge_leaves_the_subscription_past_due() {
     let m = spawn_mock().await;
     let (_, sub) = trialing(&m, "4000 0000 0000 0341").await;
-    let types = advance(&m, 15 * DAY).await;
+    // Past the trial's end, before Stripe's first retry a day later.
+    let types = advance(&m, 14 * DAY + 3600).await;
     assert_eq!(
         types,
         [

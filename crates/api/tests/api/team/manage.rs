@@ -147,7 +147,7 @@ both!(
         let rep = join(&app, &owner, "rep@northwind.example", "member").await;
         app.execute("UPDATE teams SET subscription_status = 'past_due', current_period_end = 1795000000").await;
         let t = get_team(&app, &rep).await;
-        assert_eq!(t["subscription"], json!({"status": "past_due", "current_period_end": 1795000000, "cancel_at_period_end": false, "interval": null, "discount": null, "trial_end": null}));
+        assert_eq!(t["subscription"], json!({"status": "past_due", "current_period_end": 1795000000, "cancel_at_period_end": false, "interval": null, "discount": null, "trial_end": null, "past_due_since": null, "attempt_count": null, "next_payment_attempt": null, "cancellation_reason": null}));
         assert_eq!((t["paid"].as_bool(), t["invites"].clone()), (Some(false), json!([])), "members do not see invites");
         let record = SubscriptionRecord {
             customer_id: "cus_rep".into(),
