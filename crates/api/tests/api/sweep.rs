@@ -238,7 +238,6 @@ both!(
                         test: false,
                         now,
                         expires_at: now + Duration::minutes(10),
-                        saml_email: None,
                     })
                     .await
                     .unwrap()
