@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use closewise_core::actor::Actor;
 use closewise_core::teams::billing::TeamCheckout;
+use closewise_core::teams::billing::TeamPurchase;
 use closewise_domain::team_purchase::Collection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -186,37 +187,34 @@ pub async fn checkout(
         interval,
         trial: body.trial,
     };
-    if collection == Collection::Invoice {
-        let sent = state
-            .billing
-            .start_team_invoice(&member(&auth), None, &order)
-            .await
-            .map_err(ApiError::team_checkout)?;
-        let invoice = sent.invoice;
-        return Ok(AppJson(TeamCheckoutResponse {
-            url: invoice.url.clone(),
-            collection: collection.as_str().to_owned(),
-            seats_active: true,
-            invoice: Some(SentInvoiceBody {
-                id: invoice.id,
-                number: invoice.number,
-                url: invoice.url,
-                amount_due: invoice.amount_due,
-                currency: invoice.currency,
-                due_date: invoice.due_date,
-            }),
-        }));
-    }
-    let url = state
+    let purchase = state
         .billing
-        .start_team_checkout(&member(&auth), None, &order)
+        .start_team_purchase(&member(&auth), None, &order, collection)
         .await
         .map_err(ApiError::team_checkout)?;
-    Ok(AppJson(TeamCheckoutResponse {
-        url,
-        collection: collection.as_str().to_owned(),
-        seats_active: false,
-        invoice: None,
+    Ok(AppJson(match purchase {
+        TeamPurchase::Checkout(url) => TeamCheckoutResponse {
+            url,
+            collection: collection.as_str().to_owned(),
+            seats_active: false,
+            invoice: None,
+        },
+        TeamPurchase::Invoice(sent) => {
+            let invoice = sent.invoice;
+            TeamCheckoutResponse {
+                url: invoice.url.clone(),
+                collection: collection.as_str().to_owned(),
+                seats_active: true,
+                invoice: Some(SentInvoiceBody {
+                    id: invoice.id,
+                    number: invoice.number,
+                    url: invoice.url,
+                    amount_due: invoice.amount_due,
+                    currency: invoice.currency,
+                    due_date: invoice.due_date,
+                }),
+            }
+        }
     }))
 }
 

@@ -4,6 +4,7 @@
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use super::mail::unix_ms;
 use super::{dispatch, Store};
 
 /// One change an operator made.
@@ -71,7 +72,7 @@ macro_rules! bind_audit {
 pub(crate) use bind_audit;
 
 /// Writes `$audit` (a `&NewAudit`) in the transaction `$tx`, and the events it raises to the
-/// outbox of its team's event streams (`streams::enqueue_events!`) in the same transaction.
+/// outbox of its team's event streams (`enqueue_events!`) in the same transaction.
 /// Every audit row is written here.
 macro_rules! write_audit {
     ($store:expr, $tx:ident, $audit:expr) => {{
@@ -82,8 +83,8 @@ macro_rules! write_audit {
             .await?;
         if let Some(team_id) = audit.team_id() {
             let events =
-                $crate::store::streams::NewStreamEvent::of_audit(id, audit, &$store.instance);
-            $crate::store::streams::enqueue_events!($tx, team_id, &events);
+                $crate::store::audit::NewStreamEvent::of_audit(id, audit, &$store.instance);
+            $crate::store::audit::enqueue_events!($tx, team_id, &events);
         }
     }};
 }
@@ -155,3 +156,154 @@ impl Store {
             .await)
     }
 }
+
+/// One event for the outbox: what `enqueue_events!` writes for each stream subscribed to it.
+#[derive(Clone, Debug)]
+pub struct NewStreamEvent {
+    pub id: String,
+    pub event_type: &'static str,
+    /// The event as JSON (`closewise_domain::streams::Event::to_json`).
+    pub payload: String,
+    pub created_ms: i64,
+}
+
+impl NewStreamEvent {
+    /// The events an audit row raises: itself (`audit`) and the webhook event of its action, if
+    /// any. The audit event's data is the row as the activity export has it.
+    pub fn of_audit(id: Uuid, audit: &NewAudit, instance: &str) -> Vec<NewStreamEvent> {
+        use closewise_domain::streams::{webhook_event_of, Event, AUDIT};
+        let Some(team_id) = audit.team_id() else {
+            return Vec::new();
+        };
+        let row = serde_json::json!({
+            "id": id,
+            "team_id": team_id,
+            "actor": audit.actor,
+            "action": audit.action,
+            "user_id": audit.user_id,
+            "target_email": audit.target_email,
+            "reason": audit.reason,
+            "details": audit.details,
+            "created_at": audit.now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(),
+            "instance": instance,
+        });
+        let mut out = Vec::with_capacity(2);
+        let mut push = |event_type: &'static str, id: String| {
+            let event = Event {
+                id: id.clone(),
+                event_type: event_type.into(),
+                timestamp: audit.now,
+                data: row.clone(),
+            };
+            out.push(NewStreamEvent {
+                id,
+                event_type,
+                payload: event.to_json().to_string(),
+                created_ms: unix_ms(audit.now),
+            });
+        };
+        push(AUDIT, format!("evt_{}", id.simple()));
+        if let Some(webhook) = webhook_event_of(audit.action) {
+            push(
+                webhook,
+                format!("evt_{}_{}", id.simple(), webhook.replace('.', "_")),
+            );
+        }
+        out
+    }
+
+    /// `subscription.updated`: the team's subscription as Stripe last told it.
+    pub fn subscription_updated(
+        team_id: Uuid,
+        record: &super::SubscriptionRecord,
+        seats: u32,
+        now: OffsetDateTime,
+    ) -> NewStreamEvent {
+        use closewise_domain::streams::Event;
+        let id = format!("evt_{}", Uuid::now_v7().simple());
+        let event = Event {
+            id: id.clone(),
+            event_type: "subscription.updated".into(),
+            timestamp: now,
+            data: serde_json::json!({
+                "team_id": team_id,
+                "subscription_id": record.subscription_id,
+                "status": record.status.as_str(),
+                "seats": seats,
+                "cancel_at_period_end": record.cancel_at_period_end,
+                "current_period_end": record.current_period_end,
+            }),
+        };
+        NewStreamEvent {
+            id,
+            event_type: "subscription.updated",
+            payload: event.to_json().to_string(),
+            created_ms: unix_ms(now),
+        }
+    }
+
+    /// The event "Send test event" sends.
+    pub fn test(team_id: Uuid, stream_id: Uuid, now: OffsetDateTime) -> NewStreamEvent {
+        use closewise_domain::streams::{Event, TEST_EVENT};
+        let id = format!("evt_{}", Uuid::now_v7().simple());
+        let event = Event {
+            id: id.clone(),
+            event_type: TEST_EVENT.into(),
+            timestamp: now,
+            data: serde_json::json!({ "team_id": team_id, "stream_id": stream_id }),
+        };
+        NewStreamEvent {
+            id,
+            event_type: TEST_EVENT,
+            payload: event.to_json().to_string(),
+            created_ms: unix_ms(now),
+        }
+    }
+}
+
+/// Writes `$events` (`&[NewStreamEvent]`) to the outbox of each of team `$team_id`'s streams
+/// subscribed to them, in the transaction `$tx`. Each row takes its stream's next sequence
+/// number; bumping it locks the stream's row until the transaction ends, so a stream's rows are
+/// numbered in commit order and a worker never skips one still being written.
+macro_rules! enqueue_events {
+    ($tx:ident, $team_id:expr, $events:expr) => {{
+        let events: &[$crate::store::audit::NewStreamEvent] = $events;
+        if !events.is_empty() {
+            let streams: Vec<(uuid::Uuid, String)> = sqlx::query_as(
+                "SELECT id, events FROM event_streams WHERE team_id = $1 ORDER BY id",
+            )
+            .bind($team_id)
+            .fetch_all(&mut *$tx)
+            .await?;
+            for (stream_id, subscribed) in streams {
+                let subscribed: Vec<String> = serde_json::from_str(&subscribed).unwrap_or_default();
+                for e in events.iter().filter(|e| {
+                    e.event_type == closewise_domain::streams::TEST_EVENT
+                        || subscribed.iter().any(|s| s == e.event_type)
+                }) {
+                    let seq: i64 = sqlx::query_scalar(
+                        "UPDATE event_streams SET last_seq = last_seq + 1 WHERE id = $1 \
+                         RETURNING last_seq",
+                    )
+                    .bind(stream_id)
+                    .fetch_one(&mut *$tx)
+                    .await?;
+                    sqlx::query(
+                        "INSERT INTO stream_outbox \
+                         (stream_id, seq, event_id, event_type, payload, created_ms) \
+                         VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(stream_id)
+                    .bind(seq)
+                    .bind(&e.id)
+                    .bind(e.event_type)
+                    .bind(&e.payload)
+                    .bind(e.created_ms)
+                    .execute(&mut *$tx)
+                    .await?;
+                }
+            }
+        }
+    }};
+}
+pub(crate) use enqueue_events;

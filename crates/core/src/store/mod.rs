@@ -35,6 +35,7 @@ pub mod revocations;
 pub mod schema;
 pub mod sessions;
 pub mod stats;
+pub mod stream_rows;
 pub mod streams;
 pub mod sweep;
 pub mod teams;
@@ -42,6 +43,7 @@ pub mod tokens;
 pub mod usage;
 pub mod user_deletion;
 pub mod users;
+pub mod webhook_events;
 
 pub use billing::{EventReceipt, Fulfilment, SubscriptionRecord, SubscriptionRow, WebhookEventRow};
 pub use db_errors::{is_unavailable, DbError};

@@ -165,14 +165,16 @@ async fn the_clock_warns_three_days_before_and_charges_at_the_trial_end() {
 async fn a_declined_first_charge_leaves_the_subscription_past_due() {
     let m = spawn_mock().await;
     let (_, sub) = trialing(&m, "4000 0000 0000 0341").await;
-    // Past the trial's end, before Stripe's first retry a day later.
+    // Past the trial's end, before Stripe's first retry a day later: the new period, the failed
+    // charge, then the status (Stripe's order).
     let types = advance(&m, 14 * DAY + 3600).await;
     assert_eq!(
         types,
         [
             "customer.subscription.trial_will_end",
             "customer.subscription.updated",
-            "invoice.payment_failed"
+            "invoice.payment_failed",
+            "customer.subscription.updated"
         ]
     );
     let (_, after) = m

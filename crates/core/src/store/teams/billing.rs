@@ -11,8 +11,8 @@ use uuid::Uuid;
 
 use super::seats::{locked, seats_in};
 use super::{count, OPEN};
+use crate::store::audit::NewStreamEvent;
 use crate::store::audit::{commit_audited, write_audit, NewAudit};
-use crate::store::streams::NewStreamEvent;
 use crate::store::{dispatch, Pool, Revoked, Store, SubscriptionRecord};
 
 /// A subscription that ended never replaces the one the team has now: only the same
@@ -175,7 +175,7 @@ impl Store {
             let mut tx = crate::store::begin::begin(p).await?;
             let applied = apply_team!(&mut *tx, team_id, record, quantity, now)?;
             if applied {
-                crate::store::streams::enqueue_events!(tx, team_id, &events);
+                crate::store::audit::enqueue_events!(tx, team_id, &events);
             }
             tx.commit().await?;
             Ok::<_, sqlx::Error>(applied)

@@ -40,7 +40,7 @@ mod purchase;
 pub mod reclaim;
 
 pub use over_seats::OVER_SEATS_MAIL;
-pub use purchase::{TeamInvoice, TRIAL_ENDS_MAIL};
+pub use purchase::{TeamInvoice, TeamPurchase, TRIAL_ENDS_MAIL};
 
 /// Why a team billing step did not happen. `code()` is the machine code; the message is the
 /// user's (except the session errors, which the API answers with the activation message).

@@ -33,7 +33,34 @@ pub struct TeamInvoice {
     pub invoice: SentInvoice,
 }
 
+/// How a team's seats were bought: Stripe's hosted checkout to open, or an invoice already sent
+/// (the seats active at once).
+#[derive(Clone, Debug)]
+pub enum TeamPurchase {
+    Checkout(String),
+    Invoice(Box<TeamInvoice>),
+}
+
 impl Billing {
+    /// Buys the team's seats the way `collection` says: by card through Stripe's checkout, or by
+    /// an invoice due in 30 days.
+    pub async fn start_team_purchase(
+        &self,
+        actor: &Actor,
+        team: Option<Uuid>,
+        order: &TeamCheckout<'_>,
+        collection: Collection,
+    ) -> Result<TeamPurchase, TeamBillingError> {
+        match collection {
+            Collection::Invoice => Ok(TeamPurchase::Invoice(Box::new(
+                self.start_team_invoice(actor, team, order).await?,
+            ))),
+            Collection::Card => Ok(TeamPurchase::Checkout(
+                self.start_team_checkout(actor, team, order).await?,
+            )),
+        }
+    }
+
     /// The owner buys `seats` paid by invoice (`collection_method=send_invoice`, due in 30
     /// days): for 10 seats or more, yearly (the domain's rule), on the team's own customer. The
     /// subscription is active at once and stored on the team; Stripe sends the invoice, whose
