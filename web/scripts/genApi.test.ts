@@ -32,6 +32,10 @@ describe("src/lib/api/gen/", () => {
   it("changes a file when the document does", async () => {
     const document = JSON.parse(readFileSync(documentPath, "utf8")) as { components: { schemas: Record<string, object> } };
     document.components.schemas.Extra = { type: "object", properties: { added: { type: "string" } } };
-    expect(differences(await generate(document))).toEqual(["common.gen.ts is stale"]);
+    // The shared schemas' files change (a file over the limit is split by name, so its halves may
+    // move); no file appears or goes.
+    const changed = differences(await generate(document));
+    expect(changed).toContain("common.gen.ts is stale");
+    expect(changed.every((c) => c.endsWith(" is stale"))).toBe(true);
   }, 180_000);
 });

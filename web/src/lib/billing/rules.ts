@@ -241,3 +241,8 @@ export function subscriptionRefetchError(query: { error: unknown; data: unknown 
   if (!query.error || query.data === undefined) return null;
   return query.error instanceof ApiError ? "Failed to fetch subscription data" : "An unexpected error occurred";
 }
+
+/** When a subscription's free trial ends (Unix seconds), while it is trialing; else null. */
+export function trialEndOf(subscription: { status: string; trial_end?: number | null } | null | undefined): number | null {
+  return subscription?.status === "trialing" ? (subscription.trial_end ?? null) : null;
+}

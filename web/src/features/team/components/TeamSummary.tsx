@@ -12,6 +12,7 @@ import {
   periodEnd,
   runsToPeriodEnd,
   SUBSCRIPTION_STATUS_TEXT,
+  trialEndOf,
   UPDATE_CARD_HASH,
 } from "../../../lib/billing/rules";
 import { useOpenOnHash } from "../../../lib/billing/useOpenOnHash";
@@ -68,8 +69,8 @@ function SubscriptionState({ team }: { team: Team }) {
       <div>
         <dt className="text-sm text-slate-500">Subscription</dt>
         <dd className="font-medium text-slate-900">
-          {subscription?.status === "trialing" && subscription.trial_end != null
-            ? `Trial — ends on ${longDate(subscription.trial_end)}`
+          {trialEndOf(subscription) != null
+            ? `Trial — ends on ${longDate(trialEndOf(subscription)!)}`
             : subscription
               ? SUBSCRIPTION_STATUS_TEXT[subscription.status]
               : "No subscription yet"}

@@ -16,7 +16,31 @@ export const ACTIVITY_FILTERS: { label: string; actions: string[] }[] = [
   },
   { label: "Invitations", actions: ["team.invite", "team.invite_resend", "team.invite_revoke"] },
   { label: "Seats", actions: ["team.seats"] },
-  { label: "Billing", actions: ["team.checkout", "team.over_seats", "team.seats", "team.interval", "team.billing_details"] },
+  {
+    label: "Billing",
+    actions: [
+      "team.checkout",
+      "team.over_seats",
+      "team.seats",
+      "team.interval",
+      "team.billing_details",
+      "team.cancel",
+      "team.resume",
+      "team.invoice",
+      "team.trial_will_end",
+    ],
+  },
+  {
+    label: "Event streams",
+    actions: [
+      "team.stream_create",
+      "team.stream_delete",
+      "team.stream_pause",
+      "team.stream_replay",
+      "team.stream_retry",
+      "team.stream_secret_rotate",
+    ],
+  },
   { label: "Policy and second factor", actions: ["team.policy", "team.mfa_policy"] },
   {
     label: "Domains",
