@@ -111,10 +111,10 @@ test("two members' calls on /team → Adoption; the idle member reclaimed throug
   // Activity: Cleo's removal and the seat change, by the owner; the Seats filter keeps only the latter.
   await page.reload();
   const activity = page.getByRole("region", { name: "Activity" });
-  await expect(activity.getByRole("listitem").filter({ hasText: `team.member_remove by ${owner} (${cleo})` })).toHaveCount(1);
-  const seatChanges = activity.getByRole("listitem").filter({ hasText: `team.seats by ${owner}` });
+  await expect(activity.getByRole("listitem").filter({ hasText: `${owner} removed ${cleo}` })).toHaveCount(1);
+  const seatChanges = activity.getByRole("listitem").filter({ hasText: `${owner} reclaimed idle seats: from 4 to 3` });
   await expect(seatChanges).toHaveCount(1);
   await activity.getByLabel("Action").selectOption({ label: "Seats" });
   await expect(seatChanges).toHaveCount(1);
-  await expect(activity.getByRole("listitem").filter({ hasText: "team.member_remove" })).toHaveCount(0);
+  await expect(activity.getByRole("listitem").filter({ hasText: `removed ${cleo}` })).toHaveCount(0);
 });

@@ -89,7 +89,7 @@ test("an admin sets a consent notice and forbids Zoom; the member's app refuses 
 
     // Activity: the change, by the admin.
     const activity = adminPage.getByRole("region", { name: "Activity" });
-    await expect(activity.getByRole("listitem").filter({ hasText: `team.policy by ${admin}` })).toHaveCount(1);
+    await expect(activity.getByRole("listitem").filter({ hasText: `${admin}: team policy changed` })).toHaveCount(1);
   } finally {
     desktop.remove();
   }
