@@ -48,7 +48,8 @@ test("seeded cancelling@example.com: Pro Plan, Expires, Mastercard 4444", async 
   await expect(page.getByText("Pro Plan")).toBeVisible();
   const management = page.getByRole("region", { name: "Subscription Management" });
   await expect(management.getByText("Expires", { exact: true })).toBeVisible();
-  await expect(management.getByText(await periodEnd(helpers, "cancelling@example.com"))).toBeVisible();
+  // The date shows beside "Expires" and in "Your plan ends on …".
+  await expect(management.getByText(await periodEnd(helpers, "cancelling@example.com")).first()).toBeVisible();
   await expect(management.getByText(/Mastercard/)).toBeVisible();
   await expect(management.getByText(/4444/)).toBeVisible();
 });
