@@ -84,7 +84,7 @@ test("two members' calls on /team → Adoption; the idle member reclaimed throug
   await adoption.getByRole("button", { name: "Reclaim idle seats" }).click();
   const dialog = page.getByRole("dialog", { name: "Reclaim idle seats" });
   await expect(dialog.getByText(`Remove ${cleo} and lower the seats to 3.`)).toBeVisible();
-  await expect(dialog.getByText(/^Due now: -?\$\d+\.\d\d\. Next monthly total: \$60\.00\.$/)).toBeVisible();
+  await expect(dialog.getByText(/^Due now: (credit of )?\$\d+\.\d\d\. Next monthly total: \$60\.00\.$/)).toBeVisible();
   await dialog.getByRole("button", { name: "Confirm reclaim" }).click();
   await expect(dialog).toBeHidden();
   await expect(cleoRow.row).toHaveCount(0);
