@@ -54,11 +54,10 @@ test-stripe-node:
     STRIPE_MOCK_BIN="$(realpath -m "${CARGO_TARGET_DIR:-target}")/debug/stripe-mock" crates/stripe-mock/python-compat/run.sh
 
 # The web app: install from the lock file, type-check, ESLint and Prettier (import boundaries
-# included), unit tests, production build, and the prerendered HTML checked without JavaScript
-# (headings, titles, canonicals, sitemap, links).
+# included; side by side, scripts/web-static.sh), unit tests, production build, and the prerendered
+# HTML checked without JavaScript (headings, titles, canonicals, sitemap, links).
 test-web: web-deps
-    cd web && npm run typecheck
-    cd web && npm run lint
+    scripts/web-static.sh
     cd web && npm test
     cd web && npm run build
     cd web && npm run test:prerendered

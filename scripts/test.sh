@@ -8,7 +8,9 @@
 # start without compiling; the clippy wrapper is exported for the whole run so that every later
 # cargo command reuses that build. test-web builds web/dist, which e2e serves as it is
 # (WEB_BUILT=1) instead of building it again.
-# Two kinds of overlap, both shown in the table:
+# Three kinds of overlap, all shown in the table (with the share of the two cores each kept busy):
+# - cargo-nextest compiles in the background from the start (scripts/install-nextest.sh), beside
+#   check-deploy's linters and lint-build; test-rust waits for it;
 # - the web's and e2e's npm packages and Chromium install in the background after check-deploy (npm ci
 #   and apt-get mostly wait on the network while lint-build and test-rust keep the cores busy); test-web
 #   waits for them;
@@ -26,9 +28,20 @@ logs=target/test-logs
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 start=$SECONDS
+start_cpu=$(cpu_now)
 status=0
 
 row() { printf '%-18s %6s s  %s\n' "$1" "$2" "$3"; }
+
+# The machine's CPU counters (/proc/stat: busy and total jiffies), and the share of both cores a recipe
+# kept busy between two readings: a recipe well under 100 % leaves a core idle that another could use.
+cpu_now() { awk '/^cpu /{ idle = $5 + $6; total = 0; for (i = 2; i <= NF; i++) total += $i; print total - idle, total }' /proc/stat; }
+busy_since() {
+  local before after
+  read -r -a before <<<"$1"
+  read -r -a after <<<"$(cpu_now)"
+  awk -v b="$((after[0] - before[0]))" -v t="$((after[1] - before[1]))" 'BEGIN { printf "cpu %d %%", (t > 0 ? 100 * b / t : 0) }'
+}
 
 # Started once check-deploy is done: it runs apt-get itself, and two at once would fight over apt's lock.
 installs=""
@@ -44,6 +57,24 @@ start_installs() {
   installs=$!
 }
 installs_waited=0
+
+# cargo-nextest, compiled once into target/tools (scripts/install-nextest.sh): started at the beginning,
+# beside check-deploy, whose linters mostly wait on the network; test-rust waits for it.
+tools_began=$SECONDS
+scripts/install-nextest.sh >"$logs/install-nextest.log" 2>&1 &
+tools=$!
+wait_for_tools() {
+  [ -n "$tools" ] || return 0
+  if wait "$tools"; then result=passed; else result=FAILED; fi
+  tools=""
+  line=$(row "nextest (bg)" $((SECONDS - tools_began)) "$result, from the start of the run until test-rust")
+  echo "==> $line"
+  echo "$line" >>"$table"
+  if [ "$result" = FAILED ]; then
+    cat "$logs/install-nextest.log"
+    return 1
+  fi
+}
 
 wait_for_installs() {
   [ "$installs_waited" = 0 ] && [ -n "$installs" ] || return 0
@@ -64,15 +95,21 @@ for stage in "${stages[@]}"; do
   if [[ " ${recipes[*]} " == *" test-web "* ]] || [[ " ${recipes[*]} " == *" e2e "* ]]; then
     wait_for_installs || { status=1; break; }
   fi
+  if [[ " ${recipes[*]} " == *" test-rust "* ]]; then
+    wait_for_tools || { status=1; break; }
+  fi
   if [ "${#recipes[@]}" = 1 ]; then
     recipe=${recipes[0]}
     began=$SECONDS
+    cpu=$(cpu_now)
     if just "$recipe"; then result=passed; else result=FAILED; status=1; fi
-    line=$(row "$recipe" $((SECONDS - began)) "$result")
+    line=$(row "$recipe" $((SECONDS - began)) "$result, $(busy_since "$cpu")")
     echo "==> $line"
     echo "$line" >>"$table"
   else
     echo "==> side by side: ${recipes[*]} (logs: $logs/<recipe>.log)"
+    cpu=$(cpu_now)
+    stage_began=$SECONDS
     pids=()
     for recipe in "${recipes[@]}"; do
       (
@@ -98,14 +135,18 @@ for stage in "${stages[@]}"; do
       echo "==> $line"
       echo "$line" >>"$table"
     done
+    line=$(row "  (together)" $((SECONDS - stage_began)) "$(busy_since "$cpu")")
+    echo "==> $line"
+    echo "$line" >>"$table"
   fi
   if [[ " ${recipes[*]} " == *" test-web "* ]] && [ "$status" -eq 0 ]; then export WEB_BUILT=1; fi
   [ "$status" -eq 0 ] || break
   if [ "$stage" = check-deploy ]; then start_installs; fi
 done
+[ -z "$tools" ] || wait "$tools" 2>/dev/null
 # Stopped before test-web: the installs still finish (a half-done npm ci would be redone next time anyway).
 [ "$installs_waited" = 1 ] || [ -z "$installs" ] || wait "$installs" 2>/dev/null
-printf '%-18s %6s s\n' total $((SECONDS - start)) >>"$table"
+row total $((SECONDS - start)) "$(busy_since "$start_cpu")" >>"$table"
 {
   echo "./just test on $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
   cat "$table"
