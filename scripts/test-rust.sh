@@ -16,6 +16,7 @@ if ! cargo nextest --version >/dev/null 2>&1; then
   cargo install cargo-nextest --version "$NEXTEST_VERSION" --locked --quiet --root "$TOOLS" \
     || { echo "ERROR: cannot install cargo-nextest from crates.io" >&2; exit 1; }
 fi
+scripts/build-deps.sh
 scripts/oidc-deps.sh
 scripts/receiver-deps.sh
 cargo nextest run --workspace --no-fail-fast "$@"

@@ -1,8 +1,9 @@
-//! Single sign-on with OpenID Connect: which issuers a team may name, how long a
-//! sign-in may take at the provider, the redirect URI the owner registers, and whether an ID
-//! token's address may sign in to a team (verified by the provider, at one of the team's verified
-//! domains). The token's signature, issuer, audience, nonce and expiry are checked by the core
-//! service that holds the keys; these are the rules that hold whatever the provider.
+//! Single sign-on with OpenID Connect or SAML 2.0: which issuers a team may name, how long a
+//! sign-in may take at the provider, the redirect URI the owner registers (OpenID) and our service
+//! provider's entity ID and ACS URL (SAML), when an assertion's validity window holds, and whether
+//! an address may sign in to a team (vouched for by the provider, at one of the team's verified
+//! domains). Signatures, issuers, audiences and nonces are checked by the core service that holds
+//! the keys; these are the rules that hold whatever the provider.
 
 use time::{Duration, OffsetDateTime};
 use url::Url;
@@ -15,6 +16,66 @@ pub const CLOCK_SKEW_SECONDS: u64 = 60;
 
 /// The path the provider sends the browser back to.
 pub const CALLBACK_PATH: &str = "/api/auth/sso/callback";
+
+/// A team's connection: OpenID Connect or SAML 2.0, one at a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Protocol {
+    #[default]
+    Oidc,
+    Saml,
+}
+
+impl Protocol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::Oidc => "oidc",
+            Protocol::Saml => "saml",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Protocol> {
+        match raw {
+            "oidc" => Some(Protocol::Oidc),
+            "saml" => Some(Protocol::Saml),
+            _ => None,
+        }
+    }
+}
+
+/// The clock skew a SAML assertion's `NotBefore` and `NotOnOrAfter` are allowed.
+pub const SAML_CLOCK_SKEW: Duration = Duration::seconds(60);
+
+/// How many signing certificates a SAML connection may hold: the one in use and its successor.
+pub const MAX_SAML_CERTIFICATES: usize = 2;
+
+/// Our service provider's entity ID for a team: the URL of its metadata.
+pub fn saml_sp_entity_id(base_url: &str, team_id: uuid::Uuid) -> String {
+    format!(
+        "{}/api/auth/saml/{team_id}/metadata",
+        base_url.trim_end_matches('/')
+    )
+}
+
+/// The team's assertion consumer service, where the IdP posts its responses.
+pub fn saml_acs_url(base_url: &str, team_id: uuid::Uuid) -> String {
+    format!(
+        "{}/api/auth/saml/{team_id}/acs",
+        base_url.trim_end_matches('/')
+    )
+}
+
+/// Whether `now` is inside an assertion's validity window, each end widened by
+/// [`SAML_CLOCK_SKEW`]: from `not_before` (when given) and before `not_on_or_after`, which a
+/// bearer assertion must give.
+pub fn saml_window_holds(
+    now: OffsetDateTime,
+    not_before: Option<OffsetDateTime>,
+    not_on_or_after: Option<OffsetDateTime>,
+) -> bool {
+    let started = not_before.is_none_or(|nb| now >= nb - SAML_CLOCK_SKEW);
+    let unexpired = not_on_or_after.is_some_and(|end| now < end + SAML_CLOCK_SKEW);
+    started && unexpired
+}
 
 /// What password sign-in, reset and sign-up answer (`403 sso_required`) for an address whose
 /// company requires SSO.
@@ -100,6 +161,45 @@ pub fn parse_issuer(raw: &str, reach: ProviderReach) -> Result<String, IssuerErr
     Ok(raw.trim_end_matches('/').to_string())
 }
 
+/// The claim that carries a person's address, as the owner chooses it: `email` (the default,
+/// which the provider must vouch for with `email_verified`), or, as Microsoft Entra ID sends it
+/// when not configured to send `email`, `preferred_username` or `upn` (the sign-in name, an
+/// address at the tenant's domains, whose verification is the provider's own: `email_verified`
+/// is not asked for).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EmailClaim {
+    #[default]
+    Email,
+    PreferredUsername,
+    Upn,
+}
+
+impl EmailClaim {
+    pub const ALL: [EmailClaim; 3] = [
+        EmailClaim::Email,
+        EmailClaim::PreferredUsername,
+        EmailClaim::Upn,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailClaim::Email => "email",
+            EmailClaim::PreferredUsername => "preferred_username",
+            EmailClaim::Upn => "upn",
+        }
+    }
+
+    /// One of the names above, exactly.
+    pub fn parse(raw: &str) -> Option<EmailClaim> {
+        EmailClaim::ALL.into_iter().find(|c| c.as_str() == raw)
+    }
+
+    /// Whether the provider must say `email_verified: true` of the address.
+    pub fn needs_verified_flag(self) -> bool {
+        self == EmailClaim::Email
+    }
+}
+
 /// Why an ID token's person may not sign in to the team.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IdentityRefusal {
@@ -111,15 +211,25 @@ pub enum IdentityRefusal {
 
 /// Whether the person an ID token names may sign in to a team whose verified domains are
 /// `verified_domains`: the provider vouched for the address (`email_verified` true, not merely
-/// absent) and it is at one of them.
+/// absent, when it came in `email`) and it is at one of them.
 pub fn check_identity(
     email: &crate::email::Email,
     email_verified: Option<bool>,
+    claim: EmailClaim,
     verified_domains: &[String],
 ) -> Result<(), IdentityRefusal> {
-    if email_verified != Some(true) {
+    if claim.needs_verified_flag() && email_verified != Some(true) {
         return Err(IdentityRefusal::EmailNotVerified);
     }
+    check_domain(email, verified_domains)
+}
+
+/// Whether an address a provider vouched for (a SAML assertion's) is at one of the team's verified
+/// domains.
+pub fn check_domain(
+    email: &crate::email::Email,
+    verified_domains: &[String],
+) -> Result<(), IdentityRefusal> {
     if !verified_domains.iter().any(|d| d == email.domain()) {
         return Err(IdentityRefusal::DomainNotVerified);
     }
@@ -220,24 +330,93 @@ mod tests {
     fn only_a_provider_verified_address_at_a_verified_domain_signs_in() {
         let domains = vec!["acme.example".to_string()];
         let ana = Email::parse("ana@acme.example").unwrap();
-        assert_eq!(check_identity(&ana, Some(true), &domains), Ok(()));
         assert_eq!(
-            check_identity(&ana, None, &domains),
+            check_identity(&ana, Some(true), EmailClaim::Email, &domains),
+            Ok(())
+        );
+        assert_eq!(
+            check_identity(&ana, None, EmailClaim::Email, &domains),
             Err(IdentityRefusal::EmailNotVerified)
         );
         assert_eq!(
-            check_identity(&ana, Some(false), &domains),
+            check_identity(&ana, Some(false), EmailClaim::Email, &domains),
             Err(IdentityRefusal::EmailNotVerified)
         );
         let sub = Email::parse("bo@eu.acme.example").unwrap();
         assert_eq!(
-            check_identity(&sub, Some(true), &domains),
+            check_identity(&sub, Some(true), EmailClaim::Email, &domains),
             Err(IdentityRefusal::DomainNotVerified)
         );
         assert_eq!(
-            check_identity(&ana, Some(true), &[]),
+            check_identity(&ana, Some(true), EmailClaim::Email, &[]),
             Err(IdentityRefusal::DomainNotVerified)
         );
+    }
+
+    #[test]
+    fn a_sign_in_name_claim_needs_no_verified_flag_but_a_verified_domain() {
+        let domains = vec!["acme.example".to_string()];
+        let ana = Email::parse("ana@acme.example").unwrap();
+        for claim in [EmailClaim::Upn, EmailClaim::PreferredUsername] {
+            assert_eq!(check_identity(&ana, None, claim, &domains), Ok(()));
+            let other = Email::parse("ana@other.example").unwrap();
+            assert_eq!(
+                check_identity(&other, None, claim, &domains),
+                Err(IdentityRefusal::DomainNotVerified)
+            );
+        }
+        assert_eq!(EmailClaim::default(), EmailClaim::Email);
+        for claim in EmailClaim::ALL {
+            assert_eq!(EmailClaim::parse(claim.as_str()), Some(claim));
+        }
+        assert_eq!(EmailClaim::parse("mail"), None);
+        assert_eq!(EmailClaim::parse("Email"), None);
+    }
+
+    #[test]
+    fn an_assertion_holds_inside_its_window_with_a_minute_of_skew() {
+        let now = OffsetDateTime::UNIX_EPOCH + Duration::days(1);
+        let m = Duration::minutes;
+        assert!(saml_window_holds(now, Some(now - m(1)), Some(now + m(5))));
+        assert!(saml_window_holds(now, None, Some(now + m(5))));
+        assert!(
+            !saml_window_holds(now, Some(now - m(1)), None),
+            "a bearer assertion must end"
+        );
+        assert!(saml_window_holds(
+            now,
+            Some(now + Duration::seconds(59)),
+            Some(now + m(5))
+        ));
+        assert!(!saml_window_holds(
+            now,
+            Some(now + Duration::seconds(61)),
+            Some(now + m(5))
+        ));
+        assert!(saml_window_holds(
+            now,
+            None,
+            Some(now - Duration::seconds(59))
+        ));
+        assert!(!saml_window_holds(now, None, Some(now - m(1))));
+        assert!(!saml_window_holds(now, None, Some(now - m(10))));
+    }
+
+    #[test]
+    fn a_teams_service_provider_lives_under_its_id() {
+        let team = uuid::Uuid::nil();
+        assert_eq!(
+            saml_sp_entity_id("http://localhost:8080/", team),
+            format!("http://localhost:8080/api/auth/saml/{team}/metadata")
+        );
+        assert_eq!(
+            saml_acs_url("https://app.closewise.example", team),
+            format!("https://app.closewise.example/api/auth/saml/{team}/acs")
+        );
+        assert_eq!(Protocol::parse("saml"), Some(Protocol::Saml));
+        assert_eq!(Protocol::parse("oidc"), Some(Protocol::Oidc));
+        assert_eq!(Protocol::parse("SAML"), None);
+        assert_eq!(Protocol::default().as_str(), "oidc");
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! `client_secret_basic`), and the ID token checked as OpenID Connect Core §3.1.3.7 says:
 //! signed by a key of the provider's JWKS with an asymmetric algorithm, `iss` the issuer, `aud`
 //! our client (and `azp` too when there are several audiences), not expired, and the `nonce` of
-//! this sign-in.
+//! this sign-in. A conformant provider leaves the claims the scopes ask for out of the ID token
+//! when it issues an access token (OpenID Connect Core §5.4): they are read from its UserInfo
+//! endpoint with that token, and used only when its `sub` is the ID token's (§5.3.2).
 //!
 //! Every fetch resolves the provider's host itself and connects only to the addresses it checked
 //! (`closewise_domain::sso::ProviderReach`: in production public ones only), so a name that
@@ -20,7 +22,9 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 
 use closewise_domain::oauth::constant_time_eq;
-use closewise_domain::sso::{provider_url, IssuerError, ProviderReach, CLOCK_SKEW_SECONDS};
+use closewise_domain::sso::{
+    provider_url, EmailClaim, IssuerError, ProviderReach, CLOCK_SKEW_SECONDS,
+};
 
 /// The endpoints a discovery document names.
 #[derive(Clone, Debug, Deserialize)]
@@ -30,7 +34,16 @@ pub struct Discovery {
     pub token_endpoint: String,
     pub jwks_uri: String,
     #[serde(default)]
+    pub userinfo_endpoint: Option<String>,
+    #[serde(default)]
     pub code_challenge_methods_supported: Option<Vec<String>>,
+}
+
+/// What the token endpoint answers.
+#[derive(Clone, Debug)]
+pub struct Tokens {
+    pub id_token: String,
+    pub access_token: Option<String>,
 }
 
 /// The claims we read from an ID token.
@@ -42,11 +55,60 @@ pub struct IdClaims {
     #[serde(default, deserialize_with = "bool_or_string")]
     pub email_verified: Option<bool>,
     #[serde(default)]
+    pub preferred_username: Option<String>,
+    #[serde(default)]
+    pub upn: Option<String>,
+    #[serde(default)]
     pub nonce: Option<String>,
     #[serde(default)]
     pub azp: Option<String>,
     #[serde(default)]
     aud: serde_json::Value,
+}
+
+impl IdClaims {
+    /// The value of the claim that carries the address.
+    pub fn address(&self, claim: EmailClaim) -> Option<&str> {
+        match claim {
+            EmailClaim::Email => self.email.as_deref(),
+            EmailClaim::PreferredUsername => self.preferred_username.as_deref(),
+            EmailClaim::Upn => self.upn.as_deref(),
+        }
+    }
+
+    /// Whether UserInfo may tell more than the ID token about `claim`: it lacks the claim, or
+    /// `email_verified` that `email` needs.
+    pub fn lacks(&self, claim: EmailClaim) -> bool {
+        self.address(claim).is_none()
+            || (claim.needs_verified_flag() && self.email_verified.is_none())
+    }
+
+    /// The ID token's claims with those it lacks taken from the UserInfo answer `info`, whose
+    /// `sub` must be the ID token's (else the answer is about someone else and is refused).
+    pub fn with_userinfo(mut self, info: UserInfo) -> anyhow::Result<IdClaims> {
+        if !constant_time_eq(info.sub.as_bytes(), self.sub.as_bytes()) {
+            bail!("UserInfo's sub is not the ID token's");
+        }
+        self.email = self.email.or(info.email);
+        self.email_verified = self.email_verified.or(info.email_verified);
+        self.preferred_username = self.preferred_username.or(info.preferred_username);
+        self.upn = self.upn.or(info.upn);
+        Ok(self)
+    }
+}
+
+/// The claims we read from a UserInfo answer.
+#[derive(Clone, Debug, Deserialize)]
+pub struct UserInfo {
+    pub sub: String,
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default, deserialize_with = "bool_or_string")]
+    pub email_verified: Option<bool>,
+    #[serde(default)]
+    pub preferred_username: Option<String>,
+    #[serde(default)]
+    pub upn: Option<String>,
 }
 
 /// Some providers send `"email_verified": "true"`.
@@ -157,7 +219,11 @@ impl Provider {
                 ));
             }
         }
-        for endpoint in [&d.authorization_endpoint, &d.token_endpoint, &d.jwks_uri] {
+        let userinfo = d.userinfo_endpoint.iter();
+        for endpoint in [&d.authorization_endpoint, &d.token_endpoint, &d.jwks_uri]
+            .into_iter()
+            .chain(userinfo)
+        {
             match closewise_domain::sso::parse_issuer(endpoint, self.reach) {
                 Ok(_) => {}
                 Err(IssuerError::NotPublic) => return Err(FetchError::NotPublic),
@@ -171,7 +237,7 @@ impl Provider {
         Ok(d)
     }
 
-    /// Redeems `code` at the token endpoint and returns the ID token.
+    /// Redeems `code` at the token endpoint: the ID token, and the access token for UserInfo.
     pub async fn exchange(
         &self,
         token_endpoint: &str,
@@ -180,10 +246,11 @@ impl Provider {
         code: &str,
         redirect_uri: &str,
         verifier: &str,
-    ) -> Result<String, FetchError> {
+    ) -> Result<Tokens, FetchError> {
         #[derive(Deserialize)]
         struct TokenResponse {
             id_token: Option<String>,
+            access_token: Option<String>,
         }
         // RFC 6749 §2.3.1: both form-encoded, then HTTP Basic.
         let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
@@ -211,7 +278,52 @@ impl Provider {
             .into());
         }
         let t: TokenResponse = answer.json().await.context("the token endpoint's answer")?;
-        Ok(t.id_token.context("the token endpoint sent no id_token")?)
+        Ok(Tokens {
+            id_token: t.id_token.context("the token endpoint sent no id_token")?,
+            access_token: t.access_token,
+        })
+    }
+
+    /// The UserInfo endpoint's claims for `access_token` (a JSON answer; a signed one is not
+    /// asked for).
+    pub async fn userinfo(
+        &self,
+        endpoint: &str,
+        access_token: &str,
+    ) -> Result<UserInfo, FetchError> {
+        let (http, url) = self.client_for(endpoint).await?;
+        Ok(http
+            .get(url)
+            .bearer_auth(access_token)
+            .header("accept", "application/json")
+            .send()
+            .await
+            .context("cannot reach the provider's UserInfo endpoint")?
+            .error_for_status()
+            .context("the provider's UserInfo endpoint answered an error")?
+            .json()
+            .await
+            .context("the provider's UserInfo answer is not JSON claims")?)
+    }
+
+    /// A SAML IdP's metadata document at `url` (at most `saml::MAX_XML_BYTES`).
+    pub async fn metadata(&self, url: &str) -> Result<String, FetchError> {
+        let (http, url) = self.client_for(url).await?;
+        let mut answer = http
+            .get(url.clone())
+            .send()
+            .await
+            .with_context(|| format!("cannot reach {url}"))?
+            .error_for_status()
+            .with_context(|| format!("{url} answered an error"))?;
+        let mut body = Vec::new();
+        while let Some(chunk) = answer.chunk().await.context("reading the metadata")? {
+            body.extend_from_slice(&chunk);
+            if body.len() > super::saml::MAX_XML_BYTES {
+                return Err(FetchError::Unusable("The metadata is larger than 512 KB."));
+            }
+        }
+        Ok(String::from_utf8(body).context("the metadata is not UTF-8")?)
     }
 
     /// The provider's signing keys.
@@ -334,6 +446,45 @@ mod tests {
         );
         let c = check(&token(1, claims(json!({ "email_verified": "true" })))).unwrap();
         assert_eq!(c.email_verified, Some(true));
+    }
+
+    #[test]
+    fn userinfo_fills_what_the_id_token_lacks_only_for_the_same_subject() {
+        let bare = check(&token(
+            1,
+            claims(json!({ "email": null, "email_verified": null })),
+        ))
+        .unwrap();
+        assert!(bare.lacks(EmailClaim::Email));
+        let info = |sub: &str| UserInfo {
+            sub: sub.into(),
+            email: Some("ana@acme.example".into()),
+            email_verified: Some(true),
+            preferred_username: None,
+            upn: Some("ana@acme.example".into()),
+        };
+        let merged = bare.clone().with_userinfo(info("ana")).unwrap();
+        assert!(!merged.lacks(EmailClaim::Email));
+        assert_eq!(merged.address(EmailClaim::Email), Some("ana@acme.example"));
+        assert_eq!(merged.address(EmailClaim::Upn), Some("ana@acme.example"));
+        assert!(merged.lacks(EmailClaim::PreferredUsername));
+        assert!(
+            bare.with_userinfo(info("eve")).is_err(),
+            "another subject's claims"
+        );
+        let full = check(&token(1, claims(json!({})))).unwrap();
+        assert!(!full.lacks(EmailClaim::Email));
+        let kept = full
+            .with_userinfo(UserInfo {
+                email: Some("x@y.example".into()),
+                ..info("ana")
+            })
+            .unwrap();
+        assert_eq!(
+            kept.email.as_deref(),
+            Some("ana@acme.example"),
+            "the ID token's own claim stays"
+        );
     }
 
     #[test]

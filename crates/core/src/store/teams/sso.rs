@@ -25,13 +25,29 @@ pub struct TeamSsoRow {
     pub authorization_endpoint: String,
     pub token_endpoint: String,
     pub jwks_uri: String,
+    /// The discovery document's `userinfo_endpoint` (migration 0031).
+    pub userinfo_endpoint: Option<String>,
+    /// `closewise_domain::sso::EmailClaim::as_str`.
+    pub email_claim: String,
     pub required: bool,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
+    /// `closewise_domain::sso::Protocol::as_str`. A SAML connection keeps the IdP's entity ID in
+    /// `issuer` and its SSO URL in `authorization_endpoint`; its OpenID columns are empty.
+    pub protocol: String,
+    /// SAML: the IdP's signing certificates, a JSON array of base64 DER.
+    pub saml_certificates: Option<String>,
+    pub saml_metadata_url: Option<String>,
+    /// SAML: the attribute carrying the address; None: the NameID.
+    pub saml_email_attribute: Option<String>,
+    /// SAML: unsolicited (IdP-initiated) responses are accepted.
+    pub saml_idp_initiated: bool,
 }
 
 const SSO_COLUMNS: &str = "team_id, issuer, client_id, client_secret_sealed, \
-    authorization_endpoint, token_endpoint, jwks_uri, required, created_at, updated_at";
+    authorization_endpoint, token_endpoint, jwks_uri, userinfo_endpoint, email_claim, required, \
+    created_at, updated_at, protocol, saml_certificates, saml_metadata_url, saml_email_attribute, \
+    saml_idp_initiated";
 
 /// A sign-in waiting for its callback.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -43,6 +59,8 @@ pub struct SsoLoginRow {
     /// The owner's "Test connection": checked, but nobody is signed in or created.
     pub test: bool,
     pub expires_at: OffsetDateTime,
+    /// SAML: the address the ACS's verified response vouched for (the callback then finishes).
+    pub saml_email: Option<String>,
 }
 
 pub struct NewSsoLogin<'a> {
@@ -54,6 +72,8 @@ pub struct NewSsoLogin<'a> {
     pub test: bool,
     pub now: OffsetDateTime,
     pub expires_at: OffsetDateTime,
+    /// SAML, an unsolicited response: already verified.
+    pub saml_email: Option<&'a str>,
 }
 
 /// A new account made by its first SSO sign-in: verified by the provider, with a password hash
@@ -92,10 +112,16 @@ impl Store {
             sqlx::query(
                 "INSERT INTO team_sso (team_id, issuer, client_id, client_secret_sealed, \
                  authorization_endpoint, token_endpoint, jwks_uri, required, updated_by, \
-                 created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) \
+                 created_at, updated_at, userinfo_endpoint, email_claim, protocol, \
+                 saml_certificates, saml_metadata_url, saml_email_attribute, saml_idp_initiated) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14, $15, \
+                 $16, $17) \
                  ON CONFLICT (team_id) DO UPDATE SET issuer = $2, client_id = $3, \
                  client_secret_sealed = $4, authorization_endpoint = $5, token_endpoint = $6, \
-                 jwks_uri = $7, required = $8, updated_by = $9, updated_at = $10",
+                 jwks_uri = $7, required = $8, updated_by = $9, updated_at = $10, \
+                 userinfo_endpoint = $11, email_claim = $12, protocol = $13, \
+                 saml_certificates = $14, saml_metadata_url = $15, saml_email_attribute = $16, \
+                 saml_idp_initiated = $17",
             )
             .bind(row.team_id)
             .bind(&row.issuer)
@@ -107,6 +133,13 @@ impl Store {
             .bind(row.required)
             .bind(updated_by)
             .bind(row.updated_at)
+            .bind(&row.userinfo_endpoint)
+            .bind(&row.email_claim)
+            .bind(&row.protocol)
+            .bind(&row.saml_certificates)
+            .bind(&row.saml_metadata_url)
+            .bind(&row.saml_email_attribute)
+            .bind(row.saml_idp_initiated)
             .execute(&mut *tx)
             .await?;
             notify_revoked!(self, tx, Revoked::AllReads);
@@ -154,7 +187,7 @@ impl Store {
     pub async fn insert_sso_login(&self, l: &NewSsoLogin<'_>) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| sqlx::query(
             "INSERT INTO sso_logins (state_hash, team_id, nonce, pkce_verifier, next_path, test, \
-             created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+             created_at, expires_at, saml_email) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
         )
         .bind(l.state_hash)
         .bind(l.team_id)
@@ -164,6 +197,7 @@ impl Store {
         .bind(l.test)
         .bind(l.now)
         .bind(l.expires_at)
+        .bind(l.saml_email)
         .execute(p)
         .await
         .map(|_| ()))
@@ -176,23 +210,80 @@ impl Store {
     ) -> Result<Option<SsoLoginRow>, sqlx::Error> {
         dispatch!(self, |p| sqlx::query_as::<_, SsoLoginRow>(
             "DELETE FROM sso_logins WHERE state_hash = $1 \
-             RETURNING team_id, nonce, pkce_verifier, next_path, test, expires_at"
+             RETURNING team_id, nonce, pkce_verifier, next_path, test, expires_at, saml_email"
         )
         .bind(state_hash)
         .fetch_optional(p)
         .await)
     }
 
-    /// Deletes sign-ins that expired by `now` (by the sweeper): they can no longer
-    /// finish, and a late callback hears `sso_login_expired` either way.
-    pub async fn delete_expired_sso_logins(&self, now: OffsetDateTime) -> Result<u64, sqlx::Error> {
-        dispatch!(self, |p| Ok(sqlx::query(
-            "DELETE FROM sso_logins WHERE expires_at <= $1"
+    /// The sign-in of `state_hash`, left in place (the SAML ACS reads it; the callback takes it).
+    pub async fn sso_login(&self, state_hash: &str) -> Result<Option<SsoLoginRow>, sqlx::Error> {
+        dispatch!(self, |p| sqlx::query_as::<_, SsoLoginRow>(
+            "SELECT team_id, nonce, pkce_verifier, next_path, test, expires_at, saml_email \
+             FROM sso_logins WHERE state_hash = $1"
         )
-        .bind(now)
+        .bind(state_hash)
+        .fetch_optional(p)
+        .await)
+    }
+
+    /// Records the address a SAML response vouched for on its sign-in, once: false when the
+    /// sign-in is gone or already has one.
+    pub async fn set_sso_login_saml_email(
+        &self,
+        state_hash: &str,
+        email: &str,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| Ok(sqlx::query(
+            "UPDATE sso_logins SET saml_email = $2 WHERE state_hash = $1 AND saml_email IS NULL"
+        )
+        .bind(state_hash)
+        .bind(email)
         .execute(p)
         .await?
-        .rows_affected()))
+        .rows_affected()
+            == 1))
+    }
+
+    /// Marks a SAML assertion of the team used until `expires_at`: false when it already was
+    /// (a replay).
+    pub async fn use_saml_assertion(
+        &self,
+        team_id: Uuid,
+        assertion_id: &str,
+        expires_at: OffsetDateTime,
+    ) -> Result<bool, sqlx::Error> {
+        dispatch!(self, |p| Ok(sqlx::query(
+            "INSERT INTO saml_assertions (team_id, assertion_id, expires_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (team_id, assertion_id) DO NOTHING"
+        )
+        .bind(team_id)
+        .bind(assertion_id)
+        .bind(expires_at)
+        .execute(p)
+        .await?
+        .rows_affected()
+            == 1))
+    }
+
+    /// Deletes sign-ins that expired by `now` (by the sweeper): they can no longer
+    /// finish, and a late callback hears `sso_login_expired` either way; and the used SAML
+    /// assertions that could no longer be presented.
+    pub async fn delete_expired_sso_logins(&self, now: OffsetDateTime) -> Result<u64, sqlx::Error> {
+        dispatch!(self, |p| {
+            let assertions = sqlx::query("DELETE FROM saml_assertions WHERE expires_at <= $1")
+                .bind(now)
+                .execute(p)
+                .await?
+                .rows_affected();
+            Ok(sqlx::query("DELETE FROM sso_logins WHERE expires_at <= $1")
+                .bind(now)
+                .execute(p)
+                .await?
+                .rows_affected()
+                + assertions)
+        })
     }
 
     /// Whether SSO is required for addresses at `domain`, and of which team: `Some(team)` when a
