@@ -1,12 +1,15 @@
 // A real SAML 2.0 identity provider (samlify) for the SAML single sign-on tests (the API's Rust
 // tests and the e2e suite), on a free port of 127.0.0.1. Configured by one JSON argument:
 //   {"sp_metadata": "<EntityDescriptor …>" (our SP's metadata, as GET /api/auth/saml/{team}/metadata
-//    answers it), "users": {"ana@acme.example": {"attributes"?: {"mail": "…"}}}}
+//    answers it), "users": {"ana@acme.example": {"attributes"?: {"mail": "…"}}},
+//    "cert_days"?: how many days its certificates are valid (30 unless given)}
 // It prints `READY <base URL>` once listening. Nothing leaves the machine.
 // - GET /metadata: the IdP's metadata (entity ID `<base>/metadata`, the HTTP-Redirect SSO URL
 //   `<base>/sso`, its signing certificate); `?cert=other`: another key's certificate instead (a
 //   response then fails its signature check); `?cert=both`: the other and then the real one
-//   (a rotation).
+//   (a rotation). Without `cert`, what GET /control last chose.
+// - GET /control?cert=real|other|both&fail=0|1: what GET /metadata without `cert` serves from now
+//   on, or (fail=1) that it answers 500 (the daily re-read of metadata by URL).
 // - GET /sso?SAMLRequest=…&RelayState=…: the SP-initiated sign-in (HTTP-Redirect binding). It signs
 //   in the user `user` names (the first user otherwise) at once and answers the HTTP-POST binding's
 //   page: a form to the ACS with `SAMLResponse` and `RelayState`, sent by script. Test knobs:
@@ -30,7 +33,7 @@ samlify.setSchemaValidator({ validate: () => Promise.resolve('skipped') });
 function keyPair(name) {
   const dir = mkdtempSync(join(tmpdir(), 'closewise-saml-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '30',
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', String(config.cert_days ?? 30),
       '-subj', `/CN=${name}`, '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } finally {
@@ -47,6 +50,8 @@ const escape = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
 let base;
 let idp;
 let otherIdp;
+// What GET /metadata serves without `cert` (GET /control changes it).
+const served = { cert: 'real', fail: false };
 
 function identityProvider(pair) {
   return samlify.IdentityProvider({
@@ -119,9 +124,18 @@ const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url, base);
     const query = url.searchParams;
+    if (url.pathname === '/control') {
+      if (query.has('cert')) served.cert = query.get('cert');
+      if (query.has('fail')) served.fail = query.get('fail') === '1';
+      return res.end('ok');
+    }
     if (url.pathname === '/metadata') {
+      if (!query.has('cert') && served.fail) {
+        res.statusCode = 500;
+        return res.end('metadata unavailable');
+      }
       res.setHeader('content-type', 'application/samlmetadata+xml');
-      const cert = query.get('cert');
+      const cert = query.get('cert') ?? served.cert;
       if (cert === 'other') return res.end(otherIdp.getMetadata());
       if (cert === 'both') {
         const extra = otherIdp.getMetadata().match(/<(\w+:)?KeyDescriptor[\s\S]*?<\/(\w+:)?KeyDescriptor>/)[0];

@@ -2,14 +2,14 @@
 //! /api/team/sso`, OpenID Connect or SAML 2.0. The client secret goes in and never comes out; the
 //! answer shows the redirect URI to register at an OpenID provider and our SAML SP's entity ID and
 //! ACS URL. Each is one command of `closewise_core::sso::Sso` with the
-//! caller as actor: it checks the role, reads the discovery document, seals the secret, audits the
-//! change and applies "Require SSO".
+//! caller as actor: it checks the role, reads the discovery document (sealing the secret) or the
+//! SAML metadata, audits the change and applies "Require SSO".
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use closewise_core::actor::Actor;
 use closewise_core::sso::{
-    CertificateInfo, SamlSettings, SamlView, SsoError, SsoSettings, SsoView,
+    CertificateInfo, OidcSettings, SamlSettings, SamlView, SsoConnection, SsoError, SsoView,
 };
 use closewise_domain::sso::Protocol;
 use serde::{Deserialize, Serialize};
@@ -192,32 +192,25 @@ pub async fn put_sso(
     AppJson(body): AppJson<SsoRequest>,
 ) -> ApiResult<AppJson<SsoBody>> {
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
-    let protocol = match body.protocol.as_deref() {
-        None => Protocol::Oidc,
-        Some(raw) => Protocol::parse(raw).ok_or(SsoError::InvalidProtocol)?,
+    let protocol =
+        Protocol::requested(body.protocol.as_deref()).ok_or(SsoError::InvalidProtocol)?;
+    let connection = match protocol {
+        Protocol::Oidc => SsoConnection::Oidc(OidcSettings {
+            issuer: body.issuer.as_deref().unwrap_or_default(),
+            client_id: body.client_id.as_deref().unwrap_or_default(),
+            client_secret: body.client_secret.as_deref(),
+            email_claim: body.email_claim.as_deref(),
+            required: body.required,
+        }),
+        Protocol::Saml => SsoConnection::Saml(SamlSettings {
+            metadata_url: body.metadata_url.as_deref(),
+            metadata_xml: body.metadata_xml.as_deref(),
+            email_attribute: body.email_attribute.as_deref(),
+            allow_idp_initiated: body.allow_idp_initiated,
+            required: body.required,
+        }),
     };
-    let view = match protocol {
-        Protocol::Oidc => {
-            let settings = SsoSettings {
-                issuer: body.issuer.as_deref().unwrap_or_default(),
-                client_id: body.client_id.as_deref().unwrap_or_default(),
-                client_secret: body.client_secret.as_deref(),
-                email_claim: body.email_claim.as_deref(),
-                required: body.required,
-            };
-            state.sso.save(&member(&auth), None, &settings).await?
-        }
-        Protocol::Saml => {
-            let settings = SamlSettings {
-                metadata_url: body.metadata_url.as_deref(),
-                metadata_xml: body.metadata_xml.as_deref(),
-                email_attribute: body.email_attribute.as_deref(),
-                allow_idp_initiated: body.allow_idp_initiated,
-                required: body.required,
-            };
-            state.sso.save_saml(&member(&auth), None, &settings).await?
-        }
-    };
+    let view = state.sso.save(&member(&auth), None, &connection).await?;
     Ok(AppJson(view.into()))
 }
 

@@ -12,7 +12,7 @@ use closewise_domain::oauth::s256_challenge;
 use closewise_domain::sso::{check_identity, login_expires_at, EmailClaim, Protocol};
 use uuid::Uuid;
 
-use super::provider::verify_id_token;
+use super::id_token::verify_id_token;
 use super::{Sso, SsoError};
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::sessions::Session;

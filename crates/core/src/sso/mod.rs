@@ -1,40 +1,46 @@
-//! Single sign-on with OpenID Connect (docs/teams.md "Single sign-on"): the owner's
-//! connection to the company's provider (here), and the sign-in through it (`login`): the
-//! authorization code flow with PKCE, the provider's ID token checked (`provider`), the account
-//! and membership made on the first sign-in, a session as every other sign-in's. The rules are
-//! `closewise_domain::sso`'s; the client secret is sealed with the MFA key
-//! (`crate::mfa::SecretBox`, the team's id as associated data) and never shown again.
+//! Single sign-on with OpenID Connect or SAML 2.0 (docs/teams.md "Single sign-on"): the owner's
+//! connection to the company's provider (`connection`: saved, one protocol at a time, and shown
+//! here), and the sign-in through it (`login`): OpenID's authorization code flow with PKCE, the
+//! provider's ID token checked (`id_token`, fetched by `provider`), or SAML's AuthnRequest and
+//! response (`saml`, `saml_login`); the account and membership made on the first sign-in, a
+//! session as every other sign-in's. The rules are `closewise_domain::sso`'s; the client secret is
+//! sealed with the MFA key (`crate::mfa::SecretBox`, the team's id as associated data) and never
+//! shown again.
 
 mod admin;
+mod connection;
+pub mod id_token;
 mod login;
 pub mod provider;
 pub mod saml;
 mod saml_login;
+mod upkeep;
 
 use closewise_domain::sso::{
-    parse_issuer, redirect_uri, saml_acs_url, saml_sp_entity_id, EmailClaim, IdentityRefusal,
-    IssuerError, Protocol, ProviderReach,
+    redirect_uri, saml_acs_url, saml_sp_entity_id, EmailClaim, IdentityRefusal, IssuerError,
+    Protocol, ProviderReach,
 };
 use closewise_domain::teams::{may, Action, SeatError};
-use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::actor::Actor;
 use crate::clock::Clock;
+use crate::mail::Composer;
 use crate::mfa::SecretBox;
 use crate::password::Hasher;
 use crate::sessions::{SessionError, Sessions};
-use crate::store::teams::sso::TeamSsoRow;
 use crate::store::{DbError, Store};
 use crate::teams::acting::acting_on;
 use crate::teams::TeamsError;
 
 pub use admin::{SsoAdmin, SsoAdminView};
+pub use closewise_domain::sso::{OidcSettings, SamlSettings, SsoConnection};
 pub use login::{Failure, Finished, Started};
 pub use provider::{FetchError, Provider};
 pub use saml::CertificateInfo;
 pub use saml_login::AcsOutcome;
+pub use upkeep::{SamlUpkeepReport, UPKEEP_ACTOR};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SsoError {
@@ -189,26 +195,6 @@ pub struct SsoView {
     pub updated_at: Option<OffsetDateTime>,
 }
 
-/// The owner's SAML connection: the IdP's metadata from `metadata_url` or `metadata_xml` (one).
-pub struct SamlSettings<'a> {
-    pub metadata_url: Option<&'a str>,
-    pub metadata_xml: Option<&'a str>,
-    /// None or empty: the NameID carries the address.
-    pub email_attribute: Option<&'a str>,
-    pub allow_idp_initiated: bool,
-    pub required: bool,
-}
-
-/// The owner's change: `client_secret` None keeps the stored one.
-pub struct SsoSettings<'a> {
-    pub issuer: &'a str,
-    pub client_id: &'a str,
-    pub client_secret: Option<&'a str>,
-    /// `closewise_domain::sso::EmailClaim`'s name; None: `email`.
-    pub email_claim: Option<&'a str>,
-    pub required: bool,
-}
-
 #[derive(Clone)]
 pub struct Sso {
     store: Store,
@@ -219,17 +205,20 @@ pub struct Sso {
     provider: Provider,
     reach: ProviderReach,
     base_url: String,
+    /// The owner's mail about a certificate's coming expiry (`upkeep`).
+    mail: Composer,
 }
 
 impl Sso {
-    /// `reach`: which provider addresses the server may fetch from (production: public only).
+    /// `reach`: which provider addresses the server may fetch from (production: public only);
+    /// `mail`'s base URL is ours (the redirect URI, the SP's entity ID and ACS).
     pub fn new(
         store: Store,
         clock: Clock,
         secrets: SecretBox,
         hasher: Hasher,
         sessions: Sessions,
-        base_url: &str,
+        mail: Composer,
         reach: ProviderReach,
     ) -> Self {
         Sso {
@@ -240,7 +229,8 @@ impl Sso {
             sessions,
             provider: Provider::new(reach),
             reach,
-            base_url: base_url.trim_end_matches('/').to_string(),
+            base_url: mail.base_url().to_string(),
+            mail,
         }
     }
 
@@ -301,102 +291,5 @@ impl Sso {
     pub async fn show(&self, actor: &Actor, team: Option<Uuid>) -> Result<SsoView, SsoError> {
         let team_id = self.owned_team(actor, team).await?;
         self.view_of(team_id).await
-    }
-
-    /// `PUT /api/team/sso`: reads the issuer's discovery document, seals the secret, saves, and
-    /// when SSO becomes required ends the password sessions of the members at the team's domains.
-    pub async fn save(
-        &self,
-        actor: &Actor,
-        team: Option<Uuid>,
-        s: &SsoSettings<'_>,
-    ) -> Result<SsoView, SsoError> {
-        let team_id = self.owned_team(actor, team).await?;
-        let issuer = parse_issuer(s.issuer, self.reach).map_err(|e| match e {
-            IssuerError::NotPublic => SsoError::IssuerNotPublic,
-            e => SsoError::InvalidIssuer(e),
-        })?;
-        let client_id = s.client_id.trim();
-        if client_id.is_empty() {
-            return Err(SsoError::ClientIdRequired);
-        }
-        let email_claim = match s.email_claim {
-            None => EmailClaim::default(),
-            Some(raw) => EmailClaim::parse(raw).ok_or(SsoError::InvalidEmailClaim)?,
-        };
-        if self.store.team_verified_domains(team_id).await?.is_empty() {
-            return Err(SsoError::NoVerifiedDomain);
-        }
-        let before = self.store.team_sso(team_id).await?;
-        let sealed = match s.client_secret.map(str::trim).filter(|x| !x.is_empty()) {
-            Some(secret) => self.secrets.seal(team_id, secret.as_bytes()),
-            None => match &before {
-                Some(b) if b.protocol == Protocol::Oidc.as_str() => b.client_secret_sealed.clone(),
-                _ => return Err(SsoError::ClientSecretRequired),
-            },
-        };
-        let d = self.provider.discover(&issuer).await.map_err(|e| match e {
-            FetchError::NotPublic => SsoError::IssuerNotPublic,
-            FetchError::NotHttps => SsoError::InvalidIssuer(IssuerError::NotHttps),
-            FetchError::Unusable(why) => SsoError::DiscoveryUnusable(why),
-            FetchError::Failed(cause) => {
-                tracing::warn!(team_id = %team_id, error = %format!("{cause:#}"), "SSO discovery failed");
-                SsoError::Discovery
-            }
-        })?;
-        let now = self.clock.now();
-        let row = TeamSsoRow {
-            team_id,
-            issuer: issuer.clone(),
-            client_id: client_id.to_string(),
-            client_secret_sealed: sealed,
-            authorization_endpoint: d.authorization_endpoint,
-            token_endpoint: d.token_endpoint,
-            jwks_uri: d.jwks_uri,
-            userinfo_endpoint: d.userinfo_endpoint,
-            email_claim: email_claim.as_str().to_string(),
-            required: s.required,
-            created_at: before.as_ref().map_or(now, |b| b.created_at),
-            updated_at: now,
-            protocol: Protocol::Oidc.as_str().to_string(),
-            saml_certificates: None,
-            saml_metadata_url: None,
-            saml_email_attribute: None,
-            saml_idp_initiated: false,
-        };
-        let audit = actor.audit(
-            "team.sso.save",
-            None,
-            None,
-            json!({
-                "team_id": team_id,
-                "protocol": "oidc",
-                "issuer": issuer,
-                "client_id": client_id,
-                "email_claim": email_claim.as_str(),
-                "secret_changed": s.client_secret.is_some_and(|x| !x.trim().is_empty()),
-                "required": s.required,
-                "required_before": before.as_ref().is_some_and(|b| b.required),
-            }),
-            now,
-        );
-        self.store
-            .save_team_sso(&row, actor.user_id(), &audit)
-            .await?;
-        if s.required && !before.as_ref().is_some_and(|b| b.required) {
-            self.store.end_password_sessions(team_id, now).await?;
-        }
-        self.view_of(team_id).await
-    }
-
-    /// `DELETE /api/team/sso`.
-    pub async fn remove(&self, actor: &Actor, team: Option<Uuid>) -> Result<(), SsoError> {
-        let team_id = self.owned_team(actor, team).await?;
-        let details = json!({ "team_id": team_id });
-        let audit = actor.audit("team.sso.delete", None, None, details, self.clock.now());
-        if !self.store.delete_team_sso(team_id, &audit).await? {
-            return Err(SsoError::NotConfigured);
-        }
-        Ok(())
     }
 }

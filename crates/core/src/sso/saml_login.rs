@@ -1,5 +1,5 @@
-//! A team's SAML connection: saved from the IdP's metadata, the sign-in sent to the IdP with our
-//! AuthnRequest (its ID kept as the sign-in's nonce, the sign-in's state as RelayState), and the
+//! Signing in through a team's SAML connection (saved by `connection`): our SP metadata, the
+//! sign-in sent to the IdP with our AuthnRequest (its ID kept as the sign-in's nonce, the sign-in's state as RelayState), and the
 //! ACS: the response checked (`saml::verify_response`), its assertion used once, the address at
 //! one of the team's verified domains. The ACS does not sign anyone in: it records the address on
 //! the sign-in and sends the browser to the callback, which finishes only in the browser that
@@ -10,13 +10,11 @@ use closewise_domain::email::Email;
 use closewise_domain::sso::{
     check_domain, login_expires_at, saml_acs_url, saml_sp_entity_id, Protocol,
 };
-use serde_json::json;
 use uuid::Uuid;
 
 use super::login::Failure;
 use super::saml::{self, Expected, ResponseRefusal};
-use super::{FetchError, SamlSettings, Sso, SsoError, SsoView};
-use crate::actor::Actor;
+use super::{Sso, SsoError};
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::store::teams::sso::{NewSsoLogin, TeamSsoRow};
 use crate::teams::TeamsError;
@@ -45,107 +43,6 @@ pub enum AcsOutcome {
 }
 
 impl Sso {
-    /// `PUT /api/team/sso` with `protocol: "saml"`: reads the IdP's metadata (from its URL, under
-    /// the provider reach, or as given), saves the connection in place of any other, audited; a
-    /// connection that becomes required ends the password sessions as OpenID's does.
-    pub async fn save_saml(
-        &self,
-        actor: &Actor,
-        team: Option<Uuid>,
-        s: &SamlSettings<'_>,
-    ) -> Result<SsoView, SsoError> {
-        let team_id = self.owned_team(actor, team).await?;
-        let url = s.metadata_url.map(str::trim).filter(|u| !u.is_empty());
-        let xml = s.metadata_xml.map(str::trim).filter(|x| !x.is_empty());
-        if self.store.team_verified_domains(team_id).await?.is_empty() {
-            return Err(SsoError::NoVerifiedDomain);
-        }
-        let document = match (url, xml) {
-            (Some(url), None) => self.provider.metadata(url).await.map_err(|e| match e {
-                FetchError::NotPublic => SsoError::IssuerNotPublic,
-                FetchError::NotHttps => {
-                    SsoError::InvalidSamlMetadata("The metadata URL must be an https URL.")
-                }
-                FetchError::Unusable(why) => SsoError::InvalidSamlMetadata(why),
-                FetchError::Failed(cause) => {
-                    tracing::warn!(team_id = %team_id, error = %format!("{cause:#}"), "SAML metadata fetch failed");
-                    SsoError::InvalidSamlMetadata(
-                        "Could not read the metadata URL. Check it and that the identity provider is reachable.",
-                    )
-                }
-            })?,
-            (None, Some(xml)) => xml.to_string(),
-            _ => return Err(SsoError::SamlMetadataRequired),
-        };
-        let idp = saml::parse_idp_metadata(&document, self.reach)
-            .map_err(|e| SsoError::InvalidSamlMetadata(e.0))?;
-        let email_attribute = s
-            .email_attribute
-            .map(str::trim)
-            .filter(|a| !a.is_empty())
-            .map(str::to_string);
-        let before = self.store.team_sso(team_id).await?;
-        let now = self.clock.now();
-        use base64::Engine;
-        let certificates: Vec<String> = idp
-            .certificates
-            .iter()
-            .map(|der| base64::engine::general_purpose::STANDARD.encode(der))
-            .collect();
-        let row = TeamSsoRow {
-            team_id,
-            issuer: idp.entity_id.clone(),
-            client_id: String::new(),
-            client_secret_sealed: String::new(),
-            authorization_endpoint: idp.sso_url.clone(),
-            token_endpoint: String::new(),
-            jwks_uri: String::new(),
-            userinfo_endpoint: None,
-            email_claim: closewise_domain::sso::EmailClaim::default()
-                .as_str()
-                .to_string(),
-            required: s.required,
-            created_at: before.as_ref().map_or(now, |b| b.created_at),
-            updated_at: now,
-            protocol: Protocol::Saml.as_str().to_string(),
-            saml_certificates: Some(json!(certificates).to_string()),
-            saml_metadata_url: url.map(str::to_string),
-            saml_email_attribute: email_attribute.clone(),
-            saml_idp_initiated: s.allow_idp_initiated,
-        };
-        let fingerprints: Vec<String> = idp
-            .certificates
-            .iter()
-            .filter_map(|der| saml::certificate_info(der).ok())
-            .map(|c| c.fingerprint)
-            .collect();
-        let audit = actor.audit(
-            "team.sso.save",
-            None,
-            None,
-            json!({
-                "team_id": team_id,
-                "protocol": "saml",
-                "idp_entity_id": idp.entity_id,
-                "sso_url": idp.sso_url,
-                "certificates": fingerprints,
-                "metadata_url": url,
-                "email_attribute": email_attribute,
-                "allow_idp_initiated": s.allow_idp_initiated,
-                "required": s.required,
-                "required_before": before.as_ref().is_some_and(|b| b.required),
-            }),
-            now,
-        );
-        self.store
-            .save_team_sso(&row, actor.user_id(), &audit)
-            .await?;
-        if s.required && !before.as_ref().is_some_and(|b| b.required) {
-            self.store.end_password_sessions(team_id, now).await?;
-        }
-        self.view_of(team_id).await
-    }
-
     /// Our SP's metadata for `team_id` (`GET /api/auth/saml/{team_id}/metadata`).
     pub async fn sp_metadata(&self, team_id: Uuid) -> Result<String, SsoError> {
         if self.store.team_by_id(team_id).await?.is_none() {
@@ -280,23 +177,24 @@ impl Sso {
         let request_id = request_id.map(str::to_string);
         let email_attribute = sso.saml_email_attribute.clone();
         let now = self.clock.now();
-        let verified = tokio::task::spawn_blocking(move || {
-            saml::verify_response(
-                &response,
-                &Expected {
-                    sp_entity_id: &sp_entity_id,
-                    acs_url: &acs_url,
-                    idp_entity_id: &idp_entity_id,
-                    certificates: &certificates,
-                    request_id: request_id.as_deref(),
-                    email_attribute: email_attribute.as_deref(),
-                    now,
-                },
-            )
+        let checked = tokio::task::spawn_blocking(move || {
+            let expected = Expected {
+                sp_entity_id: &sp_entity_id,
+                acs_url: &acs_url,
+                idp_entity_id: &idp_entity_id,
+                certificates: &certificates,
+                request_id: request_id.as_deref(),
+                email_attribute: email_attribute.as_deref(),
+                now,
+            };
+            let verified = saml::verify_response(&response, &expected)?;
+            let signer = saml::signing_certificate(&response, &expected);
+            let in_use = saml::certificate_info(&certificates[signer]).ok();
+            Ok::<_, ResponseRefusal>((verified, in_use.map(|c| c.fingerprint)))
         })
         .await
         .map_err(|e| anyhow::anyhow!("the SAML check did not finish: {e}"))?;
-        let verified = verified.map_err(|refusal| {
+        let (verified, in_use) = checked.map_err(|refusal| {
             tracing::warn!(team_id = %sso.team_id, error = %refusal, "SAML response refused");
             match refusal {
                 ResponseRefusal::Expired(_) => SsoError::SamlExpired,
@@ -312,6 +210,11 @@ impl Sso {
         {
             tracing::warn!(team_id = %sso.team_id, assertion = %verified.assertion_id, "SAML assertion replayed");
             return Err(SsoError::SamlReplayed);
+        }
+        if let Some(fingerprint) = in_use {
+            self.store
+                .set_saml_certificate_in_use(sso.team_id, &fingerprint)
+                .await?;
         }
         let email = verified
             .address

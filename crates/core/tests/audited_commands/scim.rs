@@ -74,6 +74,8 @@ async fn with_sso(f: &Fx, caller: &ScimCaller) {
         saml_metadata_url: None,
         saml_email_attribute: None,
         saml_idp_initiated: false,
+        saml_certificate_in_use: None,
+        saml_metadata_checked_at: None,
     };
     let audit = ops().audit("team.sso.save", None, None, json!({}), now);
     f.app.store.save_team_sso(&row, None, &audit).await.unwrap();

@@ -140,17 +140,39 @@ pub struct SamlIdp {
 
 impl SamlIdp {
     pub async fn start(app: &TestApp, team_id: uuid::Uuid, users: serde_json::Value) -> SamlIdp {
+        Self::start_with(app, team_id, users, json!({})).await
+    }
+
+    /// `start` with more of idp.mjs's configuration (`cert_days`).
+    pub async fn start_with(
+        app: &TestApp,
+        team_id: uuid::Uuid,
+        users: serde_json::Value,
+        more: serde_json::Value,
+    ) -> SamlIdp {
         install("saml", "samlify");
         let url = app.url(&format!("/api/auth/saml/{team_id}/metadata"));
         let res = reqwest::get(url).await.unwrap();
         assert_eq!(res.status(), reqwest::StatusCode::OK);
         let sp_metadata = res.text().await.unwrap();
-        let config = json!({ "sp_metadata": sp_metadata, "users": users });
+        let mut config = json!({ "sp_metadata": sp_metadata, "users": users });
+        config
+            .as_object_mut()
+            .unwrap()
+            .extend(more.as_object().unwrap().clone());
         let (base, child) = spawn("saml", "idp.mjs", &config).await;
         SamlIdp {
             base,
             _child: child,
         }
+    }
+
+    /// What its metadata URL without `cert` serves from now on (`cert=both`, `fail=1`...).
+    pub async fn control(&self, query: &str) {
+        let res = reqwest::get(format!("{}/control?{query}", self.base))
+            .await
+            .unwrap();
+        assert!(res.status().is_success(), "{query}");
     }
 
     /// Its metadata's URL; `cert`: `other` (another key's certificate) or `both` (a rotation).

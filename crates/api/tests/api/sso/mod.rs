@@ -9,6 +9,7 @@ mod prehijack;
 mod provider_address;
 mod require_everywhere;
 mod saml;
+mod saml_upkeep;
 mod scim;
 mod switch_account;
 

@@ -1,6 +1,4 @@
-//! SAML 2.0 as a service provider: the IdP's metadata read (entity ID, HTTP-Redirect SSO URL,
-//! signing certificates), our SP metadata, the AuthnRequest sent by the HTTP-Redirect binding
-//! (unsigned: the IdP needs no key of ours), and a response checked.
+//! A SAML response checked for one team and sign-in.
 //!
 //! Signatures are checked by `samael` over libxmlsec1 (an XML security library, never by hand):
 //! every signature in the response must verify with one of the configured certificates (the key
@@ -18,240 +16,14 @@ use std::str::FromStr;
 use anyhow::{anyhow, bail, Context};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use closewise_domain::sso::{
-    provider_url, saml_window_holds, ProviderReach, MAX_SAML_CERTIFICATES, SAML_CLOCK_SKEW,
-};
+use closewise_domain::sso::{saml_window_holds, SAML_CLOCK_SKEW};
 use quick_xml::events::Event;
 use quick_xml::name::ResolveResult;
 use samael::metadata::EntityDescriptor;
-use samael::schema::{AuthnRequest, Issuer, NameIdPolicy};
 use samael::service_provider::ServiceProvider;
 use time::OffsetDateTime;
 
-const ASSERTION_NS: &[u8] = b"urn:oasis:names:tc:SAML:2.0:assertion";
-const REDIRECT_BINDING: &str = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect";
-const POST_BINDING: &str = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST";
-const BEARER: &str = "urn:oasis:names:tc:SAML:2.0:cm:bearer";
-const EMAIL_FORMAT: &str = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
-const UNSPECIFIED_FORMAT: &str = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified";
-/// A metadata document or a response larger than this is refused unread.
-pub const MAX_XML_BYTES: usize = 512 * 1024;
-
-/// What an IdP's metadata tells us.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IdpMetadata {
-    pub entity_id: String,
-    /// Its SingleSignOnService for the HTTP-Redirect binding.
-    pub sso_url: String,
-    /// Its signing certificates, DER.
-    pub certificates: Vec<Vec<u8>>,
-}
-
-/// Why metadata cannot be used: a fixed reason shown to the owner.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct MetadataRefusal(pub &'static str);
-
-/// Reads an IdP's metadata: one entity, its entity ID, an SSO URL for the HTTP-Redirect binding
-/// (https; http only on this machine in development) and one or two signing certificates.
-pub fn parse_idp_metadata(xml: &str, reach: ProviderReach) -> Result<IdpMetadata, MetadataRefusal> {
-    if xml.len() > MAX_XML_BYTES {
-        return Err(MetadataRefusal("The metadata is larger than 512 KB."));
-    }
-    refuse_dtd(xml)
-        .map_err(|_| MetadataRefusal("The metadata is not well-formed XML without a DTD."))?;
-    let entity = EntityDescriptor::from_str(xml)
-        .map_err(|_| MetadataRefusal("This is not SAML metadata (an EntityDescriptor)."))?;
-    let entity_id = entity
-        .entity_id
-        .clone()
-        .filter(|e| !e.trim().is_empty())
-        .ok_or(MetadataRefusal("The metadata names no entity ID."))?;
-    let descriptors =
-        entity
-            .idp_sso_descriptors
-            .filter(|d| !d.is_empty())
-            .ok_or(MetadataRefusal(
-                "The metadata describes no identity provider (IDPSSODescriptor).",
-            ))?;
-    let sso_url = descriptors
-        .iter()
-        .flat_map(|d| d.single_sign_on_services.iter())
-        .find(|s| s.binding == REDIRECT_BINDING)
-        .map(|s| s.location.trim().to_string())
-        .ok_or(MetadataRefusal(
-            "The identity provider offers no single sign-on URL for the HTTP-Redirect binding.",
-        ))?;
-    let url = provider_url(&sso_url, ProviderReach::Local)
-        .map_err(|_| MetadataRefusal("The single sign-on URL must be an https URL."))?;
-    if reach == ProviderReach::PublicOnly && url.scheme() != "https" {
-        return Err(MetadataRefusal(
-            "The single sign-on URL must be an https URL.",
-        ));
-    }
-    let keys: Vec<_> = descriptors
-        .iter()
-        .flat_map(|d| d.key_descriptors.iter())
-        .collect();
-    let signing: Vec<_> = keys
-        .iter()
-        .filter(|k| k.key_use.as_deref() == Some("signing"))
-        .collect();
-    let chosen = if signing.is_empty() {
-        keys.iter()
-            .filter(|k| k.key_use.as_deref().is_none_or(str::is_empty))
-            .collect()
-    } else {
-        signing
-    };
-    let mut certificates: Vec<Vec<u8>> = Vec::new();
-    for key in chosen {
-        for cert in key
-            .key_info
-            .x509_data
-            .iter()
-            .flat_map(|d| d.certificates.iter())
-        {
-            let der = samael::crypto::decode_x509_cert(cert)
-                .ok()
-                .filter(|der| openssl::x509::X509::from_der(der).is_ok())
-                .ok_or(MetadataRefusal(
-                    "A signing certificate in the metadata cannot be read.",
-                ))?;
-            if !certificates.contains(&der) {
-                certificates.push(der);
-            }
-        }
-    }
-    if certificates.is_empty() {
-        return Err(MetadataRefusal(
-            "The metadata holds no signing certificate.",
-        ));
-    }
-    if certificates.len() > MAX_SAML_CERTIFICATES {
-        return Err(MetadataRefusal(
-            "The metadata holds more than two signing certificates: keep the one in use and its successor.",
-        ));
-    }
-    Ok(IdpMetadata {
-        entity_id: entity_id.trim().to_string(),
-        sso_url,
-        certificates,
-    })
-}
-
-/// A certificate as the owner sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CertificateInfo {
-    pub subject: String,
-    pub not_after: OffsetDateTime,
-    /// SHA-256 of the DER, hex, upper case with colons (as IdP consoles show it).
-    pub fingerprint: String,
-}
-
-pub fn certificate_info(der: &[u8]) -> anyhow::Result<CertificateInfo> {
-    let cert = openssl::x509::X509::from_der(der).context("a stored certificate")?;
-    let subject = cert
-        .subject_name()
-        .entries()
-        .map(|e| {
-            let key = e.object().nid().short_name().unwrap_or("?");
-            let value = String::from_utf8_lossy(e.data().as_slice()).into_owned();
-            format!("{key}={value}")
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let epoch = openssl::asn1::Asn1Time::from_unix(0)?;
-    let diff = epoch.diff(cert.not_after())?;
-    let seconds = i64::from(diff.days) * 86_400 + i64::from(diff.secs);
-    let not_after = OffsetDateTime::from_unix_timestamp(seconds)?;
-    let digest = openssl::sha::sha256(der);
-    let fingerprint = digest
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect::<Vec<_>>()
-        .join(":");
-    Ok(CertificateInfo {
-        subject,
-        not_after,
-        fingerprint,
-    })
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// Our SP's metadata for a team: entity ID, the ACS (HTTP-POST), the NameID formats we read,
-/// `WantAssertionsSigned`, and no key (we sign nothing and take no encrypted assertion).
-pub fn sp_metadata_xml(entity_id: &str, acs_url: &str) -> String {
-    format!(
-        concat!(
-            r#"<?xml version="1.0" encoding="UTF-8"?>"#,
-            r#"<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="{entity}">"#,
-            r#"<md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="true" "#,
-            r#"protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">"#,
-            r#"<md:NameIDFormat>{email}</md:NameIDFormat>"#,
-            r#"<md:NameIDFormat>{unspecified}</md:NameIDFormat>"#,
-            r#"<md:AssertionConsumerService Binding="{post}" Location="{acs}" index="0" isDefault="true"/>"#,
-            r#"</md:SPSSODescriptor></md:EntityDescriptor>"#,
-        ),
-        entity = escape(entity_id),
-        email = EMAIL_FORMAT,
-        unspecified = UNSPECIFIED_FORMAT,
-        post = POST_BINDING,
-        acs = escape(acs_url),
-    )
-}
-
-fn chrono_of(t: OffsetDateTime) -> chrono::DateTime<chrono::Utc> {
-    chrono::DateTime::from_timestamp(t.unix_timestamp(), t.nanosecond())
-        .unwrap_or_else(chrono::Utc::now)
-}
-
-fn time_of(t: chrono::DateTime<chrono::Utc>) -> OffsetDateTime {
-    OffsetDateTime::from_unix_timestamp(t.timestamp())
-        .map(|s| s + time::Duration::nanoseconds(i64::from(t.timestamp_subsec_nanos())))
-        .unwrap_or(OffsetDateTime::UNIX_EPOCH)
-}
-
-/// The IdP's URL with our AuthnRequest (HTTP-Redirect binding: deflated, base64, unsigned) and
-/// `relay_state`.
-pub fn authn_request_url(
-    sso_url: &str,
-    request_id: &str,
-    sp_entity_id: &str,
-    acs_url: &str,
-    now: OffsetDateTime,
-    relay_state: &str,
-) -> anyhow::Result<String> {
-    let request = AuthnRequest {
-        id: request_id.to_string(),
-        version: "2.0".to_string(),
-        issue_instant: chrono_of(now),
-        destination: Some(sso_url.to_string()),
-        issuer: Some(Issuer {
-            value: Some(sp_entity_id.to_string()),
-            ..Issuer::default()
-        }),
-        name_id_policy: Some(NameIdPolicy {
-            allow_create: Some(true),
-            format: Some(EMAIL_FORMAT.to_string()),
-            ..NameIdPolicy::default()
-        }),
-        assertion_consumer_service_url: Some(acs_url.to_string()),
-        protocol_binding: Some(POST_BINDING.to_string()),
-        ..AuthnRequest::default()
-    };
-    let url = request
-        .redirect(relay_state)
-        .map_err(|e| anyhow!("the AuthnRequest: {e}"))?
-        .context("the AuthnRequest has no destination")?;
-    Ok(url.into())
-}
+use super::{escape, time_of, ASSERTION_NS, BEARER, MAX_XML_BYTES};
 
 /// What a response must be for this team and sign-in.
 pub struct Expected<'a> {
@@ -291,17 +63,6 @@ pub enum ResponseRefusal {
 impl From<anyhow::Error> for ResponseRefusal {
     fn from(e: anyhow::Error) -> Self {
         ResponseRefusal::Invalid(e)
-    }
-}
-
-fn refuse_dtd(xml: &str) -> anyhow::Result<()> {
-    let mut reader = quick_xml::Reader::from_str(xml);
-    loop {
-        match reader.read_event()? {
-            Event::DocType(_) => bail!("a DTD"),
-            Event::Eof => return Ok(()),
-            _ => {}
-        }
     }
 }
 
@@ -481,24 +242,25 @@ pub fn verify_response(saml_response: &str, e: &Expected<'_>) -> Result<Verified
     })
 }
 
+/// Which of `e.certificates` signed a response [`verify_response`] accepted: the first when it
+/// alone verifies the response, else the second (during a rotation). Blocking, as that is.
+pub fn signing_certificate(saml_response: &str, e: &Expected<'_>) -> usize {
+    if e.certificates.len() < 2 {
+        return 0;
+    }
+    let first = Expected {
+        certificates: &e.certificates[..1],
+        ..*e
+    };
+    match verify_response(saml_response, &first) {
+        Ok(_) => 0,
+        Err(_) => 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn our_metadata_names_the_entity_the_acs_and_wants_signed_assertions() {
-        let xml = sp_metadata_xml(
-            "https://app.example/api/auth/saml/t/metadata",
-            "https://app.example/api/auth/saml/t/acs?x=1&y=2",
-        );
-        assert!(xml.contains(r#"entityID="https://app.example/api/auth/saml/t/metadata""#));
-        assert!(xml.contains(r#"WantAssertionsSigned="true""#));
-        assert!(xml.contains(r#"Location="https://app.example/api/auth/saml/t/acs?x=1&amp;y=2""#));
-        assert!(
-            EntityDescriptor::from_str(&xml).is_ok(),
-            "well-formed metadata"
-        );
-    }
 
     #[test]
     fn a_document_with_two_assertions_or_a_dtd_is_refused_before_any_signature() {
@@ -510,6 +272,6 @@ mod tests {
         assert_eq!(count_assertions(other_ns).unwrap(), (0, 0));
         let dtd = r#"<!DOCTYPE r [<!ENTITY e "x">]><r/>"#;
         assert!(count_assertions(dtd).is_err());
-        assert!(refuse_dtd(dtd).is_err());
+        assert!(super::super::metadata::refuse_dtd(dtd).is_err());
     }
 }
