@@ -39,6 +39,7 @@ fi
 BIN_DIR="${BENCH_BIN_DIR:-${CARGO_TARGET_DIR:-target}/release}"   # BENCH_BIN_DIR=target/debug only to try the script out
 if [ "$BIN_DIR" = "${CARGO_TARGET_DIR:-target}/release" ]; then
   echo "==> release build (closewise-api, closewise, stripe-mock)"
+  scripts/build-deps.sh
   cargo build --release -q -p closewise-api -p closewise-cli -p stripe-mock
 fi
 echo "==> building bench/argon2-rate"

@@ -32,6 +32,7 @@ else
 fi
 if [ "${#packages[@]}" -gt 0 ]; then
   echo "==> cargo fmt, clippy and unit tests: ${packages[*]}"
+  scripts/build-deps.sh
   cargo fmt --all -- --check
   cargo clippy "${packages[@]}" --all-targets -- -D warnings
   cargo test "${packages[@]}" --lib --bins

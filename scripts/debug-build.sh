@@ -7,5 +7,6 @@
 # the next `cargo test` builds back.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/build-deps.sh
 echo "==> the debug build (cargo test --workspace --no-run; nothing to do when test-rust built it)"
 cargo test --workspace --no-run --quiet

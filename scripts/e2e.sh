@@ -14,7 +14,7 @@ scripts/e2e-deps.sh
 # The PostgreSQL project needs the local server (started when it is down; fails loudly otherwise).
 scripts/ensure-postgres.sh
 
-# The SSO specs' identity provider (panva's oidc-provider, shared with the API's Rust tests).
+# The SSO specs' identity providers (panva's oidc-provider, samlify's SAML IdP; shared with the API's Rust tests).
 scripts/oidc-deps.sh
 
 scripts/web-deps.sh

@@ -11,6 +11,7 @@
 # test-rust and the suites after it reuse this build instead of compiling the workspace again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/build-deps.sh
 # shellcheck source=scripts/clippy-env.sh
 source scripts/clippy-env.sh
 cargo fmt --all -- --check

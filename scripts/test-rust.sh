@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 scripts/install-nextest.sh
 TOOLS="$(realpath -m "${CARGO_TARGET_DIR:-target}/tools/cargo-nextest")"
 export PATH="$TOOLS/bin:$PATH"
+scripts/build-deps.sh
 scripts/oidc-deps.sh
 scripts/receiver-deps.sh
 cargo nextest run --workspace --no-fail-fast "$@"

@@ -8,6 +8,7 @@ scripts/web-deps.sh
 echo "==> building the web app"
 (cd web && npm run build)
 echo "==> building the API and stripe-mock"
+scripts/build-deps.sh
 cargo build -p closewise-api -p stripe-mock
 mkdir -p data
 bin="${CARGO_TARGET_DIR:-target}/debug"

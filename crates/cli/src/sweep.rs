@@ -1,5 +1,5 @@
 //! `closewise db sweep`: one sweep now (`closewise_core::sweep`), the same the API runs on its
-//! schedule, written to the audit trail with what it deleted.
+//! schedule with the SAML connections' upkeep, written to the audit trail with what it did.
 
 use crate::ctx::Ctx;
 use crate::opt::DbSweep;
@@ -9,7 +9,8 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
         a.confirm.yes,
         "Delete expired sign-in codes, old e-mail links and the tokens of ended sessions?",
     )?;
-    let report = ctx.ops.sweep(&ctx.operator(&a.reason)?).await?;
+    let run = ctx.ops.sweep(&ctx.operator(&a.reason)?).await?;
+    let (report, saml) = (run.deleted, run.saml);
     println!(
         "Swept {}: {} device request(s), {} authorization code(s), {} e-mail link(s), \
          {} refresh token(s) of ended sessions, {} rate-limit window(s), \
@@ -24,6 +25,11 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
         report.webauthn_challenges,
         report.mfa_tokens,
         report.sso_logins
+    );
+    println!(
+        "SAML single sign-on: {} metadata URL(s) read again ({} changed, {} failed and kept), \
+         {} certificate expiry mail(s) to owners.",
+        saml.metadata_read, saml.metadata_changed, saml.metadata_failed, saml.certificate_mails
     );
     Ok(())
 }

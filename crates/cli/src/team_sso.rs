@@ -27,6 +27,7 @@ pub async fn show(ctx: &Ctx, a: TeamShow) -> anyhow::Result<()> {
         vec!["configured".into(), view.configured.to_string()],
         vec!["issuer".into(), or_dash(&view.issuer)],
         vec!["client id".into(), or_dash(&view.client_id)],
+        vec!["e-mail claim".into(), view.email_claim.clone()],
         vec!["required".into(), view.required.to_string()],
         vec!["redirect URI".into(), view.redirect_uri.clone()],
         vec!["verified domains".into(), view.verified_domains.join(", ")],

@@ -218,7 +218,7 @@ impl Services {
             mfa_key,
             hasher.clone(),
             sessions.clone(),
-            &base_url,
+            mail.clone(),
             provider_reach,
         );
         let sso_admin = SsoAdmin::new(store.clone(), clock.clone(), &base_url);
@@ -229,7 +229,8 @@ impl Services {
                 clock.clone(),
                 mail.clone(),
             ))
-            .with_domains(verified_domains.clone());
+            .with_domains(verified_domains.clone())
+            .with_sso(sso.clone());
         let outbox = Outbox::new(store.clone(), clock.clone());
         let ops = Operations::new(store.clone(), clock.clone(), sweeper.clone());
         let seeding = Seeding::new(store.clone(), clock.clone(), hasher.clone());

@@ -5,11 +5,19 @@ use serde_json::json;
 
 use crate::actor::Actor;
 use crate::clock::Clock;
+use crate::sso::SamlUpkeepReport;
 use crate::store::audit::AuditRow;
 use crate::store::schema::PendingMigration;
 use crate::store::stats::Stats;
 use crate::store::Store;
 use crate::sweep::{SweepReport, Sweeper};
+
+/// What a sweep by hand did: the rows it deleted, and the SAML connections' upkeep.
+#[derive(Clone, Copy, Debug)]
+pub struct SweepRun {
+    pub deleted: SweepReport,
+    pub saml: SamlUpkeepReport,
+}
 
 #[derive(Clone)]
 pub struct Operations {
@@ -60,14 +68,15 @@ impl Operations {
         self.store.audit_log(limit).await
     }
 
-    /// One sweep now, the same the server runs on its schedule, recorded as `db.sweep` with what
-    /// it deleted.
-    pub async fn sweep(&self, actor: &Actor) -> Result<SweepReport, sqlx::Error> {
+    /// One sweep now, the same the server runs on its schedule (the SAML connections' upkeep
+    /// with it), recorded as `db.sweep` with what it deleted and what the upkeep did.
+    pub async fn sweep(&self, actor: &Actor) -> anyhow::Result<SweepRun> {
         let now = self.clock.now();
-        let report = self.sweeper.sweep(now).await?;
-        let details = json!({ "deleted": report });
+        let deleted = self.sweeper.sweep(now).await?;
+        let saml = self.sweeper.saml_upkeep(now).await?;
+        let details = json!({ "deleted": deleted, "saml": saml });
         let audit = actor.audit("db.sweep", None, None, details, now);
         self.store.record_audit(&audit).await?;
-        Ok(report)
+        Ok(SweepRun { deleted, saml })
     }
 }

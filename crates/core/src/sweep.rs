@@ -7,7 +7,10 @@
 //! After each sweep, `run` also sends the weekly idle-seats mails when given them.
 //!
 //! The running sweeper also re-checks verified domains daily when given the domains service
-//! ([`Sweeper::with_domains`]): each due domain once a day, whichever replica looks first.
+//! ([`Sweeper::with_domains`]): each due domain once a day, whichever replica looks first; and
+//! keeps up the teams' SAML connections when given the SSO service ([`Sweeper::with_sso`]): their
+//! metadata URLs read again daily, the owners mailed before a certificate in use expires
+//! (`crate::sso::Sso::saml_upkeep`). `closewise db sweep` runs that upkeep too.
 //!
 //! Several replicas may sweep at once on PostgreSQL: the whole sweep holds one advisory lock, so
 //! they take turns (the second finds nothing left), and every delete is idempotent anyway.
@@ -19,6 +22,7 @@ use time::OffsetDateTime;
 use tokio::sync::watch;
 
 use crate::clock::Clock;
+use crate::sso::{SamlUpkeepReport, Sso, SsoError};
 use crate::store::Store;
 use crate::teams::idle_mail::IdleSeatMails;
 use crate::verified_domains::{RecheckReport, VerifiedDomains};
@@ -60,6 +64,7 @@ pub struct Sweeper {
     /// The weekly idle-seats mail, sent after each sweep when set.
     idle_seat_mails: Option<IdleSeatMails>,
     domains: Option<VerifiedDomains>,
+    sso: Option<Sso>,
 }
 
 impl Sweeper {
@@ -69,6 +74,7 @@ impl Sweeper {
             clock,
             idle_seat_mails: None,
             domains: None,
+            sso: None,
         }
     }
 
@@ -82,6 +88,26 @@ impl Sweeper {
     pub fn with_domains(mut self, domains: VerifiedDomains) -> Self {
         self.domains = Some(domains);
         self
+    }
+
+    /// Keeps up the SAML connections at every run too (metadata URLs, certificate mails).
+    pub fn with_sso(mut self, sso: Sso) -> Self {
+        self.sso = Some(sso);
+        self
+    }
+
+    /// The SAML connections' upkeep as of `now` (nothing without the SSO service), under the
+    /// sweep's lock so that replicas take turns (the second finds nothing due).
+    pub async fn saml_upkeep(&self, now: OffsetDateTime) -> Result<SamlUpkeepReport, SsoError> {
+        let Some(sso) = &self.sso else {
+            return Ok(SamlUpkeepReport::default());
+        };
+        let _turn = self.store.advisory_lock(SWEEP_LOCK_KEY).await?;
+        let report = sso.saml_upkeep(now).await?;
+        if report != SamlUpkeepReport::default() {
+            tracing::info!(?report, "kept up the SAML connections");
+        }
+        Ok(report)
     }
 
     /// The daily re-check of verified domains as of `now` (nothing without the domains service),
@@ -148,6 +174,9 @@ impl Sweeper {
             }
             if let Err(e) = self.recheck_domains(self.clock.now()).await {
                 tracing::warn!(error = %e, "domain re-check failed; the next tick tries again");
+            }
+            if let Err(e) = self.saml_upkeep(self.clock.now()).await {
+                tracing::warn!(error = %e, "SAML upkeep failed; the next tick tries again");
             }
         }
     }

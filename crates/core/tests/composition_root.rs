@@ -120,6 +120,7 @@ both!(
         assert_eq!(trail.len(), 1);
         assert_eq!(trail[0].action, "db.sweep");
         let details: serde_json::Value = serde_json::from_str(&trail[0].details).unwrap();
-        assert_eq!(details["deleted"]["device_codes"], report.device_codes);
+        assert_eq!(details["deleted"]["device_codes"], report.deleted.device_codes);
+        assert_eq!(details["saml"]["certificate_mails"], 0, "no SAML connection: {details}");
     }
 );

@@ -1,8 +1,9 @@
-//! Single sign-on with OpenID Connect: which issuers a team may name, how long a
-//! sign-in may take at the provider, the redirect URI the owner registers, and whether an ID
-//! token's address may sign in to a team (verified by the provider, at one of the team's verified
-//! domains). The token's signature, issuer, audience, nonce and expiry are checked by the core
-//! service that holds the keys; these are the rules that hold whatever the provider.
+//! Single sign-on with OpenID Connect or SAML 2.0: which issuers a team may name, how long a
+//! sign-in may take at the provider, the redirect URI the owner registers (OpenID) and our service
+//! provider's entity ID and ACS URL (SAML), when an assertion's validity window holds, and whether
+//! an address may sign in to a team (vouched for by the provider, at one of the team's verified
+//! domains). Signatures, issuers, audiences and nonces are checked by the core service that holds
+//! the keys; these are the rules that hold whatever the provider.
 
 use time::{Duration, OffsetDateTime};
 use url::Url;
@@ -15,6 +16,125 @@ pub const CLOCK_SKEW_SECONDS: u64 = 60;
 
 /// The path the provider sends the browser back to.
 pub const CALLBACK_PATH: &str = "/api/auth/sso/callback";
+
+/// A team's connection: OpenID Connect or SAML 2.0, one at a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Protocol {
+    #[default]
+    Oidc,
+    Saml,
+}
+
+impl Protocol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::Oidc => "oidc",
+            Protocol::Saml => "saml",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Protocol> {
+        match raw {
+            "oidc" => Some(Protocol::Oidc),
+            "saml" => Some(Protocol::Saml),
+            _ => None,
+        }
+    }
+
+    /// The protocol a request names: left out, OpenID Connect (the clients that predate SAML).
+    pub fn requested(raw: Option<&str>) -> Option<Protocol> {
+        raw.map_or(Some(Protocol::Oidc), Protocol::parse)
+    }
+}
+
+/// The owner's OpenID Connect connection as asked: `client_secret` None keeps the stored one.
+pub struct OidcSettings<'a> {
+    pub issuer: &'a str,
+    pub client_id: &'a str,
+    pub client_secret: Option<&'a str>,
+    /// [`EmailClaim`]'s name; None: `email`.
+    pub email_claim: Option<&'a str>,
+    pub required: bool,
+}
+
+/// The owner's SAML connection as asked: the IdP's metadata from `metadata_url` or
+/// `metadata_xml` (one of the two).
+pub struct SamlSettings<'a> {
+    pub metadata_url: Option<&'a str>,
+    pub metadata_xml: Option<&'a str>,
+    /// None or empty: the NameID carries the address.
+    pub email_attribute: Option<&'a str>,
+    pub allow_idp_initiated: bool,
+    pub required: bool,
+}
+
+/// A team's connection as the owner saves it: one protocol at a time.
+pub enum SsoConnection<'a> {
+    Oidc(OidcSettings<'a>),
+    Saml(SamlSettings<'a>),
+}
+
+/// The clock skew a SAML assertion's `NotBefore` and `NotOnOrAfter` are allowed.
+pub const SAML_CLOCK_SKEW: Duration = Duration::seconds(60);
+
+/// How many signing certificates a SAML connection may hold: the one in use and its successor.
+pub const MAX_SAML_CERTIFICATES: usize = 2;
+
+/// How long before the IdP's certificate in use expires the team's owner is mailed (once).
+pub const CERTIFICATE_WARNING: Duration = Duration::days(30);
+
+/// How often SAML metadata given as a URL is read again.
+pub const METADATA_REFRESH: Duration = Duration::days(1);
+
+/// Whether the mail about a certificate valid until `not_after` is due: from
+/// [`CERTIFICATE_WARNING`] before it ends (and after, when it ended unnoticed).
+pub fn certificate_expiry_due(not_after: OffsetDateTime, now: OffsetDateTime) -> bool {
+    now >= not_after - CERTIFICATE_WARNING
+}
+
+/// Whether metadata last read by the daily job at `checked_at` (None: never) is due another read.
+pub fn metadata_refresh_due(checked_at: Option<OffsetDateTime>, now: OffsetDateTime) -> bool {
+    checked_at.is_none_or(|at| now >= at + METADATA_REFRESH)
+}
+
+/// The certificates in use of those `configured` (fingerprints): the one that verified the last
+/// accepted response (`last_used`) while it is configured; before that (or after a change of
+/// certificates) every configured one, since any of them may be signing.
+pub fn certificates_in_use<'a>(configured: &'a [String], last_used: Option<&str>) -> Vec<&'a str> {
+    match configured.iter().find(|c| Some(c.as_str()) == last_used) {
+        Some(used) => vec![used.as_str()],
+        None => configured.iter().map(String::as_str).collect(),
+    }
+}
+
+/// Our service provider's entity ID for a team: the URL of its metadata.
+pub fn saml_sp_entity_id(base_url: &str, team_id: uuid::Uuid) -> String {
+    format!(
+        "{}/api/auth/saml/{team_id}/metadata",
+        base_url.trim_end_matches('/')
+    )
+}
+
+/// The team's assertion consumer service, where the IdP posts its responses.
+pub fn saml_acs_url(base_url: &str, team_id: uuid::Uuid) -> String {
+    format!(
+        "{}/api/auth/saml/{team_id}/acs",
+        base_url.trim_end_matches('/')
+    )
+}
+
+/// Whether `now` is inside an assertion's validity window, each end widened by
+/// [`SAML_CLOCK_SKEW`]: from `not_before` (when given) and before `not_on_or_after`, which a
+/// bearer assertion must give.
+pub fn saml_window_holds(
+    now: OffsetDateTime,
+    not_before: Option<OffsetDateTime>,
+    not_on_or_after: Option<OffsetDateTime>,
+) -> bool {
+    let started = not_before.is_none_or(|nb| now >= nb - SAML_CLOCK_SKEW);
+    let unexpired = not_on_or_after.is_some_and(|end| now < end + SAML_CLOCK_SKEW);
+    started && unexpired
+}
 
 /// What password sign-in, reset and sign-up answer (`403 sso_required`) for an address whose
 /// company requires SSO.
@@ -100,6 +220,45 @@ pub fn parse_issuer(raw: &str, reach: ProviderReach) -> Result<String, IssuerErr
     Ok(raw.trim_end_matches('/').to_string())
 }
 
+/// The claim that carries a person's address, as the owner chooses it: `email` (the default,
+/// which the provider must vouch for with `email_verified`), or, as Microsoft Entra ID sends it
+/// when not configured to send `email`, `preferred_username` or `upn` (the sign-in name, an
+/// address at the tenant's domains, whose verification is the provider's own: `email_verified`
+/// is not asked for).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EmailClaim {
+    #[default]
+    Email,
+    PreferredUsername,
+    Upn,
+}
+
+impl EmailClaim {
+    pub const ALL: [EmailClaim; 3] = [
+        EmailClaim::Email,
+        EmailClaim::PreferredUsername,
+        EmailClaim::Upn,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailClaim::Email => "email",
+            EmailClaim::PreferredUsername => "preferred_username",
+            EmailClaim::Upn => "upn",
+        }
+    }
+
+    /// One of the names above, exactly.
+    pub fn parse(raw: &str) -> Option<EmailClaim> {
+        EmailClaim::ALL.into_iter().find(|c| c.as_str() == raw)
+    }
+
+    /// Whether the provider must say `email_verified: true` of the address.
+    pub fn needs_verified_flag(self) -> bool {
+        self == EmailClaim::Email
+    }
+}
+
 /// Why an ID token's person may not sign in to the team.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IdentityRefusal {
@@ -111,15 +270,25 @@ pub enum IdentityRefusal {
 
 /// Whether the person an ID token names may sign in to a team whose verified domains are
 /// `verified_domains`: the provider vouched for the address (`email_verified` true, not merely
-/// absent) and it is at one of them.
+/// absent, when it came in `email`) and it is at one of them.
 pub fn check_identity(
     email: &crate::email::Email,
     email_verified: Option<bool>,
+    claim: EmailClaim,
     verified_domains: &[String],
 ) -> Result<(), IdentityRefusal> {
-    if email_verified != Some(true) {
+    if claim.needs_verified_flag() && email_verified != Some(true) {
         return Err(IdentityRefusal::EmailNotVerified);
     }
+    check_domain(email, verified_domains)
+}
+
+/// Whether an address a provider vouched for (a SAML assertion's) is at one of the team's verified
+/// domains.
+pub fn check_domain(
+    email: &crate::email::Email,
+    verified_domains: &[String],
+) -> Result<(), IdentityRefusal> {
     if !verified_domains.iter().any(|d| d == email.domain()) {
         return Err(IdentityRefusal::DomainNotVerified);
     }
@@ -132,125 +301,5 @@ pub fn no_free_seat_message(total: u32) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::email::Email;
-
-    use ProviderReach::{Local, PublicOnly};
-
-    #[test]
-    fn issuers_are_https_or_a_provider_on_this_machine() {
-        for reach in [Local, PublicOnly] {
-            assert_eq!(
-                parse_issuer(" https://login.acme.example/ ", reach).unwrap(),
-                "https://login.acme.example"
-            );
-            assert_eq!(
-                parse_issuer("https://idp.example/realms/acme", reach).unwrap(),
-                "https://idp.example/realms/acme"
-            );
-        }
-        assert!(parse_issuer("http://127.0.0.1:4000", Local).is_ok());
-        assert!(parse_issuer("http://localhost:4000/oidc", Local).is_ok());
-        assert_eq!(
-            parse_issuer("http://idp.example", Local),
-            Err(IssuerError::NotHttps)
-        );
-        for bad in [
-            "idp.example",
-            "https://u:p@idp.example",
-            "https://idp.example/?x=1",
-            "https://idp.example/#x",
-            "javascript:alert(1)",
-        ] {
-            assert!(parse_issuer(bad, Local).is_err(), "{bad}");
-        }
-        assert_eq!(
-            parse_issuer("ftp://idp.example", Local),
-            Err(IssuerError::NotHttps)
-        );
-    }
-
-    #[test]
-    fn production_reaches_only_public_https_providers() {
-        for local in [
-            "http://127.0.0.1:4000",
-            "http://localhost:4000/oidc",
-            "http://[::1]:4000",
-        ] {
-            assert!(parse_issuer(local, Local).is_ok(), "{local}");
-            assert_eq!(
-                parse_issuer(local, PublicOnly),
-                Err(IssuerError::NotHttps),
-                "{local}"
-            );
-        }
-        for private in [
-            "https://127.0.0.1",
-            "https://[::1]",
-            "https://10.1.2.3",
-            "https://172.16.0.9",
-            "https://192.168.1.1",
-            "https://169.254.169.254",
-            "https://0.0.0.0",
-            "https://[fd00::1]",
-            "https://[fe80::1]",
-            "https://[::ffff:127.0.0.1]",
-            "https://[::ffff:10.0.0.1]",
-        ] {
-            assert_eq!(
-                parse_issuer(private, PublicOnly),
-                Err(IssuerError::NotPublic),
-                "{private}"
-            );
-            assert!(parse_issuer(private, Local).is_ok(), "{private}");
-        }
-        assert!(parse_issuer("https://93.184.215.14", PublicOnly).is_ok());
-        assert!(PublicOnly.allows("8.8.8.8".parse().unwrap()));
-        assert!(!PublicOnly.allows("10.0.0.1".parse().unwrap()));
-        assert!(Local.allows("10.0.0.1".parse().unwrap()));
-        assert!(provider_url("https://idp.example/token?x=1", PublicOnly).is_ok());
-        assert_eq!(
-            provider_url("http://idp.example/jwks", PublicOnly).map(|_| ()),
-            Err(IssuerError::NotHttps)
-        );
-    }
-
-    #[test]
-    fn only_a_provider_verified_address_at_a_verified_domain_signs_in() {
-        let domains = vec!["acme.example".to_string()];
-        let ana = Email::parse("ana@acme.example").unwrap();
-        assert_eq!(check_identity(&ana, Some(true), &domains), Ok(()));
-        assert_eq!(
-            check_identity(&ana, None, &domains),
-            Err(IdentityRefusal::EmailNotVerified)
-        );
-        assert_eq!(
-            check_identity(&ana, Some(false), &domains),
-            Err(IdentityRefusal::EmailNotVerified)
-        );
-        let sub = Email::parse("bo@eu.acme.example").unwrap();
-        assert_eq!(
-            check_identity(&sub, Some(true), &domains),
-            Err(IdentityRefusal::DomainNotVerified)
-        );
-        assert_eq!(
-            check_identity(&ana, Some(true), &[]),
-            Err(IdentityRefusal::DomainNotVerified)
-        );
-    }
-
-    #[test]
-    fn a_sign_in_lasts_ten_minutes_and_lands_on_our_callback() {
-        let now = OffsetDateTime::UNIX_EPOCH;
-        assert_eq!(login_expires_at(now) - now, Duration::minutes(10));
-        assert_eq!(
-            redirect_uri("http://localhost:8080/"),
-            "http://localhost:8080/api/auth/sso/callback"
-        );
-        assert_eq!(
-            no_free_seat_message(3),
-            "All 3 seats are taken. Ask your team's owner to add seats."
-        );
-    }
-}
+#[path = "sso_tests.rs"]
+mod tests;

@@ -90,7 +90,9 @@ pub fn webhook_event_of(action: &str) -> Option<&'static str> {
         "team.seats" => "seats.changed",
         "team.interval" => "subscription.updated",
         "team.policy" | "team.mfa_policy" => "policy.updated",
-        "team.sso.save" | "team.sso.disable" | "team.sso.delete" => "sso.updated",
+        "team.sso.save" | "team.sso.disable" | "team.sso.delete" | "team.sso.metadata_refresh" => {
+            "sso.updated"
+        }
         _ => return None,
     })
 }
@@ -393,6 +395,12 @@ mod tests {
         assert_eq!(webhook_event_of("team.leave"), Some("member.removed"));
         assert_eq!(webhook_event_of("team.seats"), Some("seats.changed"));
         assert_eq!(webhook_event_of("team.sso.save"), Some("sso.updated"));
+        assert_eq!(
+            webhook_event_of("team.sso.metadata_refresh"),
+            Some("sso.updated"),
+            "the IdP's certificates changed"
+        );
+        assert_eq!(webhook_event_of("team.sso.metadata_failed"), None);
         assert_eq!(webhook_event_of("team.rename"), None);
     }
 

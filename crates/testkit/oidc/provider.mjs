@@ -1,7 +1,11 @@
 // A real, certified OpenID provider (panva's oidc-provider) for the SSO tests (the API's Rust tests
 // and the e2e suite), on a free port of 127.0.0.1. Configured by one JSON argument:
 //   {"client_id", "client_secret", "redirect_uri", "interactive"?: true,
-//    "users": {"ana@acme.example": {"email_verified": true, "password"?: "…"}}}
+//    "users": {"ana@acme.example": {"email_verified": true, "password"?: "…", "claims"?: {…}}}}
+// A user's claims are `sub`, `email`, `email_verified`, `name` and `preferred_username` (all from
+// the address), changed by its `claims` (a null removes one; `upn` as Microsoft Entra ID sends it).
+// The provider runs in its default, conformant configuration: with an access token issued, the ID
+// token carries only `sub` (and the protocol's own claims), the rest is served by UserInfo.
 // It prints `READY <issuer>` once listening. Nothing leaves the machine.
 // - Scripted (the default): the interaction signs in the user named by the authorization request's
 //   `login_hint` (the first user otherwise) and grants the requested scopes, so a test's HTTP client
@@ -62,8 +66,7 @@ server.listen(0, '127.0.0.1', () => {
     }],
     jwks: { keys: [jwk] },
     cookies: { keys: ['closewise-test-oidc-cookie-key'] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-    conformIdTokenClaims: false,
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username', 'upn'] },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -72,7 +75,12 @@ server.listen(0, '127.0.0.1', () => {
       return {
         accountId: id,
         async claims() {
-          return { sub: id, email: id, email_verified: users[id].email_verified ?? true, name: id };
+          const claims = { sub: id, email: id, email_verified: users[id].email_verified ?? true, name: id, preferred_username: id };
+          for (const [k, v] of Object.entries(users[id].claims ?? {})) {
+            if (v === null) delete claims[k];
+            else claims[k] = v;
+          }
+          return claims;
         },
       };
     },

@@ -13,6 +13,7 @@ mod mfa;
 mod passkeys;
 pub(crate) mod reauth;
 mod recover;
+mod saml;
 pub mod session;
 mod signup;
 mod sso;
@@ -63,6 +64,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sso::discover))
         .routes(routes!(sso::start))
         .routes(routes!(sso::callback))
+        .routes(routes!(saml::metadata))
+        .routes(routes!(saml::acs))
         .routes(routes!(
             sso::switch_info,
             sso::switch_continue,

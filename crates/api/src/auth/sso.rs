@@ -120,7 +120,7 @@ fn redirect(to: &str) -> Response {
 
 /// Where a refused sign-in lands: the sign-in page (or the owner's team page for a test) with
 /// the refusal's code; `seats` for `seats_taken` so the page can say how many.
-fn refused(error: &SsoError, test: bool) -> String {
+pub(super) fn refused(error: &SsoError, test: bool) -> String {
     let page = if test {
         "/team?sso_test=failed&"
     } else {
@@ -133,7 +133,11 @@ fn refused(error: &SsoError, test: bool) -> String {
     to
 }
 
-fn state_cookie(state: &AppState, value: String, max_age: time::Duration) -> Cookie<'static> {
+pub(super) fn state_cookie(
+    state: &AppState,
+    value: String,
+    max_age: time::Duration,
+) -> Cookie<'static> {
     sso_cookie(state, STATE_COOKIE, value, max_age)
 }
 

@@ -15,10 +15,14 @@ impl From<SsoError> for ApiError {
             SsoError::Internal(e) => return e.into(),
             SsoError::InvalidIssuer(_)
             | SsoError::ClientIdRequired
-            | SsoError::ClientSecretRequired => StatusCode::BAD_REQUEST,
-            SsoError::Discovery | SsoError::DiscoveryUnusable(_) | SsoError::IssuerNotPublic => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            | SsoError::ClientSecretRequired
+            | SsoError::InvalidEmailClaim
+            | SsoError::InvalidProtocol
+            | SsoError::SamlMetadataRequired => StatusCode::BAD_REQUEST,
+            SsoError::Discovery
+            | SsoError::DiscoveryUnusable(_)
+            | SsoError::IssuerNotPublic
+            | SsoError::InvalidSamlMetadata(_) => StatusCode::UNPROCESSABLE_ENTITY,
             SsoError::NoVerifiedDomain | SsoError::OtherTeam | SsoError::NoFreeSeat { .. } => {
                 StatusCode::CONFLICT
             }
@@ -26,6 +30,12 @@ impl From<SsoError> for ApiError {
             SsoError::LoginExpired
             | SsoError::ProviderDenied
             | SsoError::InvalidIdToken(_)
+            | SsoError::EmailClaimMissing(_)
+            | SsoError::InvalidSamlResponse(_)
+            | SsoError::SamlExpired
+            | SsoError::SamlReplayed
+            | SsoError::SamlUnsolicited
+            | SsoError::SamlNoAddress
             | SsoError::Identity(_) => StatusCode::FORBIDDEN,
         };
         Self::new(status, e.code(), e.to_string())

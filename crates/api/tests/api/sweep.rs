@@ -238,6 +238,7 @@ both!(
                         test: false,
                         now,
                         expires_at: now + Duration::minutes(10),
+                        saml_email: None,
                     })
                     .await
                     .unwrap()

@@ -49,6 +49,11 @@ impl Composer {
         }
     }
 
+    /// The site's public base URL, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
     /// A page of the site, without a token (e.g. `/settings#devices`).
     pub fn page(&self, path: &str) -> String {
         format!("{}{}", self.base_url, path)

@@ -20,6 +20,8 @@ pub struct SsoAdminView {
     pub configured: bool,
     pub issuer: Option<String>,
     pub client_id: Option<String>,
+    /// The claim that carries a person's address (`email` when not configured).
+    pub email_claim: String,
     pub required: bool,
     pub redirect_uri: String,
     pub verified_domains: Vec<String>,
@@ -51,6 +53,9 @@ impl SsoAdmin {
             configured: row.is_some(),
             issuer: row.as_ref().map(|r| r.issuer.clone()),
             client_id: row.as_ref().map(|r| r.client_id.clone()),
+            email_claim: row
+                .as_ref()
+                .map_or_else(|| "email".to_string(), |r| r.email_claim.clone()),
             required: row.as_ref().is_some_and(|r| r.required),
             redirect_uri: redirect_uri(&self.base_url),
             verified_domains: self.store.team_verified_domains(team.id).await?,

@@ -1,16 +1,18 @@
 //! Signing in through the team's provider: `discover` tells the sign-in page whether an address
 //! signs in by SSO, `start` stores the sign-in (hashed state, nonce, PKCE verifier, where to land;
-//! any replica finishes it) and sends the browser to the provider, `callback` takes the sign-in
-//! once, redeems the code, checks the ID token, then makes the account and the membership on the
+//! any replica finishes it) and sends the browser to the provider (a SAML IdP: with our
+//! AuthnRequest, `saml_login`), `callback` takes the sign-in
+//! once, redeems the code, checks the ID token (its claims completed from UserInfo when a
+//! conformant provider left them out), then makes the account and the membership on the
 //! first sign-in (a free seat needed, nothing made without one) and starts the session.
 
 use closewise_domain::email::Email;
 use closewise_domain::limits::return_path;
 use closewise_domain::oauth::s256_challenge;
-use closewise_domain::sso::{check_identity, login_expires_at};
+use closewise_domain::sso::{check_identity, login_expires_at, EmailClaim, Protocol};
 use uuid::Uuid;
 
-use super::provider::verify_id_token;
+use super::id_token::verify_id_token;
 use super::{Sso, SsoError};
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::sessions::Session;
@@ -82,7 +84,13 @@ impl Sso {
             .team_sso(team_id)
             .await?
             .ok_or(SsoError::NoSsoForDomain)?;
-        let (state, nonce, verifier) = (random_token(), random_token(), random_token());
+        let saml = sso.protocol == Protocol::Saml.as_str();
+        let (state, nonce) = (random_token(), random_token());
+        // SAML: the nonce is the AuthnRequest's ID (an NCName: a letter first); no PKCE.
+        let (nonce, verifier) = match saml {
+            true => (format!("_{nonce}"), String::new()),
+            false => (nonce, random_token()),
+        };
         let now = self.clock.now();
         self.store
             .insert_sso_login(&NewSsoLogin {
@@ -94,8 +102,15 @@ impl Sso {
                 test,
                 now,
                 expires_at: login_expires_at(now),
+                saml_email: None,
             })
             .await?;
+        if saml {
+            return Ok(Started {
+                authorization_url: self.saml_request_url(&sso, &nonce, &state)?,
+                state,
+            });
+        }
         let mut url = url::Url::parse(&sso.authorization_endpoint)
             .map_err(|e| anyhow::anyhow!("the stored authorization endpoint: {e}"))?;
         url.query_pairs_mut()
@@ -132,11 +147,20 @@ impl Sso {
         };
         let test = login.test;
         let fail = |error: SsoError| Failure { error, test };
-        let code = match (code, error) {
-            (Some(code), None) if !code.is_empty() => code,
-            _ => return Err(fail(SsoError::ProviderDenied)),
+        let email = match &login.saml_email {
+            // SAML: the ACS verified the response and recorded the address.
+            Some(address) => Email::parse(address)
+                .map_err(|_| fail(anyhow::anyhow!("a stored SAML address").into()))?,
+            // A SAML sign-in the ACS has not finished: the IdP's answer never came.
+            None if login.pkce_verifier.is_empty() => return Err(fail(SsoError::ProviderDenied)),
+            None => {
+                let code = match (code, error) {
+                    (Some(code), None) if !code.is_empty() => code,
+                    _ => return Err(fail(SsoError::ProviderDenied)),
+                };
+                self.verified_email(&login, code).await.map_err(fail)?
+            }
         };
-        let email = self.verified_email(&login, code).await.map_err(fail)?;
         if test {
             return Ok(Finished::Tested);
         }
@@ -172,7 +196,7 @@ impl Sso {
             tracing::warn!(team_id = %login.team_id, error = %format!("{e:#}"), "SSO sign-in refused");
             SsoError::InvalidIdToken(format!("{e:#}"))
         };
-        let id_token = self
+        let tokens = self
             .provider
             .exchange(
                 &sso.token_endpoint,
@@ -189,15 +213,37 @@ impl Sso {
             .jwks(&sso.jwks_uri)
             .await
             .map_err(|e| invalid(anyhow::anyhow!("the provider's JWKS: {e:#}")))?;
-        let claims = verify_id_token(&id_token, &jwks, &sso.issuer, &sso.client_id, &login.nonce)
-            .map_err(invalid)?;
+        let mut claims = verify_id_token(
+            &tokens.id_token,
+            &jwks,
+            &sso.issuer,
+            &sso.client_id,
+            &login.nonce,
+        )
+        .map_err(invalid)?;
+        let claim = EmailClaim::parse(&sso.email_claim).unwrap_or_default();
+        if claims.lacks(claim) {
+            if let (Some(endpoint), Some(access_token)) =
+                (&sso.userinfo_endpoint, &tokens.access_token)
+            {
+                let info = self
+                    .provider
+                    .userinfo(endpoint, access_token)
+                    .await
+                    .map_err(|e| invalid(anyhow::anyhow!("the provider's UserInfo: {e:#}")))?;
+                claims = claims.with_userinfo(info).map_err(invalid)?;
+            }
+        }
         let email = claims
-            .email
-            .as_deref()
+            .address(claim)
             .and_then(|e| Email::parse(e).ok())
-            .ok_or_else(|| invalid(anyhow::anyhow!("the ID token has no e-mail address")))?;
+            .ok_or_else(|| {
+                tracing::warn!(team_id = %login.team_id, claim = claim.as_str(), "no address in the SSO claim");
+                SsoError::EmailClaimMissing(claim)
+            })?;
         let domains = self.store.team_verified_domains(login.team_id).await?;
-        check_identity(&email, claims.email_verified, &domains).map_err(SsoError::Identity)?;
+        check_identity(&email, claims.email_verified, claim, &domains)
+            .map_err(SsoError::Identity)?;
         Ok(email)
     }
 

@@ -1,35 +1,46 @@
-//! Single sign-on with OpenID Connect (docs/teams.md "Single sign-on"): the owner's
-//! connection to the company's provider (here), and the sign-in through it (`login`): the
-//! authorization code flow with PKCE, the provider's ID token checked (`provider`), the account
-//! and membership made on the first sign-in, a session as every other sign-in's. The rules are
-//! `closewise_domain::sso`'s; the client secret is sealed with the MFA key
-//! (`crate::mfa::SecretBox`, the team's id as associated data) and never shown again.
+//! Single sign-on with OpenID Connect or SAML 2.0 (docs/teams.md "Single sign-on"): the owner's
+//! connection to the company's provider (`connection`: saved, one protocol at a time, and shown
+//! here), and the sign-in through it (`login`): OpenID's authorization code flow with PKCE, the
+//! provider's ID token checked (`id_token`, fetched by `provider`), or SAML's AuthnRequest and
+//! response (`saml`, `saml_login`); the account and membership made on the first sign-in, a
+//! session as every other sign-in's. The rules are `closewise_domain::sso`'s; the client secret is
+//! sealed with the MFA key (`crate::mfa::SecretBox`, the team's id as associated data) and never
+//! shown again.
 
 mod admin;
+mod connection;
+pub mod id_token;
 mod login;
 pub mod provider;
+pub mod saml;
+mod saml_login;
+mod upkeep;
 
 use closewise_domain::sso::{
-    parse_issuer, redirect_uri, IdentityRefusal, IssuerError, ProviderReach,
+    redirect_uri, saml_acs_url, saml_sp_entity_id, EmailClaim, IdentityRefusal, IssuerError,
+    Protocol, ProviderReach,
 };
 use closewise_domain::teams::{may, Action, SeatError};
-use serde_json::json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::actor::Actor;
 use crate::clock::Clock;
+use crate::mail::Composer;
 use crate::mfa::SecretBox;
 use crate::password::Hasher;
 use crate::sessions::{SessionError, Sessions};
-use crate::store::teams::sso::TeamSsoRow;
 use crate::store::{DbError, Store};
 use crate::teams::acting::acting_on;
 use crate::teams::TeamsError;
 
 pub use admin::{SsoAdmin, SsoAdminView};
+pub use closewise_domain::sso::{OidcSettings, SamlSettings, SsoConnection};
 pub use login::{Failure, Finished, Started};
 pub use provider::{FetchError, Provider};
+pub use saml::CertificateInfo;
+pub use saml_login::AcsOutcome;
+pub use upkeep::{SamlUpkeepReport, UPKEEP_ACTOR};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SsoError {
@@ -41,6 +52,9 @@ pub enum SsoError {
     ClientIdRequired,
     #[error("Enter the client secret your identity provider gave you.")]
     ClientSecretRequired,
+    /// The claim named for the address is none of `closewise_domain::sso::EmailClaim`'s.
+    #[error("The e-mail claim must be email, preferred_username or upn.")]
+    InvalidEmailClaim,
     /// The discovery document could not be read (the provider's answer is logged, never shown:
     /// an issuer must not be a way to read what the server can reach).
     #[error("Could not read the provider's discovery document. Check the issuer URL and that the provider is reachable.")]
@@ -69,6 +83,33 @@ pub enum SsoError {
     /// The token exchange or the ID token failed a check (the cause is logged).
     #[error("Your identity provider's answer could not be verified. Please try again or contact your team's owner.")]
     InvalidIdToken(String),
+    /// `protocol` is neither `oidc` nor `saml`.
+    #[error("The protocol must be oidc or saml.")]
+    InvalidProtocol,
+    /// A SAML connection needs the IdP's metadata: a URL or the XML, one of the two.
+    #[error("Give your identity provider's SAML metadata: its URL or the XML, one of the two.")]
+    SamlMetadataRequired,
+    /// The metadata could not be read or used (a fixed reason).
+    #[error("{0}")]
+    InvalidSamlMetadata(&'static str),
+    /// The response failed a check (the cause is logged).
+    #[error("Your identity provider's answer could not be verified. Please try again or contact your team's owner.")]
+    InvalidSamlResponse(String),
+    /// The assertion's validity window is over (or not begun).
+    #[error("Your identity provider's answer has expired. Please sign in again.")]
+    SamlExpired,
+    /// The assertion was presented before.
+    #[error("This answer from your identity provider was already used. Please sign in again.")]
+    SamlReplayed,
+    /// An IdP-initiated response while the team accepts only sign-ins started here.
+    #[error("Sign-ins started at your identity provider are turned off for this team. Start from the Closewise sign-in page.")]
+    SamlUnsolicited,
+    /// The response carried no address in the NameID or the configured attribute.
+    #[error("Your identity provider sent no e-mail address (in the NameID or the attribute your team's single sign-on reads). Ask your team's owner to check the setting.")]
+    SamlNoAddress,
+    /// Neither the ID token nor UserInfo carried an address in the claim the team uses.
+    #[error("Your identity provider sent no e-mail address in the `{}` claim. Ask your team's owner to check which claim single sign-on reads.", .0.as_str())]
+    EmailClaimMissing(EmailClaim),
     #[error("{0}")]
     Identity(IdentityRefusal),
     /// First sign-in with no free seat: nothing was created.
@@ -92,6 +133,15 @@ impl SsoError {
             SsoError::InvalidIssuer(_) => "invalid_issuer",
             SsoError::ClientIdRequired => "client_id_required",
             SsoError::ClientSecretRequired => "client_secret_required",
+            SsoError::InvalidEmailClaim => "invalid_email_claim",
+            SsoError::EmailClaimMissing(_) | SsoError::SamlNoAddress => "email_claim_missing",
+            SsoError::InvalidProtocol => "invalid_protocol",
+            SsoError::SamlMetadataRequired => "saml_metadata_required",
+            SsoError::InvalidSamlMetadata(_) => "invalid_saml_metadata",
+            SsoError::InvalidSamlResponse(_) => "invalid_saml_response",
+            SsoError::SamlExpired => "saml_assertion_expired",
+            SsoError::SamlReplayed => "saml_assertion_replayed",
+            SsoError::SamlUnsolicited => "saml_idp_initiated_off",
             SsoError::Discovery | SsoError::DiscoveryUnusable(_) => "sso_discovery_failed",
             SsoError::IssuerNotPublic => "issuer_not_public",
             SsoError::NoVerifiedDomain => "domain_not_verified",
@@ -110,26 +160,39 @@ impl SsoError {
     }
 }
 
+/// A SAML connection as the owner sees it.
+#[derive(Clone, Debug)]
+pub struct SamlView {
+    pub idp_entity_id: String,
+    pub sso_url: String,
+    pub certificates: Vec<CertificateInfo>,
+    pub metadata_url: Option<String>,
+    /// None: the address is the NameID.
+    pub email_attribute: Option<String>,
+    pub allow_idp_initiated: bool,
+}
+
 /// What `GET /api/team/sso` shows the owner (never the secret).
 #[derive(Clone, Debug)]
 pub struct SsoView {
     pub configured: bool,
+    /// The connection's protocol (`Oidc` when there is none).
+    pub protocol: Protocol,
+    /// The SAML connection, when it is one.
+    pub saml: Option<SamlView>,
+    /// Our SP's entity ID and ACS, to give the IdP (whatever the connection).
+    pub sp_entity_id: String,
+    pub acs_url: String,
     pub issuer: Option<String>,
     pub client_id: Option<String>,
+    /// The claim that carries the address (`email` when not configured).
+    pub email_claim: EmailClaim,
     pub required: bool,
     /// The redirect URI to register at the provider.
     pub redirect_uri: String,
     /// The team's verified domains whose addresses sign in by SSO.
     pub domains: Vec<String>,
     pub updated_at: Option<OffsetDateTime>,
-}
-
-/// The owner's change: `client_secret` None keeps the stored one.
-pub struct SsoSettings<'a> {
-    pub issuer: &'a str,
-    pub client_id: &'a str,
-    pub client_secret: Option<&'a str>,
-    pub required: bool,
 }
 
 #[derive(Clone)]
@@ -142,17 +205,20 @@ pub struct Sso {
     provider: Provider,
     reach: ProviderReach,
     base_url: String,
+    /// The owner's mail about a certificate's coming expiry (`upkeep`).
+    mail: Composer,
 }
 
 impl Sso {
-    /// `reach`: which provider addresses the server may fetch from (production: public only).
+    /// `reach`: which provider addresses the server may fetch from (production: public only);
+    /// `mail`'s base URL is ours (the redirect URI, the SP's entity ID and ACS).
     pub fn new(
         store: Store,
         clock: Clock,
         secrets: SecretBox,
         hasher: Hasher,
         sessions: Sessions,
-        base_url: &str,
+        mail: Composer,
         reach: ProviderReach,
     ) -> Self {
         Sso {
@@ -163,7 +229,8 @@ impl Sso {
             sessions,
             provider: Provider::new(reach),
             reach,
-            base_url: base_url.trim_end_matches('/').to_string(),
+            base_url: mail.base_url().to_string(),
+            mail,
         }
     }
 
@@ -183,10 +250,36 @@ impl Sso {
 
     async fn view_of(&self, team_id: Uuid) -> Result<SsoView, SsoError> {
         let row = self.store.team_sso(team_id).await?;
+        let protocol = row
+            .as_ref()
+            .and_then(|r| Protocol::parse(&r.protocol))
+            .unwrap_or_default();
+        let saml = match &row {
+            Some(r) if protocol == Protocol::Saml => Some(SamlView {
+                idp_entity_id: r.issuer.clone(),
+                sso_url: r.authorization_endpoint.clone(),
+                certificates: saml_login::certificates_of(r)?
+                    .iter()
+                    .map(|der| saml::certificate_info(der))
+                    .collect::<anyhow::Result<_>>()?,
+                metadata_url: r.saml_metadata_url.clone(),
+                email_attribute: r.saml_email_attribute.clone(),
+                allow_idp_initiated: r.saml_idp_initiated,
+            }),
+            _ => None,
+        };
         Ok(SsoView {
             configured: row.is_some(),
+            protocol,
+            saml,
+            sp_entity_id: saml_sp_entity_id(&self.base_url, team_id),
+            acs_url: saml_acs_url(&self.base_url, team_id),
             issuer: row.as_ref().map(|r| r.issuer.clone()),
             client_id: row.as_ref().map(|r| r.client_id.clone()),
+            email_claim: row
+                .as_ref()
+                .and_then(|r| EmailClaim::parse(&r.email_claim))
+                .unwrap_or_default(),
             required: row.as_ref().is_some_and(|r| r.required),
             redirect_uri: self.redirect_uri(),
             domains: self.store.team_verified_domains(team_id).await?,
@@ -198,89 +291,5 @@ impl Sso {
     pub async fn show(&self, actor: &Actor, team: Option<Uuid>) -> Result<SsoView, SsoError> {
         let team_id = self.owned_team(actor, team).await?;
         self.view_of(team_id).await
-    }
-
-    /// `PUT /api/team/sso`: reads the issuer's discovery document, seals the secret, saves, and
-    /// when SSO becomes required ends the password sessions of the members at the team's domains.
-    pub async fn save(
-        &self,
-        actor: &Actor,
-        team: Option<Uuid>,
-        s: &SsoSettings<'_>,
-    ) -> Result<SsoView, SsoError> {
-        let team_id = self.owned_team(actor, team).await?;
-        let issuer = parse_issuer(s.issuer, self.reach).map_err(|e| match e {
-            IssuerError::NotPublic => SsoError::IssuerNotPublic,
-            e => SsoError::InvalidIssuer(e),
-        })?;
-        let client_id = s.client_id.trim();
-        if client_id.is_empty() {
-            return Err(SsoError::ClientIdRequired);
-        }
-        if self.store.team_verified_domains(team_id).await?.is_empty() {
-            return Err(SsoError::NoVerifiedDomain);
-        }
-        let before = self.store.team_sso(team_id).await?;
-        let sealed = match s.client_secret.map(str::trim).filter(|x| !x.is_empty()) {
-            Some(secret) => self.secrets.seal(team_id, secret.as_bytes()),
-            None => match &before {
-                Some(b) => b.client_secret_sealed.clone(),
-                None => return Err(SsoError::ClientSecretRequired),
-            },
-        };
-        let d = self.provider.discover(&issuer).await.map_err(|e| match e {
-            FetchError::NotPublic => SsoError::IssuerNotPublic,
-            FetchError::NotHttps => SsoError::InvalidIssuer(IssuerError::NotHttps),
-            FetchError::Unusable(why) => SsoError::DiscoveryUnusable(why),
-            FetchError::Failed(cause) => {
-                tracing::warn!(team_id = %team_id, error = %format!("{cause:#}"), "SSO discovery failed");
-                SsoError::Discovery
-            }
-        })?;
-        let now = self.clock.now();
-        let row = TeamSsoRow {
-            team_id,
-            issuer: issuer.clone(),
-            client_id: client_id.to_string(),
-            client_secret_sealed: sealed,
-            authorization_endpoint: d.authorization_endpoint,
-            token_endpoint: d.token_endpoint,
-            jwks_uri: d.jwks_uri,
-            required: s.required,
-            created_at: before.as_ref().map_or(now, |b| b.created_at),
-            updated_at: now,
-        };
-        let audit = actor.audit(
-            "team.sso.save",
-            None,
-            None,
-            json!({
-                "team_id": team_id,
-                "issuer": issuer,
-                "client_id": client_id,
-                "secret_changed": s.client_secret.is_some_and(|x| !x.trim().is_empty()),
-                "required": s.required,
-                "required_before": before.as_ref().is_some_and(|b| b.required),
-            }),
-            now,
-        );
-        self.store
-            .save_team_sso(&row, actor.user_id(), &audit)
-            .await?;
-        if s.required && !before.as_ref().is_some_and(|b| b.required) {
-            self.store.end_password_sessions(team_id, now).await?;
-        }
-        self.view_of(team_id).await
-    }
-
-    /// `DELETE /api/team/sso`.
-    pub async fn remove(&self, actor: &Actor, team: Option<Uuid>) -> Result<(), SsoError> {
-        let team_id = self.owned_team(actor, team).await?;
-        let details = json!({ "team_id": team_id });
-        let audit = actor.audit("team.sso.delete", None, None, details, self.clock.now());
-        if !self.store.delete_team_sso(team_id, &audit).await? {
-            return Err(SsoError::NotConfigured);
-        }
-        Ok(())
     }
 }

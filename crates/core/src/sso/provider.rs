@@ -1,9 +1,7 @@
 //! Talking to an OpenID provider: its discovery document (read when the owner saves), the token
 //! endpoint (the authorization code with its PKCE verifier, the client authenticated with
-//! `client_secret_basic`), and the ID token checked as OpenID Connect Core §3.1.3.7 says:
-//! signed by a key of the provider's JWKS with an asymmetric algorithm, `iss` the issuer, `aud`
-//! our client (and `azp` too when there are several audiences), not expired, and the `nonce` of
-//! this sign-in.
+//! `client_secret_basic`), its UserInfo endpoint and its JWKS (the ID token is checked in
+//! `id_token`); and a SAML IdP's metadata URL, fetched the same way.
 //!
 //! Every fetch resolves the provider's host itself and connects only to the addresses it checked
 //! (`closewise_domain::sso::ProviderReach`: in production public ones only), so a name that
@@ -12,15 +10,15 @@
 
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, Context};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use jsonwebtoken::jwk::JwkSet;
-use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 
-use closewise_domain::oauth::constant_time_eq;
-use closewise_domain::sso::{provider_url, IssuerError, ProviderReach, CLOCK_SKEW_SECONDS};
+use closewise_domain::sso::{provider_url, IssuerError, ProviderReach};
+
+use super::id_token::UserInfo;
 
 /// The endpoints a discovery document names.
 #[derive(Clone, Debug, Deserialize)]
@@ -30,46 +28,17 @@ pub struct Discovery {
     pub token_endpoint: String,
     pub jwks_uri: String,
     #[serde(default)]
+    pub userinfo_endpoint: Option<String>,
+    #[serde(default)]
     pub code_challenge_methods_supported: Option<Vec<String>>,
 }
 
-/// The claims we read from an ID token.
-#[derive(Clone, Debug, Deserialize)]
-pub struct IdClaims {
-    pub sub: String,
-    #[serde(default)]
-    pub email: Option<String>,
-    #[serde(default, deserialize_with = "bool_or_string")]
-    pub email_verified: Option<bool>,
-    #[serde(default)]
-    pub nonce: Option<String>,
-    #[serde(default)]
-    pub azp: Option<String>,
-    #[serde(default)]
-    aud: serde_json::Value,
+/// What the token endpoint answers.
+#[derive(Clone, Debug)]
+pub struct Tokens {
+    pub id_token: String,
+    pub access_token: Option<String>,
 }
-
-/// Some providers send `"email_verified": "true"`.
-fn bool_or_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
-    Ok(match serde_json::Value::deserialize(d)? {
-        serde_json::Value::Bool(b) => Some(b),
-        serde_json::Value::String(s) => Some(s == "true"),
-        _ => None,
-    })
-}
-
-/// Only asymmetric signatures: a JWKS never holds our client secret, and `none` is no signature.
-const ALGORITHMS: [Algorithm; 9] = [
-    Algorithm::RS256,
-    Algorithm::RS384,
-    Algorithm::RS512,
-    Algorithm::PS256,
-    Algorithm::PS384,
-    Algorithm::PS512,
-    Algorithm::ES256,
-    Algorithm::ES384,
-    Algorithm::EdDSA,
-];
 
 /// Why a provider's document could not be had.
 #[derive(Debug, thiserror::Error)]
@@ -157,7 +126,11 @@ impl Provider {
                 ));
             }
         }
-        for endpoint in [&d.authorization_endpoint, &d.token_endpoint, &d.jwks_uri] {
+        let userinfo = d.userinfo_endpoint.iter();
+        for endpoint in [&d.authorization_endpoint, &d.token_endpoint, &d.jwks_uri]
+            .into_iter()
+            .chain(userinfo)
+        {
             match closewise_domain::sso::parse_issuer(endpoint, self.reach) {
                 Ok(_) => {}
                 Err(IssuerError::NotPublic) => return Err(FetchError::NotPublic),
@@ -171,7 +144,7 @@ impl Provider {
         Ok(d)
     }
 
-    /// Redeems `code` at the token endpoint and returns the ID token.
+    /// Redeems `code` at the token endpoint: the ID token, and the access token for UserInfo.
     pub async fn exchange(
         &self,
         token_endpoint: &str,
@@ -180,10 +153,11 @@ impl Provider {
         code: &str,
         redirect_uri: &str,
         verifier: &str,
-    ) -> Result<String, FetchError> {
+    ) -> Result<Tokens, FetchError> {
         #[derive(Deserialize)]
         struct TokenResponse {
             id_token: Option<String>,
+            access_token: Option<String>,
         }
         // RFC 6749 §2.3.1: both form-encoded, then HTTP Basic.
         let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
@@ -211,7 +185,52 @@ impl Provider {
             .into());
         }
         let t: TokenResponse = answer.json().await.context("the token endpoint's answer")?;
-        Ok(t.id_token.context("the token endpoint sent no id_token")?)
+        Ok(Tokens {
+            id_token: t.id_token.context("the token endpoint sent no id_token")?,
+            access_token: t.access_token,
+        })
+    }
+
+    /// The UserInfo endpoint's claims for `access_token` (a JSON answer; a signed one is not
+    /// asked for).
+    pub async fn userinfo(
+        &self,
+        endpoint: &str,
+        access_token: &str,
+    ) -> Result<UserInfo, FetchError> {
+        let (http, url) = self.client_for(endpoint).await?;
+        Ok(http
+            .get(url)
+            .bearer_auth(access_token)
+            .header("accept", "application/json")
+            .send()
+            .await
+            .context("cannot reach the provider's UserInfo endpoint")?
+            .error_for_status()
+            .context("the provider's UserInfo endpoint answered an error")?
+            .json()
+            .await
+            .context("the provider's UserInfo answer is not JSON claims")?)
+    }
+
+    /// A SAML IdP's metadata document at `url` (at most `saml::MAX_XML_BYTES`).
+    pub async fn metadata(&self, url: &str) -> Result<String, FetchError> {
+        let (http, url) = self.client_for(url).await?;
+        let mut answer = http
+            .get(url.clone())
+            .send()
+            .await
+            .with_context(|| format!("cannot reach {url}"))?
+            .error_for_status()
+            .with_context(|| format!("{url} answered an error"))?;
+        let mut body = Vec::new();
+        while let Some(chunk) = answer.chunk().await.context("reading the metadata")? {
+            body.extend_from_slice(&chunk);
+            if body.len() > super::saml::MAX_XML_BYTES {
+                return Err(FetchError::Unusable("The metadata is larger than 512 KB."));
+            }
+        }
+        Ok(String::from_utf8(body).context("the metadata is not UTF-8")?)
     }
 
     /// The provider's signing keys.
@@ -227,159 +246,5 @@ impl Provider {
             .json()
             .await
             .context("the provider's JWKS is not a key set")?)
-    }
-}
-
-/// Checks `id_token` against `jwks`, `issuer`, `client_id` and `nonce`; the claims when it holds.
-pub fn verify_id_token(
-    id_token: &str,
-    jwks: &JwkSet,
-    issuer: &str,
-    client_id: &str,
-    nonce: &str,
-) -> anyhow::Result<IdClaims> {
-    let header = jsonwebtoken::decode_header(id_token).context("the ID token is not a JWT")?;
-    if !ALGORITHMS.contains(&header.alg) {
-        bail!(
-            "the ID token is signed with {:?}, which we do not accept",
-            header.alg
-        );
-    }
-    let candidates: Vec<_> = match &header.kid {
-        Some(kid) => jwks.find(kid).into_iter().collect(),
-        None => jwks.keys.iter().collect(),
-    };
-    if candidates.is_empty() {
-        bail!("no key of the provider's JWKS signed the ID token");
-    }
-    let mut validation = Validation::new(header.alg);
-    validation.set_issuer(&[issuer, &format!("{issuer}/")]);
-    validation.set_audience(&[client_id]);
-    validation.set_required_spec_claims(&["exp", "iat", "iss", "aud", "sub"]);
-    validation.leeway = CLOCK_SKEW_SECONDS;
-    let mut last = anyhow!("no key of the provider's JWKS signed the ID token");
-    for jwk in candidates {
-        let Ok(key) = DecodingKey::from_jwk(jwk) else {
-            continue;
-        };
-        match jsonwebtoken::decode::<IdClaims>(id_token, &key, &validation) {
-            Ok(data) => return check_claims(data.claims, client_id, nonce),
-            Err(e) => last = anyhow!("the ID token does not hold: {e}"),
-        }
-    }
-    Err(last)
-}
-
-fn check_claims(claims: IdClaims, client_id: &str, nonce: &str) -> anyhow::Result<IdClaims> {
-    let several = claims.aud.as_array().is_some_and(|a| a.len() > 1);
-    if (several || claims.azp.is_some()) && claims.azp.as_deref() != Some(client_id) {
-        bail!("the ID token was issued to another party (azp)");
-    }
-    match &claims.nonce {
-        Some(n) if constant_time_eq(n.as_bytes(), nonce.as_bytes()) => Ok(claims),
-        _ => bail!("the ID token's nonce is not this sign-in's"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    use ed25519_dalek::SigningKey;
-    use jsonwebtoken::{EncodingKey, Header};
-    use serde_json::{json, Value};
-
-    const ISSUER: &str = "https://idp.example";
-
-    fn key(seed: u8) -> (EncodingKey, Value) {
-        let signing = SigningKey::from_bytes(&[seed; 32]);
-        // PKCS#8 v1 of an Ed25519 seed (RFC 8410).
-        let mut der = hex::decode("302e020100300506032b657004220420").unwrap();
-        der.extend_from_slice(&[seed; 32]);
-        let x = URL_SAFE_NO_PAD.encode(signing.verifying_key().as_bytes());
-        let jwk = json!({ "kty": "OKP", "crv": "Ed25519", "x": x, "kid": format!("k{seed}"), "alg": "EdDSA", "use": "sig" });
-        (EncodingKey::from_ed_der(&der), jwk)
-    }
-
-    fn token(seed: u8, claims: Value) -> String {
-        let mut header = Header::new(Algorithm::EdDSA);
-        header.kid = Some(format!("k{seed}"));
-        jsonwebtoken::encode(&header, &claims, &key(seed).0).unwrap()
-    }
-
-    fn claims(changes: Value) -> Value {
-        let now = time::OffsetDateTime::now_utc().unix_timestamp();
-        let mut c = json!({ "iss": ISSUER, "aud": "client", "sub": "ana", "iat": now, "exp": now + 300,
-            "nonce": "n0nce", "email": "ana@acme.example", "email_verified": true });
-        c.as_object_mut()
-            .unwrap()
-            .extend(changes.as_object().unwrap().clone());
-        c
-    }
-
-    fn jwks() -> JwkSet {
-        serde_json::from_value(json!({ "keys": [key(1).1] })).unwrap()
-    }
-
-    fn check(t: &str) -> anyhow::Result<IdClaims> {
-        verify_id_token(t, &jwks(), ISSUER, "client", "n0nce")
-    }
-
-    #[test]
-    fn an_id_token_signed_by_the_providers_key_for_us_and_this_sign_in_holds() {
-        let c = check(&token(1, claims(json!({})))).unwrap();
-        assert_eq!(
-            (c.email.as_deref(), c.email_verified),
-            (Some("ana@acme.example"), Some(true))
-        );
-        let c = check(&token(1, claims(json!({ "email_verified": "true" })))).unwrap();
-        assert_eq!(c.email_verified, Some(true));
-    }
-
-    #[test]
-    fn every_other_id_token_is_refused() {
-        let now = time::OffsetDateTime::now_utc().unix_timestamp();
-        for (case, t) in [
-            ("another key", token(2, claims(json!({})))),
-            (
-                "another issuer",
-                token(1, claims(json!({ "iss": "https://evil.example" }))),
-            ),
-            (
-                "another audience",
-                token(1, claims(json!({ "aud": "someone-else" }))),
-            ),
-            (
-                "another party among several audiences",
-                token(1, claims(json!({ "aud": ["client", "x"], "azp": "x" }))),
-            ),
-            (
-                "several audiences without azp",
-                token(1, claims(json!({ "aud": ["client", "x"] }))),
-            ),
-            (
-                "another sign-in's nonce",
-                token(1, claims(json!({ "nonce": "other" }))),
-            ),
-            ("no nonce", token(1, claims(json!({ "nonce": null })))),
-            ("expired", token(1, claims(json!({ "exp": now - 120 })))),
-        ] {
-            assert!(check(&t).is_err(), "{case}");
-        }
-        // HMAC with a "secret" anyone can read in the JWKS, and no signature at all.
-        let hs = jsonwebtoken::encode(
-            &Header::new(Algorithm::HS256),
-            &claims(json!({})),
-            &EncodingKey::from_secret(b"x"),
-        )
-        .unwrap();
-        assert!(check(&hs).is_err(), "HS256");
-        let parts: Vec<&str> = hs.split('.').collect();
-        let none = format!(
-            "{}.{}.",
-            URL_SAFE_NO_PAD.encode(r#"{"alg":"none"}"#),
-            parts[1]
-        );
-        assert!(check(&none).is_err(), "alg none");
     }
 }

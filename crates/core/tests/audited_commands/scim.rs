@@ -64,9 +64,18 @@ async fn with_sso(f: &Fx, caller: &ScimCaller) {
         authorization_endpoint: "https://idp.example/authorize".into(),
         token_endpoint: "https://idp.example/token".into(),
         jwks_uri: "https://idp.example/jwks".into(),
+        userinfo_endpoint: None,
+        email_claim: "email".into(),
         required: false,
         created_at: now,
         updated_at: now,
+        protocol: "oidc".into(),
+        saml_certificates: None,
+        saml_metadata_url: None,
+        saml_email_attribute: None,
+        saml_idp_initiated: false,
+        saml_certificate_in_use: None,
+        saml_metadata_checked_at: None,
     };
     let audit = ops().audit("team.sso.save", None, None, json!({}), now);
     f.app.store.save_team_sso(&row, None, &audit).await.unwrap();

@@ -17,7 +17,7 @@ function seed(ssoDomains: string[] = ["northwind.example"]) {
   db.createUser({ email: OWNER });
   const { team } = db.seedTeam({ owner: OWNER, seats: 4, members: [{ email: "bo@northwind.example", role: "admin" }] });
   Object.assign(team, { ssoDomains });
-  return team as typeof team & { sso?: { issuer: string; client_id: string; required: boolean } };
+  return team as typeof team & { sso?: Record<string, unknown> };
 }
 
 describe("/team single sign-on", () => {
@@ -33,12 +33,42 @@ describe("/team single sign-on", () => {
     expect(await within(section).findByRole("alert")).toHaveTextContent("The issuer must be an https URL");
     await user.clear(within(section).getByLabelText("Issuer URL"));
     await user.type(within(section).getByLabelText("Issuer URL"), "https://idp.example");
+    expect(within(section).getByLabelText("E-mail claim")).toHaveValue("email");
+    await user.selectOptions(within(section).getByLabelText("E-mail claim"), "upn");
     await user.click(within(section).getByLabelText(/Require SSO for northwind.example/));
     await user.click(within(section).getByRole("button", { name: "Save single sign-on" }));
-    await waitFor(() => expect(team.sso).toEqual({ issuer: "https://idp.example", client_id: "closewise", required: true }));
+    await waitFor(() =>
+      expect(team.sso).toEqual({
+        protocol: "oidc",
+        issuer: "https://idp.example",
+        client_id: "closewise",
+        email_claim: "upn",
+        required: true,
+      }),
+    );
     expect(await within(section).findByRole("button", { name: "Test connection" })).toBeInTheDocument();
     expect(within(section).getByLabelText("Client secret")).toHaveValue("");
     expect(section).not.toHaveTextContent("s3cret");
+  });
+
+  it("connects a SAML identity provider from its metadata URL and shows what to give it and what it said", async () => {
+    const team = seed();
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const section = await screen.findByRole("region", { name: "Single sign-on" });
+    await user.click(await within(section).findByLabelText("SAML 2.0"));
+    expect(within(section).getByText(`http://localhost:8080/api/auth/saml/${team.id}/acs`)).toBeInTheDocument();
+    expect(within(section).getByText(`http://localhost:8080/api/auth/saml/${team.id}/metadata`)).toBeInTheDocument();
+    await user.click(within(section).getByRole("button", { name: "Save single sign-on" }));
+    expect(await within(section).findByRole("alert")).toHaveTextContent("its URL or the XML, one of the two");
+    await user.type(within(section).getByLabelText("Metadata URL"), "https://idp.example/saml/metadata");
+    await user.type(within(section).getByLabelText("E-mail attribute (empty: the NameID)"), "mail");
+    await user.click(within(section).getByRole("button", { name: "Save single sign-on" }));
+    expect(await within(section).findByText("https://idp.example/saml")).toBeInTheDocument();
+    expect(within(section).getByText("CN=idp.example, expires 2027-06-30")).toBeInTheDocument();
+    expect(team.sso).toMatchObject({
+      protocol: "saml",
+      saml: { metadata_url: "https://idp.example/saml/metadata", email_attribute: "mail" },
+    });
   });
 
   it("asks for a verified domain first, and is the owner's alone", async () => {
@@ -76,7 +106,7 @@ describe("/team single sign-on", () => {
 describe("Sign in with SSO", () => {
   it("asks for the e-mail first and goes to the start URL the server answers", async () => {
     const team = seed();
-    team.sso = { issuer: "https://idp.example", client_id: "c", required: false };
+    team.sso = { issuer: "https://idp.example", client_id: "c", email_claim: "email", required: false };
     const assign = vi.fn();
     vi.stubGlobal("location", { ...window.location, assign });
     const { user } = renderApp("/signin?sso=1&next=/team");
@@ -93,6 +123,20 @@ describe("Sign in with SSO", () => {
   it("says all seats are taken when the callback found none free", async () => {
     renderApp("/signin?sso=1&sso_error=seats_taken&seats=3");
     expect(await screen.findByRole("alert")).toHaveTextContent("All 3 seats are taken. Ask your team's owner to add seats.");
+  });
+
+  it("says why a SAML answer was refused", async () => {
+    const cases: [string, string][] = [
+      ["saml_assertion_expired", "Your identity provider's answer has expired. Please sign in again."],
+      ["saml_assertion_replayed", "This answer from your identity provider was already used. Please sign in again."],
+      ["invalid_saml_response", "Your identity provider's answer could not be verified."],
+      ["saml_idp_initiated_off", "Sign-ins started at your identity provider are turned off for this team."],
+    ];
+    for (const [code, text] of cases) {
+      const { unmount } = renderApp(`/signin?sso=1&sso_error=${code}`);
+      expect(await screen.findByRole("alert")).toHaveTextContent(text);
+      unmount();
+    }
   });
 
   it("says the company's directory deactivated the account when the callback refused it", async () => {

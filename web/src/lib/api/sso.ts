@@ -13,7 +13,7 @@ export function getSso() {
   return apiRequest<TeamSso>("/api/team/sso", { auth: true });
 }
 
-export function saveSso(body: { issuer: string; client_id: string; client_secret?: string; required: boolean }) {
+export function saveSso(body: components["schemas"]["TeamSsoRequest"]) {
   return apiRequest<TeamSso>("/api/team/sso", { method: "PUT", body, auth: true });
 }
 

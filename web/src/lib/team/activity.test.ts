@@ -42,6 +42,11 @@ describe("the team's activity in words", () => {
   it("words an action it does not know without its code", () => {
     const said = describeActivity(entry("team.sso.save"));
     expect(said).toBe("ana@acme.test: single sign-on saved");
+    const job = { ...entry("team.sso.metadata_refresh"), actor: "closewise" };
+    expect(describeActivity(job)).toBe("closewise: SAML metadata read again, certificates changed");
+    expect(describeActivity({ ...job, action: "team.sso.metadata_failed" })).toBe(
+      "closewise: SAML metadata could not be read again (the connection was kept)",
+    );
     expect(describeActivity(entry("team.something_new", {}, "bo@acme.test"))).toBe("ana@acme.test: something new (bo@acme.test)");
   });
 });

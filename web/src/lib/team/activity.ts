@@ -27,6 +27,8 @@ const WORDS: Record<string, string> = {
   "team.sso.save": "single sign-on saved",
   "team.sso.delete": "single sign-on removed",
   "team.sso.disable": "single sign-on turned off",
+  "team.sso.metadata_refresh": "SAML metadata read again, certificates changed",
+  "team.sso.metadata_failed": "SAML metadata could not be read again (the connection was kept)",
   "team.scim.token_create": "SCIM token created",
   "team.scim.token_revoke": "SCIM token revoked",
   "team.scim.member_add": "added by the directory",

@@ -8,7 +8,18 @@ import { type MockRoute, apiError, json, noContent, readBody, route } from "./co
 import { steppedUp, teamRoute } from "./teamCommon";
 import { domainsOf } from "./teamDomains";
 
-type Sso = { issuer: string; client_id: string; required: boolean };
+type Saml = {
+  idp_entity_id: string;
+  sso_url: string;
+  certificates: { subject: string; not_after: string; fingerprint: string }[];
+  metadata_url: string | null;
+  email_attribute: string | null;
+  allow_idp_initiated: boolean;
+};
+type Sso =
+  | { protocol: "oidc"; issuer: string; client_id: string; email_claim: string; required: boolean }
+  | { protocol: "saml"; saml: Saml; required: boolean };
+const EMAIL_CLAIMS = ["email", "preferred_username", "upn"];
 type WithSso = { sso?: Sso; ssoDomains?: string[] };
 const teams = () => [...db.team.teams.values()] as unknown as WithSso[];
 const REDIRECT = "http://localhost:8080/api/auth/sso/callback";
@@ -16,10 +27,12 @@ const REDIRECT = "http://localhost:8080/api/auth/sso/callback";
 const verified = (team: WithSso) => [
   ...new Set([...(team.ssoDomains ?? []), ...domainsOf(team).flatMap((d) => (d.status === "verified" ? [d.domain] : []))]),
 ];
-const view = (team: WithSso) =>
+const view = (team: WithSso & { id?: string }) =>
   json({
     configured: !!team.sso,
-    ...{ issuer: null, client_id: null, required: false, ...team.sso },
+    ...{ protocol: "oidc", saml: null, issuer: null, client_id: null, email_claim: "email", required: false, ...team.sso },
+    sp_entity_id: `http://localhost:8080/api/auth/saml/${team.id}/metadata`,
+    acs_url: `http://localhost:8080/api/auth/saml/${team.id}/acs`,
     redirect_uri: REDIRECT,
     domains: verified(team),
     updated_at: null,
@@ -30,17 +43,46 @@ const expired = () => apiError(403, "sso_login_expired", "This sign-in has expir
 const holder = (email: string) => teams().find((t) => t.sso && verified(t).some((d) => email.endsWith(`@${d}`)));
 
 export const ssoRoutes: MockRoute[] = [
-  teamRoute("get", "/api/team/sso", "configure_sso", ({ team }) => view(team as unknown as WithSso)),
+  teamRoute("get", "/api/team/sso", "configure_sso", ({ team }) => view(team)),
   teamRoute(
     "put",
     "/api/team/sso",
     "configure_sso",
     steppedUp(async ({ team }, request) => {
       const body = await readBody<"TeamSsoRequest">(request);
-      if (!body.issuer.startsWith("https://"))
+      if (body.protocol === "saml") {
+        const url = body.metadata_url ?? null;
+        if (!url === !body.metadata_xml)
+          return apiError(
+            400,
+            "saml_metadata_required",
+            "Give your identity provider's SAML metadata: its URL or the XML, one of the two.",
+          );
+        const saml: Saml = {
+          idp_entity_id: "https://idp.example/saml",
+          sso_url: "https://idp.example/saml/sso",
+          certificates: [{ subject: "CN=idp.example", not_after: "2027-06-30T00:00:00Z", fingerprint: "AB:CD" }],
+          metadata_url: url,
+          email_attribute: body.email_attribute ?? null,
+          allow_idp_initiated: body.allow_idp_initiated ?? false,
+        };
+        Object.assign(team, { sso: { protocol: "saml", saml, required: body.required ?? false } });
+        return view(team);
+      }
+      if (!(body.issuer ?? "").startsWith("https://"))
         return apiError(400, "invalid_issuer", "The issuer must be an https URL (http only for a provider on this machine).");
-      Object.assign(team, { sso: { issuer: body.issuer, client_id: body.client_id, required: body.required ?? false } });
-      return view(team as unknown as WithSso);
+      const emailClaim = body.email_claim ?? "email";
+      if (!EMAIL_CLAIMS.includes(emailClaim))
+        return apiError(400, "invalid_email_claim", "The e-mail claim must be email, preferred_username or upn.");
+      const sso = {
+        protocol: "oidc",
+        issuer: body.issuer,
+        client_id: body.client_id,
+        email_claim: emailClaim,
+        required: body.required ?? false,
+      };
+      Object.assign(team, { sso });
+      return view(team);
     }),
   ),
   teamRoute(

@@ -2,11 +2,14 @@
 //! `idp`): the owner's connection, the first sign-in that makes the member and takes a seat, no
 //! seat left, the ID token's person refused, Require SSO, and the owner's test.
 
+mod claims;
 mod idp;
 mod policy;
 mod prehijack;
 mod provider_address;
 mod require_everywhere;
+mod saml;
+mod saml_upkeep;
 mod scim;
 mod switch_account;
 

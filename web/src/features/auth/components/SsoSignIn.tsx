@@ -22,6 +22,16 @@ function refusal(code: string, seats: string | null): string {
       return "Your company's directory has deactivated your account for this team. Ask your IT department or your team's owner.";
     case "sso_not_available":
       return "Single sign-on is not set up for this e-mail address.";
+    case "invalid_saml_response":
+      return "Your identity provider's answer could not be verified. Please try again or contact your team's owner.";
+    case "saml_assertion_expired":
+      return "Your identity provider's answer has expired. Please sign in again.";
+    case "saml_assertion_replayed":
+      return "This answer from your identity provider was already used. Please sign in again.";
+    case "saml_idp_initiated_off":
+      return "Sign-ins started at your identity provider are turned off for this team. Start from the Closewise sign-in page.";
+    case "email_claim_missing":
+      return "Your identity provider sent no e-mail address in the claim your team's single sign-on reads. Ask your team's owner to check the e-mail claim.";
     case "sso_login_expired":
       return "This sign-in has expired or was already used. Please start again.";
     default:

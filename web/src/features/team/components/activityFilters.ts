@@ -46,7 +46,10 @@ export const ACTIVITY_FILTERS: { label: string; actions: string[] }[] = [
     label: "Domains",
     actions: ["team.domain_add", "team.domain_verify", "team.domain_unverify", "team.domain_remove", "team.domain_disable"],
   },
-  { label: "Single sign-on", actions: ["team.sso.save", "team.sso.delete", "team.sso.disable"] },
+  {
+    label: "Single sign-on",
+    actions: ["team.sso.save", "team.sso.delete", "team.sso.disable", "team.sso.metadata_refresh", "team.sso.metadata_failed"],
+  },
   {
     label: "SCIM provisioning",
     actions: [

@@ -17,6 +17,7 @@ import type * as from_auth_reauthenticate from "./auth/reauthenticate.gen";
 import type * as from_auth_recover from "./auth/recover.gen";
 import type * as from_auth_resend from "./auth/resend.gen";
 import type * as from_auth_reset from "./auth/reset.gen";
+import type * as from_auth_saml from "./auth/saml.gen";
 import type * as from_auth_signup from "./auth/signup.gen";
 import type * as from_auth_sso from "./auth/sso.gen";
 import type * as from_auth_token from "./auth/token.gen";
@@ -98,6 +99,7 @@ export type paths = from_account.paths &
   from_auth_recover.paths &
   from_auth_resend.paths &
   from_auth_reset.paths &
+  from_auth_saml.paths &
   from_auth_signup.paths &
   from_auth_sso.paths &
   from_auth_token.paths &
@@ -175,6 +177,7 @@ export interface components {
     from_auth_recover.components["schemas"] &
     from_auth_resend.components["schemas"] &
     from_auth_reset.components["schemas"] &
+    from_auth_saml.components["schemas"] &
     from_auth_signup.components["schemas"] &
     from_auth_sso.components["schemas"] &
     from_auth_token.components["schemas"] &

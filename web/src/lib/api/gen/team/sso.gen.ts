@@ -77,7 +77,7 @@ export interface paths {
             "application/json": components["schemas"]["TeamSso"];
           };
         };
-        /** @description `invalid_issuer`, `client_id_required`, `client_secret_required` */
+        /** @description `invalid_protocol`; OpenID: `invalid_issuer`, `client_id_required`, `client_secret_required`, `invalid_email_claim`; SAML: `saml_metadata_required` (neither or both of `metadata_url` and `metadata_xml`) */
         400: {
           headers: {
             [name: string]: unknown;
@@ -140,7 +140,7 @@ export interface paths {
             "application/json": from_common["schemas"]["ErrorBody"];
           };
         };
-        /** @description `sso_discovery_failed`: the issuer's discovery document could not be read or is wrong */
+        /** @description `sso_discovery_failed`: the issuer's discovery document could not be read or is wrong; `invalid_saml_metadata`: the SAML metadata could not be read or used (no entity ID, no HTTP-Redirect SSO URL, no or more than two signing certificates); `issuer_not_public` */
         422: {
           headers: {
             [name: string]: unknown;
@@ -206,14 +206,48 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description One of a SAML IdP's signing certificates. */
+    SamlCertificate: {
+      /** @description SHA-256 of the certificate (DER), hex pairs with colons. */
+      fingerprint: string;
+      /**
+       * Format: date-time
+       * @description When it expires.
+       */
+      not_after: string;
+      subject: string;
+    };
+    /** @description A SAML connection: what the IdP's metadata said, and how responses are read. */
+    TeamSaml: {
+      /** @description Responses the IdP sends unasked (IdP-initiated) are accepted. */
+      allow_idp_initiated: boolean;
+      /** @description Its signing certificates (one, or two during a rotation). */
+      certificates: components["schemas"]["SamlCertificate"][];
+      /** @description The attribute carrying the address; null: the NameID. */
+      email_attribute?: string | null;
+      idp_entity_id: string;
+      /** @description Where the metadata was read, when given as a URL. */
+      metadata_url?: string | null;
+      /** @description The IdP's single sign-on URL (HTTP-Redirect binding). */
+      sso_url: string;
+    };
     /** @description The team's SSO connection, without its secret. */
     TeamSso: {
+      /** @description Our SAML assertion consumer service URL, to give the IdP. */
+      acs_url: string;
       client_id?: string | null;
       /** @description Whether the team has a connection. */
       configured: boolean;
       /** @description The verified domains whose addresses sign in by SSO. */
       domains: string[];
+      /**
+       * @description The claim that carries a person's address: `email` (the default; the provider must say
+       *     `email_verified`), `preferred_username` or `upn` (Microsoft Entra ID's sign-in name).
+       */
+      email_claim: string;
       issuer?: string | null;
+      /** @description `oidc` or `saml` (`oidc` when there is no connection). */
+      protocol: string;
       /** @description The redirect URI to register at the provider. */
       redirect_uri: string;
       /**
@@ -221,16 +255,39 @@ export interface components {
        *     owner keeps the password).
        */
       required: boolean;
+      saml?: null | components["schemas"]["TeamSaml"];
+      /** @description Our SAML service provider's entity ID, to give the IdP. */
+      sp_entity_id: string;
       /** Format: date-time */
       updated_at?: string | null;
     };
-    /** @description `{issuer, client_id, client_secret?, required}`. */
+    /**
+     * @description OpenID Connect: `{protocol?: "oidc", issuer, client_id, client_secret?, email_claim?,
+     *     required}`; SAML: `{protocol: "saml", metadata_url?, metadata_xml?, email_attribute?,
+     *     allow_idp_initiated?, required}`.
+     */
     TeamSsoRequest: {
-      client_id: string;
-      /** @description Required the first time; left out (or empty) keeps the stored one. */
+      /** @description SAML: accept responses the IdP sends unasked (IdP-initiated); off unless given. */
+      allow_idp_initiated?: boolean;
+      /** @description OpenID. */
+      client_id?: string | null;
+      /** @description OpenID: required the first time; left out (or empty) keeps the stored one. */
       client_secret?: string | null;
-      /** @description The provider's issuer URL (https); its discovery document is read on save. */
-      issuer: string;
+      /** @description SAML: the attribute carrying the address (left out: the NameID). */
+      email_attribute?: string | null;
+      /**
+       * @description OpenID: the claim that carries a person's address: `email` (left out: `email`),
+       *     `preferred_username` or `upn`.
+       */
+      email_claim?: string | null;
+      /** @description OpenID: the provider's issuer URL (https); its discovery document is read on save. */
+      issuer?: string | null;
+      /** @description SAML: the IdP's metadata URL (https), read on save; or give `metadata_xml`. */
+      metadata_url?: string | null;
+      /** @description SAML: the IdP's metadata document. */
+      metadata_xml?: string | null;
+      /** @description `oidc` (left out: `oidc`) or `saml`. */
+      protocol?: string | null;
       required?: boolean;
     };
   };

@@ -1,60 +1,17 @@
-//! A team's single sign-on (migration 0016): its OpenID Connect connection (the client secret
-//! sealed by the service, never read back by an adapter), the sign-ins on their way through the
-//! provider (single use: taken by whichever replica gets the callback), and the first sign-in that
-//! makes the account and the membership under the team's lock, taking a seat.
+//! The first SSO sign-in, which makes the account and the membership under the team's lock,
+//! taking a seat; the sessions SSO started, and those Require SSO ends.
 
 use closewise_domain::teams::Role;
+use closewise_domain::teams::Seats;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::seats::{join_team, locked, seats_in, written, AcceptOutcome};
-use super::{count, withdraw_invites_sql, OPEN};
-use crate::store::audit::{commit_audited, NewAudit};
-use crate::store::revocations::{notify_revoked, Revoked};
+use super::super::seats::{join_team, locked, seats_in, written, AcceptOutcome};
+use super::super::{count, withdraw_invites_sql, OPEN};
+use crate::store::audit::NewAudit;
+use crate::store::revocations::Revoked;
 use crate::store::tokens::confirm_vouched;
 use crate::store::{dispatch, domain_sql, is_unique_violation, Pool, Store};
-use closewise_domain::teams::Seats;
-
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct TeamSsoRow {
-    pub team_id: Uuid,
-    pub issuer: String,
-    pub client_id: String,
-    /// `SecretBox::seal(team_id, secret)`.
-    pub client_secret_sealed: String,
-    pub authorization_endpoint: String,
-    pub token_endpoint: String,
-    pub jwks_uri: String,
-    pub required: bool,
-    pub created_at: OffsetDateTime,
-    pub updated_at: OffsetDateTime,
-}
-
-const SSO_COLUMNS: &str = "team_id, issuer, client_id, client_secret_sealed, \
-    authorization_endpoint, token_endpoint, jwks_uri, required, created_at, updated_at";
-
-/// A sign-in waiting for its callback.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct SsoLoginRow {
-    pub team_id: Uuid,
-    pub nonce: String,
-    pub pkce_verifier: String,
-    pub next_path: Option<String>,
-    /// The owner's "Test connection": checked, but nobody is signed in or created.
-    pub test: bool,
-    pub expires_at: OffsetDateTime,
-}
-
-pub struct NewSsoLogin<'a> {
-    pub state_hash: &'a str,
-    pub team_id: Uuid,
-    pub nonce: &'a str,
-    pub pkce_verifier: &'a str,
-    pub next_path: Option<&'a str>,
-    pub test: bool,
-    pub now: OffsetDateTime,
-    pub expires_at: OffsetDateTime,
-}
 
 /// A new account made by its first SSO sign-in: verified by the provider, with a password hash
 /// nobody knows the password of (it signs in by SSO, or resets a password when allowed).
@@ -71,154 +28,6 @@ pub struct NewSsoUser<'a> {
 }
 
 impl Store {
-    pub async fn team_sso(&self, team_id: Uuid) -> Result<Option<TeamSsoRow>, sqlx::Error> {
-        let sql = format!("SELECT {SSO_COLUMNS} FROM team_sso WHERE team_id = $1");
-        dispatch!(self, |p| sqlx::query_as::<_, TeamSsoRow>(&sql)
-            .bind(team_id)
-            .fetch_optional(p)
-            .await)
-    }
-
-    /// Creates or replaces the team's connection, with its audit row. Its `required` is the
-    /// policy's `require_sso` in every member's entitlements: announced (`Revoked::AllReads`).
-    pub async fn save_team_sso(
-        &self,
-        row: &TeamSsoRow,
-        updated_by: Option<Uuid>,
-        audit: &NewAudit,
-    ) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| {
-            let mut tx = crate::store::begin::begin(p).await?;
-            sqlx::query(
-                "INSERT INTO team_sso (team_id, issuer, client_id, client_secret_sealed, \
-                 authorization_endpoint, token_endpoint, jwks_uri, required, updated_by, \
-                 created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) \
-                 ON CONFLICT (team_id) DO UPDATE SET issuer = $2, client_id = $3, \
-                 client_secret_sealed = $4, authorization_endpoint = $5, token_endpoint = $6, \
-                 jwks_uri = $7, required = $8, updated_by = $9, updated_at = $10",
-            )
-            .bind(row.team_id)
-            .bind(&row.issuer)
-            .bind(&row.client_id)
-            .bind(&row.client_secret_sealed)
-            .bind(&row.authorization_endpoint)
-            .bind(&row.token_endpoint)
-            .bind(&row.jwks_uri)
-            .bind(row.required)
-            .bind(updated_by)
-            .bind(row.updated_at)
-            .execute(&mut *tx)
-            .await?;
-            notify_revoked!(self, tx, Revoked::AllReads);
-            commit_audited!(self, tx, Some(audit));
-        });
-        self.revoked(Revoked::AllReads);
-        Ok(())
-    }
-
-    /// Removes the team's connection, with its audit row (announced, as `save_team_sso`); false
-    /// when there was none.
-    pub async fn delete_team_sso(
-        &self,
-        team_id: Uuid,
-        audit: &NewAudit,
-    ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
-            let mut tx = crate::store::begin::begin(p).await?;
-            let n = sqlx::query("DELETE FROM team_sso WHERE team_id = $1")
-                .bind(team_id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if n == 0 {
-                return Ok(false);
-            }
-            notify_revoked!(self, tx, Revoked::AllReads);
-            commit_audited!(self, tx, Some(audit));
-        });
-        self.revoked(Revoked::AllReads);
-        Ok(true)
-    }
-
-    /// The team's verified domains.
-    pub async fn team_verified_domains(&self, team_id: Uuid) -> Result<Vec<String>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_scalar::<_, String>(
-            "SELECT domain FROM team_domains WHERE team_id = $1 AND status = 'verified' \
-             ORDER BY domain"
-        )
-        .bind(team_id)
-        .fetch_all(p)
-        .await)
-    }
-
-    pub async fn insert_sso_login(&self, l: &NewSsoLogin<'_>) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "INSERT INTO sso_logins (state_hash, team_id, nonce, pkce_verifier, next_path, test, \
-             created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-        )
-        .bind(l.state_hash)
-        .bind(l.team_id)
-        .bind(l.nonce)
-        .bind(l.pkce_verifier)
-        .bind(l.next_path)
-        .bind(l.test)
-        .bind(l.now)
-        .bind(l.expires_at)
-        .execute(p)
-        .await
-        .map(|_| ()))
-    }
-
-    /// Takes the sign-in of `state_hash` (deleted: a state works once), expired or not.
-    pub async fn take_sso_login(
-        &self,
-        state_hash: &str,
-    ) -> Result<Option<SsoLoginRow>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_as::<_, SsoLoginRow>(
-            "DELETE FROM sso_logins WHERE state_hash = $1 \
-             RETURNING team_id, nonce, pkce_verifier, next_path, test, expires_at"
-        )
-        .bind(state_hash)
-        .fetch_optional(p)
-        .await)
-    }
-
-    /// Deletes sign-ins that expired by `now` (by the sweeper): they can no longer
-    /// finish, and a late callback hears `sso_login_expired` either way.
-    pub async fn delete_expired_sso_logins(&self, now: OffsetDateTime) -> Result<u64, sqlx::Error> {
-        dispatch!(self, |p| Ok(sqlx::query(
-            "DELETE FROM sso_logins WHERE expires_at <= $1"
-        )
-        .bind(now)
-        .execute(p)
-        .await?
-        .rows_affected()))
-    }
-
-    /// Whether SSO is required for addresses at `domain`, and of which team: `Some(team)` when a
-    /// team holds the domain verified and requires SSO.
-    pub async fn sso_required_at(&self, domain: &str) -> Result<Option<Uuid>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
-            "SELECT s.team_id FROM team_sso s JOIN team_domains d ON d.team_id = s.team_id \
-             WHERE d.domain = $1 AND d.status = 'verified' AND s.required"
-        )
-        .bind(domain)
-        .fetch_optional(p)
-        .await)
-    }
-
-    /// The team with SSO for addresses at `domain` (a verified domain of a team with a
-    /// connection), with whether it is required.
-    pub async fn sso_team_at(&self, domain: &str) -> Result<Option<Uuid>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
-            "SELECT s.team_id FROM team_sso s JOIN team_domains d ON d.team_id = s.team_id \
-             WHERE d.domain = $1 AND d.status = 'verified'"
-        )
-        .bind(domain)
-        .fetch_optional(p)
-        .await)
-    }
-
     /// Under the team's lock: the account of `email` becomes a member (the account is created,
     /// verified, when there is none; an existing unconfirmed one is confirmed, the provider vouched
     /// for the address, by `confirm_vouched!`: its password becomes `new.password_hash`, its
@@ -388,28 +197,6 @@ impl Store {
         .bind(user_id)
         .fetch_all(p)
         .await)
-    }
-}
-
-impl Store {
-    /// Whether `email` must sign in by SSO: its domain is verified by a team that requires SSO,
-    /// and it is not that team's owner's (the owner keeps the password as a break-glass way in).
-    pub async fn sso_required_for(&self, email: &str) -> Result<bool, sqlx::Error> {
-        let Some((_, domain)) = email.rsplit_once('@') else {
-            return Ok(false);
-        };
-        let Some(team_id) = self.sso_required_at(domain).await? else {
-            return Ok(false);
-        };
-        let owner: Option<Uuid> = dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
-            "SELECT t.owner_id FROM teams t JOIN users u ON u.id = t.owner_id \
-             WHERE t.id = $1 AND u.email = $2"
-        )
-        .bind(team_id)
-        .bind(email)
-        .fetch_optional(p)
-        .await)?;
-        Ok(owner.is_none())
     }
 }
 
