@@ -203,7 +203,7 @@ impl StreamWorker {
                 team: team_name,
                 url: stream.url.clone(),
                 error: error.to_owned(),
-                link: self.streams.mail.page("/team"),
+                link: self.streams.mail.page("/team#team-streams"),
             },
             now,
         );

@@ -10,6 +10,7 @@ import { Adoption } from "./Adoption";
 import { TeamBilling } from "./Billing";
 import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
+import { EventStreams } from "./EventStreams";
 import { Domains } from "./Domains";
 import { Invites } from "./Invites";
 import { JoinableTeams } from "./JoinableTeams";
@@ -72,6 +73,7 @@ function TeamView({ team }: { team: TeamData }) {
       <Adoption team={team} />
       <Activity team={team} />
       {team.may.manage_scim && <ScimTokens />}
+      {team.may.manage_streams && <EventStreams />}
       <TeamDanger team={team} />
     </>
   );
