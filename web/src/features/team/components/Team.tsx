@@ -12,6 +12,7 @@ import { CreateTeam } from "./CreateTeam";
 import { DomainJoin } from "./DomainJoin";
 import { Domains } from "./Domains";
 import { Invites } from "./Invites";
+import { InvitesToMe } from "./InvitesToMe";
 import { JoinableTeams } from "./JoinableTeams";
 import { JoinRequests } from "./JoinRequests";
 import { Members } from "./Members";
@@ -107,6 +108,7 @@ function Body() {
     <TeamView team={team.data} />
   ) : (
     <>
+      <InvitesToMe />
       <JoinableTeams />
       <CreateTeam />
     </>
