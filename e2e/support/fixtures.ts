@@ -83,6 +83,19 @@ for rowid, at in rows:
 db.commit()
 `;
 
+/** A member's joining and sessions moved back (SQLite): `joined_at`, `refreshed_at` as RFC 3339 text, none seen since. */
+const BACKDATE_MEMBER_SQLITE = `
+import sqlite3, sys
+from datetime import datetime, timedelta, timezone
+db = sqlite3.connect(sys.argv[1], timeout=15)
+at = (datetime.now(timezone.utc) - timedelta(days=int(sys.argv[3]))).strftime("%Y-%m-%dT%H:%M:%SZ")
+user = "(SELECT id FROM users WHERE email = ?)"
+if db.execute(f"UPDATE team_members SET joined_at = ? WHERE user_id = {user}", (at, sys.argv[2])).rowcount != 1:
+    sys.exit(f"{sys.argv[2]} is in no team")
+db.execute(f"UPDATE sessions SET refreshed_at = ?, last_seen_at = NULL WHERE user_id = {user}", (at, sys.argv[2]))
+db.commit()
+`;
+
 export class Helpers {
   constructor(
     readonly stack: Stack,
@@ -196,6 +209,23 @@ export class Helpers {
           encoding: "utf8",
         });
     expect(result.status, `backdating the mail to ${to}: ${result.error?.message ?? ""}${result.stderr}${result.stdout}`).toBe(0);
+  }
+
+  /**
+   * As if `email` had joined their team `days` ago and not signed in since (their sessions last used
+   * then): how a test meets an idle member without waiting 30 days.
+   */
+  backdateMember(email: string, days: number): void {
+    const url = this.stack.databaseUrl;
+    const result = url.startsWith("sqlite://")
+      ? spawnSync("python3", ["-c", BACKDATE_MEMBER_SQLITE, url.slice("sqlite://".length), email, String(days)], { encoding: "utf8" })
+      : spawnSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-q", "-t", "-v", `email=${email}`, "-v", `days=${days}`], {
+          input:
+            "UPDATE team_members SET joined_at = now() - make_interval(days => :days) WHERE user_id = (SELECT id FROM users WHERE email = :'email');" +
+            "UPDATE sessions SET refreshed_at = now() - make_interval(days => :days), last_seen_at = NULL WHERE user_id = (SELECT id FROM users WHERE email = :'email');",
+          encoding: "utf8",
+        });
+    expect(result.status, `backdating ${email}'s membership: ${result.error?.message ?? ""}${result.stderr}${result.stdout}`).toBe(0);
   }
 
   /** stripe-mock's clock (Unix seconds): wall time plus however far a test moved it. */

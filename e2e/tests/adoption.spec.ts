@@ -1,7 +1,7 @@
 // The team's adoption report and seats, end to end in Chromium against the real API and stripe-mock: two
 // members make calls (one with the real closewise-desktop, one through the calls API the app uses),
-// a third joins and never calls; /team → Adoption lists each with their calls and minutes and marks the
-// third idle (no call in 30 days: `closewise_domain::idle_seats::is_idle`, never counts as none);
+// a third joined over 30 days ago and has neither called nor signed in since; /team → Adoption lists each
+// with their calls and minutes, marks the third idle and the others new (`closewise_domain::idle_seats::seat_use`);
 // the owner reclaims the idle seat through Stripe's preview, confirmed; the seats go from 4 to 3 on
 // /team and on stripe-mock's subscription; /team → Activity lists the removal and the seat change.
 
@@ -56,8 +56,9 @@ test("two members' calls on /team → Adoption; the idle member reclaimed throug
   } finally {
     desktop.remove();
   }
-  // Ben: one call through the API the app uses. Cleo: none.
+  // Ben: one call through the API the app uses. Cleo: none, in the team 40 days without signing in.
   const benSeconds = await apiCall(helpers, await helpers.accessToken(ben), `adoption-ben-${Date.now()}`);
+  helpers.backdateMember(cleo, 40);
 
   await page.goto("/team");
   const adoption = page.getByRole("region", { name: "Adoption", exact: true });
@@ -70,26 +71,28 @@ test("two members' calls on /team → Adoption; the idle member reclaimed throug
   await expect(benRow.cell(2)).toHaveText("1");
   await expect(benRow.cell(3)).toHaveText(String(minutes(benSeconds)));
   await expect(cleoRow.cell(2)).toHaveText("0");
-  await expect(anaRow.cell(0)).not.toContainText("Idle");
-  await expect(benRow.cell(0)).not.toContainText("Idle");
+  // Ana, Ben and the owner (who signed in today) joined minutes ago: new, never idle.
+  for (const row of [anaRow, benRow, adoptionRow(adoption, owner)]) {
+    await expect(row.cell(0)).toContainText("New");
+    await expect(row.cell(0)).not.toContainText("Idle");
+  }
   await expect(cleoRow.cell(0)).toContainText("Idle");
-  // The owner never called either: idle, but nobody reclaims the owner.
-  await expect(adoptionRow(adoption, owner).cell(0)).toContainText("Idle");
-  await expect(adoption.getByRole("row").filter({ hasText: "Total" })).toContainText("Total (4 members, 2 idle)");
+  await expect(adoption.getByRole("row").filter({ hasText: "Total" })).toContainText("Total (4 members, 1 idle, 3 new)");
   await expect(adoption.getByRole("row").filter({ hasText: "Total" }).getByRole("cell").nth(2)).toHaveText("3");
-  await expect(adoption.getByText("1 idle member: reclaiming saves $20.00 a month.")).toBeVisible();
+  await expect(adoption.getByText("Reclaiming removes 1 idle member: 4 seats become 3, saving $20.00 a month.")).toBeVisible();
   await expect(page.getByText("4 of 4 used")).toBeVisible();
 
   // Reclaim: Stripe's preview for Cleo's seat, then confirmed.
   await adoption.getByRole("button", { name: "Reclaim idle seats" }).click();
   const dialog = page.getByRole("dialog", { name: "Reclaim idle seats" });
-  await expect(dialog.getByText(`Remove ${cleo} and lower the seats to 3.`)).toBeVisible();
+  await expect(dialog.getByText(`Remove ${cleo} and lower the seats from 4 to 3.`)).toBeVisible();
+  await expect(dialog.getByText("Saves $20.00 a month.")).toBeVisible();
   await expect(dialog.getByText(/^Due now: (credit of )?\$\d+\.\d\d\. Next monthly total: \$60\.00\.$/)).toBeVisible();
   await dialog.getByRole("button", { name: "Confirm reclaim" }).click();
   await expect(dialog).toBeHidden();
   await expect(cleoRow.row).toHaveCount(0);
   await expect(page.getByText("3 of 3 used")).toBeVisible();
-  await expect(adoption.getByText(/idle member: reclaiming saves/)).toHaveCount(0);
+  await expect(adoption.getByText(/^Reclaiming removes/)).toHaveCount(0);
 
   const after = (await helpers.getJson<TeamBody>("/api/team", ownerToken)).team!;
   expect(after.seats.total).toBe(3);

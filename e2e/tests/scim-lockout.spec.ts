@@ -28,6 +28,7 @@ test("SCIM: a token made on /team provisions a rep; deactivating them stops the 
 
   // The owner creates a SCIM token: shown once, then listed without its secret.
   const scim = page.getByRole("region", { name: "Security: SCIM tokens" });
+  await scim.getByLabel("Token name").fill("Okta");
   await scim.getByRole("button", { name: "Create SCIM token" }).click();
   const shown = scim.getByRole("status").filter({ hasText: "Copy this token now: it is not shown again." });
   await expect(shown).toBeVisible();
@@ -37,6 +38,7 @@ test("SCIM: a token made on /team provisions a rep; deactivating them stops the 
   const tokens = page.getByRole("list", { name: "SCIM tokens" });
   await expect(tokens.getByRole("listitem")).toHaveCount(1);
   await expect(tokens).toContainText("never used");
+  await expect(tokens).toContainText("Okta");
   await expect(page.getByText(token)).toHaveCount(0);
 
   // The identity provider, with that token: the rep is provisioned and takes the second seat.

@@ -79,7 +79,7 @@ test("SSO: a verified domain and a real OpenID provider; a new rep signs in with
     await throughProvider(repPage, idp, rep, true);
     await expect(repPage).toHaveURL(new RegExp(`^${baseURL}/dashboard$`));
     await expect(repPage.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
-    await expect(repPage.getByText(`Pro through ${TEAM}`)).toBeVisible();
+    await expect(repPage.getByText(`Unlimited Sales Copilot through ${TEAM}`)).toBeVisible();
 
     // The owner's /team: the rep is a member, holding the second seat.
     await page.goto("/team");

@@ -1,6 +1,6 @@
 // The team flow, end to end in Chromium against the real API and stripe-mock: an owner signs up,
 // creates a team, buys 3 seats on stripe-mock's checkout page and invites two reps; one signs up
-// from the invitation mail and accepts, the other signs in and accepts; both are on Pro through the
+// from the invitation mail and accepts, the other signs in and accepts; both are on Unlimited Sales Copilot through the
 // team; the owner removes one, who is back on the Free Trial; seats go from 3 to 2 and the next
 // invoice carries the prorated credit.
 
@@ -62,10 +62,10 @@ async function expectDashboardPlan(page: Page, paidThroughTeam: boolean) {
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
   if (paidThroughTeam) {
-    await expect(page.getByText(`Pro through ${TEAM}`)).toBeVisible();
+    await expect(page.getByText(`Unlimited Sales Copilot through ${TEAM}`)).toBeVisible();
   } else {
     await expect(page.getByText("Free Trial", { exact: true }).first()).toBeVisible();
-    await expect(page.getByText(`Pro through ${TEAM}`)).toHaveCount(0);
+    await expect(page.getByText(`Unlimited Sales Copilot through ${TEAM}`)).toHaveCount(0);
   }
 }
 
@@ -142,7 +142,7 @@ test("an owner buys 3 seats, two reps join by invitation, one is removed and sea
   await samPage.getByRole("button", { name: "Accept" }).click();
   await expect(samPage).toHaveURL(/\/team/);
 
-  // Both are on Pro through the team, on the dashboard and for the desktop app.
+  // Both are on Unlimited Sales Copilot through the team, on the dashboard and for the desktop app.
   await expectDashboardPlan(ritaPage, true);
   await expectDashboardPlan(samPage, true);
   const samToken = await helpers.accessToken(sam);

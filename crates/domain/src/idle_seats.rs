@@ -1,18 +1,60 @@
-//! Adoption and seats (docs/teams.md "Usage"): which month a usage report covers, who is
-//! idle (no call in 30 days), how call seconds read as minutes, what a reclaim may remove and
-//! lower, and what reclaiming idle seats would save. Pure: the clock is an argument.
+//! Adoption and seats (docs/teams.md "Usage"): which month a usage report covers, who is new,
+//! active or idle (30 days in the team without a call and without a sign-in), how call seconds
+//! read as minutes, what a reclaim may remove and lower, and what reclaiming idle seats would
+//! save. Pure: the clock is an argument.
 
 use time::{Date, Duration, Month as CalendarMonth, OffsetDateTime, UtcOffset};
 use uuid::Uuid;
 
 use crate::teams::{may_remove, Role, SeatError, Seats};
 
-/// A member with no call started in this many days is idle.
+/// A member in the team this many days without a call and without a sign-in is idle; one who
+/// joined fewer days ago is new.
 pub const IDLE_DAYS: i64 = 30;
 
-/// Calls started at or after this instant count as recent: a member with none is idle.
+/// Calls started, sessions used and joins at or after this instant count as recent.
 pub fn idle_cutoff(now: OffsetDateTime) -> OffsetDateTime {
     now - Duration::days(IDLE_DAYS)
+}
+
+/// Where a member's seat stands in the adoption report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatUse {
+    /// Joined fewer than [`IDLE_DAYS`] days ago: too early to call them idle.
+    New,
+    /// A call started or a sign-in (a session used) in the last [`IDLE_DAYS`] days.
+    Active,
+    /// In the team [`IDLE_DAYS`] days or more, with neither a call nor a sign-in in that time.
+    Idle,
+}
+
+impl SeatUse {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SeatUse::New => "new",
+            SeatUse::Active => "active",
+            SeatUse::Idle => "idle",
+        }
+    }
+}
+
+/// A member's seat as of `now`: new while they joined less than [`IDLE_DAYS`] days ago, else
+/// active with a call started or a session used since then, else idle.
+pub fn seat_use(
+    joined_at: OffsetDateTime,
+    last_call_at: Option<OffsetDateTime>,
+    last_seen_at: Option<OffsetDateTime>,
+    now: OffsetDateTime,
+) -> SeatUse {
+    let cutoff = idle_cutoff(now);
+    let recent = |at: Option<OffsetDateTime>| at.is_some_and(|at| at >= cutoff);
+    if joined_at >= cutoff {
+        SeatUse::New
+    } else if recent(last_call_at) || recent(last_seen_at) {
+        SeatUse::Active
+    } else {
+        SeatUse::Idle
+    }
 }
 
 /// An amount in cents written for people: `40.00 USD`.
@@ -25,11 +67,6 @@ pub fn money(cents: i64, currency: &str) -> String {
         abs % 100,
         currency.to_uppercase()
     )
-}
-
-/// No call started in the last [`IDLE_DAYS`] days (or none ever).
-pub fn is_idle(last_call_at: Option<OffsetDateTime>, now: OffsetDateTime) -> bool {
-    last_call_at.is_none_or(|at| at < idle_cutoff(now))
 }
 
 /// Call seconds as the minutes the report shows: whole minutes, a started minute counting.

@@ -15,18 +15,60 @@ fn seats(total: u32, members: u32, pending_invites: u32) -> Seats {
 }
 
 #[test]
-fn idle_is_no_call_started_in_the_last_thirty_days() {
+fn idle_is_thirty_days_in_the_team_without_a_call_and_without_a_sign_in() {
     let now = datetime!(2026-11-26 12:00 UTC);
-    assert!(is_idle(None, now), "never called");
-    assert!(
-        !is_idle(Some(now - Duration::days(30)), now),
-        "exactly 30 days ago is recent"
+    let long_ago = now - Duration::days(90);
+    let just_over = now - Duration::days(30) - Duration::seconds(1);
+    assert_eq!(
+        seat_use(long_ago, None, None, now),
+        SeatUse::Idle,
+        "never called nor signed in"
     );
-    assert!(is_idle(
-        Some(now - Duration::days(30) - Duration::seconds(1)),
-        now
-    ));
-    assert!(!is_idle(Some(now - Duration::hours(1)), now));
+    assert_eq!(
+        seat_use(long_ago, Some(just_over), Some(just_over), now),
+        SeatUse::Idle
+    );
+    assert_eq!(
+        seat_use(long_ago, Some(now - Duration::days(30)), None, now),
+        SeatUse::Active,
+        "a call exactly 30 days ago is recent"
+    );
+    assert_eq!(
+        seat_use(long_ago, None, Some(now - Duration::hours(1)), now),
+        SeatUse::Active,
+        "signed in today without a call (an owner at the console) is not idle"
+    );
+    assert_eq!(
+        seat_use(long_ago, Some(now - Duration::hours(1)), None, now),
+        SeatUse::Active
+    );
+}
+
+#[test]
+fn a_member_who_joined_less_than_thirty_days_ago_is_new_whatever_they_did() {
+    let now = datetime!(2026-11-26 12:00 UTC);
+    assert_eq!(
+        seat_use(now - Duration::minutes(1), None, None, now),
+        SeatUse::New
+    );
+    assert_eq!(
+        seat_use(now - Duration::days(29), Some(now), Some(now), now),
+        SeatUse::New
+    );
+    assert_eq!(
+        seat_use(now - Duration::days(30), None, None, now),
+        SeatUse::New
+    );
+    assert_eq!(
+        seat_use(
+            now - Duration::days(30) - Duration::seconds(1),
+            None,
+            None,
+            now
+        ),
+        SeatUse::Idle
+    );
+    assert_eq!(SeatUse::New.as_str(), "new");
 }
 
 #[test]
@@ -157,14 +199,26 @@ fn role() -> impl Strategy<Value = Role> {
 
 proptest! {
     #[test]
-    fn idle_flips_once_as_time_passes(days_ago in 0i64..90, later in 0i64..90) {
+    fn idle_flips_once_as_time_passes(
+        joined_ago in 0i64..120,
+        call_ago in prop::option::of(0i64..120),
+        seen_ago in prop::option::of(0i64..120),
+        later in 0i64..90,
+    ) {
         let now = datetime!(2026-11-26 12:00 UTC);
-        let last = now - Duration::days(days_ago);
-        // Once idle, a member stays idle as time goes on without a call.
-        if is_idle(Some(last), now) {
-            prop_assert!(is_idle(Some(last), now + Duration::days(later)));
+        let ago = |d: i64| now - Duration::days(d);
+        let (joined, call, seen) = (ago(joined_ago), call_ago.map(ago), seen_ago.map(ago));
+        let state = seat_use(joined, call, seen, now);
+        // Once idle, a member stays idle as time goes on without a call or a sign-in.
+        if state == SeatUse::Idle {
+            prop_assert_eq!(seat_use(joined, call, seen, now + Duration::days(later)), SeatUse::Idle);
         }
-        prop_assert_eq!(is_idle(Some(last), now), days_ago > IDLE_DAYS);
+        let recent = |d: Option<i64>| d.is_some_and(|d| d <= IDLE_DAYS);
+        prop_assert_eq!(state == SeatUse::New, joined_ago <= IDLE_DAYS);
+        prop_assert_eq!(
+            state == SeatUse::Idle,
+            joined_ago > IDLE_DAYS && !recent(call_ago) && !recent(seen_ago)
+        );
     }
 
     #[test]

@@ -360,6 +360,22 @@ fn apply_path(
     Ok(())
 }
 
+/// The most characters a SCIM token's name has.
+pub const TOKEN_NAME_MAX_CHARS: usize = 60;
+
+/// The name the owner gives a SCIM token (which identity provider holds it): trimmed, 1 to 60
+/// characters, no control characters.
+pub fn token_name(input: &str) -> Result<String, &'static str> {
+    let name = input.trim();
+    if name.is_empty() {
+        return Err("Please name the token, for example after the identity provider that uses it.");
+    }
+    if name.chars().count() > TOKEN_NAME_MAX_CHARS || name.chars().any(char::is_control) {
+        return Err("A token's name is at most 60 characters, without control characters.");
+    }
+    Ok(name.to_owned())
+}
+
 #[cfg(test)]
 #[path = "scim_tests.rs"]
 mod tests;

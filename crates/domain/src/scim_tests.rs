@@ -7,6 +7,21 @@ fn attrs(v: Value) -> Map<String, Value> {
 }
 
 #[test]
+fn a_token_name_is_trimmed_and_between_one_and_sixty_characters() {
+    assert_eq!(
+        token_name("  Okta production "),
+        Ok("Okta production".to_owned())
+    );
+    assert_eq!(
+        token_name(&"é".repeat(60)).map(|n| n.chars().count()),
+        Ok(60)
+    );
+    for bad in ["", "   ", "Okta\nprod", &"x".repeat(61)] {
+        assert!(token_name(bad).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
 fn the_filter_is_user_name_external_id_or_id_eq_a_string() {
     let f = parse_filter(r#"userName eq "Ana@Acme.test""#).unwrap();
     assert_eq!(f.attribute, FilterAttribute::UserName);

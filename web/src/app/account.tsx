@@ -1,8 +1,19 @@
-import { Navigate, useLocation, useOutlet, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useCallback, useEffect } from "react";
+import {
+  Navigate,
+  useLocation,
+  useNavigate,
+  useNavigation,
+  useOutlet,
+  useRouteError,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { AppLayout } from "../components/layout/AppLayout";
+import { Button } from "../components/ui/Button";
 import { Spinner } from "../components/ui/Spinner";
 import { DashboardSkeleton } from "../features/dashboard/components/Dashboard";
-import { accountLoader } from "../lib/auth/accountLoader";
+import { UNREACHABLE } from "../lib/api/client";
+import { accountLoader, ServerUnreachable } from "../lib/auth/accountLoader";
 import { useAuth } from "../lib/auth/AuthProvider";
 import type { Route } from "./+types/account";
 import { appClients } from "./providers";
@@ -48,5 +59,45 @@ export default function AccountLayout() {
   const page = useOutlet();
   // Signed out while on the page (here or in another tab): home, not the sign-in page.
   if (page && status === "signedOut") return <Navigate to="/" replace />;
-  return <AppLayout>{page && status === "signedIn" ? page : <PageFallback pathname={pathname} />}</AppLayout>;
+  return <AppLayout account>{page && status === "signedIn" ? page : <PageFallback pathname={pathname} />}</AppLayout>;
+}
+
+/**
+ * The session's restore got no answer (lib/auth/accountLoader.ts): said at once, with Try again. The
+ * restore keeps trying (at once when the browser is back online); once it is settled the page loads.
+ */
+function Unreachable() {
+  const { status } = useAuth();
+  const navigate = useNavigate();
+  const { pathname, search, hash } = useLocation();
+  const navigation = useNavigation();
+  // The same page again: its loader runs anew (and asks the server at once); a new location also clears
+  // this boundary, which a revalidation alone would not when it ends within the same render.
+  const retry = useCallback(
+    () => void navigate({ pathname, search, hash }, { replace: true }),
+    [navigate, pathname, search, hash],
+  );
+  useEffect(() => {
+    if (status !== "loading") retry();
+  }, [status, retry]);
+  const trying = navigation.state === "loading";
+  return (
+    <div role="alert" className="mx-auto max-w-xl px-4 py-16 text-center">
+      <p className="text-xl font-semibold text-slate-900">{UNREACHABLE}</p>
+      <Button className="mt-6" disabled={trying} aria-busy={trying} onClick={retry}>
+        {trying ? "Trying again..." : "Try again"}
+      </Button>
+    </div>
+  );
+}
+
+/** The account area's errors: the server out of reach is said here; anything else goes to the root's. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!(error instanceof ServerUnreachable)) throw error;
+  return (
+    <AppLayout account>
+      <Unreachable />
+    </AppLayout>
+  );
 }

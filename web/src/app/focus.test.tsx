@@ -87,7 +87,7 @@ describe("Upgrade Now", () => {
     const { user } = renderApp("/dashboard", { signedInAs: "ana@example.com" });
     await user.click(await screen.findByRole("button", { name: "Upgrade Now" }));
     expect(scroll).toHaveBeenCalledWith(expect.objectContaining({ behavior }));
-    expect(screen.getByRole("region", { name: "Upgrade to Unlimited" })).toHaveFocus();
+    expect(screen.getByRole("region", { name: "Upgrade to Unlimited Sales Copilot" })).toHaveFocus();
   });
 });
 

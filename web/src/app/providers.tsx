@@ -10,13 +10,18 @@ import { accountQueryRoots } from "../lib/api/queries";
 import { AuthProvider, useAuth } from "../lib/auth/AuthProvider";
 import type { AccountClients } from "../lib/auth/accountLoader";
 import { AuthManager } from "../lib/auth/session";
-import { toasterProps } from "../lib/toast";
+import { toasterPosition, toasterProps, useDismissStaleToasts } from "../lib/toast";
 
+/**
+ * One retry, and reads that run whatever the browser says of the network (`networkMode: "always"`): an
+ * offline browser's read fails at once and the page says so (with Try again), instead of waiting paused
+ * with its loading text; reads with an error run again when the browser is back online.
+ */
 export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 },
-      mutations: { retry: false },
+      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000, networkMode: "always" },
+      mutations: { retry: false, networkMode: "always" },
     },
   });
 }
@@ -40,6 +45,13 @@ function PageViews() {
     trackPageView(pathname);
   }, [pathname]);
   return null;
+}
+
+/** The toast area: placed for the page, and the page's error toasts gone when the visitor moves on. */
+function Toasts() {
+  const { pathname } = useLocation();
+  useDismissStaleToasts(pathname);
+  return <Toaster {...toasterProps} position={toasterPosition(pathname)} />;
 }
 
 /** Drops cached account data when the user signs out (here or in another tab). */
@@ -73,7 +85,7 @@ export function AppProviders({
         <HeadingFocus />
         <ForgetOnSignOut client={client} />
         {children}
-        <Toaster {...toasterProps} />
+        <Toasts />
         <ConsentBanner />
       </AuthProvider>
     </QueryClientProvider>

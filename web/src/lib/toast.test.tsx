@@ -1,13 +1,37 @@
 import { act, render, screen } from "@testing-library/react";
 import toast, { Toaster } from "react-hot-toast";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { showCarriedToast, successAcrossPageLoad, toasterProps } from "./toast";
+import { showCarriedToast, successAcrossPageLoad, toasterPosition, toasterProps, useDismissStaleToasts } from "./toast";
 
 afterEach(() => vi.useRealTimers());
 
 describe("Toasts", () => {
-  it("sit at the bottom centre", () => {
+  it("sit at the bottom centre, but at the top on the sign-in and sign-up pages, clear of their buttons", () => {
     expect(toasterProps.position).toBe("bottom-center");
+    expect(toasterPosition("/dashboard")).toBe("bottom-center");
+    expect(toasterPosition("/signin")).toBe("top-center");
+    expect(toasterPosition("/signup")).toBe("top-center");
+  });
+
+  it("leave with the page: errors older than the navigation go, those raised with it and successes stay", async () => {
+    vi.useFakeTimers();
+    function Page({ path }: { path: string }) {
+      useDismissStaleToasts(path);
+      return <Toaster {...toasterProps} />;
+    }
+    const view = render(<Page path="/signin" />);
+    act(() => void toast.error("Invalid login credentials"));
+    await act(async () => void vi.advanceTimersByTime(1500));
+    act(() => {
+      toast.error("Please sign in to continue");
+      toast.success("Signed in successfully!");
+    });
+    view.rerender(<Page path="/dashboard" />);
+    await act(async () => void vi.advanceTimersByTime(1100));
+    expect(screen.queryByText("Invalid login credentials")).not.toBeInTheDocument();
+    expect(screen.getByText("Please sign in to continue")).toBeInTheDocument();
+    expect(screen.getByText("Signed in successfully!")).toBeInTheDocument();
+    act(() => toast.remove());
   });
 
   it("last 2 s for success and 4 s for errors and others", async () => {

@@ -92,6 +92,11 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   const expired = db.team.invite(team.id, "late@team.example", "member");
   db.team.inviteByToken(expired)!.expiresAt = db.now() - 1;
   await call("POST", "/api/team/invites/lookup", { token: expired });
+  // An invitee's own open invitations, accepted from /team by id (another address's is not found).
+  const mine = db.team.invites.find((i) => i.email === "outsider@team.example" && db.team.isPending(i));
+  await call("GET", "/api/team/invites/mine", undefined, outsider);
+  await call("POST", `/api/team/invites/${mine?.id ?? "none"}/accept`, undefined, member);
+  await call("GET", "/api/team/invites/mine", undefined, unverified);
   await call("POST", "/api/team/invites", { email: "rep@team.example", role: "member" }, member);
   await call("GET", "/api/team/seats/preview?seats=2", undefined, owner);
   await call("GET", "/api/team/seats/preview?seats=4", undefined, owner);
@@ -199,8 +204,8 @@ async function exerciseDomainJoinHandlers(pw: string) {
   await call("DELETE", `/api/team/domains/${added.id}`, undefined, owner);
   await call("DELETE", `/api/team/domains/${added.id}`, undefined, owner);
   // SCIM tokens: the owner's alone; a token's secret in the creation's answer only.
-  await call("POST", "/api/team/scim/tokens", undefined, member);
-  await call("POST", "/api/team/scim/tokens", undefined, owner);
+  await call("POST", "/api/team/scim/tokens", { name: "Okta" }, member);
+  await call("POST", "/api/team/scim/tokens", { name: "Okta" }, owner);
   await call("GET", "/api/team/scim/tokens", undefined, owner);
   await call("DELETE", "/api/team/scim/tokens/00000000-0000-0000-0000-000000000000", undefined, owner);
   // Event streams: the owner's alone; an https stream's secret in the creation's answer only.

@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import { StrictMode } from "react";
 import { RouterProvider } from "react-router";
 import { createQueryClient } from "../app/providers";
-import AccountLayout, { shouldRevalidate } from "../app/account";
+import AccountLayout, { ErrorBoundary as AccountErrorBoundary, shouldRevalidate } from "../app/account";
 import ActivateRoute from "../app/activate";
 import AuthorizeRoute from "../app/authorize";
 import DashboardRoute from "../app/dashboard";
@@ -56,8 +56,9 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
         loader: accountLoader({ queryClient, authManager }),
         shouldRevalidate,
         element: <AccountLayout />,
-        // As the app does: the same shell while the loader runs (app/account.tsx).
+        // As the app does: the same shell while the loader runs, its error boundary (app/account.tsx).
         hydrateFallbackElement: <AccountLayout />,
+        errorElement: <AccountErrorBoundary />,
         children: [
           { path: "dashboard", element: <DashboardRoute /> },
           { path: "settings", element: <SettingsRoute /> },

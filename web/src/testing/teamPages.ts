@@ -26,7 +26,8 @@ export function firstPages(team: TeamView): Team {
   return {
     ...team,
     members_count: team.members.length,
-    members_with_mfa: team.members.filter((m) => m.mfa).length,
+    // Null when the caller is not told who has a second factor (a plain member: every row's `mfa` is null).
+    members_with_mfa: team.members.some((m) => m.mfa === null) ? null : team.members.filter((m) => m.mfa).length,
     invites_count: team.invites.length,
     owner_email: team.members.find((m) => m.role === "owner")?.email ?? "",
     members: members.rows,

@@ -5,8 +5,15 @@
 
 import type { InviteRole, Team, TeamPermissions, TeamPolicyAnswer, TeamRole, TeamSubscription } from "../lib/api/types";
 
-/** `removes`, `reroles`: the roles of the members whose rows say `may_remove`, `may_change_role`. */
-export type RoleFixture = { may: TeamPermissions; invite_roles: InviteRole[]; removes: TeamRole[]; reroles: TeamRole[] };
+/** `removes`, `reroles`: the roles of the members whose rows say `may_remove`, `may_change_role`; `factors`: the
+ * rows say who has a second factor (null for a plain member). */
+export type RoleFixture = {
+  may: TeamPermissions;
+  invite_roles: InviteRole[];
+  removes: TeamRole[];
+  reroles: TeamRole[];
+  factors: boolean;
+};
 export type TeamRoles = Record<TeamRole, RoleFixture>;
 
 const NO = { rename: false, invite: false, approve_join: false, configure_domain_join: false, leave: true, transfer: false };
@@ -25,12 +32,14 @@ const OWNED = { manage_domains: true, manage_scim: true, configure_sso: true, ma
 const PAYS = { transfer: true, delete: true, manage_billing: true, require_mfa: true, edit_billing_details: true };
 const OWNER: TeamPermissions = { ...OWNS, ...OWNED, ...PAYS };
 const ALL: TeamRole[] = ["admin", "member"];
-const owner = (may: TeamPermissions): RoleFixture => ({ may, invite_roles: ["member", "admin"], removes: ALL, reroles: ALL });
+const owner = (may: TeamPermissions): RoleFixture => ({
+  ...{ may, invite_roles: ["member", "admin"], removes: ALL, reroles: ALL, factors: true },
+});
 /** Fixtures of what the server answers each role of a team without a subscription, and of a paid one. */
 export const UNPAID_TEAM: TeamRoles = {
   owner: owner({ ...OWNER, buy_seats: true, start_trial: true, pay_by_invoice: true }),
-  admin: { may: { ...NOTHING, ...ADMINS }, invite_roles: ["member"], removes: ["member"], reroles: [] },
-  member: { may: NOTHING, invite_roles: [], removes: [], reroles: [] },
+  admin: { may: { ...NOTHING, ...ADMINS }, invite_roles: ["member"], removes: ["member"], reroles: [], factors: true },
+  member: { may: NOTHING, invite_roles: [], removes: [], reroles: [], factors: false },
 };
 export const PAID_TEAM: TeamRoles = { ...UNPAID_TEAM, owner: owner({ ...OWNER, change_seats: true }) };
 
@@ -108,11 +117,11 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
     /** `Team` as the caller with `userId` sees it: the state, and the decisions the fixtures hold. */
     view(team: TeamRow, userId: string) {
       const role = store.membershipOf(userId)!.role;
-      const { removes, reroles, ...decisions } = team.roles[role];
+      const { removes, reroles, factors, ...decisions } = team.roles[role];
       const { id, name, subscription, joinDomain: join_domain } = team;
       const members = store.membersOf(team.id).map((m) => {
         const [user_id, email, joined_at] = [m.userId, emailOf(m.userId) ?? "", iso(m.joinedAt)];
-        const [may_remove, mfa] = [removes.includes(m.role), hasFactor(user_id)];
+        const [may_remove, mfa] = [removes.includes(m.role), factors ? hasFactor(user_id) : null];
         return { user_id, email, role: m.role, joined_at, calls_this_month: 0, may_remove, mfa };
       });
       const invites = (decisions.may.invite ? store.openInvites(team.id) : []).map((i) => {
@@ -123,6 +132,7 @@ export function createTeamStore({ now, uuid, iso, emailOf, hasFactor }: Deps) {
         ...{ id, name, role, seats: store.seats(team), subscription, join_domain, seat_range: { min: 1, max: 10000 } },
         ...decisions,
         ...{ paid: subscription !== null, payment_failed: false, domain_join_offer: null, personal_subscription_overlap: false },
+        personal_subscription: false,
         ...{ over_seats: false, seats_missing: 0, invites, mfa_required: Boolean(team.requireMfa), invoice_min_seats: 10 },
         members: members.map((m) => ({ ...m, may_change_role: reroles.includes(m.role) })),
         ...{ ...team.answers[role], ...team.answers[emailOf(userId) ?? ""] },

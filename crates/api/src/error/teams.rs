@@ -29,6 +29,7 @@ impl From<TeamsError> for ApiError {
             TeamsError::Seats(_) => StatusCode::CONFLICT,
             TeamsError::InviteExpired
             | TeamsError::InvalidName(_)
+            | TeamsError::InvalidTokenName(_)
             | TeamsError::InvalidEmail(_)
             | TeamsError::InvalidRole
             | TeamsError::InvalidTransfer

@@ -8,7 +8,7 @@ use axum::response::Response;
 use closewise_core::teams::adoption::{Adoption, MemberAdoption};
 use closewise_core::teams::billing::reclaim::{ReclaimOrder, Reclaimed};
 use closewise_core::teams::pages::PageQuery;
-use closewise_domain::idle_seats::IDLE_DAYS;
+use closewise_domain::idle_seats::{SeatUse, IDLE_DAYS};
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
@@ -40,6 +40,27 @@ pub struct AdoptionPageQuery {
     pub limit: Option<i64>,
 }
 
+/// Where a member's seat stands (as of now, whatever month is shown): `new` while they joined
+/// less than 30 days ago; else `active` with a call or a sign-in in the last 30 days; else `idle`.
+#[derive(Serialize, ToSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = AdoptionMemberState)]
+pub enum SeatUseBody {
+    New,
+    Active,
+    Idle,
+}
+
+impl From<SeatUse> for SeatUseBody {
+    fn from(s: SeatUse) -> Self {
+        match s {
+            SeatUse::New => SeatUseBody::New,
+            SeatUse::Active => SeatUseBody::Active,
+            SeatUse::Idle => SeatUseBody::Idle,
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 #[schema(as = AdoptionMember)]
 pub struct AdoptionMemberBody {
@@ -57,7 +78,8 @@ pub struct AdoptionMemberBody {
     #[serde(with = "time::serde::rfc3339::option")]
     #[schema(value_type = Option<String>, format = DateTime)]
     pub last_call_at: Option<OffsetDateTime>,
-    /// No call in the last 30 days (as of now, whatever month is shown).
+    pub state: SeatUseBody,
+    /// `state` is `idle`: 30 days in the team without a call and without a sign-in.
     pub idle: bool,
     pub calls_this_month: u64,
     /// Minutes of the month's ended calls, a started minute counting.
@@ -74,7 +96,10 @@ pub struct AdoptionMemberBody {
 #[schema(as = AdoptionTotals)]
 pub struct AdoptionTotalsBody {
     pub members: u64,
+    /// Members whose `state` is `idle` (the owner too).
     pub idle: u64,
+    /// Members whose `state` is `new`: they joined less than 30 days ago.
+    pub new: u64,
     pub calls_this_month: u64,
     pub minutes_this_month: u64,
     pub calls_last_month: u64,
@@ -106,7 +131,8 @@ pub struct AdoptionResponse {
     /// `YYYY-MM`.
     pub month: String,
     pub previous_month: String,
-    /// A member is idle after this many days without a call.
+    /// A member is new for this many days after joining, and idle after this many days without
+    /// a call and without a sign-in.
     pub idle_days: i64,
     /// A page of members, in the order they joined (the owner first).
     pub members: Vec<AdoptionMemberBody>,
@@ -128,6 +154,7 @@ fn member_body(m: MemberAdoption) -> AdoptionMemberBody {
         joined_at: m.joined_at,
         last_active_at: m.last_active_at,
         last_call_at: m.last_call_at,
+        state: m.state.into(),
         idle: m.idle,
         calls_this_month: m.calls_this_month,
         minutes_this_month: m.minutes_this_month,
@@ -150,6 +177,7 @@ impl From<Adoption> for AdoptionResponse {
             totals: AdoptionTotalsBody {
                 members: t.members,
                 idle: t.idle,
+                new: t.new,
                 calls_this_month: t.calls_this_month,
                 minutes_this_month: t.minutes_this_month,
                 calls_last_month: t.calls_last_month,

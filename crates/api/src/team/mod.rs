@@ -7,6 +7,7 @@
 //! ([`member`]) and answers. The core writes each change's audit row.
 
 mod activity;
+mod addressed;
 mod adoption;
 pub mod billing;
 mod cancel;
@@ -62,6 +63,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(invites::revoke))
         .routes(routes!(invites::lookup))
         .routes(routes!(invites::accept))
+        .routes(routes!(addressed::invites_to_me))
+        .routes(routes!(addressed::accept_invite_to_me))
         .routes(routes!(invites::decline))
         .routes(routes!(join::set_domain_join))
         .routes(routes!(join::joinable))
@@ -256,8 +259,9 @@ pub struct MemberBody {
     pub may_remove: bool,
     /// The caller may make this member an admin or a member.
     pub may_change_role: bool,
-    /// The member has a second factor (an authenticator app or a passkey).
-    pub mfa: bool,
+    /// The member has a second factor (an authenticator app or a passkey); null for a caller who
+    /// is a plain member (only the owner and admins see who has one).
+    pub mfa: Option<bool>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -320,6 +324,9 @@ pub struct TeamBody {
     /// unless a public mail provider's); null for an unverified owner or a public provider's
     /// address, and always for admins and members. The server decides; the screen renders it.
     pub domain_join_offer: Option<String>,
+    /// The caller's own personal subscription counts as subscribed, whatever the team's state:
+    /// buying seats would then pay twice for the caller (the seats form says so first).
+    pub personal_subscription: bool,
     /// The caller's own personal subscription counts as subscribed while the team is paid.
     pub personal_subscription_overlap: bool,
     /// Fewer seats than members (Stripe lowered them): nobody was removed, but invites, accepting
@@ -335,8 +342,9 @@ pub struct TeamBody {
     pub members_next: Option<String>,
     /// Members of the whole team (the owner included).
     pub members_count: u32,
-    /// Members of the whole team with a second factor (an authenticator app or a passkey).
-    pub members_with_mfa: u32,
+    /// Members of the whole team with a second factor (an authenticator app or a passkey); null
+    /// for a caller who is a plain member.
+    pub members_with_mfa: Option<u32>,
     /// The first page of the open invites (expired ones included), oldest first: the first page of
     /// `GET /api/team/invites`; `[]` for members.
     pub invites: Vec<InviteBody>,
@@ -419,6 +427,7 @@ impl TeamBody {
             invite_roles,
             join_domain: t.join_domain,
             domain_join_offer: t.domain_join_offer,
+            personal_subscription: t.personal_subscription,
             personal_subscription_overlap: t.personal_subscription_overlap,
             over_seats: t.seats.missing > 0,
             seats_missing: t.seats.missing,

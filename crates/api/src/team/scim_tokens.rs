@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use closewise_core::actor::Actor;
 use closewise_core::scim::ScimTokenView;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -20,11 +20,21 @@ fn member(auth: &AuthUser) -> Actor {
     Actor::member(auth.user_id, &auth.email)
 }
 
+/// `POST /api/team/scim/tokens`'s body.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = ScimTokenCreateBody)]
+pub struct CreateBody {
+    /// What the owner calls it (which identity provider holds it): 1 to 60 characters.
+    pub name: String,
+}
+
 /// A token just created: `token` is shown this once.
 #[derive(Serialize, ToSchema)]
 #[schema(as = ScimTokenCreated)]
 pub struct CreatedBody {
     pub id: Uuid,
+    /// Its name, trimmed.
+    pub name: String,
     /// The bearer token for the identity provider (`cws_scim_…`); never shown again.
     pub token: String,
 }
@@ -33,6 +43,8 @@ pub struct CreatedBody {
 #[schema(as = ScimToken)]
 pub struct TokenBody {
     pub id: Uuid,
+    /// The owner's name for it; "" for a token made before tokens had names.
+    pub name: String,
     /// Who created it (null once their account is gone).
     pub created_by: Option<Uuid>,
     #[serde(with = "time::serde::rfc3339")]
@@ -51,6 +63,7 @@ impl From<ScimTokenView> for TokenBody {
     fn from(t: ScimTokenView) -> Self {
         TokenBody {
             id: t.id,
+            name: t.name,
             created_by: t.created_by,
             created_at: t.created_at,
             last_used_at: t.last_used_at,
@@ -66,9 +79,10 @@ pub struct TokensBody {
     pub tokens: Vec<TokenBody>,
 }
 
-#[utoipa::path(post, path = "/api/team/scim/tokens", tag = "teams",
+#[utoipa::path(post, path = "/api/team/scim/tokens", tag = "teams", request_body = CreateBody,
     responses(
         (status = 201, body = CreatedBody, description = "Created; the token is shown only in this answer"),
+        (status = 400, body = crate::error::ErrorBody, description = "`invalid_token_name` (empty, or over 60 characters), `invalid_json`"),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner manages SCIM tokens); `reauthentication_required`: the password (and a second factor, when enrolled) was not given on this session in the last 15 minutes"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`"),
     ),
@@ -76,13 +90,18 @@ pub struct TokensBody {
 pub async fn create_token(
     State(state): State<AppState>,
     auth: AuthUser,
+    AppJson(body): AppJson<CreateBody>,
 ) -> ApiResult<(StatusCode, AppJson<CreatedBody>)> {
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
-    let created = state.scim.create_token(&member(&auth), None).await?;
+    let created = state
+        .scim
+        .create_token(&member(&auth), None, &body.name)
+        .await?;
     Ok((
         StatusCode::CREATED,
         AppJson(CreatedBody {
             id: created.id,
+            name: created.name,
             token: created.token,
         }),
     ))

@@ -23,9 +23,10 @@ both!(
         let (s, v) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&crew.owner.token), Some(policy(true))).await;
         assert_eq!((s, v.clone()), (StatusCode::OK, policy(true)), "{v}");
         assert_eq!(status(&app, &member.token).await["required"], true);
-        // `/team` says so, and who has a factor (nobody yet).
+        // `/team` says so to a member; who has a factor (nobody yet) only to the owner and admins.
         let t = get_team(&app, member).await;
         assert_eq!(t["mfa_required"], true, "{t}");
+        let t = get_team(&app, &crew.admins[0]).await;
         assert!(t["members"].as_array().unwrap().iter().all(|m| m["mfa"] == false), "{t}");
         assert_eq!(t["members_with_mfa"], 0, "{t}");
 
@@ -52,5 +53,37 @@ both!(
         assert_eq!(status(&app, &member.token).await["required"], false);
         let (s, v) = call(&app, Method::PUT, "/api/team/mfa-policy", Some(&crew.owner.token), Some(json!({ "required": "yes" }))).await;
         assert_eq!((s, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_json"), "{v}");
+    }
+);
+
+both!(
+    async fn plain_members_are_not_told_who_has_a_second_factor(app) {
+        let crew = crew(&app, "mfa-seen").await;
+        let member = &crew.members[0];
+        let (_, e) = call(&app, Method::POST, "/api/auth/mfa/totp", Some(&member.token), None).await;
+        let secret = e["secret"].as_str().unwrap();
+        let (s, v) = call(&app, Method::POST, "/api/auth/mfa/totp/confirm", Some(&member.token), Some(json!({ "code": code(&app, secret, 0) }))).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let has_factor = |t: &serde_json::Value| -> Vec<serde_json::Value> {
+            t["members"].as_array().unwrap().iter().map(|m| m["mfa"].clone()).collect()
+        };
+        // A member: the members are listed, their second factors are not (in `/api/team` and in its pages).
+        for who in [member, &crew.members[1]] {
+            let t = get_team(&app, who).await;
+            assert!(has_factor(&t).iter().all(serde_json::Value::is_null), "{t}");
+            assert_eq!(t["members_with_mfa"], json!(null), "{t}");
+            let (s, page) = call(&app, Method::GET, "/api/team/members", Some(&who.token), None).await;
+            assert_eq!(s, StatusCode::OK, "{page}");
+            assert!(has_factor(&page).iter().all(serde_json::Value::is_null), "{page}");
+        }
+        // The owner and admins see them.
+        for who in [&crew.owner, &crew.admins[0]] {
+            let t = get_team(&app, who).await;
+            assert!(has_factor(&t).iter().all(serde_json::Value::is_boolean), "{t}");
+            assert!(has_factor(&t).contains(&json!(true)), "{t}");
+            assert_eq!(t["members_with_mfa"], 1, "{t}");
+            let (_, page) = call(&app, Method::GET, "/api/team/members", Some(&who.token), None).await;
+            assert_eq!(has_factor(&page), has_factor(&t), "{page}");
+        }
     }
 );

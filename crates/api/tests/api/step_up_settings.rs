@@ -133,7 +133,14 @@ async fn assert_no_identity_setting_changes(app: &TestApp, owner: &User, domain_
         "DELETE sso",
     );
     assert_reauth_required(
-        call(app, Method::POST, "/api/team/scim/tokens", t, None).await,
+        call(
+            app,
+            Method::POST,
+            "/api/team/scim/tokens",
+            t,
+            Some(json!({ "name": "Okta" })),
+        )
+        .await,
         "SCIM token",
     );
     let claim = json!({ "domain": "second.example" });
@@ -212,7 +219,7 @@ both!(
         assert_eq!((status, v["policy"]["require_mfa"].as_bool()), (StatusCode::OK, Some(true)), "{v}");
         let (status, v) = call(&app, Method::PUT, "/api/team/mfa-policy", t, Some(json!({ "required": false }))).await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let (status, v) = call(&app, Method::POST, "/api/team/scim/tokens", t, None).await;
+        let (status, v) = call(&app, Method::POST, "/api/team/scim/tokens", t, Some(json!({ "name": "Okta" }))).await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         let (status, v) = call(&app, Method::DELETE, "/api/team/sso", t, None).await;
         assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "sso_not_configured"), "past the step-up: {v}");

@@ -7,7 +7,7 @@
 //! deleted one is removed, their seat frees and every session they have ends, the desktop app's
 //! included, so its next call is refused.
 
-use closewise_domain::scim::ScimRuleError;
+use closewise_domain::scim::{token_name, ScimRuleError};
 use closewise_domain::teams::{may, Action, SeatError};
 use serde_json::{json, Map, Value};
 use time::OffsetDateTime;
@@ -18,7 +18,7 @@ use crate::clock::Clock;
 use crate::mail::Composer;
 use crate::password::Hasher;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
-use crate::store::teams::scim::{ScimTokenRow, ScimUserFilter, ScimUserRow};
+use crate::store::teams::scim::{ScimTokenInsert, ScimTokenRow, ScimUserFilter, ScimUserRow};
 use crate::store::Store;
 use crate::teams::acting::acting_on;
 use crate::teams::TeamsError;
@@ -66,6 +66,8 @@ pub struct ScimCaller {
 #[derive(Clone, Debug)]
 pub struct ScimTokenView {
     pub id: Uuid,
+    /// The owner's name for it; empty for tokens made before tokens had names.
+    pub name: String,
     pub created_by: Option<Uuid>,
     pub created_at: OffsetDateTime,
     pub last_used_at: Option<OffsetDateTime>,
@@ -77,6 +79,7 @@ pub struct ScimTokenView {
 pub struct NewScimToken {
     pub id: Uuid,
     pub team_id: Uuid,
+    pub name: String,
     pub token: String,
 }
 
@@ -122,6 +125,7 @@ pub struct ScimPage {
 fn token_view(t: ScimTokenRow) -> ScimTokenView {
     ScimTokenView {
         id: t.id,
+        name: t.name,
         created_by: t.created_by,
         created_at: t.created_at,
         last_used_at: t.last_used_at,
@@ -160,29 +164,37 @@ impl Scim {
         Ok(team_id)
     }
 
-    /// A new token for the team, stored as its hash only, audited in the same transaction.
+    /// A new token for the team named `name` (`scim::token_name`), stored as its hash only,
+    /// audited in the same transaction.
     pub async fn create_token(
         &self,
         actor: &Actor,
         team: Option<Uuid>,
+        name: &str,
     ) -> Result<NewScimToken, TeamsError> {
+        let name = token_name(name).map_err(TeamsError::InvalidTokenName)?;
         let team_id = self.token_team(actor, team).await?;
         let token = format!("{TOKEN_PREFIX}{}", random_token());
         let id = Uuid::now_v7();
         let now = self.clock.now();
-        let details = json!({ "team_id": team_id, "token_id": id });
+        let details = json!({ "team_id": team_id, "token_id": id, "name": name });
         let audit = actor.audit("team.scim.token_create", None, None, details, now);
-        self.store
-            .insert_scim_token(
-                id,
-                team_id,
-                &hash_token(&token),
-                actor.user_id(),
-                now,
-                Some(&audit),
-            )
-            .await?;
-        Ok(NewScimToken { id, team_id, token })
+        let token_hash = hash_token(&token);
+        let row = ScimTokenInsert {
+            id,
+            team_id,
+            name: &name,
+            token_hash: &token_hash,
+            created_by: actor.user_id(),
+            created_at: now,
+        };
+        self.store.insert_scim_token(&row, Some(&audit)).await?;
+        Ok(NewScimToken {
+            id,
+            team_id,
+            name,
+            token,
+        })
     }
 
     /// The team's tokens, revoked ones included, newest first.

@@ -116,7 +116,7 @@ pub fn seats_route(team: &TeamRow) -> SeatsRoute {
 /// A member as the views show them; `with_factor`: the team's members who have a second factor.
 pub(super) fn member_view(m: MemberRow, with_factor: &[Uuid]) -> MemberView {
     MemberView {
-        mfa: with_factor.contains(&m.user_id),
+        mfa: Some(with_factor.contains(&m.user_id)),
         user_id: m.user_id,
         role: m.role(),
         email: m.email,

@@ -4,7 +4,7 @@
 //! what reclaiming would save; and the team's activity, its audit trail, a page at a time or
 //! whole for an export.
 
-use closewise_domain::idle_seats::{is_idle, minutes, InvalidMonth, Month, ReclaimOffer};
+use closewise_domain::idle_seats::{minutes, seat_use, InvalidMonth, Month, ReclaimOffer, SeatUse};
 use closewise_domain::teams::{Action, Role};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -69,7 +69,9 @@ pub struct MemberAdoption {
     /// The newest of their last call and their last use of a session.
     pub last_active_at: Option<OffsetDateTime>,
     pub last_call_at: Option<OffsetDateTime>,
-    /// No call in 30 days (`idle_seats::is_idle`), whatever month is shown.
+    /// New, active or idle as of now (`idle_seats::seat_use`), whatever month is shown.
+    pub state: SeatUse,
+    /// `state` is idle: 30 days in the team without a call and without a sign-in.
     pub idle: bool,
     pub calls_this_month: u64,
     pub minutes_this_month: u64,
@@ -84,6 +86,8 @@ pub struct MemberAdoption {
 pub struct AdoptionTotals {
     pub members: u64,
     pub idle: u64,
+    /// Members who joined less than 30 days ago.
+    pub new: u64,
     pub calls_this_month: u64,
     pub minutes_this_month: u64,
     pub calls_last_month: u64,
@@ -146,9 +150,11 @@ pub fn member_adoption(row: AdoptionRow, now: OffsetDateTime) -> MemberAdoption 
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
     };
+    let state = seat_use(row.joined_at, row.last_call_at, row.last_seen_at, now);
     MemberAdoption {
         role: Role::parse(&row.role).unwrap_or(Role::Member),
-        idle: is_idle(row.last_call_at, now),
+        state,
+        idle: state == SeatUse::Idle,
         user_id: row.user_id,
         email: row.email,
         joined_at: row.joined_at,
@@ -167,6 +173,7 @@ pub(super) fn totals(t: AdoptionTotalsRow) -> AdoptionTotals {
     AdoptionTotals {
         members: count(t.members),
         idle: count(t.idle),
+        new: count(t.new_members),
         calls_this_month: count(t.calls_month),
         minutes_this_month: count(t.minutes_month),
         calls_last_month: count(t.calls_previous),

@@ -6,7 +6,7 @@
 //! too (no mail), so it is not read again until the next one.
 
 use closewise_domain::catalogue::PRICE_CENTS;
-use closewise_domain::idle_seats::{is_idle, money, reclaim_offer, week_of, Month};
+use closewise_domain::idle_seats::{money, reclaim_offer, seat_use, week_of, Month, SeatUse};
 use closewise_domain::subscription::SubscriptionStatus;
 use closewise_domain::team_billing::has_live_subscription;
 use closewise_domain::teams::Role;
@@ -54,7 +54,11 @@ impl IdleSeatMails {
             let owner = rows.iter().find(|r| r.user_id == team.owner_id);
             let idle: Vec<String> = rows
                 .iter()
-                .filter(|r| r.role != Role::Owner.as_str() && is_idle(r.last_call_at, now))
+                .filter(|r| {
+                    r.role != Role::Owner.as_str()
+                        && seat_use(r.joined_at, r.last_call_at, r.last_seen_at, now)
+                            == SeatUse::Idle
+                })
                 .map(|r| r.email.clone())
                 .collect();
             let count = u32::try_from(idle.len()).unwrap_or(u32::MAX);

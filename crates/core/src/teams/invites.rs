@@ -13,6 +13,7 @@ use crate::actor::Actor;
 use crate::limits::Limit;
 use crate::mail::Template;
 use crate::sessions::opaque_tokens::{hash_token, random_token};
+use crate::store::audit::NewAudit;
 use crate::store::mail::NewMail;
 use crate::store::teams::seats::AcceptOutcome;
 use crate::store::teams::{InviteRow, NewInvite};
@@ -238,15 +239,22 @@ impl Teams {
         let invite = self.invite_for(user_id, token).await?;
         let details = json!({ "role": invite.role().as_str() });
         let audit = self.audit(actor, "team.invite_accept", None, invite.team_id, details);
+        self.join_with(user_id, &invite, &hash_token(token.trim()), &audit)
+            .await
+    }
+
+    /// Joins `user_id` to the invite's team with its role, claiming the invite while its link's
+    /// hash is still `token_hash`; `audit` is written in the joining transaction.
+    pub(super) async fn join_with(
+        &self,
+        user_id: Uuid,
+        invite: &InviteRow,
+        token_hash: &str,
+        audit: &NewAudit,
+    ) -> Result<TeamView, TeamsError> {
         let outcome = self
             .store
-            .accept_team_invite(
-                &invite,
-                &hash_token(token.trim()),
-                user_id,
-                self.clock.now(),
-                Some(&audit),
-            )
+            .accept_team_invite(invite, token_hash, user_id, self.clock.now(), Some(audit))
             .await?;
         match outcome {
             AcceptOutcome::Joined => self.view(user_id).await,

@@ -29,6 +29,7 @@ use crate::store::teams::TeamRow;
 use crate::store::Store;
 
 pub mod acting;
+pub mod addressed;
 pub mod admin;
 pub mod adoption;
 pub mod billing;
@@ -74,6 +75,9 @@ pub enum TeamsError {
     EmailNotVerified,
     #[error("{0}")]
     InvalidName(&'static str),
+    /// A SCIM token's name (`scim::token_name`).
+    #[error("{0}")]
+    InvalidTokenName(&'static str),
     #[error("{0}")]
     InvalidEmail(EmailError),
     #[error("An invitation makes someone an admin or a member.")]
@@ -117,6 +121,7 @@ impl TeamsError {
             TeamsError::InviteOtherAddress => "invite_other_address",
             TeamsError::EmailNotVerified => "email_not_verified",
             TeamsError::InvalidName(_) => "invalid_team_name",
+            TeamsError::InvalidTokenName(_) => "invalid_token_name",
             TeamsError::InvalidEmail(_) => "invalid_email",
             TeamsError::InvalidRole => "invalid_role",
             TeamsError::InvalidTransfer => "invalid_transfer",
@@ -322,12 +327,12 @@ impl Teams {
         };
         let status = team.subscription_status.as_deref();
         let paid = member_is_paid(status.and_then(|s| SubscriptionStatus::parse(s).ok()));
-        let personal_subscription_overlap = paid
-            && self
-                .store
-                .subscription_of(user_id)
-                .await?
-                .is_some_and(|s| s.counts_as_subscribed());
+        let personal_subscription = self
+            .store
+            .subscription_of(user_id)
+            .await?
+            .is_some_and(|s| s.counts_as_subscribed());
+        let personal_subscription_overlap = paid && personal_subscription;
         let payment_failure = match &team.subscription_id {
             Some(sub) => self.store.payment_failure(sub).await?,
             None => None,
@@ -354,6 +359,7 @@ impl Teams {
                 cancellation_reason,
             }),
             paid,
+            personal_subscription,
             personal_subscription_overlap,
             subscription_status: team.subscription_status,
             join_domain: team.join_domain,
@@ -361,7 +367,7 @@ impl Teams {
             members: members.members.into_iter().map(|l| l.member).collect(),
             members_next: members.next_cursor,
             members_count: count(counts.members),
-            members_with_mfa: count(counts.with_mfa),
+            members_with_mfa: may(role, Action::ViewSecondFactors).then(|| count(counts.with_mfa)),
             invites: invites.invites,
             invites_next: invites.next_cursor,
             invites_count: count(invites_count),

@@ -128,7 +128,7 @@ impl Teams {
         let members = rows
             .into_iter()
             .map(|r| {
-                let mfa = r.mfa;
+                let mfa = may(role, Action::ViewSecondFactors).then_some(r.mfa);
                 let member = super::admin::member_view(r.member, &[]);
                 let (may_remove, may_change_role) = member_permissions(role, member.role);
                 MemberLine {

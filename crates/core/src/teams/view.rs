@@ -77,8 +77,9 @@ pub struct MemberView {
     pub joined_at: OffsetDateTime,
     /// Calls started this calendar month (UTC).
     pub calls_this_month: u32,
-    /// The member has a second factor (a confirmed app or a passkey).
-    pub mfa: bool,
+    /// The member has a second factor (a confirmed app or a passkey); None when the caller may
+    /// not see it (`teams::Action::ViewSecondFactors`: the owner's and admins').
+    pub mfa: Option<bool>,
 }
 
 #[derive(Clone, Debug)]
@@ -105,6 +106,8 @@ pub struct TeamView {
     pub subscription: Option<TeamSubscription>,
     /// The team's subscription counts as subscribed (`teams::member_is_paid`).
     pub paid: bool,
+    /// The caller's own personal subscription counts as subscribed, whatever the team's state.
+    pub personal_subscription: bool,
     /// The caller's own personal subscription counts as subscribed while the team is paid.
     pub personal_subscription_overlap: bool,
     pub join_domain: Option<String>,
@@ -116,8 +119,8 @@ pub struct TeamView {
     /// The cursor of the members' next page; None when `members` is the whole list.
     pub members_next: Option<String>,
     pub members_count: u32,
-    /// Members with a second factor, of the whole team.
-    pub members_with_mfa: u32,
+    /// Members with a second factor, of the whole team; None when the caller may not see it.
+    pub members_with_mfa: Option<u32>,
     /// The first page of the open invites (admins' view only), as `invites_page` answers it.
     pub invites: Vec<InviteView>,
     pub invites_next: Option<String>,

@@ -47,7 +47,7 @@ async fn directory(f: &Fx) -> ScimCaller {
     let token = f
         .app
         .scim
-        .create_token(&ops(), Some(team.team_id))
+        .create_token(&ops(), Some(team.team_id), "Okta")
         .await
         .unwrap();
     f.app.scim.authenticate(&token.token).await.unwrap()

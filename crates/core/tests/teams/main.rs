@@ -21,6 +21,7 @@ use uuid::Uuid;
 mod changes;
 mod domains;
 mod invites;
+mod seat_use;
 use changes::*;
 
 enum Db {
@@ -200,6 +201,7 @@ both!(
                     | Action::ViewAdoption
                     | Action::ViewActivity
                     | Action::ViewInvoices
+                    | Action::ViewSecondFactors
                     | Action::EditBillingDetails
                     | Action::SetPolicy => continue,
                 };

@@ -2,8 +2,16 @@ import type { ReactNode } from "react";
 import { Footer } from "./Footer";
 import { NavBar } from "./NavBar";
 
-/** Navigation bar, a main landmark below the fixed bar, and the site footer. */
-export function AppLayout({ children, footer = true }: { children: ReactNode; footer?: boolean }) {
+/** Navigation bar, a main landmark below the fixed bar, and the site footer (`account`: the signed-in pages'). */
+export function AppLayout({
+  children,
+  footer = true,
+  account = false,
+}: {
+  children: ReactNode;
+  footer?: boolean;
+  account?: boolean;
+}) {
   return (
     <div className="flex min-h-screen flex-col bg-slate-50">
       <NavBar />
@@ -11,7 +19,7 @@ export function AppLayout({ children, footer = true }: { children: ReactNode; fo
       <main id="main" className="min-h-screen flex-1 pt-16">
         {children}
       </main>
-      {footer && <Footer />}
+      {footer && <Footer account={account} />}
     </div>
   );
 }

@@ -12,6 +12,13 @@ const productLinks = [
   { to: "/support", label: "Contact and Support" },
 ];
 
+/** The signed-in pages': no way to sign up or in for someone who is signed in already. */
+const accountProductLinks = [
+  { to: "/", label: "Home" },
+  { to: "/dashboard", label: "Dashboard" },
+  ...productLinks.filter((l) => !["/", "/signup", "/signin"].includes(l.to)),
+];
+
 const legalLinks = [
   { to: "/privacy", label: "Privacy Policy" },
   { to: "/terms", label: "Terms of Service" },
@@ -19,8 +26,11 @@ const legalLinks = [
 
 const toLink = (page: PageLink) => ({ to: page.path, label: page.label });
 
-/** Site footer: links every public page, and the Mac download with Windows marked as coming soon. */
-export function Footer() {
+/**
+ * Site footer: links every public page, and the Mac download with Windows marked as coming soon. On the
+ * signed-in pages (`account`) the product column leads to the dashboard instead of to signing up or in.
+ */
+export function Footer({ account = false }: { account?: boolean }) {
   const year = new Date().getFullYear();
   return (
     <footer className="border-t border-slate-200 bg-slate-50">
@@ -35,7 +45,7 @@ export function Footer() {
             <span className="rounded-full border border-slate-300 px-3 py-1.5 text-sm text-slate-600">Windows: coming soon</span>
           </div>
         </div>
-        <FooterColumn title="Product" links={productLinks} />
+        <FooterColumn title="Product" links={account ? accountProductLinks : productLinks} />
         <FooterColumn title="Solutions" links={ownContentLinks.slice(0, 8).map(toLink)} />
         <FooterColumn title="Resources" links={[...ownContentLinks.slice(8), ...sharedLayoutLinks].map(toLink)} />
       </div>

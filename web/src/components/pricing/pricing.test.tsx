@@ -145,14 +145,14 @@ describe("Pricing and the checkout button", () => {
     expect(await within(paidCard()).findByRole("button", { name: "Current Plan" })).toBeDisabled();
   });
 
-  it("tells a member with a seat in a paid team they have Pro through it, and offers no second subscription", async () => {
+  it("tells a member with a seat in a paid team they have the paid plan through it, and offers no second subscription", async () => {
     db.createUser({ email: "ana@northwind.example" });
     db.createUser({ email: "bo@northwind.example", entitlements: VIA_TEAM, checkout: "current_plan" });
     db.seedTeam({ owner: "ana@northwind.example", seats: 2, members: [{ email: "bo@northwind.example" }] });
     const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
     renderApp("/pricing?checkout=price_closewise_monthly", { signedInAs: "bo@northwind.example" });
     expect(await within(paidCard()).findByRole("button", { name: "Current Plan" })).toBeDisabled();
-    expect(within(paidCard()).getByText("You have Pro through Northwind Sales.")).toBeInTheDocument();
+    expect(within(paidCard()).getByText("You have Unlimited Sales Copilot through Northwind Sales.")).toBeInTheDocument();
     expect(to).not.toHaveBeenCalled();
   });
 
@@ -161,7 +161,7 @@ describe("Pricing and the checkout button", () => {
     db.seedTeam({ owner: "ana@northwind.example", members: [{ email: "bo@northwind.example" }] });
     renderApp("/pricing", { signedInAs: "bo@northwind.example" });
     expect(await within(paidCard()).findByRole("button", { name: "Start Subscription" })).toBeEnabled();
-    expect(within(paidCard()).queryByText(/Pro through/)).not.toBeInTheDocument();
+    expect(within(paidCard()).queryByText(/Unlimited Sales Copilot through/)).not.toBeInTheDocument();
   });
 
   it("starts the subscription: disabled while busy, then off to the checkout URL", async () => {

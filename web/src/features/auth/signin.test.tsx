@@ -48,24 +48,37 @@ describe("Sign in", () => {
     db.createUser({ email: "ana@example.com", password: "secret123" });
     const { user } = renderApp("/signin");
     await fillSignIn(user, "ana@example.com", "wrong-password");
-    // Inline under the form (it stays when the toast goes) and in the toast.
+    // Once, inline under the form it belongs to (announced there), not again in a toast.
     const form = screen.getByRole("form", { name: "Sign in" });
-    expect(await within(form).findByText("Invalid login credentials")).toBeInTheDocument();
+    expect(await within(form).findByRole("alert")).toHaveTextContent("Invalid login credentials");
     expect(form).toHaveAccessibleDescription("Invalid login credentials");
-    expect(screen.getAllByText("Invalid login credentials")).toHaveLength(2);
+    expect(screen.getAllByText("Invalid login credentials")).toHaveLength(1);
     expect(screen.queryByText("Email Verification Required")).not.toBeInTheDocument();
     // Focus goes back to the password to type it again, not to the page.
     await waitFor(() => expect(screen.getByLabelText("Password")).toHaveFocus());
   });
 
-  it("shows 'An unexpected error occurred' when the service cannot be reached", async () => {
+  it("says once that Closewise cannot be reached when the service does not answer", async () => {
     server.use(http.post("*/api/auth/token", () => HttpResponse.error()));
     const { user } = renderApp("/signin");
     await fillSignIn(user, "ana@example.com", "secret123");
-    expect(
-      await within(screen.getByRole("form", { name: "Sign in" })).findByText("An unexpected error occurred"),
-    ).toBeInTheDocument();
-    expect(screen.getAllByText("An unexpected error occurred")).toHaveLength(2);
+    const unreachable = "Can't reach Closewise — check your connection";
+    expect(await within(screen.getByRole("form", { name: "Sign in" })).findByText(unreachable)).toBeInTheDocument();
+    expect(screen.getAllByText(unreachable)).toHaveLength(1);
+    expect(screen.queryByText("An unexpected error occurred")).not.toBeInTheDocument();
+  });
+
+  it("leaves a refused attempt's error behind on the way to the dashboard", async () => {
+    db.createUser({ email: "ana@example.com", password: "secret123" });
+    const { user, router } = renderApp("/signin");
+    await fillSignIn(user, "ana@example.com", "wrong-password");
+    expect(await screen.findByText("Invalid login credentials")).toBeInTheDocument();
+    await user.clear(screen.getByLabelText("Password"));
+    await user.type(screen.getByLabelText("Password"), "secret123");
+    await user.click(screen.getByRole("button", { name: "Sign In" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+    expect(await screen.findByRole("heading", { name: "Dashboard", level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText("Invalid login credentials")).not.toBeInTheDocument();
   });
 
   it("explains an unverified e-mail with a toast and the amber notice, and resends in place", async () => {

@@ -64,7 +64,7 @@ describe("Dashboard", () => {
     await waitFor(() => expect(planRead).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(screen.queryByRole("region", { name: "Your Plan" })).not.toBeInTheDocument();
-    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited Sales Copilot" })).not.toBeInTheDocument();
     expect(screen.getByText("Loading your dashboard...")).toBeInTheDocument();
     release();
     const plan = await screen.findByRole("region", { name: "Your Plan" });
@@ -85,11 +85,11 @@ describe("Dashboard", () => {
     const plan = await screen.findByRole("region", { name: "Your Plan" });
     expect(within(plan).getByRole("alert")).toHaveTextContent("Could not load your plan.");
     expect(within(plan).queryByText("Free Trial")).not.toBeInTheDocument();
-    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited Sales Copilot" })).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Upgrade Now" })).not.toBeInTheDocument();
     fail = false;
     await user.click(within(plan).getByRole("button", { name: "Try again" }));
-    expect(await screen.findByText("Pro through Northwind Sales")).toBeInTheDocument();
+    expect(await screen.findByText("Unlimited Sales Copilot through Northwind Sales")).toBeInTheDocument();
     expect(within(screen.getByRole("region", { name: "Your Plan" })).queryByRole("alert")).not.toBeInTheDocument();
   });
 
@@ -116,10 +116,10 @@ describe("Dashboard", () => {
       "href",
       "/download",
     );
-    expect(screen.getByRole("heading", { name: "Upgrade to Unlimited" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Upgrade to Unlimited Sales Copilot" })).toBeInTheDocument();
     expect(await screen.findByRole("button", { name: "Start Subscription" })).toBeEnabled();
     // The embedded Free Trial card does not send the visitor to the page they are on.
-    const upgrade = screen.getByRole("region", { name: "Upgrade to Unlimited" });
+    const upgrade = screen.getByRole("region", { name: "Upgrade to Unlimited Sales Copilot" });
     expect(within(upgrade).queryByRole("link", { name: "Go to Dashboard" })).not.toBeInTheDocument();
     expect(within(upgrade).getByRole("button", { name: "Current Plan" })).toBeDisabled();
     expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
@@ -238,7 +238,7 @@ describe("Dashboard", () => {
     expect(within(plan).getByRole("alert")).toHaveTextContent("Could not load your plan.");
     expect(within(plan).queryByText("Free Trial")).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Upgrade Now" })).not.toBeInTheDocument();
-    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Upgrade to Unlimited Sales Copilot" })).not.toBeInTheDocument();
     expect(queryClient.getQueriesData({ queryKey: ["plan", me.id] }).every(([, data]) => data === undefined)).toBe(true);
     fail = false;
     await user.click(within(plan).getByRole("button", { name: "Try again" }));

@@ -1,4 +1,4 @@
-//! The dashboard with teams (docs/teams.md): a seat in a paid team is the paid plan, "Pro through
+//! The dashboard with teams (docs/teams.md): a seat in a paid team is the paid plan, "Unlimited Sales Copilot through
 //! {team}"; someone in no team is offered to create one.
 
 import { screen, within } from "@testing-library/react";
@@ -7,13 +7,13 @@ import { db, VIA_TEAM } from "../../testing/db";
 import { renderApp } from "../../testing/render";
 
 describe("Dashboard and teams", () => {
-  it("shows a seat in a paid team as 'Pro through {team}' with a link to /team, and no personal billing", async () => {
+  it("shows a seat in a paid team as 'Unlimited Sales Copilot through {team}' with a link to /team, and no personal billing", async () => {
     db.createUser({ email: "ana@northwind.example" });
     db.createUser({ email: "bo@northwind.example", entitlements: VIA_TEAM, checkout: "current_plan" });
     db.seedTeam({ owner: "ana@northwind.example", seats: 2, members: [{ email: "bo@northwind.example" }] });
     renderApp("/dashboard", { signedInAs: "bo@northwind.example" });
     const plan = await screen.findByRole("region", { name: "Your Plan" });
-    expect(await within(plan).findByText("Pro through Northwind Sales")).toBeInTheDocument();
+    expect(await within(plan).findByText("Unlimited Sales Copilot through Northwind Sales")).toBeInTheDocument();
     expect(within(plan).getByText("Pro Plan")).toBeInTheDocument();
     expect(within(plan).getByRole("link", { name: "View Northwind Sales" })).toHaveAttribute("href", "/team");
     expect(screen.getByRole("link", { name: "Your team" })).toHaveAttribute("href", "/team");
@@ -29,7 +29,7 @@ describe("Dashboard and teams", () => {
     expect(await screen.findByRole("link", { name: "Your team" })).toHaveAttribute("href", "/team");
     const plan = screen.getByRole("region", { name: "Your Plan" });
     expect(within(plan).getByText("Free Trial")).toBeInTheDocument();
-    expect(within(plan).queryByText(/Pro through/)).not.toBeInTheDocument();
+    expect(within(plan).queryByText(/Unlimited Sales Copilot through/)).not.toBeInTheDocument();
   });
 
   it("offers 'Create a team' to someone in no team", async () => {

@@ -81,6 +81,7 @@ function serve(team: Partial<Team>) {
     invite_roles: [],
     join_domain: null,
     domain_join_offer: null,
+    personal_subscription: false,
     personal_subscription_overlap: false,
     over_seats: false,
     seats_missing: 0,

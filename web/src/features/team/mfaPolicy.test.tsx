@@ -1,4 +1,5 @@
-//! The team's MFA rule on /team: everyone sees who has a second factor; the owner alone turns
+//! The team's MFA rule on /team: the owner and admins see who has a second factor (plain members see the
+//! rule only, as the API answers them no one's factor); the owner alone turns
 //! "Require a second factor" on and off (`PUT /api/team/mfa-policy`), and the members' Settings then
 //! say that the team requires one.
 
@@ -66,6 +67,18 @@ describe("/team second factor", () => {
       expect(within(section).queryByRole("switch")).not.toBeInTheDocument();
       unmount();
     }
+  });
+
+  it("shows an admin who has a second factor, and a plain member nobody's", async () => {
+    seed();
+    const { unmount } = renderApp("/team", { signedInAs: ADMIN });
+    let section = await screen.findByRole("region", { name: "Second factor" });
+    expect(factorOf(within(section).getByRole("list", { name: "Who has a second factor" }), ADMIN)).toContain("Second factor on");
+    unmount();
+    renderApp("/team", { signedInAs: MEMBER });
+    section = await screen.findByRole("region", { name: "Second factor" });
+    expect(within(section).queryByRole("list", { name: "Who has a second factor" })).not.toBeInTheDocument();
+    expect(section.textContent).not.toMatch(/Second factor on|No second factor|not set one up/);
   });
 
   it("says why nothing changed when the server refuses", async () => {

@@ -85,6 +85,7 @@ describe("/team over seats", () => {
             invite_roles: ["member", "admin"],
             join_domain: null,
             domain_join_offer: null,
+            personal_subscription: false,
             personal_subscription_overlap: false,
             over_seats: true,
             seats_missing: 3,

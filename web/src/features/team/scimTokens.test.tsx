@@ -1,5 +1,6 @@
-//! SCIM tokens on /team → Security: the owner creates one, sees it once with a copy
-//! button, finds it listed without its secret and revokes it; admins and members see no section.
+//! SCIM tokens on /team → Security: the endpoint URL to give the identity provider (with copy); the
+//! owner names and creates a token, sees it once with a copy button, finds it listed by its name
+//! without its secret and revokes it; admins and members see no section.
 
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
@@ -15,12 +16,25 @@ function seedNorthwind() {
 }
 
 describe("/team SCIM tokens", () => {
-  it("creates a token shown once with copy, lists it without the secret, and revokes it", async () => {
+  it("shows the SCIM endpoint URL with a copy button", async () => {
     seedNorthwind();
     const { user } = renderApp("/team", { signedInAs: OWNER });
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
     const section = await screen.findByRole("region", { name: "Security: SCIM tokens" });
+    const endpoint = `${window.location.origin}/scim/v2`;
+    expect(within(section).getByText(endpoint)).toBeInTheDocument();
+    await user.click(within(section).getByRole("button", { name: "Copy endpoint URL" }));
+    expect(writeText).toHaveBeenCalledWith(endpoint);
+  });
+
+  it("creates a named token shown once with copy, lists it by name without the secret, and revokes it", async () => {
+    seedNorthwind();
+    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    const section = await screen.findByRole("region", { name: "Security: SCIM tokens" });
+    await user.type(within(section).getByLabelText("Token name"), "Okta production");
     await user.click(within(section).getByRole("button", { name: "Create SCIM token" }));
     const shown = await within(section).findByText(/^cws_scim_/);
     const secret = shown.textContent ?? "";
@@ -29,6 +43,7 @@ describe("/team SCIM tokens", () => {
     expect(writeText).toHaveBeenCalledWith(secret);
     const list = await within(section).findByRole("list", { name: "SCIM tokens" });
     expect(within(list).getAllByRole("listitem")).toHaveLength(1);
+    expect(within(list).getByText("Okta production")).toBeInTheDocument();
     expect(list.textContent).not.toContain(secret);
     expect(within(list).getByText(/never used/)).toBeInTheDocument();
     await user.click(within(list).getByRole("button", { name: "Revoke" }));
@@ -41,6 +56,7 @@ describe("/team SCIM tokens", () => {
     const { user } = renderApp("/team", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Security: SCIM tokens" });
     for (const s of db.sessions) s.passwordAt = db.now() - 16 * 60_000;
+    await user.type(within(section).getByLabelText("Token name"), "Okta");
     await user.click(within(section).getByRole("button", { name: "Create SCIM token" }));
     const dialog = await screen.findByRole("dialog", { name: "Confirm your password" });
     expect((team as { scim?: unknown[] }).scim ?? []).toHaveLength(0);

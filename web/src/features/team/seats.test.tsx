@@ -323,6 +323,17 @@ describe("/team billing", () => {
     await waitFor(() => expect(go).toHaveBeenCalledWith(`${window.location.origin}/team`));
   });
 
+  it("warns an owner who pays personally on the seats form, before the team's checkout", async () => {
+    db.createUser({ email: OWNER, plan: "monthly" });
+    db.seedTeam({ owner: OWNER, answers: { owner: { personal_subscription: true } } });
+    renderApp("/team", { signedInAs: OWNER });
+    const buy = (await screen.findByRole("button", { name: "Buy seats" })).closest("form")!;
+    expect(within(buy).getByRole("note")).toHaveTextContent(
+      "You pay for a personal subscription. A seat in the team gives you the paid plan too: once the seats are bought, cancel the personal one in the billing portal, or you will be paying twice.",
+    );
+    expect(screen.queryByRole("region", { name: "You are paying twice" })).not.toBeInTheDocument();
+  });
+
   it("shows no overlap notice to someone who pays only through the team", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "bo@northwind.example" }] });

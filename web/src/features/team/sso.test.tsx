@@ -9,7 +9,7 @@ import { apiError } from "../../testing/handlers";
 import { publishedRecords } from "../../testing/handlers/teamDomains";
 import { renderApp } from "../../testing/render";
 import { server } from "../../testing/server";
-import { http } from "msw";
+import { http, HttpResponse } from "msw";
 
 const OWNER = "ana@northwind.example";
 
@@ -118,6 +118,31 @@ describe("Sign in with SSO", () => {
     await user.click(screen.getByRole("button", { name: "Continue with SSO" }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith("/api/auth/sso/start?email=cy%40northwind.example&next=%2Fteam"));
     vi.unstubAllGlobals();
+  });
+
+  it("says at once, in words, that the address it was opened with has no single sign-on", async () => {
+    renderApp(`/signin?sso=1&email=${encodeURIComponent("cy@elsewhere.example")}`);
+    expect(await screen.findByText("Single sign-on is not set up for this e-mail address.")).toBeInTheDocument();
+    expect(screen.getByLabelText("Work email")).toHaveAccessibleDescription(
+      "Single sign-on is not set up for this e-mail address.",
+    );
+    expect(screen.queryByText("An unexpected error occurred")).not.toBeInTheDocument();
+  });
+
+  it("says the server's message for a refused address, and that Closewise cannot be reached when it does not answer", async () => {
+    server.use(
+      http.post("*/api/auth/sso/discover", () => apiError(400, "invalid_email", "Please enter a valid e-mail address."), {
+        once: true,
+      }),
+    );
+    const { user } = renderApp("/signin?sso=1");
+    await user.type(await screen.findByLabelText("Work email"), "cy@");
+    await user.click(screen.getByRole("button", { name: "Continue with SSO" }));
+    expect(await screen.findByText("Please enter a valid e-mail address.")).toBeInTheDocument();
+    server.use(http.post("*/api/auth/sso/discover", () => HttpResponse.error()));
+    await user.click(screen.getByRole("button", { name: "Continue with SSO" }));
+    expect(await screen.findByText("Can't reach Closewise — check your connection")).toBeInTheDocument();
+    expect(screen.queryByText("An unexpected error occurred")).not.toBeInTheDocument();
   });
 
   it("says all seats are taken when the callback found none free", async () => {

@@ -68,7 +68,9 @@ describe("/team", () => {
     await user.type(within(create).getByLabelText("Team name"), "  Northwind Sales ");
     await user.click(within(create).getByRole("button", { name: "Create team" }));
     expect(await screen.findByRole("heading", { name: "Northwind Sales", level: 2 })).toBeInTheDocument();
-    expect(screen.getByText("1 of 0 used")).toBeInTheDocument();
+    // No seats before the first purchase: said so, never "1 of 0 used".
+    expect(screen.getByText("No seats yet: buy seats to give the team the paid plan")).toBeInTheDocument();
+    expect(screen.queryByText(/of 0 used/)).not.toBeInTheDocument();
     expect(screen.getByText("No subscription yet")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Buy seats" })).toBeInTheDocument();
     expect(db.team.teamOf(db.findUser(OWNER)!.user.id)?.name).toBe("Northwind Sales");

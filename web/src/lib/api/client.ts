@@ -31,6 +31,16 @@ export class NetworkError extends Error {
   override name = "NetworkError";
 }
 
+/** What the app says when the API does not answer at all. */
+export const UNREACHABLE = "Can't reach Closewise — check your connection";
+
+/** A failure in words: the server's message, the unreachable text for no answer, else `fallback`. */
+export function failureMessage(error: unknown, fallback = "An unexpected error occurred"): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof NetworkError) return UNREACHABLE;
+  return fallback;
+}
+
 export interface AuthBridge {
   accessToken(): string | null;
   /** Refreshes the session after a 401; resolves to the new access token or null when signed out. */

@@ -20,6 +20,7 @@ export const queryKeys = {
   /** Under "team": whatever refreshes the team refreshes these too. */
   joinRequests: (userId: string) => ["team", userId, "join-requests"] as const,
   joinableTeams: (userId: string) => ["team", userId, "joinable"] as const,
+  invitesToMe: (userId: string) => ["team", userId, "invites-to-me"] as const,
   mfa: (userId: string) => ["mfa", userId] as const,
   passkeys: (userId: string) => ["mfa", userId, "passkeys"] as const,
 };

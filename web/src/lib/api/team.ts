@@ -8,6 +8,7 @@ import type {
   IntervalPreview,
   InviteLookup,
   InviteRole,
+  InviteToMe,
   JoinableTeam,
   JoinRequest,
   ScimToken,
@@ -220,8 +221,8 @@ export function removeDomain(id: string) {
 }
 
 /** The team's SCIM tokens (the owner's): a new one's secret is in this answer only. */
-export function createScimToken() {
-  return apiRequest<ScimTokenCreated>("/api/team/scim/tokens", { method: "POST", auth: true });
+export function createScimToken(name: string) {
+  return apiRequest<ScimTokenCreated>("/api/team/scim/tokens", { method: "POST", body: { name }, auth: true });
 }
 
 export function getScimTokens() {
@@ -230,4 +231,14 @@ export function getScimTokens() {
 
 export function revokeScimToken(id: string) {
   return apiRequest<void>(`/api/team/scim/tokens/${encodeURIComponent(id)}`, { method: "DELETE", auth: true });
+}
+
+/** The open invitations to the caller's (verified) address, oldest first: their /team before they join. */
+export function getInvitesToMe() {
+  return apiRequest<{ invites: InviteToMe[] }>("/api/team/invites/mine", { auth: true });
+}
+
+/** Joins the team of one of those invitations, as its mail's link would. */
+export function acceptInviteToMe(id: string) {
+  return apiRequest<TeamBody>(`/api/team/invites/${encodeURIComponent(id)}/accept`, { method: "POST", auth: true });
 }

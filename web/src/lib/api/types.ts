@@ -78,6 +78,7 @@ export type TeamPermissions = Schemas["TeamPermissions"];
 export type Team = Narrow<Narrow<Schemas["Team"], "subscription", TeamSubscription | null>, "invite_roles", InviteRole[]>;
 export type TeamDomain = Schemas["TeamDomain"];
 export type InviteLookup = Schemas["InviteLookupAnswer"];
+export type InviteToMe = Schemas["InviteToMe"];
 export type JoinableTeam = Schemas["JoinableTeam"];
 export type JoinRequest = Schemas["JoinRequest"];
 /** `GET /api/team/seats/preview?seats=N`: amounts in cents. */

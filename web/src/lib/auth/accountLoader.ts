@@ -38,16 +38,27 @@ const prefetches: Record<string, (client: QueryClient, user: User) => Promise<un
   "/team": (client, user) => [client.ensureQueryData(teamQuery(user.id))],
 };
 
+/** How long a guarded page waits for the session before saying the server cannot be reached. */
+export const UNREACHABLE_AFTER_MS = 5000;
+
+/** The loader's answer when the session's restore gets no answer: the route's error boundary says so. */
+export class ServerUnreachable extends Error {
+  override name = "ServerUnreachable";
+}
+
 /** The signed-in user, once the session is known; null when there is none. */
 async function restoredUser(authManager: AuthManager): Promise<User | null> {
   setAuthBridge(authManager);
   void authManager.start();
-  let state = await authManager.settled();
-  if (authManager.mayHaveSession()) {
+  // Try again (a new run of this loader) asks at once instead of waiting for the next retry.
+  authManager.retryNow();
+  let state = await authManager.settledOrUnreachable(UNREACHABLE_AFTER_MS);
+  if (state !== "unreachable" && authManager.mayHaveSession()) {
     // The hint said no session, but a cookie set elsewhere may hold one: ask the server once.
     void authManager.ensureRestored();
-    state = await authManager.settled();
+    state = await authManager.settledOrUnreachable(UNREACHABLE_AFTER_MS);
   }
+  if (state === "unreachable") throw new ServerUnreachable();
   return state.user;
 }
 

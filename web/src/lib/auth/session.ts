@@ -89,8 +89,6 @@ function toActive(session: Session): ActiveSession {
   return { accessToken: session.access_token, expiresAt: session.expires_at, user: session.user };
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** The server refused the refresh token (missing, ended, revoked): the only failure that signs out. */
 function refused(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403);
@@ -112,6 +110,10 @@ export class AuthManager {
   private laterTries = 0;
   /** True while "signed out" only because the hint said no session; a guarded page still asks. */
   private skippedRestore = false;
+  /** The restore (still loading) has failed for want of an answer (offline, 5xx, 429) and retries. */
+  private unreachable = false;
+  /** Ends the back-off's current wait at once (Try again, back online). */
+  private wake: (() => void) | null = null;
   private readonly api: AuthApi;
   private readonly hint: SessionHint;
   private readonly now: () => number;
@@ -243,6 +245,51 @@ export class AuthManager {
     });
   }
 
+  /** Whether the restore could not reach the server yet: the page says so rather than load on. */
+  isUnreachable(): boolean {
+    return this.unreachable;
+  }
+
+  /**
+   * The state once known, or "unreachable" as soon as a try of the restore got no answer (or after
+   * `withinMs` without one): a guarded page then says it cannot reach the server, and offers Try again.
+   */
+  settledOrUnreachable(withinMs: number): Promise<AuthState | "unreachable"> {
+    if (this.state.status !== "loading") return Promise.resolve(this.state);
+    if (this.unreachable) return Promise.resolve("unreachable");
+    return new Promise((resolve) => {
+      const done = (answer: AuthState | "unreachable") => {
+        clearTimeout(timer);
+        stop();
+        resolve(answer);
+      };
+      const timer = setTimeout(() => done("unreachable"), withinMs);
+      const stop = this.subscribe(() => {
+        if (this.state.status !== "loading") done(this.state);
+        else if (this.unreachable) done("unreachable");
+      });
+    });
+  }
+
+  /** Try again (or back online): a restore waiting for its next try tries now. */
+  retryNow(): void {
+    if (this.state.status !== "loading") return;
+    this.unreachable = false;
+    if (this.refreshing) this.wake?.();
+    else if (this.retryTimer || this.restoring) void this.refresh();
+  }
+
+  /** The back-off's wait, cut short by `wake`. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
   /** Whether a guarded page should still ask the server before sending the visitor to sign in. */
   mayHaveSession(): boolean {
     return this.skippedRestore && this.state.status === "signedOut";
@@ -287,10 +334,15 @@ export class AuthManager {
           else this.clear();
           return null;
         }
+        if (this.state.status === "loading" && !this.unreachable) {
+          this.unreachable = true;
+          for (const listener of this.listeners) listener();
+        }
         const waitMs = error instanceof ApiError && error.retryAfter !== null ? error.retryAfter * 1000 : 0;
         const delay = Math.max(this.backoffStartMs * 2 ** attempt, waitMs);
         if (this.now() - started + delay < this.tickMs) {
-          await sleep(delay);
+          await this.pause(delay);
+          this.wake = null;
           continue;
         }
         // Still failing after the back-off (offline, rate limited, the server restarting): keep the
@@ -317,7 +369,8 @@ export class AuthManager {
 
   /** Back online: a refresh that was waiting to try again tries now. */
   private onOnline = () => {
-    if (this.retryTimer && !this.refreshing) void this.refresh();
+    if (this.unreachable) this.retryNow();
+    else if (this.retryTimer && !this.refreshing) void this.refresh();
   };
 
   private async tick(): Promise<void> {
@@ -350,6 +403,7 @@ export class AuthManager {
 
   private set(next: AuthState) {
     if (next.status !== "loading") this.hint.set(next.status === "signedIn");
+    if (next.status !== "loading") this.unreachable = false;
     if (next.status === "signedIn") this.skippedRestore = false;
     this.state = next;
     for (const listener of this.listeners) listener();

@@ -1,6 +1,15 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { count, formatMoney, moneyDue, roleWithArticle, seatsProblem, teamCheckoutUrls } from "./format";
+import {
+  count,
+  formatMoney,
+  moneyDue,
+  reclaimSummary,
+  roleWithArticle,
+  seatsLine,
+  seatsProblem,
+  teamCheckoutUrls,
+} from "./format";
 
 describe("team wording", () => {
   it("words a seat count outside the range the API answered", () => {
@@ -36,5 +45,23 @@ describe("team wording", () => {
     expect(count(1, "member")).toBe("1 member");
     expect(count(0, "member")).toBe("0 members");
     expect(count(3, "seat")).toBe("3 seats");
+  });
+
+  it("says what a reclaim removes: the idle members' seats, and the unused ones only by name", () => {
+    const offer = { idle_members: 1, seats: 2, seats_freed: 1, monthly_saving: 2000, currency: "usd" };
+    expect(reclaimSummary(offer, 3)).toBe("Reclaiming removes 1 idle member: 3 seats become 2, saving $20.00 a month.");
+    const withUnused = { ...offer, seats_freed: 2, monthly_saving: 4000 };
+    expect(reclaimSummary(withUnused, 4)).toBe(
+      "Reclaiming removes 1 idle member and 1 unused seat: 4 seats become 2, saving $40.00 a month.",
+    );
+    expect(reclaimSummary({ ...offer, idle_members: 2, seats: 1, seats_freed: 4, monthly_saving: 8000 }, 5)).toBe(
+      "Reclaiming removes 2 idle members and 2 unused seats: 5 seats become 1, saving $80.00 a month.",
+    );
+  });
+
+  it("says the seats before any were bought, and how many are used after", () => {
+    expect(seatsLine({ total: 0, used: 1, free: 0 })).toBe("No seats yet: buy seats to give the team the paid plan");
+    expect(seatsLine({ total: 3, used: 1, free: 2 })).toBe("1 of 3 used");
+    expect(seatsLine({ total: 1, used: 1, free: 0 })).toBe("1 of 1 used");
   });
 });

@@ -5,6 +5,7 @@
 //! a rule of the server's.
 
 import type { Team, TeamRole } from "../api/types";
+import { PLAN_NAMES } from "../billing/rules";
 
 export const ROLE_NAMES: Record<TeamRole, string> = { owner: "Owner", admin: "Admin", member: "Member" };
 
@@ -45,8 +46,25 @@ export function moneyDue(cents: number, currency: string): string {
 /** "1 member", "3 members": a count with its noun, plural but for one. */
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-/** The dashboard's plan name for a seat in a paid team. */
-export const teamPlanName = (teamName: string) => `Pro through ${teamName}`;
+/** What reclaiming does, in the same numbers as its dialog: the idle members removed, the unused seats
+ * dropped with them (named, never silently), the seats before and after, and the saving a month. */
+export function reclaimSummary(
+  offer: { idle_members: number; seats: number; seats_freed: number; monthly_saving: number; currency: string },
+  totalSeats: number,
+): string {
+  const unused = Math.max(0, offer.seats_freed - offer.idle_members);
+  const what = count(offer.idle_members, "idle member") + (unused > 0 ? ` and ${count(unused, "unused seat")}` : "");
+  const saving = formatMoney(offer.monthly_saving, offer.currency);
+  return `Reclaiming removes ${what}: ${totalSeats} seats become ${offer.seats}, saving ${saving} a month.`;
+}
+
+/** The seats line of the team's summary: before the first purchase there are none to count. */
+export function seatsLine(seats: Team["seats"]): string {
+  return seats.total === 0 ? "No seats yet: buy seats to give the team the paid plan" : `${seats.used} of ${seats.total} used`;
+}
+
+/** The dashboard's plan name for a seat in a paid team: the paid plan's name (the spec's), through the team. */
+export const teamPlanName = (teamName: string) => `${PLAN_NAMES.monthly} through ${teamName}`;
 
 /** "December 13, 2026" from Unix seconds, as the team page writes dates. */
 export function longDate(unixSeconds: number): string {

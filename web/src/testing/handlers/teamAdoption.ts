@@ -1,9 +1,12 @@
-//! Adoption, reclaim, activity (docs/api.md "Team adoption and activity"): `calls` by address (a test sets it).
+//! Adoption, reclaim, activity (docs/api.md "Team adoption and activity"): `calls` by address and the members
+//! who joined less than 30 days ago (`newMembers`), which a test sets; a member with neither calls nor a
+//! recent join is idle.
 import { db } from "../db";
 import { type MockRoute, readBody } from "./common";
 import { json, teamBody, teamRoute } from "./teamCommon";
 
 export const calls = new Map<string, number>();
+export const newMembers = new Set<string>();
 /** Members per page unless the request says `limit` (the API's default, 100); a test lowers it. */
 export const adoptionPaging = { size: 100 };
 const zero = { calls_last_month: 0, minutes_last_month: 0, devices: 0, second_factor: 0 };
@@ -17,6 +20,7 @@ export const teamAdoptionRoutes: MockRoute[] = [
     const from = Number(params.get("cursor") ?? 0);
     const members = d.members.map(({ user_id, email, role, joined_at }) => {
       const n = calls.get(email) ?? 0;
+      const state = newMembers.has(email) ? ("new" as const) : n ? ("active" as const) : ("idle" as const);
       return {
         ...zero,
         user_id,
@@ -25,7 +29,8 @@ export const teamAdoptionRoutes: MockRoute[] = [
         joined_at,
         last_active_at: null,
         last_call_at: null,
-        idle: !n,
+        state,
+        idle: state === "idle",
         calls_this_month: n,
       };
     });
@@ -38,6 +43,7 @@ export const teamAdoptionRoutes: MockRoute[] = [
       ...zero,
       members: ms.length,
       idle: ms.filter((m) => m.idle).length,
+      new: ms.filter((m) => m.state === "new").length,
       calls_this_month: sum(ms),
       minutes_this_month: sum(ms),
     };

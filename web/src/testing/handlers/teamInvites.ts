@@ -1,5 +1,5 @@
 //! Team invitations (docs/teams.md "Endpoints"): invite, resend, revoke; the invited person's lookup, accept
-//! and decline. The server's other refusals (an address, a resend too soon, a team over its seats): `refuse`.
+//! and decline, and their open invitations on /team (accepted there by id; the inviter is the team's owner here). The server's other refusals (an address, a resend too soon, a team over its seats): `refuse`.
 
 import { db } from "../db";
 import { INVITE_TTL_MS, type InviteRow } from "../teamStore";
@@ -22,6 +22,20 @@ async function byToken(request: Request) {
     return { error: apiError(400, "invite_expired", "This invitation has expired. Ask the team for a new one.") };
   return { invite };
 }
+
+/** `userId` joins the invite's team with its role, when they are in none and a seat is free. */
+function join(userId: string, invite: InviteRow) {
+  if (db.team.membershipOf(userId)) return alreadyInTeam();
+  const team = db.team.teams.get(invite.teamId)!;
+  if (db.team.membersOf(team.id).length >= team.seats) return seatsTaken(team.seats);
+  invite.acceptedAt = db.now();
+  db.team.members.push({ teamId: team.id, userId, role: invite.role, joinedAt: db.now() });
+  return teamBody(team, userId);
+}
+
+/** The invites to `email` neither used, withdrawn nor expired. */
+const openTo = (email: string) =>
+  db.team.invites.filter((i) => i.email === email && db.team.isPending(i) && db.team.teams.has(i.teamId));
 
 export const teamInviteRoutes: MockRoute[] = [
   teamRoute("post", "/api/team/invites", "invite", async ({ team }, request) => {
@@ -63,13 +77,21 @@ export const teamInviteRoutes: MockRoute[] = [
   },
   signedIn("post", "/api/team/invites/accept", async ({ user }, { request }) => {
     const found = await byToken(request);
-    if (found.error) return found.error;
-    if (db.team.membershipOf(user.id)) return alreadyInTeam();
-    const team = db.team.teams.get(found.invite.teamId)!;
-    if (db.team.membersOf(team.id).length >= team.seats) return seatsTaken(team.seats);
-    found.invite.acceptedAt = db.now();
-    db.team.members.push({ teamId: team.id, userId: user.id, role: found.invite.role, joinedAt: db.now() });
-    return teamBody(team, user.id);
+    return found.error ?? join(user.id, found.invite);
+  }),
+  signedIn("get", "/api/team/invites/mine", ({ user }) => {
+    const invites = user.email_confirmed_at ? openTo(user.email) : [];
+    return json({
+      invites: invites.map((i) => {
+        const team = db.team.teams.get(i.teamId)!;
+        const [team_name, invited_by] = [team.name, db.userById(team.ownerId)?.user.email ?? null];
+        return { id: i.id, team_name, role: i.role, invited_by, expires_at: new Date(i.expiresAt).toISOString() };
+      }),
+    });
+  }),
+  signedIn("post", "/api/team/invites/{id}/accept", ({ user }, { params }) => {
+    const invite = openTo(user.email).find((i) => i.id === params.id);
+    return invite ? join(user.id, invite) : inviteNotFound();
   }),
   signedIn("post", "/api/team/invites/decline", async (_caller, { request }) => {
     const found = await byToken(request);

@@ -3,24 +3,25 @@
 
 import type { ScimToken } from "../../lib/api/types";
 import type { TeamRow } from "../teamStore";
-import type { MockRoute } from "./common";
+import { type MockRoute, readBody } from "./common";
 import { json, noContent, steppedUp, teamNotFound, teamRoute } from "./teamCommon";
 
 const tokensOf = (team: TeamRow) => ((team as TeamRow & { scim?: ScimToken[] }).scim ??= []);
 const owner = (answer: (team: TeamRow, params: Record<string, unknown>) => Response) =>
   (({ team }, _request, params) => answer(team, params)) as Parameters<typeof teamRoute>[3];
 
-/** A new token on `team`: its secret is in this answer only. */
-function newToken(team: TeamRow) {
+/** A new token named `name` on `team`: its secret is in this answer only. */
+function newToken(team: TeamRow, name: string) {
   const id = crypto.randomUUID();
   tokensOf(team).unshift({
     id,
+    name,
     created_by: team.ownerId,
     created_at: new Date().toISOString(),
     last_used_at: null,
     revoked_at: null,
   });
-  return json({ id, token: `cws_scim_${crypto.randomUUID().replaceAll("-", "")}` }, 201);
+  return json({ id, name, token: `cws_scim_${crypto.randomUUID().replaceAll("-", "")}` }, 201);
 }
 
 export const teamScimRoutes: MockRoute[] = [
@@ -28,7 +29,7 @@ export const teamScimRoutes: MockRoute[] = [
     "post",
     "/api/team/scim/tokens",
     "manage_scim",
-    steppedUp(({ team }) => newToken(team)),
+    steppedUp(async ({ team }, request) => newToken(team, (await readBody<"ScimTokenCreateBody">(request)).name.trim())),
   ),
   teamRoute(
     "get",

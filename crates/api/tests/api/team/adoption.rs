@@ -100,21 +100,23 @@ both!(
             assert_eq!(m["calls_this_month"], calls.len(), "{m}");
             assert_eq!(m["minutes_this_month"].as_i64().unwrap(), (seconds + 59) / 60, "{m}");
             assert_eq!(m["calls_last_month"], 0);
-            assert_eq!(m["idle"], false, "called just now");
+            assert_eq!((&m["idle"], &m["state"]), (&json!(false), &json!("new")), "joined just now");
             assert!(m["last_active_at"].as_str().unwrap() >= m["last_call_at"].as_str().unwrap(), "{m}");
         }
         let bob_line = line("bob@northwind.example");
         assert_eq!((bob_line["calls_this_month"].as_u64(), bob_line["minutes_this_month"].as_u64()), (Some(2), Some(5)));
         assert_eq!((bob_line["role"].as_str(), bob_line["devices"].as_u64(), bob_line["second_factor"].as_bool()), (Some("member"), Some(0), Some(false)));
         let carl = line("carl@northwind.example");
-        assert_eq!((carl["idle"].as_bool(), carl["calls_this_month"].as_u64(), carl["last_call_at"].clone()), (Some(true), Some(0), Value::Null));
+        // Carl joined a minute ago without a call: new, not idle.
+        assert_eq!((carl["idle"].as_bool(), carl["state"].as_str(), carl["calls_this_month"].as_u64(), carl["last_call_at"].clone()), (Some(false), Some("new"), Some(0), Value::Null));
         assert_eq!(v["totals"], json!({
-            "members": 3, "idle": 1, "calls_this_month": 3, "minutes_this_month": 6,
+            "members": 3, "idle": 0, "new": 3, "calls_this_month": 3, "minutes_this_month": 6,
             "calls_last_month": 0, "minutes_last_month": 0, "devices": 0, "second_factor": 0,
         }));
-        // Carl's seat is the one to reclaim; no subscription, so nothing to reclaim through Stripe.
-        assert_eq!(v["reclaim"]["idle_members"], 1);
-        assert_eq!(v["reclaim"]["user_ids"], json!([carl_user.id]), "whichever page shows them");
+        // Nobody's seat is idle yet; no subscription, so nothing to reclaim through Stripe either.
+        assert_eq!(v["reclaim"]["idle_members"], 0);
+        assert_eq!(v["reclaim"]["user_ids"], json!([]), "whichever page shows them");
+        let _ = carl_user;
         assert_eq!(v["may_reclaim"], false);
         assert_eq!(v["next_cursor"], Value::Null, "three members: one page");
 
@@ -155,7 +157,7 @@ both!(
         let bob_row = lines.iter().find(|l| l.starts_with("bob@northwind.example,")).unwrap();
         assert!(bob_row.ends_with(&format!(",false,2,5,0,0,0,false,{month}")), "{bob_row}");
         let carl_row = lines.iter().find(|l| l.starts_with("carl@northwind.example,")).unwrap();
-        assert!(carl_row.ends_with(&format!(",true,0,0,0,0,0,false,{month}")), "{carl_row}");
+        assert!(carl_row.ends_with(&format!(",false,0,0,0,0,0,false,{month}")), "{carl_row}");
 
         // Members do not see it; bad months are refused.
         assert_refused(call(&app, Method::GET, "/api/team/adoption", Some(&bob.token), None).await, StatusCode::FORBIDDEN, "forbidden_role", "a member");
@@ -168,28 +170,49 @@ both!(
 );
 
 both!(
-    async fn admins_see_usage_with_a_default_month_and_idle_after_thirty_days(app) {
+    async fn a_member_is_idle_after_thirty_days_in_the_team_without_a_call_and_without_a_sign_in(app) {
         let ana = user(&app, "ana@northwind.example").await;
         app.state.teams.create(&closewise_core::actor::Actor::member(ana.id, ""), "Northwind Sales").await.unwrap();
         app.execute("UPDATE teams SET seats = 10").await;
         let dee = joined(&app, &ana, "dee@northwind.example", Role::Admin).await;
+        let bob = joined(&app, &ana, "bob@northwind.example", Role::Member).await;
         a_call(&app, &dee, "dee-1", 60).await;
         let (status, v) = call(&app, Method::GET, "/api/team/adoption", Some(&dee.token), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["month"], Month::of(app.state.clock.now()).to_string());
-        assert_eq!(v["members"][1]["idle"], false);
+        let states = |v: &Value| v["members"].as_array().unwrap().iter().map(|m| m["state"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+        assert_eq!(states(&v), ["new", "new", "new"], "{v}");
+        assert_eq!((&v["totals"]["idle"], &v["totals"]["new"]), (&json!(0), &json!(3)));
+
+        // A month on, the owner signs in to the console: she is active; the admin who called a
+        // month ago and the member who never did are idle.
         app.advance(time::Duration::days(31));
-        let (_, session) = body(app.signin("dee@northwind.example", PASSWORD).await).await;
-        let token = session["access_token"].as_str().unwrap();
-        let (_, v) = call(&app, Method::GET, "/api/team/adoption", Some(token), None).await;
+        let signin = |email: &'static str| {
+            let app = &app;
+            async move {
+                let (_, session) = body(app.signin(email, PASSWORD).await).await;
+                session["access_token"].as_str().unwrap().to_owned()
+            }
+        };
+        let owner = signin("ana@northwind.example").await;
+        let (_, v) = call(&app, Method::GET, "/api/team/adoption", Some(&owner), None).await;
+        assert_eq!(states(&v), ["active", "idle", "idle"], "{v}");
+        assert_eq!(v["members"][0]["idle"], false, "the owner signed in today");
         assert_eq!(v["members"][1]["idle"], true, "{v}");
-        assert_eq!(v["totals"]["idle"], 2);
-        assert_eq!(v["reclaim"]["idle_members"], 1, "the owner is idle too, and stays");
-        assert_eq!(v["reclaim"]["user_ids"], json!([dee.id]));
-        // A page without the idle admin still counts her, and still offers her seat.
-        let first = usage_page(&app, token, "limit=1").await;
+        assert_eq!((&v["totals"]["idle"], &v["totals"]["new"]), (&json!(2), &json!(0)));
+        assert_eq!(v["reclaim"]["idle_members"], 2);
+        assert_eq!(v["reclaim"]["user_ids"], json!([dee.id, bob.id]));
+        // A page without the idle members still counts them, and still offers their seats.
+        let first = usage_page(&app, &owner, "limit=1").await;
         assert_eq!(first["members"].as_array().unwrap().len(), 1);
         assert_eq!((&first["totals"], &first["reclaim"]), (&v["totals"], &v["reclaim"]));
+
+        // A sign-in without a call is use of the seat: the member is no longer idle.
+        signin("bob@northwind.example").await;
+        let (_, v) = call(&app, Method::GET, "/api/team/adoption", Some(&owner), None).await;
+        assert_eq!(states(&v), ["active", "idle", "active"], "{v}");
+        assert_eq!(v["totals"]["idle"], 1);
+        assert_eq!(v["reclaim"]["user_ids"], json!([dee.id]));
     }
 );
 

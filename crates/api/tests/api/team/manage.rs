@@ -26,6 +26,7 @@ both!(
         assert_eq!(t["join_domain"], json!(null));
         assert_eq!(t["domain_join_offer"], json!(null), "no verified domain yet");
         assert_eq!(t["personal_subscription_overlap"], false);
+        assert_eq!(t["personal_subscription"], false);
         assert_eq!(t["invites"], json!([]));
         let m = &t["members"][0];
         assert_eq!((m["user_id"].as_str(), m["email"].as_str(), m["role"].as_str()), (Some(ana.id.to_string().as_str()), Some("ana@northwind.example"), Some("owner")));
@@ -34,7 +35,7 @@ both!(
         assert_eq!((m["mfa"].as_bool(), t["mfa_required"].as_bool()), (Some(false), Some(false)));
         let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
         assert_eq!(t["invoice_min_seats"], 10);
-        assert_eq!(keys.len(), 25, "exactly the documented fields: {keys:?}");
+        assert_eq!(keys.len(), 26, "exactly the documented fields: {keys:?}");
         // One member, no invites: the lists are whole (the first page, and no cursor after it).
         assert_eq!(
             (&t["members_count"], &t["members_with_mfa"], &t["members_next"]),
@@ -161,10 +162,12 @@ both!(
             discount: None,
         };
         app.state.store.apply_subscription(rep.id, &record, app.state.clock.now()).await.unwrap();
-        assert_eq!(get_team(&app, &rep).await["personal_subscription_overlap"], false, "the team is not paid");
+        let t = get_team(&app, &rep).await;
+        assert_eq!((t["personal_subscription"].as_bool(), t["personal_subscription_overlap"].as_bool()), (Some(true), Some(false)), "the team is not paid: {t}");
         app.execute("UPDATE teams SET subscription_status = 'trialing'").await;
         let t = get_team(&app, &rep).await;
         assert_eq!((t["paid"].as_bool(), t["personal_subscription_overlap"].as_bool()), (Some(true), Some(true)));
-        assert_eq!(get_team(&app, &owner).await["personal_subscription_overlap"], false, "the owner pays nothing personally");
+        let t = get_team(&app, &owner).await;
+        assert_eq!((t["personal_subscription"].as_bool(), t["personal_subscription_overlap"].as_bool()), (Some(false), Some(false)), "the owner pays nothing personally");
     }
 );

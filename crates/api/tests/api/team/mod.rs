@@ -7,6 +7,7 @@ mod decisions;
 mod domain_join;
 mod domains;
 mod invites;
+mod invites_to_me;
 mod manage;
 mod may;
 pub mod removal;

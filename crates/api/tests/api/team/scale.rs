@@ -279,10 +279,11 @@ both!(
         let rest = get(&app, &format!("/api/team/invites?cursor={next}"), &owner).await;
         assert_eq!(&rest["invites"].as_array().unwrap()[..], &invites[100..]);
 
-        // A member: the same members and counts, no invites.
+        // A member: the same members and counts, no invites, nobody's second factor.
         let seen = get(&app, "/api/team", &member).await["team"].clone();
         assert_eq!(seen["members_count"], BIG);
-        assert_eq!(seen["members_with_mfa"], 2);
+        assert_eq!(seen["members_with_mfa"], Value::Null);
+        assert_eq!(seen["members"][0]["mfa"], Value::Null);
         assert_eq!(seen["members_next"], team["members_next"]);
         assert_eq!(seen["members"].as_array().unwrap().len(), 100);
         assert_eq!(seen["owner_email"], seeded.owner_email);

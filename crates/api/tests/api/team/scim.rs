@@ -40,7 +40,7 @@ pub async fn scim_token(app: &TestApp, owner: &User) -> String {
         Method::POST,
         "/api/team/scim/tokens",
         Some(&owner.token),
-        None,
+        Some(json!({ "name": "Okta" })),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
@@ -111,15 +111,24 @@ both!(
         let owner = user(&app, "owner@acme.test").await;
         team(&app, &owner, "Acme", 3).await;
         let admin = join(&app, &owner, "admin@acme.test", "admin").await;
+        // A token is named by the owner: a name is required, trimmed, at most 60 characters.
         let (status, v) = call(&app, Method::POST, "/api/team/scim/tokens", Some(&owner.token), None).await;
+        assert_eq!((status, error_code(&v)), (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"), "no body: {v}");
+        for body in [json!({ "name": "  " }), json!({ "name": "x".repeat(61) })] {
+            let (status, v) = call(&app, Method::POST, "/api/team/scim/tokens", Some(&owner.token), Some(body)).await;
+            assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "invalid_token_name"), "{v}");
+        }
+        let (status, v) = call(&app, Method::POST, "/api/team/scim/tokens", Some(&owner.token), Some(json!({ "name": " Okta production " }))).await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         let token = v["token"].as_str().unwrap().to_owned();
         let id = v["id"].as_str().unwrap().to_owned();
+        assert_eq!(v["name"], "Okta production");
         assert!(token.starts_with("cws_scim_"), "{token}");
         let (status, list) = call(&app, Method::GET, "/api/team/scim/tokens", Some(&owner.token), None).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(list["tokens"].as_array().unwrap().len(), 1);
         assert_eq!(list["tokens"][0]["id"], id.as_str());
+        assert_eq!(list["tokens"][0]["name"], "Okta production");
         assert!(!list.to_string().contains(&token), "the secret is never listed: {list}");
         assert_eq!(list["tokens"][0]["last_used_at"], Value::Null);
         let (status, _, _) = scim(&app, Method::GET, "/Users", &token, None).await;
@@ -127,7 +136,8 @@ both!(
         let (_, list) = call(&app, Method::GET, "/api/team/scim/tokens", Some(&owner.token), None).await;
         assert!(list["tokens"][0]["last_used_at"].is_string(), "{list}");
         for method in [Method::POST, Method::GET] {
-            let (status, v) = call(&app, method, "/api/team/scim/tokens", Some(&admin.token), None).await;
+            let body = (method == Method::POST).then(|| json!({ "name": "Mine" }));
+            let (status, v) = call(&app, method, "/api/team/scim/tokens", Some(&admin.token), body).await;
             assert_eq!((status, error_code(&v)), (StatusCode::FORBIDDEN, "forbidden_role"));
         }
         let path = format!("/api/team/scim/tokens/{id}");

@@ -26,6 +26,21 @@ async fn reclaim(b: &Billing, token: &str, body: Value) -> (StatusCode, Value) {
     .await
 }
 
+/// `email` joined the team at `at` (RFC 3339, long ago) and has not used a session since.
+async fn long_idle(b: &Billing, email: &str, at: &str) {
+    let user = format!("(SELECT id FROM users WHERE email = '{email}')");
+    b.app
+        .execute(&format!(
+            "UPDATE team_members SET joined_at = '{at}' WHERE user_id = {user}"
+        ))
+        .await;
+    b.app
+        .execute(&format!(
+            "UPDATE sessions SET refreshed_at = '{at}', last_seen_at = NULL WHERE user_id = {user}"
+        ))
+        .await;
+}
+
 both!(
     async fn reclaiming_an_idle_member_removes_them_and_lowers_seats_with_proration(
         backend: Backend,
@@ -36,12 +51,14 @@ both!(
         let mut admin = join(&b, &owner, "dee@northwind.example", Role::Admin).await;
         b.mock.advance_clock(10 * 86_400);
         b.app.advance(time::Duration::days(10));
+        // Both joined long ago and have not signed in since; the owner signs in today.
+        long_idle(&b, "idle@northwind.example", "2000-01-01T00:00:00Z").await;
+        long_idle(&b, "dee@northwind.example", "2000-01-02T00:00:00Z").await;
         let (_, session) = body(b.app.signin("ana@northwind.example", PASSWORD).await).await;
         owner.token = session["access_token"].as_str().unwrap().to_owned();
-        let (_, session) = body(b.app.signin("dee@northwind.example", PASSWORD).await).await;
-        admin.token = session["access_token"].as_str().unwrap().to_owned();
 
-        // The report offers it: three idle (nobody called), two removable, down to one seat.
+        // The report offers it: the two members idle (in the team over 30 days, no call, no
+        // sign-in), both removable, down to one seat.
         let (status, u) = call(
             &b,
             reqwest::Method::GET,
@@ -56,6 +73,8 @@ both!(
             u["reclaim"],
             json!({"idle_members": 2, "seats": 1, "seats_freed": 2, "monthly_saving": 4000, "currency": "usd", "user_ids": [idle.id, admin.id]})
         );
+        let (_, session) = body(b.app.signin("dee@northwind.example", PASSWORD).await).await;
+        admin.token = session["access_token"].as_str().unwrap().to_owned();
 
         // Refusals: the owner cannot be removed, seats never go up, nor below those left.
         let (status, v) = reclaim(
@@ -224,6 +243,8 @@ both!(
         let b = spawn_billing(backend).await;
         let (owner, _) = paid_team(&b, "ana@northwind.example", 3).await;
         join(&b, &owner, "idle@northwind.example", Role::Member).await;
+        join(&b, &owner, "new@northwind.example", Role::Member).await;
+        long_idle(&b, "idle@northwind.example", "2000-01-01T00:00:00Z").await;
         let mails = IdleSeatMails::new(
             b.app.state.store.clone(),
             b.app.state.clock.clone(),
@@ -242,7 +263,7 @@ both!(
         assert_eq!(sent.len(), 1);
         let m = &sent[0];
         assert!(m.subject.contains("Northwind Sales"), "{}", m.subject);
-        // Both seats not needed: idle's and the free one, 20 USD each.
+        // Idle's seat only (the new member keeps theirs), 20 USD.
         assert!(
             m.text_body.contains("idle@northwind.example"),
             "{}",
@@ -250,7 +271,7 @@ both!(
         );
         assert!(
             m.text_body
-                .contains("lowers the team's seats by 2 and saves 40.00 USD a month"),
+                .contains("lowers the team's seats by 1 and saves 20.00 USD a month"),
             "{}",
             m.text_body
         );
@@ -262,6 +283,10 @@ both!(
         assert!(
             !m.text_body.contains("ana@northwind.example"),
             "the owner is never idle-listed"
+        );
+        assert!(
+            !m.text_body.contains("new@northwind.example"),
+            "a member who joined this month is not idle"
         );
 
         b.app.advance(time::Duration::days(7));

@@ -93,6 +93,7 @@ macro_rules! totals_of_members {
     () => {
         "SELECT CAST(COUNT(*) AS BIGINT) AS members, \
          CAST(COALESCE(SUM(x.idle), 0) AS BIGINT) AS idle, \
+         CAST(COALESCE(SUM(x.new_member), 0) AS BIGINT) AS new_members, \
          CAST(COALESCE(SUM(x.calls_month), 0) AS BIGINT) AS calls_month, \
          CAST(COALESCE(SUM((x.seconds_month + 59) / 60), 0) AS BIGINT) AS minutes_month, \
          CAST(COALESCE(SUM(x.calls_previous), 0) AS BIGINT) AS calls_previous, \
@@ -100,6 +101,19 @@ macro_rules! totals_of_members {
          CAST(COALESCE(SUM(x.devices), 0) AS BIGINT) AS devices, \
          CAST(COALESCE(SUM(x.factor), 0) AS BIGINT) AS second_factor \
          FROM (SELECT "
+    };
+}
+
+/// Whether a member (`p`) joined since the idle cutoff (`$5`), and whether they used a session
+/// since then (a sign-in): with a call since then, what keeps a member from being idle
+/// (`idle_seats::seat_use`).
+macro_rules! new_member_and_seen {
+    () => {
+        "CASE WHEN p.joined_at >= $5 THEN 1 ELSE 0 END AS new_member, "
+    };
+    (seen) => {
+        "EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = p.user_id \
+         AND COALESCE(s.last_seen_at, s.refreshed_at) >= $5)"
     };
 }
 
@@ -132,8 +146,11 @@ const ADOPTION_TOTALS_SQL: &str = concat!(
       AS calls_previous, \
      CAST(COALESCE(SUM(CASE WHEN cm.month = $2 THEN cm.seconds END), 0) AS BIGINT) \
       AS seconds_previous, \
-     CASE WHEN MAX(CASE WHEN cm.last_started_at >= $5 THEN 1 ELSE 0 END) = 1 THEN 0 ELSE 1 END \
-      AS idle, ",
+     CASE WHEN p.joined_at >= $5 \
+      OR MAX(CASE WHEN cm.last_started_at >= $5 THEN 1 ELSE 0 END) = 1 OR ",
+    new_member_and_seen!(seen),
+    " THEN 0 ELSE 1 END AS idle, ",
+    new_member_and_seen!(),
     member_devices_and_factor!(),
     "FROM team_members p LEFT JOIN call_months cm ON cm.user_id = p.user_id \
       AND cm.month >= $6 \
@@ -148,8 +165,11 @@ const ADOPTION_TOTALS_SQLITE_SQL: &str = concat!(
     totals_of_members!(),
     "COALESCE(cur.calls, 0) AS calls_month, COALESCE(cur.seconds, 0) AS seconds_month, \
      COALESCE(prev.calls, 0) AS calls_previous, COALESCE(prev.seconds, 0) AS seconds_previous, \
-     CASE WHEN EXISTS (SELECT 1 FROM call_months k WHERE k.user_id = p.user_id \
-      AND k.month >= $6 AND k.last_started_at >= $5) THEN 0 ELSE 1 END AS idle, ",
+     CASE WHEN p.joined_at >= $5 OR EXISTS (SELECT 1 FROM call_months k \
+      WHERE k.user_id = p.user_id AND k.month >= $6 AND k.last_started_at >= $5) OR ",
+    new_member_and_seen!(seen),
+    " THEN 0 ELSE 1 END AS idle, ",
+    new_member_and_seen!(),
     member_devices_and_factor!(),
     "FROM team_members p \
      LEFT JOIN call_months cur ON cur.user_id = p.user_id AND cur.month = $3 \
@@ -157,20 +177,25 @@ const ADOPTION_TOTALS_SQLITE_SQL: &str = concat!(
      WHERE p.team_id = $1) x"
 );
 
-/// The members reclaiming would remove: no call since `$2` (the idle cutoff) — none of their
-/// `call_months` from the cutoff's month (`$3`) on, a short range of its primary key, holds one
-/// that recent — not the owner, in the order they joined.
+/// The members reclaiming would remove (`idle_seats::seat_use`): joined before `$2` (the idle
+/// cutoff), no call since — none of their `call_months` from the cutoff's month (`$3`) on, a
+/// short range of its primary key, holds one that recent — and no session used since; not the
+/// owner; in the order they joined.
 const IDLE_MEMBERS_SQL: &str = "SELECT p.user_id FROM team_members p WHERE p.team_id = $1 \
-    AND p.role <> 'owner' AND NOT EXISTS (SELECT 1 FROM call_months k \
+    AND p.role <> 'owner' AND p.joined_at < $2 AND NOT EXISTS (SELECT 1 FROM call_months k \
     WHERE k.user_id = p.user_id AND k.month >= $3 AND k.last_started_at >= $2) \
+    AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = p.user_id \
+    AND COALESCE(s.last_seen_at, s.refreshed_at) >= $2) \
     ORDER BY p.joined_at, p.user_id";
 
 /// The team's figures over an adoption window: sums of what each member's line shows.
 #[derive(Clone, Copy, Debug, sqlx::FromRow)]
 pub struct AdoptionTotalsRow {
     pub members: i64,
-    /// Members without a call since the idle cutoff (the owner too).
+    /// Members idle as of the cutoff (`idle_seats::seat_use`; the owner too).
     pub idle: i64,
+    /// Members who joined since the idle cutoff.
+    pub new_members: i64,
     pub calls_month: i64,
     /// Each member's minutes (seconds rounded up), summed.
     pub minutes_month: i64,
@@ -269,8 +294,8 @@ impl Store {
             .await)
     }
 
-    /// The team's members other than the owner without a call since `idle_since`, in the order
-    /// they joined: whom reclaiming would remove.
+    /// The team's members other than the owner idle as of `idle_since` (in the team before it,
+    /// no call and no sign-in since), in the order they joined: whom reclaiming would remove.
     pub async fn team_idle_members(
         &self,
         team_id: Uuid,

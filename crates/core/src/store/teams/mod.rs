@@ -11,6 +11,7 @@ use super::revocations::{notify_revoked, Revoked};
 use super::{dispatch, is_unique_violation, Store};
 use audited::audited_one;
 
+pub mod addressed;
 pub mod admin;
 pub mod adoption;
 pub(crate) mod audited;

@@ -18,10 +18,23 @@ use crate::store::{dispatch, is_unique_violation, Pool, Store};
 pub struct ScimTokenRow {
     pub id: Uuid,
     pub team_id: Uuid,
+    /// The owner's name for it; '' for tokens made before tokens had names.
+    pub name: String,
     pub created_by: Option<Uuid>,
     pub created_at: OffsetDateTime,
     pub last_used_at: Option<OffsetDateTime>,
     pub revoked_at: Option<OffsetDateTime>,
+}
+
+/// A SCIM token to store: its hash only, never the secret.
+#[derive(Clone, Copy, Debug)]
+pub struct ScimTokenInsert<'a> {
+    pub id: Uuid,
+    pub team_id: Uuid,
+    pub name: &'a str,
+    pub token_hash: &'a str,
+    pub created_by: Option<Uuid>,
+    pub created_at: OffsetDateTime,
 }
 
 /// A user the team's identity provider manages. `resource`: the attributes it sent, as JSON.
@@ -38,7 +51,7 @@ pub struct ScimUserRow {
     pub updated_at: OffsetDateTime,
 }
 
-const TOKEN_COLUMNS: &str = "id, team_id, created_by, created_at, last_used_at, revoked_at";
+const TOKEN_COLUMNS: &str = "id, team_id, name, created_by, created_at, last_used_at, revoked_at";
 const USER_COLUMNS: &str =
     "id, team_id, user_name, external_id, active, resource, created_at, updated_at";
 
@@ -76,24 +89,21 @@ impl Store {
     /// Stores a new token (its hash) with `audit` in the same transaction.
     pub async fn insert_scim_token(
         &self,
-        id: Uuid,
-        team_id: Uuid,
-        token_hash: &str,
-        created_by: Option<Uuid>,
-        now: OffsetDateTime,
+        token: &ScimTokenInsert<'_>,
         audit: Option<&NewAudit>,
     ) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| {
             let mut tx = crate::store::begin::begin(p).await?;
             sqlx::query(
-                "INSERT INTO scim_tokens (id, team_id, token_hash, created_by, created_at) \
-                 VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO scim_tokens (id, team_id, name, token_hash, created_by, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
-            .bind(id)
-            .bind(team_id)
-            .bind(token_hash)
-            .bind(created_by)
-            .bind(now)
+            .bind(token.id)
+            .bind(token.team_id)
+            .bind(token.name)
+            .bind(token.token_hash)
+            .bind(token.created_by)
+            .bind(token.created_at)
             .execute(&mut *tx)
             .await?;
             commit_audited!(self, tx, audit);

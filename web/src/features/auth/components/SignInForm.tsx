@@ -6,7 +6,7 @@ import { useHydrated } from "../../../components/ui/useHydrated";
 import { Button } from "../../../components/ui/Button";
 import { FormError } from "../../../components/ui/FormError";
 import { PasswordField, TextField } from "../../../components/ui/TextField";
-import { ApiError, type MfaMethod } from "../../../lib/api/client";
+import { ApiError, failureMessage, type MfaMethod } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { ResendVerification } from "../../../components/account/ResendVerification";
@@ -46,7 +46,7 @@ function PasswordSignIn() {
   const [mfa, setMfa] = useState<{ token: string; methods: MfaMethod[] } | null>(null);
   // Every way of signing in ends signed in; the effect below then leads on (`afterSignIn`).
   const signedIn = () => undefined;
-  const passkey = usePasskeySignIn({ enabled: hydrated && !mfa, onSignedIn: signedIn });
+  const passkey = usePasskeySignIn({ enabled: hydrated && !mfa, onSignedIn: signedIn, onError: setFormError });
 
   // Someone signed in has nothing to do here: on to where they were going, or to set up a factor
   // their team requires.
@@ -99,10 +99,8 @@ function PasswordSignIn() {
         toast.error("Please verify your email address before signing in");
         setNeedsVerification(true);
       } else {
-        // In the toast and under the form, where it stays.
-        const message = error instanceof ApiError ? error.message : "An unexpected error occurred";
-        toast.error(message);
-        setFormError(message);
+        // Once, under the form it belongs to (announced there): no toast besides.
+        setFormError(failureMessage(error));
         refocus.current = true;
       }
     } finally {

@@ -9,7 +9,7 @@ import { Button, buttonStyles } from "../../../components/ui/Button";
 import { FormError } from "../../../components/ui/FormError";
 import { PasswordField, TextField } from "../../../components/ui/TextField";
 import { signUp } from "../../../lib/api/auth";
-import { ApiError } from "../../../lib/api/client";
+import { ApiError, failureMessage } from "../../../lib/api/client";
 import { track } from "../../../lib/analytics";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { checkNewPassword, MIN_PASSWORD_LENGTH } from "../../../lib/auth/password";
@@ -105,14 +105,11 @@ export function SignUpForm() {
       toast.success("Account created! Please check your email to verify your account.");
       setSentTo(result.email);
     } catch (error) {
-      // In the toast and inline: under the password it is about, else under the form.
+      // Once, inline: under the password it is about, else under the form.
       const message =
         error instanceof ApiError && error.message.includes("not configured")
           ? "Authentication service is not properly configured. Please contact support."
-          : error instanceof ApiError
-            ? error.message
-            : "An unexpected error occurred";
-      toast.error(message);
+          : failureMessage(error);
       if (error instanceof ApiError && error.code === "weak_password") setErrors({ password: message });
       else setFormError(message);
     } finally {
@@ -141,7 +138,7 @@ export function SignUpForm() {
         <>
           Already have an account?{" "}
           <Link to={withNext("/signin", next, prefilled)} className="font-medium text-blue-700 underline hover:text-blue-900">
-            Sign in
+            Sign In
           </Link>
         </>
       }

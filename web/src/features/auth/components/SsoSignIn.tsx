@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Button } from "../../../components/ui/Button";
 import { TextField } from "../../../components/ui/TextField";
-import { ApiError } from "../../../lib/api/client";
+import { failureMessage } from "../../../lib/api/client";
 import { discoverSso } from "../../../lib/api/sso";
 import { AuthCard } from "./AuthCard";
 import { useEmailParam, useNextPath, withNext } from "./next";
@@ -39,14 +39,30 @@ function refusal(code: string, seats: string | null): string {
   }
 }
 
-/** `/signin?sso=1`: the e-mail first, then on to the company's identity provider. */
+/**
+ * `/signin?sso=1`: the e-mail first, then on to the company's identity provider. Opened with an address,
+ * the page asks at once whether it signs in by SSO and says so under the field when it does not.
+ */
 export function SsoSignIn() {
   const [params] = useSearchParams();
   const next = useNextPath();
-  const [email, setEmail] = useState(useEmailParam());
+  const opened = useEmailParam();
+  const [email, setEmail] = useState(opened);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const failed = params.get("sso_error");
+
+  useEffect(() => {
+    if (!opened.trim() || failed) return;
+    let live = true;
+    discoverSso(opened.trim(), next).then(
+      (found) => live && !found.sso && setError(refusal("sso_not_available", null)),
+      (e: unknown) => live && setError(failureMessage(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [opened, next, failed]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -58,7 +74,7 @@ export function SsoSignIn() {
       if (found.sso && found.start_url) return window.location.assign(found.start_url);
       setError(refusal("sso_not_available", null));
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : "An unexpected error occurred");
+      setError(failureMessage(e));
     } finally {
       setBusy(false);
     }

@@ -1,24 +1,36 @@
 //! "Sign in with a passkey" (a discoverable passkey, no password) and the same offered in the e-mail
-//! field's autofill (conditional mediation) while the sign-in page is open.
+//! field's autofill (conditional mediation) while the sign-in page is open. A failure is the form's to
+//! say (`onError`); the autofill's own start failing for want of an answer (offline) says nothing: the
+//! page has asked nothing of the visitor yet.
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { useHydrated } from "../../../components/ui/useHydrated";
-import { ApiError } from "../../../lib/api/client";
+import { failureMessage, NetworkError } from "../../../lib/api/client";
 import { passkeyChallenge, signInWithPasskey } from "../../../lib/api/mfa";
 import { track } from "../../../lib/analytics";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
 import { autofillSupported, cancelled, getPasskey, passkeysSupported } from "../../../lib/webauthn";
 
-export function usePasskeySignIn({ enabled, onSignedIn }: { enabled: boolean; onSignedIn: () => void }) {
+export function usePasskeySignIn({
+  enabled,
+  onSignedIn,
+  onError,
+}: {
+  enabled: boolean;
+  onSignedIn: () => void;
+  onError: (message: string) => void;
+}) {
   const auth = useAuthManager();
   const autofill = useRef<AbortController | null>(null);
   const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
   const supported = hydrated && passkeysSupported();
   const signedIn = useRef(onSignedIn);
+  const failed = useRef(onError);
   useEffect(() => {
     signedIn.current = onSignedIn;
+    failed.current = onError;
   });
 
   const finish = useCallback(
@@ -47,8 +59,8 @@ export function usePasskeySignIn({ enabled, onSignedIn }: { enabled: boolean; on
       const controller = new AbortController();
       autofill.current = controller;
       finish(true, controller.signal).catch((error: unknown) => {
-        if (controller.signal.aborted || cancelled(error)) return;
-        toast.error(error instanceof ApiError ? error.message : "An unexpected error occurred");
+        if (controller.signal.aborted || cancelled(error) || error instanceof NetworkError) return;
+        failed.current(failureMessage(error));
       });
     });
     return () => {
@@ -63,7 +75,7 @@ export function usePasskeySignIn({ enabled, onSignedIn }: { enabled: boolean; on
     try {
       await finish(false);
     } catch (error) {
-      if (!cancelled(error)) toast.error(error instanceof ApiError ? error.message : "An unexpected error occurred");
+      if (!cancelled(error)) failed.current(failureMessage(error));
     } finally {
       setBusy(false);
     }

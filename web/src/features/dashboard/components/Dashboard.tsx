@@ -25,6 +25,7 @@ import {
   cardBrandName,
   discountText,
   PAID_PLAN_BADGE,
+  PLAN_NAMES,
   periodEnd,
   planName,
   planSummary,
@@ -177,7 +178,7 @@ function FreePanels() {
       <UsageMeter />
       <PricingSection
         id="upgrade"
-        title="Upgrade to Unlimited"
+        title={`Upgrade to ${PLAN_NAMES.monthly}`}
         subtitle="Unlimited usage, advanced AI insights, priority support and CRM integrations."
         className="rounded-2xl bg-white"
         onDashboard

@@ -225,7 +225,7 @@ export function SignupWidget() {
       <p className="mt-3 text-center text-sm text-slate-600">
         Already have an account?{" "}
         <Link to="/signin" className="font-medium text-indigo-800 underline">
-          Sign in
+          Sign In
         </Link>
       </p>
     </div>

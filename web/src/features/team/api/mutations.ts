@@ -135,8 +135,8 @@ export function useScimTokenAction(guard: Guard = unguarded) {
   const client = useQueryClient();
   const { user } = useAuth();
   return useMutation({
-    mutationFn: async (change: { action: "create" } | { action: "revoke"; id: string }): Promise<string | null> => {
-      if (change.action === "create") return (await guard(createScimToken)).token;
+    mutationFn: async (change: { action: "create"; name: string } | { action: "revoke"; id: string }): Promise<string | null> => {
+      if (change.action === "create") return (await guard(() => createScimToken(change.name))).token;
       await revokeScimToken(change.id);
       return null;
     },

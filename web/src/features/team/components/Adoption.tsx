@@ -3,25 +3,37 @@ import { useState } from "react";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
-import { downloadExport, getTeamAdoption, type ReclaimAnswer } from "../../../lib/api/teamAdoption";
+import { type AdoptionMember, downloadExport, getTeamAdoption, type ReclaimAnswer } from "../../../lib/api/teamAdoption";
 import type { BillingInterval, Team } from "../../../lib/api/types";
 import { intervalAdjective } from "../../../lib/billing/rules";
-import { count, formatMoney, moneyDue } from "../../../lib/team/format";
+import { count, formatMoney, moneyDue, reclaimSummary } from "../../../lib/team/format";
 import { adoptionKey, useReclaimSeats } from "../api/teamMutations";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
 const when = (t: string | null | undefined) => (t ? new Date(t).toLocaleDateString("en-US", { dateStyle: "medium" }) : "Never");
+
+/** A member's mark beside their address: New (joined in the last 30 days) or Idle; an active seat has none. */
+function SeatMark({ state }: { state: AdoptionMember["state"] }) {
+  if (state === "new") return <span className="rounded bg-sky-100 px-1 text-xs text-sky-900">New</span>;
+  if (state === "idle") return <span className="rounded bg-amber-100 px-1 text-xs text-amber-900">Idle</span>;
+  return null;
+}
 
 /** The owner's Reclaim: the idle members' seats, priced by Stripe's preview, then confirmed. */
 function Reclaim({
   teamId,
   userIds,
   seats,
+  totalSeats,
+  saving,
   interval,
 }: {
   teamId: string;
   userIds: string[];
   seats: number;
+  /** The seats now, and what the offer saves a month: the same numbers as the line beside the button. */
+  totalSeats: number;
+  saving: { unused: number; text: string };
   /** The team's subscription's: the new total is per month or per year. */
   interval: BillingInterval | null | undefined;
 }) {
@@ -54,8 +66,11 @@ function Reclaim({
         {preview && p && (
           <div className="space-y-3 text-sm text-slate-700">
             <p>
-              Remove {preview.removed.map((m) => m.email).join(", ") || "nobody"} and lower the seats to {preview.seats}.
+              Remove {preview.removed.map((m) => m.email).join(", ") || "nobody"} and lower the seats from {totalSeats} to{" "}
+              {preview.seats}
+              {saving.unused > 0 ? ` (${count(saving.unused, "unused seat")} included)` : ""}.
             </p>
+            <p>Saves {saving.text} a month.</p>
             <p>
               Due now: {moneyDue(p.amount_due_now, p.currency)}. Next {intervalAdjective(interval)} total:{" "}
               {formatMoney(p.next_total, p.currency)}.
@@ -77,7 +92,7 @@ function Reclaim({
 
 /**
  * `/team` → Adoption (whoever `may.view_adoption`): members' calls and minutes a page at a time (Show more),
- * idle marks, the team's totals, CSV, Reclaim. Totals, the savings line and whom Reclaim removes
+ * New and Idle marks (the API's `state`), the team's totals, CSV, Reclaim. Totals, the savings line and whom Reclaim removes
  * are the whole team's, as the API answers them with every page.
  */
 export function Adoption({ team }: { team: Team }) {
@@ -122,7 +137,7 @@ export function Adoption({ team }: { team: Team }) {
                 {u.members.map((m) => (
                   <tr key={m.user_id}>
                     <td>
-                      {m.email} {m.idle && <span className="rounded bg-amber-100 px-1 text-xs text-amber-900">Idle</span>}
+                      {m.email} <SeatMark state={m.state} />
                     </td>
                     <td>{when(m.last_active_at)}</td>
                     <td>{m.calls_this_month}</td>
@@ -137,7 +152,7 @@ export function Adoption({ team }: { team: Team }) {
               <tfoot>
                 <tr className="font-semibold">
                   <td>
-                    Total ({count(u.totals.members, "member")}, {u.totals.idle} idle)
+                    Total ({count(u.totals.members, "member")}, {u.totals.idle} idle{u.totals.new > 0 && `, ${u.totals.new} new`})
                   </td>
                   <td />
                   <td>{u.totals.calls_this_month}</td>
@@ -170,11 +185,18 @@ export function Adoption({ team }: { team: Team }) {
             </Button>
             {u.may_reclaim && idle.length > 0 && (
               <>
-                <p className="text-sm text-slate-700">
-                  {idle.length} idle {idle.length === 1 ? "member" : "members"}: reclaiming saves{" "}
-                  {formatMoney(u.reclaim.monthly_saving, u.reclaim.currency)} a month.
-                </p>
-                <Reclaim teamId={team.id} userIds={idle} seats={u.reclaim.seats} interval={team.subscription?.interval} />
+                <p className="text-sm text-slate-700">{reclaimSummary(u.reclaim, u.seats.total)}</p>
+                <Reclaim
+                  teamId={team.id}
+                  userIds={idle}
+                  seats={u.reclaim.seats}
+                  totalSeats={u.seats.total}
+                  saving={{
+                    unused: Math.max(0, u.reclaim.seats_freed - u.reclaim.idle_members),
+                    text: formatMoney(u.reclaim.monthly_saving, u.reclaim.currency),
+                  }}
+                  interval={team.subscription?.interval}
+                />
               </>
             )}
           </div>

@@ -162,7 +162,7 @@ export function Invite() {
             <p className="mt-4 text-slate-700">Sign in with that address to accept, or create an account with it first.</p>
             <div className="mt-6 flex flex-col gap-3">
               <Link to={authLink("/signin", invite.email, back)} className={buttonStyles("primary", "w-full")}>
-                Sign in
+                Sign In
               </Link>
               <Link to={authLink("/signup", invite.email, back)} className={buttonStyles("secondary", "w-full")}>
                 Create account

@@ -50,14 +50,25 @@ function Toggle({ team }: { team: Team }) {
   );
 }
 
-/** Who has a second factor among the members shown (the same pages as Members), counted over the whole team. */
+/**
+ * Who has a second factor among the members shown (the same pages as Members), counted over the whole team:
+ * the owner's and admins' view. A plain member is told the rule only (the API answers them no one's factor).
+ */
 export function MfaPolicy({ team }: { team: Team }) {
-  const list = useTeamMembers(team);
-  const without = team.members_count - team.members_with_mfa;
   return (
     <Section id="mfa-policy-title" title="Second factor" icon={<ShieldCheck aria-hidden className="h-5 w-5" />}>
       <p className="mt-2 text-slate-700">{team.mfa_required ? REQUIRED_TEXT : OPTIONAL_TEXT}</p>
       {team.may.require_mfa && <Toggle team={team} />}
+      {team.members_with_mfa != null && <WhoHasOne team={team} withFactor={team.members_with_mfa} />}
+    </Section>
+  );
+}
+
+function WhoHasOne({ team, withFactor }: { team: Team; withFactor: number }) {
+  const list = useTeamMembers(team);
+  const without = team.members_count - withFactor;
+  return (
+    <>
       <ul aria-label="Who has a second factor" className="mt-4 divide-y divide-slate-100">
         {list.rows.map((m) => (
           <li key={m.user_id} id={factorId(m)} tabIndex={-1} className="flex items-center justify-between gap-3 py-2 text-sm">
@@ -76,6 +87,6 @@ export function MfaPolicy({ team }: { team: Team }) {
           {without === 1 ? "1 member has" : `${without} members have`} not set one up yet.
         </p>
       )}
-    </Section>
+    </>
   );
 }

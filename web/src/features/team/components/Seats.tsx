@@ -136,6 +136,12 @@ export function BuySeats({ team }: { team: Team }) {
           : "Buy a seat for each person in the team, yourself included. Everyone with a seat gets unlimited usage."}{" "}
         ${price} per seat per {interval}.
       </p>
+      {team.personal_subscription && (
+        <p role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          You pay for a personal subscription. A seat in the team gives you the paid plan too: once the seats are bought, cancel
+          the personal one in the billing portal, or you will be paying twice.
+        </p>
+      )}
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">Billing interval</legend>
         {(["month", "year"] as const).map((i) => (

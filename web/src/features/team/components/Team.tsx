@@ -13,6 +13,7 @@ import { DomainJoin } from "./DomainJoin";
 import { EventStreams } from "./EventStreams";
 import { Domains } from "./Domains";
 import { Invites } from "./Invites";
+import { InvitesToMe } from "./InvitesToMe";
 import { JoinableTeams } from "./JoinableTeams";
 import { JoinRequests } from "./JoinRequests";
 import { Members } from "./Members";
@@ -109,6 +110,7 @@ function Body() {
     <TeamView team={team.data} />
   ) : (
     <>
+      <InvitesToMe />
       <JoinableTeams />
       <CreateTeam />
     </>

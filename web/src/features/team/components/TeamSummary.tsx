@@ -16,7 +16,7 @@ import {
   UPDATE_CARD_HASH,
 } from "../../../lib/billing/rules";
 import { useOpenOnHash } from "../../../lib/billing/useOpenOnHash";
-import { longDate, ROLE_NAMES } from "../../../lib/team/format";
+import { longDate, ROLE_NAMES, seatsLine } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling, useTeamBillingPortal } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
 import { errorMessage, useTeamCache } from "./TeamParts";
@@ -181,9 +181,7 @@ export function TeamSummary({ team }: { team: Team }) {
       <dl className="mt-4 grid gap-4 sm:grid-cols-3">
         <div>
           <dt className="text-sm text-slate-500">Seats</dt>
-          <dd className="font-medium text-slate-900">
-            {team.seats.used} of {team.seats.total} used
-          </dd>
+          <dd className="font-medium text-slate-900">{seatsLine(team.seats)}</dd>
         </div>
         <SubscriptionState team={team} />
       </dl>

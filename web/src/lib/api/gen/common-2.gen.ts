@@ -105,9 +105,10 @@ export interface components {
       members_next?: string | null;
       /**
        * Format: int32
-       * @description Members of the whole team with a second factor (an authenticator app or a passkey).
+       * @description Members of the whole team with a second factor (an authenticator app or a passkey); null
+       *     for a caller who is a plain member.
        */
-      members_with_mfa: number;
+      members_with_mfa?: number | null;
       /** @description The owner requires a second factor of every member (`PUT /api/team/mfa-policy`). */
       mfa_required: boolean;
       name: string;
@@ -122,6 +123,11 @@ export interface components {
       paid: boolean;
       /** @description The team's last payment failed (past due, unpaid or paused). */
       payment_failed: boolean;
+      /**
+       * @description The caller's own personal subscription counts as subscribed, whatever the team's state:
+       *     buying seats would then pay twice for the caller (the seats form says so first).
+       */
+      personal_subscription: boolean;
       /** @description The caller's own personal subscription counts as subscribed while the team is paid. */
       personal_subscription_overlap: boolean;
       /** @description The caller's role. */
@@ -166,8 +172,11 @@ export interface components {
       may_change_role: boolean;
       /** @description The caller may remove this member. */
       may_remove: boolean;
-      /** @description The member has a second factor (an authenticator app or a passkey). */
-      mfa: boolean;
+      /**
+       * @description The member has a second factor (an authenticator app or a passkey); null for a caller who
+       *     is a plain member (only the owner and admins see who has one).
+       */
+      mfa?: boolean | null;
       role: components["schemas"]["TeamRole"];
       /** Format: uuid */
       user_id: string;

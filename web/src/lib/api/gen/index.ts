@@ -61,6 +61,7 @@ import type * as from_team_invites_accept from "./team/invites/accept.gen";
 import type * as from_team_invites_common from "./team/invites/common.gen";
 import type * as from_team_invites_decline from "./team/invites/decline.gen";
 import type * as from_team_invites_lookup from "./team/invites/lookup.gen";
+import type * as from_team_invites_mine from "./team/invites/mine.gen";
 import type * as from_team_invites_resend from "./team/invites/resend.gen";
 import type * as from_team_join_requests from "./team/join-requests.gen";
 import type * as from_team_joinable from "./team/joinable.gen";
@@ -139,6 +140,7 @@ export type paths = from_account.paths &
   from_team_invites_accept.paths &
   from_team_invites_decline.paths &
   from_team_invites_lookup.paths &
+  from_team_invites_mine.paths &
   from_team_invites_resend.paths &
   from_team_join_requests.paths &
   from_team_joinable.paths &
@@ -203,6 +205,7 @@ export interface components {
     from_team_invites.components["schemas"] &
     from_team_invites_common.components["schemas"] &
     from_team_invites_lookup.components["schemas"] &
+    from_team_invites_mine.components["schemas"] &
     from_team_join_requests.components["schemas"] &
     from_team_joinable.components["schemas"] &
     from_team_members.components["schemas"] &

@@ -161,7 +161,8 @@ export interface components {
     AdoptionAnswer: {
       /**
        * Format: int64
-       * @description A member is idle after this many days without a call.
+       * @description A member is new for this many days after joining, and idle after this many days without
+       *     a call and without a sign-in.
        */
       idle_days: number;
       /** @description The caller may reclaim seats (the owner, with a subscription). */
@@ -189,7 +190,7 @@ export interface components {
        */
       devices: number;
       email: string;
-      /** @description No call in the last 30 days (as of now, whatever month is shown). */
+      /** @description `state` is `idle`: 30 days in the team without a call and without a sign-in. */
       idle: boolean;
       /** Format: date-time */
       joined_at: string;
@@ -213,9 +214,16 @@ export interface components {
       role: from_common_2["schemas"]["TeamRole"];
       /** @description An authenticator app or a passkey. */
       second_factor: boolean;
+      state: components["schemas"]["AdoptionMemberState"];
       /** Format: uuid */
       user_id: string;
     };
+    /**
+     * @description Where a member's seat stands (as of now, whatever month is shown): `new` while they joined
+     *     less than 30 days ago; else `active` with a call or a sign-in in the last 30 days; else `idle`.
+     * @enum {string}
+     */
+    AdoptionMemberState: "new" | "active" | "idle";
     AdoptionTotals: {
       /** Format: int64 */
       calls_last_month: number;
@@ -223,7 +231,10 @@ export interface components {
       calls_this_month: number;
       /** Format: int64 */
       devices: number;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description Members whose `state` is `idle` (the owner too).
+       */
       idle: number;
       /** Format: int64 */
       members: number;
@@ -231,6 +242,11 @@ export interface components {
       minutes_last_month: number;
       /** Format: int64 */
       minutes_this_month: number;
+      /**
+       * Format: int64
+       * @description Members whose `state` is `new`: they joined less than 30 days ago.
+       */
+      new: number;
       /**
        * Format: int64
        * @description Members with a second factor.

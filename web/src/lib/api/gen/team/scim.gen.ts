@@ -64,7 +64,11 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["ScimTokenCreateBody"];
+        };
+      };
       responses: {
         /** @description Created; the token is shown only in this answer */
         201: {
@@ -73,6 +77,15 @@ export interface paths {
           };
           content: {
             "application/json": components["schemas"]["ScimTokenCreated"];
+          };
+        };
+        /** @description `invalid_token_name` (empty, or over 60 characters), `invalid_json` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
           };
         };
         /** @description `not_signed_in` or `invalid_token` */
@@ -95,6 +108,24 @@ export interface paths {
         };
         /** @description `team_not_found` */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `payload_too_large`: the body is over 64 KiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `unsupported_media_type`: the body is not `application/json` */
+        415: {
           headers: {
             [name: string]: unknown;
           };
@@ -189,16 +220,25 @@ export interface components {
       id: string;
       /** Format: date-time */
       last_used_at?: string | null;
+      /** @description The owner's name for it; "" for a token made before tokens had names. */
+      name: string;
       /**
        * Format: date-time
        * @description Null while the token works.
        */
       revoked_at?: string | null;
     };
+    /** @description `POST /api/team/scim/tokens`'s body. */
+    ScimTokenCreateBody: {
+      /** @description What the owner calls it (which identity provider holds it): 1 to 60 characters. */
+      name: string;
+    };
     /** @description A token just created: `token` is shown this once. */
     ScimTokenCreated: {
       /** Format: uuid */
       id: string;
+      /** @description Its name, trimmed. */
+      name: string;
       /** @description The bearer token for the identity provider (`cws_scim_…`); never shown again. */
       token: string;
     };

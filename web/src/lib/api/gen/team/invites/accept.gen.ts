@@ -5,6 +5,89 @@ import type { components as from_common_2 } from "../../common-2.gen";
 import type { components as from_team_invites_common } from "./common.gen";
 
 export interface paths {
+  "/api/team/invites/{id}/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description The invitation's id, from `GET /api/team/invites/mine` */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Joined with the invitation's role */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common_2["schemas"]["TeamAnswer"];
+          };
+        };
+        /** @description `invite_expired` */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `not_signed_in` or `invalid_token` */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `email_not_verified`; `deactivated_by_directory` */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_not_found` (unknown, withdrawn, or to another address) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description `invite_used`, `already_in_team`, `seats_taken`, `team_over_seats` */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/team/invites/accept": {
     parameters: {
       query?: never;
