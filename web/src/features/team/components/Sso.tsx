@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { useSearchParams } from "react-router";
 import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
@@ -13,6 +13,48 @@ import { errorMessage, Problem, Section } from "./TeamParts";
 
 const HOW_IT_WORKS =
   "People at your verified domains sign in through your company's identity provider (OpenID Connect). Their first sign-in makes them members and takes a seat.";
+
+const NO_DOMAIN = "Verify a company domain first: single sign-on signs in addresses at your verified domains.";
+const NO_CONNECTION = "Save the connection first: Require SSO needs a working connection to your identity provider.";
+
+/** "Require SSO", disabled with the reason said (`whyNot`) while there is no verified domain or no connection. */
+function RequireSso({
+  domains,
+  checked,
+  onChange,
+  whyNot,
+}: {
+  domains: string[];
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  whyNot: string | null;
+}) {
+  const reason = useId();
+  return (
+    <div>
+      <label className="flex min-h-11 items-center gap-3 text-slate-800">
+        <input
+          type="checkbox"
+          className="h-5 w-5 shrink-0"
+          checked={checked}
+          disabled={whyNot !== null}
+          aria-describedby={whyNot ? reason : undefined}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+        <span>
+          {domains.length > 0
+            ? `Require SSO for ${domains.join(", ")} (you keep your password as a way in)`
+            : "Require SSO"}
+        </span>
+      </label>
+      {whyNot && (
+        <p id={reason} className="ml-8 text-sm text-slate-600">
+          {whyNot}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** The owner's form: issuer, client id, secret (never shown again), Require SSO; test, remove. */
 function SsoForm({ teamId, sso }: { teamId: string; sso: TeamSso }) {
@@ -71,10 +113,13 @@ function SsoForm({ teamId, sso }: { teamId: string; sso: TeamSso }) {
         value={secret}
         onChange={(e) => setSecret(e.target.value)}
       />
-      <label className="flex items-center gap-2 text-slate-800">
-        <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Require SSO for{" "}
-        {sso.domains.join(", ")} (you keep your password as a way in)
-      </label>
+      <RequireSso
+        domains={sso.domains}
+        checked={required}
+        onChange={setRequired}
+        // A requirement with no working connection would lock the domains' people out.
+        whyNot={sso.configured || required ? null : NO_CONNECTION}
+      />
       {error && <Problem>{error}</Problem>}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={busy} aria-busy={busy}>
@@ -130,9 +175,9 @@ export function Sso({ team }: { team: Team }) {
       )}
       {error && <Problem>{error}</Problem>}
       {sso && sso.domains.length === 0 && (
-        <p className="mt-3 text-slate-700">
-          Verify a company domain first: single sign-on signs in addresses at your verified domains.
-        </p>
+        <div className="mt-3">
+          <RequireSso domains={[]} checked={false} onChange={() => undefined} whyNot={NO_DOMAIN} />
+        </div>
       )}
       {sso && sso.domains.length > 0 && <SsoForm teamId={team.id} sso={sso} />}
     </Section>
