@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
+import { Choice } from "../../../components/ui/Choice";
 import { getTeamPolicy } from "../../../lib/api/team";
 import type { Team, TeamPolicy } from "../../../lib/api/types";
 import { policyKey, useSaveTeamPolicy } from "../api/ruleMutations";
@@ -34,12 +35,7 @@ function Check({
   disabled?: boolean;
   onChange: (on: boolean) => void;
 }) {
-  return (
-    <label className="flex items-center gap-2 text-slate-800">
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
-      {label}
-    </label>
-  );
+  return <Choice label={label} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />;
 }
 
 /**

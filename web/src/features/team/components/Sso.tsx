@@ -5,6 +5,7 @@ import toast from "react-hot-toast";
 import { useSearchParams } from "react-router";
 import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
+import { Choice } from "../../../components/ui/Choice";
 import { TextField } from "../../../components/ui/TextField";
 import { getSso, testConnectionUrl, type TeamSso } from "../../../lib/api/sso";
 import type { Team } from "../../../lib/api/types";
@@ -32,21 +33,13 @@ function RequireSso({
   const reason = useId();
   return (
     <div>
-      <label className="flex min-h-11 items-center gap-3 text-slate-800">
-        <input
-          type="checkbox"
-          className="h-5 w-5 shrink-0"
-          checked={checked}
-          disabled={whyNot !== null}
-          aria-describedby={whyNot ? reason : undefined}
-          onChange={(e) => onChange(e.target.checked)}
-        />
-        <span>
-          {domains.length > 0
-            ? `Require SSO for ${domains.join(", ")} (you keep your password as a way in)`
-            : "Require SSO"}
-        </span>
-      </label>
+      <Choice
+        label={domains.length > 0 ? `Require SSO for ${domains.join(", ")} (you keep your password as a way in)` : "Require SSO"}
+        checked={checked}
+        disabled={whyNot !== null}
+        aria-describedby={whyNot ? reason : undefined}
+        onChange={(e) => onChange(e.target.checked)}
+      />
       {whyNot && (
         <p id={reason} className="ml-8 text-sm text-slate-600">
           {whyNot}

@@ -113,15 +113,12 @@ export function TeamConsole({ team }: { team: Team }) {
   if (target !== null) return null;
   const sections = teamSections(team.may);
   const current = sectionId(segment) ?? "members";
-  if (sections.length === 1)
-    return (
-      <div className="space-y-6">
-        <SectionContent id={current} team={team} />
-      </div>
-    );
+  // One tree whether or not there is a navigation: a role that changes meanwhile (an open dialog)
+  // keeps the section's state.
+  const navigable = sections.length > 1;
   return (
-    <div className="space-y-6 lg:grid lg:grid-cols-[12rem_minmax(0,1fr)] lg:items-start lg:gap-8 lg:space-y-0">
-      <SectionNav sections={sections} current={current} />
+    <div className={navigable ? "space-y-6 lg:grid lg:grid-cols-[12rem_minmax(0,1fr)] lg:items-start lg:gap-8 lg:space-y-0" : ""}>
+      {navigable && <SectionNav sections={sections} current={current} />}
       <div className="min-w-0 space-y-6">
         <SectionContent id={current} team={team} />
       </div>

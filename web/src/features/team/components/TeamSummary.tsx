@@ -102,7 +102,7 @@ function TeamCancellation({ subscription }: { subscription: TeamSubscription }) 
 }
 
 /** Past due, unpaid or paused: when Stripe tries again; the owner updates the card in the billing
- * portal (a mail's `/team#update-card` lands in Seats & billing and opens it), admins ask the owner. Plain members never see it. */
+ * portal (a mail's `/team#update-card` opens it), admins ask the owner. Plain members never see it. */
 function PaymentFailedNotice({ team, owner }: { team: Team; owner: boolean }) {
   const retry = paymentRetryText(team.subscription);
   return (
@@ -140,7 +140,6 @@ function AskTheOwner({ team }: { team: Team }) {
   const owner = team.owner_email || "the team's owner";
   return (
     <>
-      {team.payment_failed && <PaymentFailedNotice team={team} owner={false} />}
       <p className="mt-2 text-sm text-slate-600">
         Seats are paid with the owner&apos;s card, so only the owner buys or changes them. Need more seats? Ask {owner}.
       </p>
@@ -157,7 +156,6 @@ export function TeamSeatsBilling({ team }: { team: Team }) {
     <Section id="seats-billing-title" title="Seats & billing" icon={<CreditCard aria-hidden className="h-5 w-5" />}>
       {billing ? (
         <>
-          {team.payment_failed && <PaymentFailedNotice team={team} owner={may.manage_billing} />}
           {may.buy_seats ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
           {may.manage_billing && team.subscription && <ManageBilling />}
           {may.manage_billing && team.subscription && runsToPeriodEnd(team.subscription.status) && (
@@ -206,6 +204,10 @@ export function TeamSummary({ team }: { team: Team }) {
         </div>
         <SubscriptionState team={team} />
       </dl>
+      {/* Above every section: the owner fixes it from wherever they are (a mail's `/team#update-card` opens the portal). */}
+      {team.payment_failed && (may.buy_seats || may.change_seats || may.invite) && (
+        <PaymentFailedNotice team={team} owner={may.manage_billing} />
+      )}
     </section>
   );
 }

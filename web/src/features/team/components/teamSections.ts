@@ -43,7 +43,6 @@ const ANCHORS: Record<string, TeamSectionId> = {
   "invites-title": "members",
   "join-requests-title": "members",
   "danger-title": "members",
-  "update-card": "billing",
   "seats-billing-title": "billing",
   "company-details-title": "billing",
   "team-adoption": "usage",
