@@ -1,4 +1,4 @@
-//! The team's MFA rule on /team: everyone sees who has a second factor; the owner alone turns
+//! The team's MFA rule on /team/security: the owner and admins see who has a second factor; the owner alone turns
 //! "Require a second factor" on and off (`PUT /api/team/mfa-policy`), and the members' Settings then
 //! say that the team requires one.
 
@@ -35,7 +35,7 @@ const factorOf = (list: HTMLElement, email: string) => within(list).getByText(em
 describe("/team second factor", () => {
   it("shows who has a second factor, and the owner requires one and stops requiring it", async () => {
     const team = seed();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Second factor" });
     const list = within(section).getByRole("list", { name: "Who has a second factor" });
     expect(factorOf(list, ADMIN)).toContain("Second factor on");
@@ -56,16 +56,17 @@ describe("/team second factor", () => {
     expect(team.requireMfa).toBe(false);
   });
 
-  it("offers no switch to admins and members, who see the rule", async () => {
+  it("offers no switch to admins, who see the rule; a plain member has no Security section", async () => {
     const team = seed();
     team.requireMfa = true;
-    for (const email of [ADMIN, MEMBER]) {
-      const { unmount } = renderApp("/team", { signedInAs: email });
-      const section = await screen.findByRole("region", { name: "Second factor" });
-      expect(within(section).getByText(REQUIRED_TEXT)).toBeInTheDocument();
-      expect(within(section).queryByRole("switch")).not.toBeInTheDocument();
-      unmount();
-    }
+    const { unmount } = renderApp("/team/security", { signedInAs: ADMIN });
+    const section = await screen.findByRole("region", { name: "Second factor" });
+    expect(within(section).getByText(REQUIRED_TEXT)).toBeInTheDocument();
+    expect(within(section).queryByRole("switch")).not.toBeInTheDocument();
+    unmount();
+    renderApp("/team/security", { signedInAs: MEMBER });
+    await screen.findByRole("region", { name: "Members" });
+    expect(screen.queryByRole("region", { name: "Second factor" })).not.toBeInTheDocument();
   });
 
   it("says why nothing changed when the server refuses", async () => {
@@ -75,7 +76,7 @@ describe("/team second factor", () => {
         HttpResponse.json({ error: { code: "internal", message: "Something went wrong" } }, { status: 500 }),
       ),
     );
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Second factor" });
     await user.click(within(section).getByRole("switch", { name: REQUIRE_FACTOR_LABEL }));
     expect(await within(section).findByRole("alert")).toBeInTheDocument();
