@@ -51,13 +51,17 @@ export async function clippedContent(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const name = (el: Element) =>
       `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+    // Visually hidden text (the `sr-only` column headers of a table shown as cards) is for screen readers only.
+    const clipped = (el: Element) => {
+      for (let e: Element | null = el; e; e = e.parentElement) {
+        const style = getComputedStyle(e);
+        if (style.clipPath === "inset(50%)" || style.clip === "rect(0px, 0px, 0px, 0px)") return true;
+      }
+      return false;
+    };
     const visible = (el: Element) => {
       const r = el.getBoundingClientRect();
-      return (
-        r.width > 0 &&
-        r.height > 0 &&
-        getComputedStyle(el).visibility !== "hidden"
-      );
+      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden" && !clipped(el);
     };
     const problems: string[] = [];
     const width = document.documentElement.clientWidth;

@@ -9,7 +9,7 @@ import type { BillingInterval, Team } from "../../../lib/api/types";
 import { intervalAdjective } from "../../../lib/billing/rules";
 import { count, formatMoney, moneyDue } from "../../../lib/team/format";
 import { adoptionKey, useReclaimSeats } from "../api/teamMutations";
-import { Cell, cardTable } from "./CardTable";
+import { Cell, cardTable } from "../../../components/ui/CardTable";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
 const when = (t: string | null | undefined) => (t ? new Date(t).toLocaleDateString("en-US", { dateStyle: "medium" }) : "Never");

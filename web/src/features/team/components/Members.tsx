@@ -10,7 +10,7 @@ import { useAuth } from "../../../lib/auth/AuthProvider";
 import { ROLE_CHOICES, ROLE_NAMES, roleWithArticle } from "../../../lib/team/format";
 import { useTeamMembers } from "../api/lists";
 import { useRemoveMember, useSetMemberRole } from "../api/mutations";
-import { Cell, cardTable, RowHeader } from "./CardTable";
+import { Cell, cardTable, RowHeader } from "../../../components/ui/CardTable";
 import { errorMessage, Problem, Section, shortDate, ShowMore, TEAM_PAGE_HEADING } from "./TeamParts";
 
 const HEADING = "members-title";

@@ -1,9 +1,9 @@
-//! The team's tables on a phone: below the `sm` width each row is a card (its cells one after
-//! another, each with its column's name), above it a table. The column headers stay in the
-//! document for screen readers at every width.
+//! Tables on a phone (the team's members and usage, invoices): below the `sm` width each row is a
+//! card (its cells one after another, each with its column's name), above it a table. The column
+//! headers stay in the document for screen readers at every width.
 
 import type { ReactNode } from "react";
-import { cn } from "../../../components/ui/cn";
+import { cn } from "./cn";
 
 export const cardTable = {
   table: "w-full text-left text-sm",
