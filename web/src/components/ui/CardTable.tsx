@@ -30,11 +30,20 @@ export function RowHeader({ id, children, className }: { id?: string; children: 
   );
 }
 
-/** A cell; on a phone it shows `label` (its column's name) before its value. */
+/**
+ * A cell; on a phone it shows `label` (its column's name) before its value, as generated content:
+ * the cell's text stays its value (the column header names it for screen readers).
+ */
 export function Cell({ label, children, className }: { label?: string; children: ReactNode; className?: string }) {
   return (
-    <td className={cn("px-2 py-3 text-slate-700 last:pr-0 max-sm:block max-sm:p-0", className)}>
-      {label && <span className="text-slate-500 sm:hidden">{label}: </span>}
+    <td
+      data-label={label ? `${label}: ` : undefined}
+      className={cn(
+        "px-2 py-3 text-slate-700 last:pr-0 max-sm:block max-sm:p-0",
+        label && "max-sm:before:whitespace-pre max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]",
+        className,
+      )}
+    >
       {children}
     </td>
   );
