@@ -1,5 +1,5 @@
 //! The steps the enterprise-identity specs share: an owner with a paid team, and a
-//! company domain verified on /team → Security through the stack's DNS server.
+//! company domain verified on /team/security through the stack's DNS server.
 
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
@@ -21,6 +21,7 @@ export async function ownerWithPaidTeam(page: Page, helpers: Helpers, owner: str
   await page.getByLabel("Team name").fill(name);
   await page.getByRole("button", { name: "Create team" }).click();
   await expect(page.getByRole("heading", { name, level: 2 })).toBeVisible();
+  await page.getByRole("navigation", { name: "Team sections" }).getByRole("link", { name: "Seats & billing" }).click();
   await page.getByLabel("Seats", { exact: true }).fill(String(seats));
   await page.getByRole("button", { name: "Buy seats" }).click();
   await expect(page).toHaveURL(new RegExp(`^${helpers.stack.mockUrl}/c/pay/cs_`));
@@ -34,10 +35,11 @@ export async function ownerWithPaidTeam(page: Page, helpers: Helpers, owner: str
 }
 
 /**
- * On /team → Security: adds `domain`, publishes the TXT record the page shows (name and value read
+ * On /team/security: adds `domain`, publishes the TXT record the page shows (name and value read
  * from the screen) on the stack's DNS server, and chooses Verify; the domain shows Verified.
  */
 export async function verifyDomain(page: Page, helpers: Helpers, domain: string) {
+  await page.goto("/team/security");
   const security = page.getByRole("region", { name: "Security", exact: true });
   await security.getByLabel("Company domain").fill(domain);
   await security.getByRole("button", { name: "Add domain" }).click();

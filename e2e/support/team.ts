@@ -39,6 +39,7 @@ export async function paidTeam(
   await page.getByLabel("Team name").fill(name);
   await page.getByRole("button", { name: "Create team" }).click();
   await expect(page.getByRole("heading", { name, level: 2 })).toBeVisible();
+  await page.getByRole("navigation", { name: "Team sections" }).getByRole("link", { name: "Seats & billing" }).click();
   await page.getByLabel("Seats", { exact: true }).fill(String(seats));
   await page.getByRole("button", { name: "Buy seats" }).click();
   await payOnCheckoutPage(page, CARD_OK);

@@ -60,7 +60,7 @@ test("two members' calls on /team → Adoption; the idle member reclaimed throug
   const benSeconds = await apiCall(helpers, await helpers.accessToken(ben), `adoption-ben-${Date.now()}`);
   helpers.backdateMember(cleo, 40);
 
-  await page.goto("/team");
+  await page.goto("/team/usage");
   const adoption = page.getByRole("region", { name: "Adoption", exact: true });
   const anaRow = adoptionRow(adoption, ana);
   const benRow = adoptionRow(adoption, ben);
@@ -112,7 +112,7 @@ test("two members' calls on /team → Adoption; the idle member reclaimed throug
   expect(credits.length, JSON.stringify(next.lines.data)).toBeGreaterThan(0);
 
   // Activity: Cleo's removal and the seat change, by the owner; the Seats filter keeps only the latter.
-  await page.reload();
+  await page.goto("/team/activity");
   const activity = page.getByRole("region", { name: "Activity" });
   await expect(activity.getByRole("listitem").filter({ hasText: `${owner} removed ${cleo}` })).toHaveCount(1);
   const seatChanges = activity.getByRole("listitem").filter({ hasText: `${owner} reclaimed idle seats: from 4 to 3` });

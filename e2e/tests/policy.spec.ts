@@ -43,7 +43,7 @@ test("an admin sets a consent notice and forbids Zoom; the member's app refuses 
     const adminPage = await newPage(browser, baseURL!);
     await signIn(adminPage, admin);
     await expect(adminPage).toHaveURL(/\/dashboard$/);
-    await adminPage.goto("/team");
+    await adminPage.goto("/team/policy");
     const policies = adminPage.getByRole("region", { name: "Policies" });
     const adoption = policies.getByRole("status");
     await expect(adoption).toContainText("1 of 1 device on the current policy.");
@@ -88,6 +88,7 @@ test("an admin sets a consent notice and forbids Zoom; the member's app refuses 
     desktop.ok(["call", "end", meetCall]);
 
     // Activity: the change, by the admin.
+    await adminPage.getByRole("navigation", { name: "Team sections" }).getByRole("link", { name: "Activity" }).click();
     const activity = adminPage.getByRole("region", { name: "Activity" });
     await expect(activity.getByRole("listitem").filter({ hasText: `${admin}: team policy changed` })).toHaveCount(1);
   } finally {

@@ -56,7 +56,7 @@ test("SCIM: a token made on /team provisions a rep; deactivating them stops the 
   expect(created.status(), await created.text()).toBe(201);
   const scimUser = (await created.json()) as { id: string; active: boolean };
   expect(scimUser.active).toBe(true);
-  await page.reload();
+  await page.goto("/team");
   await expect(page.getByRole("table", { name: `Members of ${TEAM}` }).getByText(rep)).toBeVisible();
   await expect(page.getByText("2 of 2 used")).toBeVisible();
 

@@ -96,7 +96,7 @@ test("SSO: a verified domain and a real OpenID provider; a new rep signs in with
     await helpers.accessToken(rep, REP_PASSWORD); // the password works before Require SSO
 
     // Require SSO.
-    await page.goto("/team");
+    await page.goto("/team/security");
     const settings = page.getByRole("region", { name: "Single sign-on" });
     await settings.getByLabel(/Require SSO for/).check();
     await settings.getByRole("button", { name: "Save single sign-on" }).click();

@@ -18,7 +18,7 @@ interface SentInvoices {
   data: { invoice: string; to: string; hosted_invoice_url: string; due_date: number; status: string }[];
 }
 
-/** Signs a new owner in and creates their team on /team; answers the owner's address and token. */
+/** Signs a new owner in, creates their team on /team and opens Seats & billing; answers the owner's address and token. */
 async function ownerWithTeam(page: Page, helpers: Helpers, name: string) {
   const owner = await helpers.verifiedUser("owner");
   await signIn(page, owner);
@@ -27,6 +27,7 @@ async function ownerWithTeam(page: Page, helpers: Helpers, name: string) {
   await page.getByLabel("Team name").fill(name);
   await page.getByRole("button", { name: "Create team" }).click();
   await expect(page.getByRole("heading", { name, level: 2 })).toBeVisible();
+  await page.getByRole("navigation", { name: "Team sections" }).getByRole("link", { name: "Seats & billing" }).click();
   return { owner, token: await helpers.accessToken(owner) };
 }
 

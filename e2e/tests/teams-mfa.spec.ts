@@ -47,6 +47,7 @@ test("an owner requires a second factor; a rep without one is sent to set it up 
   await expect(
     page.getByRole("heading", { name: TEAM, level: 2 }),
   ).toBeVisible();
+  await page.goto("/team/billing");
   await page.getByLabel("Seats", { exact: true }).fill("2");
   await page.getByRole("button", { name: "Buy seats" }).click();
   await payOnCheckoutPage(page, CARD_OK);
@@ -79,7 +80,7 @@ test("an owner requires a second factor; a rep without one is sent to set it up 
   );
   expect(accepted.status).toBe(200);
 
-  await page.goto("/team");
+  await page.goto("/team/security");
   const section = page.getByRole("region", { name: "Second factor" });
   const who = section.getByRole("list", { name: "Who has a second factor" });
   await expect(

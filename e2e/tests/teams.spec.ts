@@ -82,7 +82,9 @@ test("an owner buys 3 seats, two reps join by invitation, one is removed and sea
   await page.getByRole("button", { name: "Create team" }).click();
   await expect(page.getByRole("heading", { name: TEAM, level: 2 })).toBeVisible();
 
-  // Three seats on stripe-mock's hosted checkout page, back on /team with the team paid.
+  // Three seats (under Seats & billing) on stripe-mock's hosted checkout page, back on /team with the team paid.
+  await page.getByRole("navigation", { name: "Team sections" }).getByRole("link", { name: "Seats & billing" }).click();
+  await expect(page).toHaveURL(/\/team\/billing$/);
   await page.getByLabel("Seats", { exact: true }).fill("3");
   await page.getByRole("button", { name: "Buy seats" }).click();
   await expect(page).toHaveURL(new RegExp(`^${helpers.stack.mockUrl}/c/pay/cs_`));
@@ -171,7 +173,7 @@ test("an owner buys 3 seats, two reps join by invitation, one is removed and sea
 
   // Seats 3 → 2: the preview shows the credit, the change is confirmed, Stripe's item has quantity 2
   // and the next invoice carries a prorated credit line.
-  await page.goto("/team");
+  await page.goto("/team/billing");
   await page.getByRole("button", { name: "Change seats" }).click();
   const dialog = page.getByRole("dialog", { name: "Change seats" });
   await dialog.getByLabel("Seats", { exact: true }).fill("2");
@@ -195,7 +197,7 @@ test("an owner buys 3 seats, two reps join by invitation, one is removed and sea
   expect(prorations.some((l) => l.amount < 0), "a credit for the seat given back").toBe(true);
 
   // The owner manages the team's billing in the portal of the team's own customer, back to /team.
-  await page.goto("/team");
+  await page.goto("/team/billing");
   await page.getByRole("button", { name: "Manage Billing" }).click();
   await expect(page).toHaveURL(new RegExp(`^${helpers.stack.mockUrl}/p/session/`));
   await expect(page.getByRole("heading", { name: "Billing", level: 1 })).toBeVisible();

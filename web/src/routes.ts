@@ -25,7 +25,8 @@ export default [
     route("success", "app/success.tsx"),
     route("authorize", "app/authorize.tsx"),
     route("activate", "app/activate.tsx"),
-    route("team", "app/team.tsx"),
+    // `/team` is Members; `/team/<section>` the console's other sections (features/team/components/teamSections.ts).
+    route("team/:section?", "app/team.tsx"),
   ]),
   route("invite", "app/invite.tsx"),
   route("sso/confirm", "app/sso-confirm.tsx"),

@@ -65,7 +65,7 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
           { path: "success", element: <SuccessRoute /> },
           { path: "authorize", element: <AuthorizeRoute /> },
           { path: "activate", element: <ActivateRoute /> },
-          { path: "team", element: <TeamRoute /> },
+          { path: "team/:section?", element: <TeamRoute /> },
         ],
       },
       { path: "invite", element: <InviteRoute /> },

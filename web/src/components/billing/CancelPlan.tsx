@@ -10,6 +10,7 @@ import { ApiError } from "../../lib/api/client";
 import type { CancellationReason } from "../../lib/api/types";
 import { Button } from "../ui/Button";
 import { Modal } from "../ui/Modal";
+import { Select } from "../ui/Select";
 
 export type Cancellable = {
   cancel_at_period_end: boolean;
@@ -124,11 +125,11 @@ function CancelDialog({
         <label htmlFor={selectId} className="mb-1 block text-sm font-medium text-slate-700">
           Why are you cancelling? (optional)
         </label>
-        <select
+        <Select
           id={selectId}
           value={reason}
           onChange={(e) => setReason(e.target.value as CancellationReason | "")}
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
+          className="w-full py-2.5"
         >
           <option value="">Choose a reason</option>
           {(reasons.data?.reasons ?? []).map((r) => (
@@ -136,7 +137,7 @@ function CancelDialog({
               {r.label}
             </option>
           ))}
-        </select>
+        </Select>
       </div>
       {error && (
         <p role="alert" className="mt-4 text-sm text-red-700">

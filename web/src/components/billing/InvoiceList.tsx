@@ -5,6 +5,8 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { FileText } from "lucide-react";
 import { Button } from "../ui/Button";
+import { Cell, cardTable } from "../ui/CardTable";
+import { cn } from "../ui/cn";
 import type { Invoice, InvoicesPage } from "../../lib/api/types";
 
 const STATUS: Record<Invoice["status"], string> = {
@@ -24,17 +26,17 @@ export const money = (cents: number, currency: string) =>
 function Row({ invoice }: { invoice: Invoice }) {
   const name = invoice.number ?? invoice.id;
   return (
-    <tr className="border-t border-slate-100">
-      <td className="py-2 pr-4 font-medium text-slate-900">{name}</td>
-      <td className="py-2 pr-4">{day(invoice.date)}</td>
-      <td className="py-2 pr-4">
+    <tr className={cn("border-t border-slate-100", cardTable.row)}>
+      <Cell className={cardTable.lead}>{name}</Cell>
+      <Cell label="Date">{day(invoice.date)}</Cell>
+      <Cell label="Period">
         {day(invoice.period_start)} – {day(invoice.period_end)}
-      </td>
-      <td className="py-2 pr-4">{money(invoice.amount, invoice.currency)}</td>
-      <td className="py-2 pr-4">{invoice.tax ? money(invoice.tax, invoice.currency) : "—"}</td>
-      <td className="py-2 pr-4">{invoice.discount ? `−${money(invoice.discount, invoice.currency)}` : "—"}</td>
-      <td className="py-2 pr-4">{STATUS[invoice.status]}</td>
-      <td className="py-2">
+      </Cell>
+      <Cell label="Amount">{money(invoice.amount, invoice.currency)}</Cell>
+      <Cell label="Tax">{invoice.tax ? money(invoice.tax, invoice.currency) : "—"}</Cell>
+      <Cell label="Discount">{invoice.discount ? `−${money(invoice.discount, invoice.currency)}` : "—"}</Cell>
+      <Cell label="Status">{STATUS[invoice.status]}</Cell>
+      <Cell>
         {invoice.invoice_pdf ? (
           <a
             href={invoice.invoice_pdf}
@@ -46,7 +48,7 @@ function Row({ invoice }: { invoice: Invoice }) {
         ) : (
           "—"
         )}
-      </td>
+      </Cell>
     </tr>
   );
 }
@@ -78,12 +80,13 @@ export function InvoiceList({
       )}
       {pages.isSuccess && invoices.length === 0 && <p className="mt-4 text-slate-600">No invoices yet.</p>}
       {invoices.length > 0 && (
+        // On a phone each invoice is a card (CardTable.tsx).
         <div className="mt-4 overflow-x-auto">
-          <table className="w-full text-left text-sm text-slate-700">
-            <thead>
-              <tr className="text-slate-500">
+          <table className={cn(cardTable.table, "text-slate-700")}>
+            <thead className={cardTable.head}>
+              <tr>
                 {["Number", "Date", "Period", "Amount", "Tax", "Discount", "Status", "PDF"].map((h) => (
-                  <th key={h} scope="col" className="pb-2 pr-4 font-medium">
+                  <th key={h} scope="col" className={cardTable.th}>
                     {h}
                   </th>
                 ))}

@@ -10,6 +10,8 @@ import { useHydrated } from "../ui/useHydrated";
 import { buttonStyles } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { Island } from "../ui/Island";
+import { Address } from "../ui/Address";
+import { TOUCH_TARGET } from "../ui/touch";
 
 /** The spec: the bar turns white with a shadow after this much scrolling. */
 export const NAV_SHADOW_AFTER_PX = 10;
@@ -59,6 +61,13 @@ function moveWithArrows(event: React.KeyboardEvent<HTMLElement>) {
   items[to]!.focus();
 }
 
+/** An item of the user menu: 44 px high on touch. */
+const MENU_ITEM = cn(
+  "flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-100",
+  "focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600",
+  TOUCH_TARGET,
+);
+
 function UserMenu({ email }: { email: string }) {
   const [open, setOpen] = useState(false);
   const panel = useRef<HTMLDivElement>(null);
@@ -81,10 +90,13 @@ function UserMenu({ email }: { email: string }) {
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
-        className={buttonStyles("ghost", "max-w-[14rem]")}
+        className={buttonStyles("ghost", "max-w-[18rem] lg:max-w-[28rem]")}
       >
         <UserCircle2 aria-hidden className="h-5 w-5 shrink-0" />
-        <span className="truncate">{email}</span>
+        {/* Whole where there is room; cut only on a narrow window, where hovering shows it all. */}
+        <span className="truncate" title={email}>
+          {email}
+        </span>
         <ChevronDown aria-hidden className="h-4 w-4 shrink-0" />
       </button>
       {open && (
@@ -94,26 +106,18 @@ function UserMenu({ email }: { email: string }) {
           aria-label="User menu"
           tabIndex={-1}
           onKeyDown={moveWithArrows}
-          className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
+          className="absolute right-0 mt-2 w-72 max-w-[calc(100vw-2rem)] rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
         >
           <div className="border-b border-slate-100 px-3 pb-2 pt-1">
-            <p className="truncate text-sm font-medium text-slate-900">{email}</p>
+            <p className="text-sm font-medium text-slate-900">
+              <Address email={email} />
+            </p>
             <p className="text-xs text-slate-500">Signed in</p>
           </div>
-          <Link
-            role="menuitem"
-            to="/settings"
-            onClick={() => setOpen(false)}
-            className="mt-1 flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
-          >
+          <Link role="menuitem" to="/settings" onClick={() => setOpen(false)} className={cn(MENU_ITEM, "mt-1")}>
             <SettingsIcon aria-hidden className="h-4 w-4" /> Settings
           </Link>
-          <Link
-            role="menuitem"
-            to="/team"
-            onClick={() => setOpen(false)}
-            className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
-          >
+          <Link role="menuitem" to="/team" onClick={() => setOpen(false)} className={MENU_ITEM}>
             <Users aria-hidden className="h-4 w-4" /> Team
           </Link>
           <button
@@ -123,7 +127,7 @@ function UserMenu({ email }: { email: string }) {
               setOpen(false);
               void signOut();
             }}
-            className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+            className={cn(MENU_ITEM, "w-full text-left")}
           >
             Sign Out
           </button>
@@ -166,8 +170,11 @@ export function NavBarContent({ className }: { className?: string } = {}) {
     return () => document.removeEventListener("keydown", onKey);
   }, [mobileOpen]);
 
-  const linkClass =
-    "rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:text-slate-950 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600";
+  const linkClass = cn(
+    "flex items-center rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:text-slate-950",
+    "focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600",
+    TOUCH_TARGET,
+  );
 
   return (
     <header
@@ -222,7 +229,7 @@ export function NavBarContent({ className }: { className?: string } = {}) {
         <button
           ref={toggle}
           type="button"
-          className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 md:hidden"
+          className="flex min-h-11 min-w-11 items-center justify-center rounded-lg p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 md:hidden"
           aria-label={mobileOpen ? "Close menu" : "Open menu"}
           aria-expanded={mobileOpen}
           aria-controls="mobile-menu"
@@ -241,7 +248,9 @@ export function NavBarContent({ className }: { className?: string } = {}) {
           {/* While the session loads, no account links: neither Sign In nor Dashboard may be wrong. */}
           {auth.status === "loading" ? null : auth.status === "signedIn" ? (
             <div className="flex flex-col gap-1">
-              <p className="px-3 pt-2 text-sm font-medium text-slate-900">{auth.user.email}</p>
+              <p className="px-3 pt-2 text-sm font-medium text-slate-900">
+                <Address email={auth.user.email} />
+              </p>
               <p className="px-3 pb-2 text-xs text-slate-500">Signed in</p>
               <Link to="/dashboard" className={linkClass} onClick={() => setMobileOpen(false)}>
                 Dashboard

@@ -3,6 +3,16 @@ import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from "react"
 import { createPortal } from "react-dom";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+const FIELD = "input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled])";
+/** Marks the dialog's own close button: focus starts on it only when there is nothing else to focus. */
+const CLOSE = "data-dialog-close";
+
+/** Where focus starts in a dialog: its first field, else its first control other than Close, else Close. */
+function firstFocus(node: HTMLElement | null): HTMLElement | null {
+  if (!node) return null;
+  const controls = [...node.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  return node.querySelector<HTMLElement>(FIELD) ?? controls.find((c) => !c.hasAttribute(CLOSE)) ?? controls[0] ?? null;
+}
 
 /**
  * Keeps Tab inside `container`, closes on Escape and hands focus back to where it was on close; when
@@ -34,7 +44,7 @@ export function useFocusTrap(
     if (!open) return;
     const previous = document.activeElement as HTMLElement | null;
     const node = container.current;
-    const first = initial?.current ?? node?.querySelector<HTMLElement>(FOCUSABLE);
+    const first = initial?.current ?? firstFocus(node);
     first?.focus();
     function onKey(event: KeyboardEvent) {
       if (event.key === "Escape") {
@@ -101,7 +111,8 @@ export function Modal({
             type="button"
             onClick={onClose}
             aria-label="Close"
-            className="rounded-md p-1 text-slate-500 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+            {...{ [CLOSE]: "" }}
+            className="-m-1 flex h-11 w-11 shrink-0 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
           >
             <X aria-hidden className="h-5 w-5" />
           </button>

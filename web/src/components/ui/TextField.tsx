@@ -1,6 +1,7 @@
 import { Eye, EyeOff } from "lucide-react";
 import { useId, useState, type InputHTMLAttributes, type Ref } from "react";
 import { cn } from "./cn";
+import { TOUCH_TARGET } from "./touch";
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
   label: string;
@@ -13,6 +14,7 @@ const inputClass = (invalid: boolean) =>
   cn(
     "block w-full rounded-lg border bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-400",
     "focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30",
+    TOUCH_TARGET,
     invalid ? "border-red-500" : "border-slate-300",
   );
 

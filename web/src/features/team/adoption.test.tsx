@@ -21,7 +21,7 @@ describe("/team usage", () => {
     db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
     calls.set(OWNER, 2).set("bo@northwind.example", 4);
     adoptionPaging.size = 2;
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/usage", { signedInAs: OWNER });
     const usage = await screen.findByRole("region", { name: "Adoption" });
     await within(usage).findByRole("row", { name: /bo@northwind\.example/ });
     expect(within(usage).queryByRole("row", { name: /cy@northwind\.example/ })).not.toBeInTheDocument();
@@ -40,7 +40,7 @@ describe("/team usage", () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
     calls.set(OWNER, 2).set("bo@northwind.example", 4);
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/usage", { signedInAs: OWNER });
     const usage = await screen.findByRole("region", { name: "Adoption" });
     const bo = await within(usage).findByRole("row", { name: /bo@northwind\.example/ });
     expect(within(usage).queryByRole("button", { name: "Show more" })).not.toBeInTheDocument();
@@ -83,7 +83,7 @@ describe("/team usage", () => {
     db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
     calls.set(OWNER, 2).set("bo@northwind.example", 4);
     adoptionPaging.size = 1;
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/usage", { signedInAs: OWNER });
     const usage = await screen.findByRole("region", { name: "Adoption" });
     await user.click(await within(usage).findByRole("button", { name: "Reclaim idle seats" }));
     const dialog = await screen.findByRole("dialog", { name: "Reclaim idle seats" });
@@ -128,7 +128,7 @@ describe("/team usage", () => {
   it("lists the activity with exports for the owner", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 2 });
-    renderApp("/team", { signedInAs: OWNER });
+    renderApp("/team/activity", { signedInAs: OWNER });
     const activity = await screen.findByRole("region", { name: "Activity" });
     expect(within(activity).getByRole("button", { name: "Export CSV" })).toBeInTheDocument();
     expect(within(activity).getByRole("button", { name: "Export JSON lines" })).toBeInTheDocument();

@@ -35,7 +35,7 @@ function seedNorthwind() {
 describe("/team invoices and company details", () => {
   it("lets the owner download an invoice and save the company details", async () => {
     const team = seedNorthwind();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     const invoices = await screen.findByRole("region", { name: "Invoices" });
     const link = await within(invoices).findByRole("link", { name: "Download invoice CW-000042" });
     expect(link).toHaveAttribute("href", "https://pay.test/i/in_t1/pdf");
@@ -60,7 +60,7 @@ describe("/team invoices and company details", () => {
     seedNorthwind();
     const message = "This is not a valid EU VAT number. It looks like DE123456789.";
     server.use(refuse("put", "/api/team/billing/details", 400, "invalid_tax_id", message, { once: true }));
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     const form = await screen.findByRole("form", { name: "Company details" });
     await user.type(within(form).getByLabelText("Company name"), "Northwind");
     await user.type(within(form).getByLabelText("Country code"), "DE");
@@ -74,7 +74,7 @@ describe("/team invoices and company details", () => {
   it("shows admins the invoices and the details without a save button, and members neither", async () => {
     const team = seedNorthwind();
     detailsOf(team).name = "Northwind Vertrieb GmbH";
-    renderApp("/team", { signedInAs: ADMIN });
+    renderApp("/team/billing", { signedInAs: ADMIN });
     expect(await screen.findByRole("link", { name: "Download invoice CW-000042" })).toBeInTheDocument();
     const form = await screen.findByRole("form", { name: "Company details" });
     expect(await within(form).findByLabelText("Company name")).toHaveValue("Northwind Vertrieb GmbH");
@@ -84,7 +84,7 @@ describe("/team invoices and company details", () => {
 
   it("shows members no invoices", async () => {
     seedNorthwind();
-    renderApp("/team", { signedInAs: MEMBER });
+    renderApp("/team/billing", { signedInAs: MEMBER });
     await screen.findByRole("region", { name: "Members" });
     expect(screen.queryByRole("region", { name: "Invoices" })).not.toBeInTheDocument();
     expect(screen.queryByRole("form", { name: "Company details" })).not.toBeInTheDocument();

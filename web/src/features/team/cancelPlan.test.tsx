@@ -18,7 +18,7 @@ function seedPaidTeam() {
 describe("/team: cancelling the team's plan", () => {
   it("the owner cancels with a reason and resumes", async () => {
     const team = seedPaidTeam();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Cancel plan" }));
     const dialog = screen.getByRole("dialog", { name: "Cancel your plan?" });
     await within(dialog).findByRole("option", { name: "I'm moving to another tool" });
@@ -35,7 +35,7 @@ describe("/team: cancelling the team's plan", () => {
 
   it("is not offered to an admin", async () => {
     seedPaidTeam();
-    renderApp("/team", { signedInAs: ADMIN });
+    renderApp("/team/billing", { signedInAs: ADMIN });
     await screen.findByRole("heading", { name: "Northwind Sales" });
     expect(screen.queryByRole("button", { name: "Cancel plan" })).not.toBeInTheDocument();
   });

@@ -49,6 +49,15 @@ const GATED = {
   view_adoption: "Adoption",
   view_activity: "Activity",
 } as const;
+/** The console section (its navigation link) each gated region is in. */
+const LINK_OF: Record<keyof typeof GATED, string> = {
+  manage_domains: "Security",
+  manage_scim: "Security",
+  configure_sso: "Security",
+  set_policy: "Policy",
+  view_adoption: "Usage",
+  view_activity: "Activity",
+};
 const EVERY_GATE: TeamPermissions = { ...NOTHING, ...Object.fromEntries(Object.keys(GATED).map((f) => [f, true])) };
 
 function member(email: string, role: TeamMember["role"], may_remove: boolean, may_change_role: boolean): TeamMember {
@@ -65,7 +74,7 @@ function member(email: string, role: TeamMember["role"], may_remove: boolean, ma
   };
 }
 
-function serve(team: Partial<Team>) {
+function serve(team: Partial<Team>, path = "/team") {
   db.createUser({ email: ME });
   const body: Team = {
     id: "2b7c7a3e-3f0e-4c55-9d6e-0a3c1b0c9f11",
@@ -97,7 +106,7 @@ function serve(team: Partial<Team>) {
     ...team,
   };
   server.use(http.get("*/api/team", () => HttpResponse.json({ team: body })));
-  renderApp("/team", { signedInAs: ME });
+  renderApp(path, { signedInAs: ME });
 }
 
 describe("/team renders the server's decisions", () => {
@@ -136,8 +145,12 @@ describe("/team renders the server's decisions", () => {
 
   it("shows a member every console section their `may` grants", async () => {
     serve({ role: "member", may: EVERY_GATE });
-    for (const title of Object.values(GATED)) expect(await screen.findByRole("region", { name: title })).toBeInTheDocument();
-  });
+    const user = userEvent.setup();
+    for (const [flag, title] of Object.entries(GATED)) {
+      await user.click(await screen.findByRole("link", { name: LINK_OF[flag as keyof typeof GATED] }));
+      expect(await screen.findByRole("region", { name: title })).toBeInTheDocument();
+    }
+  }, 30_000);
 
   it("shows an owner none of the console sections their `may` denies, nor the members' actions", async () => {
     serve({
@@ -146,6 +159,7 @@ describe("/team renders the server's decisions", () => {
       members: [member(ME, "owner", false, false), member("bo@northwind.example", "member", true, false)],
     });
     expect(await screen.findByRole("button", { name: "Rename team" })).toBeInTheDocument();
+    expect(screen.queryByRole("navigation", { name: "Team sections" })).not.toBeInTheDocument();
     for (const title of Object.values(GATED)) expect(screen.queryByRole("region", { name: title })).not.toBeInTheDocument();
     expect(screen.queryByRole("columnheader", { name: "Actions" })).not.toBeInTheDocument();
   });
@@ -161,14 +175,17 @@ describe("/team renders the server's decisions", () => {
   });
 
   it("chooses the seats form by `buy_seats`/`change_seats`, checks the count against `seat_range`, and says a payment failed", async () => {
-    serve({
-      role: "owner",
-      subscription: null,
-      payment_failed: true,
-      may: { ...NOTHING, buy_seats: true, manage_billing: true },
-      seat_range: { min: 3, max: 25 },
-      members: [member(ME, "owner", false, false)],
-    });
+    serve(
+      {
+        role: "owner",
+        subscription: null,
+        payment_failed: true,
+        may: { ...NOTHING, buy_seats: true, manage_billing: true },
+        seat_range: { min: 3, max: 25 },
+        members: [member(ME, "owner", false, false)],
+      },
+      "/team/billing",
+    );
     const seats = await screen.findByLabelText("Seats");
     expect(seats).toHaveAttribute("max", "25");
     expect(screen.getByText(/last payment failed/)).toBeInTheDocument();

@@ -22,7 +22,7 @@ beforeEach(() => publishedRecords.clear());
 describe("/team Security: verified domains", () => {
   it("adds a domain, shows the record to publish, verifies it once published, and removes it", async () => {
     seedNorthwind();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     // After the render: user-event puts its own clipboard in place when it starts.
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
@@ -55,7 +55,7 @@ describe("/team Security: verified domains", () => {
 
   it("shows the server's refusal (a public mail domain) at the field", async () => {
     seedNorthwind();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Security" });
     server.use(
       http.post("*/api/team/domains", () =>
@@ -72,8 +72,8 @@ describe("/team Security: verified domains", () => {
 
   it("is the owner's alone", async () => {
     seedNorthwind();
-    renderApp("/team", { signedInAs: MEMBER });
-    await screen.findByRole("region", { name: "Domain join" });
+    renderApp("/team/security", { signedInAs: MEMBER });
+    await screen.findByRole("region", { name: "Members" });
     expect(screen.queryByRole("region", { name: "Security" })).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
-//! The team's MFA rule on /team: the owner and admins see who has a second factor (plain members see the
-//! rule only, as the API answers them no one's factor); the owner alone turns
+//! The team's MFA rule on /team/security: the owner and admins see who has a second factor (plain members see
+//! no Security section, and the API answers them no one's factor); the owner alone turns
 //! "Require a second factor" on and off (`PUT /api/team/mfa-policy`), and the members' Settings then
 //! say that the team requires one.
 
@@ -36,7 +36,7 @@ const factorOf = (list: HTMLElement, email: string) => within(list).getByText(em
 describe("/team second factor", () => {
   it("shows who has a second factor, and the owner requires one and stops requiring it", async () => {
     const team = seed();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Second factor" });
     const list = within(section).getByRole("list", { name: "Who has a second factor" });
     expect(factorOf(list, ADMIN)).toContain("Second factor on");
@@ -57,28 +57,29 @@ describe("/team second factor", () => {
     expect(team.requireMfa).toBe(false);
   });
 
-  it("offers no switch to admins and members, who see the rule", async () => {
+  it("offers no switch to admins, who see the rule; a plain member has no Security section", async () => {
     const team = seed();
     team.requireMfa = true;
-    for (const email of [ADMIN, MEMBER]) {
-      const { unmount } = renderApp("/team", { signedInAs: email });
-      const section = await screen.findByRole("region", { name: "Second factor" });
-      expect(within(section).getByText(REQUIRED_TEXT)).toBeInTheDocument();
-      expect(within(section).queryByRole("switch")).not.toBeInTheDocument();
-      unmount();
-    }
+    const { unmount } = renderApp("/team/security", { signedInAs: ADMIN });
+    const section = await screen.findByRole("region", { name: "Second factor" });
+    expect(within(section).getByText(REQUIRED_TEXT)).toBeInTheDocument();
+    expect(within(section).queryByRole("switch")).not.toBeInTheDocument();
+    unmount();
+    renderApp("/team/security", { signedInAs: MEMBER });
+    await screen.findByRole("region", { name: "Members" });
+    expect(screen.queryByRole("region", { name: "Second factor" })).not.toBeInTheDocument();
   });
 
   it("shows an admin who has a second factor, and a plain member nobody's", async () => {
     seed();
-    const { unmount } = renderApp("/team", { signedInAs: ADMIN });
-    let section = await screen.findByRole("region", { name: "Second factor" });
+    const { unmount } = renderApp("/team/security", { signedInAs: ADMIN });
+    const section = await screen.findByRole("region", { name: "Second factor" });
     expect(factorOf(within(section).getByRole("list", { name: "Who has a second factor" }), ADMIN)).toContain("Second factor on");
     unmount();
-    renderApp("/team", { signedInAs: MEMBER });
-    section = await screen.findByRole("region", { name: "Second factor" });
-    expect(within(section).queryByRole("list", { name: "Who has a second factor" })).not.toBeInTheDocument();
-    expect(section.textContent).not.toMatch(/Second factor on|No second factor|not set one up/);
+    renderApp("/team/security", { signedInAs: MEMBER });
+    await screen.findByRole("region", { name: "Members" });
+    expect(screen.queryByRole("list", { name: "Who has a second factor" })).not.toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/Second factor on|No second factor|not set one up/);
   });
 
   it("says why nothing changed when the server refuses", async () => {
@@ -88,7 +89,7 @@ describe("/team second factor", () => {
         HttpResponse.json({ error: { code: "internal", message: "Something went wrong" } }, { status: 500 }),
       ),
     );
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Second factor" });
     await user.click(within(section).getByRole("switch", { name: REQUIRE_FACTOR_LABEL }));
     expect(await within(section).findByRole("alert")).toBeInTheDocument();

@@ -35,7 +35,7 @@ describe("/team over seats", () => {
     const { user } = renderApp("/team", { signedInAs: OWNER });
     const notice = await screen.findByRole("region", { name: "Fewer seats than members" });
     expect(notice).toHaveTextContent(
-      "Northwind Sales has 1 seat for 3 members: 2 seats missing. Nobody was removed, but nobody can be invited or join until every member has a seat. Buy 2 more below, or remove members.",
+      "Northwind Sales has 1 seat for 3 members: 2 seats missing. Nobody was removed, but nobody can be invited or join until every member has a seat. Buy 2 more in Seats & billing, or remove members.",
     );
     expect(screen.getAllByRole("rowheader")).toHaveLength(3);
     const invites = screen.getByRole("region", { name: "Invitations" });

@@ -35,13 +35,14 @@ describe("/team policies", () => {
     );
   });
 
-  it("an admin sets a consent notice and forbids Zoom; the second factor is the owner's", async () => {
+  it("an admin sets a consent notice and forbids Zoom; the sign-in rules are not the form's", async () => {
     const team = seed();
-    const { user } = renderApp("/team", { signedInAs: ADMIN });
+    const { user } = renderApp("/team/policy", { signedInAs: ADMIN });
     const section = await screen.findByRole("region", { name: "Policies" });
     expect(await within(section).findByText(/0 of 0 devices on the current policy/)).toBeInTheDocument();
-    expect(within(section).getByLabelText("Require a second factor (the owner decides)")).toBeDisabled();
-    expect(within(section).getByLabelText("Require SSO (the owner decides)")).toBeDisabled();
+    // The sign-in rules are Security's (the owner's), not the policy form's.
+    expect(within(section).queryByLabelText(/Require a second factor/)).not.toBeInTheDocument();
+    expect(within(section).queryByLabelText(/Require SSO/)).not.toBeInTheDocument();
     await user.selectOptions(within(section).getByLabelText("At the start of every call"), "show");
     await user.type(within(section).getByLabelText("Notice (default)"), "This call is recorded.");
     await user.click(within(section).getByLabelText("Zoom"));
@@ -61,7 +62,7 @@ describe("/team policies", () => {
         ),
       ),
     );
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/policy", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Policies" });
     await user.click(await within(section).findByRole("button", { name: "Save policy" }));
     expect(await within(section).findByRole("alert")).toHaveTextContent("consent_notice.regions.US-XX: not a region");
@@ -69,8 +70,8 @@ describe("/team policies", () => {
 
   it("is not shown to members", async () => {
     seed();
-    renderApp("/team", { signedInAs: MEMBER });
-    await screen.findByRole("region", { name: "Domain join" });
+    renderApp("/team/policy", { signedInAs: MEMBER });
+    await screen.findByRole("region", { name: "Members" });
     expect(screen.queryByRole("region", { name: "Policies" })).not.toBeInTheDocument();
   });
 });

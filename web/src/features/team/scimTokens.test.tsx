@@ -18,7 +18,7 @@ function seedNorthwind() {
 describe("/team SCIM tokens", () => {
   it("shows the SCIM endpoint URL with a copy button", async () => {
     seedNorthwind();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
     const section = await screen.findByRole("region", { name: "Security: SCIM tokens" });
@@ -53,7 +53,7 @@ describe("/team SCIM tokens", () => {
 
   it("asks for the password before creating a token once the window is over", async () => {
     const team = seedNorthwind();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Security: SCIM tokens" });
     for (const s of db.sessions) s.passwordAt = db.now() - 16 * 60_000;
     await user.type(within(section).getByLabelText("Token name"), "Okta");
@@ -67,8 +67,8 @@ describe("/team SCIM tokens", () => {
 
   it("is the owner's only", async () => {
     seedNorthwind();
-    renderApp("/team", { signedInAs: ADMIN });
-    await screen.findByRole("region", { name: "Members" });
+    renderApp("/team/security", { signedInAs: ADMIN });
+    await screen.findByRole("region", { name: "Second factor" });
     expect(screen.queryByRole("region", { name: "Security: SCIM tokens" })).not.toBeInTheDocument();
   });
 });

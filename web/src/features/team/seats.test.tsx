@@ -27,7 +27,7 @@ describe("/team billing", () => {
           .json()
           .then((body) => (sent = body as Record<string, unknown>));
     });
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     const seats = await screen.findByLabelText("Seats");
     expect(seats).toHaveValue(2);
     await user.clear(seats);
@@ -54,13 +54,14 @@ describe("/team billing", () => {
     db.createUser({ email: OWNER });
     const { team } = db.seedTeam({ owner: OWNER });
     db.team.checkouts.set("cs_test_team", { id: "cs_test_team", teamId: team.id, seats: 3, paid: true });
-    const { router } = renderApp("/team?checkout=success&session_id=cs_test_team", { signedInAs: OWNER });
+    const { router, user } = renderApp("/team?checkout=success&session_id=cs_test_team", { signedInAs: OWNER });
     expect(await screen.findByText(/Payment successful/)).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.search).toBe(""));
     expect(router.state.location.pathname).toBe("/team");
     expect(await screen.findByText("1 of 3 used")).toBeInTheDocument();
     expect(screen.getByText("Active")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Change seats" })).toBeInTheDocument();
+    await user.click(screen.getByRole("link", { name: "Seats & billing" }));
+    expect(await screen.findByRole("button", { name: "Change seats" })).toBeInTheDocument();
   });
 
   it("says why a returned checkout could not be confirmed, with Try again", async () => {
@@ -87,7 +88,7 @@ describe("/team billing", () => {
           .json()
           .then((body) => (put = body as Record<string, unknown>));
     });
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     expect(await screen.findByText("1 seat is free.")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Change seats" }));
     const dialog = screen.getByRole("dialog", { name: "Change seats" });
@@ -112,7 +113,7 @@ describe("/team billing", () => {
   it("shows what is due now when adding seats, and the server's refusal", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 2 });
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Change seats" }));
     const dialog = screen.getByRole("dialog", { name: "Change seats" });
     await user.clear(within(dialog).getByLabelText("Seats"));
@@ -135,7 +136,7 @@ describe("/team billing", () => {
   it("drops an earlier preview when a new one fails", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 2 });
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Change seats" }));
     const dialog = screen.getByRole("dialog", { name: "Change seats" });
     await user.clear(within(dialog).getByLabelText("Seats"));
@@ -166,7 +167,7 @@ describe("/team billing", () => {
         await gate;
       }),
     );
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Change seats" }));
     const dialog = screen.getByRole("dialog", { name: "Change seats" });
     const field = within(dialog).getByLabelText("Seats");
@@ -189,7 +190,7 @@ describe("/team billing", () => {
     async (status) => {
       db.createUser({ email: OWNER });
       db.seedTeam({ owner: OWNER, seats: 2, status, answers: { owner: { paid: false, payment_failed: true } } });
-      const { user } = renderApp("/team", { signedInAs: OWNER });
+      const { user } = renderApp("/team/billing", { signedInAs: OWNER });
       expect(await screen.findByText("The team's last payment failed.")).toBeInTheDocument();
       expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();
       expect(screen.getByRole("button", { name: "Manage Billing" })).toBeEnabled();
@@ -216,7 +217,7 @@ describe("/team billing", () => {
     // 2026-12-03T12:00:00Z
     Object.assign(team.subscription!, { past_due_since: 1_796_128_800, attempt_count: 2, next_payment_attempt: 1_796_299_200 });
     const to = vi.spyOn(redirect, "to").mockImplementation(() => {});
-    const { user, unmount } = renderApp("/team", { signedInAs: OWNER });
+    const { user, unmount } = renderApp("/team/billing", { signedInAs: OWNER });
     expect(await screen.findByText("We'll try the card again on December 3, 2026. Pro stays on until then.")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Update card" }));
     await waitFor(() => expect(to).toHaveBeenCalledWith("http://localhost:3000/team"));
@@ -239,7 +240,7 @@ describe("/team billing", () => {
       members: [{ email: "bo@northwind.example", role: "admin" }],
       answers,
     });
-    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    renderApp("/team/billing", { signedInAs: "bo@northwind.example" });
     expect(await screen.findByText("The team's last payment failed.")).toBeInTheDocument();
     expect(screen.getByText("Ask the team's owner to update the payment method.")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Change seats" })).not.toBeInTheDocument();
@@ -252,7 +253,7 @@ describe("/team billing", () => {
     async (status) => {
       db.createUser({ email: OWNER });
       db.seedTeam({ owner: OWNER, seats: 2, status, roles: UNPAID_TEAM, answers: { owner: { paid: false } } });
-      renderApp("/team", { signedInAs: OWNER });
+      renderApp("/team/billing", { signedInAs: OWNER });
       expect(await screen.findByRole("button", { name: "Buy seats" })).toBeInTheDocument();
       expect(screen.queryByRole("button", { name: "Change seats" })).not.toBeInTheDocument();
       expect(screen.queryByText("The team's last payment failed.")).not.toBeInTheDocument();
@@ -271,7 +272,7 @@ describe("/team billing", () => {
           .json()
           .then((body: unknown) => (sent = body));
     });
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Manage Billing" }));
     await waitFor(() => expect(go).toHaveBeenCalledWith(`${window.location.origin}/team`));
     expect(sent).toEqual({ return_url: `${window.location.origin}/team` });
@@ -294,7 +295,7 @@ describe("/team billing", () => {
         );
       }),
     );
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Manage Billing" }));
     expect(screen.getByRole("button", { name: "Opening..." })).toBeDisabled();
     release();
@@ -306,7 +307,7 @@ describe("/team billing", () => {
   it("offers no Manage Billing before the team's first subscription", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER });
-    renderApp("/team", { signedInAs: OWNER });
+    renderApp("/team/billing", { signedInAs: OWNER });
     expect(await screen.findByRole("button", { name: "Buy seats" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Manage Billing" })).not.toBeInTheDocument();
   });

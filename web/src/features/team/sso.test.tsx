@@ -23,7 +23,7 @@ function seed(ssoDomains: string[] = ["northwind.example"]) {
 describe("/team single sign-on", () => {
   it("shows the redirect URI, saves the connection and never shows the secret again", async () => {
     const team = seed();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Single sign-on" });
     expect(await within(section).findByText("http://localhost:8080/api/auth/sso/callback")).toBeInTheDocument();
     await user.type(within(section).getByLabelText("Issuer URL"), "http://idp.example");
@@ -35,25 +35,42 @@ describe("/team single sign-on", () => {
     await user.type(within(section).getByLabelText("Issuer URL"), "https://idp.example");
     expect(within(section).getByLabelText("E-mail claim")).toHaveValue("email");
     await user.selectOptions(within(section).getByLabelText("E-mail claim"), "upn");
+    const saved = { protocol: "oidc", issuer: "https://idp.example", client_id: "closewise", email_claim: "upn" };
+    await user.click(within(section).getByRole("button", { name: "Save single sign-on" }));
+    await waitFor(() => expect(team.sso).toEqual({ ...saved, required: false }));
+    expect(await within(section).findByRole("button", { name: "Test connection" })).toBeInTheDocument();
     await user.click(within(section).getByLabelText(/Require SSO for northwind.example/));
     await user.click(within(section).getByRole("button", { name: "Save single sign-on" }));
-    await waitFor(() =>
-      expect(team.sso).toEqual({
-        protocol: "oidc",
-        issuer: "https://idp.example",
-        client_id: "closewise",
-        email_claim: "upn",
-        required: true,
-      }),
-    );
-    expect(await within(section).findByRole("button", { name: "Test connection" })).toBeInTheDocument();
+    await waitFor(() => expect(team.sso).toEqual({ ...saved, required: true }));
     expect(within(section).getByLabelText("Client secret")).toHaveValue("");
     expect(section).not.toHaveTextContent("s3cret");
+  }, 30_000);
+
+  it("offers Require SSO only once a domain is verified and the connection saved, saying why not before", async () => {
+    seed([]);
+    const { unmount } = renderApp("/team/security", { signedInAs: OWNER });
+    const none = await screen.findByRole("region", { name: "Single sign-on" });
+    const noDomain = await within(none).findByRole("checkbox", { name: /Require SSO/ });
+    expect(noDomain).toBeDisabled();
+    expect(noDomain).toHaveAccessibleDescription(/Verify a company domain first/);
+    unmount();
+
+    seed();
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
+    const section = await screen.findByRole("region", { name: "Single sign-on" });
+    const require = await within(section).findByRole("checkbox", { name: /Require SSO for northwind.example/ });
+    expect(require).toBeDisabled();
+    expect(require).toHaveAccessibleDescription(/Save the connection first/);
+    await user.type(within(section).getByLabelText("Issuer URL"), "https://idp.example");
+    await user.type(within(section).getByLabelText("Client ID"), "closewise");
+    await user.type(within(section).getByLabelText("Client secret"), "s3cret");
+    await user.click(within(section).getByRole("button", { name: "Save single sign-on" }));
+    await waitFor(() => expect(within(section).getByRole("checkbox", { name: /Require SSO for/ })).toBeEnabled());
   });
 
   it("connects a SAML identity provider from its metadata URL and shows what to give it and what it said", async () => {
     const team = seed();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Single sign-on" });
     await user.click(await within(section).findByLabelText("SAML 2.0"));
     expect(within(section).getByText(`http://localhost:8080/api/auth/saml/${team.id}/acs`)).toBeInTheDocument();
@@ -73,7 +90,7 @@ describe("/team single sign-on", () => {
 
   it("asks for a verified domain first, and is the owner's alone", async () => {
     seed([]);
-    renderApp("/team", { signedInAs: OWNER });
+    renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Single sign-on" });
     expect(await within(section).findByText(/Verify a company domain first/)).toBeInTheDocument();
   });
@@ -81,7 +98,7 @@ describe("/team single sign-on", () => {
   it("offers the form as soon as a domain is verified on the same page, without a reload", async () => {
     seed([]);
     publishedRecords.clear();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Single sign-on" });
     expect(await within(section).findByText(/Verify a company domain first/)).toBeInTheDocument();
     const security = screen.getByRole("region", { name: "Security" });
@@ -97,8 +114,8 @@ describe("/team single sign-on", () => {
 
   it("is not shown to an admin", async () => {
     seed();
-    renderApp("/team", { signedInAs: "bo@northwind.example" });
-    await screen.findByRole("region", { name: "Members" });
+    renderApp("/team/security", { signedInAs: "bo@northwind.example" });
+    await screen.findByRole("region", { name: "Second factor" });
     expect(screen.queryByRole("region", { name: "Single sign-on" })).not.toBeInTheDocument();
   });
 });

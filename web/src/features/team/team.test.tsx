@@ -72,7 +72,8 @@ describe("/team", () => {
     expect(screen.getByText("No seats yet: buy seats to give the team the paid plan")).toBeInTheDocument();
     expect(screen.queryByText(/of 0 used/)).not.toBeInTheDocument();
     expect(screen.getByText("No subscription yet")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Buy seats" })).toBeInTheDocument();
+    await user.click(screen.getByRole("link", { name: "Seats & billing" }));
+    expect(await screen.findByRole("button", { name: "Buy seats" })).toBeInTheDocument();
     expect(db.team.teamOf(db.findUser(OWNER)!.user.id)?.name).toBe("Northwind Sales");
   });
 
@@ -87,7 +88,7 @@ describe("/team", () => {
 
   it("shows the owner everything: name, seats, subscription, members, invitations and owner actions", async () => {
     seedNorthwind();
-    renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team", { signedInAs: OWNER });
     expect(await screen.findByRole("heading", { name: "Team", level: 1 })).toBeInTheDocument();
     expect(await screen.findByRole("heading", { name: "Northwind Sales", level: 2 })).toBeInTheDocument();
     expect(screen.getByText("Your role: Owner")).toBeInTheDocument();
@@ -105,10 +106,11 @@ describe("/team", () => {
     const invites = screen.getByRole("list", { name: "Pending invitations" });
     expect(within(invites).getByText("rep@northwind.example")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Rename team" })).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Change seats" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Transfer ownership" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Delete team" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Leave team" })).not.toBeInTheDocument();
+    await user.click(screen.getByRole("link", { name: "Seats & billing" }));
+    expect(await screen.findByRole("button", { name: "Change seats" })).toBeInTheDocument();
   });
 
   it("lets an admin invite and remove members only; no roles, rename, transfer or delete", async () => {
@@ -131,7 +133,7 @@ describe("/team", () => {
 
   it("shows an admin no Buy seats, Change seats or Manage Billing, and whom to ask: the card is the owner's", async () => {
     seedNorthwind();
-    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    renderApp("/team/billing", { signedInAs: "bo@northwind.example" });
     expect(await screen.findByText("Your role: Admin")).toBeInTheDocument();
     expect(
       screen.getByText(
@@ -147,7 +149,7 @@ describe("/team", () => {
   it("shows an admin of a team without a subscription no Buy seats either", async () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "bo@northwind.example", role: "admin" }] });
-    renderApp("/team", { signedInAs: "bo@northwind.example" });
+    renderApp("/team/billing", { signedInAs: "bo@northwind.example" });
     expect(await screen.findByText("Your role: Admin")).toBeInTheDocument();
     expect(screen.getByText(/only the owner buys or changes them/)).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Buy seats" })).not.toBeInTheDocument();

@@ -27,7 +27,7 @@ function paidTeam(subscription: Partial<NonNullable<Team["subscription"]>>) {
 }
 
 async function previewFiveSeats() {
-  const { user } = renderApp("/team", { signedInAs: OWNER });
+  const { user } = renderApp("/team/billing", { signedInAs: OWNER });
   await user.click(await screen.findByRole("button", { name: "Change seats" }));
   const dialog = screen.getByRole("dialog", { name: "Change seats" });
   await user.clear(within(dialog).getByLabelText("Seats"));
@@ -42,14 +42,14 @@ describe("/team's subscription", () => {
 
   it("says the team's discount beside its renewal", async () => {
     paidTeam({ interval: "year", discount: PARTNER });
-    renderApp("/team", { signedInAs: OWNER });
+    renderApp("/team/billing", { signedInAs: OWNER });
     expect(await screen.findByText("20% off forever")).toBeInTheDocument();
     expect(screen.getByText("Discount")).toBeInTheDocument();
   });
 
   it("says no discount when the team has none", async () => {
     paidTeam({ interval: "month", discount: null });
-    renderApp("/team", { signedInAs: OWNER });
+    renderApp("/team/billing", { signedInAs: OWNER });
     expect(await screen.findByRole("button", { name: "Change seats" })).toBeInTheDocument();
     expect(screen.queryByText("Discount")).not.toBeInTheDocument();
   });
@@ -72,7 +72,7 @@ describe("/team's subscription", () => {
     const { team } = db.seedTeam({ owner: OWNER, seats: 2, members: [{ email: "bo@northwind.example" }] });
     team.subscription = { ...team.subscription!, interval: "year" };
     calls.set(OWNER, 2);
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/usage", { signedInAs: OWNER });
     const usage = await screen.findByRole("region", { name: "Adoption" });
     await user.click(await within(usage).findByRole("button", { name: "Reclaim idle seats" }));
     const dialog = await screen.findByRole("dialog", { name: "Reclaim idle seats" });

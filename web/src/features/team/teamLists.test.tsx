@@ -97,7 +97,7 @@ describe("/team with more members and invitations than a page", () => {
     const { team } = seedLargeTeam();
     team.requireMfa = true;
     seedTotp(rep(13));
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const section = await screen.findByRole("region", { name: "Second factor" });
     expect(within(section).getByText(REQUIRED_TEXT)).toBeInTheDocument();
     expect(within(section).getByText("14 members have not set one up yet.")).toBeInTheDocument();
@@ -125,7 +125,7 @@ describe("/team with more members and invitations than a page", () => {
     // Ownership went to the member who joined last.
     for (const m of db.team.membersOf(team.id)) m.role = m.userId === last ? "owner" : m.role === "owner" ? "admin" : m.role;
     team.ownerId = last;
-    renderApp("/team", { signedInAs: admin });
+    renderApp("/team/billing", { signedInAs: admin });
     expect(await screen.findByText(new RegExp(`Need more seats\\? Ask ${rep(OTHERS)}\\.`))).toBeInTheDocument();
   });
 });

@@ -28,7 +28,7 @@ describe("/team trial and invoice", () => {
     db.seedTeam({ owner: OWNER });
     const go = vi.spyOn(redirect, "to").mockImplementation(() => {});
     const sent = capture();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     await user.click(await screen.findByRole("button", { name: "Try it with your team free for 14 days" }));
     await waitFor(() => expect(go).toHaveBeenCalled());
     expect(sent()).toMatchObject({ seats: 1, interval: "month", trial: true });
@@ -43,7 +43,7 @@ describe("/team trial and invoice", () => {
       month: "long",
       day: "numeric",
     });
-    renderApp("/team", { signedInAs: OWNER });
+    renderApp("/team/billing", { signedInAs: OWNER });
     expect(await screen.findByText(`Trial — ends on ${end}`)).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Try it with your team free for 14 days" })).not.toBeInTheDocument();
   });
@@ -52,7 +52,7 @@ describe("/team trial and invoice", () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER });
     const sent = capture();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/billing", { signedInAs: OWNER });
     const seats = await screen.findByLabelText("Seats");
     expect(screen.queryByRole("button", { name: "Pay by invoice" })).not.toBeInTheDocument();
     expect(screen.getByText("Paying by invoice is offered for 10 seats or more, billed yearly.")).toBeInTheDocument();

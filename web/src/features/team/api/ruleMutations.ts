@@ -64,7 +64,11 @@ export function useSsoAction(teamId: string, guard: Guard = unguarded) {
       guard(() => (change.action === "save" ? saveSso(change.body) : deleteSso().then((): TeamSso | null => null))),
     onSuccess: (saved) => {
       if (saved) client.setQueryData(ssoKey(teamId), saved);
-      return client.invalidateQueries({ queryKey: ssoKey(teamId) });
+      // "Require SSO" is the policy's `require_sso` too (Policies sends it back as it read it).
+      return Promise.all([
+        client.invalidateQueries({ queryKey: ssoKey(teamId) }),
+        client.invalidateQueries({ queryKey: policyKey(teamId) }),
+      ]);
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../../components/ui/Button";
+import { Select } from "../../../components/ui/Select";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
 import { downloadExport, getTeamAudit } from "../../../lib/api/teamAdoption";
 import type { Team } from "../../../lib/api/types";
@@ -30,16 +31,16 @@ export function Activity({ team }: { team: Team }) {
   return (
     <Section id="team-activity" title="Activity">
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        <label className="text-sm text-slate-700">
+        <label className="flex items-center gap-2 text-sm text-slate-700">
           Action
-          <select className="ml-2 rounded border p-1" value={action} onChange={(e) => setAction(e.target.value)}>
+          <Select className="py-1.5 text-sm" value={action} onChange={(e) => setAction(e.target.value)}>
             <option value="">All</option>
             {ACTIVITY_FILTERS.map((f) => (
               <option key={f.label} value={f.actions.join(",")}>
                 {f.label}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <Button variant="secondary" onClick={() => save("csv")}>
           Export CSV

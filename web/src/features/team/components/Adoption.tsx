@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { Address } from "../../../components/ui/Address";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
 import { useAuthManager } from "../../../lib/auth/AuthProvider";
@@ -8,6 +9,7 @@ import type { BillingInterval, Team } from "../../../lib/api/types";
 import { intervalAdjective } from "../../../lib/billing/rules";
 import { count, formatMoney, moneyDue, reclaimSummary } from "../../../lib/team/format";
 import { adoptionKey, useReclaimSeats } from "../api/teamMutations";
+import { Cell, cardTable } from "../../../components/ui/CardTable";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
 const when = (t: string | null | undefined) => (t ? new Date(t).toLocaleDateString("en-US", { dateStyle: "medium" }) : "Never");
@@ -117,54 +119,76 @@ export function Adoption({ team }: { team: Team }) {
       {adoption.isError && <Problem className="mt-3">{errorMessage(adoption.error)}</Problem>}
       {u && (
         <div className="mt-4 space-y-4">
-          {/* On a phone the table scrolls sideways inside this region, which says so; focusable to scroll by keyboard. */}
-          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must take focus (axe scrollable-region-focusable) */}
-          <div role="region" aria-label="Adoption table, scrolls sideways" tabIndex={0} className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr className="text-slate-500">
-                  <th>Member</th>
-                  <th>Last active</th>
-                  <th>Calls ({u.month})</th>
-                  <th>Minutes</th>
-                  <th>Calls ({u.previous_month})</th>
-                  <th>Minutes</th>
-                  <th>Devices</th>
-                  <th>Second factor</th>
+          {/* On a phone each row is a card (CardTable.tsx); the months head their calls and minutes. */}
+          <table className={cardTable.table}>
+            <caption className="sr-only">Adoption of {team.name}</caption>
+            <thead className={cardTable.head}>
+              <tr>
+                <th scope="col" rowSpan={2} className={cardTable.th}>
+                  Member
+                </th>
+                <th scope="col" rowSpan={2} className={cardTable.th}>
+                  Last active
+                </th>
+                <th scope="colgroup" colSpan={2} className={`${cardTable.th} text-center`}>
+                  {u.month}
+                </th>
+                <th scope="colgroup" colSpan={2} className={`${cardTable.th} text-center`}>
+                  {u.previous_month}
+                </th>
+                <th scope="col" rowSpan={2} className={cardTable.th}>
+                  Devices
+                </th>
+                <th scope="col" rowSpan={2} className={cardTable.th}>
+                  Second factor
+                </th>
+              </tr>
+              <tr>
+                <th scope="col" className={cardTable.th}>
+                  Calls
+                </th>
+                <th scope="col" className={cardTable.th}>
+                  Minutes
+                </th>
+                <th scope="col" className={cardTable.th}>
+                  Calls
+                </th>
+                <th scope="col" className={cardTable.th}>
+                  Minutes
+                </th>
+              </tr>
+            </thead>
+            <tbody className={cardTable.body}>
+              {u.members.map((m) => (
+                <tr key={m.user_id} className={cardTable.row}>
+                  <Cell className={cardTable.lead}>
+                    <Address email={m.email} /> <SeatMark state={m.state} />
+                  </Cell>
+                  <Cell label="Last active">{when(m.last_active_at)}</Cell>
+                  <Cell label={`Calls ${u.month}`}>{m.calls_this_month}</Cell>
+                  <Cell label={`Minutes ${u.month}`}>{m.minutes_this_month}</Cell>
+                  <Cell label={`Calls ${u.previous_month}`}>{m.calls_last_month}</Cell>
+                  <Cell label={`Minutes ${u.previous_month}`}>{m.minutes_last_month}</Cell>
+                  <Cell label="Devices">{m.devices}</Cell>
+                  <Cell label="Second factor">{m.second_factor ? "On" : "Off"}</Cell>
                 </tr>
-              </thead>
-              <tbody>
-                {u.members.map((m) => (
-                  <tr key={m.user_id}>
-                    <td>
-                      {m.email} <SeatMark state={m.state} />
-                    </td>
-                    <td>{when(m.last_active_at)}</td>
-                    <td>{m.calls_this_month}</td>
-                    <td>{m.minutes_this_month}</td>
-                    <td>{m.calls_last_month}</td>
-                    <td>{m.minutes_last_month}</td>
-                    <td>{m.devices}</td>
-                    <td>{m.second_factor ? "On" : "Off"}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr className="font-semibold">
-                  <td>
-                    Total ({count(u.totals.members, "member")}, {u.totals.idle} idle{u.totals.new > 0 && `, ${u.totals.new} new`})
-                  </td>
-                  <td />
-                  <td>{u.totals.calls_this_month}</td>
-                  <td>{u.totals.minutes_this_month}</td>
-                  <td>{u.totals.calls_last_month}</td>
-                  <td>{u.totals.minutes_last_month}</td>
-                  <td>{u.totals.devices}</td>
-                  <td>{u.totals.second_factor}</td>
-                </tr>
-              </tfoot>
-            </table>
-          </div>
+              ))}
+            </tbody>
+            <tfoot className="border-t border-slate-200 font-semibold">
+              <tr className={cardTable.row}>
+                <Cell className={cardTable.lead}>
+                  Total ({count(u.totals.members, "member")}, {u.totals.idle} idle{u.totals.new > 0 && `, ${u.totals.new} new`})
+                </Cell>
+                <td className="max-sm:hidden" />
+                <Cell label={`Calls ${u.month}`}>{u.totals.calls_this_month}</Cell>
+                <Cell label={`Minutes ${u.month}`}>{u.totals.minutes_this_month}</Cell>
+                <Cell label={`Calls ${u.previous_month}`}>{u.totals.calls_last_month}</Cell>
+                <Cell label={`Minutes ${u.previous_month}`}>{u.totals.minutes_last_month}</Cell>
+                <Cell label="Devices">{u.totals.devices}</Cell>
+                <Cell label="Second factor">{u.totals.second_factor}</Cell>
+              </tr>
+            </tfoot>
+          </table>
           {adoption.hasNextPage && (
             <Button variant="secondary" disabled={adoption.isFetchingNextPage} onClick={() => void adoption.fetchNextPage()}>
               Show more

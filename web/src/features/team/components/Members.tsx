@@ -1,13 +1,16 @@
 import { UsersRound } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import toast from "react-hot-toast";
+import { Address } from "../../../components/ui/Address";
 import { Button } from "../../../components/ui/Button";
 import { Modal } from "../../../components/ui/Modal";
+import { Select } from "../../../components/ui/Select";
 import type { InviteRole, Team, TeamMember } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
 import { ROLE_CHOICES, ROLE_NAMES, roleWithArticle } from "../../../lib/team/format";
 import { useTeamMembers } from "../api/lists";
 import { useRemoveMember, useSetMemberRole } from "../api/mutations";
+import { Cell, cardTable, RowHeader } from "../../../components/ui/CardTable";
 import { errorMessage, Problem, Section, shortDate, ShowMore, TEAM_PAGE_HEADING } from "./TeamParts";
 
 const HEADING = "members-title";
@@ -69,20 +72,20 @@ function RoleCell({ member }: { member: TeamMember }) {
     }
   }
   return (
-    <select
+    <Select
       aria-label={`Role of ${member.email}`}
       value={member.role}
       disabled={busy}
       aria-busy={busy}
       onChange={(e) => void change(e.target.value as InviteRole)}
-      className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
+      className="px-2 py-1.5 text-sm"
     >
       {ROLE_CHOICES.map((role) => (
         <option key={role} value={role}>
           {ROLE_NAMES[role]}
         </option>
       ))}
-    </select>
+    </Select>
   );
 }
 
@@ -105,60 +108,57 @@ export function Members({ team }: { team: Team }) {
   }, [members]);
   return (
     <Section id={HEADING} title="Members" icon={<UsersRound aria-hidden className="h-5 w-5" />}>
-      {/* On a phone the table scrolls sideways inside this region, which says so; focusable to scroll by keyboard. */}
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must take focus (axe scrollable-region-focusable) */}
-      <div role="region" aria-label="Members table, scrolls sideways" tabIndex={0} className="mt-4 overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Members of {team.name}</caption>
-          <thead className="border-b border-slate-200 text-slate-500">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                E-mail
+      {/* On a phone each row is a card (CardTable.tsx): nothing scrolls sideways. */}
+      <table className={`mt-4 ${cardTable.table}`}>
+        <caption className="sr-only">Members of {team.name}</caption>
+        <thead className={cardTable.head}>
+          <tr>
+            <th scope="col" className={cardTable.th}>
+              E-mail
+            </th>
+            <th scope="col" className={cardTable.th}>
+              Role
+            </th>
+            <th scope="col" className={cardTable.th}>
+              Joined
+            </th>
+            <th scope="col" className={cardTable.th}>
+              Calls this month
+            </th>
+            {actions && (
+              <th scope="col" className={cardTable.th}>
+                <span className="sr-only">Actions</span>
               </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Role
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Joined
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Calls this month
-              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody className={cardTable.body}>
+          {members.map((member) => (
+            <tr key={member.user_id} className={cardTable.row}>
+              <RowHeader id={rowId(member)}>
+                <Address email={member.email} />
+                {member.user_id === user?.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
+              </RowHeader>
+              <Cell label={member.may_change_role ? undefined : "Role"}>
+                <RoleCell member={member} />
+              </Cell>
+              <Cell label="Joined">
+                <time dateTime={member.joined_at}>{shortDate(member.joined_at)}</time>
+              </Cell>
+              <Cell label="Calls this month">{member.calls_this_month}</Cell>
               {actions && (
-                <th scope="col" className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <Cell className="text-right max-sm:ml-auto">
+                  {member.may_remove && (
+                    <Button variant="secondary" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
+                      Remove
+                    </Button>
+                  )}
+                </Cell>
               )}
             </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {members.map((member) => (
-              <tr key={member.user_id}>
-                <th id={rowId(member)} tabIndex={-1} scope="row" className="break-all py-3 pr-4 font-medium text-slate-900">
-                  {member.email}
-                  {member.user_id === user?.id && <span className="ml-2 text-xs font-normal text-slate-500">(you)</span>}
-                </th>
-                <td className="py-3 pr-4 text-slate-700">
-                  <RoleCell member={member} />
-                </td>
-                <td className="py-3 pr-4 text-slate-700">
-                  <time dateTime={member.joined_at}>{shortDate(member.joined_at)}</time>
-                </td>
-                <td className="py-3 pr-4 text-slate-700">{member.calls_this_month}</td>
-                {actions && (
-                  <td className="py-3 text-right">
-                    {member.may_remove && (
-                      <Button variant="secondary" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
-                        Remove
-                      </Button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
       {team.members_next && (
         <ShowMore list={list} total={team.members_count} noun="members" label="Show more members" focusId={rowId} />
       )}

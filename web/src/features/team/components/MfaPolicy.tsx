@@ -6,6 +6,7 @@
 import { ShieldCheck } from "lucide-react";
 import toast from "react-hot-toast";
 import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
+import { Choice } from "../../../components/ui/Choice";
 import type { Team, TeamMember } from "../../../lib/api/types";
 import { useTeamMembers } from "../api/lists";
 import { useSetMfaPolicy } from "../api/ruleMutations";
@@ -33,18 +34,15 @@ function Toggle({ team }: { team: Team }) {
   return (
     <div className="mt-4 space-y-2">
       {password.dialog}
-      <label className="flex items-center gap-3 font-medium text-slate-900">
-        <input
-          type="checkbox"
-          role="switch"
-          className="h-5 w-5 rounded border-slate-300"
-          checked={team.mfa_required}
-          disabled={busy}
-          aria-busy={busy}
-          onChange={(e) => change(e.target.checked)}
-        />
-        {REQUIRE_FACTOR_LABEL}
-      </label>
+      <Choice
+        role="switch"
+        className="font-medium text-slate-900"
+        label={REQUIRE_FACTOR_LABEL}
+        checked={team.mfa_required}
+        disabled={busy}
+        aria-busy={busy}
+        onChange={(e) => change(e.target.checked)}
+      />
       {error && <Problem>{error}</Problem>}
     </div>
   );

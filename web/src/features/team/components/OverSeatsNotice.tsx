@@ -1,4 +1,5 @@
 import { AlertTriangle } from "lucide-react";
+import { Link } from "react-router";
 import type { Team } from "../../../lib/api/types";
 
 const seats = (n: number) => (n === 1 ? "1 seat" : `${n} seats`);
@@ -18,8 +19,11 @@ export function OverSeatsNotice({ team }: { team: Team }) {
       {team.may.change_seats ? (
         <p className="mt-2 text-sm">
           {team.name} has {seats(team.seats.total)} for {members} members: {seats(team.seats_missing)} missing. Nobody was
-          removed, but nobody can be invited or join until every member has a seat. Buy {team.seats_missing} more below, or remove
-          members.
+          removed, but nobody can be invited or join until every member has a seat. Buy {team.seats_missing} more in{" "}
+          <Link to="/team/billing" className="font-medium underline hover:text-amber-900">
+            Seats &amp; billing
+          </Link>
+          , or remove members.
         </p>
       ) : (
         <p className="mt-2 text-sm">

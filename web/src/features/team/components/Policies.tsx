@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
+import { Choice } from "../../../components/ui/Choice";
 import { getTeamPolicy } from "../../../lib/api/team";
 import type { Team, TeamPolicy } from "../../../lib/api/types";
 import { policyKey, useSaveTeamPolicy } from "../api/ruleMutations";
@@ -34,15 +35,15 @@ function Check({
   disabled?: boolean;
   onChange: (on: boolean) => void;
 }) {
-  return (
-    <label className="flex items-center gap-2 text-slate-800">
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
-      {label}
-    </label>
-  );
+  return <Choice label={label} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />;
 }
 
-function PolicyForm({ teamId, initial, mayChangeMfa }: { teamId: string; initial: TeamPolicy; mayChangeMfa: boolean }) {
+/**
+ * What the desktop app does in calls. The policy's `require_mfa` and `require_sso` are the switches
+ * under Security ("Require a second factor", "Require SSO"), changed there only: the form sends them
+ * back as it read them, and is read again when either changes (its key).
+ */
+function PolicyForm({ teamId, initial }: { teamId: string; initial: TeamPolicy }) {
   const [p, setP] = useState(initial);
   const password = useConfirmPassword();
   const save = useSaveTeamPolicy(teamId, password.guard);
@@ -97,21 +98,6 @@ function PolicyForm({ teamId, initial, mayChangeMfa }: { teamId: string; initial
         <option value="30">30 days</option>
         <option value="90">90 days</option>
       </SelectField>
-      <fieldset className="space-y-1">
-        <legend className="font-medium text-slate-900">Sign-in</legend>
-        <Check
-          label={mayChangeMfa ? "Require a second factor" : "Require a second factor (the owner decides)"}
-          checked={p.require_mfa}
-          disabled={!mayChangeMfa}
-          onChange={(require_mfa) => setP({ ...p, require_mfa })}
-        />
-        <Check
-          label={mayChangeMfa ? "Require SSO" : "Require SSO (the owner decides)"}
-          checked={p.require_sso}
-          disabled={!mayChangeMfa}
-          onChange={(require_sso) => setP({ ...p, require_sso })}
-        />
-      </fieldset>
       {error && <Problem>{error}</Problem>}
       <Button type="submit" disabled={busy} aria-busy={busy}>
         {busy ? "Saving..." : "Save policy"}
@@ -132,11 +118,9 @@ export function Policies({ team }: { team: Team }) {
         <>
           <PolicyAdoption adoption={policy.data.adoption} />
           <PolicyForm
-            // The owner's switch under "Second factor" is the same rule: the form follows it.
-            key={`${policy.data.policy_version}-${policy.data.updated_at ?? ""}-${policy.data.policy.require_mfa}`}
+            key={`${policy.data.policy_version}-${policy.data.updated_at ?? ""}-${policy.data.policy.require_mfa}-${policy.data.policy.require_sso}`}
             teamId={team.id}
             initial={policy.data.policy}
-            mayChangeMfa={policy.data.may_change_require_mfa}
           />
         </>
       )}

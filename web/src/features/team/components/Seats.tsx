@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/Button";
+import { Choice } from "../../../components/ui/Choice";
 import { Modal } from "../../../components/ui/Modal";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
@@ -145,10 +146,14 @@ export function BuySeats({ team }: { team: Team }) {
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">Billing interval</legend>
         {(["month", "year"] as const).map((i) => (
-          <label key={i} className="flex items-center gap-2">
-            <input type="radio" name="interval" checked={interval === i} onChange={() => chooseInterval(i)} />
-            {INTERVAL_NAMES[i]}
-          </label>
+          <Choice
+            key={i}
+            type="radio"
+            name="interval"
+            label={INTERVAL_NAMES[i]}
+            checked={interval === i}
+            onChange={() => chooseInterval(i)}
+          />
         ))}
       </fieldset>
       <div className="flex flex-wrap items-end gap-3">

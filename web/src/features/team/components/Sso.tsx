@@ -5,10 +5,12 @@ import toast from "react-hot-toast";
 import { useSearchParams } from "react-router";
 import { useConfirmPassword } from "../../../components/account/ConfirmPassword";
 import { Button } from "../../../components/ui/Button";
+import { Choice } from "../../../components/ui/Choice";
 import { TextField } from "../../../components/ui/TextField";
 import { getSso, testConnectionUrl, type TeamSso } from "../../../lib/api/sso";
 import type { Team } from "../../../lib/api/types";
 import { ssoKey, useSsoAction } from "../api/ruleMutations";
+import { NO_CONNECTION, NO_DOMAIN, RequireSso } from "./RequireSso";
 import { errorMessage, Problem, Section } from "./TeamParts";
 
 const HOW_IT_WORKS =
@@ -162,10 +164,11 @@ function SsoForm({ teamId, sso }: { teamId: string; sso: TeamSso }) {
             value={emailAttribute}
             onChange={(e) => setEmailAttribute(e.target.value)}
           />
-          <label className="flex items-center gap-2 text-slate-800">
-            <input type="checkbox" checked={idpInitiated} onChange={(e) => setIdpInitiated(e.target.checked)} /> Accept sign-ins
-            started at the identity provider (IdP-initiated)
-          </label>
+          <Choice
+            label="Accept sign-ins started at the identity provider (IdP-initiated)"
+            checked={idpInitiated}
+            onChange={(e) => setIdpInitiated(e.target.checked)}
+          />
         </>
       ) : (
         <>
@@ -217,10 +220,13 @@ function SsoForm({ teamId, sso }: { teamId: string; sso: TeamSso }) {
           </p>
         </>
       )}
-      <label className="flex items-center gap-2 text-slate-800">
-        <input type="checkbox" checked={required} onChange={(e) => setRequired(e.target.checked)} /> Require SSO for{" "}
-        {sso.domains.join(", ")} (you keep your password as a way in)
-      </label>
+      <RequireSso
+        domains={sso.domains}
+        checked={required}
+        onChange={setRequired}
+        // A requirement with no working connection would lock the domains' people out.
+        whyNot={sso.configured || required ? null : NO_CONNECTION}
+      />
       {error && <Problem>{error}</Problem>}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={busy} aria-busy={busy}>
@@ -276,9 +282,9 @@ export function Sso({ team }: { team: Team }) {
       )}
       {error && <Problem>{error}</Problem>}
       {sso && sso.domains.length === 0 && (
-        <p className="mt-3 text-slate-700">
-          Verify a company domain first: single sign-on signs in addresses at your verified domains.
-        </p>
+        <div className="mt-3">
+          <RequireSso domains={[]} checked={false} onChange={() => undefined} whyNot={NO_DOMAIN} />
+        </div>
       )}
       {sso && sso.domains.length > 0 && <SsoForm teamId={team.id} sso={sso} />}
     </Section>

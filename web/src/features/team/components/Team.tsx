@@ -5,25 +5,12 @@ import { Button } from "../../../components/ui/Button";
 import { Spinner } from "../../../components/ui/Spinner";
 import { useTeam } from "../../../lib/api/queries";
 import type { Team as TeamData } from "../../../lib/api/types";
-import { Activity } from "./Activity";
-import { Adoption } from "./Adoption";
-import { TeamBilling } from "./Billing";
 import { CreateTeam } from "./CreateTeam";
-import { DomainJoin } from "./DomainJoin";
-import { EventStreams } from "./EventStreams";
-import { Domains } from "./Domains";
-import { Invites } from "./Invites";
 import { InvitesToMe } from "./InvitesToMe";
 import { JoinableTeams } from "./JoinableTeams";
-import { JoinRequests } from "./JoinRequests";
-import { Members } from "./Members";
-import { MfaPolicy } from "./MfaPolicy";
 import { OverlapNotice } from "./OverlapNotice";
 import { OverSeatsNotice } from "./OverSeatsNotice";
-import { Policies } from "./Policies";
-import { TeamDanger } from "./TeamDanger";
-import { Sso } from "./Sso";
-import { ScimTokens } from "./ScimTokens";
+import { TeamConsole } from "./TeamConsole";
 import { Problem, TEAM_PAGE_HEADING } from "./TeamParts";
 import { TeamSummary } from "./TeamSummary";
 import { type CheckoutReturn, useCheckoutReturn } from "./useCheckoutReturn";
@@ -56,26 +43,14 @@ function CheckoutResult({ result }: { result: CheckoutReturn }) {
   return null;
 }
 
+/** The notices and the summary above the console; TeamConsole shows the section the URL names. */
 function TeamView({ team }: { team: TeamData }) {
   return (
     <>
       {team.over_seats && <OverSeatsNotice team={team} />}
       {team.personal_subscription_overlap && <OverlapNotice teamName={team.name} />}
       <TeamSummary team={team} />
-      <Members team={team} />
-      {team.may.approve_join && <JoinRequests team={team} />}
-      {team.may.invite && <Invites team={team} />}
-      {team.may.manage_domains && <Domains team={team} />}
-      <DomainJoin team={team} />
-      <MfaPolicy team={team} />
-      <Policies team={team} />
-      <Sso team={team} />
-      <TeamBilling team={team} />
-      <Adoption team={team} />
-      <Activity team={team} />
-      {team.may.manage_scim && <ScimTokens />}
-      {team.may.manage_streams && <EventStreams />}
-      <TeamDanger team={team} />
+      <TeamConsole team={team} />
     </>
   );
 }
@@ -117,11 +92,11 @@ function Body() {
   );
 }
 
-/** `/team`: the caller's sales team (members read-only), or creating one. */
+/** `/team` and `/team/<section>`: the caller's sales team, or joining or creating one. */
 export function TeamPage() {
   const checkout = useCheckoutReturn();
   return (
-    <div className="mx-auto max-w-4xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
+    <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-6 lg:px-8">
       <Link
         to="/dashboard"
         className="inline-flex items-center gap-1 rounded text-sm font-medium text-slate-600 hover:text-slate-900"

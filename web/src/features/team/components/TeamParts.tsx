@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, type ReactNode, type SelectHTMLAttributes } from "react";
 import { Button } from "../../../components/ui/Button";
+import { Select } from "../../../components/ui/Select";
 import { ApiError } from "../../../lib/api/client";
 import type { Team } from "../../../lib/api/types";
 import { useAuth } from "../../../lib/auth/AuthProvider";
@@ -84,13 +85,9 @@ export function SelectField({
       <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
         {label}
       </label>
-      <select
-        id={id}
-        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600/30"
-        {...props}
-      >
+      <Select id={id} className="w-full py-2.5" {...props}>
         {children}
-      </select>
+      </Select>
     </div>
   );
 }

@@ -19,7 +19,7 @@ import { useOpenOnHash } from "../../../lib/billing/useOpenOnHash";
 import { longDate, ROLE_NAMES, seatsLine } from "../../../lib/team/format";
 import { BuySeats, ChangeSeats, ManageBilling, useTeamBillingPortal } from "./Seats";
 import { useRenameTeam } from "../api/teamMutations";
-import { errorMessage, useTeamCache } from "./TeamParts";
+import { errorMessage, Section, useTeamCache } from "./TeamParts";
 
 function Rename({ team, onDone }: { team: Team; onDone: () => void }) {
   const rename = useRenameTeam();
@@ -139,23 +139,40 @@ function UpdateCard() {
 function AskTheOwner({ team }: { team: Team }) {
   const owner = team.owner_email || "the team's owner";
   return (
-    <div className="mt-6 border-t border-slate-100 pt-4">
-      <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
-        <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
-      </h3>
-      {team.payment_failed && <PaymentFailedNotice team={team} owner={false} />}
+    <>
       <p className="mt-2 text-sm text-slate-600">
         Seats are paid with the owner&apos;s card, so only the owner buys or changes them. Need more seats? Ask {owner}.
       </p>
-    </div>
+    </>
   );
 }
 
-/** The team's name (the owner renames it), the caller's role, seats and the subscription. */
+/** `/team/billing`: the owner buys or changes seats, opens the portal and cancels; admins ask the owner. */
+export function TeamSeatsBilling({ team }: { team: Team }) {
+  const { may } = team;
+  const billing = may.buy_seats || may.change_seats;
+  if (!billing && !may.invite) return null;
+  return (
+    <Section id="seats-billing-title" title="Seats & billing" icon={<CreditCard aria-hidden className="h-5 w-5" />}>
+      {billing ? (
+        <>
+          {may.buy_seats ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
+          {may.manage_billing && team.subscription && <ManageBilling />}
+          {may.manage_billing && team.subscription && runsToPeriodEnd(team.subscription.status) && (
+            <TeamCancellation subscription={team.subscription} />
+          )}
+        </>
+      ) : (
+        <AskTheOwner team={team} />
+      )}
+    </Section>
+  );
+}
+
+/** Above every section: the team's name (the owner renames it), the caller's role, seats and the subscription. */
 export function TeamSummary({ team }: { team: Team }) {
   const [renaming, setRenaming] = useState(false);
   const { may } = team;
-  const billing = may.buy_seats || may.change_seats;
   return (
     <section aria-labelledby="team-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       {renaming ? (
@@ -185,20 +202,10 @@ export function TeamSummary({ team }: { team: Team }) {
         </div>
         <SubscriptionState team={team} />
       </dl>
-      {billing && (
-        <div className="mt-6 border-t border-slate-100 pt-4">
-          <h3 className="flex items-center gap-2 text-sm font-semibold text-slate-900">
-            <CreditCard aria-hidden className="h-4 w-4" /> Seats and billing
-          </h3>
-          {team.payment_failed && <PaymentFailedNotice team={team} owner={may.manage_billing} />}
-          {may.buy_seats ? <BuySeats team={team} /> : <ChangeSeats team={team} />}
-          {may.manage_billing && team.subscription && <ManageBilling />}
-          {may.manage_billing && team.subscription && runsToPeriodEnd(team.subscription.status) && (
-            <TeamCancellation subscription={team.subscription} />
-          )}
-        </div>
+      {/* Above every section: the owner fixes it from wherever they are (a mail's `/team#update-card` opens the portal). */}
+      {team.payment_failed && (may.buy_seats || may.change_seats || may.invite) && (
+        <PaymentFailedNotice team={team} owner={may.manage_billing} />
       )}
-      {!billing && may.invite && <AskTheOwner team={team} />}
     </section>
   );
 }
