@@ -24,6 +24,7 @@ mod team_changes;
 mod team_domains;
 mod team_scim;
 mod team_sso;
+mod team_streams;
 mod teams;
 mod usage;
 mod users_mfa;
@@ -39,6 +40,7 @@ use closewise_core::store::schema::Target;
 use closewise_core::store::Store;
 
 use crate::ctx::Ctx;
+use crate::opt::teams::TeamStreamsCommand;
 use crate::opt::{
     AppEnv, BillingCommand, Command, CouponsCommand, DbCommand, DunningCommand, MailCommand, Opt,
     PlansCommand, PromoCodesCommand, StripeArgs, SubscriptionsCommand, TeamDomainsCommand,
@@ -103,7 +105,8 @@ fn effect(command: &Command) -> Effect {
             | TeamsCommand::Show(_)
             | TeamsCommand::Sso(TeamSsoCommand::Show(_))
             | TeamsCommand::Domains(TeamDomainsCommand::Show(_))
-            | TeamsCommand::Scim(TeamScimCommand::Show(_)),
+            | TeamsCommand::Scim(TeamScimCommand::Show(_))
+            | TeamsCommand::Streams(_),
         )
         | Command::Mail(MailCommand::List(_))
         | Command::Webhooks(WebhooksCommand::List(_))
@@ -356,6 +359,12 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         }
         Command::Teams(TeamsCommand::Scim(TeamScimCommand::Disable(a))) => {
             team_scim::disable(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::Streams(TeamStreamsCommand::List(a))) => {
+            team_streams::list(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::Streams(TeamStreamsCommand::Deliveries(a))) => {
+            team_streams::deliveries(ctx, a).await
         }
         Command::Db(DbCommand::Migrate) => migrate(ctx).await,
         Command::Db(DbCommand::Seed(a)) => seed::seed(ctx, a).await,

@@ -15,7 +15,8 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
         "Swept {}: {} device request(s), {} authorization code(s), {} e-mail link(s), \
          {} refresh token(s) of ended sessions, {} rate-limit window(s), \
          {} passkey challenge(s), {} second-factor sign-in token(s), \
-         {} single sign-on attempt(s).",
+         {} single sign-on attempt(s), {} delivered stream event(s), \
+         {} old stream delivery record(s).",
         ctx.target,
         report.device_codes,
         report.oauth_codes,
@@ -24,7 +25,9 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
         report.rate_limits,
         report.webauthn_challenges,
         report.mfa_tokens,
-        report.sso_logins
+        report.sso_logins,
+        report.stream_outbox,
+        report.stream_deliveries
     );
     println!(
         "SAML single sign-on: {} metadata URL(s) read again ({} changed, {} failed and kept), \

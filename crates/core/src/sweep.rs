@@ -1,7 +1,8 @@
 //! The sweeper: deletes the rows that have stopped working — expired device sign-in requests and
 //! authorization codes, old e-mail links, the refresh tokens of sessions that are over, expired
 //! passkey challenges and second-factor sign-in tokens, single sign-on attempts that can no longer
-//! finish, ended rate-limit windows — by the domain's rules (`closewise_domain::sweep`, which also lists what
+//! finish, ended rate-limit windows, event stream events delivered a day ago and delivery attempts
+//! beyond a stream's last 100 — by the domain's rules (`closewise_domain::sweep`, which also lists what
 //! is never deleted). The API runs it every `SWEEP_INTERVAL_SECS` (`run`); operators run it once
 //! with `closewise db sweep`. One `sweep(now)` does everything, each table by its store method.
 //! After each sweep, `run` also sends the weekly idle-seats mails when given them.
@@ -17,7 +18,7 @@
 
 use std::time::Duration;
 
-use closewise_domain::sweep::cutoffs;
+use closewise_domain::sweep::{cutoffs, STREAM_DELIVERIES_KEPT};
 use time::OffsetDateTime;
 use tokio::sync::watch;
 
@@ -42,6 +43,8 @@ pub struct SweepReport {
     pub webauthn_challenges: u64,
     pub mfa_tokens: u64,
     pub sso_logins: u64,
+    pub stream_outbox: u64,
+    pub stream_deliveries: u64,
 }
 
 impl SweepReport {
@@ -54,6 +57,8 @@ impl SweepReport {
             + self.webauthn_challenges
             + self.mfa_tokens
             + self.sso_logins
+            + self.stream_outbox
+            + self.stream_deliveries
     }
 }
 
@@ -145,6 +150,11 @@ impl Sweeper {
             sso_logins: self
                 .store
                 .delete_expired_sso_logins(before.sso_logins)
+                .await?,
+            stream_outbox: self.store.sweep_stream_outbox(before.stream_outbox).await?,
+            stream_deliveries: self
+                .store
+                .sweep_stream_deliveries(STREAM_DELIVERIES_KEPT)
                 .await?,
         };
         if report.total() > 0 {

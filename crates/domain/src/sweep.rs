@@ -13,6 +13,8 @@
 //! | passkey (WebAuthn) challenge | expired, answered or not | [`WEBAUTHN_CHALLENGE_RETENTION`]: a late answer still hears `challenge_expired` |
 //! | second-factor sign-in token (`mfa_token`) | expired, spent or not | [`MFA_TOKEN_RETENTION`] |
 //! | single sign-on attempt (`sso_logins`) | expired, finished or not | [`SSO_LOGIN_RETENTION`], none: a late callback hears `sso_login_expired` whether its row is there or not |
+//! | an event stream's event (`stream_outbox`) | delivered | [`STREAM_OUTBOX_RETENTION`]: replay reads the audit trail, not these rows; what is still owed is never deleted |
+//! | an event stream's delivery attempt (`stream_deliveries`) | older than the stream's newest [`STREAM_DELIVERIES_KEPT`] | none: the list shows those |
 //!
 //! Kept for good: sessions (the account's sign-in history), calls, grants, the audit trail,
 //! webhook events, sent mail, team invites (expired ones are listed and can be resent) and join
@@ -28,6 +30,9 @@ pub const SESSION_TOKENS_RETENTION: Duration = Duration::days(7);
 pub const WEBAUTHN_CHALLENGE_RETENTION: Duration = Duration::hours(1);
 pub const MFA_TOKEN_RETENTION: Duration = Duration::hours(1);
 pub const SSO_LOGIN_RETENTION: Duration = Duration::ZERO;
+pub const STREAM_OUTBOX_RETENTION: Duration = Duration::days(1);
+/// How many delivery attempts of each event stream are kept (its deliveries list shows them all).
+pub const STREAM_DELIVERIES_KEPT: i64 = 100;
 
 /// The default time between two sweeps (`SWEEP_INTERVAL_SECS`).
 pub const DEFAULT_SWEEP_INTERVAL_SECS: u64 = 300;
@@ -48,6 +53,8 @@ pub struct Cutoffs {
     pub webauthn_challenges: OffsetDateTime,
     pub mfa_tokens: OffsetDateTime,
     pub sso_logins: OffsetDateTime,
+    /// Delivered before this.
+    pub stream_outbox: OffsetDateTime,
 }
 
 pub fn cutoffs(now: OffsetDateTime) -> Cutoffs {
@@ -59,6 +66,7 @@ pub fn cutoffs(now: OffsetDateTime) -> Cutoffs {
         webauthn_challenges: now - WEBAUTHN_CHALLENGE_RETENTION,
         mfa_tokens: now - MFA_TOKEN_RETENTION,
         sso_logins: now - SSO_LOGIN_RETENTION,
+        stream_outbox: now - STREAM_OUTBOX_RETENTION,
     }
 }
 
@@ -83,6 +91,7 @@ mod tests {
         assert_eq!(c.session_tokens, T0 - Duration::days(7));
         assert_eq!(c.webauthn_challenges, T0 - Duration::hours(1));
         assert_eq!(c.mfa_tokens, T0 - Duration::hours(1));
+        assert_eq!(c.stream_outbox, T0 - Duration::days(1));
     }
 
     #[test]

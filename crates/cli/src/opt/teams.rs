@@ -36,6 +36,33 @@ pub enum TeamsCommand {
     /// The team's SCIM provisioning: its tokens and the users its identity provider manages.
     #[command(subcommand)]
     Scim(TeamScimCommand),
+    /// The team's event streams: where its audit events and webhook events are delivered.
+    #[command(subcommand)]
+    Streams(TeamStreamsCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TeamStreamsCommand {
+    /// The team's event streams, oldest first: kind, URL, status (active, failing, paused),
+    /// events waiting, next attempt, subscribed events (never a signing secret or token).
+    ///
+    /// Example: closewise teams streams list "Northwind Sales" --json
+    List(TeamShow),
+    /// One stream's last 100 deliveries, newest first: status, events, latency, response code,
+    /// error, next retry.
+    ///
+    /// Example: closewise teams streams deliveries "Northwind Sales" 0193f1c2-... --json
+    Deliveries(TeamStreamDeliveries),
+}
+
+#[derive(Args, Debug)]
+pub struct TeamStreamDeliveries {
+    /// The team's id, or its name (when no other team has it).
+    pub team: String,
+    /// The stream's id (`teams streams list` shows it).
+    pub stream: String,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 #[derive(Subcommand, Debug)]

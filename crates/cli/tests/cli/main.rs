@@ -11,5 +11,6 @@ mod safety;
 mod seed_and_stats;
 mod sweep;
 mod team_domains;
+mod team_streams;
 mod teams;
 mod usage;

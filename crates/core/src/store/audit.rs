@@ -102,7 +102,7 @@ macro_rules! commit_audited {
 }
 pub(crate) use commit_audited;
 
-const AUDIT_COLUMNS: &str =
+pub(crate) const AUDIT_COLUMNS: &str =
     "id, actor, action, user_id, target_email, reason, details, created_at, instance";
 
 impl Store {
@@ -171,7 +171,6 @@ impl NewStreamEvent {
     /// The events an audit row raises: itself (`audit`) and the webhook event of its action, if
     /// any. The audit event's data is the row as the activity export has it.
     pub fn of_audit(id: Uuid, audit: &NewAudit, instance: &str) -> Vec<NewStreamEvent> {
-        use closewise_domain::streams::{webhook_event_of, Event, AUDIT};
         let Some(team_id) = audit.team_id() else {
             return Vec::new();
         };
@@ -187,23 +186,53 @@ impl NewStreamEvent {
             "created_at": audit.now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(),
             "instance": instance,
         });
+        Self::raised(id, audit.action, audit.now, row)
+    }
+
+    /// The same events of a row read back from the audit trail (a replay): the same ids.
+    pub fn of_audit_row(team_id: Uuid, row: &AuditRow) -> Vec<NewStreamEvent> {
+        let details: serde_json::Value =
+            serde_json::from_str(&row.details).unwrap_or(serde_json::Value::Null);
+        let data = serde_json::json!({
+            "id": row.id,
+            "team_id": team_id,
+            "actor": row.actor,
+            "action": row.action,
+            "user_id": row.user_id,
+            "target_email": row.target_email,
+            "reason": row.reason,
+            "details": details,
+            "created_at": row.created_at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(),
+            "instance": row.instance,
+        });
+        Self::raised(row.id, &row.action, row.created_at, data)
+    }
+
+    /// Audit row `id`'s event (`audit`, with `row` as its data), and its action's webhook event.
+    fn raised(
+        id: Uuid,
+        action: &str,
+        at: OffsetDateTime,
+        row: serde_json::Value,
+    ) -> Vec<NewStreamEvent> {
+        use closewise_domain::streams::{webhook_event_of, Event, AUDIT};
         let mut out = Vec::with_capacity(2);
         let mut push = |event_type: &'static str, id: String| {
             let event = Event {
                 id: id.clone(),
                 event_type: event_type.into(),
-                timestamp: audit.now,
+                timestamp: at,
                 data: row.clone(),
             };
             out.push(NewStreamEvent {
                 id,
                 event_type,
                 payload: event.to_json().to_string(),
-                created_ms: unix_ms(audit.now),
+                created_ms: unix_ms(at),
             });
         };
         push(AUDIT, format!("evt_{}", id.simple()));
-        if let Some(webhook) = webhook_event_of(audit.action) {
+        if let Some(webhook) = webhook_event_of(action) {
             push(
                 webhook,
                 format!("evt_{}_{}", id.simple(), webhook.replace('.', "_")),

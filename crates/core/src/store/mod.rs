@@ -36,6 +36,7 @@ pub mod schema;
 pub mod sessions;
 pub mod stats;
 pub mod stream_rows;
+pub mod stream_worker;
 pub mod streams;
 pub mod sweep;
 pub mod teams;

@@ -1,14 +1,15 @@
-//! Event streams: a team's destinations, the outbox of events each is owed (written in the
-//! transaction of the change that raised them, `enqueue_events!`), the lease a worker holds while
-//! it delivers one destination's events in order, and the log of delivery attempts.
+//! Event streams: a team's destinations and the outbox of events each is owed (written in the
+//! transaction of the change that raised them, `enqueue_events!`). What the worker reads and
+//! writes while it delivers — the lease, the batches, the log of attempts — is in
+//! `store::stream_worker`.
 
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::audit::{enqueue_events, NewAudit, NewStreamEvent};
-use super::mail::{unix_ms, NewMail};
+use super::audit::{enqueue_events, AuditRow, NewAudit, NewStreamEvent, AUDIT_COLUMNS};
+use super::mail::unix_ms;
 pub use super::stream_rows::{DeliveryRow, OutboxRow};
-use super::{dispatch, Store};
+use super::{dispatch, Pool, Store};
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct StreamRow {
@@ -32,7 +33,7 @@ pub struct StreamRow {
     pub paused_at: Option<OffsetDateTime>,
 }
 
-const STREAM_COLUMNS: &str = "id, team_id, kind, url, token, secret, previous_secret, \
+pub(crate) const STREAM_COLUMNS: &str = "id, team_id, kind, url, token, secret, previous_secret, \
     previous_secret_until_ms, events, created_at, failures, failing_since_ms, next_attempt_ms, \
     paused_at";
 
@@ -58,89 +59,63 @@ pub struct NewStream<'a> {
     pub now: OffsetDateTime,
 }
 
-/// What a failed attempt leaves: the next attempt, or a pause with its mail and audit row.
-pub struct Failure<'a> {
-    pub failures: i32,
-    pub failing_since_ms: i64,
-    pub next_attempt_ms: i64,
-    pub pause: Option<(OffsetDateTime, &'a NewMail, &'a NewAudit)>,
-}
-
-const INSERT_DELIVERY: &str = "INSERT INTO stream_deliveries (id, stream_id, attempted_at, \
-    events, first_seq, last_seq, status, response_code, latency_ms, error, next_retry_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
-
-macro_rules! bind_delivery {
-    ($d:expr) => {
-        sqlx::query(INSERT_DELIVERY)
-            .bind($d.id)
-            .bind($d.stream_id)
-            .bind($d.attempted_at)
-            .bind($d.events)
-            .bind($d.first_seq)
-            .bind($d.last_seq)
-            .bind(&$d.status)
-            .bind($d.response_code)
-            .bind($d.latency_ms)
-            .bind(&$d.error)
-            .bind($d.next_retry_at)
-    };
-}
-
-/// Keeps the stream's newest [`DELIVERIES_KEPT`] deliveries.
-macro_rules! prune_deliveries {
-    ($tx:ident, $stream_id:expr) => {
-        sqlx::query(
-            "DELETE FROM stream_deliveries WHERE stream_id = $1 AND id NOT IN \
-             (SELECT id FROM stream_deliveries WHERE stream_id = $1 \
-             ORDER BY attempted_at DESC, id DESC LIMIT $2)",
-        )
-        .bind($stream_id)
-        .bind(DELIVERIES_KEPT)
-        .execute(&mut *$tx)
-        .await?;
-    };
-}
-
 /// How many deliveries of a stream are kept (the list shows them all).
-pub const DELIVERIES_KEPT: i64 = 100;
+pub const DELIVERIES_KEPT: i64 = closewise_domain::sweep::STREAM_DELIVERIES_KEPT;
 
 impl Store {
     /// Adds a stream with `audit` in one transaction, unless the team has `max` already: false.
+    /// Creates for one team take turns, so that two at `max - 1` cannot both pass the count: on
+    /// PostgreSQL the team's row is locked `FOR UPDATE` first; on SQLite the transaction begins
+    /// `IMMEDIATE` (the database's one write lock).
     pub async fn insert_stream(
         &self,
         s: &NewStream<'_>,
         max: i64,
         audit: &NewAudit,
     ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
-            let mut tx = crate::store::begin::begin(p).await?;
-            let added = sqlx::query(
-                "INSERT INTO event_streams (id, team_id, kind, url, token, secret, events, \
-                 created_by, created_at) \
-                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
-                 WHERE (SELECT COUNT(*) FROM event_streams WHERE team_id = $2) < $10",
-            )
-            .bind(s.id)
-            .bind(s.team_id)
-            .bind(s.kind)
-            .bind(s.url)
-            .bind(s.token)
-            .bind(s.secret)
-            .bind(s.events)
-            .bind(s.created_by)
-            .bind(s.now)
-            .bind(max)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-                == 1;
-            if !added {
-                return Ok(false);
+        macro_rules! insert {
+            ($tx:ident) => {{
+                let added = sqlx::query(
+                    "INSERT INTO event_streams (id, team_id, kind, url, token, secret, events, \
+                     created_by, created_at) \
+                     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
+                     WHERE (SELECT COUNT(*) FROM event_streams WHERE team_id = $2) < $10",
+                )
+                .bind(s.id)
+                .bind(s.team_id)
+                .bind(s.kind)
+                .bind(s.url)
+                .bind(s.token)
+                .bind(s.secret)
+                .bind(s.events)
+                .bind(s.created_by)
+                .bind(s.now)
+                .bind(max)
+                .execute(&mut *$tx)
+                .await?
+                .rows_affected()
+                    == 1;
+                if !added {
+                    return Ok(false);
+                }
+                crate::store::audit::commit_audited!(self, $tx, Some(audit));
+                Ok(true)
+            }};
+        }
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await?;
+                insert!(tx)
             }
-            crate::store::audit::commit_audited!(self, tx, Some(audit));
-            Ok(true)
-        })
+            Pool::Postgres(p) => {
+                let mut tx = crate::store::begin::begin(p).await?;
+                sqlx::query("SELECT id FROM teams WHERE id = $1 FOR UPDATE")
+                    .bind(s.team_id)
+                    .execute(&mut *tx)
+                    .await?;
+                insert!(tx)
+            }
+        }
     }
 
     /// The team's streams, oldest first, each with how many events wait for it.
@@ -271,8 +246,10 @@ impl Store {
         )
     }
 
-    /// Queues again, in their order, the events of the stream raised at or after `since` (each
-    /// once, by event id), and makes it due now: how many.
+    /// Queues again, in their order, the team's audit events raised at or after `since` and the
+    /// webhook events they raise (those the stream subscribes to), read from the audit trail
+    /// with their ids, and makes the stream due now: how many. The outbox's delivered rows are
+    /// swept, so they are not read.
     pub async fn replay_stream(
         &self,
         team_id: Uuid,
@@ -280,41 +257,58 @@ impl Store {
         since: OffsetDateTime,
         audit: &NewAudit,
     ) -> Result<Option<i64>, sqlx::Error> {
+        let rows_sql = format!(
+            "SELECT {AUDIT_COLUMNS} FROM audit_log WHERE team_id = $1 AND created_at >= $2 \
+             ORDER BY created_at, id"
+        );
         dispatch!(self, |p| {
             let mut tx = crate::store::begin::begin(p).await?;
-            let last: Option<i64> = sqlx::query_scalar(
+            let stream: Option<(i64, String)> = sqlx::query_as(
                 "UPDATE event_streams SET next_attempt_ms = 0 WHERE id = $1 AND team_id = $2 \
-                 RETURNING last_seq",
+                 RETURNING last_seq, events",
             )
             .bind(id)
             .bind(team_id)
             .fetch_optional(&mut *tx)
             .await?;
-            let Some(last) = last else {
+            let Some((last, subscribed)) = stream else {
                 return Ok(None);
             };
-            let copied = sqlx::query(
-                "INSERT INTO stream_outbox \
-                 (stream_id, seq, event_id, event_type, payload, created_ms) \
-                 SELECT stream_id, $3 + ROW_NUMBER() OVER (ORDER BY seq), event_id, event_type, \
-                 payload, created_ms FROM stream_outbox o \
-                 WHERE o.stream_id = $1 AND o.seq <= $3 AND o.created_ms >= $2 \
-                 AND NOT EXISTS (SELECT 1 FROM stream_outbox e WHERE e.stream_id = o.stream_id \
-                 AND e.event_id = o.event_id AND e.seq < o.seq)",
-            )
-            .bind(id)
-            .bind(unix_ms(since))
-            .bind(last)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected() as i64;
+            let subscribed: Vec<String> = serde_json::from_str(&subscribed).unwrap_or_default();
+            let rows: Vec<AuditRow> = sqlx::query_as(&rows_sql)
+                .bind(team_id)
+                .bind(since)
+                .fetch_all(&mut *tx)
+                .await?;
+            let mut seq = last;
+            for row in &rows {
+                for e in NewStreamEvent::of_audit_row(team_id, row)
+                    .iter()
+                    .filter(|e| subscribed.iter().any(|s| s == e.event_type))
+                {
+                    seq += 1;
+                    sqlx::query(
+                        "INSERT INTO stream_outbox \
+                         (stream_id, seq, event_id, event_type, payload, created_ms) \
+                         VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(id)
+                    .bind(seq)
+                    .bind(&e.id)
+                    .bind(e.event_type)
+                    .bind(&e.payload)
+                    .bind(e.created_ms)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
             sqlx::query("UPDATE event_streams SET last_seq = $2 WHERE id = $1")
                 .bind(id)
-                .bind(last + copied)
+                .bind(seq)
                 .execute(&mut *tx)
                 .await?;
             crate::store::audit::commit_audited!(self, tx, Some(audit));
-            Ok(Some(copied))
+            Ok(Some(seq - last))
         })
     }
 
@@ -333,160 +327,5 @@ impl Store {
         .bind(limit)
         .fetch_all(p)
         .await)
-    }
-
-    /// Streams with events waiting, due at `now` and not leased: the worker's candidates.
-    pub async fn due_streams(
-        &self,
-        now: OffsetDateTime,
-        limit: i64,
-    ) -> Result<Vec<Uuid>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_scalar::<_, Uuid>(
-            "SELECT s.id FROM event_streams s WHERE s.paused_at IS NULL \
-             AND s.next_attempt_ms <= $1 AND s.lease_until_ms <= $1 \
-             AND EXISTS (SELECT 1 FROM stream_outbox o WHERE o.stream_id = s.id \
-             AND o.delivered_at IS NULL) \
-             ORDER BY s.next_attempt_ms, s.id LIMIT $2"
-        )
-        .bind(unix_ms(now))
-        .bind(limit)
-        .fetch_all(p)
-        .await)
-    }
-
-    /// Takes the stream's lease for `owner` until `until` when it is due, not paused and no one
-    /// else holds a live lease: the stream then, else None (another worker has it). Works alike
-    /// on both databases: one conditional UPDATE.
-    pub async fn lease_stream(
-        &self,
-        id: Uuid,
-        owner: &str,
-        now: OffsetDateTime,
-        until: OffsetDateTime,
-    ) -> Result<Option<StreamRow>, sqlx::Error> {
-        let sql = format!(
-            "UPDATE event_streams SET lease_owner = $2, lease_until_ms = $4 \
-             WHERE id = $1 AND paused_at IS NULL AND next_attempt_ms <= $3 \
-             AND (lease_until_ms <= $3 OR lease_owner = $2) RETURNING {STREAM_COLUMNS}"
-        );
-        dispatch!(self, |p| sqlx::query_as::<_, StreamRow>(&sql)
-            .bind(id)
-            .bind(owner)
-            .bind(unix_ms(now))
-            .bind(unix_ms(until))
-            .fetch_optional(p)
-            .await)
-    }
-
-    /// Gives the lease back (the worker is done with the stream for now).
-    pub async fn release_stream(&self, id: Uuid, owner: &str) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| sqlx::query(
-            "UPDATE event_streams SET lease_until_ms = 0, lease_owner = NULL \
-             WHERE id = $1 AND lease_owner = $2"
-        )
-        .bind(id)
-        .bind(owner)
-        .execute(p)
-        .await
-        .map(drop))
-    }
-
-    /// The stream's oldest undelivered events, in order.
-    pub async fn pending_stream_events(
-        &self,
-        stream_id: Uuid,
-        limit: i64,
-    ) -> Result<Vec<OutboxRow>, sqlx::Error> {
-        dispatch!(self, |p| sqlx::query_as::<_, OutboxRow>(
-            "SELECT seq, event_id, event_type, payload, created_ms FROM stream_outbox \
-             WHERE stream_id = $1 AND delivered_at IS NULL ORDER BY seq LIMIT $2"
-        )
-        .bind(stream_id)
-        .bind(limit)
-        .fetch_all(p)
-        .await)
-    }
-
-    /// A batch was answered 2xx: its events are delivered, the failures forgotten, the attempt
-    /// logged, the lease renewed until `lease_until` — all while `owner` still holds it; false
-    /// (nothing written) when another worker took the stream over.
-    pub async fn stream_delivered(
-        &self,
-        owner: &str,
-        delivery: &DeliveryRow,
-        lease_until: OffsetDateTime,
-    ) -> Result<bool, sqlx::Error> {
-        dispatch!(self, |p| {
-            let mut tx = crate::store::begin::begin(p).await?;
-            let held = sqlx::query(
-                "UPDATE event_streams SET failures = 0, failing_since_ms = NULL, \
-                 next_attempt_ms = 0, lease_until_ms = $3 WHERE id = $1 AND lease_owner = $2",
-            )
-            .bind(delivery.stream_id)
-            .bind(owner)
-            .bind(unix_ms(lease_until))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-                == 1;
-            if !held {
-                return Ok(false);
-            }
-            sqlx::query(
-                "UPDATE stream_outbox SET delivered_at = $3 \
-                 WHERE stream_id = $1 AND seq <= $2 AND delivered_at IS NULL",
-            )
-            .bind(delivery.stream_id)
-            .bind(delivery.last_seq)
-            .bind(delivery.attempted_at)
-            .execute(&mut *tx)
-            .await?;
-            bind_delivery!(delivery).execute(&mut *tx).await?;
-            prune_deliveries!(tx, delivery.stream_id);
-            tx.commit().await?;
-            Ok(true)
-        })
-    }
-
-    /// A batch failed: the attempt logged, the next one scheduled (or the stream paused, its
-    /// owner mailed and the pause audited), the lease released.
-    pub async fn stream_failed(
-        &self,
-        owner: &str,
-        delivery: &DeliveryRow,
-        failure: &Failure<'_>,
-    ) -> Result<(), sqlx::Error> {
-        dispatch!(self, |p| {
-            let mut tx = crate::store::begin::begin(p).await?;
-            let held = sqlx::query(
-                "UPDATE event_streams SET failures = $3, failing_since_ms = $4, \
-                 next_attempt_ms = $5, paused_at = $6, lease_until_ms = 0, lease_owner = NULL \
-                 WHERE id = $1 AND lease_owner = $2",
-            )
-            .bind(delivery.stream_id)
-            .bind(owner)
-            .bind(failure.failures)
-            .bind(failure.failing_since_ms)
-            .bind(failure.next_attempt_ms)
-            .bind(failure.pause.map(|(at, _, _)| at))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-                == 1;
-            if !held {
-                return Ok(());
-            }
-            bind_delivery!(delivery).execute(&mut *tx).await?;
-            prune_deliveries!(tx, delivery.stream_id);
-            if let Some((_, mail, audit)) = failure.pause {
-                crate::store::mail::bind_mail!(mail)
-                    .execute(&mut *tx)
-                    .await?;
-                crate::store::audit::commit_audited!(self, tx, Some(audit));
-            } else {
-                tx.commit().await?;
-            }
-            Ok(())
-        })
     }
 }

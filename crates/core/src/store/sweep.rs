@@ -123,4 +123,38 @@ impl Store {
         .await)?;
         Ok(u32::try_from(n.max(0)).unwrap_or(u32::MAX))
     }
+
+    /// Event stream events delivered before `before`: what is still owed stays, whatever its
+    /// age (replay reads the audit trail, not these rows).
+    pub async fn sweep_stream_outbox(&self, before: OffsetDateTime) -> Result<u64, sqlx::Error> {
+        let sql = "DELETE FROM stream_outbox WHERE (stream_id, seq) IN \
+                   (SELECT stream_id, seq FROM stream_outbox \
+                   WHERE delivered_at IS NOT NULL AND delivered_at < $1 LIMIT $2)";
+        let mut total: u64 = 0;
+        loop {
+            let n = dispatch!(self, |p| sqlx::query(sql)
+                .bind(before)
+                .bind(BATCH)
+                .execute(p)
+                .await
+                .map(|r| r.rows_affected()))?;
+            total += n;
+            if n < BATCH as u64 {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// Each event stream's delivery attempts beyond its newest `kept` (the worker trims them as
+    /// it logs one; this catches what it left).
+    pub async fn sweep_stream_deliveries(&self, kept: i64) -> Result<u64, sqlx::Error> {
+        delete_batches!(
+            self,
+            "stream_deliveries",
+            "SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY stream_id \
+             ORDER BY attempted_at DESC, id DESC) AS n FROM stream_deliveries) ranked \
+             WHERE n > $1 LIMIT $2",
+            kept
+        )
+    }
 }

@@ -259,7 +259,12 @@ impl Streams {
 
     /// The team's streams, oldest first.
     pub async fn list(&self, actor: &Actor) -> Result<Vec<StreamView>, StreamsError> {
-        let team_id = self.team(actor).await?;
+        self.operator_view(self.team(actor).await?).await
+    }
+
+    /// Team `team_id`'s streams, oldest first, as an operator sees them (the CLI's `teams
+    /// streams list`): never a secret or token.
+    pub async fn operator_view(&self, team_id: Uuid) -> Result<Vec<StreamView>, StreamsError> {
         let now = self.clock.now();
         Ok(self
             .store
@@ -321,7 +326,16 @@ impl Streams {
         actor: &Actor,
         id: Uuid,
     ) -> Result<Vec<DeliveryRow>, StreamsError> {
-        let team_id = self.team(actor).await?;
+        self.operator_deliveries(self.team(actor).await?, id).await
+    }
+
+    /// The last 100 deliveries of team `team_id`'s stream `id`, newest first (the CLI's `teams
+    /// streams deliveries`).
+    pub async fn operator_deliveries(
+        &self,
+        team_id: Uuid,
+        id: Uuid,
+    ) -> Result<Vec<DeliveryRow>, StreamsError> {
         self.stream(team_id, id).await?;
         Ok(self.store.stream_deliveries(id, DELIVERIES_KEPT).await?)
     }

@@ -26,7 +26,8 @@ use super::{at_ms, Streams};
 use crate::actor::Actor;
 use crate::mail::templates::Template;
 use crate::store::mail::unix_ms;
-use crate::store::streams::{DeliveryRow, Failure, OutboxRow, StreamRow};
+use crate::store::stream_worker::Failure;
+use crate::store::streams::{DeliveryRow, OutboxRow, StreamRow};
 
 /// How long a stream stays with the worker that leased it before another may take it over (the
 /// worker died). Renewed after each delivered batch; far longer than a request's timeout.
