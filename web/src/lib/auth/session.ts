@@ -251,32 +251,39 @@ export class AuthManager {
   }
 
   /**
-   * The state once known, or "unreachable" as soon as a try of the restore got no answer (or after
-   * `withinMs` without one): a guarded page then says it cannot reach the server, and offers Try again.
+   * The state once known, or "unreachable" when a try of the restore got no answer and `graceMs` have
+   * passed (a blip that the next quick try mends says nothing), or after `withinMs` without an answer:
+   * a guarded page then says it cannot reach the server, and offers Try again.
    */
-  settledOrUnreachable(withinMs: number): Promise<AuthState | "unreachable"> {
+  settledOrUnreachable(withinMs: number, graceMs = 1000): Promise<AuthState | "unreachable"> {
     if (this.state.status !== "loading") return Promise.resolve(this.state);
-    if (this.unreachable) return Promise.resolve("unreachable");
     return new Promise((resolve) => {
+      let graceOver = false;
       const done = (answer: AuthState | "unreachable") => {
         clearTimeout(timer);
+        clearTimeout(grace);
         stop();
         resolve(answer);
       };
-      const timer = setTimeout(() => done("unreachable"), withinMs);
-      const stop = this.subscribe(() => {
+      const check = () => {
         if (this.state.status !== "loading") done(this.state);
-        else if (this.unreachable) done("unreachable");
-      });
+        else if (this.unreachable && graceOver) done("unreachable");
+      };
+      const timer = setTimeout(() => done("unreachable"), withinMs);
+      const grace = setTimeout(() => {
+        graceOver = true;
+        check();
+      }, graceMs);
+      const stop = this.subscribe(check);
     });
   }
 
   /** Try again (or back online): a restore waiting for its next try tries now. */
   retryNow(): void {
-    if (this.state.status !== "loading") return;
+    if (this.state.status !== "loading" || (!this.unreachable && !this.retryTimer)) return;
     this.unreachable = false;
     if (this.refreshing) this.wake?.();
-    else if (this.retryTimer || this.restoring) void this.refresh();
+    else void this.refresh();
   }
 
   /** The back-off's wait, cut short by `wake`. */
