@@ -101,12 +101,12 @@ describe("/team sections", () => {
     await screen.findByRole("region", { name: "Members" });
     const found: string[] = [];
     for (const name of sectionNames()) {
-      await user.click(within(sections()).getByRole("link", { name: name! }));
-      await waitFor(() => expect(within(sections()).getByRole("link", { name: name! })).toHaveAttribute("aria-current", "page"));
+      await user.click(within(sections()).getByRole("link", { name: name }));
+      await waitFor(() => expect(within(sections()).getByRole("link", { name: name })).toHaveAttribute("aria-current", "page"));
       // Each section's reads (the policy, SSO) have answered.
       await waitFor(() => expect(screen.queryByText(/^Loading/)).not.toBeInTheDocument());
-      if (screen.queryAllByRole("checkbox", { name: /Require a second factor/ }).length > 0) found.push(name!);
-      if (screen.queryAllByRole("switch", { name: /Require a second factor/ }).length > 0) found.push(name!);
+      if (screen.queryAllByRole("checkbox", { name: /Require a second factor/ }).length > 0) found.push(name);
+      if (screen.queryAllByRole("switch", { name: /Require a second factor/ }).length > 0) found.push(name);
     }
     expect(found).toEqual(["Security"]);
   }, 40_000);
