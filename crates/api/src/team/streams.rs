@@ -327,7 +327,7 @@ pub async fn retry_now(
     params(("id" = Uuid, Path, description = "The stream's id")),
     request_body = ReplayRequest,
     responses(
-        (status = 202, body = ReplayBody, description = "The stream's events raised since then are queued again, in order, with their ids"),
+        (status = 202, body = ReplayBody, description = "The team's audit events since then (and the webhook events they raise) that the stream subscribes to, read from the audit trail, are queued again in order with their ids; Stripe's subscription.updated and test events are not replayed"),
         (status = 403, body = crate::error::ErrorBody, description = "`forbidden_role` (the owner manages event streams); `reauthentication_required`"),
         (status = 404, body = crate::error::ErrorBody, description = "`stream_not_found`, `team_not_found`"),
         (status = 422, body = crate::error::ErrorBody, description = "`invalid_since`"),

@@ -28,7 +28,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description The stream's events raised since then are queued again, in order, with their ids */
+        /** @description The team's audit events since then (and the webhook events they raise) that the stream subscribes to, read from the audit trail, are queued again in order with their ids; Stripe's subscription.updated and test events are not replayed */
         202: {
           headers: {
             [name: string]: unknown;
