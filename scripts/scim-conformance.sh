@@ -52,7 +52,8 @@ db.execute(
 )
 db.commit()
 PY
-TOKEN="$(curl -fsS -X POST -H "Authorization: Bearer $ACCESS" "$API/api/team/scim/tokens" \
+TOKEN="$(curl -fsS -X POST -H "Authorization: Bearer $ACCESS" -H 'Content-Type: application/json' \
+  -d '{"name": "scim2-tester"}' "$API/api/team/scim/tokens" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')"
 
 echo "==> scim2-tester $TESTER_VERSION against $API/scim/v2"

@@ -62,7 +62,14 @@ async fn acme(app: &TestApp) -> String {
     };
     assert!(store.insert_team_domain(&domain).await.unwrap());
     assert!(store.mark_team_domain_verified(id, now).await.unwrap());
-    let v = api(app, Method::POST, "/api/team/scim/tokens", token, None).await;
+    let v = api(
+        app,
+        Method::POST,
+        "/api/team/scim/tokens",
+        token,
+        Some(json!({"name": "Okta"})),
+    )
+    .await;
     v["token"].as_str().unwrap().to_owned()
 }
 
