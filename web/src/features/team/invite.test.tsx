@@ -26,7 +26,10 @@ describe("/invite", () => {
     expect(screen.getByText(INVITED)).toBeInTheDocument();
     const next = encodeURIComponent(`/invite?token=${token}`);
     const email = encodeURIComponent(INVITED);
-    expect(within(screen.getByRole("main")).getByRole("link", { name: "Sign In" })).toHaveAttribute("href", `/signin?email=${email}&next=${next}`);
+    expect(within(screen.getByRole("main")).getByRole("link", { name: "Sign In" })).toHaveAttribute(
+      "href",
+      `/signin?email=${email}&next=${next}`,
+    );
     expect(screen.getByRole("link", { name: "Create account" })).toHaveAttribute("href", `/signup?email=${email}&next=${next}`);
   });
 
