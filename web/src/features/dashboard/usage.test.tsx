@@ -21,7 +21,7 @@ describe("Dashboard: the call meter", () => {
     expect(bar).toHaveAttribute("aria-valuenow", "3");
     expect(bar).toHaveAttribute("aria-valuemax", "5");
     expect(bar).toHaveAttribute("aria-valuetext", "3 of 5 free calls used");
-    expect(screen.getByRole("region", { name: "Upgrade to Unlimited" })).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Upgrade to Unlimited Sales Copilot" })).toBeInTheDocument();
     expect(screen.queryByText(usedUpText(5))).not.toBeInTheDocument();
   });
 

@@ -95,7 +95,7 @@ describe("/team usage", () => {
     db.seedTeam({ owner: OWNER, seats: 3, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
     calls.set(OWNER, 2);
     newMembers.add("bo@northwind.example");
-    renderApp("/team", { signedInAs: OWNER });
+    renderApp("/team/usage", { signedInAs: OWNER });
     const usage = await screen.findByRole("region", { name: "Adoption" });
     const bo = await within(usage).findByRole("row", { name: /bo@northwind\.example/ });
     expect(within(bo).getByText("New")).toBeInTheDocument();
@@ -111,7 +111,7 @@ describe("/team usage", () => {
     db.createUser({ email: OWNER });
     db.seedTeam({ owner: OWNER, seats: 4, members: [{ email: "bo@northwind.example" }, { email: "cy@northwind.example" }] });
     calls.set(OWNER, 2).set("bo@northwind.example", 4);
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/usage", { signedInAs: OWNER });
     const usage = await screen.findByRole("region", { name: "Adoption" });
     const line = "Reclaiming removes 1 idle member and 1 unused seat: 4 seats become 2, saving $40.00 a month.";
     expect(await within(usage).findByText(line)).toBeInTheDocument();

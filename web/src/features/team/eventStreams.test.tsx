@@ -66,7 +66,7 @@ async function fill(user: ReturnType<typeof renderApp>["user"], field: HTMLEleme
 }
 
 async function openSection() {
-  const rendered = renderApp("/team", { signedInAs: OWNER });
+  const rendered = renderApp("/team/security", { signedInAs: OWNER });
   // The first render of a run loads the whole page cold: more than the default wait on a busy machine.
   const section = await screen.findByRole("region", { name: TITLE }, { timeout: 10_000 });
   return { ...rendered, section };

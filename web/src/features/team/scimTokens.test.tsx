@@ -30,7 +30,7 @@ describe("/team SCIM tokens", () => {
 
   it("creates a named token shown once with copy, lists it by name without the secret, and revokes it", async () => {
     seedNorthwind();
-    const { user } = renderApp("/team", { signedInAs: OWNER });
+    const { user } = renderApp("/team/security", { signedInAs: OWNER });
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
     const section = await screen.findByRole("region", { name: "Security: SCIM tokens" });

@@ -327,7 +327,7 @@ describe("/team billing", () => {
   it("warns an owner who pays personally on the seats form, before the team's checkout", async () => {
     db.createUser({ email: OWNER, plan: "monthly" });
     db.seedTeam({ owner: OWNER, answers: { owner: { personal_subscription: true } } });
-    renderApp("/team", { signedInAs: OWNER });
+    renderApp("/team/billing", { signedInAs: OWNER });
     const buy = (await screen.findByRole("button", { name: "Buy seats" })).closest("form")!;
     expect(within(buy).getByRole("note")).toHaveTextContent(
       "You pay for a personal subscription. A seat in the team gives you the paid plan too: once the seats are bought, cancel the personal one in the billing portal, or you will be paying twice.",
