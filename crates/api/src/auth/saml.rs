@@ -8,12 +8,13 @@
 //! a top-level GET that brings the state cookie, so only the browser that started the sign-in
 //! finishes it. A refusal goes to the same pages as the callback's.
 
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Form;
 use axum_extra::extract::cookie::CookieJar;
 use closewise_core::sso::{AcsOutcome, Failure, SsoError};
+use closewise_core::teams::TeamsError;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -31,9 +32,9 @@ use crate::state::AppState;
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`")))]
 pub async fn metadata(
     State(state): State<AppState>,
-    Path(team_id): Path<Uuid>,
+    Path(team_id): Path<String>,
 ) -> ApiResult<Response> {
-    let xml = state.sso.sp_metadata(team_id).await?;
+    let xml = state.sso.sp_metadata(team_of(&team_id)?).await?;
     Ok((
         [(header::CONTENT_TYPE, "application/samlmetadata+xml")],
         xml,
@@ -41,8 +42,13 @@ pub async fn metadata(
         .into_response())
 }
 
+/// A team id in the path; one that is not a UUID names no team.
+fn team_of(raw: &str) -> Result<Uuid, SsoError> {
+    Uuid::parse_str(raw).map_err(|_| SsoError::from(TeamsError::TeamNotFound))
+}
+
 /// The HTTP-POST binding's form.
-#[derive(Deserialize, ToSchema)]
+#[derive(Deserialize, Default, ToSchema)]
 #[schema(as = SamlAcsForm)]
 pub struct AcsForm {
     #[serde(rename = "SAMLResponse")]
@@ -58,11 +64,16 @@ pub struct AcsForm {
 pub async fn acs(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    Path(team_id): Path<Uuid>,
+    Path(team_id): Path<String>,
     jar: CookieJar,
-    Form(form): Form<AcsForm>,
+    body: Bytes,
 ) -> ApiResult<Response> {
     limit(&state, Bucket::TokenPerIp, &ip.to_string()).await?;
+    // Whatever was posted is read as the binding's form: a body that is not one carries no
+    // response, which the core refuses as it refuses a bad one (a redirect to the refusal page).
+    let form: AcsForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    // A path that is not a team's id is no team's (the nil id): refused as a team without SAML is.
+    let team_id = Uuid::parse_str(&team_id).unwrap_or_default();
     let done = state
         .sso
         .acs(
