@@ -7,9 +7,9 @@ test.describe("sign-in errors", () => {
   test("a wrong password shows the service message and stays on the form", async ({ page, helpers }) => {
     const email = await helpers.verifiedUser("wrongpw");
     await signIn(page, email, "not-the-password");
-    // In the toast and under the form, where it stays.
-    await expect(toast(page, "Invalid login credentials")).toBeVisible();
+    // Said once, under the form, where it stays (no toast besides).
     await expect(page.getByRole("form", { name: "Sign in" }).getByText("Invalid login credentials")).toBeVisible();
+    await expect(toast(page, "Invalid login credentials")).toHaveCount(0);
     await expect(page).toHaveURL(/\/signin$/);
     await expect(page.getByRole("heading", { name: "Sign in to your account", level: 1 })).toBeVisible();
   });

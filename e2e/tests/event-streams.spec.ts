@@ -43,6 +43,8 @@ test("Event streams: an https stream gets a signed test event, and the delivery 
   const { server, url, received } = await receiver();
   try {
     await ownerWithPaidTeam(page, helpers, owner, "Initech Streams", 1);
+    // The section is under Security.
+    await page.goto("/team/security");
     const section = page.getByRole("region", { name: "Event streams" });
     await expect(section.getByText("No event streams yet.")).toBeVisible();
     await section.getByLabel("URL").fill(url);

@@ -45,7 +45,7 @@ test("SAML: the owner connects a SAML IdP by its metadata; a new rep signs in th
     await repPage.getByRole("button", { name: "Continue with SSO" }).click();
     await expect(repPage).toHaveURL(new RegExp(`^${baseURL}/dashboard$`));
     await expect(repPage.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
-    await expect(repPage.getByText(`Pro through ${TEAM}`)).toBeVisible();
+    await expect(repPage.getByText(`Unlimited Sales Copilot through ${TEAM}`)).toBeVisible();
 
     await page.goto("/team");
     await expect(page.getByRole("table", { name: `Members of ${TEAM}` }).getByText(rep)).toBeVisible();

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/Button";
+import { Choice } from "../../../components/ui/Choice";
 import { TextField } from "../../../components/ui/TextField";
 import { ApiError } from "../../../lib/api/client";
 import type { NewEventStream } from "../../../lib/api/streams";
@@ -93,9 +94,7 @@ export function AddStream({ guard, onSecret }: { guard: Guard; onSecret: (secret
         <legend className="text-sm font-medium text-slate-700">Events (none ticked: all of them)</legend>
         <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
           {STREAM_EVENTS.map((event) => (
-            <label key={event} className="flex items-center gap-2 text-sm text-slate-800">
-              <input type="checkbox" checked={events.includes(event)} onChange={() => toggle(event)} /> {event}
-            </label>
+            <Choice key={event} className="text-sm" label={event} checked={events.includes(event)} onChange={() => toggle(event)} />
           ))}
         </div>
       </fieldset>
