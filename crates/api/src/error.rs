@@ -150,6 +150,14 @@ impl ApiError {
 
 /// The HTTP layer's own refusals: the request's shape and origin, before any flow runs.
 impl ApiError {
+    /// The SAML ACS posted nothing: not an identity provider's form post.
+    pub fn empty_saml_post() -> Self {
+        Self::bad_request(
+            "invalid_saml_response",
+            "Expected the identity provider's form post (SAMLResponse)",
+        )
+    }
+
     pub fn unsupported_media_type() -> Self {
         Self::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

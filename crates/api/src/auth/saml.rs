@@ -60,7 +60,8 @@ pub struct AcsForm {
 #[utoipa::path(post, path = "/api/auth/saml/{team_id}/acs", tag = "auth", operation_id = "saml_acs",
     params(("team_id" = Uuid, Path, description = "The team")),
     request_body(content = AcsForm, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 303, description = "Verified: to `/api/auth/sso/callback?state=…` (the sign-in's RelayState), which signs in the browser that started it. Refused: to `/signin?sso=1&sso_error=…` — `invalid_saml_response` (signature, certificate, wrapping, audience, destination, recipient or request not ours), `saml_assertion_expired`, `saml_assertion_replayed`, `saml_idp_initiated_off`, `email_claim_missing`, `domain_not_verified`, `sso_login_expired`, `sso_not_configured`; the owner's test to `/team?sso_test=failed&sso_error=…`")))]
+    responses((status = 400, body = crate::error::ErrorBody, description = "`invalid_saml_response`: nothing was posted"),
+        (status = 303, description = "Verified: to `/api/auth/sso/callback?state=…` (the sign-in's RelayState), which signs in the browser that started it. Refused: to `/signin?sso=1&sso_error=…` — `invalid_saml_response` (signature, certificate, wrapping, audience, destination, recipient or request not ours), `saml_assertion_expired`, `saml_assertion_replayed`, `saml_idp_initiated_off`, `email_claim_missing`, `domain_not_verified`, `sso_login_expired`, `sso_not_configured`; the owner's test to `/team?sso_test=failed&sso_error=…`")))]
 pub async fn acs(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -69,6 +70,9 @@ pub async fn acs(
     body: Bytes,
 ) -> ApiResult<Response> {
     limit(&state, Bucket::TokenPerIp, &ip.to_string()).await?;
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(crate::error::ApiError::empty_saml_post());
+    }
     // Whatever was posted is read as the binding's form: a body that is not one carries no
     // response, which the core refuses as it refuses a bad one (a redirect to the refusal page).
     let form: AcsForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();

@@ -35,7 +35,7 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description `invalid_json`: the body is not JSON or has wrong types */
+        /** @description `invalid_saml_response`: nothing was posted */
         400: {
           headers: {
             [name: string]: unknown;
