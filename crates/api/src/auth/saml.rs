@@ -61,6 +61,7 @@ pub struct AcsForm {
     params(("team_id" = Uuid, Path, description = "The team")),
     request_body(content = AcsForm, content_type = "application/x-www-form-urlencoded"),
     responses((status = 400, body = crate::error::ErrorBody, description = "`invalid_saml_response`: nothing was posted"),
+        (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`: the path's team id is not a UUID"),
         (status = 303, description = "Verified: to `/api/auth/sso/callback?state=…` (the sign-in's RelayState), which signs in the browser that started it. Refused: to `/signin?sso=1&sso_error=…` — `invalid_saml_response` (signature, certificate, wrapping, audience, destination, recipient or request not ours), `saml_assertion_expired`, `saml_assertion_replayed`, `saml_idp_initiated_off`, `email_claim_missing`, `domain_not_verified`, `sso_login_expired`, `sso_not_configured`; the owner's test to `/team?sso_test=failed&sso_error=…`")))]
 pub async fn acs(
     State(state): State<AppState>,
@@ -76,8 +77,7 @@ pub async fn acs(
     // Whatever was posted is read as the binding's form: a body that is not one carries no
     // response, which the core refuses as it refuses a bad one (a redirect to the refusal page).
     let form: AcsForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
-    // A path that is not a team's id is no team's (the nil id): refused as a team without SAML is.
-    let team_id = Uuid::parse_str(&team_id).unwrap_or_default();
+    let team_id = team_of(&team_id)?;
     let done = state
         .sso
         .acs(

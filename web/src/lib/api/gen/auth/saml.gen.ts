@@ -44,6 +44,15 @@ export interface paths {
             "application/json": from_common["schemas"]["ErrorBody"];
           };
         };
+        /** @description `team_not_found`: the path's team id is not a UUID */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": from_common["schemas"]["ErrorBody"];
+          };
+        };
         /** @description `payload_too_large`: the body is over 64 KiB */
         413: {
           headers: {
