@@ -203,3 +203,24 @@ both!(
         assert_eq!(browser.post_acs(&app, &acs, &genuine, relay.as_deref()).await, "/team");
     }
 );
+
+both!(
+    async fn the_saml_endpoints_answer_a_bad_team_id_and_an_empty_post_with_their_documented_errors(app) {
+        let client = reqwest::Client::new();
+        let res = client.get(app.url("/api/auth/saml/not-a-uuid/metadata")).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+        assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "team_not_found");
+        let form = |path: &str| {
+            client
+                .post(app.url(path))
+                .header("content-type", "application/x-www-form-urlencoded")
+        };
+        let res = form("/api/auth/saml/not-a-uuid/acs").body("SAMLResponse=x").send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+        assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "team_not_found");
+        let team = uuid::Uuid::new_v4();
+        let res = form(&format!("/api/auth/saml/{team}/acs")).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "invalid_saml_response");
+    }
+);
