@@ -94,7 +94,13 @@ export function AddStream({ guard, onSecret }: { guard: Guard; onSecret: (secret
         <legend className="text-sm font-medium text-slate-700">Events (none ticked: all of them)</legend>
         <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
           {STREAM_EVENTS.map((event) => (
-            <Choice key={event} className="text-sm" label={event} checked={events.includes(event)} onChange={() => toggle(event)} />
+            <Choice
+              key={event}
+              className="text-sm"
+              label={event}
+              checked={events.includes(event)}
+              onChange={() => toggle(event)}
+            />
           ))}
         </div>
       </fieldset>
