@@ -13,7 +13,7 @@ use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::task::AbortHandle;
 
 use crate::helpers::{body, error_code, spawn_app_with, Backend};
-use crate::support::{assert_no_half_made_accounts, bounded, user_emails};
+use crate::support::{assert_no_half_made_accounts, bounded, own_loopback, user_emails};
 use closewise_testkit::postgres_admin_url;
 
 #[derive(Clone)]
@@ -25,7 +25,7 @@ pub struct Proxy {
 
 impl Proxy {
     pub async fn start(upstream: String) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let listener = TcpListener::bind((own_loopback(), 0)).await.unwrap();
         let port = listener.local_addr().unwrap().port();
         drop(listener);
         let proxy = Proxy {
@@ -42,7 +42,7 @@ impl Proxy {
         let socket = TcpSocket::new_v4().unwrap();
         socket.set_reuseaddr(true).unwrap();
         socket
-            .bind(([127, 0, 0, 1], self.port).into())
+            .bind((own_loopback(), self.port).into())
             .expect("rebind the proxy port");
         let listener = socket.listen(128).unwrap();
         let upstream = self.upstream.clone();
@@ -84,7 +84,7 @@ pub(crate) fn host_port(url: &str) -> String {
 }
 
 pub(crate) fn through_proxy(url: &str, port: u16) -> String {
-    url.replace(&host_port(url), &format!("127.0.0.1:{port}"))
+    url.replace(&host_port(url), &format!("{}:{port}", own_loopback()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

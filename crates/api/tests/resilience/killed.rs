@@ -14,21 +14,15 @@ use tokio::process::{Child, Command};
 use closewise_testkit::{Backend, FreshDatabase};
 
 use crate::both;
-use crate::support::{assert_no_half_made_accounts, bounded, user_emails, TempDir};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use crate::support::{
+    assert_no_half_made_accounts, bounded, free_port, own_loopback, user_emails, TempDir,
+};
 
 async fn start(dir: &TempDir, database_url: &str, port: u16) -> Child {
     let child = Command::new(env!("CARGO_BIN_EXE_closewise-api"))
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("APP_ADDR", format!("127.0.0.1:{port}"))
+        .env("APP_ADDR", format!("{}:{port}", own_loopback()))
         .env("APP_BASE_URL", "http://127.0.0.1:8080")
         .env("DATA_DIR", &dir.0)
         .env("WEB_DIST", dir.0.join("web"))
@@ -45,7 +39,7 @@ async fn start(dir: &TempDir, database_url: &str, port: u16) -> Child {
     bounded(60, "closewise-api to start", async {
         loop {
             if let Ok(r) = client
-                .get(format!("http://127.0.0.1:{port}/readyz"))
+                .get(format!("http://{}:{port}/readyz", own_loopback()))
                 .send()
                 .await
             {
@@ -63,7 +57,7 @@ async fn start(dir: &TempDir, database_url: &str, port: u16) -> Child {
 async fn killed_during_signups(database_url: String, dir: TempDir) {
     let port = free_port();
     let mut child = start(&dir, &database_url, port).await;
-    let base = format!("http://127.0.0.1:{port}");
+    let base = format!("http://{}:{port}", own_loopback());
     let stop = Arc::new(AtomicBool::new(false));
     let acknowledged: Arc<Mutex<Vec<String>>> = Arc::default();
     let mut clients = Vec::new();

@@ -12,7 +12,7 @@ use tokio::task::AbortHandle;
 
 use crate::both;
 use crate::helpers::{spawn_app_with, Backend, TestApp};
-use crate::support::bounded;
+use crate::support::{bounded, own_loopback};
 
 /// A tiny SMTP server (220/250/354/250/221) that can refuse connections and accept them again
 /// on the same port. It records the Message-ID of every message it accepted.
@@ -31,7 +31,7 @@ struct Inner {
 impl FakeSmtp {
     /// A server that is down: its port is reserved but refuses connections until `up()`.
     pub async fn down() -> FakeSmtp {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let listener = TcpListener::bind((own_loopback(), 0)).await.unwrap();
         let port = listener.local_addr().unwrap().port();
         drop(listener);
         FakeSmtp {
@@ -41,14 +41,14 @@ impl FakeSmtp {
     }
 
     pub fn url(&self) -> String {
-        format!("smtp://127.0.0.1:{}", self.port)
+        format!("smtp://{}:{}", own_loopback(), self.port)
     }
 
     pub fn up(&self) {
         let socket = TcpSocket::new_v4().unwrap();
         socket.set_reuseaddr(true).unwrap();
         socket
-            .bind(([127, 0, 0, 1], self.port).into())
+            .bind((own_loopback(), self.port).into())
             .expect("rebind the SMTP port");
         let listener = socket.listen(64).unwrap();
         let inner = self.inner.clone();

@@ -31,18 +31,10 @@ use tokio::process::{Child, Command};
 use uuid::Uuid;
 
 use crate::db_outage::{host_port, through_proxy, Proxy};
-use crate::support::{bounded, TempDir};
+use crate::support::{bounded, free_port, own_loopback, TempDir};
 
 const EVENTS: usize = 10_000;
 const KEY: [u8; 32] = [42; 32];
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 async fn start_api(dir: &TempDir, database_url: &str) -> Child {
     let port = free_port();
@@ -50,7 +42,7 @@ async fn start_api(dir: &TempDir, database_url: &str) -> Child {
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("APP_ENV", "development")
-        .env("APP_ADDR", format!("127.0.0.1:{port}"))
+        .env("APP_ADDR", format!("{}:{port}", own_loopback()))
         .env("APP_BASE_URL", "http://127.0.0.1:8080")
         .env("APP_INSTANCE", "streams-load")
         .env("DATA_DIR", &dir.0)
@@ -73,7 +65,7 @@ async fn start_api(dir: &TempDir, database_url: &str) -> Child {
     bounded(60, "closewise-api to start", async {
         loop {
             if let Ok(r) = client
-                .get(format!("http://127.0.0.1:{port}/readyz"))
+                .get(format!("http://{}:{port}/readyz", own_loopback()))
                 .send()
                 .await
             {

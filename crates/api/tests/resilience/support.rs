@@ -2,9 +2,36 @@
 //! bounds, row counts and invariants, timing statistics.
 
 use std::future::Future;
+use std::net::Ipv4Addr;
 use std::time::Duration;
 
 use sqlx::Connection;
+
+/// This test process's own loopback address (all of 127.0.0.0/8 reaches `lo`), from its process
+/// id. A test that picks a free port, releases it and binds it again later (a killed API started
+/// again on its port, a proxy or a mail server cut and restored) picks it here: every other test
+/// binds 127.0.0.1 or an address of its own, so none can take the port in between, and these
+/// tests run beside the rest of the suite. cargo-nextest runs each test in its own process.
+pub fn own_loopback() -> Ipv4Addr {
+    let pid = std::process::id();
+    // Process ids are below 2^22: the second octet keeps 6 bits (192..=255, apart from the
+    // replica suite's 127.100-199), the last two octets the other 16.
+    Ipv4Addr::new(
+        127,
+        192 | ((pid >> 16) & 0x3f) as u8,
+        (pid >> 8) as u8,
+        pid as u8,
+    )
+}
+
+/// A port free now on [`own_loopback`].
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind((own_loopback(), 0))
+        .expect("bind this test's loopback address")
+        .local_addr()
+        .unwrap()
+        .port()
+}
 
 /// Fails the test when `fut` takes longer than `secs`: a hang is a failure, never a stuck suite.
 pub async fn bounded<T>(secs: u64, what: &str, fut: impl Future<Output = T>) -> T {

@@ -13,15 +13,7 @@ use serde_json::json;
 
 use crate::both;
 use crate::helpers::{body, spawn_app_with, test_settings, Backend};
-use crate::support::bounded;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use crate::support::{bounded, free_port, own_loopback};
 
 both!(
     async fn webhooks_sent_while_the_api_is_down_are_processed_when_it_returns(backend: Backend) {
@@ -44,7 +36,10 @@ both!(
 
         // Webhooks go to a port where no API listens yet.
         let port = free_port();
-        mock.set_webhook_url(Some(format!("http://127.0.0.1:{port}/api/stripe/webhook")));
+        mock.set_webhook_url(Some(format!(
+            "http://{}:{port}/api/stripe/webhook",
+            own_loopback()
+        )));
 
         let session = app
             .signed_in_user("ana@example.com", "sales-pro-2026")
@@ -99,7 +94,7 @@ both!(
             std::path::Path::new(&std::env::temp_dir()),
             app.database_url.clone(),
         );
-        settings.addr = format!("127.0.0.1:{port}").parse().unwrap();
+        settings.addr = (own_loopback(), port).into();
         settings.stripe.api_base = mock_url.clone();
         settings.data_dir =
             std::env::temp_dir().join(format!("closewise-returning-{}", uuid::Uuid::now_v7()));
