@@ -39,7 +39,11 @@ describe("/team setup links for IT", () => {
     const list = await within(section).findByRole("list", { name: "Setup links" });
     expect(list.textContent).not.toContain(url.textContent);
     expect(within(list).getByText(/^Open until /)).toBeInTheDocument();
-    expect(within(list).getByText(`Created ${new Date().toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" })} by ${OWNER}`)).toBeInTheDocument();
+    expect(
+      within(list).getByText(
+        `Created ${new Date().toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" })} by ${OWNER}`,
+      ),
+    ).toBeInTheDocument();
     expect(within(list).getByText("Domain: not done")).toBeInTheDocument();
     expect(within(list).getByText("Single sign-on: not done")).toBeInTheDocument();
     expect(within(list).queryByText(/SCIM token:/)).not.toBeInTheDocument();

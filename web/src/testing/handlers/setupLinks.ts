@@ -27,7 +27,7 @@ export type LinkRow = {
   scim: { id: string; name: string; created_at: string }[];
 };
 type WithLinks = TeamRow & { setupLinks?: LinkRow[]; scim?: ScimToken[]; sso?: unknown };
-const linksOf = (team: WithLinks) => (team.setupLinks ??= []);
+export const linksOf = (team: object) => ((team as WithLinks).setupLinks ??= []);
 const at = (ms: number | null) => (ms === null ? null : db.iso(ms));
 const state = (l: LinkRow) =>
   l.finishedAt ? "finished" : l.revokedAt ? "revoked" : l.expiresAt <= db.now() ? "expired" : "open";
