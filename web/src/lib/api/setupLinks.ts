@@ -134,7 +134,8 @@ async function setupRequest<T>(token: string, rest: string, method: "GET" | "POS
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "omit",
+      // Same-origin cookies: the test sign-in's answer sets the SSO state cookie its return checks.
+      credentials: "same-origin",
     });
   } catch (error) {
     throw new NetworkError(error instanceof Error ? error.message : "Network request failed");

@@ -144,7 +144,7 @@ export const setupLinkRoutes: MockRoute[] = [
   }),
   byToken("put", "/api/setup/{token}/sso", "sso", async ({ team, link }, request) => {
     const body = await read<SetupSsoRequest & { required?: boolean }>(request);
-    if ("required" in body) return apiError(400, "invalid_request", "Require SSO stays the team owner's to set.");
+    if ("required" in body) return apiError(400, "invalid_json", "Require SSO stays the team owner's to set.");
     if (body.protocol === "saml") {
       if (!body.metadata_url === !body.metadata_xml)
         return apiError(
