@@ -238,6 +238,16 @@ describe("/setup/:token", () => {
     expect(screen.getByText(message)).toBeInTheDocument();
   });
 
+  it("turns into the gone page when the link is revoked while it is open", async () => {
+    const { link } = seedLink();
+    const { user } = renderApp(`/setup/${TOKEN}`);
+    const domain = await step(/Verify the company domain/);
+    link.revokedAt = db.now();
+    await user.type(within(domain).getByLabelText("Company domain"), "northwind.example");
+    await user.click(within(domain).getByRole("button", { name: "Add domain" }));
+    expect(await screen.findByText(GONE)).toBeInTheDocument();
+  });
+
   it("says an unknown link does not exist", async () => {
     seedLink();
     renderApp("/setup/nope");

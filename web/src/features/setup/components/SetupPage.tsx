@@ -119,7 +119,9 @@ export function SetupPage() {
         </p>
       </Page>
     );
-  if (view.isError) return <Unusable error={finish.error ?? view.error} />;
+  if (view.isError) return <Unusable error={view.error} />;
+  // Finishing a link that went meanwhile says why it no longer works.
+  if (finish.error instanceof SetupLinkGone) return <Unusable error={finish.error} />;
 
   const data = view.data;
   const step = (s: SetupStep, i: number) => (
