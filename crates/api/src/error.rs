@@ -24,6 +24,7 @@ mod adoption;
 mod passkeys;
 pub mod scim;
 mod sessions;
+mod setup_links;
 mod sso;
 mod streams;
 mod teams;

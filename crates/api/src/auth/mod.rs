@@ -4,7 +4,7 @@
 
 pub(crate) mod account;
 mod authorize;
-mod common;
+pub(crate) mod common;
 mod device;
 mod devices;
 mod grants;
@@ -26,6 +26,7 @@ use utoipa_axum::routes;
 use crate::state::AppState;
 
 pub(crate) use common::limit;
+pub(crate) use sso::state_cookie as sso_state_cookie;
 pub use common::{EmptyResponse, EMAIL_WORK_FLOOR};
 pub use grants::{CodeGrantRequest, DeviceGrantRequest};
 pub use passkeys::PasskeyGrantRequest;
