@@ -20,6 +20,7 @@ mod invoices;
 mod mfa;
 
 pub use mfa::MfaMethod;
+pub use setup_links::{GoneBody, SetupError};
 mod adoption;
 mod passkeys;
 pub mod scim;

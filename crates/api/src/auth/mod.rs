@@ -26,10 +26,10 @@ use utoipa_axum::routes;
 use crate::state::AppState;
 
 pub(crate) use common::limit;
-pub(crate) use sso::state_cookie as sso_state_cookie;
 pub use common::{EmptyResponse, EMAIL_WORK_FLOOR};
 pub use grants::{CodeGrantRequest, DeviceGrantRequest};
 pub use passkeys::PasskeyGrantRequest;
+pub(crate) use sso::state_cookie as sso_state_cookie;
 pub use token_endpoint::RefreshRequest;
 
 pub fn router() -> OpenApiRouter<AppState> {

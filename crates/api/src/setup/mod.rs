@@ -8,10 +8,7 @@
 mod steps;
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use closewise_core::setup_links::{gone_message, LinkPage, SetupLinksError};
-use closewise_domain::setup_links::SetupLinkState;
+use closewise_core::setup_links::LinkPage;
 use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -20,7 +17,7 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::auth::common::limit;
-use crate::error::{ApiError, ErrorDetail};
+use crate::error::{GoneBody, SetupError};
 use crate::extract::{AppJson, ClientIp};
 use crate::ratelimit::Bucket;
 use crate::state::AppState;
@@ -37,71 +34,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(steps::test_sso))
         .routes(routes!(steps::create_scim_token))
         .routes(routes!(steps::finish))
-}
-
-/// Why a link is gone.
-#[derive(Serialize, ToSchema, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-#[schema(as = SetupLinkGoneReason)]
-pub enum GoneReason {
-    Expired,
-    Revoked,
-    Finished,
-}
-
-/// `410 setup_link_gone`: the error, and why the link is gone.
-#[derive(Serialize, ToSchema)]
-#[schema(as = SetupLinkGone)]
-pub struct GoneBody {
-    pub error: ErrorDetail,
-    pub reason: GoneReason,
-}
-
-/// A refusal at the link: `410` with its reason, or any other.
-pub enum SetupError {
-    Gone(SetupLinkState),
-    Api(ApiError),
-}
-
-impl From<ApiError> for SetupError {
-    fn from(e: ApiError) -> Self {
-        SetupError::Api(e)
-    }
-}
-
-/// The link service's refusals: a gone link keeps its reason.
-impl From<SetupLinksError> for SetupError {
-    fn from(e: SetupLinksError) -> Self {
-        match e {
-            SetupLinksError::Gone(state) => SetupError::Gone(state),
-            e => SetupError::Api(e.into()),
-        }
-    }
-}
-
-impl IntoResponse for SetupError {
-    fn into_response(self) -> Response {
-        match self {
-            SetupError::Api(e) => e.into_response(),
-            SetupError::Gone(state) => {
-                let reason = match state {
-                    SetupLinkState::Finished => GoneReason::Finished,
-                    SetupLinkState::Revoked => GoneReason::Revoked,
-                    _ => GoneReason::Expired,
-                };
-                let body = GoneBody {
-                    error: ErrorDetail {
-                        code: "setup_link_gone".into(),
-                        message: gone_message(state).into(),
-                        mfa_token: None,
-                        methods: None,
-                    },
-                    reason,
-                };
-                (StatusCode::GONE, AppJson(body)).into_response()
-            }
-        }
-    }
 }
 
 pub type SetupResult<T> = Result<T, SetupError>;

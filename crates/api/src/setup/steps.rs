@@ -137,7 +137,7 @@ pub async fn verify_domain(
 ) -> SetupResult<AppJson<DomainBody>> {
     limited(&state, &ip).await?;
     // An id that is not a UUID names no domain (the link is checked first: a gone one is 410).
-    let id = Uuid::parse_str(&id).unwrap_or(Uuid::nil());
+    let id = Uuid::parse_str(&id).unwrap_or_default();
     let domain = state.setup_links.verify_domain(&token, id).await?;
     Ok(AppJson(domain.into()))
 }
@@ -162,8 +162,8 @@ pub async fn save_sso(
     AppJson(body): AppJson<SsoRequest>,
 ) -> SetupResult<AppJson<PageBody>> {
     limited(&state, &ip).await?;
-    let protocol =
-        Protocol::requested(body.protocol.as_deref()).ok_or(ApiError::from(SsoError::InvalidProtocol))?;
+    let protocol = Protocol::requested(body.protocol.as_deref())
+        .ok_or(ApiError::from(SsoError::InvalidProtocol))?;
     let connection = match protocol {
         Protocol::Oidc => SsoConnection::Oidc(OidcSettings {
             issuer: body.issuer.as_deref().unwrap_or_default(),
@@ -241,10 +241,7 @@ pub async fn create_scim_token(
         .setup_links
         .create_scim_token(&token, &body.name)
         .await?;
-    let base_url = format!(
-        "{}/scim/v2",
-        state.settings.base_url.trim_end_matches('/')
-    );
+    let base_url = format!("{}/scim/v2", state.settings.base_url.trim_end_matches('/'));
     Ok((
         StatusCode::CREATED,
         AppJson(ScimTokenCreated {

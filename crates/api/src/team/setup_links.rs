@@ -25,6 +25,7 @@ fn member(auth: &AuthUser) -> Actor {
 /// A step of a setup link, in the order the page walks them.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = SetupStep)]
 pub enum SetupStepBody {
     /// Add and verify a company domain.
     Domain,
@@ -198,9 +199,6 @@ pub async fn revoke_link(
 ) -> ApiResult<StatusCode> {
     crate::auth::reauth::require_recent_password(&state, &auth).await?;
     let id = Uuid::parse_str(&id).map_err(|_| SetupLinksError::NotFound)?;
-    state
-        .setup_links
-        .revoke(&member(&auth), None, id)
-        .await?;
+    state.setup_links.revoke(&member(&auth), None, id).await?;
     Ok(no_content())
 }

@@ -6,7 +6,7 @@
 use closewise_core::actor::Actor;
 use closewise_core::setup_links::SetupLinksError;
 use closewise_core::store::fixture::TeamFixture;
-use closewise_core::store::MailFilter;
+use closewise_core::store::mail::MailFilter;
 use closewise_domain::email::Email;
 use closewise_domain::setup_links::{SetupLinkState, SetupStep};
 use closewise_testkit::{both, Backend};
