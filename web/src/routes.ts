@@ -30,5 +30,9 @@ export default [
   ]),
   route("invite", "app/invite.tsx"),
   route("sso/confirm", "app/sso-confirm.tsx"),
+  // The setup link for IT: its page (the API serves `/setup/{token}` the shell, 410 once gone) and the
+  // way back from its test sign-in.
+  route("setup/:token", "app/setup.tsx"),
+  route("setup", "app/setup-return.tsx"),
   route("*", "app/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -20,10 +20,12 @@ mod invoices;
 mod mfa;
 
 pub use mfa::MfaMethod;
+pub use setup_links::{GoneBody, SetupError};
 mod adoption;
 mod passkeys;
 pub mod scim;
 mod sessions;
+mod setup_links;
 mod sso;
 mod streams;
 mod teams;

@@ -22,6 +22,7 @@ pub mod plans;
 pub mod ratelimit;
 pub mod schemas;
 pub mod scim;
+pub mod setup;
 pub mod state;
 pub mod team;
 pub mod web;
@@ -65,6 +66,7 @@ pub fn api_router(development: bool) -> OpenApiRouter<AppState> {
         .merge(downloads::router())
         .merge(team::router())
         .merge(team::billing::router())
+        .merge(setup::router())
         .merge(ops::router(development))
 }
 
@@ -84,7 +86,7 @@ fn routes(development: bool) -> Router<AppState> {
 pub fn app(state: AppState) -> Router {
     let development = state.settings.is_development();
     let settings = state.settings.clone();
-    let web = web::router(&state.settings);
+    let web = web::router(&state.settings, state.setup_links.clone());
     let local_downloads = downloads::local_files(&state.settings);
     let routes = match local_downloads {
         Some((path, files)) => routes(development).nest_service(path, files),

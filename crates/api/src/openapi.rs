@@ -12,7 +12,7 @@ use crate::auth;
 #[openapi(
     info(title = "Closewise API", version = "1.0.0", description = "Accounts, plans and billing for Closewise. Errors are `{\"error\": {\"code\", \"message\"}}`."),
     components(schemas(crate::error::ErrorBody, auth::RefreshRequest, auth::CodeGrantRequest, auth::DeviceGrantRequest, auth::PasskeyGrantRequest)),
-    tags((name = "auth"), (name = "plans"), (name = "billing"), (name = "usage"), (name = "downloads"), (name = "teams"), (name = "passkeys"), (name = "ops"))
+    tags((name = "auth"), (name = "plans"), (name = "billing"), (name = "usage"), (name = "downloads"), (name = "teams"), (name = "setup"), (name = "passkeys"), (name = "ops"))
 )]
 pub struct ApiDoc;
 

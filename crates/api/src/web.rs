@@ -5,6 +5,10 @@
 //!
 //! `routes.json` (written by the web build) lists `prerendered` and `client` paths and the
 //! `shell` file name.
+//!
+//! A setup link's page, `/setup/{token}`, is the shell with the link's state as its status: 200
+//! open, 404 unknown, 410 revoked, expired or finished; never cached, and its URL (the token)
+//! never sent on as a referrer.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -19,6 +23,9 @@ use axum::Router;
 use serde::Deserialize;
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
+
+use closewise_core::setup_links::{SetupLinks, SetupLinksError};
+use closewise_domain::setup_links::SetupLinkState;
 
 use crate::config::Settings;
 
@@ -41,10 +48,12 @@ struct Site {
     csp: HeaderValue,
     /// Each HTML file's policy, allowing exactly its own inline scripts by hash.
     page_csp: HashMap<PathBuf, HeaderValue>,
+    /// Whose state a setup link's page answers with.
+    setup_links: SetupLinks,
 }
 
 /// A router that answers every path not claimed by the API.
-pub fn router(settings: &Settings) -> Router {
+pub fn router(settings: &Settings, setup_links: SetupLinks) -> Router {
     let dist = settings.web_dist.clone();
     let routes: RoutesFile = std::fs::read_to_string(dist.join("routes.json"))
         .ok()
@@ -74,6 +83,7 @@ pub fn router(settings: &Settings) -> Router {
         dist,
         csp: HeaderValue::from_str(&content_security_policy(&[], analytics)).expect("CSP is ASCII"),
         page_csp,
+        setup_links,
     });
     Router::new().fallback(any(move |req: Request| serve(site.clone(), req)))
 }
@@ -198,6 +208,9 @@ async fn serve(site: Arc<Site>, req: Request) -> Response {
         return (StatusCode::METHOD_NOT_ALLOWED, "Method not allowed").into_response();
     }
     let path = req.uri().path().to_string();
+    if let Some(token) = setup_token(&path) {
+        return setup_page(&site, &token, req).await;
+    }
     let Some(file) = safe_join(&site.dist, &path) else {
         return not_found(&site, req).await;
     };
@@ -217,6 +230,39 @@ async fn serve(site: Arc<Site>, req: Request) -> Response {
         return finish_file(&site, send(shell.clone(), req).await, false, Some(&shell));
     }
     not_found(&site, req).await
+}
+
+/// The token of a setup link's page path (`/setup/<token>`).
+fn setup_token(path: &str) -> Option<String> {
+    let token = path.strip_prefix("/setup/")?.trim_end_matches('/');
+    (!token.is_empty() && !token.contains('/')).then(|| percent_decode(token))?
+}
+
+/// The shell with the link's state as its status (the page reads the rest from the API).
+async fn setup_page(site: &Site, token: &str, req: Request) -> Response {
+    let status = match site.setup_links.state(token).await {
+        Ok(SetupLinkState::Open) => StatusCode::OK,
+        Ok(_) => StatusCode::GONE,
+        Err(SetupLinksError::NotFound) => StatusCode::NOT_FOUND,
+        Err(e) => {
+            tracing::error!(error = %format!("{e:#}"), "setup link look-up failed");
+            StatusCode::SERVICE_UNAVAILABLE
+        }
+    };
+    let mut res = if site.shell.is_file() {
+        let shell = site.shell.clone();
+        finish_file(site, send(shell.clone(), req).await, false, Some(&shell))
+    } else {
+        "Setup".into_response()
+    };
+    *res.status_mut() = status;
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    res
 }
 
 async fn not_found(site: &Site, req: Request) -> Response {
@@ -290,5 +336,14 @@ mod tests {
         assert_eq!(safe_join(dist, "/../etc/passwd"), None);
         assert_eq!(safe_join(dist, "/%2e%2e/etc/passwd"), None);
         assert_eq!(safe_join(dist, "/a/%2F/b"), None);
+    }
+
+    #[test]
+    fn a_setup_page_path_names_one_token() {
+        assert_eq!(setup_token("/setup/abc_-9"), Some("abc_-9".into()));
+        assert_eq!(setup_token("/setup/abc/"), Some("abc".into()));
+        assert_eq!(setup_token("/setup/"), None);
+        assert_eq!(setup_token("/setup"), None);
+        assert_eq!(setup_token("/setup/a/b"), None);
     }
 }

@@ -23,6 +23,7 @@ mod sweep;
 mod team_changes;
 mod team_domains;
 mod team_scim;
+mod team_setup_links;
 mod team_sso;
 mod team_streams;
 mod teams;
@@ -44,8 +45,8 @@ use crate::opt::teams::TeamStreamsCommand;
 use crate::opt::{
     AppEnv, BillingCommand, Command, CouponsCommand, DbCommand, DunningCommand, MailCommand, Opt,
     PlansCommand, PromoCodesCommand, StripeArgs, SubscriptionsCommand, TeamDomainsCommand,
-    TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand, UsageCommand, UsersCommand,
-    UsersMfaCommand, WebhooksCommand,
+    TeamScimCommand, TeamSeatsCommand, TeamSetupLinksCommand, TeamSsoCommand, TeamsCommand,
+    UsageCommand, UsersCommand, UsersMfaCommand, WebhooksCommand,
 };
 
 /// The input was wrong (a malformed address, a bad file): exit code 2, like clap's own errors.
@@ -106,6 +107,7 @@ fn effect(command: &Command) -> Effect {
             | TeamsCommand::Sso(TeamSsoCommand::Show(_))
             | TeamsCommand::Domains(TeamDomainsCommand::Show(_))
             | TeamsCommand::Scim(TeamScimCommand::Show(_))
+            | TeamsCommand::SetupLinks(TeamSetupLinksCommand::List(_))
             | TeamsCommand::Streams(_),
         )
         | Command::Mail(MailCommand::List(_))
@@ -134,7 +136,8 @@ fn effect(command: &Command) -> Effect {
             | TeamsCommand::Seats(TeamSeatsCommand::Set(_))
             | TeamsCommand::Sso(TeamSsoCommand::Disable(_))
             | TeamsCommand::Domains(TeamDomainsCommand::Disable(_))
-            | TeamsCommand::Scim(TeamScimCommand::Disable(_)),
+            | TeamsCommand::Scim(TeamScimCommand::Disable(_))
+            | TeamsCommand::SetupLinks(TeamSetupLinksCommand::Revoke(_)),
         )
         | Command::Subscriptions(SubscriptionsCommand::Sync(_))
         | Command::Mail(MailCommand::Retry(_))
@@ -359,6 +362,12 @@ async fn dispatch(ctx: &Ctx, command: Command) -> anyhow::Result<()> {
         }
         Command::Teams(TeamsCommand::Scim(TeamScimCommand::Disable(a))) => {
             team_scim::disable(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::SetupLinks(TeamSetupLinksCommand::List(a))) => {
+            team_setup_links::list(ctx, a).await
+        }
+        Command::Teams(TeamsCommand::SetupLinks(TeamSetupLinksCommand::Revoke(a))) => {
+            team_setup_links::revoke(ctx, a).await
         }
         Command::Teams(TeamsCommand::Streams(TeamStreamsCommand::List(a))) => {
             team_streams::list(ctx, a).await

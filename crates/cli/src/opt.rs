@@ -13,7 +13,8 @@ pub mod users;
 pub use self::billing::{BillingCommand, CouponsCommand, DunningCommand, PromoCodesCommand};
 pub use self::db::DbSeedTeam;
 pub use self::teams::{
-    TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSsoCommand, TeamsCommand,
+    TeamDomainsCommand, TeamScimCommand, TeamSeatsCommand, TeamSetupLinksCommand, TeamSsoCommand,
+    TeamsCommand,
 };
 pub use self::users::{UsersList, UsersMfaCommand};
 

@@ -15,7 +15,7 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
         "Swept {}: {} device request(s), {} authorization code(s), {} e-mail link(s), \
          {} refresh token(s) of ended sessions, {} rate-limit window(s), \
          {} passkey challenge(s), {} second-factor sign-in token(s), \
-         {} single sign-on attempt(s), {} delivered stream event(s), \
+         {} single sign-on attempt(s), {} old setup link(s), {} delivered stream event(s), \
          {} old stream delivery record(s).",
         ctx.target,
         report.device_codes,
@@ -26,6 +26,7 @@ pub async fn sweep(ctx: &Ctx, a: DbSweep) -> anyhow::Result<()> {
         report.webauthn_challenges,
         report.mfa_tokens,
         report.sso_logins,
+        report.setup_links,
         report.stream_outbox,
         report.stream_deliveries
     );

@@ -23,6 +23,9 @@ pub enum Actor {
     Directory { team_id: Uuid, token_id: Uuid },
     /// One of the system's own jobs (a webhook from Stripe, the daily domain re-check, the sweep).
     System { job: &'static str },
+    /// IT at the owner's setup link: its token was presented. Takes only the actions of the
+    /// link's steps (`closewise_domain::setup_links::setup_link_may`).
+    SetupLink { team_id: Uuid, link_id: Uuid },
 }
 
 impl Actor {
@@ -48,6 +51,14 @@ impl Actor {
         }
     }
 
+    /// The setup link acting; None for anyone else.
+    pub fn setup_link_id(&self) -> Option<Uuid> {
+        match self {
+            Actor::SetupLink { link_id, .. } => Some(*link_id),
+            _ => None,
+        }
+    }
+
     /// How the audit trail names the actor: a member's address, an operator's name, the SCIM token,
     /// the job.
     pub fn audit_name(&self) -> String {
@@ -56,6 +67,7 @@ impl Actor {
             Actor::Operator { name, .. } => name.clone(),
             Actor::Directory { token_id, .. } => format!("scim token {token_id}"),
             Actor::System { job } => (*job).to_owned(),
+            Actor::SetupLink { link_id, .. } => format!("setup link {link_id}"),
         }
     }
 
@@ -129,5 +141,11 @@ mod tests {
         };
         assert_eq!(scim.audit_name(), format!("scim token {}", Uuid::nil()));
         assert_eq!(Actor::System { job: "stripe" }.audit_name(), "stripe");
+        let link = Actor::SetupLink {
+            team_id: Uuid::nil(),
+            link_id: Uuid::nil(),
+        };
+        assert_eq!(link.audit_name(), format!("setup link {}", Uuid::nil()));
+        assert_eq!(link.user_id(), None);
     }
 }

@@ -25,6 +25,7 @@ use crate::seed::Seeding;
 use crate::sessions::auth_cache::AuthCache;
 use crate::sessions::desktop::DesktopAuth;
 use crate::sessions::Sessions;
+use crate::setup_links::SetupLinks;
 use crate::sso::{Sso, SsoAdmin};
 use crate::store::Store;
 use crate::streams::Streams;
@@ -123,6 +124,8 @@ pub struct Services {
     pub streams: Streams,
     /// SCIM provisioning: the team's tokens and the identity provider's users.
     pub scim: Scim,
+    /// The owner's setup links for IT, and what IT does through one.
+    pub setup_links: SetupLinks,
     /// Whether a session entered its password (and factor) recently enough.
     pub reauth: Reauth,
     /// Deletes expired rows, mails idle seats, re-checks domains.
@@ -222,6 +225,14 @@ impl Services {
             provider_reach,
         );
         let sso_admin = SsoAdmin::new(store.clone(), clock.clone(), &base_url);
+        let setup_links = SetupLinks::new(
+            store.clone(),
+            clock.clone(),
+            mail.clone(),
+            sso.clone(),
+            verified_domains.clone(),
+            scim.clone(),
+        );
         let reauth = Reauth::new(store.clone(), clock.clone());
         let sweeper = Sweeper::new(store.clone(), clock.clone())
             .with_idle_seat_mails(IdleSeatMails::new(
@@ -255,6 +266,7 @@ impl Services {
             verified_domains,
             streams,
             scim,
+            setup_links,
             reauth,
             sweeper,
             ops,

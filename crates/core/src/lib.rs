@@ -47,6 +47,7 @@ pub mod reauth;
 pub mod scim;
 pub mod seed;
 pub mod sessions;
+pub mod setup_links;
 pub mod sso;
 pub mod store;
 pub mod streams;

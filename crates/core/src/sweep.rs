@@ -43,6 +43,7 @@ pub struct SweepReport {
     pub webauthn_challenges: u64,
     pub mfa_tokens: u64,
     pub sso_logins: u64,
+    pub setup_links: u64,
     pub stream_outbox: u64,
     pub stream_deliveries: u64,
 }
@@ -57,6 +58,7 @@ impl SweepReport {
             + self.webauthn_challenges
             + self.mfa_tokens
             + self.sso_logins
+            + self.setup_links
             + self.stream_outbox
             + self.stream_deliveries
     }
@@ -150,6 +152,10 @@ impl Sweeper {
             sso_logins: self
                 .store
                 .delete_expired_sso_logins(before.sso_logins)
+                .await?,
+            setup_links: self
+                .store
+                .delete_old_setup_links(before.setup_links)
                 .await?,
             stream_outbox: self.store.sweep_stream_outbox(before.stream_outbox).await?,
             stream_deliveries: self

@@ -37,6 +37,8 @@
 //! - [`stats`]: what the operator's figures count as paying, live and churned.
 //! - [`streams`]: event streams: destinations, the events an audit action raises, the retry
 //!   schedule, the Standard Webhooks signature, Splunk HEC and Datadog bodies.
+//! - [`setup_links`]: the owner's setup link for IT: its steps, 24 hours, its states, and that
+//!   it may take only its steps' actions.
 //! - [`policy`]: a team's policy for the desktop app: its shape, default, validation, canonical
 //!   JSON and version, the consent text of a region.
 
@@ -62,6 +64,7 @@ pub mod policy;
 pub mod promotion;
 pub mod reauth;
 pub mod scim;
+pub mod setup_links;
 pub mod signup;
 pub mod sso;
 pub mod stats;

@@ -13,6 +13,7 @@
 //! | passkey (WebAuthn) challenge | expired, answered or not | [`WEBAUTHN_CHALLENGE_RETENTION`]: a late answer still hears `challenge_expired` |
 //! | second-factor sign-in token (`mfa_token`) | expired, spent or not | [`MFA_TOKEN_RETENTION`] |
 //! | single sign-on attempt (`sso_logins`) | expired, finished or not | [`SSO_LOGIN_RETENTION`], none: a late callback hears `sso_login_expired` whether its row is there or not |
+//! | a team's setup link for IT (`team_setup_links`) | expired, revoked or finished | [`crate::setup_links::SETUP_LINK_KEPT`]: the owner's list shows it until then |
 //! | an event stream's event (`stream_outbox`) | delivered | [`STREAM_OUTBOX_RETENTION`]: replay reads the audit trail, not these rows; what is still owed is never deleted |
 //! | an event stream's delivery attempt (`stream_deliveries`) | older than the stream's newest [`STREAM_DELIVERIES_KEPT`] | none: the list shows those |
 //!
@@ -53,6 +54,8 @@ pub struct Cutoffs {
     pub webauthn_challenges: OffsetDateTime,
     pub mfa_tokens: OffsetDateTime,
     pub sso_logins: OffsetDateTime,
+    /// Ended (expired, revoked or finished) before this.
+    pub setup_links: OffsetDateTime,
     /// Delivered before this.
     pub stream_outbox: OffsetDateTime,
 }
@@ -66,6 +69,7 @@ pub fn cutoffs(now: OffsetDateTime) -> Cutoffs {
         webauthn_challenges: now - WEBAUTHN_CHALLENGE_RETENTION,
         mfa_tokens: now - MFA_TOKEN_RETENTION,
         sso_logins: now - SSO_LOGIN_RETENTION,
+        setup_links: now - crate::setup_links::SETUP_LINK_KEPT,
         stream_outbox: now - STREAM_OUTBOX_RETENTION,
     }
 }

@@ -8,6 +8,7 @@ import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { db, DEFAULT_POLICY } from "./db";
 import { exchanges, refuse, routes, toHandler } from "./handlers";
+import { linksOf } from "./handlers/setupLinks";
 import { ssoSwitch } from "./handlers/sso";
 import { domainsOf, publishedRecords } from "./handlers/teamDomains";
 import { exerciseMfaHandlers } from "./mfaContract";
@@ -142,6 +143,48 @@ async function exerciseTeamHandlers(base: string, pw: string) {
   await call("DELETE", "/api/team", { password: "wrong" }, owner);
   await call("DELETE", "/api/team", { password: pw }, owner);
   await call("POST", "/api/team/leave", undefined, owner);
+}
+
+/** Setup links for IT: the owner's links, and the link's own page through each step, its refusals and its end. */
+async function exerciseSetupLinkHandlers(pw: string) {
+  const owner = db.startSession(db.createUser({ email: "boss@setup.example", password: pw }).id);
+  owner.passwordAt = db.now();
+  const member = db.startSession(db.createUser({ email: "rep@setup.example", password: pw }).id).accessToken;
+  const { team } = db.seedTeam({
+    name: "Setup Co",
+    owner: "boss@setup.example",
+    seats: 3,
+    members: [{ email: "rep@setup.example" }],
+  });
+  const [token, rep] = [owner.accessToken, member];
+  await call("GET", "/api/team/setup-links", undefined, rep);
+  await call("POST", "/api/team/setup-links", { steps: [] }, token);
+  await call("POST", "/api/team/setup-links", { steps: ["scim", "domain", "sso"] }, token);
+  await call("POST", "/api/team/setup-links", { steps: ["scim"] }, token);
+  const [link, scimOnly] = linksOf(team);
+  await call("GET", "/api/team/setup-links", undefined, token);
+  const path = `/api/setup/${link!.token}`;
+  await call("GET", path);
+  await call("GET", "/api/setup/unknown");
+  await call("POST", `/api/setup/${scimOnly!.token}/domains`, { domain: "setup.example" });
+  await call("POST", `${path}/domains`, { domain: "setup.example" });
+  const domain = domainsOf(team)[0]!;
+  await call("POST", `${path}/domains/${domain.id}/verify`);
+  publishedRecords.add(domain.txt_value);
+  await call("POST", `${path}/domains/${domain.id}/verify`);
+  await call("POST", `${path}/sso/test`, { email: "it@setup.example" });
+  await call("PUT", `${path}/sso`, { protocol: "saml" });
+  await call("PUT", `${path}/sso`, { protocol: "oidc", issuer: "https://idp.example", client_id: "c", client_secret: "s" });
+  await call("PUT", `${path}/sso`, { protocol: "saml", metadata_url: "https://idp.example/metadata" });
+  await call("POST", `${path}/sso/test`, { email: "it@elsewhere.example" });
+  await call("POST", `${path}/sso/test`, { email: "it@setup.example" });
+  await call("POST", `${path}/scim-tokens`, { name: "Okta" });
+  await call("POST", `${path}/finish`);
+  await call("GET", path);
+  await call("DELETE", `/api/team/setup-links/${scimOnly!.id}`, undefined, token);
+  await call("DELETE", `/api/team/setup-links/${scimOnly!.id}`, undefined, rep);
+  await call("DELETE", "/api/team/setup-links/00000000-0000-0000-0000-000000000000", undefined, token);
+  await call("POST", `/api/setup/${scimOnly!.token}/finish`);
 }
 
 /** Domain join (docs/api.md "Teams"): turning it on and off, asking to join, approving and denying. */
@@ -410,6 +453,7 @@ async function exerciseHandlers() {
   await exerciseTeamHandlers(BASE, pw);
   await exerciseDomainJoinHandlers(pw);
   await exerciseSsoHandlers(pw);
+  await exerciseSetupLinkHandlers(pw);
   await exerciseMfaHandlers(call, pw);
   // sessions end
   await call("DELETE", "/api/account", { password: "wrong" }, otherToken);

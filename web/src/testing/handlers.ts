@@ -19,6 +19,7 @@ import { teamListRoutes } from "./handlers/teamLists";
 import { teamAdoptionRoutes } from "./handlers/teamAdoption";
 import { teamScimRoutes } from "./handlers/teamScim";
 import { teamStreamsRoutes } from "./handlers/teamStreams";
+import { setupLinkRoutes } from "./handlers/setupLinks";
 
 export { apiError, type MockRoute } from "./handlers/common";
 
@@ -38,6 +39,7 @@ export const routes: MockRoute[] = [
   ...teamStreamsRoutes,
   ...teamListRoutes,
   ...invoiceRoutes,
+  ...setupLinkRoutes,
 ];
 
 /** OpenAPI's `{id}` is MSW's `:id`. */

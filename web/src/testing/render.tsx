@@ -23,6 +23,8 @@ import SuccessRoute from "../app/success";
 import TeamRoute from "../app/team";
 import InviteRoute from "../app/invite";
 import SsoConfirmRoute from "../app/sso-confirm";
+import SetupRoute from "../app/setup";
+import SetupReturnRoute from "../app/setup-return";
 import VerifyRoute from "../app/verify";
 import { accountLoader } from "../lib/auth/accountLoader";
 import { AuthManager, type AuthManagerOptions } from "../lib/auth/session";
@@ -70,6 +72,8 @@ export function renderApp(path: string, options: { signedInAs?: string; auth?: A
       },
       { path: "invite", element: <InviteRoute /> },
       { path: "sso/confirm", element: <SsoConfirmRoute /> },
+      { path: "setup/:token", element: <SetupRoute /> },
+      { path: "setup", element: <SetupReturnRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],
     path,

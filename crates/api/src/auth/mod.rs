@@ -4,7 +4,7 @@
 
 pub(crate) mod account;
 mod authorize;
-mod common;
+pub(crate) mod common;
 mod device;
 mod devices;
 mod grants;
@@ -29,6 +29,7 @@ pub(crate) use common::limit;
 pub use common::{EmptyResponse, EMAIL_WORK_FLOOR};
 pub use grants::{CodeGrantRequest, DeviceGrantRequest};
 pub use passkeys::PasskeyGrantRequest;
+pub(crate) use sso::state_cookie as sso_state_cookie;
 pub use token_endpoint::RefreshRequest;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -62,7 +62,7 @@ pub struct AcsForm {
     request_body(content = AcsForm, content_type = "application/x-www-form-urlencoded"),
     responses((status = 400, body = crate::error::ErrorBody, description = "`invalid_saml_response`: nothing was posted"),
         (status = 404, body = crate::error::ErrorBody, description = "`team_not_found`: the path's team id is not a UUID"),
-        (status = 303, description = "Verified: to `/api/auth/sso/callback?state=…` (the sign-in's RelayState), which signs in the browser that started it. Refused: to `/signin?sso=1&sso_error=…` — `invalid_saml_response` (signature, certificate, wrapping, audience, destination, recipient or request not ours), `saml_assertion_expired`, `saml_assertion_replayed`, `saml_idp_initiated_off`, `email_claim_missing`, `domain_not_verified`, `sso_login_expired`, `sso_not_configured`; the owner's test to `/team?sso_test=failed&sso_error=…`")))]
+        (status = 303, description = "Verified: to `/api/auth/sso/callback?state=…` (the sign-in's RelayState), which signs in the browser that started it. Refused: to `/signin?sso=1&sso_error=…` — `invalid_saml_response` (signature, certificate, wrapping, audience, destination, recipient or request not ours), `saml_assertion_expired`, `saml_assertion_replayed`, `saml_idp_initiated_off`, `email_claim_missing`, `domain_not_verified`, `sso_login_expired`, `sso_not_configured`; the owner's test to `/team?sso_test=failed&sso_error=…`, a setup link's to `/setup?sso_test=failed&sso_error=…`")))]
 pub async fn acs(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -102,9 +102,9 @@ pub async fn acs(
             }
             Ok(see_other(to).into_response())
         }
-        Err(Failure { error, test }) => match error {
+        Err(Failure { error, test, setup }) => match error {
             SsoError::Database(_) | SsoError::Internal(_) => Err(error.into()),
-            error => Ok(see_other(refused(&error, test)).into_response()),
+            error => Ok(see_other(refused(&error, test, setup)).into_response()),
         },
     }
 }

@@ -118,13 +118,14 @@ fn redirect(to: &str) -> Response {
     (StatusCode::FOUND, [(header::LOCATION, to.to_string())]).into_response()
 }
 
-/// Where a refused sign-in lands: the sign-in page (or the owner's team page for a test) with
-/// the refusal's code; `seats` for `seats_taken` so the page can say how many.
-pub(super) fn refused(error: &SsoError, test: bool) -> String {
-    let page = if test {
-        "/team?sso_test=failed&"
-    } else {
-        "/signin?sso=1&"
+/// Where a refused sign-in lands: the sign-in page (or the owner's team page for a test, the
+/// setup page for a setup link's) with the refusal's code; `seats` for `seats_taken` so the page
+/// can say how many.
+pub(super) fn refused(error: &SsoError, test: bool, setup: bool) -> String {
+    let page = match (setup, test) {
+        (true, _) => "/setup?sso_test=failed&",
+        (false, true) => "/team?sso_test=failed&",
+        (false, false) => "/signin?sso=1&",
     };
     let mut to = format!("{page}sso_error={}", error.code());
     if let SsoError::NoFreeSeat { total } = error {
@@ -133,7 +134,7 @@ pub(super) fn refused(error: &SsoError, test: bool) -> String {
     to
 }
 
-pub(super) fn state_cookie(
+pub(crate) fn state_cookie(
     state: &AppState,
     value: String,
     max_age: time::Duration,
@@ -172,7 +173,7 @@ pub async fn start(
     let test = q.test.unwrap_or(false);
     let email = match q.email.as_deref().map(parse_email) {
         Some(Ok(email)) => email,
-        _ => return Ok(redirect(&refused(&SsoError::NoSsoForDomain, test))),
+        _ => return Ok(redirect(&refused(&SsoError::NoSsoForDomain, test, false))),
     };
     match state.sso.start(&email, q.next.as_deref(), test).await {
         Ok(started) => {
@@ -184,14 +185,14 @@ pub async fn start(
             Ok((jar.add(cookie), redirect(&started.authorization_url)).into_response())
         }
         Err(e @ (SsoError::NoSsoForDomain | SsoError::NotConfigured)) => {
-            Ok(redirect(&refused(&e, test)))
+            Ok(redirect(&refused(&e, test, false)))
         }
         Err(e) => Err(e.into()),
     }
 }
 
 #[utoipa::path(get, path = "/api/auth/sso/callback", tag = "auth", params(CallbackQuery),
-    responses((status = 302, description = "Signed in: the refresh cookie is set and the browser goes to `next`; a browser signed in to another account (its `cw_account` cookie) goes to `/sso/confirm` instead, the new session kept aside until the person continues (`POST /api/auth/sso/switch`) or cancels (`DELETE`). Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…`")))]
+    responses((status = 302, description = "Signed in: the refresh cookie is set and the browser goes to `next`; a browser signed in to another account (its `cw_account` cookie) goes to `/sso/confirm` instead, the new session kept aside until the person continues (`POST /api/auth/sso/switch`) or cancels (`DELETE`). Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…`; a setup link's test to `/setup?sso_test=passed` or `/setup?sso_test=failed&sso_error=…`")))]
 pub async fn callback(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -237,9 +238,10 @@ pub async fn callback(
             Ok((jar, account, redirect(&next)).into_response())
         }
         Ok(Finished::Tested) => Ok((jar, redirect("/team?sso_test=passed")).into_response()),
-        Err(Failure { error, test }) => match error {
+        Ok(Finished::SetupTested) => Ok((jar, redirect("/setup?sso_test=passed")).into_response()),
+        Err(Failure { error, test, setup }) => match error {
             SsoError::Database(_) | SsoError::Internal(_) => Err(error.into()),
-            error => Ok((jar, redirect(&refused(&error, test))).into_response()),
+            error => Ok((jar, redirect(&refused(&error, test, setup))).into_response()),
         },
     }
 }

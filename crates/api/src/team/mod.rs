@@ -11,7 +11,7 @@ mod addressed;
 mod adoption;
 pub mod billing;
 mod cancel;
-mod domains;
+pub(crate) mod domains;
 mod export;
 mod interval;
 mod invites;
@@ -21,7 +21,8 @@ mod lists;
 mod manage;
 pub(crate) mod policy;
 mod scim_tokens;
-mod sso;
+pub(crate) mod setup_links;
+pub(crate) mod sso;
 mod streams;
 
 use axum::http::StatusCode;
@@ -83,6 +84,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(domains::remove_domain))
         .routes(routes!(scim_tokens::create_token, scim_tokens::list_tokens))
         .routes(routes!(scim_tokens::revoke_token))
+        .routes(routes!(setup_links::create_link, setup_links::list_links))
+        .routes(routes!(setup_links::revoke_link))
         .routes(routes!(streams::create_stream, streams::list_streams))
         .routes(routes!(streams::delete_stream))
         .routes(routes!(streams::test_stream))

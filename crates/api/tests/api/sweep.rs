@@ -239,6 +239,7 @@ both!(
                         now,
                         expires_at: now + Duration::minutes(10),
                         saml_email: None,
+                        setup_link_id: None,
                     })
                     .await
                     .unwrap()

@@ -39,6 +39,34 @@ pub enum TeamsCommand {
     /// The team's event streams: where its audit events and webhook events are delivered.
     #[command(subcommand)]
     Streams(TeamStreamsCommand),
+    /// The owner's setup links for IT: their steps, state and what was done through them.
+    #[command(subcommand, name = "setup-links")]
+    SetupLinks(TeamSetupLinksCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TeamSetupLinksCommand {
+    /// The team's last 20 setup links, newest first: steps, state (open, finished, revoked,
+    /// expired), what IT completed, who made it and when it expires (never the link itself).
+    ///
+    /// Example: closewise teams setup-links list "Northwind Sales" --json
+    List(TeamShow),
+    /// Revokes one of the team's open setup links: its page and endpoints answer 410 from now on.
+    ///
+    /// Example: closewise teams setup-links revoke "Northwind Sales" 0193f1c2-... --reason "ticket #11: link shared by mistake" --yes
+    Revoke(TeamSetupLinkRevoke),
+}
+
+#[derive(Args, Debug)]
+pub struct TeamSetupLinkRevoke {
+    /// The team's id, or its name (when no other team has it).
+    pub team: String,
+    /// The link's id (`teams setup-links list` shows it).
+    pub id: String,
+    #[command(flatten)]
+    pub reason: TeamReason,
+    #[command(flatten)]
+    pub confirm: Confirm,
 }
 
 #[derive(Subcommand, Debug)]

@@ -11,6 +11,7 @@ mod safety;
 mod seed_and_stats;
 mod sweep;
 mod team_domains;
+mod team_setup_links;
 mod team_streams;
 mod teams;
 mod usage;

@@ -42,7 +42,8 @@ both!(
         let team = Teams::new(store.clone(), Clock::System, closewise_core::mail::Composer::new("http://localhost"), closewise_core::limits::unlimited()).create(&closewise_core::actor::Actor::member(ana.id, ""), "Acme").await.unwrap();
         for (state, expires_at) in [("gone", now - Duration::minutes(1)), ("kept", now + Duration::minutes(9))] {
             let login = NewSsoLogin { state_hash: state, team_id: team.id, nonce: "n", pkce_verifier: "v",
-                next_path: None, test: false, now: expires_at - Duration::minutes(10), expires_at, saml_email: None };
+                next_path: None, test: false, now: expires_at - Duration::minutes(10), expires_at, saml_email: None,
+                setup_link_id: None };
             store.insert_sso_login(&login).await.unwrap();
         }
 

@@ -98,6 +98,13 @@ pub enum Template {
         expired: bool,
         link: String,
     },
+    /// To a team's owner: IT finished with the setup link; `done` what it completed (already
+    /// written for people; empty when nothing), `link` the team's setup links.
+    SetupLinkFinished {
+        team: String,
+        done: Vec<String>,
+        link: String,
+    },
 }
 
 pub struct Rendered {
@@ -127,6 +134,7 @@ impl Template {
             Template::SubscriptionEndedUnpaid { .. } => "subscription_ended_unpaid",
             Template::TeamStreamPaused { .. } => "team_stream_paused",
             Template::SamlCertificateExpiring { .. } => "saml_certificate_expiring",
+            Template::SetupLinkFinished { .. } => "setup_link_finished",
         }
     }
 
@@ -313,6 +321,19 @@ impl Template {
                     Some(("Review single sign-on", link.clone())),
                 )
             }
+            Template::SetupLinkFinished { team, done, link } => (
+                format!("IT finished setting up {team}"),
+                vec![
+                    format!("Your IT contact finished with the setup link for {team} on {product}. The link no longer works."),
+                    if done.is_empty() {
+                        "Nothing was set up through it. Create a new setup link on the team page if something is left.".to_owned()
+                    } else {
+                        format!("Through it, they {}.", done.join(", "))
+                    },
+                    "Review what changed, and Require SSO when you are ready, on the team page.".to_owned(),
+                ],
+                Some(("Review the setup", link.clone())),
+            ),
             Template::TeamInvite { link, team, role, inviter } => (
                 format!("You're invited to join {team} on {product}"),
                 vec![

@@ -170,3 +170,34 @@ fn the_certificate_mail_names_the_certificate_its_date_and_what_to_do() {
         "saml_certificate_expiring"
     );
 }
+
+#[test]
+fn the_setup_link_finished_mail_says_what_it_did_and_links_to_the_team_setup_links() {
+    let link = "http://127.0.0.1:8080/team/security#team-setup-links".to_string();
+    let mail = |done: Vec<String>| Template::SetupLinkFinished {
+        team: "Acme <Sales>".into(),
+        done,
+        link: link.clone(),
+    };
+    let both = mail(vec![
+        "verified the company domain".into(),
+        "created a SCIM token".into(),
+    ])
+    .render("Closewise", "http://127.0.0.1:8080");
+    assert_eq!(both.subject, "IT finished setting up Acme <Sales>");
+    assert!(
+        both.text
+            .contains("they verified the company domain, created a SCIM token."),
+        "{}",
+        both.text
+    );
+    assert!(both.text.contains(&link), "{}", both.text);
+    assert!(both.html.contains("Acme &lt;Sales&gt;"), "{}", both.html);
+    let nothing = mail(vec![]).render("Closewise", "http://127.0.0.1:8080");
+    assert!(
+        nothing.text.contains("Nothing was set up through it."),
+        "{}",
+        nothing.text
+    );
+    assert_eq!(mail(vec![]).kind(), "setup_link_finished");
+}

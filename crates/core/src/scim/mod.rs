@@ -155,7 +155,7 @@ impl Scim {
     /// The team whose SCIM tokens `actor` manages (a member: their own, when their role may;
     /// anyone else: `team`).
     async fn token_team(&self, actor: &Actor, team: Option<Uuid>) -> Result<Uuid, TeamsError> {
-        let (team_id, role) = acting_on(&self.store, actor, team)
+        let (team_id, role) = acting_on(&self.store, actor, team, Action::ManageScim)
             .await?
             .ok_or(TeamsError::TeamNotFound)?;
         if !may(role, Action::ManageScim) {
@@ -187,6 +187,7 @@ impl Scim {
             token_hash: &token_hash,
             created_by: actor.user_id(),
             created_at: now,
+            setup_link_id: actor.setup_link_id(),
         };
         self.store.insert_scim_token(&row, Some(&audit)).await?;
         Ok(NewScimToken {

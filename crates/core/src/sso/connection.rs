@@ -65,7 +65,7 @@ impl Sso {
 
     /// An OpenID connection's row and audit details: the issuer's discovery document read, the
     /// secret sealed (or the stored one of an OpenID connection kept).
-    async fn oidc_row(
+    pub(super) async fn oidc_row(
         &self,
         team_id: Uuid,
         before: Option<&TeamSsoRow>,
@@ -137,7 +137,7 @@ impl Sso {
 
     /// A SAML connection's row and audit details: the IdP's metadata read from its URL (under the
     /// provider reach) or as given.
-    async fn saml_row(
+    pub(super) async fn saml_row(
         &self,
         team_id: Uuid,
         before: Option<&TeamSsoRow>,

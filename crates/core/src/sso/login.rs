@@ -17,7 +17,7 @@ use super::{Sso, SsoError};
 use crate::sessions::opaque_tokens::{hash_token, random_token};
 use crate::sessions::Session;
 use crate::store::teams::seats::AcceptOutcome;
-use crate::store::teams::sso::{NewSsoLogin, NewSsoUser, SsoLoginRow};
+use crate::store::teams::sso::{NewSsoLogin, NewSsoUser, SsoLoginRow, TeamSsoRow};
 use crate::teams::TeamsError;
 
 /// Where a sign-in lands when it names no page of ours.
@@ -39,18 +39,27 @@ pub enum Finished {
     SignedIn { session: Session, next: String },
     /// The owner's "Test connection" passed: every check held, nobody was signed in or created.
     Tested,
+    /// A setup link's test sign-in passed: its draft is the team's connection now; nobody was
+    /// signed in or created.
+    SetupTested,
 }
 
-/// A callback refused: the error, and whether it was the owner's test.
+/// A callback refused: the error, and whether it was the owner's test or a setup link's.
 #[derive(Debug)]
 pub struct Failure {
     pub error: SsoError,
     pub test: bool,
+    /// A setup link's test sign-in (its result is stored on the link).
+    pub setup: bool,
 }
 
 impl From<SsoError> for Failure {
     fn from(error: SsoError) -> Self {
-        Failure { error, test: false }
+        Failure {
+            error,
+            test: false,
+            setup: false,
+        }
     }
 }
 
@@ -84,6 +93,20 @@ impl Sso {
             .team_sso(team_id)
             .await?
             .ok_or(SsoError::NoSsoForDomain)?;
+        self.begin(&sso, email, next.and_then(return_path), test, None)
+            .await
+    }
+
+    /// Stores the sign-in through `sso` (the team's connection, or a setup link's draft when
+    /// `setup_link` names the link) and builds the provider's URL.
+    pub(super) async fn begin(
+        &self,
+        sso: &TeamSsoRow,
+        email: &Email,
+        next: Option<&str>,
+        test: bool,
+        setup_link: Option<Uuid>,
+    ) -> Result<Started, SsoError> {
         let saml = sso.protocol == Protocol::Saml.as_str();
         let (state, nonce) = (random_token(), random_token());
         // SAML: the nonce is the AuthnRequest's ID (an NCName: a letter first); no PKCE.
@@ -95,19 +118,20 @@ impl Sso {
         self.store
             .insert_sso_login(&NewSsoLogin {
                 state_hash: &hash_token(&state),
-                team_id,
+                team_id: sso.team_id,
                 nonce: &nonce,
                 pkce_verifier: &verifier,
-                next_path: next.and_then(return_path),
+                next_path: next,
                 test,
                 now,
                 expires_at: login_expires_at(now),
                 saml_email: None,
+                setup_link_id: setup_link,
             })
             .await?;
         if saml {
             return Ok(Started {
-                authorization_url: self.saml_request_url(&sso, &nonce, &state)?,
+                authorization_url: self.saml_request_url(sso, &nonce, &state)?,
                 state,
             });
         }
@@ -145,22 +169,17 @@ impl Sso {
         let Some(login) = login.filter(|l| self.clock.now() < l.expires_at) else {
             return Err(SsoError::LoginExpired.into());
         };
+        let checked = self.checked_email(&login, code, error).await;
+        if let Some(link_id) = login.setup_link_id {
+            return self.finish_setup_test(link_id, checked).await;
+        }
         let test = login.test;
-        let fail = |error: SsoError| Failure { error, test };
-        let email = match &login.saml_email {
-            // SAML: the ACS verified the response and recorded the address.
-            Some(address) => Email::parse(address)
-                .map_err(|_| fail(anyhow::anyhow!("a stored SAML address").into()))?,
-            // A SAML sign-in the ACS has not finished: the IdP's answer never came.
-            None if login.pkce_verifier.is_empty() => return Err(fail(SsoError::ProviderDenied)),
-            None => {
-                let code = match (code, error) {
-                    (Some(code), None) if !code.is_empty() => code,
-                    _ => return Err(fail(SsoError::ProviderDenied)),
-                };
-                self.verified_email(&login, code).await.map_err(fail)?
-            }
+        let fail = |error: SsoError| Failure {
+            error,
+            test,
+            setup: false,
         };
+        let email = checked.map_err(fail)?;
         if test {
             return Ok(Finished::Tested);
         }
@@ -180,14 +199,46 @@ impl Sso {
         Ok(Finished::SignedIn { session, next })
     }
 
+    /// The address a callback vouches for: the one the ACS recorded (SAML), or the ID token's.
+    async fn checked_email(
+        &self,
+        login: &SsoLoginRow,
+        code: Option<&str>,
+        error: Option<&str>,
+    ) -> Result<Email, SsoError> {
+        match &login.saml_email {
+            // SAML: the ACS verified the response and recorded the address.
+            Some(address) => {
+                Email::parse(address).map_err(|_| anyhow::anyhow!("a stored SAML address").into())
+            }
+            // A SAML sign-in the ACS has not finished: the IdP's answer never came.
+            None if login.pkce_verifier.is_empty() => Err(SsoError::ProviderDenied),
+            None => {
+                let code = match (code, error) {
+                    (Some(code), None) if !code.is_empty() => code,
+                    _ => return Err(SsoError::ProviderDenied),
+                };
+                let sso = match login.setup_link_id {
+                    Some(link_id) => self.link_draft(link_id).await?,
+                    None => self
+                        .store
+                        .team_sso(login.team_id)
+                        .await?
+                        .ok_or(SsoError::NotConfigured)?,
+                };
+                self.verified_email(login, &sso, code).await
+            }
+        }
+    }
+
     /// Redeems the code and checks the ID token: the address it vouches for, at one of the
     /// team's verified domains.
-    async fn verified_email(&self, login: &SsoLoginRow, code: &str) -> Result<Email, SsoError> {
-        let sso = self
-            .store
-            .team_sso(login.team_id)
-            .await?
-            .ok_or(SsoError::NotConfigured)?;
+    async fn verified_email(
+        &self,
+        login: &SsoLoginRow,
+        sso: &TeamSsoRow,
+        code: &str,
+    ) -> Result<Email, SsoError> {
         let secret = self
             .secrets
             .open(login.team_id, &sso.client_secret_sealed)?;

@@ -9,6 +9,7 @@
 
 mod admin;
 mod connection;
+mod draft;
 pub mod id_token;
 mod login;
 pub mod provider;
@@ -36,6 +37,7 @@ use crate::teams::TeamsError;
 
 pub use admin::{SsoAdmin, SsoAdminView};
 pub use closewise_domain::sso::{OidcSettings, SamlSettings, SsoConnection};
+pub use draft::{Draft, DraftView, SetupSsoUrls};
 pub use login::{Failure, Finished, Started};
 pub use provider::{FetchError, Provider};
 pub use saml::CertificateInfo;
@@ -241,7 +243,7 @@ impl Sso {
     /// The team whose SSO `actor` configures: the owner's (a member: their own team; anyone
     /// else: `team`).
     async fn owned_team(&self, actor: &Actor, team: Option<Uuid>) -> Result<Uuid, SsoError> {
-        match acting_on(&self.store, actor, team).await? {
+        match acting_on(&self.store, actor, team, Action::ConfigureSso).await? {
             Some((team, role)) if may(role, Action::ConfigureSso) => Ok(team),
             Some(_) => Err(TeamsError::ForbiddenRole.into()),
             None => Err(TeamsError::TeamNotFound.into()),

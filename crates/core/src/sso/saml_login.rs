@@ -79,12 +79,6 @@ impl Sso {
         saml_response: Option<&str>,
         relay_state: Option<&str>,
     ) -> Result<AcsOutcome, Failure> {
-        let sso = self
-            .store
-            .team_sso(team_id)
-            .await?
-            .filter(|s| s.protocol == Protocol::Saml.as_str())
-            .ok_or(SsoError::NotConfigured)?;
         let state_hash = relay_state.filter(|r| !r.is_empty()).map(hash_token);
         let login = match &state_hash {
             Some(h) => self
@@ -94,6 +88,15 @@ impl Sso {
                 .filter(|l| l.team_id == team_id && l.saml_email.is_none()),
             None => None,
         };
+        let setup = login.as_ref().and_then(|l| l.setup_link_id);
+        // A setup link's test sign-in is checked against the link's draft, not the connection.
+        let sso = match setup {
+            Some(link_id) => Some(self.link_draft(link_id).await?),
+            None => self.store.team_sso(team_id).await?,
+        };
+        let sso = sso
+            .filter(|s| s.protocol == Protocol::Saml.as_str())
+            .ok_or(SsoError::NotConfigured)?;
         let now = self.clock.now();
         if login.as_ref().is_some_and(|l| now >= l.expires_at) {
             self.store
@@ -110,6 +113,7 @@ impl Sso {
                 &sso,
                 saml_response,
                 login.as_ref().map(|l| l.nonce.as_str()),
+                setup.is_none(),
             )
             .await;
         let email = match checked {
@@ -118,7 +122,14 @@ impl Sso {
                 if let Some(h) = &state_hash {
                     self.store.take_sso_login(h).await?;
                 }
-                return Err(Failure { error, test });
+                if let Some(link_id) = setup {
+                    return Err(self.setup_test_failed(link_id, error).await);
+                }
+                return Err(Failure {
+                    error,
+                    test,
+                    setup: false,
+                });
             }
         };
         match (login, state_hash) {
@@ -148,6 +159,7 @@ impl Sso {
                         now,
                         expires_at: login_expires_at(now),
                         saml_email: Some(email.as_str()),
+                        setup_link_id: None,
                     })
                     .await?;
                 Ok(AcsOutcome::Callback {
@@ -160,11 +172,13 @@ impl Sso {
 
     /// The response checked against the connection (and our request, when solicited), its
     /// assertion used once; the address it vouches for, at one of the team's verified domains.
+    /// `saved`: `sso` is the team's connection (a draft's certificate in use is not recorded).
     async fn checked_address(
         &self,
         sso: &TeamSsoRow,
         saml_response: Option<&str>,
         request_id: Option<&str>,
+        saved: bool,
     ) -> Result<Email, SsoError> {
         let response = saml_response
             .filter(|r| !r.trim().is_empty())
@@ -211,7 +225,7 @@ impl Sso {
             tracing::warn!(team_id = %sso.team_id, assertion = %verified.assertion_id, "SAML assertion replayed");
             return Err(SsoError::SamlReplayed);
         }
-        if let Some(fingerprint) = in_use {
+        if let Some(fingerprint) = in_use.filter(|_| saved) {
             self.store
                 .set_saml_certificate_in_use(sso.team_id, &fingerprint)
                 .await?;

@@ -186,7 +186,7 @@ impl Streams {
 
     /// The team whose streams `actor` manages (the owner's).
     async fn team(&self, actor: &Actor) -> Result<Uuid, StreamsError> {
-        let (team_id, role) = acting_on(&self.store, actor, None)
+        let (team_id, role) = acting_on(&self.store, actor, None, Action::ManageStreams)
             .await?
             .ok_or(TeamsError::TeamNotFound)?;
         if !may(role, Action::ManageStreams) {

@@ -214,7 +214,9 @@ impl Teams {
                     member: None,
                 })
             }
-            Actor::Directory { .. } | Actor::System { .. } => Err(TeamsError::ForbiddenRole),
+            Actor::Directory { .. } | Actor::System { .. } | Actor::SetupLink { .. } => {
+                Err(TeamsError::ForbiddenRole)
+            }
         }
     }
 

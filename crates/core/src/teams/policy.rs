@@ -40,7 +40,7 @@ impl Teams {
         actor: &Actor,
         team: Option<Uuid>,
     ) -> Result<(Uuid, Role), TeamsError> {
-        let (team_id, role) = acting_on(&self.store, actor, team)
+        let (team_id, role) = acting_on(&self.store, actor, team, Action::SetPolicy)
             .await?
             .ok_or(TeamsError::TeamNotFound)?;
         if !may(role, Action::SetPolicy) {

@@ -148,7 +148,7 @@ impl VerifiedDomains {
         actor: &Actor,
         team: Option<Uuid>,
     ) -> Result<Uuid, VerifiedDomainsError> {
-        let (team_id, role) = acting_on(&self.store, actor, team)
+        let (team_id, role) = acting_on(&self.store, actor, team, Action::ManageDomains)
             .await?
             .ok_or(VerifiedDomainsError::TeamNotFound)?;
         if !may(role, Action::ManageDomains) {

@@ -13,6 +13,7 @@ use closewise_testkit::services::core_fixture;
 use closewise_testkit::{both, execute, scalar, Backend, TempDir};
 
 mod scim;
+mod setup_links;
 
 struct Fx {
     app: Services,

@@ -11,6 +11,8 @@ mod require_everywhere;
 mod saml;
 mod saml_upkeep;
 mod scim;
+mod setup_link;
+mod setup_link_gone;
 mod switch_account;
 
 use reqwest::{Method, StatusCode};

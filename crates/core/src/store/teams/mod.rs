@@ -23,6 +23,7 @@ pub mod policy;
 pub mod removal;
 pub mod scim;
 pub mod seats;
+pub mod setup_links;
 pub mod sso;
 pub mod trials;
 

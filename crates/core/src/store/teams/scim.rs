@@ -35,6 +35,8 @@ pub struct ScimTokenInsert<'a> {
     pub token_hash: &'a str,
     pub created_by: Option<Uuid>,
     pub created_at: OffsetDateTime,
+    /// The setup link it was made through (migration 0035).
+    pub setup_link_id: Option<Uuid>,
 }
 
 /// A user the team's identity provider manages. `resource`: the attributes it sent, as JSON.
@@ -95,8 +97,8 @@ impl Store {
         dispatch!(self, |p| {
             let mut tx = crate::store::begin::begin(p).await?;
             sqlx::query(
-                "INSERT INTO scim_tokens (id, team_id, name, token_hash, created_by, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO scim_tokens (id, team_id, name, token_hash, created_by, created_at, \
+                 setup_link_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(token.id)
             .bind(token.team_id)
@@ -104,11 +106,27 @@ impl Store {
             .bind(token.token_hash)
             .bind(token.created_by)
             .bind(token.created_at)
+            .bind(token.setup_link_id)
             .execute(&mut *tx)
             .await?;
             commit_audited!(self, tx, audit);
             Ok(())
         })
+    }
+
+    /// The tokens made through a setup link, oldest first.
+    pub async fn setup_link_scim_tokens(
+        &self,
+        link_id: Uuid,
+    ) -> Result<Vec<ScimTokenRow>, sqlx::Error> {
+        let sql = format!(
+            "SELECT {TOKEN_COLUMNS} FROM scim_tokens WHERE setup_link_id = $1 \
+             ORDER BY created_at, id"
+        );
+        dispatch!(self, |p| sqlx::query_as::<_, ScimTokenRow>(&sql)
+            .bind(link_id)
+            .fetch_all(p)
+            .await)
     }
 
     /// The team's tokens, newest first, revoked ones included.

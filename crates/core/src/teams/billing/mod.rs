@@ -178,7 +178,7 @@ impl Billing {
         team: Option<Uuid>,
         action: Action,
     ) -> Result<(TeamRow, Role), TeamBillingError> {
-        let (team_id, role) = acting_on(&self.store, actor, team)
+        let (team_id, role) = acting_on(&self.store, actor, team, action)
             .await?
             .ok_or(TeamBillingError::TeamNotFound)?;
         if !may(role, action) {

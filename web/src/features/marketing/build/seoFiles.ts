@@ -12,7 +12,7 @@ export const accountPublicPaths = ["/pricing", "/signin", "/signup", "/privacy",
 export const sitemapPaths: string[] = [...canonicalMarketingPaths, ...accountPublicPaths];
 
 /** Areas that are useless or private for a crawler. */
-export const disallowedPaths = ["/api/", "/dashboard", "/success", "/settings"];
+export const disallowedPaths = ["/api/", "/dashboard", "/success", "/settings", "/setup"];
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");

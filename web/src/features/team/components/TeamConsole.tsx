@@ -19,6 +19,7 @@ import { Members } from "./Members";
 import { MfaPolicy } from "./MfaPolicy";
 import { Policies } from "./Policies";
 import { ScimTokens } from "./ScimTokens";
+import { SetupLinks } from "./SetupLinks";
 import { Sso } from "./Sso";
 import { TeamDanger } from "./TeamDanger";
 import { TeamSeatsBilling } from "./TeamSummary";
@@ -82,6 +83,7 @@ function SectionContent({ id, team }: { id: TeamSectionId; team: Team }) {
           <Sso team={team} />
           {may.manage_scim && <ScimTokens />}
           {may.manage_streams && <EventStreams />}
+          {may.configure_sso && <SetupLinks />}
         </>
       );
     case "policy":

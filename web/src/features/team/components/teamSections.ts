@@ -53,6 +53,7 @@ const ANCHORS: Record<string, TeamSectionId> = {
   "sso-title": "security",
   "team-scim": "security",
   "team-streams": "security",
+  "team-setup-links": "security",
   "policies-title": "policy",
 };
 

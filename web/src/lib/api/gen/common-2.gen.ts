@@ -6,6 +6,25 @@ export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description The last test sign-in. */
+    SetupSsoTest: {
+      /** Format: date-time */
+      at: string;
+      /** @description Passed: the address the provider signed in. */
+      email?: string | null;
+      /** @description Failed: the refusal's code (as `sso_error` in the page's URL). */
+      error?: string | null;
+      /** @description `passed` or `failed`. */
+      result: string;
+    };
+    /**
+     * @description A step of a setup link, in the order the page walks them.
+     * @enum {string}
+     */
+    SetupStep: "domain" | "sso" | "scim";
+    Status: {
+      status: string;
+    };
     SubscriptionAnswer: {
       subscription?: null | components["schemas"]["SubscriptionBody"];
     };
@@ -145,6 +164,44 @@ export interface components {
     TeamAnswer: {
       team: components["schemas"]["Team"];
     };
+    /** @description One of the team's domains and the DNS TXT record that verifies it. */
+    TeamDomain: {
+      /** Format: date-time */
+      created_at: string;
+      /** @description Lower case, without the trailing dot. */
+      domain: string;
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: date-time
+       * @description The last daily re-check's time (null before the first).
+       */
+      last_checked_at?: string | null;
+      /**
+       * Format: date-time
+       * @description When the record was last seen.
+       */
+      last_seen_at?: string | null;
+      status: components["schemas"]["TeamDomainStatus"];
+      /** @description Where to publish the TXT record: `_closewise-challenge.<domain>`. */
+      txt_name: string;
+      /** @description The TXT record's value: `closewise-domain-verification=<random>`. */
+      txt_value: string;
+      /** Format: date-time */
+      verified_at?: string | null;
+    };
+    TeamDomainBody: {
+      /**
+       * @description The company's domain, e.g. `northwind.example` (no address, no scheme; any case; a
+       *     trailing dot ignored). Public mail providers' domains are refused.
+       */
+      domain: string;
+    };
+    /**
+     * @description Pending until its TXT record is seen; verified until it has been gone for 7 days.
+     * @enum {string}
+     */
+    TeamDomainStatus: "pending" | "verified";
     TeamInvite: {
       /** Format: date-time */
       created_at: string;
@@ -266,6 +323,20 @@ export interface components {
      * @enum {string}
      */
     TeamRole: "owner" | "admin" | "member";
+    /** @description A SAML connection: what the IdP's metadata said, and how responses are read. */
+    TeamSaml: {
+      /** @description Responses the IdP sends unasked (IdP-initiated) are accepted. */
+      allow_idp_initiated: boolean;
+      /** @description Its signing certificates (one, or two during a rotation). */
+      certificates: from_common["schemas"]["SamlCertificate"][];
+      /** @description The attribute carrying the address; null: the NameID. */
+      email_attribute?: string | null;
+      idp_entity_id: string;
+      /** @description Where the metadata was read, when given as a URL. */
+      metadata_url?: string | null;
+      /** @description The IdP's single sign-on URL (HTTP-Redirect binding). */
+      sso_url: string;
+    };
     /** @description The seat counts a checkout or a seat change may ask for. */
     TeamSeatRange: {
       /**
@@ -292,6 +363,36 @@ export interface components {
        * @description Members plus pending invites.
        */
       used: number;
+    };
+    /** @description The team's SSO connection, without its secret. */
+    TeamSso: {
+      /** @description Our SAML assertion consumer service URL, to give the IdP. */
+      acs_url: string;
+      client_id?: string | null;
+      /** @description Whether the team has a connection. */
+      configured: boolean;
+      /** @description The verified domains whose addresses sign in by SSO. */
+      domains: string[];
+      /**
+       * @description The claim that carries a person's address: `email` (the default; the provider must say
+       *     `email_verified`), `preferred_username` or `upn` (Microsoft Entra ID's sign-in name).
+       */
+      email_claim: string;
+      issuer?: string | null;
+      /** @description `oidc` or `saml` (`oidc` when there is no connection). */
+      protocol: string;
+      /** @description The redirect URI to register at the provider. */
+      redirect_uri: string;
+      /**
+       * @description Password sign-in, reset and sign-up of the team's domains answer `403 sso_required` (the
+       *     owner keeps the password).
+       */
+      required: boolean;
+      saml?: null | components["schemas"]["TeamSaml"];
+      /** @description Our SAML service provider's entity ID, to give the IdP. */
+      sp_entity_id: string;
+      /** Format: date-time */
+      updated_at?: string | null;
     };
     TeamSubscription: {
       /** Format: int32 */

@@ -39,6 +39,11 @@ import type * as from_healthz from "./healthz.gen";
 import type * as from_plan from "./plan.gen";
 import type * as from_products from "./products.gen";
 import type * as from_readyz from "./readyz.gen";
+import type * as from_setup from "./setup.gen";
+import type * as from_setup_domains from "./setup/domains.gen";
+import type * as from_setup_finish from "./setup/finish.gen";
+import type * as from_setup_scim_tokens from "./setup/scim-tokens.gen";
+import type * as from_setup_sso from "./setup/sso.gen";
 import type * as from_stripe from "./stripe.gen";
 import type * as from_subscription from "./subscription.gen";
 import type * as from_team from "./team.gen";
@@ -74,6 +79,7 @@ import type * as from_team_reclaim from "./team/reclaim.gen";
 import type * as from_team_scim from "./team/scim.gen";
 import type * as from_team_seats from "./team/seats.gen";
 import type * as from_team_seats_preview from "./team/seats/preview.gen";
+import type * as from_team_setup_links from "./team/setup-links.gen";
 import type * as from_team_sso from "./team/sso.gen";
 import type * as from_team_streams from "./team/streams.gen";
 import type * as from_team_streams_deliveries from "./team/streams/deliveries.gen";
@@ -120,6 +126,11 @@ export type paths = from_account.paths &
   from_plan.paths &
   from_products.paths &
   from_readyz.paths &
+  from_setup.paths &
+  from_setup_domains.paths &
+  from_setup_finish.paths &
+  from_setup_scim_tokens.paths &
+  from_setup_sso.paths &
   from_stripe.paths &
   from_subscription.paths &
   from_team.paths &
@@ -153,6 +164,7 @@ export type paths = from_account.paths &
   from_team_scim.paths &
   from_team_seats.paths &
   from_team_seats_preview.paths &
+  from_team_setup_links.paths &
   from_team_sso.paths &
   from_team_streams.paths &
   from_team_streams_deliveries.paths &
@@ -192,6 +204,9 @@ export interface components {
     from_downloads.components["schemas"] &
     from_entitlements.components["schemas"] &
     from_products.components["schemas"] &
+    from_setup_finish.components["schemas"] &
+    from_setup_scim_tokens.components["schemas"] &
+    from_setup_sso.components["schemas"] &
     from_stripe.components["schemas"] &
     from_team.components["schemas"] &
     from_team_adoption.components["schemas"] &
@@ -215,6 +230,7 @@ export interface components {
     from_team_reclaim.components["schemas"] &
     from_team_scim.components["schemas"] &
     from_team_seats.components["schemas"] &
+    from_team_setup_links.components["schemas"] &
     from_team_sso.components["schemas"] &
     from_team_streams.components["schemas"] &
     from_team_streams_deliveries.components["schemas"] &

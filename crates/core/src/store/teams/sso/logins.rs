@@ -18,6 +18,9 @@ pub struct SsoLoginRow {
     pub expires_at: OffsetDateTime,
     /// SAML: the address the ACS's verified response vouched for (the callback then finishes).
     pub saml_email: Option<String>,
+    /// A test sign-in of this setup link's draft connection (migration 0035): checked against
+    /// the draft, and nobody is signed in or created.
+    pub setup_link_id: Option<Uuid>,
 }
 
 pub struct NewSsoLogin<'a> {
@@ -31,13 +34,15 @@ pub struct NewSsoLogin<'a> {
     pub expires_at: OffsetDateTime,
     /// SAML, an unsolicited response: already verified.
     pub saml_email: Option<&'a str>,
+    pub setup_link_id: Option<Uuid>,
 }
 
 impl Store {
     pub async fn insert_sso_login(&self, l: &NewSsoLogin<'_>) -> Result<(), sqlx::Error> {
         dispatch!(self, |p| sqlx::query(
             "INSERT INTO sso_logins (state_hash, team_id, nonce, pkce_verifier, next_path, test, \
-             created_at, expires_at, saml_email) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+             created_at, expires_at, saml_email, setup_link_id) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
         )
         .bind(l.state_hash)
         .bind(l.team_id)
@@ -48,6 +53,7 @@ impl Store {
         .bind(l.now)
         .bind(l.expires_at)
         .bind(l.saml_email)
+        .bind(l.setup_link_id)
         .execute(p)
         .await
         .map(|_| ()))
@@ -60,7 +66,8 @@ impl Store {
     ) -> Result<Option<SsoLoginRow>, sqlx::Error> {
         dispatch!(self, |p| sqlx::query_as::<_, SsoLoginRow>(
             "DELETE FROM sso_logins WHERE state_hash = $1 \
-             RETURNING team_id, nonce, pkce_verifier, next_path, test, expires_at, saml_email"
+             RETURNING team_id, nonce, pkce_verifier, next_path, test, expires_at, saml_email, \
+             setup_link_id"
         )
         .bind(state_hash)
         .fetch_optional(p)
@@ -70,7 +77,8 @@ impl Store {
     /// The sign-in of `state_hash`, left in place (the SAML ACS reads it; the callback takes it).
     pub async fn sso_login(&self, state_hash: &str) -> Result<Option<SsoLoginRow>, sqlx::Error> {
         dispatch!(self, |p| sqlx::query_as::<_, SsoLoginRow>(
-            "SELECT team_id, nonce, pkce_verifier, next_path, test, expires_at, saml_email \
+            "SELECT team_id, nonce, pkce_verifier, next_path, test, expires_at, saml_email, \
+             setup_link_id \
              FROM sso_logins WHERE state_hash = $1"
         )
         .bind(state_hash)

@@ -28,7 +28,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Verified: to `/api/auth/sso/callback?state=…` (the sign-in's RelayState), which signs in the browser that started it. Refused: to `/signin?sso=1&sso_error=…` — `invalid_saml_response` (signature, certificate, wrapping, audience, destination, recipient or request not ours), `saml_assertion_expired`, `saml_assertion_replayed`, `saml_idp_initiated_off`, `email_claim_missing`, `domain_not_verified`, `sso_login_expired`, `sso_not_configured`; the owner's test to `/team?sso_test=failed&sso_error=…` */
+        /** @description Verified: to `/api/auth/sso/callback?state=…` (the sign-in's RelayState), which signs in the browser that started it. Refused: to `/signin?sso=1&sso_error=…` — `invalid_saml_response` (signature, certificate, wrapping, audience, destination, recipient or request not ours), `saml_assertion_expired`, `saml_assertion_replayed`, `saml_idp_initiated_off`, `email_claim_missing`, `domain_not_verified`, `sso_login_expired`, `sso_not_configured`; the owner's test to `/team?sso_test=failed&sso_error=…`, a setup link's to `/setup?sso_test=failed&sso_error=…` */
         303: {
           headers: {
             [name: string]: unknown;

@@ -23,7 +23,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Signed in: the refresh cookie is set and the browser goes to `next`; a browser signed in to another account (its `cw_account` cookie) goes to `/sso/confirm` instead, the new session kept aside until the person continues (`POST /api/auth/sso/switch`) or cancels (`DELETE`). Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…` */
+        /** @description Signed in: the refresh cookie is set and the browser goes to `next`; a browser signed in to another account (its `cw_account` cookie) goes to `/sso/confirm` instead, the new session kept aside until the person continues (`POST /api/auth/sso/switch`) or cancels (`DELETE`). Refused: to `/signin?sso=1&sso_error=…` (`seats_taken` with `seats`, `sso_login_expired`, `sso_denied`, `invalid_id_token`, `email_not_verified`, `domain_not_verified`, `already_in_team`, `deactivated_by_directory`); the owner's test to `/team?sso_test=passed` or `…failed&sso_error=…`; a setup link's test to `/setup?sso_test=passed` or `/setup?sso_test=failed&sso_error=…` */
         302: {
           headers: {
             [name: string]: unknown;
