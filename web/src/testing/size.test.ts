@@ -47,7 +47,7 @@ const STREAMS = new Set(["handlers/teamStreams.ts"]);
 export const MAX_STREAMS_LINES = 180;
 /** Setup links for IT: the owner's links and the link's own page, a budget of their own. */
 const SETUP_LINKS = new Set(["handlers/setupLinks.ts"]);
-export const MAX_SETUP_LINKS_LINES = 200;
+export const MAX_SETUP_LINKS_LINES = 210;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -143,8 +143,11 @@ describe("/setup/:token", () => {
   it("saves the settings as a draft, then starts a real test sign-in, keeping the token for the way back", async () => {
     const { link } = seedLink({ steps: ["sso"] });
     const team = [...db.team.teams.values()][0]!;
-    const verified = { id: "00000000-0000-4000-8000-0000000000d1", domain: "northwind.example", status: "verified" };
-    domainsOf(team).push(verified as ReturnType<typeof domainsOf>[number]);
+    domainsOf(team).push({
+      ...{ id: "00000000-0000-4000-8000-0000000000d1", domain: "northwind.example", status: "verified" },
+      ...{ txt_name: "_closewise-challenge.northwind.example", txt_value: "closewise-domain-verification=x" },
+      ...{ created_at: db.iso(db.now()), verified_at: db.iso(db.now()), last_checked_at: null, last_seen_at: null },
+    });
     const assign = vi.fn();
     vi.stubGlobal("location", { ...window.location, assign });
     const { user } = renderApp(`/setup/${TOKEN}`);

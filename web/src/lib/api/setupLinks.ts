@@ -1,88 +1,34 @@
 //! The setup link for IT (docs/api.md "Setup links"): the owner creates, lists and revokes links on
 //! `/team`; the link's own page (`/setup/{token}`, no account: the token is the credential) verifies
-//! the company domain, saves and tests single sign-on, creates a SCIM token and finishes.
+//! the company domain, saves and tests single sign-on, creates a SCIM token and finishes. Types from
+//! the document (gen).
 
 import { ApiError, apiRequest, apiUrl, NetworkError, toApiError } from "./client";
+import type { components } from "./gen";
 import type { TeamDomain } from "./types";
 
-export type SetupStep = "domain" | "sso" | "scim";
+type Schemas = components["schemas"];
+
+export type SetupStep = Schemas["SetupStep"];
 /** The steps in the order the page takes them (and the server stores them). */
 export const SETUP_STEPS: readonly SetupStep[] = ["domain", "sso", "scim"];
 
-export interface SetupLink {
-  id: string;
-  steps: SetupStep[];
-  state: "open" | "finished" | "revoked" | "expired";
-  created_at: string;
-  expires_at: string;
-  finished_at: string | null;
-  revoked_at: string | null;
-  /** Who created it (an address). */
-  created_by: string;
-  /** The steps IT completed through this link. */
-  done: SetupStep[];
-}
-
+/** One of the team's links, without its token or URL: its state and the steps IT did through it. */
+export type SetupLink = Schemas["SetupLink"];
 /** `POST /api/team/setup-links`: the URL is in this answer only. */
-export interface SetupLinkCreated {
-  id: string;
-  url: string;
-  expires_at: string;
-  steps: SetupStep[];
-}
-
+export type SetupLinkCreated = Schemas["SetupLinkCreated"];
 /** The SSO settings saved as the link's draft until a test sign-in passes. */
-export interface SetupSsoDraft {
-  protocol: string;
-  idp_entity_id?: string | null;
-  sso_url?: string | null;
-  issuer?: string | null;
-  client_id?: string | null;
-  email_attribute?: string | null;
-  email_claim?: string | null;
-}
-
-export interface SetupSsoTest {
-  result: "passed" | "failed";
-  error?: string | null;
-  email?: string | null;
-  at: string;
-}
-
+export type SetupSsoDraft = Schemas["SetupSsoDraft"];
+export type SetupSsoTest = Schemas["SetupSsoTest"];
 /** `GET /api/setup/{token}`: what the link's page shows. */
-export interface SetupView {
-  team_name: string;
-  steps: SetupStep[];
-  done: SetupStep[];
-  expires_at: string;
-  domains: TeamDomain[];
-  sso: {
-    sp_entity_id: string;
-    acs_url: string;
-    metadata_url: string;
-    redirect_uri: string;
-    connection: { protocol: string } | null;
-    draft: SetupSsoDraft | null;
-    test: SetupSsoTest | null;
-  };
-  scim: { base_url: string; tokens: { id: string; name: string; created_at: string }[] };
-}
-
+export type SetupView = Schemas["SetupPage"];
 /** `PUT /api/setup/{token}/sso`: the owner's SSO request without `required`. */
-export type SetupSsoRequest =
-  | { protocol: "saml"; metadata_url?: string; metadata_xml?: string; email_attribute?: string; allow_idp_initiated?: boolean }
-  | { protocol: "oidc"; issuer: string; client_id: string; client_secret?: string; email_claim?: string };
-
-export interface SetupScimToken {
-  id: string;
-  name: string;
-  token: string;
-  base_url: string;
-  created_at: string;
-}
+export type SetupSsoRequest = Schemas["SetupSsoRequest"];
+/** `POST /api/setup/{token}/scim-tokens`: the token is in this answer only. */
+export type SetupScimToken = Schemas["SetupScimTokenCreated"];
 
 /** Why a link answers 410: its 24 hours are over, the owner revoked it, or IT finished with it. */
-export type GoneReason = "expired" | "revoked" | "finished";
+export type GoneReason = Schemas["SetupLinkGoneReason"];
 
 /** A link that no longer works (`410 setup_link_gone`), with the reason the server gave. */
 export class SetupLinkGone extends ApiError {
@@ -97,7 +43,7 @@ export class SetupLinkGone extends ApiError {
 // Owner endpoints.
 
 export function getSetupLinks() {
-  return apiRequest<{ links: SetupLink[] }>("/api/team/setup-links", { auth: true });
+  return apiRequest<Schemas["SetupLinkList"]>("/api/team/setup-links", { auth: true });
 }
 
 export function createSetupLink(steps: SetupStep[]) {
@@ -115,11 +61,12 @@ const setupPath = (token: string, rest = "") => `/api/setup/${encodeURIComponent
 /** A 410 answer as `SetupLinkGone` (with its `reason`), any other refusal as `ApiError`. */
 async function refusal(response: Response): Promise<ApiError> {
   if (response.status !== 410) return toApiError(response);
+  // `reason` sits beside `error` (the document's `SetupLinkGone`).
   const body = (await response
     .clone()
     .json()
-    .catch(() => null)) as { reason?: unknown; error?: { reason?: unknown; message?: unknown } } | null;
-  const reason = body?.error?.reason ?? body?.reason;
+    .catch(() => null)) as { reason?: unknown; error?: { message?: unknown } } | null;
+  const reason = body?.reason;
   const known = reason === "expired" || reason === "revoked" || reason === "finished" ? reason : null;
   const message = typeof body?.error?.message === "string" ? body.error.message : "This setup link no longer works.";
   return new SetupLinkGone(message, known);
@@ -155,9 +102,9 @@ export const saveSetupSso = (token: string, body: SetupSsoRequest) => setupReque
 
 /** Where the browser goes for the test sign-in against the draft. */
 export const startSetupTest = (token: string, email: string) =>
-  setupRequest<{ authorization_url: string }>(token, "/sso/test", "POST", { email });
+  setupRequest<Schemas["SetupSsoTestStarted"]>(token, "/sso/test", "POST", { email });
 
 export const createSetupScimToken = (token: string, name: string) =>
   setupRequest<SetupScimToken>(token, "/scim-tokens", "POST", { name });
 
-export const finishSetup = (token: string) => setupRequest<{ done: SetupStep[] }>(token, "/finish", "POST");
+export const finishSetup = (token: string) => setupRequest<Schemas["SetupFinished"]>(token, "/finish", "POST");

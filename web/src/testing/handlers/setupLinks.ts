@@ -4,7 +4,7 @@
 //! SCIM tokens. A revoked, expired or finished link answers 410 with its reason.
 
 import type { ScimToken, TeamDomain } from "../../lib/api/types";
-import type { SetupSsoDraft, SetupSsoRequest, SetupSsoTest, SetupStep } from "../../lib/api/setupLinks";
+import type { SetupSsoDraft, SetupSsoTest, SetupStep } from "../../lib/api/setupLinks";
 import { db } from "../db";
 import type { TeamRow } from "../teamStore";
 import { type MockRoute, apiError, json, noContent, origin, readBody, route } from "./common";
@@ -36,8 +36,6 @@ const ownerView = (l: LinkRow) => ({
   ...{ finished_at: at(l.finishedAt), revoked_at: at(l.revokedAt), created_by: l.createdBy, done: l.done },
 });
 const notFound = () => apiError(404, "setup_link_not_found", "There is no such setup link.");
-/** The request's JSON body (typed by hand until the document names these bodies). */
-const read = async <T>(request: Request) => (await readBody<"TeamDomainBody">(request)) as unknown as T;
 const mark = (link: LinkRow, step: SetupStep) => link.done.includes(step) || link.done.push(step);
 
 /** The test sign-in's return as the ACS would leave it: passed saves the draft as the team's connection. */
@@ -45,7 +43,11 @@ export function completeSetupTest(token: string, result: "passed" | "failed", er
   const { team, link } = find(token)!;
   link.test = { result, at: db.iso(db.now()), ...(error ? { error } : {}), email: null };
   if (result !== "passed") return;
-  Object.assign(team, { sso: { protocol: "saml", saml: { ...link.draft }, required: false } });
+  const saml = {
+    ...{ idp_entity_id: link.draft?.idp_entity_id ?? "https://idp.example/saml", sso_url: "https://idp.example/saml/sso" },
+    ...{ certificates: [], metadata_url: link.draft?.metadata_url ?? null, email_attribute: null, allow_idp_initiated: false },
+  };
+  Object.assign(team, { sso: { protocol: "saml", saml, required: false } });
   link.draft = null;
   mark(link, "sso");
 }
@@ -59,11 +61,23 @@ function find(token: string) {
 }
 
 const SP = "http://localhost:8080/api/auth";
+/** The team's saved connection as `GET /api/team/sso` shows it (the mock's are SAML ones), or null. */
+const connection = (team: WithLinks) =>
+  team.sso && {
+    ...{ configured: true, protocol: "saml", issuer: null, client_id: null, email_claim: "email", required: false },
+    ...{
+      sp_entity_id: `${SP}/saml/${team.id}/metadata`,
+      acs_url: `${SP}/saml/${team.id}/acs`,
+      redirect_uri: `${SP}/sso/callback`,
+    },
+    ...{ saml: (team.sso as { saml?: unknown }).saml ?? null, updated_at: null },
+    domains: domainsOf(team).flatMap((d) => (d.status === "verified" ? [d.domain] : [])),
+  };
 function linkView(team: WithLinks, link: LinkRow) {
   const sso = {
     ...{ sp_entity_id: `${SP}/saml/${team.id}/metadata`, acs_url: `${SP}/saml/${team.id}/acs` },
     ...{ metadata_url: `${SP}/saml/${team.id}/metadata`, redirect_uri: `${SP}/sso/callback` },
-    ...{ connection: team.sso ? { protocol: "saml" } : null, draft: link.draft, test: link.test },
+    ...{ connection: connection(team), draft: link.draft, test: link.test },
   };
   const scim = { base_url: "http://localhost:8080/scim/v2", tokens: link.scim };
   const head = { team_name: team.name, steps: link.steps, done: link.done, expires_at: db.iso(link.expiresAt) };
@@ -98,7 +112,7 @@ export const setupLinkRoutes: MockRoute[] = [
     "/api/team/setup-links",
     "configure_sso",
     steppedUp(async ({ team, email }, request) => {
-      const asked = (await read<{ steps: string[] }>(request)).steps;
+      const asked = (await readBody<"SetupLinkCreateBody">(request)).steps as string[];
       if (asked.length === 0 || new Set(asked).size !== asked.length || asked.some((s) => !STEPS.includes(s as SetupStep)))
         return apiError(400, "invalid_setup_steps", "Choose one or more of domain, sso and scim, each once.");
       const token = crypto.randomUUID().replaceAll("-", "");
@@ -143,7 +157,7 @@ export const setupLinkRoutes: MockRoute[] = [
     return json(Object.assign(row, { status: "verified", verified_at: db.iso(db.now()), last_seen_at: db.iso(db.now()) }));
   }),
   byToken("put", "/api/setup/{token}/sso", "sso", async ({ team, link }, request) => {
-    const body = await read<SetupSsoRequest & { required?: boolean }>(request);
+    const body = await readBody<"SetupSsoRequest">(request);
     if ("required" in body) return apiError(400, "invalid_json", "Require SSO stays the team owner's to set.");
     if (body.protocol === "saml") {
       if (!body.metadata_url === !body.metadata_xml)
@@ -153,6 +167,7 @@ export const setupLinkRoutes: MockRoute[] = [
           "Give your identity provider's SAML metadata: its URL or the XML, one of the two.",
         );
       link.draft = { protocol: "saml", idp_entity_id: "https://idp.example/saml", sso_url: "https://idp.example/saml/sso" };
+      link.draft.metadata_url = body.metadata_url ?? null;
     } else {
       if (!(body.issuer ?? "").startsWith("https://"))
         return apiError(400, "invalid_issuer", "The issuer must be an https URL (http only for a provider on this machine).");
@@ -161,7 +176,7 @@ export const setupLinkRoutes: MockRoute[] = [
     return linkView(team, link);
   }),
   byToken("post", "/api/setup/{token}/sso/test", "sso", async ({ team, link }, request) => {
-    const email = (await read<{ email: string }>(request)).email.trim().toLowerCase();
+    const email = (await readBody<"SetupSsoTestRequest">(request)).email.trim().toLowerCase();
     if (!link.draft) return apiError(409, "setup_no_draft", "Save the single sign-on settings before testing them.");
     const domain = email.split("@")[1] ?? "";
     if (!domainsOf(team).some((d) => d.domain === domain && d.status === "verified"))
@@ -169,7 +184,7 @@ export const setupLinkRoutes: MockRoute[] = [
     return json({ authorization_url: `https://idp.example/saml/sso?SAMLRequest=test&RelayState=${link.id}` });
   }),
   byToken("post", "/api/setup/{token}/scim-tokens", "scim", async ({ team, link }, request) => {
-    const name = (await readBody<"ScimTokenCreateBody">(request)).name.trim();
+    const name = (await readBody<"SetupScimTokenRequest">(request)).name.trim();
     if (!name) return apiError(400, "invalid_token_name", "Give the token a name of 1 to 60 characters.");
     const row = { id: crypto.randomUUID(), name, created_at: db.iso(db.now()) };
     const tokens = (team.scim ??= []);
