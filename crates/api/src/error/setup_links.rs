@@ -9,7 +9,6 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{ApiError, ErrorDetail};
-use crate::extract::AppJson;
 
 impl From<E> for ApiError {
     fn from(e: E) -> Self {
@@ -88,7 +87,7 @@ impl IntoResponse for SetupError {
                     },
                     reason,
                 };
-                (StatusCode::GONE, AppJson(body)).into_response()
+                (StatusCode::GONE, axum::Json(body)).into_response()
             }
         }
     }

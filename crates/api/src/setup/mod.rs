@@ -25,8 +25,12 @@ use crate::team::domains::DomainBody;
 use crate::team::setup_links::{steps_body, SetupStepBody};
 use crate::team::sso::{CertificateBody, SsoBody};
 
+/// The link's endpoints, and the owner's (`team::setup_links`).
 pub fn router() -> OpenApiRouter<AppState> {
+    use crate::team::setup_links as owner;
     OpenApiRouter::new()
+        .routes(routes!(owner::create_link, owner::list_links))
+        .routes(routes!(owner::revoke_link))
         .routes(routes!(page))
         .routes(routes!(steps::add_domain))
         .routes(routes!(steps::verify_domain))

@@ -84,8 +84,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(domains::remove_domain))
         .routes(routes!(scim_tokens::create_token, scim_tokens::list_tokens))
         .routes(routes!(scim_tokens::revoke_token))
-        .routes(routes!(setup_links::create_link, setup_links::list_links))
-        .routes(routes!(setup_links::revoke_link))
         .routes(routes!(streams::create_stream, streams::list_streams))
         .routes(routes!(streams::delete_stream))
         .routes(routes!(streams::test_stream))
