@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Rust tests: every test of the workspace with cargo-nextest (each test its own process, the
-# tests of all binaries in one queue, two per core; test groups and the
+# tests of all binaries in one queue, as many at once as there are cores; test groups and the
 # retries of timing-sensitive tests in .config/nextest.toml, a retried pass reported as FLAKY),
 # then the doctests, which nextest does not run. Arguments go to `cargo nextest run`
 # (e.g. scripts/test-rust.sh -E 'binary_id(closewise-api::replicas)').

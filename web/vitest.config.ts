@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -31,6 +32,9 @@ export default defineConfig({
     // Worker threads start and message faster than child processes (the default); every file is
     // still isolated (its own module graph, setup and environment).
     pool: "threads",
+    // One worker per core. Vitest's default leaves one core to its main thread (cores - 1), which on
+    // a two-core machine is a single worker with the second core mostly idle.
+    maxWorkers: availableParallelism(),
     globals: false,
     restoreMocks: true,
     testTimeout: 15000,

@@ -149,7 +149,7 @@ export function SetupLinks() {
   const toggle = (step: SetupStep) => setSteps((now) => (now.includes(step) ? now.filter((s) => s !== step) : [...now, step]));
 
   return (
-    <Section id={SETUP_LINKS_ID} title="Setup link for IT" icon={<Link2 aria-hidden className="h-5 w-5" />}>
+    <Section id="team-setup-links" title="Setup link for IT" icon={<Link2 aria-hidden className="h-5 w-5" />}>
       <p className="mt-2 text-slate-700">{HOW_IT_WORKS}</p>
       {password.dialog}
       <form noValidate onSubmit={(e) => void onCreate(e)} className="mt-4 space-y-3">

@@ -48,7 +48,16 @@ export const ACTIVITY_FILTERS: { label: string; actions: string[] }[] = [
   },
   {
     label: "Single sign-on",
-    actions: ["team.sso.save", "team.sso.delete", "team.sso.disable", "team.sso.metadata_refresh", "team.sso.metadata_failed"],
+    actions: [
+      "team.sso.save",
+      "team.sso.delete",
+      "team.sso.disable",
+      "team.sso.metadata_refresh",
+      "team.sso.metadata_failed",
+      "team.setup_link_created",
+      "team.setup_link_revoked",
+      "team.setup_link_finished",
+    ],
   },
   {
     label: "SCIM provisioning",
