@@ -11,6 +11,9 @@ import { describe, expect, it } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const HARNESS = new Set(["setup.ts", "server.ts", "browser.ts", "render.tsx", "router.tsx", "webauthn.ts"]);
+/** Scenarios of contract.test.ts kept in a file of their own so that the test stays under the file size
+ * limit: test code, which the MSW layer's budget did not count while it stood in the test. */
+const CONTRACT_SCENARIOS = new Set(["enterpriseContract.ts"]);
 /** Half the 2,343 lines measured before the rewrite is 1,171; the rewrite left 1,099, and the second
  * factor's, the policy's and the members' factor hooks in the shared handlers and state took a few
  * more, and the seats preview's proration dates (checked on the change as the server checks them),
@@ -62,6 +65,7 @@ describe("the MSW layer", () => {
       .filter((path) => /\.tsx?$/.test(path) && !/\.test\.tsx?$/.test(path) && !HARNESS.has(path))
       .filter(
         (path) =>
+          !CONTRACT_SCENARIOS.has(path) &&
           !SECOND_FACTOR.has(path) &&
           !ENTERPRISE.test(path) &&
           !TEAM_LISTS.has(path) &&
