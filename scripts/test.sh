@@ -18,7 +18,7 @@
 #   schemathesis and scim2-tester), so together they fill the two cores that either leaves half idle.
 #   Their output goes to target/test-logs/<recipe>.log, printed in full when the recipe fails.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/clippy-env.sh
 source scripts/clippy-env.sh
 stages=(check-deploy lint-build test-rust test-stripe-node test-web test-resilience+test-scim e2e)
@@ -27,8 +27,6 @@ times=target/test-times.txt
 logs=target/test-logs
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
-start=$SECONDS
-start_cpu=$(cpu_now)
 status=0
 
 row() { printf '%-18s %6s s  %s\n' "$1" "$2" "$3"; }
@@ -42,6 +40,12 @@ busy_since() {
   read -r -a after <<<"$(cpu_now)"
   awk -v b="$((after[0] - before[0]))" -v t="$((after[1] - before[1]))" 'BEGIN { printf "cpu %d %%", (t > 0 ? 100 * b / t : 0) }'
 }
+
+start=$SECONDS
+start_cpu=$(cpu_now)
+# The machine's load when the run began: a run that started on a busy machine (another build, a
+# browser left running) is slower for that, and the table says so.
+start_load=$(cut -d' ' -f1 /proc/loadavg)
 
 # Started once check-deploy is done: it runs apt-get itself, and two at once would fight over apt's lock.
 installs=""
@@ -148,7 +152,7 @@ done
 [ "$installs_waited" = 1 ] || [ -z "$installs" ] || wait "$installs" 2>/dev/null
 row total $((SECONDS - start)) "$(busy_since "$start_cpu")" >>"$table"
 {
-  echo "./just test on $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
+  echo "./just test on $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $start_load at the start"
   cat "$table"
 } >"$times"
 echo
