@@ -2,12 +2,13 @@
 //! IT, with the link only, saves a SAML draft and tests it with a real sign-in through the SAML
 //! IdP (`idp::SamlIdp`) — signed with another key's certificate, the test fails and nothing is
 //! saved; signed right, the connection is saved and nobody is signed in or made — then makes a
-//! SCIM token and finishes, which mails the owner.
+//! SCIM token and finishes, which mails the owner. An OpenID draft is tested the same way against
+//! oidc-provider (`idp::Idp`): with a wrong client secret the test fails and nothing is saved.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-use super::idp::{Browser, SamlIdp};
+use super::idp::{Browser, Idp, SamlIdp, CLIENT_ID, CLIENT_SECRET};
 use super::{owner_with_domain, DOMAIN};
 use crate::both;
 use crate::helpers::*;
@@ -71,6 +72,22 @@ async fn test_sign_in(app: &TestApp, browser: &Browser, token: &str, email: &str
     let (acs, response, relay) = browser.idp_form(to_idp).await;
     browser
         .post_acs(app, &acs, &response, relay.as_deref())
+        .await
+}
+
+/// The test sign-in at the link for `email` through the OpenID provider: the page of ours it lands on.
+async fn oidc_test_sign_in(app: &TestApp, browser: &Browser, token: &str, email: &str) -> String {
+    let res = browser
+        .client
+        .post(app.url(&format!("/api/setup/{token}/sso/test")))
+        .json(&json!({ "email": email }))
+        .send()
+        .await
+        .unwrap();
+    let (s, v) = body(res).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    browser
+        .follow(app, v["authorization_url"].as_str().unwrap())
         .await
 }
 
@@ -199,5 +216,50 @@ both!(
         assert_eq!((s, error_code(&v), v["reason"].as_str()), (StatusCode::GONE, "setup_link_gone", Some("finished")));
         let (_, list) = call(&app, Method::GET, "/api/team/setup-links", Some(&owner.token), None).await;
         assert_eq!((list["links"][0]["state"].as_str(), list["links"][0]["done"].clone()), (Some("finished"), json!(["sso", "scim"])));
+    }
+);
+
+both!(
+    async fn a_setup_links_openid_draft_is_saved_only_after_a_real_test_sign_in_passes(app) {
+        let owner = owner_with_domain(&app, 3).await;
+        let ana = format!("ana@{DOMAIN}");
+        let idp = Idp::start(&app, &[(&ana, true)]).await;
+        let (link_id, token) = make_link(&app, &owner, json!(["sso"])).await;
+
+        // IT types the secret wrong: the draft is kept, its test sign-in fails, nothing is saved.
+        let draft = json!({ "protocol": "oidc", "issuer": idp.issuer, "client_id": CLIENT_ID, "client_secret": "not-the-secret-0123456789" });
+        let (s, page) = at_link(&app, Method::PUT, &token, "/sso", Some(draft)).await;
+        assert_eq!(s, StatusCode::OK, "{page}");
+        assert_eq!((page["sso"]["draft"]["protocol"].as_str(), page["sso"]["draft"]["issuer"].as_str()), (Some("oidc"), Some(idp.issuer.as_str())), "{page}");
+        assert!(!page.to_string().contains("not-the-secret"), "the secret is never shown: {page}");
+        let landed = oidc_test_sign_in(&app, &Browser::new(), &token, &ana).await;
+        // The provider refuses the code's exchange: no ID token comes back.
+        assert_eq!(landed, "/setup?sso_test=failed&sso_error=invalid_id_token");
+        let (_, sso) = call(&app, Method::GET, "/api/team/sso", Some(&owner.token), None).await;
+        assert_eq!(sso["configured"], false, "a failed test saves nothing: {sso}");
+        let (_, page) = at_link(&app, Method::GET, &token, "", None).await;
+        assert_eq!((page["sso"]["test"]["result"].as_str(), page["sso"]["test"]["error"].as_str()), (Some("failed"), Some("invalid_id_token")), "{page}");
+        assert_eq!(page["done"], json!([]));
+
+        // The right secret: the test passes, the connection is saved, nobody is made or signed in.
+        let draft = json!({ "protocol": "oidc", "issuer": idp.issuer, "client_id": CLIENT_ID, "client_secret": CLIENT_SECRET });
+        let (s, page) = at_link(&app, Method::PUT, &token, "/sso", Some(draft)).await;
+        assert_eq!((s, page["sso"]["test"].is_null()), (StatusCode::OK, true), "{page}");
+        let browser = Browser::new();
+        assert_eq!(oidc_test_sign_in(&app, &browser, &token, &ana).await, "/setup?sso_test=passed");
+        let (_, sso) = call(&app, Method::GET, "/api/team/sso", Some(&owner.token), None).await;
+        assert_eq!((sso["configured"].as_bool(), sso["issuer"].as_str(), sso["required"].as_bool()), (Some(true), Some(idp.issuer.as_str()), Some(false)), "{sso}");
+        assert!(!sso.to_string().contains(CLIENT_SECRET));
+        assert!(app.state.store.user_by_email(&ana).await.unwrap().is_none(), "nobody is made");
+        let (s, _) = browser.session(&app).await;
+        assert_ne!(s, StatusCode::OK, "nobody is signed in");
+        let (_, page) = at_link(&app, Method::GET, &token, "", None).await;
+        assert_eq!((page["sso"]["test"]["result"].as_str(), page["done"].clone()), (Some("passed"), json!(["sso"])), "{page}");
+        let saves: Vec<_> = app.state.store.audit_log(50).await.unwrap().into_iter().filter(|a| a.action == "team.sso.save").collect();
+        assert_eq!(saves.len(), 1, "one save, by the passed test");
+        assert_eq!(saves[0].actor, format!("setup link {link_id}"));
+
+        // The saved connection signs a member in, as any team's OpenID connection does.
+        assert_eq!(Browser::new().follow(&app, &app.url(&format!("/api/auth/sso/start?email={ana}&next=/team"))).await, "/team");
     }
 );
