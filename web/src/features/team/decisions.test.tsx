@@ -60,8 +60,11 @@ const LINK_OF: Record<keyof typeof GATED, string> = {
 };
 const EVERY_GATE: TeamPermissions = { ...NOTHING, ...Object.fromEntries(Object.keys(GATED).map((f) => [f, true])) };
 
+/** Each address its own id, as the server gives them. */
+const ids = new Map<string, string>();
 function member(email: string, role: TeamMember["role"], may_remove: boolean, may_change_role: boolean): TeamMember {
-  const user_id = `00000000-0000-4000-8000-${String(email.length).padStart(12, "0")}`;
+  if (!ids.has(email)) ids.set(email, `00000000-0000-4000-8000-${String(ids.size + 1).padStart(12, "0")}`);
+  const user_id = ids.get(email)!;
   return {
     user_id,
     email,
