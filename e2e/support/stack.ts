@@ -35,6 +35,12 @@ export interface StackOptions {
   webDist?: string;
   /** The host in APP_BASE_URL (default 127.0.0.1); `localhost` for WebAuthn, which refuses an IP address as relying party. */
   webHost?: "127.0.0.1" | "localhost";
+  /**
+   * The loopback address stripe-mock and the API listen on, and the API's host (default 127.0.0.1).
+   * A test that stops its stack gives `ownLoopback()`: on 127.0.0.1 another worker's new stack could
+   * take the freed port, and answer where the stopped API was.
+   */
+  host?: string;
 }
 
 export interface Stack {
@@ -48,13 +54,23 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** A port nobody listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
+/**
+ * A loopback address of this worker process's own (127.32.0.0 to 127.95.255.255, from its process id,
+ * below 2^22), which no other process of the suite binds (the Rust suites' replicas and resilience
+ * tests take 127.100 and above).
+ */
+export function ownLoopback(): string {
+  const pid = process.pid;
+  return `127.${32 + ((pid >> 16) & 63)}.${(pid >> 8) & 255}.${pid & 255}`;
+}
+
+/** A port nobody listens on right now on `host` (the OS picks it). */
+export function freePort(host = "127.0.0.1"): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(0, host, () => {
       const address = server.address();
       if (address === null || typeof address === "string") return reject(new Error("no port"));
       server.close(() => resolve(address.port));
@@ -160,9 +176,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     database = { url: `sqlite://${path.join(dataDir, "closewise.db")}`, drop: () => undefined };
   }
 
-  const [apiPort, mockPort] = [await freePort(), await freePort()];
-  const baseUrl = `http://${options.webHost ?? "127.0.0.1"}:${apiPort}`;
-  const mockUrl = `http://127.0.0.1:${mockPort}`;
+  const host = options.host ?? "127.0.0.1";
+  const [apiPort, mockPort] = [await freePort(host), await freePort(host)];
+  const baseUrl = `http://${options.host ?? options.webHost ?? "127.0.0.1"}:${apiPort}`;
+  const mockUrl = `http://${host}:${mockPort}`;
   const children: ChildProcess[] = [];
   let dns: DnsServer | undefined;
 
@@ -180,7 +197,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const mockChild = startProcess(
       "stripe-mock",
       mock,
-      ["--port", String(mockPort), "--webhook-url", `${baseUrl}/api/stripe/webhook`],
+      ["--host", host, "--port", String(mockPort), "--webhook-url", `${baseUrl}/api/stripe/webhook`],
       { ...cleanEnv(), RUST_LOG: process.env.RUST_LOG ?? "stripe_mock=info" },
       mockLog,
     );
@@ -194,7 +211,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       {
         ...cleanEnv(),
         APP_ENV: "development",
-        APP_ADDR: `127.0.0.1:${apiPort}`,
+        APP_ADDR: `${host}:${apiPort}`,
         APP_BASE_URL: baseUrl,
         DATABASE_URL: database.url,
         DATA_DIR: dataDir,
