@@ -5,7 +5,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,12 +35,6 @@ export interface StackOptions {
   webDist?: string;
   /** The host in APP_BASE_URL (default 127.0.0.1); `localhost` for WebAuthn, which refuses an IP address as relying party. */
   webHost?: "127.0.0.1" | "localhost";
-  /**
-   * The loopback address stripe-mock and the API listen on, and the API's host (default 127.0.0.1).
-   * A test that stops its stack gives `ownLoopback()`: on 127.0.0.1 another worker's new stack could
-   * take the freed port, and answer where the stopped API was.
-   */
-  host?: string;
 }
 
 export interface Stack {
@@ -57,25 +51,49 @@ export interface Stack {
 /**
  * A loopback address of this worker process's own (127.32.0.0 to 127.95.255.255, from its process id,
  * below 2^22), which no other process of the suite binds (the Rust suites' replicas and resilience
- * tests take 127.100 and above).
+ * tests take 127.100 and above). A port found free is bound by the stack's process a moment later: on
+ * an address two workers share, both could find the same port, and one stack's API would answer the
+ * other's tests (seen once: a stopped API still answering). Requests to it come from 127.0.0.1.
  */
 export function ownLoopback(): string {
   const pid = process.pid;
   return `127.${32 + ((pid >> 16) & 63)}.${(pid >> 8) & 255}.${pid & 255}`;
 }
 
-/** A port nobody listens on right now on `host` (the OS picks it). */
-export function freePort(host = "127.0.0.1"): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      if (address === null || typeof address === "string") return reject(new Error("no port"));
-      server.close(() => resolve(address.port));
-    });
-  });
+/** `count` different ports nobody listens on right now on `host` (the OS picks them; all held open until each is known). */
+export async function freePorts(count: number, host = "127.0.0.1"): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  try {
+    return await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<number>((resolve, reject) => {
+            server.unref();
+            server.on("error", reject);
+            server.listen(0, host, () => {
+              const address = server.address();
+              if (address === null || typeof address === "string") return reject(new Error("no port"));
+              resolve(address.port);
+            });
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+
+/** Waits until the process's log says it is listening: proof that the port answering is its own. */
+async function waitListening(logFile: string, line: RegExp, child: ChildProcess, name: string) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}): see ${logFile}`);
+    }
+    if (existsSync(logFile) && line.test(readFileSync(logFile, "utf8"))) return;
+    await new Promise((r) => setTimeout(r, 50)); // polling interval
+  }
+  throw new Error(`${name} answered, but its log never said it was listening: another process holds its port? See ${logFile}`);
 }
 
 function binary(name: string): string {
@@ -176,9 +194,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     database = { url: `sqlite://${path.join(dataDir, "closewise.db")}`, drop: () => undefined };
   }
 
-  const host = options.host ?? "127.0.0.1";
-  const [apiPort, mockPort] = [await freePort(host), await freePort(host)];
-  const baseUrl = `http://${options.host ?? options.webHost ?? "127.0.0.1"}:${apiPort}`;
+  // WebAuthn's stacks must be `localhost`, which is 127.0.0.1; every other stack listens on the worker's own address.
+  const host = options.webHost === "localhost" ? "127.0.0.1" : ownLoopback();
+  const [apiPort, mockPort] = await freePorts(2, host);
+  const baseUrl = `http://${options.webHost === "localhost" ? "localhost" : host}:${apiPort}`;
   const mockUrl = `http://${host}:${mockPort}`;
   const children: ChildProcess[] = [];
   let dns: DnsServer | undefined;
@@ -230,7 +249,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     children.push(apiChild);
 
     await waitHealthy(`${mockUrl}/_mock/health`, mockChild, "stripe-mock", mockLog);
+    await waitListening(mockLog, /stripe-mock listening on/, mockChild, "stripe-mock");
     await waitHealthy(`${baseUrl}/healthz`, apiChild, "closewise-api", apiLog);
+    await waitListening(apiLog, /Closewise is listening/, apiChild, "closewise-api");
   } catch (error) {
     await stop();
     throw error;

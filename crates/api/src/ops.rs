@@ -98,7 +98,9 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for LocalClient {
     }
 }
 
-/// `localhost`, `127.0.0.1` or `[::1]`, with any port: the names a browser on this machine uses.
+/// `localhost`, an address of the IPv4 loopback network (`127.0.0.1`, `127.32.7.55`, …) or `[::1]`,
+/// with any port: the names a browser on this machine uses. A DNS name that resolves to a loopback
+/// address is not one of them (DNS rebinding).
 fn is_loopback_host(host: &str) -> bool {
     let (name, port) = match host.rfind(':') {
         Some(i) if !host[i..].contains(']') => (&host[..i], Some(&host[i + 1..])),
@@ -107,9 +109,12 @@ fn is_loopback_host(host: &str) -> bool {
     let port_ok =
         port.is_none_or(|p| (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()));
     port_ok
-        && ["localhost", "127.0.0.1", "[::1]"]
+        && (["localhost", "[::1]"]
             .iter()
             .any(|n| name.eq_ignore_ascii_case(n))
+            || name
+                .parse::<std::net::Ipv4Addr>()
+                .is_ok_and(|ip| ip.is_loopback()))
 }
 
 /// The newest 200 mails of the outbox, to `q.to` when given.
@@ -193,6 +198,8 @@ mod tests {
             "localhost",
             "LOCALHOST:80",
             "127.0.0.1:8080",
+            "127.0.0.2",
+            "127.32.7.55:41000",
             "[::1]",
             "[::1]:5173",
         ] {
@@ -205,7 +212,12 @@ mod tests {
             "localhost:8080.evil.example",
             "localhost:",
             "localhost:123456",
-            "127.0.0.2",
+            "127.0.0.1.evil.example",
+            "127.evil.example",
+            "127.1",
+            "0177.0.0.1",
+            "128.0.0.1",
+            "10.0.0.1:8080",
             "[::1].evil.example",
             "[::1]x",
             "::1",

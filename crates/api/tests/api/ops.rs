@@ -106,6 +106,7 @@ both!(
             ("LocalHost:5173", true),
             ("127.0.0.1", true),
             ("127.0.0.1:8080", true),
+            ("127.32.7.55:41000", true),
             ("[::1]", true),
             ("[::1]:8080", true),
             ("rebind.evil.example", false),
@@ -114,6 +115,7 @@ both!(
             ("127.0.0.1.nip.io:8080", false),
             ("abc123.ngrok-free.app", false),
             ("192.168.1.20:8080", false),
+            ("127.1:8080", false),
             ("[::1].evil.example", false),
             ("localhost:8080.evil.example", false),
         ] {
