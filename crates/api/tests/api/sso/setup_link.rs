@@ -56,9 +56,8 @@ pub async fn at_link(
     .await
 }
 
-/// The test sign-in at the link for `email`, in `browser`, through the IdP (its URL changed by
-/// `at_idp`): the page of ours it lands on.
-async fn test_sign_in(app: &TestApp, browser: &Browser, token: &str, email: &str) -> String {
+/// Starts the test sign-in at the link for `email` in `browser`: the provider's URL it is sent to.
+async fn start_test(app: &TestApp, browser: &Browser, token: &str, email: &str) -> String {
     let res = browser
         .client
         .post(app.url(&format!("/api/setup/{token}/sso/test")))
@@ -68,8 +67,14 @@ async fn test_sign_in(app: &TestApp, browser: &Browser, token: &str, email: &str
         .unwrap();
     let (s, v) = body(res).await;
     assert_eq!(s, StatusCode::OK, "{v}");
-    let to_idp = v["authorization_url"].as_str().unwrap();
-    let (acs, response, relay) = browser.idp_form(to_idp).await;
+    v["authorization_url"].as_str().unwrap().to_string()
+}
+
+/// The test sign-in at the link for `email`, in `browser`, through the SAML IdP: the page of ours
+/// it lands on.
+async fn test_sign_in(app: &TestApp, browser: &Browser, token: &str, email: &str) -> String {
+    let to_idp = start_test(app, browser, token, email).await;
+    let (acs, response, relay) = browser.idp_form(&to_idp).await;
     browser
         .post_acs(app, &acs, &response, relay.as_deref())
         .await
@@ -77,18 +82,8 @@ async fn test_sign_in(app: &TestApp, browser: &Browser, token: &str, email: &str
 
 /// The test sign-in at the link for `email` through the OpenID provider: the page of ours it lands on.
 async fn oidc_test_sign_in(app: &TestApp, browser: &Browser, token: &str, email: &str) -> String {
-    let res = browser
-        .client
-        .post(app.url(&format!("/api/setup/{token}/sso/test")))
-        .json(&json!({ "email": email }))
-        .send()
-        .await
-        .unwrap();
-    let (s, v) = body(res).await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    browser
-        .follow(app, v["authorization_url"].as_str().unwrap())
-        .await
+    let to_idp = start_test(app, browser, token, email).await;
+    browser.follow(app, &to_idp).await
 }
 
 both!(
