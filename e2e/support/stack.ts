@@ -53,7 +53,7 @@ export interface Stack {
  * below 2^22), which no other process of the suite binds (the Rust suites' replicas and resilience
  * tests take 127.100 and above). A port found free is bound by the stack's process a moment later: on
  * an address two workers share, both could find the same port, and one stack's API would answer the
- * other's tests (seen once: a stopped API still answering). Requests to it come from 127.0.0.1.
+ * other's tests. Requests to it come from 127.0.0.1.
  */
 export function ownLoopback(): string {
   const pid = process.pid;
